@@ -1,0 +1,62 @@
+#pragma once
+// A ZIP archive opened for reading: the member table from our own central-directory parser
+// (which sees method, CRC-32 and offsets that libarchive does not expose), and member data
+// through libarchive's seekable ZIP reader, streamed in chunks. Every read is bounded by the
+// declared size and checked against the declared CRC-32 here, not trusted to libarchive.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "zanj/byte_source.hpp"
+#include "zanj/zip_directory.hpp"
+
+namespace zanj {
+
+/// Receives a member's bytes chunk by chunk; return false to stop reading early.
+using ChunkSink = std::function<bool(std::string_view chunk)>;
+
+class Archive {
+ public:
+  /// Open a file. Throws Error (usage) when it cannot be opened, (invalid) when it is not a ZIP.
+  explicit Archive(const std::string& path);
+  /// Open bytes from any source; `name` is used in messages.
+  Archive(std::unique_ptr<ByteSource> source, std::string name);
+  ~Archive();
+  Archive(Archive&&) noexcept;
+  Archive& operator=(Archive&&) noexcept;
+
+  const std::string& name() const { return name_; }
+  const ZipDirectory& directory() const { return directory_; }
+  const std::vector<ZipEntry>& entries() const { return directory_.entries; }
+  const ZipEntry* find(std::string_view member) const { return directory_.find(member); }
+  std::uint64_t file_size() const { return source_->size(); }
+  const ByteSource& source() const { return *source_; }
+
+  /// Stream one member's uncompressed bytes to `sink`. Throws Error when the data is longer or
+  /// shorter than declared, fails its CRC-32, or uses a method libarchive cannot decode.
+  void read(const ZipEntry& entry, const ChunkSink& sink) const;
+  /// The whole member in memory; refuses (Error) a member declaring more than max_bytes.
+  std::string read_all(const ZipEntry& entry, std::uint64_t max_bytes) const;
+  /// The first n bytes of a member (fewer if it is shorter); decodes no further.
+  std::string read_prefix(const ZipEntry& entry, std::size_t n) const;
+  /// Stream several members in one pass through the archive, in the order they are stored.
+  /// `on_member` is called once per wanted entry with a function that streams its bytes
+  /// (call it at most once; not calling it skips the member). Members that libarchive does
+  /// not present are reported by an Error after the pass.
+  using MemberReader = std::function<void(const ChunkSink&)>;
+  void read_each(const std::vector<const ZipEntry*>& wanted,
+                 const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const;
+
+ private:
+  std::unique_ptr<ByteSource> source_;
+  std::string name_;
+  ZipDirectory directory_;
+};
+
+/// Versions of libarchive and the compression libraries it was built with.
+std::string archive_library_versions();
+
+}  // namespace zanj

@@ -1,0 +1,63 @@
+#pragma once
+// Random-access input for the archive parsers. The ZIP directory parser needs
+// to jump to the end of the file, then back to the central directory, then to
+// each local header, so it works on offsets rather than on a stream. Keeping
+// this behind an interface lets the fuzzer and the unit tests feed bytes from
+// memory through exactly the same code that reads real files.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <utility>
+
+namespace zanj {
+
+/// Random-access bytes: a file on disk or a buffer in memory (fuzzing, tests).
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  virtual std::uint64_t size() const = 0;
+  /// Read exactly n bytes at offset; throws Error("unexpected end of file ...")
+  /// if any of them lies past the end.
+  virtual void read_at(std::uint64_t offset, void* buffer, std::size_t n) const = 0;
+  /// Reads up to n bytes at offset, returns the count read (0 at or past the
+  /// end); used by streaming readers.
+  virtual std::size_t read_some(std::uint64_t offset, void* buffer, std::size_t n) const = 0;
+};
+
+/// A regular file opened read-only. The size is taken once when opening: an
+/// archive that changes underneath us is reported as truncated, not re-read.
+class FileSource final : public ByteSource {
+ public:
+  /// Throws Error(path + ": <reason>", Exit::usage) when the path cannot be
+  /// opened or is not a regular file (directories, devices, FIFOs, sockets).
+  explicit FileSource(const std::string& path);
+  ~FileSource() override;
+  FileSource(const FileSource&) = delete;
+  FileSource& operator=(const FileSource&) = delete;
+
+  std::uint64_t size() const override { return size_; }
+  void read_at(std::uint64_t offset, void* buffer, std::size_t n) const override;
+  std::size_t read_some(std::uint64_t offset, void* buffer, std::size_t n) const override;
+
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+};
+
+/// Bytes held in memory (the fuzzer's input, archives built by tests).
+class MemorySource final : public ByteSource {
+ public:
+  explicit MemorySource(std::string bytes) : bytes_(std::move(bytes)) {}
+
+  std::uint64_t size() const override { return bytes_.size(); }
+  void read_at(std::uint64_t offset, void* buffer, std::size_t n) const override;
+  std::size_t read_some(std::uint64_t offset, void* buffer, std::size_t n) const override;
+
+ private:
+  std::string bytes_;
+};
+
+}  // namespace zanj

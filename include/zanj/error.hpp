@@ -1,0 +1,29 @@
+#pragma once
+// The one error type the core throws. `main` catches it once, prints
+// `zanj: error: <message>` and exits with exit_code().
+#include <stdexcept>
+#include <string>
+
+namespace zanj {
+
+/// Exit statuses shared by every subcommand (documented in zanj(1)).
+enum class Exit : int {
+  ok = 0,
+  invalid = 1,  ///< the archive (or its data) is bad, or differs (diff)
+  usage = 2,    ///< bad command line, unreadable path, could not run
+};
+
+class Error : public std::runtime_error {
+ public:
+  /// `exit` decides the process exit status when this error reaches main.
+  explicit Error(std::string message, Exit exit = Exit::invalid)
+      : std::runtime_error(std::move(message)), exit_(exit) {}
+
+  Exit exit() const noexcept { return exit_; }
+  int exit_code() const noexcept { return static_cast<int>(exit_); }
+
+ private:
+  Exit exit_;
+};
+
+}  // namespace zanj

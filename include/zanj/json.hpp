@@ -1,0 +1,104 @@
+#pragma once
+// The JSON value model every command works on. Parsed with simdjson (json_parse.cpp),
+// including the bare NaN / Infinity / -Infinity tokens and integers beyond 64 bits that
+// Python's json writes and strict parsers reject.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace zanj {
+
+class Json;
+using JsonArray = std::vector<Json>;
+/// Objects keep their keys in file order (what users saw when they saved).
+using JsonObject = std::vector<std::pair<std::string, Json>>;
+
+/// An integer too large for 64 bits, kept as its decimal text.
+struct BigInt {
+  std::string digits;
+  bool operator==(const BigInt&) const = default;
+};
+
+class Json {
+ public:
+  enum class Type { null, boolean, integer, unsigned_integer, big_integer, real, string, array, object };
+
+  Json() = default;
+  Json(std::nullptr_t) {}
+  Json(bool b) : v_(b) {}
+  Json(std::int64_t i) : v_(i) {}
+  Json(int i) : v_(std::int64_t{i}) {}
+  Json(std::uint64_t u) : v_(u) {}
+  Json(double d) : v_(d) {}
+  Json(BigInt b) : v_(std::move(b)) {}
+  Json(std::string s) : v_(std::move(s)) {}
+  Json(const char* s) : v_(std::string(s)) {}
+  Json(JsonArray a) : v_(std::move(a)) {}
+  Json(JsonObject o) : v_(std::move(o)) {}
+
+  Type type() const noexcept { return static_cast<Type>(v_.index()); }
+  bool is_null() const noexcept { return type() == Type::null; }
+  bool is_bool() const noexcept { return type() == Type::boolean; }
+  bool is_number() const noexcept;
+  bool is_integer() const noexcept;  ///< int64, uint64 or big integer
+  bool is_string() const noexcept { return type() == Type::string; }
+  bool is_array() const noexcept { return type() == Type::array; }
+  bool is_object() const noexcept { return type() == Type::object; }
+
+  bool as_bool() const { return std::get<bool>(v_); }
+  const std::string& as_string() const { return std::get<std::string>(v_); }
+  const JsonArray& as_array() const { return std::get<JsonArray>(v_); }
+  JsonArray& as_array() { return std::get<JsonArray>(v_); }
+  const JsonObject& as_object() const { return std::get<JsonObject>(v_); }
+  JsonObject& as_object() { return std::get<JsonObject>(v_); }
+  const BigInt& as_big_integer() const { return std::get<BigInt>(v_); }
+  std::int64_t as_int64() const { return std::get<std::int64_t>(v_); }
+  std::uint64_t as_uint64() const { return std::get<std::uint64_t>(v_); }
+  double as_real() const { return std::get<double>(v_); }
+  /// Any number as a double (big integers approximately).
+  double to_double() const;
+  /// A non-negative integer that fits 64 bits, or false.
+  bool get_uint64(std::uint64_t& out) const noexcept;
+
+  /// Object member by key (first match), or nullptr; nullptr when not an object.
+  const Json* find(std::string_view key) const noexcept;
+  /// String member by key, or an empty view when absent or not a string.
+  std::string_view string_at(std::string_view key) const noexcept;
+
+  /// "object", "array", "string", "number", "bool" or "null".
+  std::string_view type_name() const noexcept;
+
+  bool operator==(const Json&) const = default;
+
+ private:
+  std::variant<std::nullptr_t, bool, std::int64_t, std::uint64_t, BigInt, double, std::string,
+               JsonArray, JsonObject>
+      v_{nullptr};
+};
+
+/// Parse a complete JSON document. `what` names it in error messages (a member name).
+/// Throws zanj::Error on invalid JSON or when nesting exceeds max_depth.
+struct JsonLimits {
+  std::size_t max_depth = 1024;
+};
+Json parse_json(std::string_view text, std::string_view what, const JsonLimits& limits = {});
+
+/// How to print JSON.
+struct JsonStyle {
+  int indent = 0;  ///< 0: compact on one line (", " and ": " separators like Python's json)
+};
+/// Append `value` to `out`. Floats are printed in the shortest form that round-trips,
+/// NaN and infinities as Python writes them (NaN, Infinity, -Infinity).
+void write_json(std::string& out, const Json& value, const JsonStyle& style = {});
+std::string to_json(const Json& value, const JsonStyle& style = {});
+/// Append a JSON string literal (quotes and escapes) for UTF-8 text.
+void write_json_string(std::string& out, std::string_view text);
+/// Append a double as Python's json.dumps would print it (repr, NaN/Infinity tokens).
+void write_json_double(std::string& out, double value);
+/// Same for a float32 value: shortest form that round-trips at single precision.
+void write_json_float(std::string& out, float value);
+
+}  // namespace zanj

@@ -1,0 +1,31 @@
+#pragma once
+// Object paths: dict keys and list indices joined by "/", with "~" written "~0" and "/"
+// written "~1" (JSON Pointer escaping). The root is the empty path.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "zanj/json.hpp"
+
+namespace zanj {
+
+using PathSegments = std::vector<std::string>;
+
+std::string escape_path_segment(std::string_view segment);
+/// Join segments into an object path.
+std::string join_path(const PathSegments& segments);
+/// Append one segment to an existing path string.
+std::string child_path(std::string_view parent, std::string_view segment);
+/// Split an object path into unescaped segments. A single leading "/" is accepted and ignored.
+/// Throws zanj::Error (usage) on a "~" not followed by 0 or 1.
+PathSegments split_path(std::string_view path);
+
+/// Follow `segments` from `root`: keys in objects, decimal indices in arrays.
+/// Returns nullptr when a segment is missing; `found` (if given) receives how many matched.
+const Json* follow_path(const Json& root, const PathSegments& segments, std::size_t* found = nullptr);
+
+/// The segments of a path given as a JSON list (as in `externals_info[...]["path"]`).
+/// Returns false when it is not a list of strings and non-negative integers.
+bool path_from_json(const Json& list, PathSegments& out);
+
+}  // namespace zanj

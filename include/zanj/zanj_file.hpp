@@ -1,0 +1,43 @@
+#pragma once
+// A .zanj archive opened as ZANJ: the archive plus its two parsed JSON members.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "zanj/archive.hpp"
+#include "zanj/json.hpp"
+
+namespace zanj {
+
+inline constexpr std::string_view kMainMember = "__zanj__.json";
+inline constexpr std::string_view kMetaMember = "__zanj_meta__.json";
+
+struct ZanjLimits {
+  std::uint64_t max_json_bytes = std::uint64_t{4} << 30;  ///< simdjson's own ceiling
+  JsonLimits json;
+};
+
+class ZanjFile {
+ public:
+  /// Opens the archive and parses both JSON members. Throws Error when the archive or
+  /// __zanj__.json is unusable. A missing or broken meta is not fatal here (`meta` stays
+  /// empty and `problems` says why): what can be shown should still be shown.
+  explicit ZanjFile(const std::string& path, const ZanjLimits& limits = {});
+  explicit ZanjFile(Archive archive, const ZanjLimits& limits = {});
+
+  Archive archive;
+  Json root;
+  std::optional<Json> meta;
+  std::vector<std::string> problems;
+
+  const std::string& name() const { return archive.name(); }
+  /// Parse one JSON member of this archive (the meta, a .jsonl line is elsewhere).
+  Json read_json_member(const ZipEntry& entry, const ZanjLimits& limits = {}) const;
+};
+
+/// The versions zanj reports for `--version`: zanj, libarchive (with its compression
+/// libraries) and simdjson, one per line.
+std::string version_report();
+
+}  // namespace zanj

@@ -1,0 +1,100 @@
+#pragma once
+// Our own reader for the ZIP central directory (PKWARE APPNOTE 6.3.x).
+// libarchive decompresses members but does not expose the per-member table
+// (method, CRC-32, sizes, offsets) that `list` and `verify` need, and `verify`
+// wants an independent second opinion on the structure anyway. This reader
+// only parses structure; it never decompresses and never judges member names
+// (refusing "../x" or "/x" is the extractor's job, not the parser's).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "zanj/byte_source.hpp"
+
+namespace zanj {
+
+/// Compression methods seen in .zanj archives (Python's zipfile can write any).
+enum class ZipMethod : std::uint16_t {
+  store = 0,
+  deflate = 8,
+  deflate64 = 9,
+  bzip2 = 12,
+  lzma = 14,
+  zstd = 93,
+  xz = 95,
+};
+
+/// "store", "deflate", "bzip2", "lzma", ... or "method 99" for unknown ones.
+std::string method_name(std::uint16_t method);
+
+/// One central-directory file header, with Zip64 values already resolved.
+struct ZipEntry {
+  std::string name;  ///< raw bytes of the central-directory name (UTF-8 or CP437)
+  std::uint16_t version_made_by = 0, version_needed = 0, flags = 0, method = 0;
+  std::uint16_t dos_time = 0, dos_date = 0;
+  std::uint32_t crc32 = 0;
+  std::uint64_t compressed_size = 0, uncompressed_size = 0, local_header_offset = 0;
+  std::uint32_t external_attributes = 0;
+  bool has_zip64_extra = false;
+  std::uint64_t central_offset = 0;  ///< where this entry's central header starts
+
+  bool encrypted() const;          ///< general purpose flag bit 0
+  bool utf8_flag() const;          ///< general purpose flag bit 11 (name is UTF-8)
+  bool is_directory() const;       ///< name ends with '/'
+  /// st_mode bits (external_attributes >> 16) when made on Unix
+  /// (version_made_by >> 8 == 3), else 0.
+  std::uint32_t unix_mode() const;
+  bool is_symlink() const;         ///< S_IFLNK in unix_mode()
+  bool is_regular_file() const;    ///< not a directory, symlink, device, FIFO or socket
+  /// The DOS date/time as seconds since 1970. DOS times carry no time zone
+  /// (Python writes local time); we read them as UTC so the result does not
+  /// depend on the machine. A zero date means 1980-01-01T00:00:00.
+  std::int64_t mtime_unix() const;
+  std::string mtime_iso8601() const;  ///< e.g. "2026-11-20T12:34:56", same reading as mtime_unix
+};
+
+/// The local file header found at an entry's local_header_offset.
+struct LocalHeader {
+  std::uint16_t version_needed = 0, flags = 0, method = 0, dos_time = 0, dos_date = 0;
+  /// With flag bit 3 (data descriptor) set, these may be 0: kept as read.
+  std::uint32_t crc32 = 0;
+  std::uint64_t compressed_size = 0, uncompressed_size = 0;  ///< Zip64-resolved
+  std::string name;
+  std::uint64_t data_offset = 0;  ///< first byte of the member's data
+  bool has_zip64_extra = false;
+};
+
+struct ZipLimits {
+  /// Refuse archives claiming more entries than this, before allocating.
+  std::uint64_t max_entries = 1'000'000;
+};
+
+struct ZipDirectory {
+  std::vector<ZipEntry> entries;  ///< in central-directory order
+  std::uint64_t eocd_offset = 0, cd_offset = 0, cd_size = 0;
+  bool zip64 = false;  ///< Zip64 end records present
+  std::string comment;
+
+  /// First entry with that name, or nullptr. Uses the index built by
+  /// index_names() (read_zip_directory calls it); if `entries` was changed
+  /// since, it falls back to a linear scan rather than answer wrongly.
+  const ZipEntry* find(std::string_view name) const;
+  /// (Re)build the name index after filling or changing `entries`.
+  void index_names();
+
+ private:
+  /// Entry positions sorted by name, ties in directory order. Positions, not
+  /// pointers or views, so copying or moving the directory keeps it valid.
+  std::vector<std::size_t> by_name_;
+};
+
+/// Locate and parse the end records and the whole central directory.
+/// Throws zanj::Error (Exit::invalid) for any structural problem.
+ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limits = {});
+
+/// Parse the local header of `entry`; checks that its data lies within the file.
+LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry);
+
+}  // namespace zanj

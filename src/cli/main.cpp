@@ -1,0 +1,88 @@
+// zanj: the command line for .zanj archives. main only wires subcommands to the core and
+// turns the one core error type into `zanj: error: ...` and an exit status.
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <iostream>
+#include <new>
+#include <vector>
+
+#include "command.hpp"
+#include "info.hpp"
+#include "ls.hpp"
+#include "zanj/error.hpp"
+#include "zanj/zanj_file.hpp"
+
+namespace {
+
+constexpr const char* kDescription =
+    "zanj: inspect, validate, extract and convert .zanj archives (ZIP files written by the\n"
+    "Python ZANJ library) without loading them in Python.\n";
+
+constexpr const char* kFooter =
+    "Object paths are dict keys and list indices joined by '/', with '~' written '~0' and '/'\n"
+    "written '~1' (JSON Pointer escaping); the root is the empty path. `zanj ls FILE` prints them.\n\n"
+    "Exit status: 0 success, 1 invalid archive (or data), 2 usage error or unreadable path.\n"
+    "Run `zanj COMMAND --help` for each command's options.";
+
+void setup_logging(int verbosity) {
+  auto logger = spdlog::stderr_color_mt("zanj");
+  logger->set_pattern("zanj: %^%l%$: %v");
+  logger->set_level(verbosity < 0 ? spdlog::level::err
+                    : verbosity == 0 ? spdlog::level::warn
+                    : verbosity == 1 ? spdlog::level::info
+                                     : spdlog::level::debug);
+  spdlog::set_default_logger(logger);
+}
+
+int report(const std::string& message, int status) {
+  if (!message.empty()) std::fprintf(stderr, "zanj: error: %s\n", message.c_str());
+  return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{kDescription, "zanj"};
+  app.footer(kFooter);
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Print help for every command");
+  int verbose = 0;
+  bool quiet = false;
+  app.add_flag("-v,--verbose", verbose, "More diagnostics on stderr (repeat for debug output)");
+  app.add_flag("-q,--quiet", quiet, "Only errors on stderr");
+  app.add_flag_callback(
+      "-V,--version",
+      [] {
+        std::fputs(zanj::version_report().c_str(), stdout);
+        throw CLI::Success();
+      },
+      "Print the versions of zanj and the libraries it uses, then exit");
+
+  std::vector<zanj::cli::Command> commands{
+      zanj::cli::setup_info(app),
+      zanj::cli::setup_ls(app),
+  };
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    std::fprintf(stderr, "zanj: error: %s\nRun 'zanj --help' for usage.\n", e.what());
+    return static_cast<int>(zanj::Exit::usage);
+  }
+  setup_logging(quiet ? -1 : verbose);
+
+  try {
+    for (const auto& command : commands)
+      if (command.app->parsed()) return command.run();
+    return report("no command given", static_cast<int>(zanj::Exit::usage));
+  } catch (const zanj::Error& e) {
+    return report(e.what(), e.exit_code());
+  } catch (const std::bad_alloc&) {
+    return report("out of memory", static_cast<int>(zanj::Exit::invalid));
+  } catch (const std::exception& e) {
+    return report(std::string("internal error: ") + e.what(), static_cast<int>(zanj::Exit::invalid));
+  }
+}

@@ -1,0 +1,212 @@
+// Member data through libarchive's seekable ZIP reader, fed from a ByteSource by callbacks
+// (so files and in-memory fuzz inputs take the same path).
+#include "zanj/archive.hpp"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "zanj/error.hpp"
+
+namespace zanj {
+namespace {
+
+constexpr std::size_t kReadBlock = 1 << 20;   // bytes handed to libarchive per read callback
+
+struct SourceCursor {
+  const ByteSource* source = nullptr;
+  std::uint64_t position = 0;
+  std::vector<char> block = std::vector<char>(kReadBlock);
+};
+
+la_ssize_t read_callback(struct archive*, void* data, const void** buffer) {
+  auto* c = static_cast<SourceCursor*>(data);
+  try {
+    const std::size_t n = c->source->read_some(c->position, c->block.data(), c->block.size());
+    c->position += n;
+    *buffer = c->block.data();
+    return static_cast<la_ssize_t>(n);
+  } catch (...) {
+    return ARCHIVE_FATAL;
+  }
+}
+
+la_int64_t seek_callback(struct archive*, void* data, la_int64_t offset, int whence) {
+  auto* c = static_cast<SourceCursor*>(data);
+  const auto size = static_cast<la_int64_t>(c->source->size());
+  la_int64_t base = 0;
+  if (whence == SEEK_CUR) base = static_cast<la_int64_t>(c->position);
+  if (whence == SEEK_END) base = size;
+  la_int64_t target = 0;
+  if (__builtin_add_overflow(base, offset, &target) || target < 0) return ARCHIVE_FATAL;
+  c->position = static_cast<std::uint64_t>(std::min(target, size));
+  return static_cast<la_int64_t>(c->position);
+}
+
+la_int64_t skip_callback(struct archive*, void* data, la_int64_t request) {
+  auto* c = static_cast<SourceCursor*>(data);
+  const std::uint64_t left = c->source->size() - std::min(c->position, c->source->size());
+  const auto n = std::min<std::uint64_t>(static_cast<std::uint64_t>(std::max<la_int64_t>(request, 0)), left);
+  c->position += n;
+  return static_cast<la_int64_t>(n);
+}
+
+/// One pass of libarchive over the archive: headers in storage order, then data.
+class LibarchiveReader {
+ public:
+  LibarchiveReader(const ByteSource& source, const std::string& name) : name_(name) {
+    cursor_.source = &source;
+    a_ = archive_read_new();
+    if (!a_) throw Error(name + ": out of memory");
+    archive_read_support_format_zip_seekable(a_);
+    archive_read_set_options(a_, "zip:hdrcharset=UTF-8");
+    archive_read_set_read_callback(a_, read_callback);
+    archive_read_set_seek_callback(a_, seek_callback);
+    archive_read_set_skip_callback(a_, skip_callback);
+    archive_read_set_callback_data(a_, &cursor_);
+    if (archive_read_open1(a_) != ARCHIVE_OK) fail("cannot read ZIP structure");
+  }
+  ~LibarchiveReader() { archive_read_free(a_); }
+  LibarchiveReader(const LibarchiveReader&) = delete;
+  LibarchiveReader& operator=(const LibarchiveReader&) = delete;
+
+  /// Next member's header, or nullptr at the end.
+  archive_entry* next() {
+    archive_entry* entry = nullptr;
+    const int r = archive_read_next_header(a_, &entry);
+    if (r == ARCHIVE_EOF) return nullptr;
+    if (r < ARCHIVE_WARN) fail("cannot read member header");
+    return entry;
+  }
+
+  static std::string name_of(archive_entry* e) {
+    const char* utf8 = archive_entry_pathname_utf8(e);
+    const char* raw = utf8 ? utf8 : archive_entry_pathname(e);
+    return raw ? raw : "";
+  }
+
+  /// Stream the current member's data, bounded by `entry`'s declared size and CRC-checked.
+  /// libarchive's own verdicts (ARCHIVE_WARN for a bad CRC or size, returned together with the
+  /// last block) are not trusted either way: the block is used and our checks below decide.
+  void stream(const ZipEntry& entry, const ChunkSink& sink) {
+    std::uint64_t total = 0;
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (;;) {
+      const void* block = nullptr;
+      std::size_t size = 0;
+      la_int64_t offset = 0;
+      const int r = archive_read_data_block(a_, &block, &size, &offset);
+      if (r == ARCHIVE_EOF) break;
+      if (r < ARCHIVE_WARN) fail("member '" + entry.name + "' cannot be decoded");
+      if (total + size > entry.uncompressed_size)
+        throw Error(name_ + ": member '" + entry.name + "' inflates past its declared size of " +
+                    std::to_string(entry.uncompressed_size) + " bytes");
+      total += size;
+      if (size > 0) {  // zlib's crc32 restarts at 0 when given a null buffer, as an empty block may be
+        crc = crc32_z(crc, static_cast<const Bytef*>(block), size);
+        if (!sink(std::string_view(static_cast<const char*>(block), size))) return;
+      }
+      if (r == ARCHIVE_WARN) break;
+    }
+    if (total != entry.uncompressed_size)
+      throw Error(name_ + ": member '" + entry.name + "' is truncated: " + std::to_string(total) + " of " +
+                  std::to_string(entry.uncompressed_size) + " bytes");
+    if (static_cast<std::uint32_t>(crc) != entry.crc32)
+      throw Error(name_ + ": member '" + entry.name + "' is corrupt: CRC-32 mismatch");
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& what) {
+    const char* why = archive_error_string(a_);
+    throw Error(name_ + ": " + what + (why ? std::string(": ") + why : std::string()));
+  }
+
+  std::string name_;
+  SourceCursor cursor_;
+  struct archive* a_ = nullptr;
+};
+
+}  // namespace
+
+Archive::Archive(const std::string& path) : Archive(std::make_unique<FileSource>(path), path) {}
+
+Archive::Archive(std::unique_ptr<ByteSource> source, std::string name)
+    : source_(std::move(source)), name_(std::move(name)) {
+  try {
+    directory_ = read_zip_directory(*source_);
+  } catch (const Error& e) {
+    throw Error(name_ + ": " + e.what(), e.exit());
+  }
+}
+
+Archive::~Archive() = default;
+Archive::Archive(Archive&&) noexcept = default;
+Archive& Archive::operator=(Archive&&) noexcept = default;
+
+void Archive::read(const ZipEntry& entry, const ChunkSink& sink) const {
+  read_each({&entry}, [&](const ZipEntry& e, const MemberReader& reader) {
+    (void)e;
+    reader(sink);
+  });
+}
+
+std::string Archive::read_all(const ZipEntry& entry, std::uint64_t max_bytes) const {
+  if (entry.uncompressed_size > max_bytes)
+    throw Error(name_ + ": member '" + entry.name + "' declares " + std::to_string(entry.uncompressed_size) +
+                " bytes, over the limit of " + std::to_string(max_bytes));
+  std::string out;
+  out.reserve(static_cast<std::size_t>(entry.uncompressed_size));
+  read(entry, [&](std::string_view chunk) {
+    out.append(chunk);
+    return true;
+  });
+  return out;
+}
+
+std::string Archive::read_prefix(const ZipEntry& entry, std::size_t n) const {
+  std::string out;
+  read(entry, [&](std::string_view chunk) {
+    out.append(chunk.substr(0, n - out.size()));
+    return out.size() < n;
+  });
+  return out;
+}
+
+void Archive::read_each(const std::vector<const ZipEntry*>& wanted,
+                        const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const {
+  // libarchive presents members in storage order; match them to our entries by name, and for
+  // repeated names by occurrence.
+  std::unordered_map<std::string, std::vector<const ZipEntry*>> by_name;
+  for (const ZipEntry* e : wanted) by_name[e->name].push_back(e);
+  for (auto& [name, list] : by_name)
+    std::sort(list.begin(), list.end(),
+              [](const ZipEntry* x, const ZipEntry* y) { return x->local_header_offset < y->local_header_offset; });
+  std::size_t remaining = wanted.size();
+  LibarchiveReader reader(*source_, name_);
+  while (remaining > 0) {
+    archive_entry* header = reader.next();
+    if (!header) break;
+    auto it = by_name.find(LibarchiveReader::name_of(header));
+    if (it == by_name.end() || it->second.empty()) continue;
+    const ZipEntry& entry = *it->second.front();
+    it->second.erase(it->second.begin());
+    --remaining;
+    bool used = false;
+    on_member(entry, [&](const ChunkSink& sink) {
+      if (used) throw Error("internal: member '" + entry.name + "' streamed twice");
+      used = true;
+      reader.stream(entry, sink);
+    });
+  }
+  for (const auto& [name, list] : by_name)
+    if (!list.empty()) throw Error(name_ + ": member '" + name + "' could not be found by the ZIP reader");
+}
+
+std::string archive_library_versions() {
+  return archive_version_details();
+}
+
+}  // namespace zanj

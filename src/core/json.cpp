@@ -1,0 +1,183 @@
+// The Json value model's accessors and its writer (Python-compatible output).
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "zanj/json.hpp"
+
+namespace zanj {
+
+bool Json::is_number() const noexcept {
+  switch (type()) {
+    case Type::integer:
+    case Type::unsigned_integer:
+    case Type::big_integer:
+    case Type::real: return true;
+    default: return false;
+  }
+}
+
+bool Json::is_integer() const noexcept {
+  return type() == Type::integer || type() == Type::unsigned_integer || type() == Type::big_integer;
+}
+
+double Json::to_double() const {
+  switch (type()) {
+    case Type::integer: return static_cast<double>(as_int64());
+    case Type::unsigned_integer: return static_cast<double>(as_uint64());
+    case Type::big_integer: return std::strtod(as_big_integer().digits.c_str(), nullptr);
+    case Type::real: return as_real();
+    case Type::boolean: return as_bool() ? 1.0 : 0.0;
+    default: return std::nan("");
+  }
+}
+
+bool Json::get_uint64(std::uint64_t& out) const noexcept {
+  if (type() == Type::unsigned_integer) {
+    out = as_uint64();
+    return true;
+  }
+  if (type() == Type::integer && as_int64() >= 0) {
+    out = static_cast<std::uint64_t>(as_int64());
+    return true;
+  }
+  return false;
+}
+
+const Json* Json::find(std::string_view key) const noexcept {
+  if (!is_object()) return nullptr;
+  for (const auto& [k, v] : as_object())
+    if (k == key) return &v;
+  return nullptr;
+}
+
+std::string_view Json::string_at(std::string_view key) const noexcept {
+  const Json* v = find(key);
+  return (v && v->is_string()) ? std::string_view(v->as_string()) : std::string_view();
+}
+
+std::string_view Json::type_name() const noexcept {
+  switch (type()) {
+    case Type::null: return "null";
+    case Type::boolean: return "bool";
+    case Type::string: return "string";
+    case Type::array: return "array";
+    case Type::object: return "object";
+    default: return "number";
+  }
+}
+
+void write_json_string(std::string& out, std::string_view text) {
+  static constexpr char hex[] = "0123456789abcdef";
+  out += '"';
+  for (unsigned char c : text) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (c < 0x20 || c == 0x7f) {
+          out += "\\u00";
+          out += hex[c >> 4];
+          out += hex[c & 15];
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+}
+
+namespace {
+
+/// Python prints floats with a decimal point or exponent ("1.0", "1e+16"); to_chars does not.
+void finish_float_text(std::string& out, std::size_t start) {
+  if (out.find_first_of(".en", start) == std::string::npos) out += ".0";
+}
+
+bool write_non_finite(std::string& out, double value) {
+  if (std::isnan(value)) {
+    out += "NaN";
+    return true;
+  }
+  if (std::isinf(value)) {
+    out += value > 0 ? "Infinity" : "-Infinity";
+    return true;
+  }
+  return false;
+}
+
+template <typename Float>
+void write_shortest(std::string& out, Float value) {
+  if (write_non_finite(out, static_cast<double>(value))) return;
+  char buf[64];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, value);
+  const std::size_t start = out.size();
+  out.append(buf, end);
+  finish_float_text(out, start);
+}
+
+void write_indent(std::string& out, const JsonStyle& style, int level) {
+  out += '\n';
+  out.append(static_cast<std::size_t>(style.indent * level), ' ');
+}
+
+void write_value(std::string& out, const Json& v, const JsonStyle& style, int level) {
+  using T = Json::Type;
+  switch (v.type()) {
+    case T::null: out += "null"; break;
+    case T::boolean: out += v.as_bool() ? "true" : "false"; break;
+    case T::integer: out += std::to_string(v.as_int64()); break;
+    case T::unsigned_integer: out += std::to_string(v.as_uint64()); break;
+    case T::big_integer: out += v.as_big_integer().digits; break;
+    case T::real: write_json_double(out, v.as_real()); break;
+    case T::string: write_json_string(out, v.as_string()); break;
+    case T::array: {
+      const auto& a = v.as_array();
+      out += '[';
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (i) out += style.indent ? "," : ", ";
+        if (style.indent) write_indent(out, style, level + 1);
+        write_value(out, a[i], style, level + 1);
+      }
+      if (style.indent && !a.empty()) write_indent(out, style, level);
+      out += ']';
+      break;
+    }
+    case T::object: {
+      const auto& o = v.as_object();
+      out += '{';
+      for (std::size_t i = 0; i < o.size(); ++i) {
+        if (i) out += style.indent ? "," : ", ";
+        if (style.indent) write_indent(out, style, level + 1);
+        write_json_string(out, o[i].first);
+        out += ": ";
+        write_value(out, o[i].second, style, level + 1);
+      }
+      if (style.indent && !o.empty()) write_indent(out, style, level);
+      out += '}';
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+void write_json_double(std::string& out, double value) { write_shortest(out, value); }
+void write_json_float(std::string& out, float value) { write_shortest(out, value); }
+
+void write_json(std::string& out, const Json& value, const JsonStyle& style) {
+  write_value(out, value, style, 0);
+}
+
+std::string to_json(const Json& value, const JsonStyle& style) {
+  std::string out;
+  write_json(out, value, style);
+  return out;
+}
+
+}  // namespace zanj

@@ -1,0 +1,105 @@
+#include "zanj/object_path.hpp"
+
+#include <charconv>
+
+#include "zanj/error.hpp"
+
+namespace zanj {
+
+std::string escape_path_segment(std::string_view segment) {
+  std::string out;
+  out.reserve(segment.size());
+  for (char c : segment) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string join_path(const PathSegments& segments) {
+  std::string out;
+  for (const auto& s : segments) out = child_path(out, s);
+  return out;
+}
+
+std::string child_path(std::string_view parent, std::string_view segment) {
+  std::string out(parent);
+  if (!out.empty()) out += '/';
+  out += escape_path_segment(segment);
+  return out;
+}
+
+PathSegments split_path(std::string_view path) {
+  PathSegments out;
+  if (!path.empty() && path.front() == '/') path.remove_prefix(1);
+  if (path.empty()) return out;
+  std::string current;
+  for (std::size_t i = 0; i < path.size(); ++i) {
+    const char c = path[i];
+    if (c == '/') {
+      out.push_back(std::move(current));
+      current.clear();
+    } else if (c == '~') {
+      const char next = i + 1 < path.size() ? path[i + 1] : '\0';
+      if (next != '0' && next != '1')
+        throw Error("bad object path '" + std::string(path) + "': '~' must be written ~0 (and '/' as ~1)",
+                    Exit::usage);
+      current += next == '0' ? '~' : '/';
+      ++i;
+    } else {
+      current += c;
+    }
+  }
+  out.push_back(std::move(current));
+  return out;
+}
+
+namespace {
+bool parse_index(std::string_view s, std::size_t& index) {
+  if (s.empty() || (s.size() > 1 && s.front() == '0')) return false;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), index);
+  return ec == std::errc() && ptr == s.data() + s.size();
+}
+}  // namespace
+
+const Json* follow_path(const Json& root, const PathSegments& segments, std::size_t* found) {
+  const Json* node = &root;
+  std::size_t matched = 0;
+  for (const auto& seg : segments) {
+    const Json* next = nullptr;
+    if (node->is_object()) {
+      next = node->find(seg);
+    } else if (node->is_array()) {
+      std::size_t index = 0;
+      if (parse_index(seg, index) && index < node->as_array().size()) next = &node->as_array()[index];
+    }
+    if (!next) break;
+    node = next;
+    ++matched;
+  }
+  if (found) *found = matched;
+  return matched == segments.size() ? node : nullptr;
+}
+
+bool path_from_json(const Json& list, PathSegments& out) {
+  if (!list.is_array()) return false;
+  out.clear();
+  for (const auto& item : list.as_array()) {
+    std::uint64_t index = 0;
+    if (item.is_string()) {
+      out.push_back(item.as_string());
+    } else if (item.get_uint64(index)) {
+      out.push_back(std::to_string(index));
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace zanj

@@ -1,0 +1,213 @@
+#include "zanj/tree.hpp"
+
+#include "zanj/object_path.hpp"
+
+namespace zanj {
+
+std::string_view kind_name(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::dict: return "dict";
+    case NodeKind::list: return "list";
+    case NodeKind::array: return "array";
+    case NodeKind::table: return "table";
+    case NodeKind::external_list: return "external_list";
+    case NodeKind::dataclass: return "dataclass";
+    case NodeKind::string: return "string";
+    case NodeKind::number: return "number";
+    case NodeKind::boolean: return "bool";
+    case NodeKind::null: return "null";
+    case NodeKind::other: return "other";
+  }
+  return "other";
+}
+
+std::string_view encoding_name(ArrayEncoding encoding) {
+  switch (encoding) {
+    case ArrayEncoding::list: return "array_list_meta";
+    case ArrayEncoding::hex: return "array_hex_meta";
+    case ArrayEncoding::b64: return "array_b64_meta";
+    case ArrayEncoding::zero_dim: return "zero_dim";
+    case ArrayEncoding::external: return "external";
+  }
+  return "external";
+}
+
+std::optional<std::uint64_t> ArrayNode::element_count() const {
+  if (!has_shape) return std::nullopt;
+  std::uint64_t n = 1;
+  for (auto d : shape)
+    if (__builtin_mul_overflow(n, d, &n)) return std::nullopt;
+  return n;
+}
+
+const std::string& Node::member() const {
+  static const std::string none;
+  if (array) return array->member;
+  if (table) return table->member;
+  if (list) return list->member;
+  return none;
+}
+
+namespace {
+
+std::optional<std::uint64_t> uint_at(const Json& obj, std::string_view key) {
+  std::uint64_t v = 0;
+  const Json* j = obj.find(key);
+  if (j && j->get_uint64(v)) return v;
+  return std::nullopt;
+}
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+/// "numpy.ndarray:array_hex_meta" -> hex, etc.; nullopt when not an array format.
+std::optional<ArrayEncoding> array_encoding(std::string_view format, bool& torch) {
+  const auto colon = format.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  const auto type = format.substr(0, colon);
+  const auto mode = format.substr(colon + 1);
+  if (type != "numpy.ndarray" && type != "torch.Tensor") return std::nullopt;
+  torch = type == "torch.Tensor";
+  if (mode == "external") return ArrayEncoding::external;
+  if (mode == "array_list_meta") return ArrayEncoding::list;
+  if (mode == "array_hex_meta") return ArrayEncoding::hex;
+  if (mode == "array_b64_meta") return ArrayEncoding::b64;
+  if (mode == "zero_dim") return ArrayEncoding::zero_dim;
+  return std::nullopt;
+}
+
+ArrayNode make_array(const Json& json, ArrayEncoding encoding, bool torch) {
+  ArrayNode a;
+  a.encoding = encoding;
+  a.torch = torch;
+  a.dtype = std::string(json.string_at("dtype"));
+  if (const Json* shape = json.find("shape"); shape && shape->is_array()) {
+    a.has_shape = true;
+    for (const auto& d : shape->as_array()) {
+      std::uint64_t v = 0;
+      if (!d.get_uint64(v)) {
+        a.has_shape = false;
+        break;
+      }
+      a.shape.push_back(v);
+    }
+    if (!a.has_shape) a.shape.clear();
+  }
+  a.n_elements = uint_at(json, "n_elements");
+  if (encoding == ArrayEncoding::external) {
+    a.member = std::string(json.string_at(kRefKey));
+  } else {
+    a.data = json.find("data");
+  }
+  return a;
+}
+
+Node classify_formatted(const Json& json, std::string_view format, Node node) {
+  bool torch = false;
+  if (auto encoding = array_encoding(format, torch)) {
+    node.kind = NodeKind::array;
+    node.array = make_array(json, *encoding, torch);
+  } else if (format == "list:external" || format == "tuple:external") {
+    node.kind = NodeKind::external_list;
+    node.list = ExternalListNode{std::string(json.string_at(kRefKey)), format == "tuple:external",
+                                 uint_at(json, "len(data)")};
+  } else if (ends_with(format, "DataFrame:external")) {
+    TableNode t{std::string(json.string_at(kRefKey)), {}, uint_at(json, "len(data)")};
+    if (const Json* cols = json.find("columns"); cols && cols->is_array())
+      for (const auto& c : cols->as_array())
+        t.columns.push_back(c.is_string() ? c.as_string() : to_json(c));
+    node.kind = NodeKind::table;
+    node.table = std::move(t);
+  } else if (ends_with(format, "(SerializableDataclass)")) {
+    node.kind = NodeKind::dataclass;
+  } else {
+    node.kind = NodeKind::other;
+  }
+  return node;
+}
+
+}  // namespace
+
+Node classify(const Json& json) {
+  Node node;
+  node.json = &json;
+  switch (json.type()) {
+    case Json::Type::null: node.kind = NodeKind::null; return node;
+    case Json::Type::boolean: node.kind = NodeKind::boolean; return node;
+    case Json::Type::string: node.kind = NodeKind::string; return node;
+    case Json::Type::array: node.kind = NodeKind::list; return node;
+    case Json::Type::object: break;
+    default: node.kind = NodeKind::number; return node;
+  }
+  const Json* format = json.find(kFormatKey);
+  if (!format) {
+    node.kind = NodeKind::dict;
+    return node;
+  }
+  node.format = format->is_string() ? format->as_string() : to_json(*format);
+  const std::string format_text = node.format;  // node is moved below; keep the key alive
+  return classify_formatted(json, format_text, std::move(node));
+}
+
+bool is_scalar_list(const Json& json) {
+  if (!json.is_array()) return false;
+  for (const auto& e : json.as_array())
+    if (e.is_array() || e.is_object()) return false;
+  return true;
+}
+
+std::vector<std::pair<std::string, const Json*>> node_children(const Node& node) {
+  std::vector<std::pair<std::string, const Json*>> out;
+  switch (node.kind) {
+    case NodeKind::list: {
+      const auto& a = node.json->as_array();
+      out.reserve(a.size());
+      for (std::size_t i = 0; i < a.size(); ++i) out.emplace_back(std::to_string(i), &a[i]);
+      break;
+    }
+    case NodeKind::dict:
+    case NodeKind::dataclass:
+    case NodeKind::other:
+      for (const auto& [k, v] : node.json->as_object())
+        if (k != kFormatKey) out.emplace_back(k, &v);
+      break;
+    default: break;
+  }
+  return out;
+}
+
+namespace {
+void walk_node(const Json& json, std::string& path, std::vector<std::string>& segments, std::size_t depth,
+               const std::function<bool(const TreeVisit&)>& visitor) {
+  const Node node = classify(json);
+  if (!visitor(TreeVisit{path, segments, node, depth})) return;
+  for (const auto& [segment, child] : node_children(node)) {
+    const std::size_t saved = path.size();
+    path = child_path(path, segment);
+    segments.push_back(segment);
+    walk_node(*child, path, segments, depth + 1, visitor);
+    segments.pop_back();
+    path.resize(saved);
+  }
+}
+}  // namespace
+
+void walk_tree(const Json& start, const std::vector<std::string>& start_segments,
+               const std::function<bool(const TreeVisit&)>& visitor) {
+  std::string path = join_path(start_segments);
+  std::vector<std::string> segments = start_segments;
+  walk_node(start, path, segments, 0, visitor);
+}
+
+std::vector<Reference> collect_references(const Json& root) {
+  std::vector<Reference> refs;
+  walk_tree(root, {}, [&](const TreeVisit& v) {
+    if (v.node.is_reference() || (v.node.array && v.node.array->external()))
+      refs.push_back(Reference{v.segments, v.node});
+    return true;
+  });
+  return refs;
+}
+
+}  // namespace zanj

@@ -1,0 +1,49 @@
+#include "zanj/zanj_file.hpp"
+
+#include <simdjson.h>
+
+#include "zanj/error.hpp"
+
+#ifndef ZANJ_VERSION
+#define ZANJ_VERSION "0.0.0"
+#endif
+
+namespace zanj {
+
+ZanjFile::ZanjFile(const std::string& path, const ZanjLimits& limits) : ZanjFile(Archive(path), limits) {}
+
+ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits) : archive(std::move(opened)) {
+  const ZipEntry* main = archive.find(kMainMember);
+  if (!main) throw Error(archive.name() + ": no __zanj__.json member (not a ZANJ archive)");
+  root = read_json_member(*main, limits);
+  const ZipEntry* meta_entry = archive.find(kMetaMember);
+  if (!meta_entry) {
+    problems.push_back("no __zanj_meta__.json member");
+    return;
+  }
+  try {
+    meta = read_json_member(*meta_entry, limits);
+  } catch (const Error& e) {
+    problems.push_back(e.what());
+  }
+}
+
+Json ZanjFile::read_json_member(const ZipEntry& entry, const ZanjLimits& limits) const {
+  const std::string text = archive.read_all(entry, limits.max_json_bytes);
+  try {
+    return parse_json(text, entry.name, limits.json);
+  } catch (const Error& e) {
+    throw Error(archive.name() + ": " + e.what());
+  }
+}
+
+std::string version_report() {
+  std::string out = "zanj " ZANJ_VERSION "\n";
+  out += archive_library_versions();
+  out += "\nsimdjson " + std::to_string(simdjson::SIMDJSON_VERSION_MAJOR) + "." + std::to_string(simdjson::SIMDJSON_VERSION_MINOR) +
+         "." + std::to_string(simdjson::SIMDJSON_VERSION_REVISION) + " (" +
+         simdjson::get_active_implementation()->name() + ")\n";
+  return out;
+}
+
+}  // namespace zanj

@@ -1,0 +1,95 @@
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "zanj/archive.hpp"
+#include "zanj/error.hpp"
+
+#ifndef ZANJ_TEST_CORPUS
+#define ZANJ_TEST_CORPUS "tests/corpus"
+#endif
+
+using namespace zanj;
+
+namespace {
+std::string corpus(const std::string& name) { return std::string(ZANJ_TEST_CORPUS) + "/" + name; }
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+TEST_SUITE("archive") {
+  TEST_CASE("members stream whole, in chunks, for deflate and store") {
+    for (const char* name : {"basic.zanj", "stored.zanj"}) {
+      Archive a(corpus(name));
+      for (const auto& e : a.entries()) {
+        std::uint64_t total = 0;
+        a.read(e, [&](std::string_view chunk) {
+          total += chunk.size();
+          return true;
+        });
+        CHECK(total == e.uncompressed_size);
+      }
+    }
+  }
+
+  TEST_CASE("read_all and read_prefix") {
+    Archive a(corpus("basic.zanj"));
+    const ZipEntry* npy = a.find("big_array.npy");
+    REQUIRE(npy);
+    const std::string all = a.read_all(*npy, 1 << 20);
+    CHECK(all.size() == 2176);
+    CHECK(all.substr(0, 6) == "\x93NUMPY");
+    CHECK(a.read_prefix(*npy, 10) == all.substr(0, 10));
+    CHECK_THROWS_WITH_AS(a.read_all(*npy, 100), doctest::Contains("over the limit"), Error);
+  }
+
+  TEST_CASE("read_each visits wanted members once, in storage order") {
+    Archive a(corpus("dtypes.zanj"));
+    std::vector<const ZipEntry*> wanted{a.find("f4.npy"), a.find("b1.npy"), a.find("c16.npy")};
+    std::vector<std::string> seen;
+    a.read_each(wanted, [&](const ZipEntry& e, const Archive::MemberReader& read) {
+      seen.push_back(e.name);
+      if (e.name != "b1.npy") read([](std::string_view) { return true; });  // b1 skipped unread
+    });
+    CHECK(seen == std::vector<std::string>{"b1.npy", "f4.npy", "c16.npy"});
+  }
+
+  TEST_CASE("a CRC mismatch is an error, and stopping early is not") {
+    Archive a(corpus("malformed/bad_crc.zanj"));
+    const ZipEntry* e = a.find("big_array.npy");
+    REQUIRE(e);
+    CHECK_THROWS_WITH_AS(a.read(*e, [](std::string_view) { return true; }), doctest::Contains("CRC-32"), Error);
+    CHECK(a.read_prefix(*e, 6).size() == 6);
+  }
+
+  TEST_CASE("archives open from memory exactly as from disk") {
+    Archive from_disk(corpus("basic.zanj"));
+    Archive from_memory(std::make_unique<MemorySource>(slurp(corpus("basic.zanj"))), "mem");
+    REQUIRE(from_memory.entries().size() == from_disk.entries().size());
+    const ZipEntry* e = from_memory.find("__zanj__.json");
+    REQUIRE(e);
+    CHECK(from_memory.read_all(*e, 1 << 20) == from_disk.read_all(*from_disk.find("__zanj__.json"), 1 << 20));
+  }
+
+  TEST_CASE("not a ZIP, truncated, missing file") {
+    CHECK_THROWS_WITH_AS(Archive(std::make_unique<MemorySource>(std::string(100, 'x')), "junk"),
+                         doctest::Contains("junk:"), Error);
+    CHECK_THROWS_AS(Archive(corpus("malformed/truncated.zanj")), Error);
+    try {
+      Archive missing(corpus("does-not-exist.zanj"));
+      FAIL("opened a missing file");
+    } catch (const Error& err) {
+      CHECK(err.exit() == Exit::usage);
+    }
+  }
+
+  TEST_CASE("library versions are reported") {
+    CHECK(archive_library_versions().find("libarchive") != std::string::npos);
+  }
+}

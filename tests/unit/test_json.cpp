@@ -1,0 +1,107 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "zanj/error.hpp"
+#include "zanj/json.hpp"
+
+using namespace zanj;
+
+TEST_SUITE("json") {
+  TEST_CASE("plain JSON parses into the model in file order") {
+    const Json j = parse_json(R"({"b": 1, "a": [true, null, -2, 18446744073709551615, 0.5, "x"]})", "t");
+    REQUIRE(j.is_object());
+    CHECK(j.as_object()[0].first == "b");
+    CHECK(j.as_object()[1].first == "a");
+    const auto& a = j.find("a")->as_array();
+    CHECK(a[0].as_bool());
+    CHECK(a[1].is_null());
+    CHECK(a[2].as_int64() == -2);
+    CHECK(a[3].as_uint64() == 18446744073709551615ull);
+    CHECK(a[4].as_real() == 0.5);
+    CHECK(a[5].as_string() == "x");
+  }
+
+  TEST_CASE("Python's NaN and Infinity tokens become floats, never inside strings") {
+    const Json j = parse_json(R"({"lr": NaN, "best": Infinity, "worst": -Infinity,
+                                  "name": "NaN is not a string here", "l": [1.0, NaN, "Infinity"]})",
+                              "t");
+    CHECK(std::isnan(j.find("lr")->as_real()));
+    CHECK(j.find("best")->as_real() == INFINITY);
+    CHECK(j.find("worst")->as_real() == -INFINITY);
+    CHECK(j.find("name")->as_string() == "NaN is not a string here");
+    const auto& l = j.find("l")->as_array();
+    CHECK(std::isnan(l[1].as_real()));
+    CHECK(l[2].as_string() == "Infinity");
+  }
+
+  TEST_CASE("escaped quotes inside strings do not confuse the token pass") {
+    const Json j = parse_json(R"(["a \" NaN \\", NaN, "\\"])", "t");
+    CHECK(j.as_array()[0].as_string() == "a \" NaN \\");
+    CHECK(std::isnan(j.as_array()[1].as_real()));
+    CHECK(j.as_array()[2].as_string() == "\\");
+  }
+
+  TEST_CASE("a user string that imitates a placeholder stays a string") {
+    const Json j = parse_json("[\"\\u0001zanj:15-0:0\", NaN]", "t");
+    CHECK(j.as_array()[0].is_string());
+    CHECK(std::isnan(j.as_array()[1].as_real()));
+  }
+
+  TEST_CASE("integers beyond 64 bits are kept as text") {
+    const Json j = parse_json("[123456789012345678901234567890, -99999999999999999999, 5]", "t");
+    CHECK(j.as_array()[0].as_big_integer().digits == "123456789012345678901234567890");
+    CHECK(j.as_array()[1].as_big_integer().digits == "-99999999999999999999");
+    CHECK(to_json(j) == "[123456789012345678901234567890, -99999999999999999999, 5]");
+  }
+
+  TEST_CASE("invalid JSON is an Error naming the member") {
+    CHECK_THROWS_AS(parse_json("{\"a\": }", "__zanj__.json"), Error);
+    CHECK_THROWS_WITH(parse_json("[1,", "__zanj__.json"), doctest::Contains("__zanj__.json: invalid JSON"));
+    CHECK_THROWS_AS(parse_json("{NaN: 1}", "t"), Error);
+    CHECK_THROWS_AS(parse_json("", "t"), Error);
+    CHECK_THROWS_AS(parse_json("nan", "t"), Error);
+  }
+
+  TEST_CASE("nesting is bounded") {
+    const std::string deep = std::string(100, '[') + std::string(100, ']');
+    CHECK_NOTHROW(parse_json(deep, "t"));
+    CHECK_THROWS_AS(parse_json(deep, "t", JsonLimits{50}), Error);
+  }
+
+  TEST_CASE("writer prints what Python's json prints") {
+    CHECK(to_json(Json(1.0)) == "1.0");
+    CHECK(to_json(Json(0.1)) == "0.1");
+    CHECK(to_json(Json(1e16)) == "1e+16");
+    CHECK(to_json(Json(-0.0)) == "-0.0");
+    CHECK(to_json(Json(std::nan(""))) == "NaN");
+    CHECK(to_json(Json(-INFINITY)) == "-Infinity");
+    std::string f;
+    write_json_float(f, 0.1f);
+    CHECK(f == "0.1");
+    CHECK(to_json(Json("a\"b\\c\n\x01")) == R"("a\"b\\c\n\u0001")");
+    CHECK(to_json(Json(JsonObject{{"k", Json(JsonArray{Json(1), Json(nullptr)})}})) == R"({"k": [1, null]})");
+    CHECK(to_json(Json(JsonObject{{"k", Json(JsonArray{Json(1)})}}), JsonStyle{2}) == "{\n  \"k\": [\n    1\n  ]\n}");
+  }
+
+  TEST_CASE("round trip through writer and parser") {
+    const std::string text = R"({"a": [1, 2.5, NaN, Infinity, "s", {"x": null}], "b": false})";
+    const Json j = parse_json(text, "t");
+    CHECK(to_json(j) == text.substr(0, text.size()));
+    const Json again = parse_json(to_json(j), "t");
+    CHECK(to_json(again) == to_json(j));
+  }
+
+  TEST_CASE("accessors") {
+    const Json j = parse_json(R"({"n": 3, "s": "x", "neg": -1})", "t");
+    std::uint64_t v = 0;
+    CHECK(j.find("n")->get_uint64(v));
+    CHECK(v == 3);
+    CHECK_FALSE(j.find("neg")->get_uint64(v));
+    CHECK(j.string_at("s") == "x");
+    CHECK(j.string_at("n").empty());
+    CHECK(j.find("missing") == nullptr);
+    CHECK(j.find("n")->type_name() == "number");
+    CHECK(j.find("n")->to_double() == 3.0);
+  }
+}

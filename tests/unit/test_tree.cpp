@@ -1,0 +1,131 @@
+#include <doctest/doctest.h>
+
+#include "zanj/tree.hpp"
+
+using namespace zanj;
+
+namespace {
+Node classify_text(const char* text, Json& keep) {
+  keep = parse_json(text, "t");
+  return classify(keep);
+}
+}  // namespace
+
+TEST_SUITE("tree") {
+  TEST_CASE("plain JSON kinds") {
+    Json j;
+    CHECK(classify_text("{}", j).kind == NodeKind::dict);
+    CHECK(classify_text("[]", j).kind == NodeKind::list);
+    CHECK(classify_text("\"s\"", j).kind == NodeKind::string);
+    CHECK(classify_text("1.5", j).kind == NodeKind::number);
+    CHECK(classify_text("true", j).kind == NodeKind::boolean);
+    CHECK(classify_text("null", j).kind == NodeKind::null);
+    CHECK(kind_name(NodeKind::external_list) == "external_list");
+    CHECK(kind_name(NodeKind::boolean) == "bool");
+  }
+
+  TEST_CASE("external arrays, numpy and torch") {
+    Json j;
+    Node n = classify_text(R"({"__muutils_format__": "numpy.ndarray:external", "$ref": "w.npy",
+                               "shape": [32, 16], "dtype": "float32", "n_elements": 512})", j);
+    REQUIRE(n.array);
+    CHECK(n.kind == NodeKind::array);
+    CHECK(n.array->external());
+    CHECK(n.array->member == "w.npy");
+    CHECK(n.member() == "w.npy");
+    CHECK(n.array->shape == std::vector<std::uint64_t>{32, 16});
+    CHECK(*n.array->element_count() == 512);
+    CHECK(*n.array->n_elements == 512);
+    CHECK_FALSE(n.array->torch);
+    n = classify_text(R"({"__muutils_format__": "torch.Tensor:external", "$ref": "t.npy", "shape": [3],
+                          "dtype": "torch.float32", "n_elements": 3})", j);
+    CHECK(n.array->torch);
+    CHECK(n.array->dtype == "torch.float32");
+  }
+
+  TEST_CASE("inline arrays in every mode") {
+    Json j;
+    const char* modes[][2] = {{"array_list_meta", "list"}, {"array_hex_meta", "hex"},
+                              {"array_b64_meta", "b64"}, {"zero_dim", "zero_dim"}};
+    for (auto& m : modes) {
+      const std::string text = std::string(R"({"__muutils_format__": "numpy.ndarray:)") + m[0] +
+                               R"(", "data": [1], "shape": [1], "dtype": "int8", "n_elements": 1})";
+      Node n = classify_text(text.c_str(), j);
+      REQUIRE(n.array);
+      CHECK_FALSE(n.array->external());
+      CHECK(n.array->data != nullptr);
+      CHECK(encoding_name(n.array->encoding) == m[0]);
+      CHECK_FALSE(n.is_reference());
+    }
+    Node z = classify_text(R"({"__muutils_format__": "numpy.ndarray:zero_dim", "data": 5, "shape": [],
+                               "dtype": "int64", "n_elements": 1})", j);
+    CHECK(z.array->has_shape);
+    CHECK(*z.array->element_count() == 1);
+  }
+
+  TEST_CASE("tables, external lists, dataclasses, other") {
+    Json j;
+    Node t = classify_text(R"j({"__muutils_format__": "pandas.DataFrame:external", "$ref": "t.jsonl",
+                               "len(data)": 400, "columns": ["id", "x"], "data[0]": {"id": 0, "x": 1}})j", j);
+    REQUIRE(t.table);
+    CHECK(t.kind == NodeKind::table);
+    CHECK(*t.table->rows == 400);
+    CHECK(t.table->columns == std::vector<std::string>{"id", "x"});
+    CHECK(node_children(t).empty());
+    Node p = classify_text(R"({"__muutils_format__": "polars.DataFrame:external", "$ref": "p.jsonl"})", j);
+    CHECK(p.kind == NodeKind::table);
+    Node l = classify_text(R"({"__muutils_format__": "tuple:external", "$ref": "l.jsonl"})", j);
+    REQUIRE(l.list);
+    CHECK(l.list->tuple);
+    CHECK_FALSE(l.list->length);
+    Node d = classify_text(R"j({"__muutils_format__": "Point(SerializableDataclass)", "x": 1, "y": 2})j", j);
+    CHECK(d.kind == NodeKind::dataclass);
+    CHECK(node_children(d).size() == 2);
+    Node o = classify_text(R"({"__muutils_format__": "set", "data": [1, 2]})", j);
+    CHECK(o.kind == NodeKind::other);
+    CHECK(o.format == "set");
+    CHECK(node_children(o).size() == 1);
+  }
+
+  TEST_CASE("malformed reference nodes classify without throwing") {
+    Json j;
+    Node n = classify_text(R"({"__muutils_format__": "numpy.ndarray:external", "shape": [-1, "x"]})", j);
+    CHECK(n.kind == NodeKind::array);
+    CHECK_FALSE(n.array->has_shape);
+    CHECK_FALSE(n.array->element_count());
+    CHECK(n.array->member.empty());
+    n = classify_text(R"({"__muutils_format__": 7})", j);
+    CHECK(n.kind == NodeKind::other);
+    n = classify_text(R"({"__muutils_format__": "numpy.ndarray:external", "shape": [4294967296, 4294967296, 4294967296]})", j);
+    CHECK_FALSE(n.array->element_count());
+  }
+
+  TEST_CASE("walk visits in document order with escaped paths and can prune") {
+    const Json root = parse_json(R"({"a/b": {"c": [1, 2]}, "arr": {"__muutils_format__": "numpy.ndarray:external",
+                                     "$ref": "arr.npy", "shape": [1], "dtype": "int8"}, "z": [{"k": 1}]})",
+                                 "t");
+    std::vector<std::string> paths;
+    walk_tree(root, {}, [&](const TreeVisit& v) {
+      paths.push_back(v.path);
+      return !is_scalar_list(*v.node.json);
+    });
+    CHECK(paths == std::vector<std::string>{"", "a~1b", "a~1b/c", "arr", "z", "z/0", "z/0/k"});
+    std::vector<std::size_t> depths;
+    walk_tree(root, {}, [&](const TreeVisit& v) {
+      depths.push_back(v.depth);
+      return v.depth < 1;
+    });
+    CHECK(depths == std::vector<std::size_t>{0, 1, 1, 1});
+    const auto refs = collect_references(root);
+    REQUIRE(refs.size() == 1);
+    CHECK(refs[0].segments == std::vector<std::string>{"arr"});
+    CHECK(refs[0].node.member() == "arr.npy");
+  }
+
+  TEST_CASE("is_scalar_list") {
+    CHECK(is_scalar_list(parse_json("[1, \"a\", null]", "t")));
+    CHECK(is_scalar_list(parse_json("[]", "t")));
+    CHECK_FALSE(is_scalar_list(parse_json("[[1]]", "t")));
+    CHECK_FALSE(is_scalar_list(parse_json("{}", "t")));
+  }
+}
