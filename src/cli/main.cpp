@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "extract.hpp"
 #include "info.hpp"
 #include "ls.hpp"
 #include "zanj/error.hpp"
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
   std::vector<zanj::cli::Command> commands{
       zanj::cli::setup_info(app),
       zanj::cli::setup_ls(app),
+      zanj::cli::setup_extract(app),
   };
 
   try {

@@ -1,0 +1,71 @@
+#pragma once
+// Unpacking an archive safely. Everything is decided before anything is written: which
+// members (all, or those under object paths / named members), and which of them are
+// refused, with the reason: unsafe names (the rules `verify` uses, member_name.hpp),
+// symlinks and other non-files, encryption, duplicate or conflicting names, overlapping
+// data, sizes past the resource limits, and targets that exist or lie behind a symlink.
+// Then one streaming pass writes each accepted member to a temporary file in its directory
+// and renames it into place once its size and CRC-32 are checked.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "zanj/archive.hpp"
+#include "zanj/limits.hpp"
+#include "zanj/safe_files.hpp"
+
+namespace zanj {
+
+/// Which members to extract.
+struct ExtractSelection {
+  /// Member names or object paths (an object path stands for the members referenced under
+  /// it); empty: every member.
+  std::vector<std::string> selectors;
+  bool npy_only = false;   ///< only `.npy` members
+  bool json_only = false;  ///< only `.json` and `.jsonl` members
+};
+
+/// A member that will not be written, and why.
+struct RefusedMember {
+  std::string name;  ///< printable (control bytes escaped)
+  std::string reason;
+};
+
+struct ExtractPlan {
+  std::vector<const ZipEntry*> members;  ///< to write, in storage order (directories included)
+  std::vector<RefusedMember> refused;
+  std::uint64_t total_bytes = 0;         ///< declared sizes of `members`
+};
+
+/// Decide from the archive alone what to write. Throws Error when a selector matches neither
+/// a member nor an object path, or when the accepted members together exceed
+/// limits.max_total_bytes (a zip bomb is refused whole).
+ExtractPlan plan_extract(const Archive& archive, const ExtractSelection& selection,
+                         const ResourceLimits& limits = {});
+
+/// Move to `plan.refused` the members whose target below `root` exists (unless `replace`),
+/// is a directory, or lies behind a symlink or a file. Reads the filesystem, writes nothing.
+void check_targets(ExtractPlan& plan, int root, Replace replace);
+
+struct ExtractProgress {
+  std::uint64_t members_done = 0, members_total = 0;
+  std::uint64_t bytes_done = 0, bytes_total = 0;
+};
+
+struct ExtractResult {
+  std::vector<std::string> written;   ///< member names, in the order written
+  std::vector<RefusedMember> failed;  ///< members that could not be written (bad CRC, I/O)
+};
+
+/// Write the planned members below `root` (one pass through the archive). A member that
+/// fails leaves no file behind and does not stop the others. `progress` (optional) is called
+/// now and then from this thread.
+ExtractResult write_extract(const Archive& archive, const ExtractPlan& plan, int root, Replace replace,
+                            const std::function<void(const ExtractProgress&)>& progress = {});
+
+/// The directory `zanj extract FILE` uses by default: FILE's base name without `.zanj` (or
+/// its last extension), or with `.d` appended when that would leave nothing different.
+std::string default_extract_directory(const std::string& archive_path);
+
+}  // namespace zanj

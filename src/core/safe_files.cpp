@@ -1,0 +1,223 @@
+#include "zanj/safe_files.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <random>
+
+#include "zanj/error.hpp"
+
+namespace zanj {
+namespace {
+
+[[noreturn]] void fail(const std::string& what, Exit exit = Exit::usage) {
+  throw Error(what + ": " + std::strerror(errno), exit);
+}
+
+// ---- interrupt cleanup: a fixed table the signal handler can read without locks ----------
+
+constexpr int kSlots = 32;
+constexpr std::size_t kNameMax = 255;
+struct Slot {
+  std::atomic<int> dir{-1};  ///< -1 free, -2 being filled, else the directory fd
+  char name[kNameMax + 1] = {};
+};
+Slot g_slots[kSlots];
+
+int claim_slot(int dir, const std::string& name) {
+  for (int i = 0; i < kSlots; ++i) {
+    int expected = -1;
+    if (g_slots[i].dir.compare_exchange_strong(expected, -2)) {
+      std::snprintf(g_slots[i].name, sizeof g_slots[i].name, "%s", name.c_str());
+      g_slots[i].dir.store(dir);
+      return i;
+    }
+  }
+  return -1;  // table full: the file is still removed by the destructor, just not on a signal
+}
+
+void release_slot(int slot) {
+  if (slot >= 0) g_slots[slot].dir.store(-1);
+}
+
+extern "C" void remove_temp_files_and_die(int sig) {
+  for (Slot& s : g_slots) {
+    const int dir = s.dir.load();
+    if (dir >= 0) ::unlinkat(dir, s.name, 0);
+  }
+  // SA_RESETHAND restored the default action: die of the same signal.
+  ::raise(sig);
+}
+
+std::string random_suffix() {
+  static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  std::string s(8, 'x');
+  for (char& c : s) c = alphabet[rng() % (sizeof alphabet - 1)];
+  return s;
+}
+
+/// Why `name` in `dir` cannot be used as a directory: "a symbolic link", "not a directory".
+std::string what_blocks(int dir, const std::string& name) {
+  struct stat st {};
+  if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return std::strerror(errno);
+  return S_ISLNK(st.st_mode) ? "a symbolic link" : "not a directory";
+}
+
+}  // namespace
+
+UniqueFd::~UniqueFd() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.release();
+  }
+  return *this;
+}
+
+UniqueFd open_user_directory(const std::string& path, CreateDirs create) {
+  if (path.empty()) throw Error("empty directory name", Exit::usage);
+  if (create == CreateDirs::yes) {
+    // mkdir -p: each prefix in turn; existing ones are fine.
+    for (std::size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
+      const std::string prefix = path.substr(0, slash);
+      struct stat st {};
+      if (::mkdir(prefix.c_str(), 0777) != 0 && errno != EEXIST &&
+          !(::stat(prefix.c_str(), &st) == 0 && S_ISDIR(st.st_mode)))
+        fail(prefix);
+      if (slash == std::string::npos) break;
+    }
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) fail(path);
+  return UniqueFd(fd);
+}
+
+std::optional<UniqueFd> open_below(int root, std::string_view relative, CreateDirs create) {
+  UniqueFd current(::fcntl(root, F_DUPFD_CLOEXEC, 0));
+  if (!current) fail("cannot duplicate a directory descriptor");
+  std::string walked;
+  while (!relative.empty()) {
+    const std::size_t slash = relative.find('/');
+    const std::string part(relative.substr(0, slash));
+    relative.remove_prefix(slash == std::string_view::npos ? relative.size() : slash + 1);
+    if (part.empty()) continue;
+    walked += walked.empty() ? part : "/" + part;
+    if (part == "." || part == "..") throw Error("'" + walked + "': '.' and '..' are not allowed in a path");
+    int fd = ::openat(current.get(), part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT) {
+      if (create == CreateDirs::no) return std::nullopt;
+      if (::mkdirat(current.get(), part.c_str(), 0777) != 0 && errno != EEXIST) fail("cannot create '" + walked + "'");
+      fd = ::openat(current.get(), part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    }
+    if (fd < 0) {
+      if (errno == ELOOP || errno == ENOTDIR)
+        throw Error("'" + walked + "' is " + what_blocks(current.get(), part), Exit::invalid);
+      fail("cannot open '" + walked + "'");
+    }
+    current = UniqueFd(fd);
+  }
+  return current;
+}
+
+EntryType entry_type_at(int dir, const std::string& name) {
+  struct stat st {};
+  if (::fstatat(dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+    if (errno == ENOENT) return EntryType::missing;
+    fail("cannot look at '" + name + "'");
+  }
+  if (S_ISREG(st.st_mode)) return EntryType::regular;
+  if (S_ISDIR(st.st_mode)) return EntryType::directory;
+  if (S_ISLNK(st.st_mode)) return EntryType::symlink;
+  return EntryType::other;
+}
+
+// ---- TempFile ----------------------------------------------------------------------------
+
+TempFile::TempFile(int dir, std::string_view hint) {
+  dir_ = UniqueFd(::fcntl(dir, F_DUPFD_CLOEXEC, 0));
+  if (!dir_) fail("cannot duplicate a directory descriptor");
+  constexpr std::size_t kHintMax = 200;  // leaves room for the dot and the suffix
+  const std::string base = "." + std::string(hint.substr(0, kHintMax)) + ".zanj-tmp-";
+  for (int attempt = 0; attempt < 100; ++attempt) {
+    std::string name = base + random_suffix();
+    const int fd = ::openat(dir_.get(), name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd >= 0) {
+      fd_ = UniqueFd(fd);
+      name_ = std::move(name);
+      live_ = true;
+      slot_ = claim_slot(dir_.get(), name_);
+      return;
+    }
+    if (errno != EEXIST) fail("cannot create a temporary file for '" + std::string(hint) + "'");
+  }
+  throw Error("cannot create a temporary file for '" + std::string(hint) + "': too many name collisions", Exit::usage);
+}
+
+TempFile::~TempFile() { discard(); }
+
+void TempFile::discard() noexcept {
+  if (!live_) return;
+  live_ = false;
+  ::unlinkat(dir_.get(), name_.c_str(), 0);
+  release_slot(slot_);
+  slot_ = -1;
+  fd_ = UniqueFd();
+}
+
+void TempFile::write(std::string_view bytes) {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd_.get(), bytes.data(), bytes.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("cannot write '" + name_ + "'");
+    }
+    bytes.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+void TempFile::commit(const std::string& final_name, Replace replace) {
+  if (!live_) throw Error("internal: temporary file committed twice");
+  // close() reports delayed write errors (NFS, quotas): a file that failed is not committed.
+  if (::close(fd_.release()) != 0) fail("cannot write '" + final_name + "'");
+  int r = 0;
+  if (replace == Replace::yes) {
+    r = ::renameat(dir_.get(), name_.c_str(), dir_.get(), final_name.c_str());
+  } else {
+    r = ::renameat2(dir_.get(), name_.c_str(), dir_.get(), final_name.c_str(), RENAME_NOREPLACE);
+    if (r != 0 && (errno == EINVAL || errno == ENOSYS)) {
+      // Filesystems without RENAME_NOREPLACE: a hard link also refuses to replace.
+      r = ::linkat(dir_.get(), name_.c_str(), dir_.get(), final_name.c_str(), 0);
+      if (r == 0) ::unlinkat(dir_.get(), name_.c_str(), 0);
+    }
+  }
+  if (r != 0) {
+    const int saved = errno;
+    discard();
+    errno = saved;
+    if (saved == EEXIST) throw Error("'" + final_name + "' already exists", Exit::invalid);
+    fail("cannot rename into '" + final_name + "'");
+  }
+  live_ = false;
+  release_slot(slot_);
+  slot_ = -1;
+}
+
+void install_interrupt_cleanup() {
+  struct sigaction action {};
+  action.sa_handler = remove_temp_files_and_die;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESETHAND;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &action, nullptr);
+}
+
+}  // namespace zanj
