@@ -48,6 +48,7 @@ int main(int argc, char** argv) {
   CLI::App app{kDescription, "zanj"};
   app.footer(kFooter);
   app.require_subcommand(1);
+  app.fallthrough();  // global options (-v, -q, ...) work after the subcommand too
   app.set_help_all_flag("--help-all", "Print help for every command");
   int verbose = 0;
   bool quiet = false;
