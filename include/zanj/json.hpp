@@ -89,6 +89,7 @@ Json parse_json(std::string_view text, std::string_view what, const JsonLimits& 
 /// How to print JSON.
 struct JsonStyle {
   int indent = 0;  ///< 0: compact on one line (", " and ": " separators like Python's json)
+  char indent_char = ' ';  ///< '\t' with indent 1 gives the reference's indent="\t"
 };
 /// Append `value` to `out`. Floats are printed in the shortest form that round-trips,
 /// NaN and infinities as Python writes them (NaN, Infinity, -Infinity).

@@ -12,6 +12,7 @@
 #include "extract.hpp"
 #include "info.hpp"
 #include "ls.hpp"
+#include "pack.hpp"
 #include "zanj/error.hpp"
 #include "zanj/zanj_file.hpp"
 
@@ -66,6 +67,7 @@ int main(int argc, char** argv) {
       zanj::cli::setup_info(app),
       zanj::cli::setup_ls(app),
       zanj::cli::setup_extract(app),
+      zanj::cli::setup_pack(app),
   };
 
   try {

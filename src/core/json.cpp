@@ -123,7 +123,7 @@ void write_shortest(std::string& out, Float value) {
 
 void write_indent(std::string& out, const JsonStyle& style, int level) {
   out += '\n';
-  out.append(static_cast<std::size_t>(style.indent * level), ' ');
+  out.append(static_cast<std::size_t>(style.indent * level), style.indent_char);
 }
 
 void write_value(std::string& out, const Json& v, const JsonStyle& style, int level) {

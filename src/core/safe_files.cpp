@@ -1,6 +1,8 @@
 #include "zanj/safe_files.hpp"
 
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -143,9 +145,32 @@ EntryType entry_type_at(int dir, const std::string& name) {
 
 // ---- TempFile ----------------------------------------------------------------------------
 
+namespace {
+
+/// Holds off the cleanup signals while a temporary file is created and registered, so that an
+/// interrupt cannot fall between the two and leave the file behind.
+class SignalsHeld {
+ public:
+  SignalsHeld() {
+    sigset_t set;
+    sigemptyset(&set);
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&set, sig);
+    pthread_sigmask(SIG_BLOCK, &set, &saved_);
+  }
+  ~SignalsHeld() { pthread_sigmask(SIG_SETMASK, &saved_, nullptr); }
+  SignalsHeld(const SignalsHeld&) = delete;
+  SignalsHeld& operator=(const SignalsHeld&) = delete;
+
+ private:
+  sigset_t saved_;
+};
+
+}  // namespace
+
 TempFile::TempFile(int dir, std::string_view hint) {
   dir_ = UniqueFd(::fcntl(dir, F_DUPFD_CLOEXEC, 0));
   if (!dir_) fail("cannot duplicate a directory descriptor");
+  const SignalsHeld held;
   constexpr std::size_t kHintMax = 200;  // leaves room for the dot and the suffix
   const std::string base = "." + std::string(hint.substr(0, kHintMax)) + ".zanj-tmp-";
   for (int attempt = 0; attempt < 100; ++attempt) {

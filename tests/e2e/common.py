@@ -73,6 +73,125 @@ class ZanjTest(unittest.TestCase):
         self.assertNotIn("runtime error", r.err)
 
 
+def files_below(root):
+    """Every file and directory below `root` (not following symlinks), relative, sorted."""
+    out = []
+    for d, dirs, files in os.walk(root):
+        for n in dirs + files:
+            out.append(os.path.relpath(os.path.join(d, n), root))
+    return sorted(out)
+
+
+def build_zip(path, members):
+    """Write a ZIP of stored members byte by byte, so tests control what zipfile would clean up.
+
+    members: list of (name: bytes|str, data: bytes) or dicts with name, data and optionally
+    mode (the Unix st_mode put in the external attributes, default a 0644 file).
+    """
+    import struct
+    import zlib
+
+    out, central = bytearray(), bytearray()
+    for m in members:
+        if not isinstance(m, dict):
+            m = {"name": m[0], "data": m[1]}
+        name = m["name"].encode() if isinstance(m["name"], str) else m["name"]
+        data, mode = m["data"], m.get("mode", 0o100644)
+        crc = zlib.crc32(data)
+        offset = len(out)
+        out += struct.pack("<IHHHHHIIIHH", 0x04034B50, 20, 0, 0, 0, 0x21, crc, len(data), len(data), len(name), 0)
+        out += name + data
+        central += struct.pack("<IHHHHHHIIIHHHHHII", 0x02014B50, 0x0314, 20, 0, 0, 0, 0x21, crc, len(data),
+                               len(data), len(name), 0, 0, 0, 0, mode << 16, offset)
+        central += name
+    cd_offset = len(out)
+    out += central
+    out += struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, len(members), len(members), len(central), cd_offset, 0)
+    with open(path, "wb") as f:
+        f.write(out)
+
+
+def read_npy(buf):
+    """-> (header dict, data bytes) of .npy bytes; the header is a Python literal."""
+    import ast
+    import struct
+
+    assert buf[:6] == b"\x93NUMPY", buf[:6]
+    if buf[6] == 1:
+        hl, start = struct.unpack("<H", buf[8:10])[0], 10
+    else:
+        hl, start = struct.unpack("<I", buf[8:12])[0], 12
+    return ast.literal_eval(buf[start:start + hl].decode("latin1")), buf[start + hl:]
+
+
+NUMPY_NAMES = {"b1": "bool", "i1": "int8", "u1": "uint8", "i2": "int16", "u2": "uint16", "i4": "int32",
+               "u4": "uint32", "i8": "int64", "u8": "uint64", "f2": "float16", "f4": "float32",
+               "f8": "float64", "c8": "complex64", "c16": "complex128"}
+
+
+def numpy_dtype_name(descr):
+    """What numpy prints for the dtype of an .npy `descr` ("<f4" -> "float32", ">f8" -> ">f8")."""
+    if descr[0] in "<|" and descr[1:] in NUMPY_NAMES:
+        return NUMPY_NAMES[descr[1:]]
+    return descr
+
+
+def reference_read_problems(path):
+    """What the reference loader (LoadedZANJ + populate_externals) would trip over, checked with
+    the standard library: both JSON members, every externals_info member present, its `path`
+    leading to a node whose $ref names it, and npy headers agreeing with the node. -> [problems]"""
+    import zipfile
+
+    problems = []
+    with zipfile.ZipFile(path) as z:
+        names = z.namelist()
+        if names[:2] != ["__zanj_meta__.json", "__zanj__.json"]:
+            problems.append(f"first members are {names[:2]}")
+        meta = json.loads(z.read("__zanj_meta__.json"))
+        root = json.loads(z.read("__zanj__.json"))
+        if z.testzip() is not None:
+            problems.append("a member fails its CRC")
+        infos = meta["externals_info"]
+        loaded = {}
+        for member, info in infos.items():
+            if member not in names:
+                problems.append(f"{member}: not in the archive")
+                continue
+            ext = member.rsplit(".", 1)[-1]
+            if info.get("item_type") != ext:
+                problems.append(f"{member}: item_type {info.get('item_type')!r}")
+            raw = z.read(member)
+            loaded[member] = [json.loads(line) for line in raw.decode().splitlines()] if ext == "jsonl" else raw
+        # walk each path (shortest first, through already-populated externals, as the loader does)
+        for member, info in sorted(infos.items(), key=lambda kv: len(kv[1]["path"])):
+            node = root
+            try:
+                for key in info["path"]:
+                    if isinstance(node, dict) and str(node.get("__muutils_format__", "")).endswith(":external"):
+                        node = node["data"]
+                    node = node[key]
+            except (KeyError, IndexError, TypeError) as e:
+                problems.append(f"{member}: path {info['path']} not found ({e!r})")
+                continue
+            if not isinstance(node, dict) or node.get("$ref") != member:
+                problems.append(f"{member}: path {info['path']} leads to {str(node)[:80]}")
+                continue
+            if member.endswith(".npy"):
+                header, data = read_npy(loaded[member])
+                n = 1
+                for d in header["shape"]:
+                    n *= d
+                if list(header["shape"]) != node.get("shape") or node.get("n_elements") != n:
+                    problems.append(f"{member}: node shape {node.get('shape')} / n_elements {node.get('n_elements')}"
+                                    f" vs header {header['shape']}")
+                want = numpy_dtype_name(header["descr"])
+                dtype = node.get("dtype", "")
+                if dtype not in (want, "torch." + want):
+                    problems.append(f"{member}: node dtype {dtype!r} vs header {header['descr']!r}")
+            node["data"] = loaded[member]
+    return problems
+
+
 def main():
     if not ZANJ or not os.path.exists(ZANJ):
         print("ZANJ must name the built zanj binary", file=sys.stderr)

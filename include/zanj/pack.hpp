@@ -1,0 +1,69 @@
+#pragma once
+// `pack`: making a .zanj archive the reference library reads back equal to the input, from
+// .npz files (numpy.savez / savez_compressed), .npy files, JSON files, or a directory laid
+// out as `extract` leaves one. Planned first (pack_plan.hpp), then written to a temporary
+// file beside the output and renamed into place only once complete.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "zanj/json_externalize.hpp"
+#include "zanj/limits.hpp"
+#include "zanj/pack_plan.hpp"
+#include "zanj/zip_directory.hpp"
+
+namespace zanj {
+
+struct PackSettings {
+  Thresholds thresholds;                  ///< when JSON lists and inline arrays go external
+  ZipMethod method = ZipMethod::deflate;  ///< store or deflate
+  int level = 6;                          ///< deflate level (zipfile's default)
+  unsigned threads = 0;                   ///< deflate threads; 0: the CPUs available
+  std::string npy_key;                    ///< root key of a lone .npy input (default: its stem)
+  ResourceLimits limits;
+};
+
+/// One input on the command line: "path", or "name=path" to choose its root key.
+struct PackInput {
+  std::string key;     ///< the name given, else the file's stem
+  std::string path;
+  bool named = false;  ///< the key was given
+};
+/// "name=path" when the text before '=' is a plain name (no '/') and `arg` itself is not an
+/// existing path; otherwise the whole argument is the path.
+PackInput parse_pack_input(std::string_view arg);
+
+enum class InputKind { npz, npy, json, directory };
+/// By file type and extension (.npz, .npy, .json), else by the first bytes. Throws Error
+/// (usage) for paths that cannot be read or are neither.
+InputKind input_kind(const std::string& path);
+
+/// Plan the archive for `inputs`. One unnamed input gives the root directly: an .npz's dict of
+/// arrays, {stem: array} for an .npy, a JSON value, or an extracted directory's object.
+/// Several inputs (or named ones) become the keys of a dict root; a directory must be alone.
+/// Arrays from .npz and .npy inputs are always stored as .npy members, their bytes
+/// unchanged. Throws Error naming the input on anything the reference could not read back.
+PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings);
+
+struct PackProgress {
+  std::uint64_t bytes_done = 0, bytes_total = 0;  ///< member bytes, of those known in advance
+};
+struct PackSummary {
+  std::uint64_t members = 0;       ///< ZIP members written, the two JSON members included
+  std::uint64_t input_bytes = 0;   ///< uncompressed bytes stored
+  std::uint64_t output_bytes = 0;  ///< size of the archive
+};
+
+/// Write `plan` to `out_path` in the reference's layout (meta, object, externals; Zip64
+/// extras on the externals' local headers). The archive goes to a temporary file in the
+/// same directory, renamed over `out_path` only when complete: on any error an existing
+/// `out_path` is untouched and the temporary file is removed.
+PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const PackSettings& settings,
+                       const std::function<void(const PackProgress&)>& progress = {});
+
+/// The JSON text of a ZANJ JSON member: tab-indented like the reference's json.dumps.
+std::string zanj_json_text(const Json& value);
+
+}  // namespace zanj
