@@ -5,6 +5,7 @@
 // file beside the output and renamed into place only once complete.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,7 +19,8 @@ namespace zanj {
 
 struct PackSettings {
   Thresholds thresholds;                  ///< when JSON lists and inline arrays go external
-  ZipMethod method = ZipMethod::deflate;  ///< store or deflate
+  /// store or deflate; unset: deflate, or for a directory the method its meta records
+  std::optional<ZipMethod> method;
   int level = 6;                          ///< deflate level (zipfile's default)
   unsigned threads = 0;                   ///< deflate threads; 0: the CPUs available
   std::string npy_key;                    ///< root key of a lone .npy input (default: its stem)

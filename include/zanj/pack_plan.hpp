@@ -16,6 +16,7 @@
 #include "zanj/byte_source.hpp"
 #include "zanj/json.hpp"
 #include "zanj/npy.hpp"
+#include "zanj/zip_directory.hpp"
 
 namespace zanj {
 
@@ -50,6 +51,7 @@ struct PackPlan {
   Json meta;                             ///< __zanj_meta__.json
   std::vector<PlannedMember> members;    ///< external members, in the order they are written
   std::vector<std::string> notes;        ///< things worth a warning that did not stop the plan
+  ZipMethod method = ZipMethod::deflate;  ///< how the members are to be compressed
   std::uint64_t known_bytes() const;     ///< sum of the members' known sizes
 };
 

@@ -26,7 +26,10 @@ struct PackOptions {
 int run_pack(PackOptions& opt) {
   if (opt.store && opt.level >= 0) throw Error("--store and --level exclude each other", Exit::usage);
   if (opt.store) opt.settings.method = ZipMethod::store;
-  if (opt.level >= 0) opt.settings.level = opt.level;
+  if (opt.level >= 0) {
+    opt.settings.level = opt.level;
+    opt.settings.method = ZipMethod::deflate;
+  }
   std::vector<PackInput> inputs;
   for (const auto& arg : opt.inputs) inputs.push_back(parse_pack_input(arg));
   if (!opt.settings.npy_key.empty() && (inputs.size() != 1 || input_kind(inputs[0].path) != InputKind::npy))

@@ -120,7 +120,7 @@ PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const 
     throw Error(out_path + ": is a directory", Exit::usage);
 
   TempFile temp(dir_fd.get(), leaf);
-  ZipWriterOptions options{settings.method, settings.level, settings.threads ? settings.threads : available_cpus()};
+  ZipWriterOptions options{plan.method, settings.level, settings.threads ? settings.threads : available_cpus()};
   ZipWriter zip(temp.fd(), out_path, options);
   const ZipMemberOptions json_member{false, 0, DosDateTime::from_unix(std::time(nullptr))};
   zip.add_member(std::string(kMetaMember), zanj_json_text(plan.meta), json_member);

@@ -70,13 +70,16 @@ class Planner {
     }
   }
 
+  ZipMethod method() const { return settings_.method.value_or(ZipMethod::deflate); }
+
   PackPlan finish(Json root) {
     PackPlan plan;
     plan.root = std::move(root);
     plan.meta = make_meta(default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list,
-                                           static_cast<std::uint16_t>(settings_.method)),
+                                           static_cast<std::uint16_t>(method())),
                           tool_sysinfo(), externals_.externals_info(), now_timestamp());
     plan.members = std::move(members_);
+    plan.method = method();
     return plan;
   }
 
@@ -171,6 +174,9 @@ InputKind input_kind(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw Error(path + ": no such file or directory", Exit::usage);
   if (S_ISDIR(st.st_mode)) return InputKind::directory;
+  if (ends_with(path, ".zanj"))
+    throw Error(path + ": is already a .zanj archive (to change it: zanj extract, edit, then pack the directory)",
+                Exit::usage);
   if (ends_with(path, ".npz")) return InputKind::npz;
   if (ends_with(path, ".npy")) return InputKind::npy;
   if (ends_with(path, ".json")) return InputKind::json;

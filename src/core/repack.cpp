@@ -26,8 +26,8 @@ std::map<std::string, std::uint64_t> list_files(const std::string& dir, std::vec
   for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     const fs::file_status st = it->symlink_status(ec);
     if (ec) break;
-    const std::string name = fs::relative(it->path(), dir, ec).generic_string();
-    if (ec) break;
+    // Lexically: fs::relative would resolve symlinks and name their targets.
+    const std::string name = it->path().lexically_relative(dir).generic_string();
     if (fs::is_directory(st)) continue;
     if (fs::is_symlink(st)) throw Error(dir + ": '" + printable_name(name) + "' is a symbolic link; it is not packed");
     if (!fs::is_regular_file(st)) throw Error(dir + ": '" + printable_name(name) + "' is not a regular file");
@@ -118,10 +118,11 @@ Json info_entry(const Json* old, const std::string& item_type, JsonArray path, s
 
 PackPlan plan_repack(const std::string& dir, const PackSettings& settings) {
   PackPlan plan;
-  const std::map<std::string, std::uint64_t> files = list_files(dir, plan.notes);
   const std::string main_name(kMainMember), meta_name(kMetaMember);
-  if (!files.count(main_name))
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::symlink_status(dir + "/" + main_name, ec)))
     throw Error(dir + ": no __zanj__.json (not a directory made by `zanj extract`)", Exit::usage);
+  const std::map<std::string, std::uint64_t> files = list_files(dir, plan.notes);
   const JsonLimits json_limits{settings.limits.max_json_depth};
   std::string main_text = read_text_file(dir + "/" + main_name, settings.limits.max_json_bytes);
   plan.root = parse_json(main_text, dir + "/" + main_name, json_limits);
@@ -179,7 +180,15 @@ PackPlan plan_repack(const std::string& dir, const PackSettings& settings) {
     if (placed.insert(name).second) plan.members.push_back({name, DiskFileSource{dir + "/" + name}, size});
   if (!root_changed) plan.root_text = std::move(main_text);
 
-  const auto compress = static_cast<std::uint64_t>(settings.method);
+  // Without a choice on the command line, keep the method the archive was saved with.
+  plan.method = ZipMethod::deflate;
+  if (settings.method) {
+    plan.method = *settings.method;
+  } else if (const Json* cfg = meta ? meta->find("zanj_cfg") : nullptr) {
+    std::uint64_t saved = 0;
+    if (const Json* c = cfg->find("compress"); c && c->get_uint64(saved) && saved == 0) plan.method = ZipMethod::store;
+  }
+  const auto compress = static_cast<std::uint64_t>(plan.method);
   if (meta && meta->is_object()) {
     JsonObject& m = meta->as_object();
     if (Json* cfg = const_cast<Json*>(meta->find("zanj_cfg")); cfg && cfg->is_object()) set_key(cfg->as_object(), "compress", compress);
