@@ -68,10 +68,12 @@ class ExternalRegistry {
  public:
   /// The member name for an external at `path`: its segments joined by '/' (not escaped, as
   /// the reference does) plus "." + item_type. Throws Error when the reference would refuse
-  /// it (the same name twice; one external's path a '/'-prefix of another's), when `path` is
-  /// empty (the root never goes external), or when the name is not safe as a file path.
-  std::string reserve(const JsonArray& path, std::string_view item_type);
-  /// Record a reserved external's description.
+  /// it against the externals added so far (the same name twice; one external's path a
+  /// '/'-prefix of another's), when `path` is empty (the root never goes external), or when
+  /// the name is not safe as a file path.
+  std::string name_for(const JsonArray& path, std::string_view item_type) const;
+  /// Register an external named by name_for(). The reference checks a list's name before
+  /// storing its elements and registers it after them, so elements may sit below it.
   void add(ExternalInfo info);
   const std::vector<ExternalInfo>& entries() const { return entries_; }
   /// The meta's `externals_info`: member -> {item_type, path, details...}, ordered by path

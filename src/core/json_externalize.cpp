@@ -94,7 +94,7 @@ class Externalizer {
 
   void store_list(Json& value, const JsonArray& path) {
     // The reference checks the name before storing the elements, and registers the list after them.
-    const std::string member = externals_.reserve(path, "jsonl");
+    const std::string member = externals_.name_for(path, "jsonl");
     JsonArray items = std::move(value.as_array());
     JsonArray item_path = path;
     for (std::size_t i = 0; i < items.size(); ++i) visit_child(items[i], item_path, static_cast<std::uint64_t>(i));
@@ -110,7 +110,7 @@ class Externalizer {
   }
 
   void store_array(Json& value, bool torch, std::uint64_t elements, const JsonArray& path) {
-    const std::string member = externals_.reserve(path, "npy");
+    const std::string member = externals_.name_for(path, "npy");
     NpyMember npy = npy_from_inline(value, path);
     JsonArray shape;
     for (auto d : npy.shape) shape.emplace_back(d);

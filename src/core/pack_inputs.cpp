@@ -122,7 +122,7 @@ class Planner {
       const std::string key = ends_with(e.name, ".npy") ? e.name.substr(0, e.name.size() - 4) : e.name;
       JsonArray node_path = prefix;
       node_path.emplace_back(key);
-      const std::string member = externals_.reserve(node_path, "npy");
+      const std::string member = externals_.name_for(node_path, "npy");
       dict.emplace_back(key, array_node(member, h, externals_, node_path));
       members_.push_back({member, ArchiveMemberSource{archive, &e}, e.uncompressed_size});
     }
@@ -133,7 +133,7 @@ class Planner {
     const FileSource file(path);
     const NpyHeader h = read_npy_file_header(file, NpyLimits{settings_.limits.max_npy_header_bytes});
     check_npy_size(h, file.size(), path);
-    const std::string member = externals_.reserve(node_path, "npy");
+    const std::string member = externals_.name_for(node_path, "npy");
     Json node = array_node(member, h, externals_, node_path);
     members_.push_back({member, DiskFileSource{path}, file.size()});
     return node;

@@ -28,10 +28,17 @@ std::string segment_text(const Json& segment) {
 
 }  // namespace
 
-std::string ExternalRegistry::reserve(const JsonArray& path, std::string_view item_type) {
-  if (path.empty()) throw Error("the root object cannot be stored as an external member (the reference cannot read it)");
+namespace {
+std::string joined_path(const JsonArray& path) {
   std::string joined;
   for (const Json& segment : path) joined += (joined.empty() ? "" : "/") + segment_text(segment);
+  return joined;
+}
+}  // namespace
+
+std::string ExternalRegistry::name_for(const JsonArray& path, std::string_view item_type) const {
+  if (path.empty()) throw Error("the root object cannot be stored as an external member (the reference cannot read it)");
+  const std::string joined = joined_path(path);
   std::string name = joined + "." + std::string(item_type);
   if (auto why = member_name_problem(name))
     throw Error("cannot store '" + printable_name(joined) + "' as a member: " + *why);
@@ -44,12 +51,14 @@ std::string ExternalRegistry::reserve(const JsonArray& path, std::string_view it
   for (std::size_t slash = joined.find('/'); slash != std::string::npos; slash = joined.find('/', slash + 1))
     if (joined_.count(joined.substr(0, slash)))
       throw Error("external '" + joined.substr(0, slash) + "' would be a prefix of external '" + joined + "'");
-  joined_.insert(joined);
-  names_.insert(name);
   return name;
 }
 
-void ExternalRegistry::add(ExternalInfo info) { entries_.push_back(std::move(info)); }
+void ExternalRegistry::add(ExternalInfo info) {
+  joined_.insert(joined_path(info.path));
+  names_.insert(info.member);
+  entries_.push_back(std::move(info));
+}
 
 Json ExternalRegistry::externals_info() const {
   std::vector<const ExternalInfo*> order;

@@ -1,0 +1,115 @@
+#include <doctest/doctest.h>
+
+#include "zanj/error.hpp"
+#include "zanj/json_externalize.hpp"
+
+using namespace zanj;
+
+namespace {
+
+struct Result {
+  Json value;
+  ExternalRegistry externals;
+  std::vector<PlannedMember> members;
+};
+
+Result externalize(const std::string& text, Thresholds t = {}, JsonArray path = {}) {
+  Result r;
+  r.value = parse_json(text, "test");
+  externalize_json(r.value, std::move(path), t, r.externals, r.members);
+  return r;
+}
+
+std::string range_list(int n) {
+  std::string s = "[";
+  for (int i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(i);
+  return s + "]";
+}
+
+std::vector<std::string> member_names(const Result& r) {
+  std::vector<std::string> out;
+  for (const auto& m : r.members) out.push_back(m.name);
+  return out;
+}
+
+}  // namespace
+
+TEST_SUITE("json_externalize") {
+  TEST_CASE("long lists become list:external nodes and jsonl members") {
+    const Result r = externalize(R"j({"short": [1, 2], "long": )j" + range_list(300) + "}");
+    CHECK(to_json(*r.value.find("short")) == "[1, 2]");
+    CHECK(to_json(*r.value.find("long")) == R"j({"__muutils_format__": "list:external", "$ref": "long.jsonl"})j");
+    REQUIRE(r.members.size() == 1);
+    const auto& lines = std::get<JsonLinesSource>(r.members[0].source).items;
+    CHECK(lines.size() == 300);
+    CHECK(lines[299].as_int64() == 299);
+    CHECK(to_json(r.externals.externals_info()) ==
+          R"j({"long.jsonl": {"item_type": "jsonl", "path": ["long"], "type(data)": "<class 'list'>", "len(data)": 300, "data[0]": 0}})j");
+  }
+
+  TEST_CASE("thresholds are 'at least'") {
+    CHECK(externalize(R"j({"a": )j" + range_list(256) + "}").members.size() == 1);
+    CHECK(externalize(R"j({"a": )j" + range_list(255) + "}").members.empty());
+    CHECK(externalize(R"j({"a": [1, 2, 3]})j", Thresholds{256, 3}).members.size() == 1);
+  }
+
+  TEST_CASE("the root never goes external, its children do") {
+    const Result r = externalize("[" + range_list(5) + ", 1, 2]", Thresholds{256, 3});
+    CHECK(r.value.is_array());
+    CHECK(member_names(r) == std::vector<std::string>{"0.jsonl"});
+    CHECK(to_json(r.value.as_array()[0]) == R"j({"__muutils_format__": "list:external", "$ref": "0.jsonl"})j");
+  }
+
+  TEST_CASE("nested lists: elements stored first, with their index in the path") {
+    const Result r = externalize(R"j({"outer": [[1, 2, 3], [4], [5, 6, 7]]})j", Thresholds{256, 3});
+    CHECK(member_names(r) == std::vector<std::string>{"outer/0.jsonl", "outer/2.jsonl", "outer.jsonl"});
+    const auto& outer = std::get<JsonLinesSource>(r.members[2].source).items;
+    CHECK(to_json(outer[1]) == "[4]");
+    CHECK(outer[0].string_at("$ref") == "outer/0.jsonl");
+    const Json info = r.externals.externals_info();
+    CHECK(to_json(*info.find("outer/2.jsonl")->find("path")) == R"j(["outer", 2])j");
+    CHECK(info.as_object().front().first == "outer.jsonl");  // shortest path first
+  }
+
+  TEST_CASE("lists of objects carry the reference's jsonl metadata") {
+    const Result r = externalize(R"j({"rows": [{"a": 1, "b": "x"}, {"a": 2.5}, {"a": null, "c": [1]}]})j",
+                                 Thresholds{256, 3});
+    CHECK(to_json(*r.value.find("rows")) ==
+          R"j({"__muutils_format__": "list:external", "$ref": "rows.jsonl", "len(data)": 3, "columns": )j"
+          R"j({"a": {"types": ["int", "float", "NoneType"], "len": 3}, "b": {"types": ["str"], "len": 1}, )j"
+          R"j("c": {"types": ["list"], "len": 1}}, "data[0]": {"a": 1, "b": "x"}})j");
+  }
+
+  TEST_CASE("dataclass fields are stored by the same rules, the format key kept") {
+    const Result r = externalize(R"j({"__muutils_format__": "Cfg(SerializableDataclass)", "xs": [1, 2, 3]})j",
+                                 Thresholds{256, 3});
+    CHECK(r.value.string_at("__muutils_format__") == "Cfg(SerializableDataclass)");
+    CHECK(r.value.find("xs")->string_at("$ref") == "xs.jsonl");
+  }
+
+  TEST_CASE("an inline array's data is never stored as a list; small arrays stay inline") {
+    const std::string node =
+        R"j({"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [1, 2, 3, 4], "shape": [4], "dtype": "int64", "n_elements": 4})j";
+    const Result r = externalize(R"j({"a": )j" + node + "}", Thresholds{256, 2});
+    CHECK(r.members.empty());
+    CHECK(to_json(*r.value.find("a")) == to_json(parse_json(node, "node")));
+  }
+
+  TEST_CASE("reference nodes in the input are refused") {
+    CHECK_THROWS_WITH_AS(
+        externalize(R"j({"x": {"__muutils_format__": "numpy.ndarray:external", "$ref": "x.npy"}})j"),
+        doctest::Contains("cannot provide"), Error);
+    CHECK_THROWS_WITH_AS(externalize(R"j({"t": {"__muutils_format__": "list:external", "$ref": "t.jsonl"}})j"),
+                         doctest::Contains("'t'"), Error);
+  }
+
+  TEST_CASE("keys that would make unsafe member names are refused") {
+    CHECK_THROWS_AS(externalize(R"j({"..": {"x": [1, 2, 3]}})j", Thresholds{256, 3}), Error);
+    CHECK_THROWS_AS(externalize(R"j({"a": [1, 2, 3], "a/b": [1, 2, 3]})j", Thresholds{256, 3}), Error);
+  }
+
+  TEST_CASE("a path prefix places the value below a root key") {
+    const Result r = externalize(range_list(300), {}, JsonArray{Json("losses")});
+    CHECK(r.value.string_at("$ref") == "losses.jsonl");
+  }
+}
