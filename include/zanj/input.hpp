@@ -27,7 +27,8 @@ std::string input_problem(const std::string& path);
 
 /// Open an input archive. "-" reads standard input: in place when it is a regular file
 /// positioned at its start, else spooled (see spool_to_temporary_file); a terminal is refused.
-/// Throws Error (Exit::usage) when the input cannot be opened or spooled.
+/// A named pipe (process substitution's /dev/fd/N) is spooled too; one with no writer reads
+/// as empty. Throws Error (Exit::usage) when the input cannot be opened or spooled.
 std::unique_ptr<ByteSource> open_input(const std::string& path);
 
 /// Copy everything readable from `fd` (a pipe, a socket, ...) into an unlinked temporary file

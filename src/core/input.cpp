@@ -63,6 +63,22 @@ void write_all(int fd, const char* data, std::size_t n, const std::string& name,
   }
 }
 
+std::unique_ptr<ByteSource> open_stdin() {
+  const std::string name(kStdinName);
+  struct stat st {};
+  if (::fstat(STDIN_FILENO, &st) != 0) throw Error(name + ": " + std::strerror(errno), Exit::usage);
+  // Waiting for someone to type a ZIP file would look like a hang.
+  if (::isatty(STDIN_FILENO) == 1)
+    throw Error(name + ": standard input is a terminal; pipe an archive in or give a file name", Exit::usage);
+  // `zanj info - < file.zanj`: the file itself is seekable, no copy needed.
+  if (S_ISREG(st.st_mode) && ::lseek(STDIN_FILENO, 0, SEEK_CUR) == 0) {
+    const int fd = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0) throw Error(name + ": " + std::strerror(errno), Exit::usage);
+    return std::make_unique<FileSource>(fd, name);
+  }
+  return spool_to_temporary_file(STDIN_FILENO, name);
+}
+
 }  // namespace
 
 bool is_stdin_path(std::string_view path) { return path == "-"; }
@@ -81,20 +97,17 @@ std::string input_problem(const std::string& path) {
 }
 
 std::unique_ptr<ByteSource> open_input(const std::string& path) {
-  if (!is_stdin_path(path)) return std::make_unique<FileSource>(path);
-  const std::string name(kStdinName);
+  if (is_stdin_path(path)) return open_stdin();
   struct stat st {};
-  if (::fstat(STDIN_FILENO, &st) != 0) throw Error(name + ": " + std::strerror(errno), Exit::usage);
-  // Waiting for someone to type a ZIP file would look like a hang.
-  if (::isatty(STDIN_FILENO) == 1)
-    throw Error(name + ": standard input is a terminal; pipe an archive in or give a file name", Exit::usage);
-  // `zanj info - < file.zanj`: the file itself is seekable, no copy needed.
-  if (S_ISREG(st.st_mode) && ::lseek(STDIN_FILENO, 0, SEEK_CUR) == 0) {
-    const int fd = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
-    if (fd < 0) throw Error(name + ": " + std::strerror(errno), Exit::usage);
-    return std::make_unique<FileSource>(fd, name);
+  if (::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode)) {
+    // A pipe with a name (`zanj info <(curl ...)` passes /dev/fd/63) cannot seek either.
+    // Opened without blocking so that a FIFO nobody writes to reads as empty, not forever.
+    OwnedFd fifo(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+    if (fifo.get() < 0) throw Error(path + ": " + std::strerror(errno), Exit::usage);
+    ::fcntl(fifo.get(), F_SETFL, ::fcntl(fifo.get(), F_GETFL) & ~O_NONBLOCK);
+    return spool_to_temporary_file(fifo.get(), path);
   }
-  return spool_to_temporary_file(STDIN_FILENO, name);
+  return std::make_unique<FileSource>(path);
 }
 
 std::unique_ptr<ByteSource> spool_to_temporary_file(int fd, const std::string& name) {

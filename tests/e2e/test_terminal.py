@@ -98,6 +98,13 @@ class StandardInput(ZanjTest):
         with open(corpus("basic.zanj"), "rb") as f:
             self.assertIn("<stdin>: ZANJ archive, 5 members", self.assertOk(run("info", "-", stdin=f)).text)
 
+    def test_process_substitution(self):
+        # <(...) passes /dev/fd/N, a pipe: spooled like standard input
+        p = subprocess.run(["bash", "-c", '"$0" ls -1 <(cat "$1")', ZANJ, corpus("basic.zanj")],
+                           capture_output=True, timeout=60)
+        self.assertEqual((p.returncode, p.stderr), (0, b""))
+        self.assertEqual(p.stdout, run("ls", "-1", corpus("basic.zanj")).out)
+
     def test_bad_input_is_named_stdin(self):
         self.assertFails(run("info", "-", stdin=b""), 1, "<stdin>: ")
         self.assertFails(run("ls", "-", stdin=b"not a zip file\n" * 100), 1, "<stdin>: ")

@@ -2,6 +2,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -195,6 +196,30 @@ TEST_SUITE("input") {
     StdinFrom redirect(fd);
     const auto source = open_input("-");
     CHECK(source->size() == fs::file_size(path) - 100);
+  }
+
+  TEST_CASE("a named pipe is spooled; one nobody writes to reads as empty instead of hanging") {
+    TempDir dir;
+    const std::string fifo = (dir.path / "pipe").string();
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK(input_problem(fifo) == "");
+    CHECK(open_input(fifo)->size() == 0);
+    // A writer already there, as with process substitution: its bytes arrive whole.
+    const std::string bytes = pattern((1u << 20) + 999);
+    const int writer_end = ::open(fifo.c_str(), O_RDWR);  // O_RDWR: does not wait for a reader
+    REQUIRE(writer_end >= 0);
+    std::thread writer([&] {
+      std::size_t done = 0;
+      while (done < bytes.size()) {
+        const ssize_t n = ::write(writer_end, bytes.data() + done, bytes.size() - done);
+        if (n <= 0) break;
+        done += static_cast<std::size_t>(n);
+      }
+      ::close(writer_end);
+    });
+    const auto source = open_input(fifo);
+    writer.join();
+    CHECK(read_back(*source) == bytes);
   }
 
   TEST_CASE("open_input errors are usage errors naming the path") {
