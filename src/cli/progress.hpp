@@ -7,6 +7,9 @@
 //   Progress progress("extract", total_bytes);
 //   archive.read(entry, [&](std::string_view chunk) { ...; progress.add(chunk.size()); return true; });
 //   progress.finish();  // or let the destructor clear the line
+//
+// The line shares stderr with log messages and, when both are the same terminal, with data
+// on stdout: call finish() before printing either while a bar may be drawn.
 #include <chrono>
 #include <cstdint>
 #include <functional>
