@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   CLI::App app{kDescription, "zanj"};
   app.footer(kFooter);
   app.require_subcommand(1);
+  app.fallthrough();  // global options (-v, -q, ...) work after the subcommand too
   app.set_help_all_flag("--help-all", "Print help for every command");
   app.fallthrough();  // global options may also follow the command: `zanj ls FILE -q`
   zanj::cli::TerminalOptions terminal;
