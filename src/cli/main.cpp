@@ -39,7 +39,6 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough();  // global options (-v, -q, ...) work after the subcommand too
   app.set_help_all_flag("--help-all", "Print help for every command");
-  app.fallthrough();  // global options may also follow the command: `zanj ls FILE -q`
   zanj::cli::TerminalOptions terminal;
   zanj::cli::add_terminal_options(app, terminal);
   app.add_flag_callback(
