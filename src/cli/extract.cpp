@@ -5,11 +5,13 @@
 
 #include <memory>
 
+#include "inputs.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/error.hpp"
 #include "zanj/extract.hpp"
+#include "zanj/input.hpp"
 #include "zanj/json.hpp"
 #include "zanj/member_name.hpp"
 #include "zanj/safe_files.hpp"
@@ -68,6 +70,8 @@ int list_plan(const ExtractOptions& opt, ExtractPlan& plan, const std::string& d
 
 int run_extract(const ExtractOptions& opt) {
   if (opt.npy_only && opt.json_only) throw Error("--npy-only and --json-only exclude each other", Exit::usage);
+  if (is_stdin_path(opt.file) && opt.directory.empty())
+    throw Error("reading an archive from standard input: name the directory with -C DIR", Exit::usage);
   const Archive archive(opt.file);
   ExtractSelection selection{opt.selectors, opt.npy_only, opt.json_only};
   ExtractPlan plan = plan_extract(archive, selection, opt.limits);
@@ -78,10 +82,11 @@ int run_extract(const ExtractOptions& opt) {
   const UniqueFd root = open_user_directory(directory, CreateDirs::yes);
   check_targets(plan, root.get(), replace);
   install_interrupt_cleanup();
-  ProgressLine progress("extracting", plan.total_bytes);
+  Progress progress("extract", plan.total_bytes);
   const ExtractResult result = write_extract(archive, plan, root.get(), replace, [&](const ExtractProgress& p) {
-    progress.update(p.bytes_done, std::to_string(p.members_done) + "/" + std::to_string(p.members_total) + " members");
+    progress.add(p.bytes_done - progress.done());
   });
+  progress.finish();
 
   report_not_written(opt.file, plan.refused, "refused");
   report_not_written(opt.file, result.failed, "not extracted");
@@ -111,7 +116,8 @@ Command setup_extract(CLI::App& parent) {
       "overlapping members, sizes past the limits, and targets behind a symlink are refused\n"
       "(one line each on stderr) while the rest is extracted. Each member goes to a temporary\n"
       "file first and gets its real name only once complete and its CRC-32 checked. Existing\n"
-      "files are kept unless --force. `zanj pack DIR -o OUT.zanj` packs the directory back.\n\n"
+      "files are kept unless --force. `zanj pack DIR -o OUT.zanj` packs the directory back.\n"
+      "FILE may be '-' to read an archive from standard input (with -C DIR).\n\n"
       "Examples:\n  zanj extract model.zanj                 # into ./model/\n"
       "  zanj extract model.zanj -C /tmp/m state_dict   # only the members under state_dict\n"
       "  zanj extract model.zanj big_array.npy --force\n  zanj extract -l model.zanj\n\n"
@@ -120,7 +126,9 @@ Command setup_extract(CLI::App& parent) {
       "\"size\", \"path\"}], \"bytes\", \"refused\": [...]}.\n\n"
       "Exit status: 0 all selected members written, 1 some refused or broken (the rest written),\n"
       "2 usage error or unwritable directory.");
-  app->add_option("FILE", opt->file, "Archive to unpack")->required()->check(CLI::ExistingPath);
+  app->add_option("FILE", opt->file, "Archive to unpack (- reads it from standard input; then give -C)")
+      ->required()
+      ->check(input_file());
   app->add_option("SELECTOR", opt->selectors,
                   "Member names or object paths (the members referenced under that path); default: all");
   app->add_option("-C,--directory", opt->directory, "Directory to write into (default: FILE's name without .zanj)");

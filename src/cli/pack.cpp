@@ -38,9 +38,11 @@ int run_pack(PackOptions& opt) {
   const PackPlan plan = plan_pack(inputs, opt.settings);
   for (const auto& note : plan.notes) warn(note);
   install_interrupt_cleanup();
-  ProgressLine progress("packing", plan.known_bytes());
-  const PackSummary summary = write_pack(plan, opt.output, opt.settings,
-                                         [&](const PackProgress& p) { progress.update(p.bytes_done); });
+  Progress progress("pack", plan.known_bytes());
+  const PackSummary summary = write_pack(plan, opt.output, opt.settings, [&](const PackProgress& p) {
+    progress.add(p.bytes_done - progress.done());
+  });
+  progress.finish();
   if (opt.json)
     write_out(to_json(Json(JsonObject{{"output", opt.output},
                                       {"members", summary.members},
