@@ -131,16 +131,19 @@ Command setup_extract(CLI::App& parent) {
       ->check(input_file());
   app->add_option("SELECTOR", opt->selectors,
                   "Member names or object paths (the members referenced under that path); default: all");
-  app->add_option("-C,--directory", opt->directory, "Directory to write into (default: FILE's name without .zanj)");
+  app->add_option("-C,--directory", opt->directory, "Directory to write into (default: FILE's name without .zanj)")
+      ->type_name("DIR");
   app->add_flag("-f,--force", opt->force, "Replace existing files");
   app->add_flag("-l,--list", opt->list, "Only show what would be written (and refused)");
   app->add_flag("--npy-only", opt->npy_only, "Only .npy members (arrays)");
   app->add_flag("--json-only", opt->json_only, "Only .json and .jsonl members (everything but arrays)");
   app->add_flag("--json", opt->json, "Machine-readable output on stdout");
   app->add_option("--max-total-bytes", opt->limits.max_total_bytes,
-                  "Refuse archives whose selected members declare more bytes in all (default 1 TiB)");
+                  "Refuse archives whose selected members declare more bytes in all (default 1 TiB)")
+      ->type_name("BYTES");
   app->add_option("--max-member-bytes", opt->limits.max_member_bytes,
-                  "Refuse members declaring more bytes (default 1 TiB)");
+                  "Refuse members declaring more bytes (default 1 TiB)")
+      ->type_name("BYTES");
   return {app, [opt] { return run_extract(*opt); }};
 }
 

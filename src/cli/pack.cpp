@@ -78,17 +78,23 @@ Command setup_pack(CLI::App& parent) {
       "Exit status: 0 written, 1 an input the library could not read back (nothing written),\n"
       "2 usage error or unreadable input / unwritable output.");
   app->add_option("INPUT", opt->inputs, "Files or a directory to pack (NAME=PATH to choose a root key)")->required();
-  app->add_option("-o,--output", opt->output, "Archive to write (replaced only on success)")->required();
-  app->add_option("--key", opt->settings.npy_key, "Root key for a lone .npy input (default: its file stem)");
+  app->add_option("-o,--output", opt->output, "Archive to write (replaced only on success)")
+      ->required()
+      ->type_name("OUT.zanj");
+  app->add_option("--key", opt->settings.npy_key, "Root key for a lone .npy input (default: its file stem)")->type_name("NAME");
   app->add_option("--list-threshold", opt->settings.thresholds.list,
                   "JSON lists with at least this many elements go to .jsonl members")
+      ->type_name("N")
       ->capture_default_str();
   app->add_option("--array-threshold", opt->settings.thresholds.array,
                   "muutils arrays in JSON with at least this many elements go to .npy members")
+      ->type_name("N")
       ->capture_default_str();
-  app->add_option("--level", opt->level, "Deflate level 0-9 (default 6, as Python's zipfile)")->check(CLI::Range(0, 9));
+  app->add_option("--level", opt->level, "Deflate level 0-9 (default 6, as Python's zipfile)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 9));
   app->add_flag("--store", opt->store, "Store members uncompressed");
-  app->add_option("-j,--threads", opt->settings.threads, "Deflate threads (default: the CPUs available)");
+  app->add_option("-j,--threads", opt->settings.threads, "Deflate threads (default: the CPUs available)")->type_name("N");
   app->add_flag("--json", opt->json, "Machine-readable summary on stdout");
   return {app, [opt] { return run_pack(*opt); }};
 }
