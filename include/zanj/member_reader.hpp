@@ -3,6 +3,7 @@
 // .jsonl member, streamed. Written once here; cat, verify, diff and extract share them.
 #include <cstdint>
 #include <functional>
+#include <string>
 #include <string_view>
 
 #include "zanj/archive.hpp"
@@ -21,6 +22,12 @@ NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, 
 void for_each_jsonl_line(const Archive& archive, const ZipEntry& entry,
                          const std::function<bool(std::uint64_t index, std::string_view line)>& on_line,
                          std::uint64_t max_line_bytes = std::uint64_t{1} << 30);
+
+/// The same splitting over any stream of chunks: `stream` feeds its sink every chunk in order
+/// (a .jsonl file on disk, for `pack`). `where` names the stream in messages.
+void for_each_line(const std::function<void(const ChunkSink&)>& stream, const std::string& where,
+                   const std::function<bool(std::uint64_t index, std::string_view line)>& on_line,
+                   std::uint64_t max_line_bytes = std::uint64_t{1} << 30);
 
 /// Same, with each line parsed as JSON (Python's NaN/Infinity accepted). Parse errors throw
 /// Error naming the member and line number.

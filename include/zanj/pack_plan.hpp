@@ -100,6 +100,8 @@ NpyHeader read_npy_file_header(const FileSource& file, const NpyLimits& limits =
 /// Throws Error unless `size` is exactly the header plus the values it describes: anything
 /// else is a broken array the reference would fail on.
 void check_npy_size(const NpyHeader& header, std::uint64_t size, const std::string& what);
+/// Stream a file to `sink` in chunks of about 1 MiB (stops when the sink returns false).
+void read_file_chunks(const std::string& path, const ChunkSink& sink);
 /// A whole file as text (a JSON input); refuses files over `max_bytes`.
 std::string read_text_file(const std::string& path, std::uint64_t max_bytes);
 

@@ -27,14 +27,21 @@ NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, 
 void for_each_jsonl_line(const Archive& archive, const ZipEntry& entry,
                          const std::function<bool(std::uint64_t, std::string_view)>& on_line,
                          std::uint64_t max_line_bytes) {
+  for_each_line([&](const ChunkSink& sink) { archive.read(entry, sink); },
+                archive.name() + ": member '" + entry.name + "'", on_line, max_line_bytes);
+}
+
+void for_each_line(const std::function<void(const ChunkSink&)>& stream, const std::string& where,
+                   const std::function<bool(std::uint64_t, std::string_view)>& on_line,
+                   std::uint64_t max_line_bytes) {
   std::string pending;  // the start of a line split across chunks
   std::uint64_t index = 0;
   bool stopped = false;
   auto too_long = [&] {
-    throw Error(archive.name() + ": member '" + entry.name + "': line " + std::to_string(index + 1) +
-                " is longer than " + std::to_string(max_line_bytes) + " bytes");
+    throw Error(where + ": line " + std::to_string(index + 1) + " is longer than " + std::to_string(max_line_bytes) +
+                " bytes");
   };
-  archive.read(entry, [&](std::string_view chunk) {
+  stream([&](std::string_view chunk) {
     while (!chunk.empty()) {
       const std::size_t nl = chunk.find('\n');
       if (nl == std::string_view::npos) {

@@ -63,14 +63,10 @@ class MemberWriter {
   }
 
   void copy_file(const std::string& path) {
-    const FileSource file(path);
-    std::string buffer(kChunk, '\0');
-    for (std::uint64_t at = 0;;) {
-      const std::size_t n = file.read_some(at, buffer.data(), buffer.size());
-      if (n == 0) break;
-      at += n;
-      put(std::string_view(buffer).substr(0, n));
-    }
+    read_file_chunks(path, [&](std::string_view chunk) {
+      put(chunk);
+      return true;
+    });
   }
 
   std::size_t copy_archive_run(const std::vector<PlannedMember>& members, std::size_t first,

@@ -120,6 +120,16 @@ void check_npy_size(const NpyHeader& header, std::uint64_t size, const std::stri
                 std::to_string(want));
 }
 
+void read_file_chunks(const std::string& path, const ChunkSink& sink) {
+  const FileSource file(path);
+  std::string buffer(std::size_t{1} << 20, '\0');
+  for (std::uint64_t at = 0;;) {
+    const std::size_t n = file.read_some(at, buffer.data(), buffer.size());
+    if (n == 0 || !sink(std::string_view(buffer).substr(0, n))) return;
+    at += n;
+  }
+}
+
 std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
   const FileSource file(path);
   if (file.size() > max_bytes)

@@ -5,10 +5,12 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 #include "zanj/dtype.hpp"
 #include "zanj/error.hpp"
 #include "zanj/member_name.hpp"
+#include "zanj/member_reader.hpp"
 #include "zanj/object_path.hpp"
 #include "zanj/tree.hpp"
 #include "zanj/zanj_file.hpp"
@@ -60,153 +62,199 @@ JsonArray json_path(const Json& root, const PathSegments& segments) {
   return out;
 }
 
-bool same_shape(const Json* shape, const std::vector<std::uint64_t>& want) {
-  if (!shape || !shape->is_array() || shape->as_array().size() != want.size()) return false;
-  for (std::size_t i = 0; i < want.size(); ++i) {
-    std::uint64_t v = 0;
-    if (!shape->as_array()[i].get_uint64(v) || v != want[i]) return false;
-  }
+/// Set `key` to `value`; true when that changed anything (NaN counts as unchanged NaN).
+bool set_key(JsonObject& object, const std::string& key, Json value) {
+  for (auto& [k, v] : object)
+    if (k == key) {
+      if (v == value || to_json(v) == to_json(value)) return false;
+      v = std::move(value);
+      return true;
+    }
+  object.emplace_back(key, std::move(value));
   return true;
 }
 
-void set_key(JsonObject& object, const std::string& key, Json value) {
-  for (auto& [k, v] : object)
-    if (k == key) {
-      v = std::move(value);
-      return;
-    }
-  object.emplace_back(key, std::move(value));
-}
-
 /// Bring an external array node in line with its (maybe edited) .npy header; true if changed.
-bool update_array_node(Json& node, const ArrayNode& array, const NpyHeader& h) {
-  JsonObject& o = node.as_object();
-  bool changed = false;
-  if (!same_shape(node.find("shape"), h.shape)) {
-    JsonArray shape;
-    for (auto d : h.shape) shape.emplace_back(d);
-    set_key(o, "shape", Json(std::move(shape)));
-    changed = true;
-  }
+bool update_array_node(JsonObject& node, const ArrayNode& array, const NpyHeader& h) {
+  JsonArray shape;
+  for (auto d : h.shape) shape.emplace_back(d);
+  bool changed = set_key(node, "shape", Json(std::move(shape)));
   bool dtype_ok = false;
   try {
     dtype_ok = dtypes_compatible(parse_dtype_name(array.dtype), h.dtype);
   } catch (const Error&) {
   }
-  if (!dtype_ok) {
-    set_key(o, "dtype", array.torch ? "torch." + h.dtype.numpy_name() : h.dtype.numpy_name());
-    changed = true;
-  }
-  if (array.n_elements != h.element_count()) {
-    set_key(o, "n_elements", h.element_count());
-    changed = true;
-  }
+  if (!dtype_ok) changed |= set_key(node, "dtype", array.torch ? "torch." + h.dtype.numpy_name() : h.dtype.numpy_name());
+  changed |= set_key(node, "n_elements", h.element_count());
   return changed;
 }
 
-/// externals_info entry: item_type and path first, the entry's other details kept.
-Json info_entry(const Json* old, const std::string& item_type, JsonArray path, std::optional<std::uint64_t> length) {
-  JsonObject entry{{"item_type", item_type}, {"path", Json(std::move(path))}};
-  if (old && old->is_object())
-    for (const auto& [k, v] : old->as_object())
-      if (k != "item_type" && k != "path") entry.emplace_back(k, v);
-  if (length) set_key(entry, "len(data)", *length);
-  return Json(std::move(entry));
+struct JsonlStats {
+  std::uint64_t lines = 0;
+  std::optional<Json> first;
+};
+
+/// Lines of a .jsonl file and its first value (what the reference records as len(data), data[0]).
+JsonlStats jsonl_stats(const std::string& path, const ResourceLimits& limits) {
+  JsonlStats stats;
+  for_each_line([&](const ChunkSink& sink) { read_file_chunks(path, sink); }, path,
+                [&](std::uint64_t index, std::string_view line) {
+                  if (index == 0) stats.first = parse_json(line, path + " line 1", JsonLimits{limits.max_json_depth});
+                  stats.lines = index + 1;
+                  return true;
+                },
+                limits.max_jsonl_line_bytes);
+  return stats;
 }
 
-}  // namespace
+class Repacker {
+ public:
+  Repacker(const std::string& dir, const PackSettings& settings) : dir_(dir), settings_(settings) {}
 
-PackPlan plan_repack(const std::string& dir, const PackSettings& settings) {
-  PackPlan plan;
-  const std::string main_name(kMainMember), meta_name(kMetaMember);
-  std::error_code ec;
-  if (!fs::is_regular_file(fs::symlink_status(dir + "/" + main_name, ec)))
-    throw Error(dir + ": no __zanj__.json (not a directory made by `zanj extract`)", Exit::usage);
-  const std::map<std::string, std::uint64_t> files = list_files(dir, plan.notes);
-  const JsonLimits json_limits{settings.limits.max_json_depth};
-  std::string main_text = read_text_file(dir + "/" + main_name, settings.limits.max_json_bytes);
-  plan.root = parse_json(main_text, dir + "/" + main_name, json_limits);
-  std::optional<Json> meta;
-  if (files.count(meta_name))
-    meta = parse_json(read_text_file(dir + "/" + meta_name, settings.limits.max_json_bytes), dir + "/" + meta_name,
-                      json_limits);
-  const Json* old_info = meta ? meta->find("externals_info") : nullptr;
+  PackPlan run() {
+    std::error_code ec;
+    if (!fs::is_regular_file(fs::symlink_status(dir_ + "/" + main_name_, ec)))
+      throw Error(dir_ + ": no __zanj__.json (not a directory made by `zanj extract`)", Exit::usage);
+    files_ = list_files(dir_, plan_.notes);
+    const JsonLimits json_limits{settings_.limits.max_json_depth};
+    std::string main_text = read_text_file(path_of(main_name_), settings_.limits.max_json_bytes);
+    plan_.root = parse_json(main_text, path_of(main_name_), json_limits);
+    if (files_.count(meta_name_))
+      meta_ = parse_json(read_text_file(path_of(meta_name_), settings_.limits.max_json_bytes), path_of(meta_name_),
+                         json_limits);
+    if (const Json* old = meta_ ? meta_->find("externals_info") : nullptr; old && old->is_object())
+      for (const auto& [member, entry] : old->as_object()) old_info_.emplace(member, &entry);
 
-  std::set<std::string> placed{main_name, meta_name};
-  JsonObject info;
-  bool root_changed = false;
-  for (const Reference& ref : collect_references(plan.root)) {
+    bool root_changed = false;
+    for (const Reference& ref : collect_references(plan_.root)) root_changed |= place_reference(ref);
+    keep_nested_entries();
+    place_meta_references();
+    for (const auto& [name, size] : files_)
+      if (placed_.insert(name).second) plan_.members.push_back({name, DiskFileSource{path_of(name)}, size});
+    if (!root_changed) plan_.root_text = std::move(main_text);
+    choose_method();
+    finish_meta();
+    return std::move(plan_);
+  }
+
+ private:
+  std::string path_of(const std::string& member) const { return dir_ + "/" + member; }
+
+  /// Check one reference of the object against its file, update the node from it, record
+  /// its externals_info entry and place its member. True when the node changed.
+  bool place_reference(const Reference& ref) {
     const std::string& member = ref.node.member();
-    const std::string where = dir + ": the reference at '" + join_path(ref.segments) + "'";
-    if (!files.count(member)) throw Error(where + " names '" + printable_name(member) + "', which is not in the directory");
-    std::optional<std::uint64_t> length;
+    if (!files_.count(member))
+      throw Error(dir_ + ": the reference at '" + join_path(ref.segments) + "' names '" + printable_name(member) +
+                  "', which is not in the directory");
+    JsonObject& node = const_cast<Json*>(follow_path(plan_.root, ref.segments))->as_object();  // ours to change
+    const auto old = old_info_.find(member);
+    JsonObject entry{{"item_type", ref.node.array ? "npy" : "jsonl"}, {"path", Json(json_path(plan_.root, ref.segments))}};
+    if (old != old_info_.end() && old->second->is_object())
+      for (const auto& [k, v] : old->second->as_object())
+        if (k != "item_type" && k != "path") entry.emplace_back(k, v);
+    bool changed = false;
     if (ref.node.array) {
-      const FileSource file(dir + "/" + member);
-      const NpyHeader h = read_npy_file_header(file, NpyLimits{settings.limits.max_npy_header_bytes});
+      const FileSource file(path_of(member));
+      const NpyHeader h = read_npy_file_header(file, NpyLimits{settings_.limits.max_npy_header_bytes});
       check_npy_size(h, file.size(), file.path());
-      Json* node = const_cast<Json*>(follow_path(plan.root, ref.segments));  // plan.root is ours to change
-      root_changed |= update_array_node(*node, *ref.node.array, h);
-      if (!h.shape.empty()) length = h.shape.front();
+      changed = update_array_node(node, *ref.node.array, h);
+      if (!h.shape.empty()) set_key(entry, "len(data)", h.shape.front());
+    } else {
+      // An edited table or list: its length and first row, in the node where the reference puts them.
+      const JsonlStats stats = jsonl_stats(path_of(member), settings_.limits);
+      set_key(entry, "len(data)", stats.lines);
+      if (stats.first) set_key(entry, "data[0]", *stats.first);
+      if (ref.node.json->find("len(data)")) changed |= set_key(node, "len(data)", stats.lines);
+      if (ref.node.json->find("data[0]") && stats.first) changed |= set_key(node, "data[0]", *stats.first);
     }
-    const Json* old = old_info ? old_info->find(member) : nullptr;
-    set_key(info, member, info_entry(old, ref.node.array ? "npy" : "jsonl", json_path(plan.root, ref.segments), length));
-    if (placed.insert(member).second) plan.members.push_back({member, DiskFileSource{dir + "/" + member}, files.at(member)});
+    if (!info_index_.count(member)) {
+      info_index_.emplace(member, info_.size());
+      info_.emplace_back(member, Json(std::move(entry)));
+    }
+    if (placed_.insert(member).second) plan_.members.push_back({member, DiskFileSource{path_of(member)}, files_.at(member)});
+    return changed;
   }
-  // Entries of the old externals_info not referenced from the object (externals nested in a
-  // .jsonl member) stay while their file does.
-  if (old_info && old_info->is_object())
-    for (const auto& [member, entry] : old_info->as_object()) {
-      if (info.end() != std::find_if(info.begin(), info.end(), [&](const auto& kv) { return kv.first == member; })) continue;
-      if (files.count(member)) {
-        info.emplace_back(member, entry);
-      } else {
-        plan.notes.push_back("dropped the externals_info entry for '" + printable_name(member) + "': no such file");
-      }
-    }
-  std::stable_sort(info.begin(), info.end(), [](const auto& a, const auto& b) {
-    const Json* pa = a.second.find("path");
-    const Json* pb = b.second.find("path");
-    return (pa && pa->is_array() ? pa->as_array().size() : 0) < (pb && pb->is_array() ? pb->as_array().size() : 0);
-  });
-  if (meta)
-    for (const Reference& ref : collect_references(*meta)) {
-      if (!files.count(ref.node.member())) {
-        plan.notes.push_back("the meta refers to '" + printable_name(ref.node.member()) + "', which is not in the directory");
-      } else if (placed.insert(ref.node.member()).second) {
-        plan.members.push_back({ref.node.member(), DiskFileSource{dir + "/" + ref.node.member()}, files.at(ref.node.member())});
-      }
-    }
-  for (const auto& [name, size] : files)
-    if (placed.insert(name).second) plan.members.push_back({name, DiskFileSource{dir + "/" + name}, size});
-  if (!root_changed) plan.root_text = std::move(main_text);
 
-  // Without a choice on the command line, keep the method the archive was saved with.
-  plan.method = ZipMethod::deflate;
-  if (settings.method) {
-    plan.method = *settings.method;
-  } else if (const Json* cfg = meta ? meta->find("zanj_cfg") : nullptr) {
-    std::uint64_t saved = 0;
-    if (const Json* c = cfg->find("compress"); c && c->get_uint64(saved) && saved == 0) plan.method = ZipMethod::store;
+  /// Entries of the old externals_info not referenced from the object (externals nested in a
+  /// .jsonl member) stay while their file does; then the reference's order, by path length.
+  void keep_nested_entries() {
+    if (const Json* old = meta_ ? meta_->find("externals_info") : nullptr; old && old->is_object())
+      for (const auto& [member, entry] : old->as_object()) {
+        if (info_index_.count(member)) continue;
+        if (!files_.count(member)) {
+          plan_.notes.push_back("dropped the externals_info entry for '" + printable_name(member) + "': no such file");
+          continue;
+        }
+        info_index_.emplace(member, info_.size());
+        info_.emplace_back(member, entry);
+      }
+    const auto depth = [](const Json& entry) {
+      const Json* p = entry.find("path");
+      return p && p->is_array() ? p->as_array().size() : 0;
+    };
+    std::stable_sort(info_.begin(), info_.end(), [&](const auto& a, const auto& b) { return depth(a.second) < depth(b.second); });
   }
-  const auto compress = static_cast<std::uint64_t>(plan.method);
-  if (meta && meta->is_object()) {
-    JsonObject& m = meta->as_object();
-    if (Json* cfg = const_cast<Json*>(meta->find("zanj_cfg")); cfg && cfg->is_object()) set_key(cfg->as_object(), "compress", compress);
-    Json* sysinfo = const_cast<Json*>(meta->find("sysinfo"));
-    if (sysinfo && sysinfo->is_object()) {
+
+  /// Members referenced from the meta (handler code stored apart) come after the object's.
+  void place_meta_references() {
+    if (!meta_) return;
+    for (const Reference& ref : collect_references(*meta_)) {
+      const std::string& member = ref.node.member();
+      if (!files_.count(member)) {
+        plan_.notes.push_back("the meta refers to '" + printable_name(member) + "', which is not in the directory");
+      } else if (placed_.insert(member).second) {
+        plan_.members.push_back({member, DiskFileSource{path_of(member)}, files_.at(member)});
+      }
+    }
+  }
+
+  /// Without a choice on the command line, keep the method the archive was saved with.
+  void choose_method() {
+    plan_.method = ZipMethod::deflate;
+    if (settings_.method) {
+      plan_.method = *settings_.method;
+    } else if (const Json* cfg = meta_ ? meta_->find("zanj_cfg") : nullptr) {
+      std::uint64_t saved = 0;
+      if (const Json* c = cfg->find("compress"); c && c->get_uint64(saved) && saved == 0) plan_.method = ZipMethod::store;
+    }
+  }
+
+  void finish_meta() {
+    const auto compress = static_cast<std::uint64_t>(plan_.method);
+    if (!meta_ || !meta_->is_object()) {
+      plan_.meta = make_meta(default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list,
+                                              static_cast<std::uint16_t>(compress)),
+                             tool_sysinfo(), Json(std::move(info_)), now_timestamp());
+      return;
+    }
+    JsonObject& m = meta_->as_object();
+    if (Json* cfg = const_cast<Json*>(meta_->find("zanj_cfg")); cfg && cfg->is_object())
+      set_key(cfg->as_object(), "compress", compress);
+    if (Json* sysinfo = const_cast<Json*>(meta_->find("sysinfo")); sysinfo && sysinfo->is_object()) {
       set_key(sysinfo->as_object(), "zanj_cli", *tool_sysinfo().find("zanj_cli"));
     } else {
       set_key(m, "sysinfo", tool_sysinfo());
     }
-    set_key(m, "externals_info", Json(std::move(info)));
+    set_key(m, "externals_info", Json(std::move(info_)));
     set_key(m, "timestamp", now_timestamp());
-    plan.meta = std::move(*meta);
-  } else {
-    plan.meta = make_meta(default_zanj_cfg(settings.thresholds.array, settings.thresholds.list,
-                                           static_cast<std::uint16_t>(compress)),
-                          tool_sysinfo(), Json(std::move(info)), now_timestamp());
+    plan_.meta = std::move(*meta_);
   }
-  return plan;
-}
+
+  const std::string dir_;
+  const PackSettings& settings_;
+  const std::string main_name_{kMainMember}, meta_name_{kMetaMember};
+  PackPlan plan_;
+  std::map<std::string, std::uint64_t> files_;
+  std::optional<Json> meta_;
+  std::unordered_map<std::string, const Json*> old_info_;
+  JsonObject info_;
+  std::unordered_map<std::string, std::size_t> info_index_;
+  std::set<std::string> placed_{main_name_, meta_name_};
+};
+
+}  // namespace
+
+PackPlan plan_repack(const std::string& dir, const PackSettings& settings) { return Repacker(dir, settings).run(); }
 
 }  // namespace zanj

@@ -265,6 +265,7 @@ class RoundTrip(ZanjTest):
             self.assertEqual(read_npy(got["big_array.npy"])[1], values)
             self.assertEqual(json.loads(got["__zanj_meta__.json"])["externals_info"]["big_array.npy"]["len(data)"], 8)
             self.assertTrue(got["long_list.jsonl"].endswith(b"299\n300\n"))
+            self.assertEqual(json.loads(got["__zanj_meta__.json"])["externals_info"]["long_list.jsonl"]["len(data)"], 301)
 
     def test_directory_problems_are_refused(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -67,3 +67,21 @@ TEST_SUITE("member_reader") {
         doctest::Contains("longer than 10 bytes"), Error);
   }
 }
+
+TEST_SUITE("member_reader") {
+  TEST_CASE("for_each_line splits any chunk stream, lines across chunk borders included") {
+    const std::vector<std::string> chunks{"a\nbb", "b\n", "\nlast"};
+    std::vector<std::string> lines;
+    for_each_line([&](const ChunkSink& sink) {
+      for (const auto& c : chunks) sink(c);
+    }, "stream", [&](std::uint64_t index, std::string_view line) {
+      CHECK(index == lines.size());
+      lines.emplace_back(line);
+      return true;
+    });
+    CHECK(lines == std::vector<std::string>{"a", "bbb", "", "last"});
+    CHECK_THROWS_WITH_AS(for_each_line([&](const ChunkSink& sink) { sink("toolong\n"); }, "stream",
+                                       [](std::uint64_t, std::string_view) { return true; }, 3),
+                         doctest::Contains("stream: line 1 is longer than 3 bytes"), Error);
+  }
+}

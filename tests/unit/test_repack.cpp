@@ -78,6 +78,23 @@ TEST_SUITE("repack") {
     CHECK(plan.meta.find("externals_info")->find("big_array.npy")->find("len(data)")->as_uint64() == 4);
   }
 
+  TEST_CASE("an edited table updates its length and first row, in the node and the meta") {
+    TempDir tmp;
+    const std::string dir = extract_corpus(tmp, "dataframe.zanj");
+    CHECK(plan_repack(dir, {}).root_text);  // unchanged: kept byte for byte
+    zanj::test::write_file(dir + "/tiny_table.jsonl", "{\"a\": 9, \"b\": \"z\"}\n{\"a\": 1, \"b\": \"x\"}\n{\"a\": 2, \"b\": \"y\"}\n");
+    const PackPlan plan = plan_repack(dir, {});
+    CHECK(!plan.root_text);
+    const Json* node = plan.root.find("tiny_table");
+    CHECK(node->find("len(data)")->as_uint64() == 3);
+    CHECK(to_json(*node->find("data[0]")) == R"j({"a": 9, "b": "z"})j");
+    const Json* info = plan.meta.find("externals_info")->find("tiny_table.jsonl");
+    CHECK(info->find("len(data)")->as_uint64() == 3);
+    CHECK(to_json(*info->find("data[0]")) == R"j({"a": 9, "b": "z"})j");
+    zanj::test::write_file(dir + "/tiny_table.jsonl", "{\"a\": \n");
+    CHECK_THROWS_WITH_AS(plan_repack(dir, {}), doctest::Contains("tiny_table.jsonl"), Error);
+  }
+
   TEST_CASE("a stored archive stays stored unless told otherwise") {
     TempDir tmp;
     const std::string dir = extract_corpus(tmp, "stored.zanj");
