@@ -31,6 +31,7 @@ constexpr std::uint16_t kUtf8Flag = 0x0800;
 constexpr std::size_t kLocalFixed = 30, kZip64LocalExtra = 20;
 constexpr std::size_t kOutputBuffer = std::size_t{1} << 20;
 
+/// Append `value` as `width` (at most 8) little-endian bytes.
 void put(std::string& out, std::uint64_t value, int width) {
   for (int i = 0; i < width; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
 }
@@ -137,14 +138,14 @@ void ZipWriter::begin_member(const std::string& name, const ZipMemberOptions& op
   put(header, static_cast<std::uint16_t>(options_.method), 2);
   put(header, e.time, 2);
   put(header, e.date, 2);
-  put(header, 0, 12);  // CRC-32 and sizes: patched in end_member()
+  header.append(12, '\0');  // CRC-32 and sizes: patched in end_member()
   put(header, name.size(), 2);
   put(header, impl_->member_zip64 ? kZip64LocalExtra : 0, 2);
   header += name;
   if (impl_->member_zip64) {
     put(header, 1, 2);   // Zip64 extended information
     put(header, 16, 2);  // both sizes, patched later
-    put(header, 0, 16);
+    header.append(16, '\0');
   }
   impl_->append(header);
   impl_->member = std::move(e);
