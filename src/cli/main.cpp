@@ -8,6 +8,7 @@
 #include <new>
 #include <vector>
 
+#include "cat.hpp"
 #include "command.hpp"
 #include "info.hpp"
 #include "ls.hpp"
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
   std::vector<zanj::cli::Command> commands{
       zanj::cli::setup_info(app),
       zanj::cli::setup_ls(app),
+      zanj::cli::setup_cat(app),
   };
 
   try {
