@@ -1,9 +1,8 @@
 #pragma once
 // Selecting part of an array with numpy's basic indexing, written after an object path:
 // "w[0:10]", "w[:, 3]", "w[-1]", "w[::2]", "w[1:-1:3, ...]". A slice is parsed once, resolved
-// against a shape into a Selection (per axis: which indices, in output order), and a
-// RunCursor turns a Selection into the runs of consecutive stored elements it covers, so
-// readers copy and formatters print only what was asked for.
+// against a shape into a Selection (per axis: which indices, in output order). A RunCursor
+// (run_cursor.hpp) turns a Selection into the runs of stored elements it covers.
 //
 // Every error here is the user's (a bad slice, an index out of range, too many indices) and is
 // thrown as Error with Exit::usage.
@@ -77,43 +76,5 @@ Selection summarize(const Selection& selection, std::uint64_t edge_items);
 /// The first / last n along the result's first axis. Throws Error (usage) for a 0-d result.
 Selection take_head(const Selection& selection, std::uint64_t n);
 Selection take_tail(const Selection& selection, std::uint64_t n);
-
-/// Element strides (in elements) of a C-order or Fortran-order layout of `shape`.
-std::vector<std::uint64_t> c_order_strides(const std::vector<std::uint64_t>& shape);
-std::vector<std::uint64_t> fortran_order_strides(const std::vector<std::uint64_t>& shape);
-
-/// Consecutive stored elements: `count` of them starting at element `offset`.
-struct Run {
-  std::uint64_t offset = 0;
-  std::uint64_t count = 0;
-};
-
-/// The runs a selection covers in a layout with `strides`, in output (C) order. Trailing axes
-/// taken whole are merged, so a full C-order array is one run. Not copyable work: O(ndim) state.
-class RunCursor {
- public:
-  RunCursor(const Selection& selection, const std::vector<std::uint64_t>& strides);
-  /// The next run, or false when all are done.
-  bool next(Run& run);
-
- private:
-  struct VirtualAxis {
-    std::vector<Segment> segments;
-    std::uint64_t stride = 1, dim = 1;
-  };
-  struct Position {
-    std::size_t segment = 0;
-    std::uint64_t i = 0;
-  };
-  void next_inner_segment();
-  void advance_outer();
-  void compute_base();
-
-  std::vector<VirtualAxis> axes_;  // the last one is iterated inside next()
-  std::vector<Position> outer_;    // odometer over all but the last axis
-  Position inner_;
-  std::uint64_t base_ = 0;
-  bool done_ = false;
-};
 
 }  // namespace zanj

@@ -1,5 +1,5 @@
 // numpy-like text: the layout (brackets, separators, "..." gaps, line wrapping) and the
-// columns (one width for all elements; floats in positional or scientific notation).
+// columns (one width for all elements of a type; floats through FloatColumn).
 #include "zanj/array_text.hpp"
 
 #include <charconv>
@@ -10,122 +10,12 @@
 #include "zanj/byte_codec.hpp"
 #include "zanj/element_types.hpp"
 #include "zanj/float16.hpp"
-#include "zanj/float_text.hpp"
+#include "zanj/float_column.hpp"
 
 namespace zanj {
 namespace {
 
-constexpr int kMaxFractionDigits = 8;  // numpy's default print precision
 constexpr std::uint64_t kMeasureInMemoryBytes = std::uint64_t{8} << 20;
-
-/// A float split for alignment: sign and integer digits, fraction digits, exponent ("e-05").
-struct FloatParts {
-  FloatText text;
-  std::size_t point = 0, exponent = 0;  // positions of '.' and 'e' (exponent == size: none)
-  std::size_t left() const { return point; }
-  std::size_t fraction() const { return exponent - point - 1; }
-  std::size_t exponent_size() const { return text.size - exponent; }
-};
-
-/// Trim zeros after the point (keeping the point) and make sure there is a point, as numpy
-/// writes "1." and "1.5e+10".
-FloatParts split_float(FloatText text) {
-  FloatParts p;
-  const std::string_view v = text.view();
-  const std::size_t e = std::min(v.find('e'), v.size());
-  std::string mantissa(v.substr(0, e));
-  const std::string exponent(v.substr(e));
-  if (mantissa.find('.') == std::string::npos) mantissa += '.';
-  while (mantissa.back() == '0') mantissa.pop_back();
-  const std::string joined = mantissa + exponent;
-  joined.copy(p.text.data, joined.size());
-  p.text.size = joined.size();
-  p.point = mantissa.find('.');
-  p.exponent = mantissa.size();
-  return p;
-}
-
-/// One column of floats (or of complex parts): measures every value shown, then picks
-/// numpy's notation and pads so that the points line up.
-class FloatColumn {
- public:
-  explicit FloatColumn(FloatPrecision precision) : precision_(precision) {}
-
-  void observe(double v) {
-    if (!std::isfinite(v)) {
-      special_width_ = std::max<std::size_t>(special_width_, std::isnan(v) || v > 0 ? 3 : 4);
-      return;
-    }
-    const double magnitude = std::fabs(v);
-    if (magnitude != 0) {
-      max_ = std::max(max_, magnitude);
-      min_ = any_nonzero_ ? std::min(min_, magnitude) : magnitude;
-      any_nonzero_ = true;
-    }
-    const FloatParts f = positional(v), s = scientific(v);
-    fixed_left_ = std::max(fixed_left_, f.left());
-    fixed_fraction_ = std::max(fixed_fraction_, f.fraction());
-    sci_left_ = std::max(sci_left_, s.left());
-    sci_fraction_ = std::max(sci_fraction_, s.fraction());
-    sci_exponent_ = std::max(sci_exponent_, s.exponent_size());
-  }
-
-  /// numpy's rule: scientific when the magnitudes reach 1e8, go below 1e-4, or span more
-  /// than a factor of 1000.
-  void finish() {
-    scientific_ = any_nonzero_ && (max_ >= 1e8 || min_ < 1e-4 || max_ / min_ > 1e3);
-    const std::size_t numbers = scientific_ ? sci_left_ + 1 + sci_fraction_ + sci_exponent_ : fixed_left_ + 1 + fixed_fraction_;
-    extra_left_ = special_width_ > numbers ? special_width_ - numbers : 0;
-    width_ = std::max(numbers, special_width_);
-  }
-
-  /// The value padded to the column's width; `suffix` ("j" for imaginary parts) goes right
-  /// after the digits, before any padding on the right, as numpy writes "1.+0.5j" and "1.+1.j ".
-  void write(std::string& out, double v, std::string_view suffix = {}) const {
-    if (!std::isfinite(v)) {
-      const std::string_view text = std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf";
-      out.append(width_ - text.size(), ' ');
-      out += text;
-      out += suffix;
-      return;
-    }
-    const FloatParts p = scientific_ ? scientific(v) : positional(v);
-    const std::size_t left = scientific_ ? sci_left_ : fixed_left_;
-    const std::size_t fraction = scientific_ ? sci_fraction_ : fixed_fraction_;
-    out.append(extra_left_ + left - p.left(), ' ');
-    out.append(p.text.data, p.exponent);
-    if (scientific_) {  // zeros keep the mantissas aligned; the exponent follows
-      out.append(fraction - p.fraction(), '0');
-      out.append(p.text.data + p.exponent, p.exponent_size());
-      out += suffix;
-      out.append(sci_exponent_ - p.exponent_size(), ' ');
-    } else {
-      out += suffix;
-      out.append(fraction - p.fraction(), ' ');
-    }
-  }
-
- private:
-  FloatParts positional(double v) const {
-    FloatText t = shortest_fixed(v, precision_);
-    const std::size_t point = t.view().find('.');
-    if (point != std::string_view::npos && t.size - point - 1 > kMaxFractionDigits) t = fixed_with_digits(v, kMaxFractionDigits);
-    return split_float(t);
-  }
-  FloatParts scientific(double v) const {
-    FloatText t = shortest_scientific(v, precision_);
-    const std::string_view view = t.view();
-    const std::size_t point = view.find('.'), e = view.find('e');
-    if (point != std::string_view::npos && e - point - 1 > kMaxFractionDigits) t = scientific_with_digits(v, kMaxFractionDigits);
-    return split_float(t);
-  }
-
-  FloatPrecision precision_;
-  double max_ = 0, min_ = 0;
-  bool any_nonzero_ = false, scientific_ = false;
-  std::size_t fixed_left_ = 0, fixed_fraction_ = 0, sci_left_ = 0, sci_fraction_ = 0, sci_exponent_ = 0;
-  std::size_t special_width_ = 0, extra_left_ = 0, width_ = 0;
-};
 
 template <typename F>
 constexpr FloatPrecision precision_of() {

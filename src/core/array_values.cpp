@@ -6,6 +6,7 @@
 #include "zanj/error.hpp"
 #include "zanj/inline_array.hpp"
 #include "zanj/member_reader.hpp"
+#include "zanj/run_cursor.hpp"
 #include "zanj/spool_file.hpp"
 #include "zanj/value_bytes.hpp"
 
