@@ -25,7 +25,7 @@ namespace zanj {
 
 struct ArrayReadOptions {
   /// Out-of-order reads of members larger than this spool to a temporary file.
-  std::uint64_t max_in_memory_bytes = std::uint64_t{16} << 20;
+  std::uint64_t max_in_memory_bytes = std::uint64_t{8} << 20;
   std::string spool_directory;  ///< "" means $TMPDIR, else /tmp
   NpyLimits npy;
   std::size_t chunk_bytes = std::size_t{1} << 20;  ///< about how much each sink call gets

@@ -52,6 +52,8 @@ ValueFormat array_format(const std::string& name) {
 
 int print_member(const CatOptions& opt, OutputBuffer& out) {
   if (!opt.target.empty()) usage("--member takes no object path");
+  if (opt.resolve || opt.head || opt.tail || opt.full || (!opt.format.empty() && opt.format != "raw"))
+    usage("--member prints a member's bytes as they are: no --format, --resolve, --head, --tail or --full");
   const Archive archive(opt.file);
   const ZipEntry* entry = archive.find(opt.member);
   if (!entry) throw Error(opt.file + ": no member named '" + opt.member + "' (zanj ls --members lists them)");
@@ -143,7 +145,9 @@ Command setup_cat(CLI::App& parent) {
       "  list/tuple    jsonl (one element per line; the default), json (one array)\n"
       "  anything else JSON, indented on a terminal\n"
       "--json is --format json. With --resolve the node is printed as JSON with every external\n"
-      "array, table and list's \"data\" filled in (the whole object when PATH is omitted).\n\n"
+      "array, table and list's \"data\" filled in (the whole object when PATH is omitted).\n"
+      "A Fortran-order member or a reversed slice of a member over 8 MiB is read through an\n"
+      "unlinked temporary file in $TMPDIR (default /tmp), at most as large as the member.\n\n"
       "Examples:\n"
       "  zanj cat model.zanj state_dict/net.0.weight\n"
       "  zanj cat model.zanj 'state_dict/net.0.weight[0:2, :5]' --format json\n"

@@ -52,12 +52,6 @@ class ArrayValues::Chunker {
 
 namespace {
 
-std::string shape_string(const std::vector<std::uint64_t>& shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 /// Offset (in elements) of the last element the selection touches: reading stops there.
 std::uint64_t last_selected_offset(const Selection& selection, const std::vector<std::uint64_t>& strides) {
   std::uint64_t last = 0;

@@ -7,16 +7,11 @@
 #include "zanj/byte_codec.hpp"
 #include "zanj/error.hpp"
 #include "zanj/float16.hpp"
+#include "zanj/slice.hpp"
 #include "zanj/value_bytes.hpp"
 
 namespace zanj {
 namespace {
-
-std::string shape_string(const std::vector<std::uint64_t>& shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
 
 template <typename T>
 void put(std::string& out, T value) {

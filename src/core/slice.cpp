@@ -55,12 +55,6 @@ SliceItem parse_item(std::string_view item, std::string_view text) {
   return out;
 }
 
-std::string shape_string(const std::vector<std::uint64_t>& shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 /// numpy's (Python's slice.indices) rules for one range over an axis of length n.
 Segment resolve_range(const SliceItem& item, std::int64_t n) {
   const std::int64_t step = item.step.value_or(1);
@@ -81,6 +75,12 @@ Segment resolve_range(const SliceItem& item, std::int64_t n) {
 }
 
 }  // namespace
+
+std::string shape_string(const std::vector<std::uint64_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
 
 bool SliceSpec::needs_length() const {
   for (const auto& item : items) {

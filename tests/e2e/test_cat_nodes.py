@@ -114,6 +114,8 @@ class OtherNodes(ZanjTest):
             for name in z.namelist():
                 self.assertEqual(self.assertOk(run("cat", "--member", name, corpus("basic.zanj"))).out, z.read(name))
         self.assertFails(run("cat", "--member", "nope.npy", corpus("basic.zanj")), 1, "no member named 'nope.npy'")
+        self.assertFails(run("cat", "--member", "big_array.npy", "--resolve", corpus("basic.zanj")), 2, "--member")
+        self.assertFails(run("cat", "--member", "big_array.npy", corpus("basic.zanj"), "big_array"), 2, "object path")
         self.assertFails(run("cat", "--member", "big_array.npy", corpus("malformed", "bad_crc.zanj")), 1, "CRC-32")
 
 

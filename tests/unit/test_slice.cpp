@@ -99,6 +99,12 @@ TEST_SUITE("slice") {
     }
   }
 
+  TEST_CASE("shapes in messages") {
+    CHECK(shape_string({32, 16}) == "[32, 16]");
+    CHECK(shape_string({7}) == "[7]");
+    CHECK(shape_string({}) == "[]");
+  }
+
   TEST_CASE("summaries, head and tail") {
     const Selection s = summarize(select_all({10, 4}), 3);
     CHECK(indices(s.axes[0]) == Indices{0, 1, 2, 7, 8, 9});
