@@ -167,8 +167,10 @@ Command setup_cat(CLI::App& parent) {
       ->check(CLI::IsMember({"text", "json", "jsonl", "csv", "npy", "raw"}));
   app->add_flag("--json", opt->json, "Same as --format json");
   app->add_flag("--full", opt->full, "Print every element of large arrays (text format) instead of a summary");
-  app->add_option("--head", opt->head, "Only the first N rows (tables, lists) or entries along an array's first axis");
-  app->add_option("--tail", opt->tail, "Only the last N rows (tables, lists) or entries along an array's first axis");
+  app->add_option("--head", opt->head, "Only the first N rows (tables, lists) or entries along an array's first axis")
+      ->check(CLI::NonNegativeNumber);
+  app->add_option("--tail", opt->tail, "Only the last N rows (tables, lists) or entries along an array's first axis")
+      ->check(CLI::NonNegativeNumber);
   app->add_flag("--resolve", opt->resolve, "Print the node as JSON with external arrays, tables and lists filled in");
   app->add_option("--member", opt->member, "Print the raw bytes of this ZIP member instead, like `unzip -p`");
   return {app, [opt] {

@@ -2,6 +2,7 @@
 // columns (one width for all elements of a type; floats through FloatColumn).
 #include "zanj/array_text.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <optional>
@@ -214,9 +215,11 @@ void print_array_text(const ArrayValues& values, const Selection& selection, con
       for (std::size_t i = 0; i < chunk.size(); i += itemsize) column.observe(chunk.data() + i);
       return true;
     };
+    const bool scalar = shown.shape().empty();  // a 0-d selection: one value, nothing to align
     auto print = [&](std::string_view chunk) {
       for (std::size_t i = 0; i < chunk.size(); i += itemsize) {
-        const std::string_view text = column.format(chunk.data() + i);
+        std::string_view text = column.format(chunk.data() + i);
+        if (scalar) text.remove_prefix(std::min(text.find_first_not_of(' '), text.size()));
         layout.before_element(out.text(), text.size());
         out.text() += text;
         out.flush_if_full();

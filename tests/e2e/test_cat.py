@@ -175,6 +175,7 @@ class Slices(ZanjTest):
         for args, pick in ((["--head", "2"], w[:2]), (["--tail", "1"], w[-1:]), (["--head", "9"], w)):
             got = self.assertOk(run("cat", "--json", *args, corpus("dtypes.zanj"), "f8_3d")).json()
             self.assertIsNone(json_difference(got, pick), args)
+        self.assertEqual(run("cat", "--head", "-1", corpus("dtypes.zanj"), "f8_3d").code, 2)
         got = self.assertOk(run("cat", "--json", "--tail", "2", corpus("dtypes.zanj"), "f8_3d[1, ::-1]")).json()
         self.assertIsNone(json_difference(got, w[1][::-1][-2:]))
 

@@ -53,6 +53,7 @@ TEST_SUITE("array_text") {
     CHECK(text(InlineArray("2.5", "float64", "[]", "zero_dim")) == "2.5\n");
     CHECK(text("[]", "float64", "[0, 5]") == "[]\n");
     CHECK(text(InlineArray("[[1, 2], [3, 4]]", "int8", "[2, 2]"), {}, "[1, 0]") == "3\n");
+    CHECK(text(InlineArray("[false, true]", "bool", "[2]"), {}, "[1]") == "True\n");  // no column padding
   }
 
   TEST_CASE("long rows wrap at 75 characters") {
