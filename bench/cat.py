@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmark `zanj cat`: speed against `unzip -p` and peak memory, on a generated archive.
 
-usage: scripts/bench-cat [--mib N] [--zanj build/zanj] [--keep DIR]
+usage: python3 bench/cat.py [--mib N] [--zanj build/zanj] [--keep DIR]
 
 Writes a .zanj with one deflated float32 array of N MiB (default 256) in C order and the same
 values in Fortran order, then times each command (output to /dev/null) and reports its peak
