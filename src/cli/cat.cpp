@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 
+#include "inputs.hpp"
 #include "output.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/array_values.hpp"
@@ -56,7 +57,7 @@ int print_member(const CatOptions& opt, OutputBuffer& out) {
     usage("--member prints a member's bytes as they are: no --format, --resolve, --head, --tail or --full");
   const Archive archive(opt.file);
   const ZipEntry* entry = archive.find(opt.member);
-  if (!entry) throw Error(opt.file + ": no member named '" + opt.member + "' (zanj ls --members lists them)");
+  if (!entry) throw Error(archive.name() + ": no member named '" + opt.member + "' (zanj ls --members lists them)");
   archive.read(*entry, [&](std::string_view chunk) {
     out.write(chunk);
     return true;
@@ -74,7 +75,7 @@ void print_array_node(const ZanjFile& z, const Node& node, const NodeTarget& tar
     if (opt.head) selection = take_head(selection, *opt.head);
     if (opt.tail) selection = take_tail(selection, *opt.tail);
   } catch (const Error& e) {
-    throw Error(opt.file + ": array '" + target.path + "': " + e.what(), e.exit());
+    throw Error(z.name() + ": array '" + target.path + "': " + e.what(), e.exit());
   }
   ArrayPrintOptions print;
   print.format = array_format(opt.format);
@@ -96,10 +97,10 @@ void print_rows_node(const ZanjFile& z, const Node& node, const NodeTarget& targ
 
 int run_cat(const CatOptions& opt, OutputBuffer& out) {
   if (!opt.member.empty()) return print_member(opt, out);
-  const ZanjFile z(opt.file);
-  for (const auto& p : z.problems) warn(opt.file + ": " + p);
+  const ZanjFile z = open_zanj(opt.file);
+  for (const auto& p : z.problems) warn(z.name() + ": " + p);
   const NodeTarget target = parse_node_target(z.root, opt.target);
-  const Json& json = find_node(z.root, target, opt.file);
+  const Json& json = find_node(z.root, target, z.name());
   const Node node = classify(json);
   const int indent = stdout_is_terminal() ? 2 : 0;  // pretty for people, one line for pipes
 
@@ -134,7 +135,8 @@ Command setup_cat(CLI::App& parent) {
   app->footer(
       "PATH is an object path as `zanj ls` prints it ('' or omitted: the root), optionally followed\n"
       "by a numpy slice: w[0:10], w[:, 3], w[-1], w[::2], w[1:-1:3, ...]. Only the selected values\n"
-      "are decoded, and a member is inflated no further than the last one needed.\n\n"
+      "are decoded, and a member is inflated no further than the last one needed. FILE may be\n"
+      "'-' to read the archive from standard input. See zanj-cat(1) for more.\n\n"
       "What is printed, by node kind (--format):\n"
       "  array         text (numpy-like; over 1000 elements summarized with '...' unless --full),\n"
       "                json (nested lists; complex as [re, im]; NaN/Infinity as Python writes them),\n"
@@ -161,7 +163,9 @@ Command setup_cat(CLI::App& parent) {
       "after what was already printed), or no such path (the message names the nearest existing\n"
       "parent and its children); 2 usage error: bad option, bad slice, index out of range, too\n"
       "many indices for the array's dimensions, a format that does not fit the node.");
-  app->add_option("FILE", opt->file, "Archive to read")->required()->check(CLI::ExistingPath);
+  app->add_option("FILE", opt->file, "Archive to read (- reads it from standard input)")
+      ->required()
+      ->check(input_file());
   app->add_option("PATH", opt->target, "Object path, optionally followed by a slice (default: the root)");
   app->add_option("-f,--format", opt->format, "Output format: text, json, jsonl, csv, npy, raw (default: by node kind)")
       ->check(CLI::IsMember({"text", "json", "jsonl", "csv", "npy", "raw"}));

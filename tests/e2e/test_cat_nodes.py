@@ -5,14 +5,12 @@ import io
 import json
 import math
 import os
-import pty
 import struct
-import subprocess
 import tempfile
 import zipfile
 
-from common import (ZANJ, ZanjTest, archives, corpus, facts, json_difference, main, malformed, npy_bytes, resolved_at,
-                    run, write_zanj)
+from common import (ZanjTest, archives, corpus, facts, json_difference, main, malformed, npy_bytes, resolved_at, run,
+                    run_on_terminal, write_zanj)
 
 
 class Tables(ZanjTest):
@@ -78,21 +76,7 @@ class Resolve(ZanjTest):
 
     def test_pretty_on_a_terminal_one_line_in_a_pipe(self):
         self.assertEqual(len(run("cat", "--resolve", corpus("tuple_list.zanj")).text.splitlines()), 1)
-        master, slave = pty.openpty()
-        p = subprocess.Popen([ZANJ, "cat", "--resolve", corpus("tuple_list.zanj")], stdout=slave, stderr=subprocess.DEVNULL)
-        os.close(slave)
-        out = b""
-        while True:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:
-                break
-            if not chunk:
-                break
-            out += chunk
-        self.assertEqual(p.wait(timeout=60), 0)
-        os.close(master)
-        text = out.decode().replace("\r\n", "\n")
+        text = self.assertOk(run_on_terminal("cat", "--resolve", corpus("tuple_list.zanj"))).text
         self.assertIn('\n  "tup": {\n    "__muutils_format__": "tuple:external",', text)
         self.assertEqual(json.loads(text)["tup"]["data"], list(range(20)))
 
@@ -108,6 +92,19 @@ class OtherNodes(ZanjTest):
         self.assertEqual(root["weights"]["$ref"], "weights.npy")  # not resolved without --resolve
         self.assertFails(run("cat", "-f", "npy", corpus("basic.zanj"), "tags"), 2)
         self.assertFails(run("cat", "--head", "1", corpus("basic.zanj")), 2, "the root is a dict")
+
+    def test_standard_input(self):
+        with open(corpus("basic.zanj"), "rb") as f:
+            data = f.read()
+        want = run("cat", "-f", "raw", corpus("basic.zanj"), "big_array").out
+        self.assertEqual(self.assertOk(run("cat", "-f", "raw", "-", "big_array", stdin=data)).out, want)  # a pipe
+        with open(corpus("basic.zanj"), "rb") as f:
+            self.assertEqual(self.assertOk(run("cat", "-f", "raw", "-", "big_array", stdin=f)).out, want)  # a file
+        with zipfile.ZipFile(corpus("basic.zanj")) as z:
+            self.assertEqual(self.assertOk(run("cat", "--member", "big_array.npy", "-", stdin=data)).out,
+                             z.read("big_array.npy"))
+        self.assertFails(run("cat", "-", "nope", stdin=data), 1, "<stdin>: no object at path 'nope'")
+        self.assertFails(run("cat", "/nonexistent.zanj"), 2, "/nonexistent.zanj")
 
     def test_member_bytes(self):
         with zipfile.ZipFile(corpus("basic.zanj")) as z:
