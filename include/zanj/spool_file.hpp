@@ -1,7 +1,8 @@
 #pragma once
-// A temporary file for member data that has to be read out of order (a Fortran-order array,
-// a reversed slice) and is too large to hold in memory. The file is unlinked as soon as it is
-// created, so nothing is left behind whatever happens to the process.
+// A temporary file with no name: for data that cannot be read in place (an archive arriving on
+// a pipe, input.hpp) or has to be read out of order and is too large to hold in memory (a
+// Fortran-order array, a reversed slice). Created with O_TMPFILE, or unlinked right after
+// creation where the filesystem lacks it, so nothing is left behind whatever happens.
 #include <string>
 #include <string_view>
 
@@ -11,8 +12,8 @@ namespace zanj {
 
 class SpoolFile final : public ByteSource {
  public:
-  /// Create it in `directory` ("" means $TMPDIR, else /tmp). Throws Error (usage) when the
-  /// file cannot be created.
+  /// Create it in `directory` ("" means $TMPDIR, else /tmp). Throws Error (usage), "cannot
+  /// create a temporary file in DIR: reason", when it cannot be created.
   explicit SpoolFile(const std::string& directory = "");
   ~SpoolFile() override;
   SpoolFile(const SpoolFile&) = delete;
@@ -26,6 +27,7 @@ class SpoolFile final : public ByteSource {
   std::size_t read_some(std::uint64_t offset, void* buffer, std::size_t n) const override;
 
  private:
+  std::string directory_;  // for messages
   int fd_ = -1;
   std::uint64_t size_ = 0;
 };
