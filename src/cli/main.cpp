@@ -11,6 +11,7 @@
 #include "command.hpp"
 #include "info.hpp"
 #include "ls.hpp"
+#include "verify.hpp"
 #include "zanj/error.hpp"
 #include "zanj/zanj_file.hpp"
 
@@ -63,6 +64,7 @@ int main(int argc, char** argv) {
   std::vector<zanj::cli::Command> commands{
       zanj::cli::setup_info(app),
       zanj::cli::setup_ls(app),
+      zanj::cli::setup_verify(app),
   };
 
   try {
