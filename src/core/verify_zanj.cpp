@@ -126,10 +126,13 @@ void plan_reference(const Archive& archive, const RefSite& ref, std::vector<Memb
 }
 
 /// One externals_info entry: it must lead, through `path`, to the reference node naming it.
-void check_externals_entry(const Archive& archive, const Json& main, const std::string& key, const Json& info,
-                           std::vector<MemberPlan>& plans, VerifyReport& report) {
-  const auto mismatch = [&](std::string message) {
+/// Returns that node's path when it does.
+std::optional<std::string> check_externals_entry(const Archive& archive, const Json& main, const std::string& key,
+                                                 const Json& info, std::vector<MemberPlan>& plans,
+                                                 VerifyReport& report) {
+  const auto mismatch = [&](std::string message) -> std::optional<std::string> {
     add_problem(report, Code::externals_info_mismatch, key, "", std::move(message));
+    return std::nullopt;
   };
   if (!info.is_object()) return mismatch("externals_info entry is not an object");
   const std::string_view item_type = info.string_at("item_type");
@@ -140,7 +143,7 @@ void check_externals_entry(const Archive& archive, const Json& main, const std::
   const ZipEntry* entry = archive.find(key);
   if (!entry) {
     add_problem(report, Code::dangling_ref, key, path, "externals_info entry names no member");
-    return;
+    return std::nullopt;
   }
   const Json* target = follow_path(main, segments);
   const Node node = target ? classify(*target) : Node{};
@@ -152,7 +155,7 @@ void check_externals_entry(const Archive& archive, const Json& main, const std::
                     std::string(item_type_of(role)) + "'");
   std::uint64_t len = 0;
   const Json* len_json = info.find("len(data)");
-  if (!len_json || !len_json->get_uint64(len)) return;
+  if (!len_json || !len_json->get_uint64(len)) return path;
   MemberPlan& plan = plans[static_cast<std::size_t>(entry - archive.entries().data())];
   if (role == Role::npy) {
     if (node.array->has_shape && !node.array->shape.empty() && node.array->shape.front() != len)
@@ -167,21 +170,32 @@ void check_externals_entry(const Archive& archive, const Json& main, const std::
                 "externals_info len(data) " + std::to_string(len) + " disagrees with " + plan.rows_from + " (" +
                     std::to_string(*plan.rows) + ")");
   }
+  return path;
 }
 
 void check_externals_info(const Archive& archive, const Json& main, const Json& externals,
                           const std::vector<RefSite>& main_refs, std::vector<MemberPlan>& plans,
                           VerifyReport& report) {
-  std::set<std::string> listed;
+  std::set<std::string> listed, reached, broken;  // keys; paths entries lead to; keys of bad entries
   for (const auto& [key, info] : externals.as_object()) {
     listed.insert(key);
-    check_externals_entry(archive, main, key, info, plans, report);
+    if (const auto path = check_externals_entry(archive, main, key, info, plans, report))
+      reached.insert(*path);
+    else
+      broken.insert(key);
   }
-  // The reference loader opens exactly the members externals_info lists.
-  for (const RefSite& ref : main_refs)
-    if (!ref.node.member().empty() && !listed.count(ref.node.member()))
-      add_problem(report, Code::externals_info_mismatch, ref.node.member(), join_path(ref.segments),
-                  "reference node has no externals_info entry (the reference loader would not load it)");
+  // The reference loader opens exactly the members externals_info lists, and puts each one's
+  // data at the entry's path: a reference node no entry leads to is left without its data.
+  for (const RefSite& ref : main_refs) {
+    const std::string& member = ref.node.member();
+    const std::string path = join_path(ref.segments);
+    if (member.empty() || broken.count(member) || reached.count(path)) continue;
+    add_problem(report, Code::externals_info_mismatch, member, path,
+                listed.count(member) ? "no externals_info entry leads to this reference node (the reference loader "
+                                       "would leave it without its data)"
+                                     : "reference node has no externals_info entry (the reference loader would not "
+                                       "load it)");
+  }
 }
 
 }  // namespace
