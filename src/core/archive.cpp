@@ -200,7 +200,8 @@ std::string Archive::read_all(const ZipEntry& entry, std::uint64_t max_bytes) co
     throw Error(name_ + ": member '" + entry.name + "' declares " + std::to_string(entry.uncompressed_size) +
                 " bytes, over the limit of " + std::to_string(max_bytes));
   std::string out;
-  out.reserve(static_cast<std::size_t>(entry.uncompressed_size));
+  // The declared size is a claim, not a fact: reserve at most 64 MiB up front, grow if it is true.
+  out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(entry.uncompressed_size, std::uint64_t{64} << 20)));
   read(entry, [&](std::string_view chunk) {
     out.append(chunk);
     return true;
