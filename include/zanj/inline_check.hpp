@@ -13,7 +13,7 @@ namespace zanj {
 /// nodes, which the .npy checks cover). Checked: the dtype is known; the shape is a list of
 /// non-negative integers; n_elements, when present, is the product of the shape; nested list
 /// data has one level per dimension with the right lengths and scalar leaves (a complex
-/// element may be a [re, im] pair); hex data is 2 * elements * itemsize hex digits; base64
+/// element may be a [re, im] pair, a bytes element a list of byte values); hex data is 2 * elements * itemsize hex digits; base64
 /// data is valid standard base64 decoding to elements * itemsize bytes; zero_dim data is a
 /// scalar with shape [].
 std::optional<std::string> check_inline_array(const ArrayNode& array);

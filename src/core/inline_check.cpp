@@ -1,5 +1,7 @@
 #include "zanj/inline_check.hpp"
 
+#include <algorithm>
+
 #include "zanj/dtype.hpp"
 #include "zanj/error.hpp"
 
@@ -12,13 +14,22 @@ std::string shape_text(const std::vector<std::uint64_t>& shape) {
   return out + "]";
 }
 
-/// A leaf of list data: a scalar of the dtype's family. Python writes complex numbers as
-/// [re, im] pairs, so those are leaves too.
+bool all_numbers(const Json& value) {
+  const JsonArray& items = value.as_array();
+  return std::all_of(items.begin(), items.end(), [](const Json& j) { return j.is_number(); });
+}
+
+/// A leaf of list data: a scalar of the dtype's family. What the serializer makes of the
+/// Python objects tolist() returns is lenient on purpose: a complex may be a [re, im] pair
+/// (or whatever its fallback handler wrote), bytes may be a list of byte values.
 bool is_leaf(const Json& value, const Dtype& dtype) {
-  if (dtype.kind == DtypeKind::complex && value.is_array())
-    return value.as_array().size() == 2 && value.as_array()[0].is_number() && value.as_array()[1].is_number();
-  if (dtype.kind == DtypeKind::unicode || dtype.kind == DtypeKind::bytes) return value.is_string();
-  return value.is_number() || value.is_bool();
+  switch (dtype.kind) {
+    case DtypeKind::complex:
+      return !value.is_array() || (value.as_array().size() == 2 && all_numbers(value));
+    case DtypeKind::bytes: return value.is_string() || (value.is_array() && all_numbers(value));
+    case DtypeKind::unicode: return value.is_string();
+    default: return value.is_number() || value.is_bool();
+  }
 }
 
 /// Nested list data against shape[dim...]; `where` is the index path so far ("data[1][0]").

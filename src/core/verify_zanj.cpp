@@ -125,6 +125,17 @@ void plan_reference(const Archive& archive, const RefSite& ref, std::vector<Memb
   if (n.list) plan.list_elements = true;
 }
 
+/// True when the first `matched` segments of a path that could not be followed lead to an
+/// external list or table: the rest of the path is inside its .jsonl member.
+bool inside_external_list(const Json& main, const PathSegments& segments, std::size_t matched) {
+  if (matched >= segments.size()) return false;
+  const PathSegments prefix(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(matched));
+  const Json* parent = follow_path(main, prefix);
+  if (!parent) return false;
+  const Node node = classify(*parent);
+  return node.kind == NodeKind::external_list || node.kind == NodeKind::table;
+}
+
 /// One externals_info entry: it must lead, through `path`, to the reference node naming it.
 /// Returns that node's path when it does.
 std::optional<std::string> check_externals_entry(const Archive& archive, const Json& main, const std::string& key,
@@ -145,7 +156,20 @@ std::optional<std::string> check_externals_entry(const Archive& archive, const J
     add_problem(report, Code::dangling_ref, key, path, "externals_info entry names no member");
     return std::nullopt;
   }
-  const Json* target = follow_path(main, segments);
+  MemberPlan& plan = plans[static_cast<std::size_t>(entry - archive.entries().data())];
+  std::size_t matched = 0;
+  const Json* target = follow_path(main, segments, &matched);
+  if (!target && inside_external_list(main, segments, matched)) {
+    // The reference node sits in a line of an external list's .jsonl (a long list of large
+    // arrays): the loader finds it there, so the path cannot be followed in __zanj__.json.
+    if (item_type != "npy" && item_type != "jsonl")
+      return mismatch("externals_info item_type '" + std::string(item_type) + "' is neither npy nor jsonl");
+    if (plan.role == Role::other) {
+      plan.role = item_type == "npy" ? Role::npy : Role::jsonl;
+      plan.path = path;
+    }
+    return path;
+  }
   const Node node = target ? classify(*target) : Node{};
   if (!target || !is_reference_kind(node) || node.member() != key)
     return mismatch("externals_info path '" + path + "' does not lead to the reference node of this member");
@@ -156,7 +180,6 @@ std::optional<std::string> check_externals_entry(const Archive& archive, const J
   std::uint64_t len = 0;
   const Json* len_json = info.find("len(data)");
   if (!len_json || !len_json->get_uint64(len)) return path;
-  MemberPlan& plan = plans[static_cast<std::size_t>(entry - archive.entries().data())];
   if (role == Role::npy) {
     if (node.array->has_shape && !node.array->shape.empty() && node.array->shape.front() != len)
       add_problem(report, Code::externals_info_len, key, path,

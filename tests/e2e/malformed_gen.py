@@ -122,6 +122,12 @@ def valid_cases():
     zeros_main["arr"].update(shape=[512, 512], dtype="float64", n_elements=512 * 512)
     zeros_meta = meta_doc()
     zeros_meta["externals_info"]["arr.npy"]["len(data)"] = 512
+    empty_main, empty_meta = main_doc(), meta_doc()  # DataFrames go external even when empty
+    empty_main["tab"].update({"len(data)": 0})
+    empty_main["tab"].pop("data[0]")
+    empty_meta["externals_info"]["tab.jsonl"]["len(data)"] = 0
+    nested_meta = meta_doc()  # a large array as an item of a long (external) list
+    nested_meta["externals_info"]["lst/1.npy"] = {"item_type": "npy", "path": ["lst", 1]}
     unicode_main = main_doc()
     unicode_main["ключ"] = {**ARRAY, "$ref": "ключ.npy"}
     unicode_meta = meta_doc()
@@ -137,6 +143,11 @@ def valid_cases():
         Case("valid_all_zero", archive(main=zeros_main, meta=zeros_meta, arr=big_zeros), 0),
         Case("valid_bzip2_all_zero", build_zip(members(main=zeros_main, meta=zeros_meta, arr=big_zeros, method=BZIP2)),
              0),  # about 10000:1, legitimately: only deflate has a maximum ratio
+        Case("valid_array_in_external_list", archive(
+            lst=LIST_LINES.replace(b"1\n", json.dumps({**ARRAY, "$ref": "lst/1.npy"}).encode() + b"\n", 1),
+            meta=nested_meta, extra=[Member("lst/1.npy", npy("<f4", (4, 3)), zip64_local=True)]), 0),
+        Case("valid_empty_table", archive(main=empty_main, meta=empty_meta, tab=b""), 0),
+        Case("valid_empty_table_stored", archive(main=empty_main, meta=empty_meta, tab=b"", method=STORE), 0),
         Case("valid_unicode_name", archive(main=unicode_main, meta=unicode_meta,
                                            extra=[Member("ключ.npy", npy("<f4", (4, 3)))]), 0),
         Case("warn_trailing_data", build_zip(members(), trailing=b"junk"), 0, "trailing_data"),

@@ -29,6 +29,8 @@ TEST_SUITE("inline_check") {
     CHECK_FALSE(check(node("array_list_meta", "[]", "[0, 5]", "float32")));  // empty multi-dimensional
     CHECK_FALSE(check(node("array_list_meta", "[[1, 2], [3, 4]]", "[2]", "complex128")));  // [re, im] pairs
     CHECK_FALSE(check(node("array_list_meta", R"(["ab", "c"])", "[2]", "<U2")));
+    CHECK_FALSE(check(node("array_list_meta", "[[97, 98], [99]]", "[2]", "|S2")));  // bytes as byte values
+    CHECK(check(node("array_list_meta", "[[1, 2, 3]]", "[1]", "complex64")));       // not a [re, im] pair
     CHECK(check(node("array_list_meta", "[[1, 2], [3]]", "[2, 2]", "int8"))->find("data[1] has 1 elements") == 0);
     CHECK(check(node("array_list_meta", "[1, 2]", "[2, 1]", "int8"))->find("data[0] is a number") == 0);
     CHECK(check(node("array_list_meta", "[[1], [2]]", "[2]", "int8"))->find("data[0] is a array") == 0);

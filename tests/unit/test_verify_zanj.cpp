@@ -121,6 +121,24 @@ TEST_SUITE("verify_zanj") {
     CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_len"});
   }
 
+  TEST_CASE("a reference inside an external list's lines is found through externals_info") {
+    // ZANJ serializes the items of a long list before writing them as .jsonl lines, so a large
+    // array item becomes its own member, referred to from inside the list's member.
+    FixtureParts p;
+    p.lst = "0\n{\"__muutils_format__\": \"numpy.ndarray:external\", \"$ref\": \"lst/1.npy\", \"shape\": [4, 3], "
+            "\"dtype\": \"float32\", \"n_elements\": 12}\n2\n";
+    p.meta = replaced(fixture_meta(), "\"arr.npy\": {",
+                      "\"lst/1.npy\": {\"item_type\": \"npy\", \"path\": [\"lst\", 1]},\n   \"arr.npy\": {");
+    const Result r = consistency(p, {{"lst/1.npy", test::fixture_npy(), true}});
+    CHECK(r.codes.empty());
+    CHECK(r.plans.back().role == Role::npy);
+    CHECK(r.plans.back().path == "lst/1");
+    p.meta = replaced(fixture_meta(), "\"arr.npy\": {",
+                      "\"lst/1.npy\": {\"item_type\": \"npz\", \"path\": [\"lst\", 1]},\n   \"arr.npy\": {");
+    CHECK(consistency(p, {{"lst/1.npy", test::fixture_npy(), true}}).codes ==
+          std::vector<std::string>{"externals_info_mismatch"});
+  }
+
   TEST_CASE("two nodes sharing a member is a warning; as two kinds, an error") {
     FixtureParts p;
     p.main = replaced(fixture_main(), "\"name\": \"x\",",
