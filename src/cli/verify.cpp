@@ -115,7 +115,7 @@ Command setup_verify(CLI::App& parent) {
       ->check(CLI::PositiveNumber);
   app->add_option("--max-json-depth", opt->limits.max_json_depth, "Deepest JSON nesting accepted")
       ->capture_default_str()
-      ->check(CLI::Range(1, 10000));
+      ->check(CLI::Range(1, 4096));  // deeper would risk the stack (the walks are recursive)
   app->add_option("--max-npy-header", opt->limits.max_npy_header_bytes, "Longest .npy header accepted, in bytes")
       ->capture_default_str()
       ->check(CLI::Range(16, 1 << 20));

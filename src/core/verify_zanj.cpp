@@ -2,7 +2,6 @@
 // externals_info, every $ref (in __zanj__.json and in the meta) naming a member, every member
 // referenced, and every externals_info entry leading to its reference node with the right
 // item_type. What each member must contain is returned as a plan for the data pass.
-#include <map>
 #include <set>
 
 #include "zanj/inline_check.hpp"

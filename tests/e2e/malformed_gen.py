@@ -126,6 +126,8 @@ def valid_cases():
     empty_main["tab"].update({"len(data)": 0})
     empty_main["tab"].pop("data[0]")
     empty_meta["externals_info"]["tab.jsonl"]["len(data)"] = 0
+    # nested deeper than json.dumps can write, within --max-json-depth 4096
+    deep_main = b'{"deep": ' + b"[" * 4090 + b"]" * 4090 + b", " + document(main_doc())[1:]
     nested_meta = meta_doc()  # a large array as an item of a long (external) list
     nested_meta["externals_info"]["lst/1.npy"] = {"item_type": "npy", "path": ["lst", 1]}
     unicode_main = main_doc()
@@ -148,6 +150,8 @@ def valid_cases():
             meta=nested_meta, extra=[Member("lst/1.npy", npy("<f4", (4, 3)), zip64_local=True)]), 0),
         Case("valid_empty_table", archive(main=empty_main, meta=empty_meta, tab=b""), 0),
         Case("valid_empty_table_stored", archive(main=empty_main, meta=empty_meta, tab=b"", method=STORE), 0),
+        Case("valid_deep_json", build_zip([members()[0], Member("__zanj__.json", deep_main), *members()[2:]]), 0,
+             None, ["--max-json-depth", "4096"]),
         Case("valid_unicode_name", archive(main=unicode_main, meta=unicode_meta,
                                            extra=[Member("ключ.npy", npy("<f4", (4, 3)))]), 0),
         Case("warn_trailing_data", build_zip(members(), trailing=b"junk"), 0, "trailing_data"),
