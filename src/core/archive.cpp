@@ -11,24 +11,30 @@
 #include <unordered_map>
 
 #include "zanj/error.hpp"
+#include "zanj/input.hpp"
 
 namespace zanj {
 namespace {
 
-constexpr std::size_t kReadBlock = 1 << 20;   // bytes handed to libarchive per read callback
+// Reads handed to libarchive start small (a JSON member or an npy header needs little) and
+// double while a member streams sequentially, up to large blocks for bulk data.
+constexpr std::size_t kFirstBlock = 64 << 10;
+constexpr std::size_t kMaxBlock = 1 << 20;
 
 struct SourceCursor {
   const ByteSource* source = nullptr;
   std::uint64_t position = 0;
-  std::vector<char> block = std::vector<char>(kReadBlock);
+  std::size_t next_size = kFirstBlock;
+  std::unique_ptr<char[]> block = std::make_unique_for_overwrite<char[]>(kMaxBlock);
 };
 
 la_ssize_t read_callback(struct archive*, void* data, const void** buffer) {
   auto* c = static_cast<SourceCursor*>(data);
   try {
-    const std::size_t n = c->source->read_some(c->position, c->block.data(), c->block.size());
+    const std::size_t n = c->source->read_some(c->position, c->block.get(), c->next_size);
     c->position += n;
-    *buffer = c->block.data();
+    c->next_size = std::min(c->next_size * 2, kMaxBlock);
+    *buffer = c->block.get();
     return static_cast<la_ssize_t>(n);
   } catch (...) {
     return ARCHIVE_FATAL;
@@ -44,6 +50,7 @@ la_int64_t seek_callback(struct archive*, void* data, la_int64_t offset, int whe
   la_int64_t target = 0;
   if (__builtin_add_overflow(base, offset, &target) || target < 0) return ARCHIVE_FATAL;
   c->position = static_cast<std::uint64_t>(std::min(target, size));
+  c->next_size = kFirstBlock;
   return static_cast<la_int64_t>(c->position);
 }
 
@@ -168,7 +175,7 @@ class LibarchiveReader {
 
 }  // namespace
 
-Archive::Archive(const std::string& path) : Archive(std::make_unique<FileSource>(path), path) {}
+Archive::Archive(const std::string& path) : Archive(open_input(path), input_display_name(path)) {}
 
 Archive::Archive(std::unique_ptr<ByteSource> source, std::string name)
     : source_(std::move(source)), name_(std::move(name)) {
