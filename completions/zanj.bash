@@ -72,7 +72,8 @@ _zanj()
     for ((i = 1; i < cword; i++)); do
         word=${words[i]}
         case $word in
-            --color | -d | --depth | --glob | -C | -o) ((i++)) ;;
+            --color | -d | --depth | --glob | -C | -o | -j | --jobs | --max-total-bytes | --max-entries | \
+                --max-json-depth | --max-npy-header) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
@@ -85,7 +86,7 @@ _zanj()
             COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
             return
             ;;
-        -d | --depth | --glob)
+        -d | --depth | --glob | -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header)
             return # a number, a pattern: nothing to offer
             ;;
         -C)
@@ -112,6 +113,7 @@ _zanj()
     case $command in
         info) opts="--json --handlers --no-members" ;;
         ls) opts="-d --depth --glob -l --long --members --json -1 --paths" ;;
+        verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts $global_opts" -- "$cur"))

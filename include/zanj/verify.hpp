@@ -57,8 +57,9 @@ struct VerifyOptions {
   unsigned threads = 2;  ///< members are inflated on this many threads (at least 1)
 };
 
-/// Verify the archive at `path`. Throws Error (Exit::usage) only when the file cannot be
-/// opened; everything wrong with its bytes, including not being a ZIP at all, is in the report.
+/// Verify the archive at `path` ("-": standard input, see input.hpp). Throws Error
+/// (Exit::usage) only when it cannot be opened or read; everything wrong with its bytes,
+/// including not being a ZIP at all, is in the report.
 VerifyReport verify_file(const std::string& path, const VerifyOptions& options = {});
 /// The same checks on bytes in memory (fuzzing, tests); `name` becomes the report's file.
 VerifyReport verify_bytes(std::string bytes, const std::string& name, const VerifyOptions& options = {});

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "inputs.hpp"
 #include "output.hpp"
 #include "zanj/error.hpp"
 #include "zanj/verify.hpp"
@@ -51,7 +52,7 @@ int run_verify(const VerifyCliOptions& opt) {
     VerifyReport report;
     try {
       report = verify_file(file, options);
-    } catch (const Error& e) {  // the file could not be opened or read: go on with the others
+    } catch (const Error& e) {  // the file could not be read after all: go on with the others
       std::fprintf(stderr, "zanj: error: %s\n", e.what());
       status = std::max(status, e.exit_code());
       continue;
@@ -102,7 +103,7 @@ Command setup_verify(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "verify", "Check that archives are whole, consistent and safe; exit status for CI (0 valid, 1 invalid)");
   app->footer(footer());
-  app->add_option("FILE", opt->files, "Archives to check")->required();
+  app->add_option("FILE", opt->files, "Archives to check ('-' for standard input)")->required()->check(input_file());
   app->add_flag("-q,--quiet", opt->quiet, "Print nothing; the exit status says it all");
   app->add_flag("--json", opt->json, "One JSON report per file, one per line");
   app->add_flag("--strict", opt->strict, "Warnings make a file invalid too");

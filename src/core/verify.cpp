@@ -10,6 +10,7 @@
 #include <thread>
 #include <unordered_set>
 
+#include "zanj/input.hpp"
 #include "zanj/verify_checks.hpp"
 
 namespace zanj {
@@ -145,7 +146,7 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
 }  // namespace
 
 VerifyReport verify_file(const std::string& path, const VerifyOptions& options) {
-  return verify_source(std::make_unique<FileSource>(path), path, options);
+  return verify_source(open_input(path), input_display_name(path), options);
 }
 
 VerifyReport verify_bytes(std::string bytes, const std::string& name, const VerifyOptions& options) {

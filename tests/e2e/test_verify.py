@@ -4,6 +4,7 @@ import json
 import os
 import re
 import shutil
+import subprocess
 import tempfile
 import time
 import unittest
@@ -178,13 +179,20 @@ class Output(ZanjTest):
         self.assertEqual(set(reps[1]), {"file", "ok", "errors", "warnings", "checked"})
         self.assertEqual(set(reps[1]["errors"][0]), {"code", "member", "path", "message"})
 
-    def test_missing_file_is_2_and_others_still_checked(self):
-        r = run("verify", "/nonexistent/x.zanj", corpus("basic.zanj"))
-        self.assertEqual(r.code, 2)
-        self.assertIn("zanj: error: /nonexistent/x.zanj", r.err)
-        self.assertIn(corpus("basic.zanj") + ": ok", r.text)
+    def test_unreadable_path_is_2(self):
+        self.assertFails(run("verify", corpus("basic.zanj"), "/nonexistent/x.zanj"), 2,
+                         "/nonexistent/x.zanj: No such file or directory")
         with tempfile.TemporaryDirectory() as d:
-            self.assertEqual(run("verify", d).code, 2)
+            self.assertFails(run("verify", d), 2)
+
+    def test_standard_input(self):
+        with open(corpus("basic.zanj"), "rb") as f:
+            data = f.read()
+        r = run("verify", "-", stdin=data)
+        self.assertEqual((r.code, r.text), (0, "<stdin>: ok\n"))
+        r = run("verify", "-", stdin=data[: len(data) // 2])
+        self.assertEqual(r.code, 1)
+        self.assertIn("[no_eocd]", r.text)
 
     def test_strict(self):
         path = dict((c.name, p) for c, p in suite())["warn_trailing_data"]
@@ -203,6 +211,13 @@ class Output(ZanjTest):
         text = self.assertOk(run("verify", "--help")).text
         for needle in ("Examples:", "Exit status", "--json", "--max-total-bytes", "crc_mismatch", "ratio_lie"):
             self.assertIn(needle, text)
+
+    def test_man_page_documents_every_code(self):
+        documented = set(re.findall(r"^  ([a-z0-9_]+)  ", run("verify", "--help").text, re.M))
+        page = subprocess.run(["groff", "-man", "-Tascii", "-P-c", "-P-b", "-P-u", "-rHY=0",
+                               os.path.join(SOURCE_DIR, "man", "zanj-verify.1")], capture_output=True, check=True)
+        listed = set(re.findall(r"^\s+([a-z0-9_]+)$", page.stdout.decode("ascii"), re.M))
+        self.assertEqual(documented - listed, set())
 
     def test_readme_documents_every_code(self):
         documented = set(re.findall(r"^  ([a-z0-9_]+)  ", run("verify", "--help").text, re.M))
