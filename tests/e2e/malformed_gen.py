@@ -128,6 +128,8 @@ def valid_cases():
     empty_meta["externals_info"]["tab.jsonl"]["len(data)"] = 0
     # nested deeper than json.dumps can write, within --max-json-depth 4096
     deep_main = b'{"deep": ' + b"[" * 4090 + b"]" * 4090 + b", " + document(main_doc())[1:]
+    short_meta = meta_doc()  # len(data) of an array is its first dimension, 4
+    short_meta["externals_info"]["arr.npy"]["len(data)"] = 3
     nested_meta = meta_doc()  # a large array as an item of a long (external) list
     nested_meta["externals_info"]["lst/1.npy"] = {"item_type": "npy", "path": ["lst", 1]}
     unicode_main = main_doc()
@@ -155,6 +157,10 @@ def valid_cases():
         Case("valid_unicode_name", archive(main=unicode_main, meta=unicode_meta,
                                            extra=[Member("ключ.npy", npy("<f4", (4, 3)))]), 0),
         Case("warn_trailing_data", build_zip(members(), trailing=b"junk"), 0, "trailing_data"),
+        Case("warn_unaccounted_bytes", build_zip(members(), between=b"hidden bytes"), 0, "unaccounted_bytes"),
+        Case("warn_utf8_flag_missing", build_zip(members(main=unicode_main, meta=unicode_meta, extra=[
+            Member("ключ.npy", npy("<f4", (4, 3)), local={"flags": 0}, central={"flags": 0})])), 0, "utf8_flag_missing"),
+        Case("warn_externals_info_len", archive(meta=short_meta), 0, "externals_info_len"),
         Case("strict_trailing_data", build_zip(members(), trailing=b"junk"), 1, "trailing_data", ["--strict"]),
     ]
 
