@@ -72,7 +72,8 @@ _zanj()
     for ((i = 1; i < cword; i++)); do
         word=${words[i]}
         case $word in
-            --color | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member) ((i++)) ;;
+            --color | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member | \
+                -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
@@ -85,7 +86,8 @@ _zanj()
             COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
             return
             ;;
-        -d | --depth | --glob | --head | --tail | --member)
+        -d | --depth | --glob | --head | --tail | --member | -j | --jobs | --max-total-bytes | --max-entries | \
+            --max-json-depth | --max-npy-header)
             return # a number, a pattern, a member name: nothing to offer
             ;;
         -f | --format)
@@ -117,6 +119,7 @@ _zanj()
         info) opts="--json --handlers --no-members" ;;
         ls) opts="-d --depth --glob -l --long --members --json -1 --paths" ;;
         cat) opts="-f --format --json --full --head --tail --resolve --member" ;;
+        verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts $global_opts" -- "$cur"))

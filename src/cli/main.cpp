@@ -10,6 +10,7 @@
 #include "info.hpp"
 #include "ls.hpp"
 #include "terminal.hpp"
+#include "verify.hpp"
 #include "zanj/error.hpp"
 #include "zanj/zanj_file.hpp"
 
@@ -54,6 +55,7 @@ int main(int argc, char** argv) {
       zanj::cli::setup_info(app),
       zanj::cli::setup_ls(app),
       zanj::cli::setup_cat(app),
+      zanj::cli::setup_verify(app),
   };
 
   try {
