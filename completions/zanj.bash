@@ -72,7 +72,8 @@ _zanj()
     for ((i = 1; i < cword; i++)); do
         word=${words[i]}
         case $word in
-            --color | -d | --depth | --glob | -C | -o) ((i++)) ;;
+            --color | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member | \
+                -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
@@ -85,8 +86,13 @@ _zanj()
             COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
             return
             ;;
-        -d | --depth | --glob)
-            return # a number, a pattern: nothing to offer
+        -d | --depth | --glob | --head | --tail | --member | -j | --jobs | --max-total-bytes | --max-entries | \
+            --max-json-depth | --max-npy-header)
+            return # a number, a pattern, a member name: nothing to offer
+            ;;
+        -f | --format)
+            COMPREPLY=($(compgen -W 'text json jsonl csv npy raw' -- "$cur"))
+            return
             ;;
         -C)
             _filedir -d
@@ -112,6 +118,8 @@ _zanj()
     case $command in
         info) opts="--json --handlers --no-members" ;;
         ls) opts="-d --depth --glob -l --long --members --json -1 --paths" ;;
+        cat) opts="-f --format --json --full --head --tail --resolve --member" ;;
+        verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts $global_opts" -- "$cur"))

@@ -15,7 +15,7 @@ function __zanj_words
             continue
         end
         switch $token
-            case --color -d --depth --glob -C -o
+            case --color -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header
                 set skip 1
             case '-*'
             case '*'
@@ -114,6 +114,25 @@ complete -c zanj -n '__zanj_using ls' -s l -l long -d 'Add value sizes and packe
 complete -c zanj -n '__zanj_using ls' -l members -d 'List the raw ZIP members instead'
 complete -c zanj -n '__zanj_using ls' -l json -d 'Machine-readable output'
 complete -c zanj -n '__zanj_using ls' -s 1 -l paths -d 'Print only object paths, one per line'
+
+# cat
+complete -c zanj -n '__zanj_using cat' -s f -l format -x -a 'text json jsonl csv npy raw' -d 'Output format'
+complete -c zanj -n '__zanj_using cat' -l json -d 'Same as --format json'
+complete -c zanj -n '__zanj_using cat' -l full -d 'Print every value of a large array'
+complete -c zanj -n '__zanj_using cat' -l head -x -d 'Only the first N rows or entries'
+complete -c zanj -n '__zanj_using cat' -l tail -x -d 'Only the last N rows or entries'
+complete -c zanj -n '__zanj_using cat' -l resolve -d 'Fill in external arrays, tables and lists'
+complete -c zanj -n '__zanj_using cat' -l member -x -d 'Print the bytes of this ZIP member'
+
+# verify
+complete -c zanj -n '__zanj_using verify' -s q -l quiet -d 'Print nothing: the exit status says it all'
+complete -c zanj -n '__zanj_using verify' -l json -d 'One JSON report per file'
+complete -c zanj -n '__zanj_using verify' -l strict -d 'Warnings make a file invalid too'
+complete -c zanj -n '__zanj_using verify' -s j -l jobs -x -d 'Threads inflating members'
+complete -c zanj -n '__zanj_using verify' -l max-total-bytes -x -d 'Most bytes all members may declare'
+complete -c zanj -n '__zanj_using verify' -l max-entries -x -d 'Most ZIP entries accepted'
+complete -c zanj -n '__zanj_using verify' -l max-json-depth -x -d 'Deepest JSON nesting accepted'
+complete -c zanj -n '__zanj_using verify' -l max-npy-header -x -d 'Longest .npy header accepted'
 
 # Option values of the other commands.
 complete -c zanj -n '__zanj_using extract' -s C -x -a '(__fish_complete_directories)' -d 'Directory to write into'

@@ -36,11 +36,7 @@ Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, 
                                     {"size", e.uncompressed_size},
                                     {"compressed_size", e.compressed_size},
                                     {"method", method_name(e.method)},
-                                    {"crc32", [&] {
-                                       char buf[9];
-                                       std::snprintf(buf, sizeof buf, "%08x", e.crc32);
-                                       return std::string(buf);
-                                     }()},
+                                    {"crc32", crc32_hex(e.crc32)},
                                     {"modified", e.mtime_iso8601()}});
   Json cfg = s.zanj_cfg.value_or(Json(nullptr));
   if (opt.handlers && z.meta)

@@ -142,7 +142,7 @@ int list_members(const ZanjFile& z, const LsOptions& opt) {
                                       {"size", e.uncompressed_size},
                                       {"compressed_size", e.compressed_size},
                                       {"method", method_name(e.method)},
-                                      {"crc32", static_cast<std::uint64_t>(e.crc32)},
+                                      {"crc32", crc32_hex(e.crc32)},
                                       {"modified", e.mtime_iso8601()}});
     write_out(to_json(Json(JsonObject{{"file", opt.file}, {"members", Json(std::move(members))}})) + "\n");
     return 0;
@@ -150,11 +150,9 @@ int list_members(const ZanjFile& z, const LsOptions& opt) {
   std::vector<std::vector<std::string>> rows{{"Length", "Method", "Size", "Cmpr", "Modified", "CRC-32", "Name"}};
   std::uint64_t total = 0, packed = 0;
   for (const auto& e : z.archive.entries()) {
-    char crc[9];
-    std::snprintf(crc, sizeof crc, "%08x", e.crc32);
     const auto ratio = e.uncompressed_size ? 100 - (e.compressed_size * 100 / e.uncompressed_size) : 0;
     rows.push_back({std::to_string(e.uncompressed_size), method_name(e.method), std::to_string(e.compressed_size),
-                    std::to_string(static_cast<std::int64_t>(ratio)) + "%", e.mtime_iso8601(), crc, e.name});
+                    std::to_string(static_cast<std::int64_t>(ratio)) + "%", e.mtime_iso8601(), crc32_hex(e.crc32), e.name});
     total += e.uncompressed_size;
     packed += e.compressed_size;
   }

@@ -5,12 +5,14 @@
 #include <new>
 #include <vector>
 
+#include "cat.hpp"
 #include "command.hpp"
 #include "extract.hpp"
 #include "info.hpp"
 #include "ls.hpp"
 #include "pack.hpp"
 #include "terminal.hpp"
+#include "verify.hpp"
 #include "zanj/error.hpp"
 #include "zanj/zanj_file.hpp"
 
@@ -54,6 +56,8 @@ int main(int argc, char** argv) {
   std::vector<zanj::cli::Command> commands{
       zanj::cli::setup_info(app),
       zanj::cli::setup_ls(app),
+      zanj::cli::setup_cat(app),
+      zanj::cli::setup_verify(app),
       zanj::cli::setup_extract(app),
       zanj::cli::setup_pack(app),
   };

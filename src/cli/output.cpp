@@ -47,6 +47,12 @@ std::string human_bytes(std::uint64_t bytes) {
   return buf;
 }
 
+std::string crc32_hex(std::uint32_t crc) {
+  char buf[9];
+  std::snprintf(buf, sizeof buf, "%08x", crc);
+  return buf;
+}
+
 std::string shape_text(const std::vector<std::uint64_t>& shape) {
   std::string out = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) {

@@ -26,6 +26,8 @@ bool stdout_is_terminal();
 bool stderr_is_terminal();
 /// "2.0 KiB", "1.5 GiB", "312 B".
 std::string human_bytes(std::uint64_t bytes);
+/// A CRC-32 as 8 lowercase hex digits, as `unzip -v` and the corpus facts write it.
+std::string crc32_hex(std::uint32_t crc);
 /// "[32, 16]", "[]" for 0-d.
 std::string shape_text(const std::vector<std::uint64_t>& shape);
 /// Print `zanj: warning: <message>` on stderr (unless -q).

@@ -5,7 +5,9 @@
 #include <algorithm>
 
 #include "zanj/error.hpp"
+#include "zanj/inline_array.hpp"
 #include "zanj/npy.hpp"
+#include "zanj/value_bytes.hpp"
 #include "zanj/object_path.hpp"
 #include "zanj/tree.hpp"
 
@@ -26,9 +28,19 @@ struct NpyMember {
   Dtype dtype;
   std::vector<std::uint64_t> shape;
 };
-NpyMember npy_from_inline(const Json& node, const JsonArray& path) {
-  (void)node;
-  throw Error(where(path) + ": PENDING decode_inline_array");
+NpyMember npy_from_inline(const ArrayNode& node, const JsonArray& path) {
+  DecodedArray decoded;
+  try {
+    decoded = decode_inline_array(node);
+  } catch (const Error& e) {
+    throw Error(where(path) + ": " + e.what());
+  }
+  // The values come little-endian; numpy saves an array in its own byte order. The swap is its
+  // own inverse, so swapping little-endian values by a big-endian dtype gives its bytes.
+  swap_to_little_endian(decoded.values, decoded.dtype);
+  NpyMember npy{make_npy_header(decoded.dtype, false, decoded.shape), decoded.dtype, std::move(decoded.shape)};
+  npy.bytes += decoded.values;
+  return npy;
 }
 
 /// jsonl_metadata(): for a list of objects, its length, each key's Python value types and
@@ -74,7 +86,7 @@ class Externalizer {
         throw Error(where(path) + " refers to member '" + node.array->member +
                     "', which a .json input cannot provide (pack the extracted directory instead)");
       const auto n = node.array->element_count();
-      if (!path.empty() && n && *n >= thresholds_.array) store_array(value, node.array->torch, *n, path);
+      if (!path.empty() && n && *n >= thresholds_.array) store_array(value, *node.array, *n, path);
       return;  // inline arrays are leaves: their data is values, not lists to store apart
     }
     if (node.is_reference())
@@ -109,9 +121,10 @@ class Externalizer {
     value = Json(std::move(node));
   }
 
-  void store_array(Json& value, bool torch, std::uint64_t elements, const JsonArray& path) {
+  void store_array(Json& value, const ArrayNode& array, std::uint64_t elements, const JsonArray& path) {
     const std::string member = externals_.name_for(path, "npy");
-    NpyMember npy = npy_from_inline(value, path);
+    const bool torch = array.torch;
+    NpyMember npy = npy_from_inline(array, path);
     JsonArray shape;
     for (auto d : npy.shape) shape.emplace_back(d);
     const std::string dtype = torch ? "torch." + npy.dtype.numpy_name() : npy.dtype.numpy_name();

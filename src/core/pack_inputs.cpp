@@ -6,6 +6,7 @@
 
 #include "zanj/byte_source.hpp"
 #include "zanj/error.hpp"
+#include "zanj/member_reader.hpp"
 #include "zanj/npy.hpp"
 #include "zanj/pack.hpp"
 #include "zanj/repack.hpp"
@@ -91,33 +92,27 @@ class Planner {
     // Storage order: the order numpy wrote them, and the one pass write_pack reads them in.
     std::sort(entries.begin(), entries.end(),
               [](const ZipEntry* a, const ZipEntry* b) { return a->local_header_offset < b->local_header_offset; });
-    std::unordered_map<const ZipEntry*, std::string> headers;
     const NpyLimits npy_limits{settings_.limits.max_npy_header_bytes};
-    const std::size_t most = 12 + npy_limits.max_header_bytes;
+    std::unordered_map<const ZipEntry*, NpyHeaderCollector> headers;
     // One pass decoding only the first bytes of each member: its header.
     archive->read_each(entries, [&](const ZipEntry& e, const Archive::MemberReader& read) {
-      std::string& bytes = headers[&e];
-      read([&](std::string_view chunk) {
-        bytes.append(chunk.substr(0, most - bytes.size()));
-        if (bytes.size() >= most) return false;
-        try {
-          return bytes.size() < npy_header_size(bytes, npy_limits);
-        } catch (const Error&) {
-          return bytes.size() < 12;  // too short to tell yet; or broken, which parsing reports
-        }
-      });
+      NpyHeaderCollector& collector = headers.emplace(&e, NpyHeaderCollector(npy_limits)).first->second;
+      try {
+        read([&](std::string_view chunk) {
+          collector.feed(chunk);
+          return !collector.header();
+        });
+        collector.finish();
+      } catch (const Error& err) {
+        throw Error(path + ": member '" + e.name + "': " + err.what());
+      }
     });
     JsonObject dict;
     for (std::size_t i = 0; i < entries.size(); ++i) {
       const ZipEntry& e = *entries[i];
       const std::string what = path + ": member '" + e.name + "'";
       if (e.is_directory()) throw Error(what + " is a directory, not an array");
-      NpyHeader h;
-      try {
-        h = parse_npy_header(headers[&e], npy_limits);
-      } catch (const Error& err) {
-        throw Error(what + ": " + err.what());
-      }
+      const NpyHeader& h = *headers.at(&e).header();
       check_npy_size(h, e.uncompressed_size, what);
       const std::string key = ends_with(e.name, ".npy") ? e.name.substr(0, e.name.size() - 4) : e.name;
       JsonArray node_path = prefix;

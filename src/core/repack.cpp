@@ -97,13 +97,15 @@ struct JsonlStats {
 /// Lines of a .jsonl file and its first value (what the reference records as len(data), data[0]).
 JsonlStats jsonl_stats(const std::string& path, const ResourceLimits& limits) {
   JsonlStats stats;
-  for_each_line([&](const ChunkSink& sink) { read_file_chunks(path, sink); }, path,
-                [&](std::uint64_t index, std::string_view line) {
-                  if (index == 0) stats.first = parse_json(line, path + " line 1", JsonLimits{limits.max_json_depth});
-                  stats.lines = index + 1;
-                  return true;
-                },
-                limits.max_jsonl_line_bytes);
+  JsonlLineSplitter lines(
+      [&](std::uint64_t index, std::string_view line) {
+        if (index == 0) stats.first = parse_json(line, path + " line 1", JsonLimits{limits.max_json_depth});
+        return true;
+      },
+      limits.max_jsonl_line_bytes, path);
+  read_file_chunks(path, [&](std::string_view chunk) { return lines.feed(chunk); });
+  lines.finish();
+  stats.lines = lines.lines();
   return stats;
 }
 

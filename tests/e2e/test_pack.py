@@ -124,7 +124,7 @@ class PackConvert(ZanjTest):
         got = members(self.pack(src))
         root = json.loads(got["__zanj__.json"])
         self.assertEqual(root["small"], want["small"])  # 3 elements: stays inline
-        for key, fmt in (("emb", "<f8"), ("ids", "<i4")):
+        for key, fmt, code in (("emb", "<f8", "d"), ("ids", "<i4", "i")):
             node = root[key]
             self.assertEqual(node, {"__muutils_format__": "numpy.ndarray:external", "$ref": key + ".npy",
                                     "shape": want[key]["shape"], "dtype": want[key]["dtype"],
@@ -140,7 +140,7 @@ class PackConvert(ZanjTest):
                     stack.extend(reversed(x))
                 else:
                     flat.append(x)
-            self.assertEqual(list(struct.unpack("<%d%s" % (len(flat), fmt[-2]), data)), flat)
+            self.assertEqual(list(struct.unpack("<%d%s" % (len(flat), code), data)), flat)
 
     def test_several_inputs_under_their_names(self):
         out = self.pack("a=" + os.path.join(CONVERT, "arrays.npz"), os.path.join(CONVERT, "plain.json"),
