@@ -2,6 +2,7 @@
 
 #include "zanj/error.hpp"
 #include "zanj/json_externalize.hpp"
+#include "zanj/npy.hpp"
 
 using namespace zanj;
 
@@ -93,6 +94,52 @@ TEST_SUITE("json_externalize") {
     const Result r = externalize(R"j({"a": )j" + node + "}", Thresholds{256, 2});
     CHECK(r.members.empty());
     CHECK(to_json(*r.value.find("a")) == to_json(parse_json(node, "node")));
+  }
+
+  TEST_CASE("large inline arrays become .npy members, as numpy would save them") {
+    const Result r = externalize(
+        R"j({"a": {"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [[1, 2], [3, 4]], "shape": [2, 2], "dtype": "int16", "n_elements": 4}})j",
+        Thresholds{4, 256});
+    CHECK(to_json(*r.value.find("a")) ==
+          R"j({"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [2, 2], "dtype": "int16", "n_elements": 4})j");
+    REQUIRE(r.members.size() == 1);
+    const std::string& npy = std::get<BytesSource>(r.members[0].source).bytes;
+    const std::string header = make_npy_header(parse_descr("<i2"), false, {2, 2});
+    CHECK(npy == header + std::string("\1\0\2\0\3\0\4\0", 8));
+    CHECK(r.members[0].size == npy.size());
+    CHECK(to_json(*r.externals.externals_info().find("a.npy")) ==
+          R"j({"item_type": "npy", "path": ["a"], "type(data)": "<class 'numpy.ndarray'>", "len(data)": 2})j");
+  }
+
+  TEST_CASE("every inline mode, torch names, and big-endian bytes kept big-endian") {
+    const Result r = externalize(
+        R"j({"h": {"__muutils_format__": "numpy.ndarray:array_hex_meta", "data": "0100020003000400", "shape": [4], "dtype": "int16", "n_elements": 4},)j"
+        R"j( "b": {"__muutils_format__": "numpy.ndarray:array_b64_meta", "data": "AQACAAMABAA=", "shape": [4], "dtype": "int16", "n_elements": 4},)j"
+        R"j( "t": {"__muutils_format__": "torch.Tensor:array_list_meta", "data": [0.5, 1.5, 2.5, 3.5], "shape": [4], "dtype": "float32", "n_elements": 4},)j"
+        R"j( "be": {"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [1, 2, 3, 4], "shape": [4], "dtype": ">i2", "n_elements": 4},)j"
+        R"j( "z": {"__muutils_format__": "numpy.ndarray:zero_dim", "data": 7, "shape": [], "dtype": "int64", "n_elements": 1}})j",
+        Thresholds{1, 256});
+    const auto bytes = [&](std::size_t i) {
+      const std::string& npy = std::get<BytesSource>(r.members[i].source).bytes;
+      return npy.substr(static_cast<std::size_t>(parse_npy_header(npy).data_offset));
+    };
+    REQUIRE(r.members.size() == 5);
+    CHECK(bytes(0) == std::string("\1\0\2\0\3\0\4\0", 8));
+    CHECK(bytes(1) == bytes(0));  // hex and base64 of the same values
+    CHECK(r.value.find("t")->string_at("__muutils_format__") == "torch.Tensor:external");
+    CHECK(r.value.find("t")->string_at("dtype") == "torch.float32");
+    CHECK(r.value.find("be")->string_at("dtype") == ">i2");
+    CHECK(bytes(3) == std::string("\0\1\0\2\0\3\0\4", 8));
+    CHECK(std::get<BytesSource>(r.members[3].source).bytes.find("'descr': '>i2'") != std::string::npos);
+    CHECK(to_json(*r.value.find("z")->find("shape")) == "[]");  // 0-d: no len(data) either
+    CHECK(r.externals.externals_info().find("z.npy")->find("len(data)") == nullptr);
+  }
+
+  TEST_CASE("an inline array that does not decode is refused with its path") {
+    CHECK_THROWS_WITH_AS(
+        externalize(R"j({"bad": {"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [1, 2, 3], "shape": [4], "dtype": "int8", "n_elements": 4}})j",
+                    Thresholds{4, 256}),
+        doctest::Contains("'bad'"), Error);
   }
 
   TEST_CASE("reference nodes in the input are refused") {
