@@ -1,6 +1,7 @@
 # Every dependency is a Debian 12 package (scripts/install-deps); nothing is downloaded here.
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(LIBARCHIVE REQUIRED IMPORTED_TARGET libarchive)
+pkg_check_modules(LIBDEFLATE REQUIRED IMPORTED_TARGET libdeflate)  # pack: fast whole-block deflate
 find_package(simdjson REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(CLI11 REQUIRED)

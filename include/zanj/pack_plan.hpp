@@ -88,7 +88,7 @@ class ExternalRegistry {
 
 /// The "zanj_cfg" the reference writes, for these settings (`compress` is the ZIP method).
 Json default_zanj_cfg(std::uint64_t array_threshold, std::uint64_t list_threshold, std::uint16_t compress);
-/// "sysinfo" naming this tool: {"zanj_cli": {"name": "zanj", "version", "zlib"}}.
+/// "sysinfo" naming this tool: {"zanj_cli": {"name": "zanj", "version", "zlib", "libdeflate"}}.
 Json tool_sysinfo();
 /// {"zanj_cfg", "sysinfo", "externals_info", "timestamp"} in the reference's key order.
 Json make_meta(Json zanj_cfg, Json sysinfo, Json externals_info, double timestamp);

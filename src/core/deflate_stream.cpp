@@ -1,5 +1,6 @@
 #include "zanj/deflate_stream.hpp"
 
+#include <libdeflate.h>
 #include <sched.h>
 #include <zlib.h>
 
@@ -11,40 +12,70 @@
 namespace zanj {
 namespace {
 
-constexpr std::size_t kWindow = 32 * 1024;        // deflate's window: the useful dictionary
-constexpr std::size_t kOutChunk = 256 * 1024;     // sequential mode's output buffer
-constexpr int kMemLevel = 8;                      // zlib's default, as Python uses it
-constexpr int kRawDeflate = -15;                  // negative window bits: no zlib header
-
-[[noreturn]] void zlib_failed(const char* what, int code) {
-  throw Error(std::string("deflate: ") + what + " failed (zlib error " + std::to_string(code) + ")");
-}
-
-void init_raw_deflate(z_stream& zs, int level) {
-  zs = z_stream{};
-  const int r = deflateInit2(&zs, level, Z_DEFLATED, kRawDeflate, kMemLevel, Z_DEFAULT_STRATEGY);
-  if (r != Z_OK) zlib_failed("deflateInit2", r);
-}
-
-/// Feed `input` to `zs` with `flush`, appending everything it produces to `out`.
-void deflate_into(z_stream& zs, std::string_view input, int flush, std::string& out) {
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(input.data()));
-  zs.avail_in = static_cast<uInt>(input.size());
-  for (;;) {
-    const std::size_t before = out.size();
-    out.resize(before + kOutChunk);
-    zs.next_out = reinterpret_cast<Bytef*>(out.data() + before);
-    zs.avail_out = static_cast<uInt>(kOutChunk);
-    const int r = deflate(&zs, flush);
-    out.resize(out.size() - zs.avail_out);
-    if (r == Z_STREAM_END) return;
-    if (r != Z_OK && r != Z_BUF_ERROR) zlib_failed("deflate", r);
-    // Done when zlib had output room left over: it has nothing more to say for this flush.
-    if (zs.avail_out != 0 && zs.avail_in == 0 && flush != Z_FINISH) return;
+/// libdeflate compressors are costly to set up: one per thread and level, kept.
+libdeflate_compressor* compressor_for(int level) {
+  struct Cache {
+    int level = -1;
+    libdeflate_compressor* compressor = nullptr;
+    ~Cache() { libdeflate_free_compressor(compressor); }
+  };
+  thread_local Cache cache;
+  if (cache.level != level) {
+    libdeflate_free_compressor(cache.compressor);
+    cache.compressor = libdeflate_alloc_compressor(level);
+    cache.level = cache.compressor ? level : -1;
+    if (!cache.compressor) throw Error("deflate: cannot set up level " + std::to_string(level));
   }
+  return cache.compressor;
+}
+
+/// One complete raw deflate stream of `input`.
+std::string compress_whole(std::string_view input, int level) {
+  libdeflate_compressor* c = compressor_for(level);
+  std::string out(libdeflate_deflate_compress_bound(c, input.size()), '\0');
+  const std::size_t n = libdeflate_deflate_compress(c, input.data(), input.size(), out.data(), out.size());
+  if (n == 0) throw Error("deflate: output larger than its bound");  // cannot happen with the bound
+  out.resize(n);
+  return out;
 }
 
 }  // namespace
+
+void unfinish_deflate_stream(std::string& stream) {
+  // Walk the stream block by block with zlib's inflate (Z_BLOCK stops at each block end, and
+  // data_type says how many bits of the last byte read are still unused) to find where the
+  // last block's header starts and how many bits are left after its end.
+  z_stream zs{};
+  if (inflateInit2(&zs, -15) != Z_OK) throw Error("deflate: cannot set up inflate");
+  zs.next_in = reinterpret_cast<Bytef*>(stream.data());
+  zs.avail_in = static_cast<uInt>(stream.size());
+  unsigned char discard[1 << 16];
+  std::uint64_t last_header_bit = 0;  // the first block starts at bit 0
+  unsigned unused_bits = 0;
+  bool whole = false;
+  for (;;) {
+    zs.next_out = discard;
+    zs.avail_out = sizeof discard;
+    if (inflate(&zs, Z_BLOCK) != Z_OK) break;
+    if (!(zs.data_type & 128)) continue;  // output buffer full, or input used up, mid-block
+    // At the end of a block: 64 says it was the last one; else the next header starts here.
+    if (zs.data_type & 64) {
+      unused_bits = static_cast<unsigned>(zs.data_type & 7);
+      whole = zs.avail_in == 0;
+      break;
+    }
+    last_header_bit = zs.total_in * 8 - (zs.data_type & 7);
+  }
+  inflateEnd(&zs);
+  if (!whole) throw Error("deflate: internal: block output is not one complete deflate stream");
+
+  stream[last_header_bit / 8] = static_cast<char>(stream[last_header_bit / 8] & ~(1u << (last_header_bit % 8)));
+  // An empty stored block: 3 header bits (not final, type 00) in the unused bits or a new
+  // byte, padding to the byte boundary, then LEN 0 and NLEN 0xFFFF.
+  stream.back() = static_cast<char>(stream.back() & ((1u << (8 - unused_bits)) - 1));
+  if (unused_bits < 3) stream.push_back('\0');
+  stream.append("\x00\x00\xff\xff", 4);
+}
 
 // ---- DeflatePool -------------------------------------------------------------
 
@@ -92,18 +123,22 @@ unsigned available_cpus() {
 
 // ---- DeflateStream -------------------------------------------------------------
 
-struct DeflateStream::ZStream {
-  z_stream zs{};
-  explicit ZStream(int level) { init_raw_deflate(zs, level); }
-  ~ZStream() { deflateEnd(&zs); }
-};
-
-/// One block compressed on a worker.
+/// One block, compressed on a worker (or on the calling thread without a pool).
 struct DeflateStream::Block {
-  std::string input, dictionary, output;
+  std::string input, output;
   bool last = false;
   bool done = false;
   std::exception_ptr error;
+
+  void compress(int level) noexcept {
+    try {
+      output = compress_whole(input, level);
+      if (!last) unfinish_deflate_stream(output);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    input = std::string();
+  }
 };
 
 /// What the workers share with the stream: they signal completion here. Held by shared_ptr
@@ -127,25 +162,9 @@ DeflateStream::~DeflateStream() {
   });
 }
 
-void DeflateStream::sequential(std::string_view data, bool finish) {
-  if (!stream_) stream_ = std::make_unique<ZStream>(level_);
-  std::string out;
-  // Bounded memory: hand zlib at most one output chunk's worth of input per round.
-  do {
-    const std::string_view piece = data.substr(0, kOutChunk);
-    data.remove_prefix(piece.size());
-    deflate_into(stream_->zs, piece, finish && data.empty() ? Z_FINISH : Z_NO_FLUSH, out);
-    if (!out.empty()) sink_(out);
-    out.clear();
-  } while (!data.empty());
-}
-
 void DeflateStream::write(std::string_view data) {
-  if (!pool_) {
-    if (!data.empty()) sequential(data, false);
-    return;
-  }
   while (!data.empty()) {
+    if (pending_.empty()) pending_.reserve(kBlockSize);
     const std::size_t take = std::min(data.size(), kBlockSize - pending_.size());
     pending_.append(data.substr(0, take));
     data.remove_prefix(take);
@@ -154,62 +173,29 @@ void DeflateStream::write(std::string_view data) {
 }
 
 void DeflateStream::finish() {
-  if (!pool_ || !parallel_) {
-    // One zlib stream for the whole member: the same bytes Python's zipfile writes.
-    sequential(pending_, true);
-    pending_.clear();
-    return;
-  }
   submit_block(true);
   while (!in_flight_.empty()) emit_ready(true);
 }
 
 void DeflateStream::submit_block(bool last) {
-  parallel_ = true;
   auto block = std::make_shared<Block>();
   block->input = std::move(pending_);
-  block->dictionary = dictionary_;
-  block->last = last;
-  const std::size_t keep = std::min(block->input.size(), kWindow);
-  // The next block's dictionary: the end of this block, topped up from the old dictionary.
-  if (keep < kWindow) {
-    dictionary_.append(block->input);
-    if (dictionary_.size() > kWindow) dictionary_.erase(0, dictionary_.size() - kWindow);
-  } else {
-    dictionary_.assign(block->input, block->input.size() - keep, keep);
-  }
   pending_ = std::string();
-  pending_.reserve(kBlockSize);
+  block->last = last;
   in_flight_.push_back(block);
-  pool_->submit([block, shared = shared_, level = level_] {
-    try {
-      z_stream zs{};
-      init_raw_deflate(zs, level);
-      try {
-        if (!block->dictionary.empty()) {
-          const int r = deflateSetDictionary(&zs, reinterpret_cast<const Bytef*>(block->dictionary.data()),
-                                             static_cast<uInt>(block->dictionary.size()));
-          if (r != Z_OK) zlib_failed("deflateSetDictionary", r);
-        }
-        block->output.reserve(deflateBound(&zs, static_cast<uLong>(block->input.size())) + 16);
-        // A sync flush ends the block on a byte boundary without ending the stream, so the
-        // next block's output can simply follow it.
-        deflate_into(zs, block->input, block->last ? Z_FINISH : Z_SYNC_FLUSH, block->output);
-      } catch (...) {
-        deflateEnd(&zs);
-        throw;
-      }
-      deflateEnd(&zs);
-    } catch (...) {
-      block->error = std::current_exception();
-    }
-    block->input = std::string();
-    std::lock_guard lock(shared->mutex);
+  if (!pool_) {
+    block->compress(level_);
     block->done = true;
-    shared->finished.notify_all();
-  });
+  } else {
+    pool_->submit([block, shared = shared_, level = level_] {
+      block->compress(level);
+      std::lock_guard lock(shared->mutex);
+      block->done = true;
+      shared->finished.notify_all();
+    });
+  }
   // Keep a few blocks in flight per worker, no more: that bounds memory.
-  while (in_flight_.size() >= 2 * pool_->threads()) emit_ready(true);
+  while (in_flight_.size() > (pool_ ? 2 * pool_->threads() : 0)) emit_ready(true);
   emit_ready(false);
 }
 

@@ -1,5 +1,6 @@
 #include "zanj/pack_plan.hpp"
 
+#include <libdeflate.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -86,7 +87,10 @@ Json default_zanj_cfg(std::uint64_t array_threshold, std::uint64_t list_threshol
 
 Json tool_sysinfo() {
   return Json(JsonObject{
-      {"zanj_cli", Json(JsonObject{{"name", "zanj"}, {"version", ZANJ_VERSION}, {"zlib", zlibVersion()}})}});
+      {"zanj_cli", Json(JsonObject{{"name", "zanj"},
+                                   {"version", ZANJ_VERSION},
+                                   {"zlib", zlibVersion()},
+                                   {"libdeflate", LIBDEFLATE_VERSION_STRING}})}});
 }
 
 Json make_meta(Json zanj_cfg, Json sysinfo, Json externals_info, double timestamp) {

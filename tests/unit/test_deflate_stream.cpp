@@ -10,6 +10,7 @@ using namespace zanj;
 
 namespace {
 
+/// Inflate a raw deflate stream; checks that it is complete and that nothing follows it.
 std::string inflate_raw(const std::string& compressed) {
   z_stream zs{};
   REQUIRE(inflateInit2(&zs, -15) == Z_OK);
@@ -25,15 +26,15 @@ std::string inflate_raw(const std::string& compressed) {
     out.append(buf, sizeof buf - zs.avail_out);
   }
   CHECK(r == Z_STREAM_END);
-  CHECK(zs.avail_in == 0);  // nothing after the final block
+  CHECK(zs.avail_in == 0);
   inflateEnd(&zs);
   return out;
 }
 
-/// What Python's zipfile produces: one raw stream, level `level`, default memLevel.
-std::string zlib_one_shot(const std::string& data, int level) {
+/// A raw stream from zlib, whose last block may end at any bit position.
+std::string zlib_deflate(const std::string& data, int level, int strategy = Z_DEFAULT_STRATEGY) {
   z_stream zs{};
-  REQUIRE(deflateInit2(&zs, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) == Z_OK);
+  REQUIRE(deflateInit2(&zs, level, Z_DEFLATED, -15, 8, strategy) == Z_OK);
   std::string out(deflateBound(&zs, static_cast<uLong>(data.size())) + 64, '\0');
   zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
   zs.avail_in = static_cast<uInt>(data.size());
@@ -69,43 +70,60 @@ std::string compress(const std::string& data, int level, DeflatePool* pool, std:
 }  // namespace
 
 TEST_SUITE("deflate_stream") {
-  TEST_CASE("without a pool the bytes are those of one zlib stream") {
-    const std::string data = sample(300000);
-    for (int level : {1, 6, 9}) CHECK(compress(data, level, nullptr) == zlib_one_shot(data, level));
-    // Level 0 cuts stored blocks where the input chunks end: same data, other framing.
-    CHECK(inflate_raw(compress(data, 0, nullptr)) == data);
+  TEST_CASE("unfinish_deflate_stream makes streams that can be continued, whatever their last bit") {
+    // Many lengths, so the last block ends at every bit position; a final stream follows.
+    for (std::size_t n = 0; n < 40; ++n) {
+      for (int strategy : {Z_DEFAULT_STRATEGY, Z_HUFFMAN_ONLY, Z_FIXED}) {
+        const std::string a = sample(n * 37 + 1, static_cast<unsigned>(n)), b = sample(500, 99);
+        std::string first = zlib_deflate(a, 6, strategy);
+        unfinish_deflate_stream(first);
+        CHECK(inflate_raw(first + zlib_deflate(b, 6)) == a + b);
+      }
+    }
+    std::string stored = zlib_deflate("stored block", 0);
+    unfinish_deflate_stream(stored);
+    CHECK(inflate_raw(stored + zlib_deflate("", 6)) == "stored block");
   }
 
-  TEST_CASE("with a pool, a member under one block is still one zlib stream") {
-    DeflatePool pool(2);
-    const std::string data = sample(DeflateStream::kBlockSize - 1);
-    CHECK(compress(data, 6, &pool) == zlib_one_shot(data, 6));
+  TEST_CASE("unfinish_deflate_stream refuses what is not one complete stream") {
+    std::string cut = zlib_deflate(sample(5000), 6);
+    cut.resize(cut.size() / 2);
+    CHECK_THROWS_AS(unfinish_deflate_stream(cut), Error);
+    std::string trailing = zlib_deflate("x", 6) + "junk";
+    CHECK_THROWS_AS(unfinish_deflate_stream(trailing), Error);
   }
 
-  TEST_CASE("blocks compressed in parallel form one valid stream") {
+  TEST_CASE("every size round-trips, with and without a pool, at every level") {
     DeflatePool pool(2);
-    for (std::size_t n : {DeflateStream::kBlockSize, DeflateStream::kBlockSize * 5 + 12345}) {
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, DeflateStream::kBlockSize,
+                          DeflateStream::kBlockSize + 1, DeflateStream::kBlockSize * 3 + 12345}) {
       const std::string data = sample(n, static_cast<unsigned>(n));
-      const std::string out = compress(data, 6, &pool, 100003);
-      CHECK(inflate_raw(out) == data);
-      // The preset dictionaries keep the ratio close to a single stream's.
-      CHECK(out.size() < zlib_one_shot(data, 6).size() * 102 / 100 + 64);
+      for (int level : {0, 1, 6, 9}) {
+        CHECK(inflate_raw(compress(data, level, nullptr)) == data);
+        CHECK(inflate_raw(compress(data, level, &pool, 100003)) == data);
+      }
     }
   }
 
-  TEST_CASE("random (incompressible) data and level 0 round trip in parallel") {
+  TEST_CASE("the result does not depend on threads or on how the input is cut") {
     DeflatePool pool(3);
+    const std::string data = sample(DeflateStream::kBlockSize * 4 + 777);
+    const std::string one = compress(data, 6, nullptr, 1 << 20);
+    CHECK(compress(data, 6, &pool, 4099) == one);
+    CHECK(compress(data, 6, nullptr, 123457) == one);
+  }
+
+  TEST_CASE("compresses as well as zlib at the same level") {
+    const std::string data = sample(DeflateStream::kBlockSize * 2);
+    CHECK(compress(data, 6, nullptr).size() <= zlib_deflate(data, 6).size() * 105 / 100);
+  }
+
+  TEST_CASE("random (incompressible) data round-trips in parallel") {
+    DeflatePool pool(2);
     std::mt19937 rng(1);
     std::string data(DeflateStream::kBlockSize * 3 + 17, '\0');
     for (char& c : data) c = static_cast<char>(rng());
     CHECK(inflate_raw(compress(data, 6, &pool)) == data);
-    CHECK(inflate_raw(compress(data, 0, &pool)) == data);
-  }
-
-  TEST_CASE("empty input is a valid empty stream") {
-    DeflatePool pool(2);
-    CHECK(inflate_raw(compress("", 6, &pool)).empty());
-    CHECK(inflate_raw(compress("", 6, nullptr)).empty());
   }
 
   TEST_CASE("levels outside 0-9 are refused") {
