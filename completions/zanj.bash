@@ -73,7 +73,9 @@ _zanj()
         word=${words[i]}
         case $word in
             --color | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member | \
-                -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header) ((i++)) ;;
+                -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header | \
+                --directory | --max-member-bytes | --output | --key | --list-threshold | --array-threshold | \
+                --level) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
@@ -87,18 +89,19 @@ _zanj()
             return
             ;;
         -d | --depth | --glob | --head | --tail | --member | -j | --jobs | --max-total-bytes | --max-entries | \
-            --max-json-depth | --max-npy-header)
+            --max-json-depth | --max-npy-header | --max-member-bytes | --key | --list-threshold | \
+            --array-threshold | --level)
             return # a number, a pattern, a member name: nothing to offer
             ;;
         -f | --format)
             COMPREPLY=($(compgen -W 'text json jsonl csv npy raw' -- "$cur"))
             return
             ;;
-        -C)
+        -C | --directory)
             _filedir -d
             return
             ;;
-        -o)
+        -o | --output)
             _filedir zanj
             return
             ;;
@@ -120,6 +123,8 @@ _zanj()
         ls) opts="-d --depth --glob -l --long --members --json -1 --paths" ;;
         cat) opts="-f --format --json --full --head --tail --resolve --member" ;;
         verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
+        extract) opts="-C --directory --force -l --list --npy-only --json-only --json --max-total-bytes --max-member-bytes" ;;
+        pack) opts="-o --output --key --list-threshold --array-threshold --level --store -j --jobs --json" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts $global_opts" -- "$cur"))
@@ -129,7 +134,7 @@ _zanj()
     # What the next positional argument is: an archive, an object path in the first
     # archive, or any file (pack's input may be a directory, an .npz, ...).
     case $command:${#args[@]} in
-        ls:1 | cat:1) _zanj_object_paths "$zanj" "${args[0]}" ;;
+        ls:1 | cat:1 | extract:[1-9]*) _zanj_object_paths "$zanj" "${args[0]}" ;;
         pack:*) _filedir ;;
         info:* | ls:0 | cat:0 | verify:* | extract:0 | diff:0 | diff:1) _filedir zanj ;;
     esac

@@ -15,7 +15,7 @@ function __zanj_words
             continue
         end
         switch $token
-            case --color -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header
+            case --color -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --directory --max-member-bytes --output --key --list-threshold --array-threshold --level
                 set skip 1
             case '-*'
             case '*'
@@ -36,10 +36,12 @@ function __zanj_next_arg
     switch "$words[1]:$given"
         case 'ls:1' 'cat:1'
             echo path
-        case 'pack:0'
+        case 'pack:*'
             echo file
         case 'info:*' 'verify:*' 'ls:0' 'cat:0' 'extract:0' 'diff:0' 'diff:1'
             echo archive
+        case 'extract:*'
+            echo path
         case '*'
             echo none
     end
@@ -134,6 +136,22 @@ complete -c zanj -n '__zanj_using verify' -l max-entries -x -d 'Most ZIP entries
 complete -c zanj -n '__zanj_using verify' -l max-json-depth -x -d 'Deepest JSON nesting accepted'
 complete -c zanj -n '__zanj_using verify' -l max-npy-header -x -d 'Longest .npy header accepted'
 
-# Option values of the other commands.
-complete -c zanj -n '__zanj_using extract' -s C -x -a '(__fish_complete_directories)' -d 'Directory to write into'
-complete -c zanj -n '__zanj_using pack' -s o -r -d 'Archive to write'
+# extract
+complete -c zanj -n '__zanj_using extract' -s C -l directory -x -a '(__fish_complete_directories)' -d 'Directory to write into'
+complete -c zanj -n '__zanj_using extract' -l force -d 'Replace existing files'
+complete -c zanj -n '__zanj_using extract' -s l -l list -d 'Only show what would be written'
+complete -c zanj -n '__zanj_using extract' -l npy-only -d 'Only .npy members'
+complete -c zanj -n '__zanj_using extract' -l json-only -d 'Only .json and .jsonl members'
+complete -c zanj -n '__zanj_using extract' -l json -d 'Machine-readable report'
+complete -c zanj -n '__zanj_using extract' -l max-total-bytes -x -d 'Most bytes the selected members may declare'
+complete -c zanj -n '__zanj_using extract' -l max-member-bytes -x -d 'Most bytes one member may declare'
+
+# pack
+complete -c zanj -n '__zanj_using pack' -s o -l output -r -d 'Archive to write'
+complete -c zanj -n '__zanj_using pack' -l key -x -d 'Root key of a lone .npy input'
+complete -c zanj -n '__zanj_using pack' -l list-threshold -x -d 'Lists this long go to .jsonl members'
+complete -c zanj -n '__zanj_using pack' -l array-threshold -x -d 'Arrays this large go to .npy members'
+complete -c zanj -n '__zanj_using pack' -l level -x -a '0 1 2 3 4 5 6 7 8 9' -d 'Deflate level'
+complete -c zanj -n '__zanj_using pack' -l store -d 'Store members uncompressed'
+complete -c zanj -n '__zanj_using pack' -s j -l jobs -x -d 'Deflate threads'
+complete -c zanj -n '__zanj_using pack' -l json -d 'Machine-readable summary'

@@ -133,7 +133,7 @@ Command setup_extract(CLI::App& parent) {
                   "Member names or object paths (the members referenced under that path); default: all");
   app->add_option("-C,--directory", opt->directory, "Directory to write into (default: FILE's name without .zanj)")
       ->type_name("DIR");
-  app->add_flag("-f,--force", opt->force, "Replace existing files");
+  app->add_flag("--force", opt->force, "Replace existing files");
   app->add_flag("-l,--list", opt->list, "Only show what would be written (and refused)");
   app->add_flag("--npy-only", opt->npy_only, "Only .npy members (arrays)");
   app->add_flag("--json-only", opt->json_only, "Only .json and .jsonl members (everything but arrays)");

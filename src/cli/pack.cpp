@@ -94,7 +94,7 @@ Command setup_pack(CLI::App& parent) {
       ->type_name("N")
       ->check(CLI::Range(0, 9));
   app->add_flag("--store", opt->store, "Store members uncompressed");
-  app->add_option("-j,--threads", opt->settings.threads, "Deflate threads (default: the CPUs available)")->type_name("N");
+  app->add_option("-j,--jobs", opt->settings.threads, "Deflate threads (default: the CPUs available)")->type_name("N");
   app->add_flag("--json", opt->json, "Machine-readable summary on stdout");
   return {app, [opt] { return run_pack(*opt); }};
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <memory>
 
 #include "zanj/error.hpp"
 #include "zanj/member_name.hpp"
@@ -126,10 +127,12 @@ void check_npy_size(const NpyHeader& header, std::uint64_t size, const std::stri
 
 void read_file_chunks(const std::string& path, const ChunkSink& sink) {
   const FileSource file(path);
-  std::string buffer(std::size_t{1} << 20, '\0');
+  // Small files (most members of a large model) need no 1 MiB buffer, nor its zeroing.
+  const std::size_t size = static_cast<std::size_t>(std::min<std::uint64_t>(file.size() + 1, std::uint64_t{1} << 20));
+  const auto buffer = std::make_unique_for_overwrite<char[]>(size);
   for (std::uint64_t at = 0;;) {
-    const std::size_t n = file.read_some(at, buffer.data(), buffer.size());
-    if (n == 0 || !sink(std::string_view(buffer).substr(0, n))) return;
+    const std::size_t n = file.read_some(at, buffer.get(), size);
+    if (n == 0 || !sink(std::string_view(buffer.get(), n))) return;
     at += n;
   }
 }

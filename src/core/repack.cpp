@@ -45,20 +45,36 @@ std::map<std::string, std::uint64_t> list_files(const std::string& dir, std::vec
   return files;
 }
 
-/// The object path of `segments` as the meta writes it: keys as strings, indices as numbers.
-JsonArray json_path(const Json& root, const PathSegments& segments) {
-  JsonArray out;
-  const Json* at = &root;
-  for (const std::string& s : segments) {
-    if (at && at->is_array()) {
-      const std::uint64_t index = std::stoull(s);
-      out.emplace_back(index);
-      at = index < at->as_array().size() ? &at->as_array()[index] : nullptr;
-    } else {
-      out.emplace_back(s);
-      at = at ? at->find(s) : nullptr;
+/// A reference node of the object, with its path as the meta writes it: keys as strings,
+/// list indices as numbers.
+struct ObjectReference {
+  Json* json;
+  Node node;
+  PathSegments segments;
+  JsonArray path;
+};
+
+/// Every reference node under `root`, in document order. One walk: the kinds of the nodes on
+/// the way down say which segments are list indices.
+std::vector<ObjectReference> object_references(Json& root) {
+  std::vector<ObjectReference> out;
+  std::vector<NodeKind> kinds;  // of the nodes from the root down to the one visited
+  walk_tree(root, {}, [&](const TreeVisit& v) {
+    kinds.resize(v.depth);
+    kinds.push_back(v.node.kind);
+    if (!v.node.is_reference() && !(v.node.array && v.node.array->external())) return true;
+    JsonArray path;
+    for (std::size_t i = 0; i < v.segments.size(); ++i) {
+      if (kinds[i] == NodeKind::list) {
+        path.emplace_back(static_cast<std::uint64_t>(std::stoull(v.segments[i])));
+      } else {
+        path.emplace_back(v.segments[i]);
+      }
     }
-  }
+    // `root` is ours to change: the walker only hands out const views of it.
+    out.push_back({const_cast<Json*>(v.node.json), v.node, v.segments, std::move(path)});
+    return true;
+  });
   return out;
 }
 
@@ -125,10 +141,10 @@ class Repacker {
       meta_ = parse_json(read_text_file(path_of(meta_name_), settings_.limits.max_json_bytes), path_of(meta_name_),
                          json_limits);
     if (const Json* old = meta_ ? meta_->find("externals_info") : nullptr; old && old->is_object())
-      for (const auto& [member, entry] : old->as_object()) old_info_.emplace(member, &entry);
+      for (auto& [member, entry] : const_cast<Json*>(old)->as_object()) old_info_.emplace(member, &entry);
 
     bool root_changed = false;
-    for (const Reference& ref : collect_references(plan_.root)) root_changed |= place_reference(ref);
+    for (ObjectReference& ref : object_references(plan_.root)) root_changed |= place_reference(ref);
     keep_nested_entries();
     place_meta_references();
     for (const auto& [name, size] : files_)
@@ -144,17 +160,17 @@ class Repacker {
 
   /// Check one reference of the object against its file, update the node from it, record
   /// its externals_info entry and place its member. True when the node changed.
-  bool place_reference(const Reference& ref) {
+  bool place_reference(ObjectReference& ref) {
     const std::string& member = ref.node.member();
     if (!files_.count(member))
       throw Error(dir_ + ": the reference at '" + join_path(ref.segments) + "' names '" + printable_name(member) +
                   "', which is not in the directory");
-    JsonObject& node = const_cast<Json*>(follow_path(plan_.root, ref.segments))->as_object();  // ours to change
+    JsonObject& node = ref.json->as_object();
     const auto old = old_info_.find(member);
-    JsonObject entry{{"item_type", ref.node.array ? "npy" : "jsonl"}, {"path", Json(json_path(plan_.root, ref.segments))}};
-    if (old != old_info_.end() && old->second->is_object())
-      for (const auto& [k, v] : old->second->as_object())
-        if (k != "item_type" && k != "path") entry.emplace_back(k, v);
+    JsonObject entry{{"item_type", ref.node.array ? "npy" : "jsonl"}, {"path", Json(std::move(ref.path))}};
+    if (old != old_info_.end() && old->second->is_object())  // its other details move over
+      for (auto& [k, v] : old->second->as_object())
+        if (k != "item_type" && k != "path") entry.emplace_back(k, std::move(v));
     bool changed = false;
     if (ref.node.array) {
       const FileSource file(path_of(member));
@@ -182,14 +198,14 @@ class Repacker {
   /// .jsonl member) stay while their file does; then the reference's order, by path length.
   void keep_nested_entries() {
     if (const Json* old = meta_ ? meta_->find("externals_info") : nullptr; old && old->is_object())
-      for (const auto& [member, entry] : old->as_object()) {
+      for (auto& [member, entry] : const_cast<Json*>(old)->as_object()) {  // in its order; moved from
         if (info_index_.count(member)) continue;
         if (!files_.count(member)) {
           plan_.notes.push_back("dropped the externals_info entry for '" + printable_name(member) + "': no such file");
           continue;
         }
         info_index_.emplace(member, info_.size());
-        info_.emplace_back(member, entry);
+        info_.emplace_back(member, std::move(entry));
       }
     const auto depth = [](const Json& entry) {
       const Json* p = entry.find("path");
@@ -249,7 +265,7 @@ class Repacker {
   PackPlan plan_;
   std::map<std::string, std::uint64_t> files_;
   std::optional<Json> meta_;
-  std::unordered_map<std::string, const Json*> old_info_;
+  std::unordered_map<std::string, Json*> old_info_;  ///< entries of the meta read, moved from as used
   JsonObject info_;
   std::unordered_map<std::string, std::size_t> info_index_;
   std::set<std::string> placed_{main_name_, meta_name_};

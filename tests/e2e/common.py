@@ -221,6 +221,14 @@ def numpy_dtype_name(descr):
     return descr
 
 
+def zip_members(path):
+    """{name: bytes} of every member, in archive order."""
+    import zipfile
+
+    with zipfile.ZipFile(path) as z:
+        return {n: z.read(n) for n in z.namelist()}
+
+
 def reference_read_problems(path):
     """What the reference loader (LoadedZANJ + populate_externals) would trip over, checked with
     the standard library: both JSON members, every externals_info member present, its `path`
