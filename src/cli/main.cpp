@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "command.hpp"
+#include "diff.hpp"
 #include "info.hpp"
 #include "ls.hpp"
 #include "zanj/error.hpp"
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
   std::vector<zanj::cli::Command> commands{
       zanj::cli::setup_info(app),
       zanj::cli::setup_ls(app),
+      zanj::cli::setup_diff(app),
   };
 
   try {
