@@ -5,7 +5,10 @@
 // bad value does not hide what the others are.
 #include <cstdint>
 #include <optional>
+#include <string_view>
 
+#include "zanj/archive.hpp"
+#include "zanj/tree.hpp"
 #include "zanj/value_compare.hpp"
 
 namespace zanj {
@@ -26,6 +29,7 @@ class StatsAccumulator {
   void add_integer(Int128 v);
   void add_complex(double re, double im);  ///< counted, and checked for NaN and infinities
   void add_other() { ++count_; }           ///< strings and bytes: counted only
+  void add(const Number& n);               ///< by the number's kind
   /// What the values added so far give; `numeric` says how to read an array with no values.
   ArrayStats result(bool numeric) const;
 
@@ -37,5 +41,10 @@ class StatsAccumulator {
   double mean_ = 0, m2_ = 0;           // Welford
   double sum_ = 0, compensation_ = 0;  // Neumaier
 };
+
+/// Stream one array's values (inline or external, any byte order or layout) through a
+/// StatsAccumulator. `path` names the array in messages. Throws Error when the values cannot
+/// be read (see ArrayValues).
+ArrayStats array_stats(const Archive& archive, const ArrayNode& node, std::string_view path);
 
 }  // namespace zanj

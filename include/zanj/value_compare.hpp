@@ -78,6 +78,10 @@ class DeltaTracker {
   bool numbers(const Number& a, const Number& b, Position at, const Tolerance& tolerance);
   /// Record a pair compared by other means (strings, bools, nested values); true when differ.
   bool other(bool equal, Position at);
+  /// Record `n` pairs known equal without looking at them one by one (their bytes are
+  /// identical), at consecutive positions from `first`; `numbers` when they are numbers, whose
+  /// differences (0) then count for max_abs() and max_rel().
+  void equal_run(std::uint64_t n, Position first, bool numbers);
 
   const Tolerance& tolerance() const { return tolerance_; }
   std::uint64_t compared() const { return compared_; }

@@ -162,6 +162,20 @@ bool DeltaTracker::numbers(const Number& a, const Number& b, Position at, const 
   return r.differ;
 }
 
+void DeltaTracker::equal_run(std::uint64_t n, Position first, bool numbers) {
+  if (n == 0) return;
+  compared_ += n;
+  if (!numbers) return;
+  if (!max_abs_) {
+    max_abs_ = 0.0;
+    max_abs_at_ = first;
+  }
+  if (!max_rel_) {
+    max_rel_ = 0.0;
+    max_rel_at_ = first;
+  }
+}
+
 bool DeltaTracker::other(bool equal, Position at) {
   count(!equal, at);
   return !equal;

@@ -125,4 +125,22 @@ TEST_SUITE("value_compare") {
     CHECK(std::isinf(*t.max_rel()));
     CHECK(t.max_rel_at().index == 2);
   }
+
+  TEST_CASE("runs of equal pairs count without moving the maxima already found") {
+    DeltaTracker t({}, true);
+    t.equal_run(100, {0}, true);
+    CHECK(t.compared() == 100);
+    CHECK(*t.max_abs() == 0.0);
+    CHECK(t.max_abs_at().index == 0);
+    CHECK(t.numbers(Number::from_real(1), Number::from_real(3), {100}));
+    t.equal_run(50, {101}, true);
+    CHECK(*t.max_abs() == 2.0);
+    CHECK(t.max_abs_at().index == 100);
+    CHECK(t.compared() == 151);
+    CHECK(t.differing() == 1);
+    DeltaTracker strings({}, true);
+    strings.equal_run(3, {0}, false);
+    CHECK(strings.compared() == 3);
+    CHECK_FALSE(strings.max_abs().has_value());
+  }
 }
