@@ -20,7 +20,8 @@ using ChunkSink = std::function<bool(std::string_view chunk)>;
 
 class Archive {
  public:
-  /// Open a file. Throws Error (usage) when it cannot be opened, (invalid) when it is not a ZIP.
+  /// Open a file, or standard input for "-" (named "<stdin>"; see input.hpp). Throws Error
+  /// (usage) when it cannot be opened, (invalid) when it is not a ZIP.
   explicit Archive(const std::string& path);
   /// Open bytes from any source; `name` is used in messages.
   Archive(std::unique_ptr<ByteSource> source, std::string name);

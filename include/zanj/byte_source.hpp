@@ -31,6 +31,10 @@ class FileSource final : public ByteSource {
   /// Throws Error(path + ": <reason>", Exit::usage) when the path cannot be
   /// opened or is not a regular file (directories, devices, FIFOs, sockets).
   explicit FileSource(const std::string& path);
+  /// Takes ownership of `fd`, an open descriptor of a regular file (standard input redirected
+  /// from a file, a spooled temporary file); `name` is used in messages. Throws like the path
+  /// constructor, after closing fd, when it is not a regular file.
+  FileSource(int fd, std::string name);
   ~FileSource() override;
   FileSource(const FileSource&) = delete;
   FileSource& operator=(const FileSource&) = delete;
@@ -42,6 +46,9 @@ class FileSource final : public ByteSource {
   const std::string& path() const { return path_; }
 
  private:
+  /// fstat the descriptor: refuse non-regular files (closing fd_), record the size.
+  void take_size();
+
   std::string path_;
   int fd_ = -1;
   std::uint64_t size_ = 0;

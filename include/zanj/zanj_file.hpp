@@ -20,9 +20,9 @@ struct ZanjLimits {
 
 class ZanjFile {
  public:
-  /// Opens the archive and parses both JSON members. Throws Error when the archive or
-  /// __zanj__.json is unusable. A missing or broken meta is not fatal here (`meta` stays
-  /// empty and `problems` says why): what can be shown should still be shown.
+  /// Opens the archive ("-" is standard input) and parses both JSON members. Throws Error
+  /// when the archive or __zanj__.json is unusable. A missing or broken meta is not fatal
+  /// here (`meta` stays empty and `problems` says why): what can be shown should still be shown.
   explicit ZanjFile(const std::string& path, const ZanjLimits& limits = {});
   explicit ZanjFile(Archive archive, const ZanjLimits& limits = {});
 

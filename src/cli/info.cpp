@@ -3,7 +3,9 @@
 #include <cstdio>
 #include <memory>
 
+#include "inputs.hpp"
 #include "output.hpp"
+#include "style.hpp"
 #include "zanj/error.hpp"
 #include "zanj/summary.hpp"
 #include "zanj/zanj_file.hpp"
@@ -34,11 +36,7 @@ Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, 
                                     {"size", e.uncompressed_size},
                                     {"compressed_size", e.compressed_size},
                                     {"method", method_name(e.method)},
-                                    {"crc32", [&] {
-                                       char buf[9];
-                                       std::snprintf(buf, sizeof buf, "%08x", e.crc32);
-                                       return std::string(buf);
-                                     }()},
+                                    {"crc32", crc32_hex(e.crc32)},
                                     {"modified", e.mtime_iso8601()}});
   Json cfg = s.zanj_cfg.value_or(Json(nullptr));
   if (opt.handlers && z.meta)
@@ -101,12 +99,13 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
     row(i == 0 ? "largest" : "", (a.path.empty() ? "(root)" : a.path) + "  " + a.dtype + shape_text(a.shape) + "  " +
                                       human_bytes(a.bytes) + "  " + a.storage);
   }
-  for (const auto& p : z.problems) row("problem", p);
-  std::string out = file + ": ZANJ archive, " + std::to_string(s.members) + " members, " +
+  for (const auto& p : z.problems) row(colored(Color::red, "problem"), p);
+  std::string out = bold(file) + ": ZANJ archive, " + std::to_string(s.members) + " members, " +
                     human_bytes(s.compressed_bytes) + " (" + human_bytes(s.uncompressed_bytes) + " unpacked)\n";
   out += format_table(rows, "  ");
   if (opt.members) {
-    std::vector<std::vector<std::string>> table{{"size", "packed", "method", "modified", "name"}};
+    std::vector<std::vector<std::string>> table{
+        {dim("size"), dim("packed"), dim("method"), dim("modified"), dim("name")}};
     for (const auto& e : z.archive.entries())
       table.push_back({std::to_string(e.uncompressed_size), std::to_string(e.compressed_size), method_name(e.method),
                        e.mtime_iso8601(), e.name});
@@ -123,15 +122,15 @@ int run_info(const InfoOptions& opt) {
   for (std::size_t i = 0; i < opt.files.size(); ++i) {
     const auto& file = opt.files[i];
     try {
-      ZanjFile z(file);
+      const ZanjFile z = open_zanj(file);
       const Summary s = summarize(z);
       if (opt.json) {
         write_out(to_json(summary_json(file, z, s, opt)) + "\n");
       } else {
-        write_out((i ? "\n" : "") + summary_text(file, z, s, opt));
+        write_out((i ? "\n" : "") + summary_text(z.name(), z, s, opt));
       }
     } catch (const Error& e) {
-      if (opt.files.size() == 1) throw;
+      if (opt.files.size() == 1 || is_output_closed(e)) throw;
       std::fprintf(stderr, "zanj: error: %s\n", e.what());  // go on with the other files
       status = std::max(status, e.exit_code());
     }
@@ -147,12 +146,17 @@ Command setup_info(CLI::App& parent) {
   app->footer(
       "Reads only the ZIP directory and the two JSON members, never array data, so it answers\n"
       "in milliseconds on archives of any size.\n\n"
-      "Examples:\n  zanj info model.zanj\n  zanj info --json *.zanj | jq .saved_at\n\n"
-      "--json prints one JSON object per file (one per line) with: file, members, compressed_bytes,\n"
-      "uncompressed_bytes, externals, arrays, external_arrays, inline_arrays, tables, external_lists,\n"
-      "array_bytes, root_type, saved_at, timestamp, python, torch, zanj_cfg, largest_arrays,\n"
-      "member_list, problems.\n\nExit status: 0 ok, 1 a file is not a readable ZANJ archive, 2 usage error.");
-  app->add_option("FILE", opt->files, "Archives to describe")->required()->check(CLI::ExistingPath);
+      "FILE may be '-' to read an archive from standard input.\n\n"
+      "Examples:\n  zanj info model.zanj\n  zanj info --json *.zanj | jq .saved_at\n"
+      "  curl -s https://example.org/model.zanj | zanj info -\n\n"
+      "--json prints one JSON object per file (one per line) with: file (as given), members,\n"
+      "compressed_bytes, uncompressed_bytes, externals, arrays, external_arrays, inline_arrays,\n"
+      "tables, external_lists, array_bytes, root_type, saved_at, timestamp, python, torch, zanj_cfg,\n"
+      "largest_arrays, member_list, problems (zanj-info(1) describes each).\n\n"
+      "Exit status: 0 ok, 1 a file is not a readable ZANJ archive, 2 usage error.");
+  app->add_option("FILE", opt->files, "Archives to describe (- reads one from standard input)")
+      ->required()
+      ->check(input_file());
   app->add_flag("--json", opt->json, "One JSON object per file, for scripts");
   app->add_flag("--handlers", opt->handlers, "Include the handlers' source code from zanj_cfg");
   app->add_flag("!--no-members", opt->members, "Do not list the ZIP members");

@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <memory>
 
+#include "inputs.hpp"
 #include "output.hpp"
+#include "style.hpp"
 #include "zanj/error.hpp"
 #include "zanj/object_path.hpp"
 #include "zanj/summary.hpp"
@@ -78,6 +80,20 @@ Json entry_json(const ZanjFile& z, const TreeVisit& v, bool long_format) {
   return Json(std::move(o));
 }
 
+/// Kinds that hold data stand out; containers are blue; scalars stay plain.
+Color kind_color(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::array: return Color::green;
+    case NodeKind::table: return Color::cyan;
+    case NodeKind::external_list: return Color::magenta;
+    case NodeKind::dict:
+    case NodeKind::list:
+    case NodeKind::dataclass: return Color::blue;
+    case NodeKind::other: return Color::yellow;
+    default: return Color::none;
+  }
+}
+
 std::string scalar_preview(const Json& j) {
   std::string text = to_json(j);
   if (text.size() > 60) text = text.substr(0, 57) + "...";
@@ -113,7 +129,9 @@ std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool l
   std::string kind(kind_name(n.kind));
   if (!n.format.empty() && !n.array && !n.table && !n.list) kind += " " + n.format;
   if (n.array) kind += n.array->torch ? " (torch)" : "";
-  return {v.path.empty() ? "/" : v.path, kind, detail, storage};
+  const bool inline_storage = !n.is_reference();
+  return {bold(v.path.empty() ? "/" : v.path), colored(kind_color(n.kind), kind), detail,
+          inline_storage ? dim(storage) : storage};
 }
 
 int list_members(const ZanjFile& z, const LsOptions& opt) {
@@ -124,7 +142,7 @@ int list_members(const ZanjFile& z, const LsOptions& opt) {
                                       {"size", e.uncompressed_size},
                                       {"compressed_size", e.compressed_size},
                                       {"method", method_name(e.method)},
-                                      {"crc32", static_cast<std::uint64_t>(e.crc32)},
+                                      {"crc32", crc32_hex(e.crc32)},
                                       {"modified", e.mtime_iso8601()}});
     write_out(to_json(Json(JsonObject{{"file", opt.file}, {"members", Json(std::move(members))}})) + "\n");
     return 0;
@@ -132,11 +150,9 @@ int list_members(const ZanjFile& z, const LsOptions& opt) {
   std::vector<std::vector<std::string>> rows{{"Length", "Method", "Size", "Cmpr", "Modified", "CRC-32", "Name"}};
   std::uint64_t total = 0, packed = 0;
   for (const auto& e : z.archive.entries()) {
-    char crc[9];
-    std::snprintf(crc, sizeof crc, "%08x", e.crc32);
     const auto ratio = e.uncompressed_size ? 100 - (e.compressed_size * 100 / e.uncompressed_size) : 0;
     rows.push_back({std::to_string(e.uncompressed_size), method_name(e.method), std::to_string(e.compressed_size),
-                    std::to_string(static_cast<std::int64_t>(ratio)) + "%", e.mtime_iso8601(), crc, e.name});
+                    std::to_string(static_cast<std::int64_t>(ratio)) + "%", e.mtime_iso8601(), crc32_hex(e.crc32), e.name});
     total += e.uncompressed_size;
     packed += e.compressed_size;
   }
@@ -147,15 +163,15 @@ int list_members(const ZanjFile& z, const LsOptions& opt) {
 }
 
 int run_ls(const LsOptions& opt) {
-  ZanjFile z(opt.file);
-  for (const auto& p : z.problems) warn(opt.file + ": " + p);
+  const ZanjFile z = open_zanj(opt.file);
+  for (const auto& p : z.problems) warn(z.name() + ": " + p);
   if (opt.members) return list_members(z, opt);
 
   const PathSegments start = split_path(opt.path);
   std::size_t matched = 0;
   const Json* node = follow_path(z.root, start, &matched);
   if (!node)
-    throw Error(opt.file + ": no object at path '" + opt.path + "' (the deepest existing parent is '" +
+    throw Error(z.name() + ": no object at path '" + opt.path + "' (the deepest existing parent is '" +
                     join_path(PathSegments(start.begin(), start.begin() + static_cast<std::ptrdiff_t>(matched))) + "')",
                 Exit::invalid);
 
@@ -195,13 +211,16 @@ Command setup_ls(CLI::App& parent) {
       "Each line is one node: its object path ('/' is the root), its kind, details (dtype and\n"
       "shape of arrays, rows and columns of tables, length of lists, a preview of scalars) and\n"
       "its storage (inline, or the ZIP member holding its data). Reads no array data.\n\n"
+      "FILE may be '-' to read an archive from standard input.\n\n"
       "Examples:\n  zanj ls model.zanj\n  zanj ls model.zanj state_dict -d 1\n"
       "  zanj ls --glob '*weight*' model.zanj\n  zanj ls --json model.zanj | jq '.entries[] | select(.kind==\"array\")'\n\n"
       "--json prints {\"file\", \"entries\": [...]}; each entry has path, kind (dict, list, array, table,\n"
       "external_list, dataclass, string, number, bool, null, other) and format; arrays add dtype,\n"
       "shape, storage, encoding and member (external only); tables add rows, columns, storage and\n"
       "member; lists add length; dicts add keys.\n\nExit status: 0 ok, 1 bad archive or no such path, 2 usage error.");
-  app->add_option("FILE", opt->file, "Archive to list")->required()->check(CLI::ExistingPath);
+  app->add_option("FILE", opt->file, "Archive to list (- reads it from standard input)")
+      ->required()
+      ->check(input_file());
   app->add_option("PATH", opt->path, "Object path to start at (default: the root)");
   app->add_option("-d,--depth", opt->depth, "Descend at most N levels below PATH")->check(CLI::NonNegativeNumber);
   app->add_option("--glob", opt->glob, "Only show paths matching this shell pattern ('*' also matches '/')");

@@ -1,8 +1,5 @@
 // zanj: the command line for .zanj archives. main only wires subcommands to the core and
 // turns the one core error type into `zanj: error: ...` and an exit status.
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
-
 #include <cstdio>
 #include <iostream>
 #include <new>
@@ -12,6 +9,7 @@
 #include "diff.hpp"
 #include "info.hpp"
 #include "ls.hpp"
+#include "terminal.hpp"
 #include "zanj/error.hpp"
 #include "zanj/zanj_file.hpp"
 
@@ -23,19 +21,11 @@ constexpr const char* kDescription =
 
 constexpr const char* kFooter =
     "Object paths are dict keys and list indices joined by '/', with '~' written '~0' and '/'\n"
-    "written '~1' (JSON Pointer escaping); the root is the empty path. `zanj ls FILE` prints them.\n\n"
+    "written '~1' (JSON Pointer escaping); the root is the empty path. `zanj ls FILE` prints them.\n"
+    "FILE may be '-' to read an archive from standard input. Global options may also follow\n"
+    "the command (`zanj ls FILE -q`). See zanj(1) for more.\n\n"
     "Exit status: 0 success, 1 invalid archive (or data), 2 usage error or unreadable path.\n"
     "Run `zanj COMMAND --help` for each command's options.";
-
-void setup_logging(int verbosity) {
-  auto logger = spdlog::stderr_color_mt("zanj");
-  logger->set_pattern("zanj: %^%l%$: %v");
-  logger->set_level(verbosity < 0 ? spdlog::level::err
-                    : verbosity == 0 ? spdlog::level::warn
-                    : verbosity == 1 ? spdlog::level::info
-                                     : spdlog::level::debug);
-  spdlog::set_default_logger(logger);
-}
 
 int report(const std::string& message, int status) {
   if (!message.empty()) std::fprintf(stderr, "zanj: error: %s\n", message.c_str());
@@ -50,10 +40,8 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough();  // global options (-v, -q, ...) work after the subcommand too
   app.set_help_all_flag("--help-all", "Print help for every command");
-  int verbose = 0;
-  bool quiet = false;
-  app.add_flag("-v,--verbose", verbose, "More diagnostics on stderr (repeat for debug output)");
-  app.add_flag("-q,--quiet", quiet, "Only errors on stderr");
+  zanj::cli::TerminalOptions terminal;
+  zanj::cli::add_terminal_options(app, terminal);
   app.add_flag_callback(
       "-V,--version",
       [] {
@@ -74,8 +62,10 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     std::fprintf(stderr, "zanj: error: %s\nRun 'zanj --help' for usage.\n", e.what());
     return static_cast<int>(zanj::Exit::usage);
+  } catch (const zanj::Error& e) {  // a FILE argument that cannot be read (inputs.hpp)
+    return report(e.what(), e.exit_code());
   }
-  setup_logging(quiet ? -1 : verbose);
+  zanj::cli::apply_terminal_options(terminal);
 
   try {
     for (const auto& command : commands)

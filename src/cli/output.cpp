@@ -3,10 +3,12 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
 
+#include "style.hpp"
 #include "zanj/error.hpp"
 
 namespace zanj::cli {
@@ -17,12 +19,16 @@ void write_out(std::string_view text) {
     if (n < 0) {
       if (errno == EINTR) continue;
       // The reader went away (SIGPIPE ignored by our parent): stop quietly, like `cat`.
-      if (errno == EPIPE) throw Error("", Exit::ok);
+      if (errno == EPIPE) throw output_closed_error();
       throw Error(std::string("cannot write output: ") + std::strerror(errno), Exit::usage);
     }
     text.remove_prefix(static_cast<std::size_t>(n));
   }
 }
+
+Error output_closed_error() { return Error("", Exit::ok); }
+
+bool is_output_closed(const Error& e) { return e.exit() == Exit::ok; }
 
 bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
@@ -38,6 +44,12 @@ std::string human_bytes(std::uint64_t bytes) {
   }
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.1f %s", v, units[u]);
+  return buf;
+}
+
+std::string crc32_hex(std::uint32_t crc) {
+  char buf[9];
+  std::snprintf(buf, sizeof buf, "%08x", crc);
   return buf;
 }
 
@@ -57,14 +69,14 @@ std::string format_table(const std::vector<std::vector<std::string>>& rows, std:
   for (const auto& row : rows)
     for (std::size_t i = 0; i < row.size(); ++i) {
       if (width.size() <= i) width.resize(i + 1, 0);
-      width[i] = std::max(width[i], row[i].size());
+      width[i] = std::max(width[i], display_width(row[i]));
     }
   std::string out;
   for (const auto& row : rows) {
     std::string line(indent);
     for (std::size_t i = 0; i < row.size(); ++i) {
       line += row[i];
-      if (i + 1 < row.size()) line.append(width[i] - row[i].size() + 2, ' ');
+      if (i + 1 < row.size()) line.append(width[i] - display_width(row[i]) + 2, ' ');
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + '\n';

@@ -6,21 +6,34 @@
 #include <string_view>
 #include <vector>
 
+#include "zanj/error.hpp"
+
 namespace zanj::cli {
 
-/// Write to stdout unbuffered by stdio (callers build text in large strings).
+/// Write to stdout unbuffered by stdio (callers build text in large strings). When the reader
+/// has gone (`zanj ls big.zanj | head -1`), the default SIGPIPE ends the process silently;
+/// if SIGPIPE is ignored, write fails with EPIPE and this throws output_closed_error(), which
+/// main turns into a silent exit 0.
 void write_out(std::string_view text);
+/// The Error write_out throws on EPIPE: empty message, Exit::ok.
+Error output_closed_error();
+/// True for that error. Loops that catch Error to go on with the next file (info FILE...)
+/// must rethrow it: nobody is reading any more.
+bool is_output_closed(const Error& e);
 /// True when stdout is a terminal.
 bool stdout_is_terminal();
 /// True when stderr is a terminal (progress is shown only then).
 bool stderr_is_terminal();
 /// "2.0 KiB", "1.5 GiB", "312 B".
 std::string human_bytes(std::uint64_t bytes);
+/// A CRC-32 as 8 lowercase hex digits, as `unzip -v` and the corpus facts write it.
+std::string crc32_hex(std::uint32_t crc);
 /// "[32, 16]", "[]" for 0-d.
 std::string shape_text(const std::vector<std::uint64_t>& shape);
 /// Print `zanj: warning: <message>` on stderr (unless -q).
 void warn(std::string_view message);
-/// Left-align columns: each row is a vector of cells; the last column is not padded.
+/// Left-align columns: each row is a vector of cells; the last column is not padded. Cells
+/// may be coloured (style.hpp): widths are measured in terminal columns, not bytes.
 std::string format_table(const std::vector<std::vector<std::string>>& rows, std::string_view indent = "");
 
 }  // namespace zanj::cli

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "zanj/error.hpp"
+#include "zanj/input.hpp"
 
 namespace zanj {
 namespace {
@@ -137,7 +138,7 @@ class LibarchiveReader {
 
 }  // namespace
 
-Archive::Archive(const std::string& path) : Archive(std::make_unique<FileSource>(path), path) {}
+Archive::Archive(const std::string& path) : Archive(open_input(path), input_display_name(path)) {}
 
 Archive::Archive(std::unique_ptr<ByteSource> source, std::string name)
     : source_(std::move(source)), name_(std::move(name)) {

@@ -37,17 +37,23 @@ std::size_t available(std::uint64_t offset, std::size_t n, std::uint64_t size) {
 FileSource::FileSource(const std::string& path) : path_(path) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd_ < 0) throw Error(path + ": " + std::strerror(errno), Exit::usage);
+  take_size();
+}
+
+FileSource::FileSource(int fd, std::string name) : path_(std::move(name)), fd_(fd) { take_size(); }
+
+void FileSource::take_size() {
   struct stat st {};
   if (::fstat(fd_, &st) != 0) {
     const int saved = errno;
     ::close(fd_);
-    throw Error(path + ": " + std::strerror(saved), Exit::usage);
+    throw Error(path_ + ": " + std::strerror(saved), Exit::usage);
   }
   // Random access needs a seekable, fixed-size file; a FIFO or device would
   // make pread fail or block, and a directory has no bytes to read.
   if (!S_ISREG(st.st_mode)) {
     ::close(fd_);
-    throw Error(path + ": not a regular file", Exit::usage);
+    throw Error(path_ + ": not a regular file", Exit::usage);
   }
   size_ = static_cast<std::uint64_t>(st.st_size);
 }

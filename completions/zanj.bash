@@ -1,0 +1,129 @@
+# bash completion for zanj(1)                                       -*- shell-script -*-
+# Completes commands, options, archive files (*.zanj, and directories leading to them) for
+# FILE arguments, and object paths for PATH arguments, read from the archive itself with
+# `zanj ls -1 FILE` and offered one level at a time, like directories.
+# Installed as share/bash-completion/completions/zanj; needs the bash-completion package.
+
+# The word as the shell will pass it to zanj: quotes and backslashes removed. Done by hand,
+# not with eval, so that completing never runs anything that was typed.
+_zanj_unquote()
+{
+    local word=$1 out="" c quote="" i
+    for ((i = 0; i < ${#word}; i++)); do
+        c=${word:i:1}
+        if [[ $quote == "'" ]]; then
+            if [[ $c == "'" ]]; then quote=""; else out+=$c; fi
+        elif [[ $c == '\' ]]; then
+            ((i++))
+            out+=${word:i:1}
+        elif [[ $c == "$quote" ]]; then
+            quote=""
+        elif [[ -z $quote && ($c == "'" || $c == '"') ]]; then
+            quote=$c
+        else
+            out+=$c
+        fi
+    done
+    printf '%s' "$out"
+}
+
+# Object paths of archive $2 (read by the zanj program $1) one level below what $cur names.
+# A path whose node has children completes without a trailing space: type / to go on.
+_zanj_object_paths()
+{
+    local zanj=$1 archive prefix line rest child
+    archive=$(_zanj_unquote "$2")
+    [[ $archive == \~/* ]] && archive=$HOME/${archive#\~/}
+    [[ -f $archive ]] || return 0
+    prefix=$(_zanj_unquote "$cur")
+    local -A seen=() parent=()
+    local -a found=()
+    while IFS= read -r line; do
+        [[ -n $line && $line == "$prefix"* ]] || continue
+        rest=${line:${#prefix}}
+        child=$prefix${rest%%/*}
+        [[ $rest == */* ]] && parent[$child]=1
+        [[ -n ${seen[$child]-} ]] && continue
+        seen[$child]=1
+        found+=("$child")
+    done < <("$zanj" ls -1 -- "$archive" 2>/dev/null)
+    # Candidates are plain strings: readline quotes them (-o filenames) as the word needs.
+    compopt -o filenames
+    COMPREPLY+=("${found[@]}")
+    if ((${#found[@]} == 1)) && [[ -n ${parent[${found[0]}]-} ]]; then
+        compopt -o nospace
+    fi
+    __ltrim_colon_completions "$cur"
+}
+
+_zanj()
+{
+    local cur prev words cword split
+    _init_completion -s -n : || return
+
+    local zanj=${words[0]}
+    local commands="info ls cat verify extract pack diff"
+    local global_opts="-h --help --help-all -v --verbose -q --quiet --color -V --version"
+
+    # The command and the positional arguments before the cursor, skipping options and the
+    # values of the options that take one.
+    local command="" i word
+    local -a args=()
+    for ((i = 1; i < cword; i++)); do
+        word=${words[i]}
+        case $word in
+            --color | -d | --depth | --glob | -C | -o) ((i++)) ;;
+            -*) ;;
+            *)
+                if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
+                ;;
+        esac
+    done
+
+    case $prev in
+        --color)
+            COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
+            return
+            ;;
+        -d | --depth | --glob)
+            return # a number, a pattern: nothing to offer
+            ;;
+        -C)
+            _filedir -d
+            return
+            ;;
+        -o)
+            _filedir zanj
+            return
+            ;;
+    esac
+    $split && return
+
+    if [[ -z $command ]]; then
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W "$global_opts" -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+        fi
+        return
+    fi
+
+    local opts=""
+    case $command in
+        info) opts="--json --handlers --no-members" ;;
+        ls) opts="-d --depth --glob -l --long --members --json -1 --paths" ;;
+    esac
+    if [[ $cur == -* ]]; then
+        COMPREPLY=($(compgen -W "$opts $global_opts" -- "$cur"))
+        return
+    fi
+
+    # What the next positional argument is: an archive, an object path in the first
+    # archive, or any file (pack's input may be a directory, an .npz, ...).
+    case $command:${#args[@]} in
+        ls:1 | cat:1) _zanj_object_paths "$zanj" "${args[0]}" ;;
+        pack:*) _filedir ;;
+        info:* | ls:0 | cat:0 | verify:* | extract:0 | diff:0 | diff:1) _filedir zanj ;;
+    esac
+} &&
+    complete -F _zanj zanj

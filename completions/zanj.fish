@@ -1,0 +1,120 @@
+# fish completion for zanj(1): commands, options, archive files (*.zanj) for FILE arguments,
+# and object paths for PATH arguments, read from the archive itself with `zanj ls -1 FILE`
+# and offered one level at a time, like directories.
+# Installed as share/fish/vendor_completions.d/zanj.fish.
+
+# The command and its positional arguments so far, one per line (options and the values of
+# the options that take one are left out).
+function __zanj_words
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l skip 0
+    for token in $tokens
+        if test $skip -eq 1
+            set skip 0
+            continue
+        end
+        switch $token
+            case --color -d --depth --glob -C -o
+                set skip 1
+            case '-*'
+            case '*'
+                echo -- $token
+        end
+    end
+end
+
+# What the next positional argument is: "command", "archive", "path" (an object path in
+# the first archive), "file", or "none".
+function __zanj_next_arg
+    set -l words (__zanj_words)
+    if test (count $words) -eq 0
+        echo command
+        return
+    end
+    set -l given (math (count $words) - 1)
+    switch "$words[1]:$given"
+        case 'ls:1' 'cat:1'
+            echo path
+        case 'pack:0'
+            echo file
+        case 'info:*' 'verify:*' 'ls:0' 'cat:0' 'extract:0' 'diff:0' 'diff:1'
+            echo archive
+        case '*'
+            echo none
+    end
+end
+
+# Object paths of the first archive that extend the current token by one level. A path
+# whose node has children is offered both as itself and with a trailing / to go on.
+function __zanj_object_paths
+    set -l words (__zanj_words)
+    set -l archive (string replace -r '^~(?=/)' -- $HOME $words[2])
+    test -f "$archive"; or return
+    set -l program (commandline -opc)[1]
+    set -l prefix (commandline -ct | string unescape)
+    set -l skip (math (string length -- "$prefix") + 1)
+    set -l seen
+    for line in ($program ls -1 -- $archive 2>/dev/null)
+        test -n "$line"; or continue
+        test (string sub -l (string length -- "$prefix") -- $line) = "$prefix"; or continue
+        set -l rest (string sub -s $skip -- $line)
+        set -l parts (string split -m 1 / -- $rest)
+        set -l child "$prefix$parts[1]"
+        if not contains -- $child $seen
+            set -a seen $child
+            echo -- $child
+        end
+        if test (count $parts) -gt 1; and not contains -- "$child/" $seen
+            set -a seen "$child/"
+            echo -- "$child/"
+        end
+    end
+end
+
+function __zanj_using
+    set -l words (__zanj_words)
+    test "$words[1]" = "$argv[1]"
+end
+
+complete -c zanj -f
+
+# Global options, before or after the command.
+complete -c zanj -s h -l help -d 'Print help and exit'
+complete -c zanj -l help-all -d 'Print the help of every command and exit'
+complete -c zanj -s v -l verbose -d 'More messages on stderr (-vv for debug output)'
+complete -c zanj -s q -l quiet -d 'Only errors on stderr, no progress bar'
+complete -c zanj -l color -x -a 'auto always never' -d 'When to colour output'
+complete -c zanj -s V -l version -d 'Print the versions of zanj and its libraries'
+
+# Commands.
+set -l next_is_command 'test (__zanj_next_arg) = command'
+complete -c zanj -n $next_is_command -a info -d 'Summarize archives: members, sizes, when saved'
+complete -c zanj -n $next_is_command -a ls -d 'List the object tree: kinds, dtypes, shapes, storage'
+complete -c zanj -n $next_is_command -a cat -d 'Print a value, an array or a table'
+complete -c zanj -n $next_is_command -a verify -d 'Check structure, CRCs and references'
+complete -c zanj -n $next_is_command -a extract -d 'Write members or arrays under a directory'
+complete -c zanj -n $next_is_command -a pack -d 'Build a .zanj archive'
+complete -c zanj -n $next_is_command -a diff -d 'Compare two archives'
+
+# Arguments.
+complete -c zanj -n 'test (__zanj_next_arg) = archive' -k -a '(__fish_complete_suffix .zanj)'
+complete -c zanj -n 'test (__zanj_next_arg) = path' -a '(__zanj_object_paths)'
+complete -c zanj -n 'test (__zanj_next_arg) = file' -F
+
+# info
+complete -c zanj -n '__zanj_using info' -l json -d 'One JSON object per file'
+complete -c zanj -n '__zanj_using info' -l handlers -d "Include the handlers' source code"
+complete -c zanj -n '__zanj_using info' -l no-members -d 'Do not list the ZIP members'
+
+# ls
+complete -c zanj -n '__zanj_using ls' -s d -l depth -x -d 'Descend at most N levels below PATH'
+complete -c zanj -n '__zanj_using ls' -l glob -x -d 'Only paths matching a shell pattern'
+complete -c zanj -n '__zanj_using ls' -s l -l long -d 'Add value sizes and packed member sizes'
+complete -c zanj -n '__zanj_using ls' -l members -d 'List the raw ZIP members instead'
+complete -c zanj -n '__zanj_using ls' -l json -d 'Machine-readable output'
+complete -c zanj -n '__zanj_using ls' -s 1 -l paths -d 'Print only object paths, one per line'
+
+# Option values of the other commands.
+complete -c zanj -n '__zanj_using extract' -s C -x -a '(__fish_complete_directories)' -d 'Directory to write into'
+complete -c zanj -n '__zanj_using pack' -s o -r -d 'Archive to write'

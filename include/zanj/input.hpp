@@ -1,0 +1,41 @@
+#pragma once
+// Where an archive comes from: a file name, or "-" for standard input. A ZIP reader must seek
+// (the directory is at the end), so a pipe on standard input is first copied, chunk by chunk,
+// into an unlinked temporary file; standard input redirected from a regular file is read in
+// place. Every command opens its archives through open_input, so all of them accept "-".
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "zanj/byte_source.hpp"
+
+namespace zanj {
+
+/// The name standard input gets in messages ("<stdin>: not a ZIP file").
+inline constexpr std::string_view kStdinName = "<stdin>";
+
+/// True for "-", the conventional name of standard input.
+bool is_stdin_path(std::string_view path);
+
+/// The name to use in messages for an input: kStdinName for "-", else the path itself.
+std::string input_display_name(const std::string& path);
+
+/// Why `path` cannot be opened as an input archive, as strerror words ("No such file or
+/// directory", "Is a directory", "Permission denied"), or "" when it looks openable (always
+/// for "-"). For argument checks before any work starts; open_input still has the last word.
+std::string input_problem(const std::string& path);
+
+/// Open an input archive. "-" reads standard input: in place when it is a regular file
+/// positioned at its start, else spooled (see spool_to_temporary_file); a terminal is refused.
+/// A named pipe (process substitution's /dev/fd/N) is spooled too; one with no writer reads
+/// as empty. Throws Error (Exit::usage) when the input cannot be opened or spooled.
+std::unique_ptr<ByteSource> open_input(const std::string& path);
+
+/// Copy everything readable from `fd` (a pipe, a socket, ...) into an unlinked temporary file
+/// in $TMPDIR (else /tmp) and return that file as a source named `name`. Memory use is one
+/// chunk whatever the size; the file disappears when the source is destroyed or the process
+/// ends. Throws Error (Exit::usage) on read errors or when the temporary file cannot be
+/// created or written (e.g. a full disk).
+std::unique_ptr<ByteSource> spool_to_temporary_file(int fd, const std::string& name);
+
+}  // namespace zanj

@@ -1,0 +1,20 @@
+#pragma once
+// FILE arguments: the one check every subcommand puts on the archives it reads, and the one
+// way to open them, so "-" (standard input) and the error messages are the same everywhere.
+#include <CLI/CLI.hpp>
+#include <string>
+
+#include "zanj/zanj_file.hpp"
+
+namespace zanj::cli {
+
+/// CLI11 check for an input archive: "-" or a readable file that is not a directory. A bad
+/// path stops the run before any work with `zanj: error: PATH: No such file or directory`,
+/// exit 2. (It throws zanj::Error rather than returning CLI11's message so that the message
+/// and exit status are the same as when opening fails later.)
+CLI::Validator input_file();
+
+/// Open FILE ("-" for standard input) as a ZANJ archive; says at -v where it came from.
+ZanjFile open_zanj(const std::string& file);
+
+}  // namespace zanj::cli

@@ -1,0 +1,39 @@
+#include "terminal.hpp"
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <memory>
+
+#include "output.hpp"
+#include "style.hpp"
+
+namespace zanj::cli {
+
+void add_terminal_options(CLI::App& app, TerminalOptions& options) {
+  app.add_flag("-v,--verbose", options.verbose, "More messages on stderr (-vv for debug output)");
+  app.add_flag("-q,--quiet", options.quiet, "Only errors on stderr: no warnings, no progress bar");
+  app.add_option("--color", options.color,
+                 "Colour output: auto (on a terminal, unless NO_COLOR is set), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->option_text("WHEN");
+}
+
+void apply_terminal_options(const TerminalOptions& options) {
+  const ColorMode mode = parse_color_mode(options.color);
+  const char* no_color = std::getenv("NO_COLOR");
+  enable_color(color_wanted(mode, stdout_is_terminal(), no_color));
+
+  const auto color = color_wanted(mode, stderr_is_terminal(), no_color) ? spdlog::color_mode::always
+                                                                          : spdlog::color_mode::never;
+  auto logger = std::make_shared<spdlog::logger>("zanj", std::make_shared<spdlog::sinks::stderr_color_sink_mt>(color));
+  logger->set_pattern("zanj: %^%l%$: %v");
+  logger->set_level(options.quiet         ? spdlog::level::err
+                    : options.verbose == 0 ? spdlog::level::warn
+                    : options.verbose == 1 ? spdlog::level::info
+                                           : spdlog::level::debug);
+  spdlog::set_default_logger(logger);
+}
+
+}  // namespace zanj::cli

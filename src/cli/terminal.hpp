@@ -1,0 +1,22 @@
+#pragma once
+// The global options every command shares, and what they set up before a command runs:
+// -v/-q decide spdlog's level (all messages go to stderr, data to stdout), --color decides
+// whether human output on stdout and messages on stderr are coloured.
+#include <CLI/CLI.hpp>
+#include <string>
+
+namespace zanj::cli {
+
+struct TerminalOptions {
+  int verbose = 0;      ///< -v: info messages, -vv: debug messages
+  bool quiet = false;   ///< -q: errors only (and no progress bar)
+  std::string color = "auto";
+};
+
+/// Add -v/--verbose, -q/--quiet and --color=auto|always|never to the top-level app.
+void add_terminal_options(CLI::App& app, TerminalOptions& options);
+
+/// After parsing: set up the stderr logger (level, colour) and stdout colour (style.hpp).
+void apply_terminal_options(const TerminalOptions& options);
+
+}  // namespace zanj::cli

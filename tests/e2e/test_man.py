@@ -1,0 +1,96 @@
+"""End-to-end: the man pages in man/ render without groff warnings and document what the
+binary actually offers (every command in zanj(1), every option in each zanj-CMD(1))."""
+import glob
+import os
+import re
+import subprocess
+
+from common import SOURCE_DIR, ZanjTest, main, run
+
+MAN_DIR = os.path.join(SOURCE_DIR, "man")
+SECTIONS = ("NAME", "SYNOPSIS", "DESCRIPTION", "EXIT STATUS", "EXAMPLES", "SEE ALSO")
+
+
+def pages():
+    return sorted(glob.glob(os.path.join(MAN_DIR, "*.1")))
+
+
+def render(page):
+    """The page as plain text: no overstriking, no hyphenation, long lines (so that option
+    names are never broken across lines)."""
+    p = subprocess.run(["groff", "-man", "-Tascii", "-P-c", "-P-b", "-P-u", "-rHY=0", "-rLL=250n", page],
+                       capture_output=True, check=True)
+    return p.stdout.decode("ascii")
+
+
+def help_options(*command):
+    """Option names (-x, --long) listed under "Options:" by `zanj [COMMAND] --help`."""
+    text = run(*command, "--help").text
+    options, in_options = set(), False
+    for line in text.splitlines():
+        if line.strip().endswith(":") and not line.startswith(" "):
+            in_options = line.startswith("Options")
+            continue
+        m = re.match(r"^\s+(-\S+)", line)
+        if in_options and m:
+            for name in m.group(1).split(","):
+                options.add(re.sub(r"\{.*\}$", "", name))
+    return options
+
+
+def help_commands():
+    text = run("--help").text
+    listed = text.split("Subcommands:", 1)[1].split("\n\n", 1)[0]
+    return [line.split()[0] for line in listed.splitlines() if line.strip()]
+
+
+class ManPages(ZanjTest):
+    def test_pages_exist(self):
+        names = [os.path.basename(p) for p in pages()]
+        for name in ("zanj.1", "zanj-info.1", "zanj-ls.1"):
+            self.assertIn(name, names)
+
+    def test_render_without_warnings(self):
+        for page in pages():
+            p = subprocess.run(["groff", "-man", "-Tutf8", "-ww", "-z", page], capture_output=True)
+            self.assertEqual((p.returncode, p.stdout, p.stderr.decode()), (0, b"", ""), page)
+
+    def test_structure(self):
+        for page in pages():
+            name = os.path.basename(page)[: -len(".1")]
+            with open(page, encoding="ascii") as f:
+                source = f.read()  # ASCII only: special characters are written as groff escapes
+            self.assertIn(f"\n.TH {name.upper()} 1 ", source, page)
+            text = render(page)
+            for section in SECTIONS:
+                self.assertTrue(re.search(rf"(?m)^{section}$", text), f"{page}: no {section} section")
+            self.assertIn(f"{name} - ", text.split("SYNOPSIS")[0], f"{page}: NAME line")
+
+    def test_zanj_page_names_every_command_and_global_option(self):
+        text = render(os.path.join(MAN_DIR, "zanj.1"))
+        commands = help_commands()
+        self.assertGreaterEqual(set(commands), {"info", "ls"})
+        for command in commands:
+            self.assertTrue(re.search(rf"(?m)^\s+zanj {command}\b", text), f"zanj(1) has no entry for {command}")
+            self.assertIn(f"zanj-{command}(1)", text)
+        for option in help_options():
+            self.assertIn(option, text, f"zanj(1) does not document {option}")
+
+    def test_command_pages_document_every_option(self):
+        commands = help_commands()
+        for page in pages():
+            command = os.path.basename(page)[len("zanj-"): -len(".1")]
+            if not os.path.basename(page).startswith("zanj-"):
+                continue
+            self.assertIn(command, commands, f"{page} documents a command zanj does not have")
+            text = render(page)
+            self.assertIn(f"zanj {command} ", text.split("DESCRIPTION")[0], f"{page}: SYNOPSIS")
+            options = help_options(command)
+            self.assertIn("--help", options)
+            for option in options - {"--help-all"}:
+                documented = re.search(rf"(?m)^\s+.*{re.escape(option)}\b", text)
+                self.assertTrue(documented, f"{page} does not document {option}")
+
+
+if __name__ == "__main__":
+    main()
