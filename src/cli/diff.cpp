@@ -3,9 +3,11 @@
 #include <memory>
 #include <new>
 
+#include "inputs.hpp"
 #include "output.hpp"
 #include "zanj/diff.hpp"
 #include "zanj/error.hpp"
+#include "zanj/input.hpp"
 #include "zanj/zanj_file.hpp"
 
 namespace zanj::cli {
@@ -36,8 +38,9 @@ DiffOptions core_options(const DiffCliOptions& opt) {
 /// Open both archives and compare them. For diff, exit status 1 means "they differ", so an
 /// archive that cannot be read is an error of status 2, as for diff(1) and h5diff.
 DiffReport compare(const DiffCliOptions& opt, const DiffOptions& options) {
+  if (is_stdin_path(opt.a) && is_stdin_path(opt.b)) throw Error("A and B cannot both be standard input", Exit::usage);
   try {
-    const ZanjFile a(opt.a), b(opt.b);
+    const ZanjFile a = open_zanj(opt.a), b = open_zanj(opt.b);
     if (!opt.brief)
       for (const ZanjFile* f : {&a, &b})
         for (const auto& p : f->problems) warn(f->name() + ": " + p);
@@ -130,8 +133,10 @@ Command setup_diff(CLI::App& parent) {
       "NaN, Infinity, -Infinity, as Python's json does.\n\n"
       "Exit status: 0 no differences, 1 differences found, 2 error (a missing or unreadable\n"
       "file, an invalid archive, a bad option).");
-  app->add_option("A", opt->a, "The first (old) archive")->required();
-  app->add_option("B", opt->b, "The second (new, reference) archive")->required();
+  app->add_option("A", opt->a, "The first (old) archive; - reads it from standard input")
+      ->required()
+      ->check(input_file());
+  app->add_option("B", opt->b, "The second (new, reference) archive")->required()->check(input_file());
   app->add_option("--atol", opt->atol, "Absolute tolerance (default 0)");
   app->add_option("--rtol", opt->rtol, "Relative tolerance, times |b| (default 0)");
   app->add_option("--tol", opt->tol, "Tolerance for paths matching a glob: PATH_GLOB=RTOL[,ATOL] (repeatable)");

@@ -252,6 +252,16 @@ class Errors(DiffTest):
                                                              "log.jsonl": jsonl_bytes(ITEMS)})
         self.assertFails(self.diff(a, short), 2)
 
+    def test_standard_input(self):
+        a, b = self.external("a.zanj"), self.external("b.zanj", cfg={"lr": 1.0})
+        with open(a, "rb") as f:
+            data = f.read()
+        self.assertEqual(run("diff", "-", a, stdin=data).code, 0)
+        r = run("diff", b, "-", stdin=data)
+        self.assertEqual(r.code, 1, r.err)
+        self.assertIn("cfg/lr: value changed: 1.0 -> 0.001", r.text)
+        self.assertFails(run("diff", "-", "-", stdin=data), 2, "standard input")
+
     def test_bad_options_exit_2(self):
         a = self.external("a.zanj")
         self.assertFails(self.diff("--atol", "-1", a, a), 2, "--atol")
