@@ -135,12 +135,15 @@ Command setup_diff(CLI::App& parent) {
       "file, an invalid archive, a bad option).");
   app->add_option("A", opt->a, "The first (old) archive; - reads it from standard input")
       ->required()
+      ->type_name("FILE")
       ->check(input_file());
-  app->add_option("B", opt->b, "The second (new, reference) archive")->required()->check(input_file());
-  app->add_option("--atol", opt->atol, "Absolute tolerance (default 0)");
-  app->add_option("--rtol", opt->rtol, "Relative tolerance, times |b| (default 0)");
-  app->add_option("--tol", opt->tol, "Tolerance for paths matching a glob: PATH_GLOB=RTOL[,ATOL] (repeatable)");
-  app->add_option("--exclude", opt->exclude, "Skip paths matching a glob, and what is below them (repeatable)");
+  app->add_option("B", opt->b, "The second (new, reference) archive")->required()->type_name("FILE")->check(input_file());
+  app->add_option("--atol", opt->atol, "Absolute tolerance (default 0)")->type_name("X");
+  app->add_option("--rtol", opt->rtol, "Relative tolerance, times |b| (default 0)")->type_name("X");
+  app->add_option("--tol", opt->tol, "Tolerances for the paths matching a glob, and below (repeatable)")
+      ->type_name("PATH_GLOB=RTOL[,ATOL]");
+  app->add_option("--exclude", opt->exclude, "Skip the paths matching a glob, and below (repeatable)")
+      ->type_name("GLOB");
   app->add_flag("--nan-unequal", opt->nan_unequal, "NaN differs from NaN");
   app->add_flag("--strict", opt->strict, "Storage and metadata count as differences too");
   app->add_flag("--json", opt->json, "A machine-readable report of every difference");
