@@ -62,7 +62,7 @@ _zanj()
     _init_completion -s -n : || return
 
     local zanj=${words[0]}
-    local commands="info ls cat verify extract pack diff"
+    local commands="info ls cat verify extract pack diff stats"
     local global_opts="-h --help --help-all -v --verbose -q --quiet --color -V --version"
 
     # The command and the positional arguments before the cursor, skipping options and the
@@ -72,7 +72,7 @@ _zanj()
     for ((i = 1; i < cword; i++)); do
         word=${words[i]}
         case $word in
-            --color | -d | --depth | --glob | -C | -o) ((i++)) ;;
+            --color | -d | --depth | --glob | -C | -o | --atol | --rtol | --tol | --exclude) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
@@ -85,7 +85,7 @@ _zanj()
             COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
             return
             ;;
-        -d | --depth | --glob)
+        -d | --depth | --glob | --atol | --rtol | --tol | --exclude)
             return # a number, a pattern: nothing to offer
             ;;
         -C)
@@ -112,6 +112,8 @@ _zanj()
     case $command in
         info) opts="--json --handlers --no-members" ;;
         ls) opts="-d --depth --glob -l --long --members --json -1 --paths" ;;
+        diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --json -q --brief" ;;
+        stats) opts="--glob --json" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts $global_opts" -- "$cur"))
@@ -121,9 +123,9 @@ _zanj()
     # What the next positional argument is: an archive, an object path in the first
     # archive, or any file (pack's input may be a directory, an .npz, ...).
     case $command:${#args[@]} in
-        ls:1 | cat:1) _zanj_object_paths "$zanj" "${args[0]}" ;;
+        ls:1 | cat:1 | stats:1) _zanj_object_paths "$zanj" "${args[0]}" ;;
         pack:*) _filedir ;;
-        info:* | ls:0 | cat:0 | verify:* | extract:0 | diff:0 | diff:1) _filedir zanj ;;
+        info:* | ls:0 | cat:0 | verify:* | extract:0 | diff:0 | diff:1 | stats:0) _filedir zanj ;;
     esac
 } &&
     complete -F _zanj zanj
