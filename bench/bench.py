@@ -136,6 +136,8 @@ def bench_archive(zanj, work, label, archive, npz, npydir, member, runs, rows):
     if member:
         add("cat", "zanj cat --format raw", [zanj, "cat", "--format", "raw", archive, member[:-4]])
         add("cat", "unzip -p", ["unzip", "-p", archive, member])
+        add("cat", "zanj cat --format json", [zanj, "cat", "--format", "json", archive, member[:-4]])
+        add("cat", "zanj cat (text summary)", [zanj, "cat", archive, member[:-4]])
     add("extract", "zanj extract", [zanj, "extract", "-q", archive, "-C", out], clean)
     add("extract", "unzip -q -d", ["unzip", "-q", archive, "-d", out], clean)
     if npz:

@@ -72,7 +72,7 @@ _zanj()
     for ((i = 1; i < cword; i++)); do
         word=${words[i]}
         case $word in
-            --color | -d | --depth | --glob | -C | -o | --atol | --rtol | --tol | --exclude) ((i++)) ;;
+            --color | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member | --atol | --rtol | --tol | --exclude) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
@@ -85,8 +85,12 @@ _zanj()
             COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
             return
             ;;
-        -d | --depth | --glob | --atol | --rtol | --tol | --exclude)
-            return # a number, a pattern: nothing to offer
+        -d | --depth | --glob | --head | --tail | --member | --atol | --rtol | --tol | --exclude)
+            return # a number, a pattern, a member name: nothing to offer
+            ;;
+        -f | --format)
+            COMPREPLY=($(compgen -W 'text json jsonl csv npy raw' -- "$cur"))
+            return
             ;;
         -C)
             _filedir -d
@@ -112,6 +116,7 @@ _zanj()
     case $command in
         info) opts="--json --handlers --no-members" ;;
         ls) opts="-d --depth --glob -l --long --members --json -1 --paths" ;;
+        cat) opts="-f --format --json --full --head --tail --resolve --member" ;;
         diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --json -q --brief" ;;
         stats) opts="--glob --json" ;;
     esac

@@ -15,7 +15,7 @@ function __zanj_words
             continue
         end
         switch $token
-            case --color -d --depth --glob -C -o --atol --rtol --tol --exclude
+            case --color -d --depth --glob -C -o -f --format --head --tail --member --atol --rtol --tol --exclude
                 set skip 1
             case '-*'
             case '*'
@@ -115,6 +115,15 @@ complete -c zanj -n '__zanj_using ls' -s l -l long -d 'Add value sizes and packe
 complete -c zanj -n '__zanj_using ls' -l members -d 'List the raw ZIP members instead'
 complete -c zanj -n '__zanj_using ls' -l json -d 'Machine-readable output'
 complete -c zanj -n '__zanj_using ls' -s 1 -l paths -d 'Print only object paths, one per line'
+
+# cat
+complete -c zanj -n '__zanj_using cat' -s f -l format -x -a 'text json jsonl csv npy raw' -d 'Output format'
+complete -c zanj -n '__zanj_using cat' -l json -d 'Same as --format json'
+complete -c zanj -n '__zanj_using cat' -l full -d 'Print every value of a large array'
+complete -c zanj -n '__zanj_using cat' -l head -x -d 'Only the first N rows or entries'
+complete -c zanj -n '__zanj_using cat' -l tail -x -d 'Only the last N rows or entries'
+complete -c zanj -n '__zanj_using cat' -l resolve -d 'Fill in external arrays, tables and lists'
+complete -c zanj -n '__zanj_using cat' -l member -x -d 'Print the bytes of this ZIP member'
 
 # diff
 complete -c zanj -n '__zanj_using diff' -l atol -x -d 'Absolute tolerance'

@@ -5,6 +5,7 @@
 #include <new>
 #include <vector>
 
+#include "cat.hpp"
 #include "command.hpp"
 #include "diff.hpp"
 #include "info.hpp"
@@ -53,6 +54,7 @@ int main(int argc, char** argv) {
   std::vector<zanj::cli::Command> commands{
       zanj::cli::setup_info(app),
       zanj::cli::setup_ls(app),
+      zanj::cli::setup_cat(app),
       zanj::cli::setup_diff(app),
   };
 

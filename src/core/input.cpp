@@ -5,12 +5,12 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <utility>
 #include <vector>
 
 #include "zanj/error.hpp"
+#include "zanj/spool_file.hpp"
 
 namespace zanj {
 namespace {
@@ -32,36 +32,6 @@ class OwnedFd {
  private:
   int fd_;
 };
-
-std::string temporary_directory() {
-  const char* dir = std::getenv("TMPDIR");
-  return dir && *dir ? dir : "/tmp";
-}
-
-/// A new read-write file with no name, so nothing is left behind whatever happens to us.
-int create_unlinked_file(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd >= 0) return fd;
-  // Some filesystems lack O_TMPFILE: make a named file and remove its name at once.
-  std::string name = dir + "/zanj-stdin-XXXXXX";
-  fd = ::mkostemp(name.data(), O_CLOEXEC);
-  if (fd < 0)
-    throw Error("cannot create a temporary file in " + dir + ": " + std::strerror(errno), Exit::usage);
-  ::unlink(name.c_str());
-  return fd;
-}
-
-void write_all(int fd, const char* data, std::size_t n, const std::string& name, const std::string& dir) {
-  while (n > 0) {
-    const ssize_t written = ::write(fd, data, n);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      throw Error(name + ": cannot copy to a temporary file in " + dir + ": " + std::strerror(errno), Exit::usage);
-    }
-    data += written;
-    n -= static_cast<std::size_t>(written);
-  }
-}
 
 std::unique_ptr<ByteSource> open_stdin() {
   const std::string name(kStdinName);
@@ -111,19 +81,22 @@ std::unique_ptr<ByteSource> open_input(const std::string& path) {
 }
 
 std::unique_ptr<ByteSource> spool_to_temporary_file(int fd, const std::string& name) {
-  const std::string dir = temporary_directory();
-  OwnedFd spool(create_unlinked_file(dir));
-  std::vector<char> chunk(kSpoolChunk);
-  for (;;) {
-    const ssize_t got = ::read(fd, chunk.data(), chunk.size());
-    if (got == 0) break;
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw Error(name + ": " + std::strerror(errno), Exit::usage);
+  try {
+    auto spool = std::make_unique<SpoolFile>();
+    std::vector<char> chunk(kSpoolChunk);
+    for (;;) {
+      const ssize_t got = ::read(fd, chunk.data(), chunk.size());
+      if (got == 0) break;
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        throw Error(std::strerror(errno), Exit::usage);
+      }
+      spool->append(std::string_view(chunk.data(), static_cast<std::size_t>(got)));
     }
-    write_all(spool.get(), chunk.data(), static_cast<std::size_t>(got), name, dir);
+    return spool;
+  } catch (const Error& e) {
+    throw Error(name + ": " + e.what(), e.exit());
   }
-  return std::make_unique<FileSource>(spool.release(), name);
 }
 
 }  // namespace zanj

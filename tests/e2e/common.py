@@ -2,8 +2,10 @@
 
 ctest sets ZANJ (the binary), ZANJ_CORPUS (tests/corpus) and ZANJ_SOURCE_DIR.
 """
+import ast
 import base64
 import json
+import math
 import os
 import pty
 import re
@@ -38,17 +40,16 @@ def facts(name):
         return json.load(f)
 
 
+def resolved_at(name, segments):
+    """the facts' `resolved` document of an archive, at an object path given as segments"""
+    node = facts(name)["resolved"]
+    for s in segments:
+        node = node[s]
+    return node
+
+
 def obj_path(segments):
     return "/".join(str(s).replace("~", "~0").replace("/", "~1") for s in segments)
-
-
-def npy_bytes(descr, shape, data, fortran=False):
-    """An .npy file (format 1.0) written by hand, laid out as numpy.save lays it out."""
-    dims = "(%s)" % (", ".join(str(d) for d in shape) if len(shape) != 1 else "%d," % shape[0])
-    header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, dims)
-    pad = 64 - (10 + len(header) + 1) % 64
-    header = header + " " * (pad % 64) + "\n"
-    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1") + data
 
 
 def pack_values(fmt, values):
@@ -85,10 +86,11 @@ def jsonl_bytes(items):
     return "".join(json.dumps(x) + "\n" for x in items).encode("utf-8")
 
 
-def write_zanj(path, root, members=None, compress=zipfile.ZIP_DEFLATED, timestamp=1700000000.0,
-               reverse=False, cfg=None):
-    """A .zanj archive: meta, __zanj__.json (tab-indented like the reference), then `members`
-    ({name: bytes}); reverse=True stores them in the opposite order."""
+def write_reference_zanj(path, root, members=None, compress=zipfile.ZIP_DEFLATED, timestamp=1700000000.0,
+                         reverse=False, cfg=None):
+    """A .zanj archive laid out as the reference writes it: a full meta (zanj_cfg, sysinfo,
+    externals_info, timestamp), __zanj__.json tab-indented, then `members` ({name: bytes});
+    reverse=True stores them in the opposite order."""
     members = members or {}
     meta = {"zanj_cfg": cfg or {"array_mode": "array_list_meta", "compress": compress},
             "sysinfo": {"python": {"version": "3.11.2"}},
@@ -217,3 +219,131 @@ def main():
         print("ZANJ must name the built zanj binary", file=sys.stderr)
         sys.exit(2)
     unittest.main(verbosity=1)
+
+
+# ---------------------------------------------------------------- array values (for `cat` tests)
+# The layout numpy gives each dtype name in the corpus: struct format of one element (complex: the
+# two parts) and its size. Enough to decode `cat --format raw` output without numpy.
+_STRUCT = {"bool": "?", "int8": "b", "uint8": "B", "int16": "h", "uint16": "H", "int32": "i", "uint32": "I",
+           "int64": "q", "uint64": "Q", "float16": "e", "float32": "f", "float64": "d", "complex64": "ff",
+           "complex128": "dd"}
+_TORCH = {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32",
+          "short": "int16"}
+_DESCR = {"b1": "bool", "i1": "int8", "u1": "uint8", "i2": "int16", "u2": "uint16", "i4": "int32", "u4": "uint32",
+          "i8": "int64", "u8": "uint64", "f2": "float16", "f4": "float32", "f8": "float64", "c8": "complex64",
+          "c16": "complex128"}
+
+
+def numpy_name(dtype):
+    """'torch.float32' -> 'float32', '>f8' -> 'float64'; strings ('<U3', '|S2') stay as they are"""
+    if dtype.startswith("torch."):
+        name = dtype[len("torch."):]
+        return _TORCH.get(name, name)
+    if dtype[:1] in "<>|=" and dtype[1:] in _DESCR:
+        return _DESCR[dtype[1:]]
+    return dtype
+
+
+def precision(dtype):
+    """struct code for comparing floats at the array's own precision, None for exact"""
+    name = numpy_name(dtype)
+    return {"float16": "e", "float32": "f", "complex64": "f"}.get(name)
+
+
+def decode_raw(raw, dtype):
+    """little-endian C-order bytes -> flat list of Python values (complex as [re, im])"""
+    name = numpy_name(dtype)
+    if name[:1] in "<>|" and name[1] in "US":
+        size = int(name[2:]) * (4 if name[1] == "U" else 1)
+        items = [raw[i:i + size] for i in range(0, len(raw), size)]
+        if name[1] == "U":
+            return [x.decode("utf-32-le").rstrip("\0") for x in items]
+        return [x.rstrip(b"\0").decode("latin-1") for x in items]
+    code = _STRUCT[name]
+    size = struct.calcsize("<" + code)
+    values = [struct.unpack_from("<" + code, raw, i) for i in range(0, len(raw), size)]
+    return [list(v) if len(v) == 2 else v[0] for v in values]
+
+
+def nest(flat, shape):
+    """a flat C-order list as nested lists of `shape` (a 0-d shape gives the scalar)"""
+    if not shape:
+        return flat[0]
+    if len(shape) == 1:
+        return list(flat)
+    step = len(flat) // shape[0] if shape[0] else 0
+    return [nest(flat[i * step:(i + 1) * step], shape[1:]) for i in range(shape[0])]
+
+
+def same_number(got, want, prec=None):
+    if isinstance(want, str) and want in ("nan", "inf", "-inf"):  # the facts spell them so
+        want = float(want)
+    if isinstance(want, bool) or isinstance(got, bool):
+        return got is want
+    if not isinstance(got, (int, float)) or not isinstance(want, (int, float)):
+        return False
+    if isinstance(want, float) and math.isnan(want):
+        return isinstance(got, float) and math.isnan(got)
+    if got == want:
+        return True
+    if prec and isinstance(want, float):
+        try:
+            return struct.pack(prec, got) == struct.pack(prec, want)
+        except (OverflowError, struct.error):
+            return False
+    return False
+
+
+def json_difference(got, want, where="", prec=None):
+    """None when equal (floats compared at `prec`, a dtype's own precision), else where they differ"""
+    if isinstance(want, dict):
+        if not isinstance(got, dict) or list(got) != list(want):
+            return f"{where}: keys {list(got) if isinstance(got, dict) else type(got).__name__} != {list(want)}"
+        if isinstance(want.get("dtype"), str):
+            prec = precision(want["dtype"])
+        for k in want:
+            d = json_difference(got[k], want[k], f"{where}/{k}", prec)
+            if d:
+                return d
+        return None
+    if isinstance(want, list):
+        if not isinstance(got, list) or len(got) != len(want):
+            return f"{where}: {str(got)[:80]} != {str(want)[:80]}"
+        for i, (a, b) in enumerate(zip(got, want)):
+            d = json_difference(a, b, f"{where}/{i}", prec)
+            if d:
+                return d
+        return None
+    if isinstance(want, (int, float)) or want in ("nan", "inf", "-inf"):
+        return None if same_number(got, want, prec) else f"{where}: {got!r} != {want!r}"
+    return None if got == want else f"{where}: {got!r} != {want!r}"
+
+
+def npy_bytes(descr, shape, data, fortran=False):
+    """a .npy member as numpy.save writes it (version 1.0)"""
+    dims = "(" + "".join(f"{d}, " for d in shape)[:-2] + ("," if len(shape) == 1 else "") + ")"
+    header = "{'descr': '%s', 'fortran_order': %s, 'shape': %s, }" % (descr, fortran, dims)
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin-1") + data
+
+
+def read_npy(buf):
+    """-> (header dict, data bytes) of a version 1, 2 or 3 .npy stream"""
+    if buf[:6] != b"\x93NUMPY":
+        raise ValueError("not npy")
+    if buf[6] == 1:
+        n, start = struct.unpack("<H", buf[8:10])[0], 10
+    else:
+        n, start = struct.unpack("<I", buf[8:12])[0], 12
+    return ast.literal_eval(buf[start:start + n].decode("latin-1")), buf[start + n:]
+
+
+def write_zanj(path, root, members=None, stored=False):
+    """a .zanj archive: `root` (JSON text or an object) as __zanj__.json, then `members` {name: bytes}"""
+    method = zipfile.ZIP_STORED if stored else zipfile.ZIP_DEFLATED
+    with zipfile.ZipFile(path, "w", method) as z:
+        z.writestr("__zanj_meta__.json", '{"externals_info": {}}')
+        z.writestr("__zanj__.json", root if isinstance(root, str) else json.dumps(root))
+        for name, data in (members or {}).items():
+            z.writestr(name, data)
+    return path

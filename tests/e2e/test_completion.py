@@ -143,11 +143,18 @@ class Bash(ZanjTest):
         self.assertEqual(self.complete("zanj --color=a")[0], ["auto", "always"])
 
     def test_options_of_info_and_ls(self):
-        for command in ("info", "ls"):
+        for command in ("info", "ls", "cat"):
             got, _ = self.complete(f"zanj {command} -")
             self.assertGreaterEqual(set(got), help_options(command) | help_options(), command)
         self.assertEqual(self.complete("zanj ls --j")[0], ["--json"])
         self.assertEqual(self.complete("zanj info --no")[0], ["--no-members"])
+
+    def test_cat_formats_and_paths_after_its_options(self):
+        self.assertEqual(self.complete("zanj cat --format j")[0], ["json", "jsonl"])
+        self.assertEqual(sorted(self.complete("zanj cat -f ")[0]), ["csv", "json", "jsonl", "npy", "raw", "text"])
+        basic = corpus("basic.zanj")
+        self.assertEqual(self.complete(f"zanj cat -f raw --head 2 {basic} big")[0], ["big_array"])
+        self.assertEqual(self.complete(f"zanj cat --tail 1 {basic} nested/deeper/m")[0], ["nested/deeper/matrix"])
 
     def test_archive_files(self):
         got, _ = self.complete("zanj info b", cwd=corpus())
@@ -215,7 +222,7 @@ class Fish(ZanjTest):
 
     def test_commands_and_options(self):
         self.assertGreaterEqual(set(self.complete("zanj ")), set(help_commands()))
-        for command in ("info", "ls"):
+        for command in ("info", "ls", "cat"):
             got = set(self.complete(f"zanj {command} -"))
             self.assertGreaterEqual(got, {o for o in help_options(command) | help_options() if o.startswith("-")})
         self.assertEqual(sorted(self.complete("zanj --color ")), ["always", "auto", "never"])
@@ -232,6 +239,8 @@ class Fish(ZanjTest):
         self.assertIn("nested/", got)  # a node with children: offered to go on
         self.assertEqual(sorted(self.complete(f"zanj ls -d 2 {basic} nested/deeper/")),
                          ["nested/deeper/matrix", "nested/deeper/word"])
+        self.assertEqual(self.complete(f"zanj cat -f json --head 3 {basic} big"), ["big_array"])
+        self.assertEqual(sorted(self.complete("zanj cat --format j")), ["json", "jsonl"])
         with tempfile.TemporaryDirectory() as tmp:
             awkward = os.path.join(tmp, "awkward.zanj")
             write_archive(awkward, AWKWARD)

@@ -6,7 +6,7 @@ import tempfile
 import zipfile
 
 from common import (ZanjTest, archives, corpus, external_array, external_list, inline_array, jsonl_bytes, main,
-                    npy_bytes, pack_values, run, write_zanj)
+                    npy_bytes, pack_values, run, write_reference_zanj)
 
 NAN = float("nan")
 W = [float(i) / 4 for i in range(300)]  # 300 float64 values: external above the 256 threshold
@@ -36,7 +36,7 @@ class DiffTest(ZanjTest):
         if cfg:
             root["cfg"].update(cfg)
         members = {"w.npy": npy_bytes("<f8", (20, 15), pack_values("<d", w)), "log.jsonl": jsonl_bytes(items)}
-        return write_zanj(self.path(name), root, members, **kw)
+        return write_reference_zanj(self.path(name), root, members, **kw)
 
     def diff(self, *args):
         return run("diff", *args)
@@ -60,7 +60,7 @@ class Storage(DiffTest):
         root = {"log": ITEMS, "small": inline_array("array_b64_meta", "float32", [2, 2], pack_values("<f", [1, 2, 3, 4])),
                 "w": inline_array("array_list_meta", "float64", [20, 15], nested(W, [20, 15])),
                 "cfg": {"name": "run", "lr": 0.001}}
-        b = write_zanj(self.path("b.zanj"), root, {}, compress=zipfile.ZIP_STORED, timestamp=1800000000.0,
+        b = write_reference_zanj(self.path("b.zanj"), root, {}, compress=zipfile.ZIP_STORED, timestamp=1800000000.0,
                        reverse=True)
         self.assertEqualArchives(a, b)
         self.assertEqualArchives(b, a)
@@ -78,7 +78,7 @@ class Storage(DiffTest):
             root = json.loads(zipfile.ZipFile(a).read("__zanj__.json"))
             if name == "big.zanj":
                 root["w"]["dtype"] = ">f8"
-            b = write_zanj(self.path(name), root, {"w.npy": npy, "log.jsonl": jsonl_bytes(ITEMS)})
+            b = write_reference_zanj(self.path(name), root, {"w.npy": npy, "log.jsonl": jsonl_bytes(ITEMS)})
             self.assertEqualArchives(a, b)
 
     def test_corpus_restored_and_reordered_is_equal(self):
@@ -140,14 +140,14 @@ class Values(DiffTest):
         a = self.external("a.zanj")
         root = json.loads(zipfile.ZipFile(a).read("__zanj__.json"))
         root["w"]["dtype"] = "float32"
-        b = write_zanj(self.path("b.zanj"), root, {"w.npy": npy_bytes("<f4", (20, 15), pack_values("<f", W)),
+        b = write_reference_zanj(self.path("b.zanj"), root, {"w.npy": npy_bytes("<f4", (20, 15), pack_values("<f", W)),
                                                     "log.jsonl": jsonl_bytes(ITEMS)})
         r = self.assertDiffers(a, b)
         self.assertIn("w: dtype changed: float64 -> float32", r.text)
         # W holds quarters, exact in float32: the values themselves agree
         self.assertNotIn("elements differ", r.text)
         root["w"] = external_array("w.npy", "float64", [15, 20])
-        c = write_zanj(self.path("c.zanj"), root, {"w.npy": npy_bytes("<f8", (15, 20), pack_values("<d", W)),
+        c = write_reference_zanj(self.path("c.zanj"), root, {"w.npy": npy_bytes("<f8", (15, 20), pack_values("<d", W)),
                                                     "log.jsonl": jsonl_bytes(ITEMS)})
         self.assertIn("w: shape changed: [20, 15] -> [15, 20]", self.assertDiffers(a, c).text)
 
@@ -182,9 +182,9 @@ class Values(DiffTest):
         rows = [{"id": i, "score": i / 10, "name": "n%d" % i} for i in range(50)]
         table = {"__muutils_format__": "pandas.DataFrame:external", "$ref": "t.jsonl",
                  "columns": ["id", "score", "name"], "len(data)": 50}
-        a = write_zanj(self.path("a.zanj"), {"t": table}, {"t.jsonl": jsonl_bytes(rows)})
+        a = write_reference_zanj(self.path("a.zanj"), {"t": table}, {"t.jsonl": jsonl_bytes(rows)})
         rows[17]["score"] += 0.01
-        b = write_zanj(self.path("b.zanj"), {"t": table}, {"t.jsonl": jsonl_bytes(rows)})
+        b = write_reference_zanj(self.path("b.zanj"), {"t": table}, {"t.jsonl": jsonl_bytes(rows)})
         r = self.assertDiffers(a, b)
         self.assertIn('t: 1 of 50 rows differ (first at [17, "score"]: 1.7 -> 1.71', r.text)
         self.assertEqualArchives(a, b, "--tol", "t/score=0.01")
@@ -246,9 +246,9 @@ class Errors(DiffTest):
         # a member missing or an array whose .npy disagrees with its node is an error, not a difference
         with zipfile.ZipFile(a) as z:
             root = json.loads(z.read("__zanj__.json"))
-        gone = write_zanj(self.path("gone.zanj"), root, {"log.jsonl": jsonl_bytes(ITEMS)})
+        gone = write_reference_zanj(self.path("gone.zanj"), root, {"log.jsonl": jsonl_bytes(ITEMS)})
         self.assertFails(self.diff(a, gone), 2, "w.npy")
-        short = write_zanj(self.path("short.zanj"), root, {"w.npy": npy_bytes("<f8", (20, 15), pack_values("<d", W[:-1])),
+        short = write_reference_zanj(self.path("short.zanj"), root, {"w.npy": npy_bytes("<f8", (20, 15), pack_values("<d", W[:-1])),
                                                              "log.jsonl": jsonl_bytes(ITEMS)})
         self.assertFails(self.diff(a, short), 2)
 

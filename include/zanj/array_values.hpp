@@ -1,0 +1,77 @@
+#pragma once
+// The values of one array node, wherever they are stored: inline in __zanj__.json (any mode)
+// or in an .npy member, C or Fortran order, either byte order. Whatever the storage, values
+// come out the same way: whole elements, C order, little-endian, chunk by chunk, only the
+// selected ones. `cat`, `--resolve` and later `diff`/`stats` read arrays through here.
+//
+// How an external member is read: a C-order member and a selection in increasing order are
+// streamed front to back, copying only the selected byte ranges and stopping after the last
+// one. Anything else (Fortran order, negative steps) needs random access: the member's data up
+// to the last needed byte is held in memory when small, else spooled to an unlinked temporary
+// file, and the selected elements are gathered from there in output order.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "zanj/archive.hpp"
+#include "zanj/dtype.hpp"
+#include "zanj/npy.hpp"
+#include "zanj/slice.hpp"
+#include "zanj/tree.hpp"
+
+namespace zanj {
+
+struct ArrayReadOptions {
+  /// Out-of-order reads of members larger than this spool to a temporary file.
+  std::uint64_t max_in_memory_bytes = std::uint64_t{8} << 20;
+  std::string spool_directory;  ///< "" means $TMPDIR, else /tmp
+  NpyLimits npy;
+  std::size_t chunk_bytes = std::size_t{1} << 20;  ///< about how much each sink call gets
+};
+
+/// Receives values: whole elements, C order, little-endian. Return false to stop reading.
+using ValueSink = std::function<bool(std::string_view elements)>;
+
+class ArrayValues {
+ public:
+  /// Open the array at object path `path` (used in messages). Inline nodes are decoded now
+  /// (decode_inline_array); external ones have their .npy header read and checked against
+  /// the node: dtype and shape must agree and the member must hold all the data. Throws Error
+  /// (invalid) naming the archive, the path and what is wrong.
+  ArrayValues(const Archive& archive, const ArrayNode& node, std::string_view path, ArrayReadOptions options = {});
+
+  /// The dtype of the delivered values (little-endian).
+  const Dtype& dtype() const { return dtype_; }
+  /// The dtype as stored (the .npy header's, or the node's for inline arrays).
+  const Dtype& stored_dtype() const { return stored_dtype_; }
+  const std::vector<std::uint64_t>& shape() const { return shape_; }
+  bool external() const { return entry_ != nullptr; }
+  bool fortran_order() const { return fortran_order_; }
+
+  /// Stream the selected values (a Selection made for shape()) to `sink`. May be called more
+  /// than once. Throws Error when member data is corrupt (CRC-32, truncation) — possibly
+  /// after some values were delivered.
+  void stream(const Selection& selection, const ValueSink& sink) const;
+
+ private:
+  class Chunker;
+  /// Both return false when the sink asked to stop.
+  bool stream_in_order(const Selection& selection, Chunker& out) const;
+  bool gather(const Selection& selection, Chunker& out) const;
+  /// The member's data bytes [0, n) to `sink`, stopping after them.
+  void read_data_prefix(std::uint64_t n, const std::function<void(std::string_view)>& sink) const;
+
+  const Archive* archive_;
+  ArrayReadOptions options_;
+  std::string where_;                  // "archive: array 'path'" for messages
+  const ZipEntry* entry_ = nullptr;    // external only
+  std::uint64_t data_offset_ = 0;      // external only: where the data starts in the member
+  std::string inline_values_;          // inline only: C order, little-endian
+  Dtype dtype_, stored_dtype_;
+  std::vector<std::uint64_t> shape_;
+  bool fortran_order_ = false;
+};
+
+}  // namespace zanj

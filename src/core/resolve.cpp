@@ -1,0 +1,111 @@
+#include "zanj/resolve.hpp"
+
+#include "zanj/row_values.hpp"
+#include "zanj/tree.hpp"
+#include "zanj/value_format.hpp"
+
+namespace zanj {
+namespace {
+
+bool is_reference(const Node& node) { return node.is_reference() || (node.array && node.array->external()); }
+
+bool contains_reference(const Json& value) {
+  bool found = false;
+  walk_tree(value, {}, [&](const TreeVisit& v) {
+    found = found || is_reference(v.node);
+    return !found;
+  });
+  return found;
+}
+
+class ResolvedWriter {
+ public:
+  ResolvedWriter(const ZanjFile& file, const ResolveOptions& options, OutputBuffer& out)
+      : file_(file), options_(options), out_(out) {}
+
+  void value(const Json& v, const std::string& path, int level) {
+    const Node node = classify(v);
+    if (is_reference(node)) return reference(node, path, level);
+    if (!contains_reference(v)) return plain(v, level);
+    const bool array = v.is_array();
+    out_.text() += array ? '[' : '{';
+    std::size_t i = 0;
+    auto next = [&](int child_level) {
+      if (i++) out_.text() += options_.indent ? "," : ", ";
+      newline(child_level);
+    };
+    if (array) {
+      for (const auto& child : v.as_array()) {
+        next(level + 1);
+        value(child, child_path(path, std::to_string(i - 1)), level + 1);
+      }
+    } else {
+      for (const auto& [key, child] : v.as_object()) {
+        next(level + 1);
+        key_text(key);
+        value(child, child_path(path, key), level + 1);
+      }
+    }
+    newline(level);
+    out_.text() += array ? ']' : '}';
+  }
+
+ private:
+  void newline(int level) {
+    if (!options_.indent) return;
+    out_.text() += '\n';
+    out_.text().append(static_cast<std::size_t>(options_.indent * level), ' ');
+  }
+
+  void key_text(const std::string& key) {
+    write_json_string(out_.text(), key);
+    out_.text() += ": ";
+  }
+
+  /// A subtree without references, through the one JSON writer, indented to its level.
+  void plain(const Json& v, int level) {
+    if (!options_.indent) return write_json(out_.text(), v);
+    const std::string text = to_json(v, JsonStyle{options_.indent});
+    const std::string indent(static_cast<std::size_t>(options_.indent * level), ' ');
+    for (char c : text) {
+      out_.text() += c;
+      if (c == '\n') out_.text() += indent;  // line breaks only occur between tokens
+    }
+  }
+
+  /// The node's own keys, then "data" with the values from its member.
+  void reference(const Node& node, const std::string& path, int level) {
+    out_.text() += '{';
+    for (const auto& [key, child] : node.json->as_object()) {
+      if (key == "data") continue;  // replaced by the member's values below
+      newline(level + 1);
+      key_text(key);
+      plain(child, level + 1);
+      out_.text() += options_.indent ? "," : ", ";
+    }
+    newline(level + 1);
+    key_text("data");
+    if (node.array) {
+      const ArrayValues values(file_.archive, *node.array, path, options_.arrays);
+      write_array_json(values, select_all(values.shape()), out_);
+    } else {
+      write_rows_json(file_.archive, node, path, out_);
+    }
+    newline(level);
+    out_.text() += '}';
+    out_.flush_if_full();
+  }
+
+  const ZanjFile& file_;
+  const ResolveOptions& options_;
+  OutputBuffer& out_;
+};
+
+}  // namespace
+
+void write_resolved(const ZanjFile& file, const Json& node, const PathSegments& segments, const ResolveOptions& options,
+                    OutputBuffer& out) {
+  ResolvedWriter(file, options, out).value(node, join_path(segments), 0);
+}
+
+}  // namespace zanj

@@ -1,0 +1,61 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "array_fixture.hpp"
+#include "zanj/error.hpp"
+#include "zanj/resolve.hpp"
+
+#ifndef ZANJ_TEST_CORPUS
+#define ZANJ_TEST_CORPUS "tests/corpus"
+#endif
+
+using namespace zanj;
+using namespace zanj::test;
+
+namespace {
+const std::string kCorpus = ZANJ_TEST_CORPUS;
+
+std::string resolved(const ZanjFile& z, const PathSegments& at = {}, int indent = 0) {
+  ResolveOptions options;
+  options.indent = indent;
+  return printed([&](OutputBuffer& out) { write_resolved(z, *follow_path(z.root, at), at, options, out); });
+}
+}  // namespace
+
+TEST_SUITE("resolve") {
+  TEST_CASE("references get their data as the last key; everything else is unchanged") {
+    const ZanjFile z(kCorpus + "/basic.zanj");
+    const Json doc = parse_json(resolved(z), "resolved");
+    const Json* list = doc.find("long_list");
+    REQUIRE(list);
+    CHECK(list->as_object().back().first == "data");
+    CHECK(list->find("data")->as_array().size() == 300);
+    const Json* big = doc.find("big_array");
+    CHECK(big->as_object().back().first == "data");
+    CHECK(big->find("data")->as_array().size() == 32);
+    CHECK(big->find("data")->as_array()[0].as_array().size() == 16);
+    CHECK(big->find("$ref")->as_string() == "big_array.npy");
+    CHECK(*doc.find("small_array") == *z.root.find("small_array"));  // inline arrays stay as they are
+    CHECK(*doc.find("tags") == *z.root.find("tags"));
+    const Json* matrix = follow_path(doc, {"nested", "deeper", "matrix"});
+    CHECK(matrix->find("data")->as_array()[0].as_array()[0].to_double() == 1.0);  // identity matrix
+  }
+
+  TEST_CASE("a subtree, tables, NaN, and indentation") {
+    const ZanjFile z(kCorpus + "/nan_values.zanj");
+    const std::string table = resolved(z, {"table"});
+    CHECK(table.find(R"("data": [{"x": 1.0, "y": "a"}, {"x": NaN, "y": null}, {"x": 3.0, "y": "c"}]})") != std::string::npos);
+    CHECK(resolved(z, {"cfg"}) == R"({"lr": NaN, "best": Infinity, "worst": -Infinity, "name": "NaN is not a string here"})");
+    const std::string pretty = resolved(z, {}, 2);
+    CHECK(pretty.find("\n  \"table\": {\n    \"__muutils_format__\"") != std::string::npos);
+    CHECK(pretty.find("\n    \"data\": [{\"x\": 1.0") != std::string::npos);
+    CHECK(to_json(parse_json(pretty, "pretty")) == resolved(z));  // the same document
+    CHECK(std::isnan(parse_json(pretty, "p").find("cfg")->find("lr")->as_real()));
+  }
+
+  TEST_CASE("a missing member stops with an Error") {
+    const ZanjFile z(kCorpus + "/malformed/missing_external.zanj");
+    CHECK_THROWS_WITH_AS(resolved(z), doctest::Contains("big_array.npy"), Error);
+  }
+}
