@@ -10,6 +10,7 @@
 #include "diff.hpp"
 #include "info.hpp"
 #include "ls.hpp"
+#include "stats.hpp"
 #include "terminal.hpp"
 #include "zanj/error.hpp"
 #include "zanj/zanj_file.hpp"
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
       zanj::cli::setup_ls(app),
       zanj::cli::setup_cat(app),
       zanj::cli::setup_diff(app),
+      zanj::cli::setup_stats(app),
   };
 
   try {

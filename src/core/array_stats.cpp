@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "zanj/array_values.hpp"
+#include "zanj/element_numbers.hpp"
+
 namespace zanj {
 
 void StatsAccumulator::add_finite(double v) {
@@ -68,9 +71,34 @@ ArrayStats StatsAccumulator::result(bool numeric) const {
   s.min = min_;
   s.max = max_;
   s.sum = std::isfinite(sum_) ? sum_ + compensation_ : sum_;
-  s.mean = mean_;
+  // The compensated sum gives the more accurate mean; Welford's running mean stands in when
+  // the sum overflowed (values near the largest double).
+  s.mean = std::isfinite(*s.sum) ? *s.sum / static_cast<double>(finite_) : mean_;
   s.std = std::sqrt(m2_ / static_cast<double>(finite_));
   return s;
+}
+
+ArrayStats array_stats(const Archive& archive, const ArrayNode& node, std::string_view path) {
+  const ArrayValues values(archive, node, path);
+  const Dtype& dtype = values.dtype();
+  const bool real = is_numeric(dtype) && dtype.kind != DtypeKind::complex;
+  StatsAccumulator acc;
+  const NumberDecoder decode = number_decoder(dtype);
+  const std::size_t size = dtype.itemsize;
+  if (size == 0) {  // zero-width strings: nothing to read, only to count
+    for (std::uint64_t i = 0, n = select_all(values.shape()).count(); i < n; ++i) acc.add_other();
+    return acc.result(real);
+  }
+  values.stream(select_all(values.shape()), [&](std::string_view chunk) {
+    const char* end = chunk.data() + chunk.size();
+    if (decode) {
+      for (const char* p = chunk.data(); p + size <= end; p += size) acc.add(decode(p));
+    } else {
+      for (const char* p = chunk.data(); p + size <= end; p += size) acc.add_other();
+    }
+    return true;
+  });
+  return acc.result(real);
 }
 
 }  // namespace zanj
