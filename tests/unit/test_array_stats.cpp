@@ -4,8 +4,26 @@
 #include <limits>
 
 #include "zanj/array_stats.hpp"
+#include "zanj/error.hpp"
+#include "zanj/object_path.hpp"
+#include "zanj/zanj_file.hpp"
+
+#ifndef ZANJ_TEST_CORPUS
+#define ZANJ_TEST_CORPUS "tests/corpus"
+#endif
 
 using namespace zanj;
+
+namespace {
+ArrayStats corpus_stats(const char* archive, const char* path) {
+  const ZanjFile z(std::string(ZANJ_TEST_CORPUS) + "/" + archive);
+  const Json* node = follow_path(z.root, split_path(path));
+  REQUIRE(node != nullptr);
+  const Node n = classify(*node);
+  REQUIRE(n.array);
+  return array_stats(z.archive, *n.array, path);
+}
+}  // namespace
 
 TEST_SUITE("array_stats") {
   TEST_CASE("mean and population std over finite values; NaN and infinities counted apart") {
@@ -70,5 +88,28 @@ TEST_SUITE("array_stats") {
     CHECK(s.result(false).count == 2);
     CHECK_FALSE(s.result(false).numeric);
     CHECK(StatsAccumulator().result(true).count == 0);
+  }
+
+  TEST_CASE("streamed from real arrays: external, Fortran order, float16, inline") {
+    // expected values: the corpus facts, computed by numpy
+    ArrayStats s = corpus_stats("basic.zanj", "big_array");
+    CHECK(s.count == 512);
+    CHECK(s.min->re == -3.396475076675415);
+    CHECK(s.max->re == 2.6333842277526855);
+    CHECK(*s.sum == doctest::Approx(-15.545081663818564).epsilon(1e-12));
+    s = corpus_stats("dtypes.zanj", "f4_fortran");
+    CHECK((s.min->re == -2.260680675506592 && s.max->re == 3.0439300537109375));
+    CHECK(*s.sum == doctest::Approx(30.613031079992652).epsilon(1e-12));
+    s = corpus_stats("dtypes.zanj", "f2");
+    CHECK((s.min->re == -2.853515625 && s.max->re == 2.873046875));
+    s = corpus_stats("dtypes.zanj", "c8");
+    CHECK((s.count == 300 && !s.numeric && !s.mean));
+    s = corpus_stats("basic.zanj", "small_array");
+    CHECK((s.min->integer == 0 && s.max->integer == 5 && *s.mean == 2.5));
+  }
+
+  TEST_CASE("a corrupt member is an Error") {
+    CHECK_THROWS_AS(corpus_stats("malformed/bad_crc.zanj", "big_array"), Error);
+    CHECK_THROWS_AS(corpus_stats("malformed/npy_shape_mismatch.zanj", "big_array"), Error);
   }
 }
