@@ -72,7 +72,9 @@ _zanj()
     for ((i = 1; i < cword; i++)); do
         word=${words[i]}
         case $word in
-            --color | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member | --atol | --rtol | --tol | --exclude) ((i++)) ;;
+            --color | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member | \
+                -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header | \
+                --atol | --rtol | --tol | --exclude) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
@@ -85,7 +87,8 @@ _zanj()
             COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
             return
             ;;
-        -d | --depth | --glob | --head | --tail | --member | --atol | --rtol | --tol | --exclude)
+        -d | --depth | --glob | --head | --tail | --member | -j | --jobs | --max-total-bytes | --max-entries | \
+            --max-json-depth | --max-npy-header | --atol | --rtol | --tol | --exclude)
             return # a number, a pattern, a member name: nothing to offer
             ;;
         -f | --format)
@@ -117,6 +120,7 @@ _zanj()
         info) opts="--json --handlers --no-members" ;;
         ls) opts="-d --depth --glob -l --long --members --json -1 --paths" ;;
         cat) opts="-f --format --json --full --head --tail --resolve --member" ;;
+        verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
         diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --json -q --brief" ;;
         stats) opts="--glob --json" ;;
     esac

@@ -15,7 +15,7 @@ function __zanj_words
             continue
         end
         switch $token
-            case --color -d --depth --glob -C -o -f --format --head --tail --member --atol --rtol --tol --exclude
+            case --color -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --atol --rtol --tol --exclude
                 set skip 1
             case '-*'
             case '*'
@@ -124,6 +124,16 @@ complete -c zanj -n '__zanj_using cat' -l head -x -d 'Only the first N rows or e
 complete -c zanj -n '__zanj_using cat' -l tail -x -d 'Only the last N rows or entries'
 complete -c zanj -n '__zanj_using cat' -l resolve -d 'Fill in external arrays, tables and lists'
 complete -c zanj -n '__zanj_using cat' -l member -x -d 'Print the bytes of this ZIP member'
+
+# verify
+complete -c zanj -n '__zanj_using verify' -s q -l quiet -d 'Print nothing: the exit status says it all'
+complete -c zanj -n '__zanj_using verify' -l json -d 'One JSON report per file'
+complete -c zanj -n '__zanj_using verify' -l strict -d 'Warnings make a file invalid too'
+complete -c zanj -n '__zanj_using verify' -s j -l jobs -x -d 'Threads inflating members'
+complete -c zanj -n '__zanj_using verify' -l max-total-bytes -x -d 'Most bytes all members may declare'
+complete -c zanj -n '__zanj_using verify' -l max-entries -x -d 'Most ZIP entries accepted'
+complete -c zanj -n '__zanj_using verify' -l max-json-depth -x -d 'Deepest JSON nesting accepted'
+complete -c zanj -n '__zanj_using verify' -l max-npy-header -x -d 'Longest .npy header accepted'
 
 # diff
 complete -c zanj -n '__zanj_using diff' -l atol -x -d 'Absolute tolerance'

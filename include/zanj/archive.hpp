@@ -11,9 +11,27 @@
 #include <vector>
 
 #include "zanj/byte_source.hpp"
+#include "zanj/error.hpp"
 #include "zanj/zip_directory.hpp"
 
 namespace zanj {
+
+/// A member's data is bad. Thrown by Archive reads (it is an Error like any other) so that
+/// callers which report rather than stop (verify) can tell the failures apart.
+class MemberDataError : public Error {
+ public:
+  enum class Kind {
+    undecodable,   ///< the decompressor failed (corrupt stream, unsupported method)
+    too_long,      ///< it inflates past its declared size (reading stopped there)
+    too_short,     ///< it ends before its declared size
+    crc_mismatch,  ///< the CRC-32 of its bytes differs from the declared one
+  };
+  MemberDataError(Kind kind, std::string message) : Error(std::move(message)), kind_(kind) {}
+  Kind kind() const noexcept { return kind_; }
+
+ private:
+  Kind kind_;
+};
 
 /// Receives a member's bytes chunk by chunk; return false to stop reading early.
 using ChunkSink = std::function<bool(std::string_view chunk)>;
@@ -25,6 +43,9 @@ class Archive {
   explicit Archive(const std::string& path);
   /// Open bytes from any source; `name` is used in messages.
   Archive(std::unique_ptr<ByteSource> source, std::string name);
+  /// Use a directory already read from `source` (verify reads it once, with its own limits,
+  /// and opens one Archive per thread).
+  Archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory);
   ~Archive();
   Archive(Archive&&) noexcept;
   Archive& operator=(Archive&&) noexcept;
@@ -50,6 +71,11 @@ class Archive {
   using MemberReader = std::function<void(const ChunkSink&)>;
   void read_each(const std::vector<const ZipEntry*>& wanted,
                  const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const;
+  /// Same, but returns the wanted members libarchive did not present (it reads names from the
+  /// local headers and drops central-directory entries that share one) instead of throwing.
+  std::vector<const ZipEntry*> read_each_found(
+      const std::vector<const ZipEntry*>& wanted,
+      const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const;
 
  private:
   std::unique_ptr<ByteSource> source_;

@@ -7,6 +7,7 @@
 // (refusing "../x" or "/x" is the extractor's job, not the parser's).
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -64,6 +65,9 @@ struct LocalHeader {
   std::string name;
   std::uint64_t data_offset = 0;  ///< first byte of the member's data
   bool has_zip64_extra = false;
+  /// The sizes written in the Zip64 block, when it holds them (Python writes both even for
+  /// small members); verify cross-checks them with the central directory.
+  std::optional<std::uint64_t> zip64_uncompressed_size, zip64_compressed_size;
 };
 
 struct ZipLimits {

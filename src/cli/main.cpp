@@ -12,6 +12,7 @@
 #include "ls.hpp"
 #include "stats.hpp"
 #include "terminal.hpp"
+#include "verify.hpp"
 #include "zanj/error.hpp"
 #include "zanj/zanj_file.hpp"
 
@@ -56,6 +57,7 @@ int main(int argc, char** argv) {
       zanj::cli::setup_info(app),
       zanj::cli::setup_ls(app),
       zanj::cli::setup_cat(app),
+      zanj::cli::setup_verify(app),
       zanj::cli::setup_diff(app),
       zanj::cli::setup_stats(app),
   };

@@ -4,6 +4,7 @@
 
 #include <archive.h>
 #include <archive_entry.h>
+#include <locale.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -61,6 +62,30 @@ la_int64_t skip_callback(struct archive*, void* data, la_int64_t request) {
   return static_cast<la_int64_t>(n);
 }
 
+/// libarchive converts UTF-8 names to the current locale's charset; under the C locale (a
+/// bare CI shell, a cron job) every non-ASCII name comes back mangled and no longer matches the
+/// central directory. While a reader is alive its thread uses a UTF-8 LC_CTYPE, so names come
+/// back as stored. uselocale() is per thread: other threads and the process locale are untouched.
+class Utf8CtypeScope {
+ public:
+  Utf8CtypeScope() {
+    for (const char* name : {"C.UTF-8", "C.utf8", "en_US.UTF-8"})
+      if ((utf8_ = newlocale(LC_CTYPE_MASK, name, static_cast<locale_t>(nullptr)))) break;
+    if (utf8_) previous_ = uselocale(utf8_);
+  }
+  ~Utf8CtypeScope() {
+    if (!utf8_) return;
+    uselocale(previous_);
+    freelocale(utf8_);
+  }
+  Utf8CtypeScope(const Utf8CtypeScope&) = delete;
+  Utf8CtypeScope& operator=(const Utf8CtypeScope&) = delete;
+
+ private:
+  locale_t utf8_ = static_cast<locale_t>(nullptr);
+  locale_t previous_ = static_cast<locale_t>(nullptr);
+};
+
 /// One pass of libarchive over the archive: headers in storage order, then data.
 class LibarchiveReader {
  public:
@@ -70,6 +95,8 @@ class LibarchiveReader {
     if (!a_) throw Error(name + ": out of memory");
     archive_read_support_format_zip_seekable(a_);
     archive_read_set_options(a_, "zip:hdrcharset=UTF-8");
+    // We compute the CRC-32 ourselves (stream() below); libarchive's would be a second pass.
+    archive_read_set_options(a_, "zip:ignorecrc32");
     archive_read_set_read_callback(a_, read_callback);
     archive_read_set_seek_callback(a_, seek_callback);
     archive_read_set_skip_callback(a_, skip_callback);
@@ -107,10 +134,11 @@ class LibarchiveReader {
       la_int64_t offset = 0;
       const int r = archive_read_data_block(a_, &block, &size, &offset);
       if (r == ARCHIVE_EOF) break;
-      if (r < ARCHIVE_WARN) fail("member '" + entry.name + "' cannot be decoded");
+      if (r < ARCHIVE_WARN) fail("member '" + entry.name + "' cannot be decoded", MemberDataError::Kind::undecodable);
       if (total + size > entry.uncompressed_size)
-        throw Error(name_ + ": member '" + entry.name + "' inflates past its declared size of " +
-                    std::to_string(entry.uncompressed_size) + " bytes");
+        throw MemberDataError(MemberDataError::Kind::too_long,
+                              name_ + ": member '" + entry.name + "' inflates past its declared size of " +
+                                  std::to_string(entry.uncompressed_size) + " bytes");
       total += size;
       if (size > 0) {  // zlib's crc32 restarts at 0 when given a null buffer, as an empty block may be
         crc = crc32_z(crc, static_cast<const Bytef*>(block), size);
@@ -119,18 +147,27 @@ class LibarchiveReader {
       if (r == ARCHIVE_WARN) break;
     }
     if (total != entry.uncompressed_size)
-      throw Error(name_ + ": member '" + entry.name + "' is truncated: " + std::to_string(total) + " of " +
-                  std::to_string(entry.uncompressed_size) + " bytes");
+      throw MemberDataError(MemberDataError::Kind::too_short,
+                            name_ + ": member '" + entry.name + "' is truncated: " + std::to_string(total) + " of " +
+                                std::to_string(entry.uncompressed_size) + " bytes");
     if (static_cast<std::uint32_t>(crc) != entry.crc32)
-      throw Error(name_ + ": member '" + entry.name + "' is corrupt: CRC-32 mismatch");
+      throw MemberDataError(MemberDataError::Kind::crc_mismatch,
+                            name_ + ": member '" + entry.name + "' is corrupt: CRC-32 mismatch");
   }
 
  private:
   [[noreturn]] void fail(const std::string& what) {
+    throw Error(name_ + ": " + what + reason());
+  }
+  [[noreturn]] void fail(const std::string& what, MemberDataError::Kind kind) {
+    throw MemberDataError(kind, name_ + ": " + what + reason());
+  }
+  std::string reason() const {
     const char* why = archive_error_string(a_);
-    throw Error(name_ + ": " + what + (why ? std::string(": ") + why : std::string()));
+    return why ? std::string(": ") + why : std::string();
   }
 
+  Utf8CtypeScope utf8_names_;  // first member: active before libarchive starts, restored last
   std::string name_;
   SourceCursor cursor_;
   struct archive* a_ = nullptr;
@@ -149,6 +186,11 @@ Archive::Archive(std::unique_ptr<ByteSource> source, std::string name)
   }
 }
 
+Archive::Archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory)
+    : source_(std::move(source)), name_(std::move(name)), directory_(std::move(directory)) {
+  directory_.index_names();  // positions from the copy we were given may be stale
+}
+
 Archive::~Archive() = default;
 Archive::Archive(Archive&&) noexcept = default;
 Archive& Archive::operator=(Archive&&) noexcept = default;
@@ -165,7 +207,8 @@ std::string Archive::read_all(const ZipEntry& entry, std::uint64_t max_bytes) co
     throw Error(name_ + ": member '" + entry.name + "' declares " + std::to_string(entry.uncompressed_size) +
                 " bytes, over the limit of " + std::to_string(max_bytes));
   std::string out;
-  out.reserve(static_cast<std::size_t>(entry.uncompressed_size));
+  // The declared size is a claim, not a fact: reserve at most 64 MiB up front, grow if it is true.
+  out.reserve(static_cast<std::size_t>(std::min<std::uint64_t>(entry.uncompressed_size, std::uint64_t{64} << 20)));
   read(entry, [&](std::string_view chunk) {
     out.append(chunk);
     return true;
@@ -184,6 +227,14 @@ std::string Archive::read_prefix(const ZipEntry& entry, std::size_t n) const {
 
 void Archive::read_each(const std::vector<const ZipEntry*>& wanted,
                         const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const {
+  const auto missing = read_each_found(wanted, on_member);
+  if (!missing.empty())
+    throw Error(name_ + ": member '" + missing.front()->name + "' could not be found by the ZIP reader");
+}
+
+std::vector<const ZipEntry*> Archive::read_each_found(
+    const std::vector<const ZipEntry*>& wanted,
+    const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const {
   // libarchive presents members in storage order; match them to our entries by name, and for
   // repeated names by occurrence.
   std::unordered_map<std::string, std::vector<const ZipEntry*>> by_name;
@@ -208,8 +259,12 @@ void Archive::read_each(const std::vector<const ZipEntry*>& wanted,
       reader.stream(entry, sink);
     });
   }
-  for (const auto& [name, list] : by_name)
-    if (!list.empty()) throw Error(name_ + ": member '" + name + "' could not be found by the ZIP reader");
+  std::vector<const ZipEntry*> missing;
+  for (const ZipEntry* e : wanted) {  // in the caller's order, which is deterministic
+    const auto& list = by_name[e->name];
+    if (std::find(list.begin(), list.end(), e) != list.end()) missing.push_back(e);
+  }
+  return missing;
 }
 
 std::string archive_library_versions() {

@@ -1,5 +1,6 @@
 #include "zanj/member_reader.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "zanj/error.hpp"
@@ -24,42 +25,79 @@ NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, 
   }
 }
 
+namespace {
+constexpr std::size_t kNpyPrefix = 12;  // magic, version and the longest (4-byte) header length
+}  // namespace
+
+std::size_t NpyHeaderCollector::feed(std::string_view chunk) {
+  std::size_t used = 0;
+  while (!header_ && used < chunk.size()) {
+    const std::uint64_t want = need_ ? need_ : kNpyPrefix;
+    const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(want - bytes_.size(), chunk.size() - used));
+    bytes_.append(chunk.substr(used, take));
+    used += take;
+    if (bytes_.size() < want) break;
+    if (!need_) {
+      need_ = npy_header_size(bytes_, limits_);  // bounded by limits_.max_header_bytes
+      // Only a 0- or 1-byte dict is shorter than the prefix, and no such dict is valid.
+      if (need_ < bytes_.size()) throw Error("bad npy header: header dict too short");
+    }
+    if (bytes_.size() == need_) header_ = parse_npy_header(bytes_, limits_);
+  }
+  return used;
+}
+
+void NpyHeaderCollector::finish() const {
+  if (header_) return;
+  if (!need_) npy_header_size(bytes_, limits_);  // says what is wrong with a short prefix
+  throw Error("bad npy header: the member ends inside its header");
+}
+
+JsonlLineSplitter::JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line_bytes, std::string what)
+    : on_line_(std::move(on_line)), max_line_bytes_(max_line_bytes), what_(std::move(what)) {}
+
+void JsonlLineSplitter::too_long() const {
+  throw Error(what_ + ": line " + std::to_string(index_ + 1) + " is longer than " + std::to_string(max_line_bytes_) +
+              " bytes");
+}
+
+bool JsonlLineSplitter::feed(std::string_view chunk) {
+  while (!stopped_ && !chunk.empty()) {
+    const std::size_t nl = chunk.find('\n');
+    if (nl == std::string_view::npos) {
+      if (pending_.size() + chunk.size() > max_line_bytes_) too_long();
+      pending_.append(chunk);
+      return true;
+    }
+    std::string_view line = chunk.substr(0, nl);
+    if (!pending_.empty()) {
+      if (pending_.size() + line.size() > max_line_bytes_) too_long();
+      pending_.append(line);
+      line = pending_;
+    } else if (line.size() > max_line_bytes_) {
+      too_long();
+    }
+    stopped_ = !on_line_(index_++, line);
+    pending_.clear();
+    chunk.remove_prefix(nl + 1);
+  }
+  return !stopped_;
+}
+
+bool JsonlLineSplitter::finish() {
+  if (!stopped_ && !pending_.empty()) {
+    stopped_ = !on_line_(index_++, pending_);
+    pending_.clear();
+  }
+  return !stopped_;
+}
+
 void for_each_jsonl_line(const Archive& archive, const ZipEntry& entry,
                          const std::function<bool(std::uint64_t, std::string_view)>& on_line,
                          std::uint64_t max_line_bytes) {
-  std::string pending;  // the start of a line split across chunks
-  std::uint64_t index = 0;
-  bool stopped = false;
-  auto too_long = [&] {
-    throw Error(archive.name() + ": member '" + entry.name + "': line " + std::to_string(index + 1) +
-                " is longer than " + std::to_string(max_line_bytes) + " bytes");
-  };
-  archive.read(entry, [&](std::string_view chunk) {
-    while (!chunk.empty()) {
-      const std::size_t nl = chunk.find('\n');
-      if (nl == std::string_view::npos) {
-        if (pending.size() + chunk.size() > max_line_bytes) too_long();
-        pending.append(chunk);
-        return true;
-      }
-      std::string_view line = chunk.substr(0, nl);
-      if (!pending.empty()) {
-        if (pending.size() + line.size() > max_line_bytes) too_long();
-        pending.append(line);
-        line = pending;
-      } else if (line.size() > max_line_bytes) {
-        too_long();
-      }
-      if (!on_line(index++, line)) {
-        stopped = true;
-        return false;
-      }
-      pending.clear();
-      chunk.remove_prefix(nl + 1);
-    }
-    return true;
-  });
-  if (!stopped && !pending.empty()) on_line(index, pending);
+  JsonlLineSplitter splitter(on_line, max_line_bytes, archive.name() + ": member '" + entry.name + "'");
+  archive.read(entry, [&](std::string_view chunk) { return splitter.feed(chunk); });
+  splitter.finish();
 }
 
 void for_each_jsonl_value(const Archive& archive, const ZipEntry& entry,

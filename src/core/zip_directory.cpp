@@ -219,13 +219,14 @@ std::uint64_t resolve_central_zip64(ZipEntry& e, std::string_view block, std::ui
 void resolve_local_zip64(LocalHeader& h, std::string_view block, const std::string& owner) {
   Cursor c(block, "Zip64 extra field of " + owner);
   const bool both = block.size() >= 16;
-  const auto take = [&](std::uint64_t& field) {
+  const auto take = [&](std::uint64_t& field, std::optional<std::uint64_t>& recorded) {
     if (!both && field != kMax32) return;
     const std::uint64_t wide = c.u64();
+    recorded = wide;
     if (field == kMax32) field = wide;
   };
-  take(h.uncompressed_size);
-  take(h.compressed_size);
+  take(h.uncompressed_size, h.zip64_uncompressed_size);
+  take(h.compressed_size, h.zip64_compressed_size);
 }
 
 ZipEntry parse_central_entry(Cursor& c, std::uint64_t at, std::uint64_t index) {

@@ -5,6 +5,7 @@
 
 #include "zanj/archive.hpp"
 #include "zanj/error.hpp"
+#include "zip_builder.hpp"
 
 #ifndef ZANJ_TEST_CORPUS
 #define ZANJ_TEST_CORPUS "tests/corpus"
@@ -87,6 +88,62 @@ TEST_SUITE("archive") {
     } catch (const Error& err) {
       CHECK(err.exit() == Exit::usage);
     }
+  }
+
+  TEST_CASE("read failures say what kind they are") {
+    Archive a(corpus("malformed/bad_crc.zanj"));
+    try {
+      a.read(*a.find("big_array.npy"), [](std::string_view) { return true; });
+      FAIL("read a corrupt member");
+    } catch (const MemberDataError& e) {
+      CHECK(e.kind() == MemberDataError::Kind::crc_mismatch);
+    }
+    const auto lie = [&](std::uint64_t declared) {
+      ZipEntry e = *a.find("__zanj__.json");
+      e.uncompressed_size = declared;
+      try {
+        a.read(e, [](std::string_view) { return true; });
+      } catch (const MemberDataError& err) {
+        return err.kind();
+      }
+      FAIL("no error");
+      return MemberDataError::Kind::undecodable;
+    };
+    CHECK(lie(100) == MemberDataError::Kind::too_long);
+    CHECK(lie(5000) == MemberDataError::Kind::too_short);
+  }
+
+  TEST_CASE("read_each_found returns what libarchive does not present") {
+    Archive a(corpus("basic.zanj"));
+    ZipEntry ghost = *a.find("big_array.npy");
+    ghost.name = "ghost.npy";
+    std::vector<std::string> seen;
+    const auto missing = a.read_each_found({a.find("big_array.npy"), &ghost}, [&](const ZipEntry& e, const auto&) {
+      seen.push_back(e.name);
+    });
+    CHECK(seen == std::vector<std::string>{"big_array.npy"});
+    REQUIRE(missing.size() == 1);
+    CHECK(missing[0] == &ghost);
+    CHECK_THROWS_WITH_AS(a.read_each({&ghost}, [](const ZipEntry&, const auto&) {}),
+                         doctest::Contains("could not be found"), Error);
+  }
+
+  TEST_CASE("an archive over a directory read beforehand") {
+    MemorySource probe(slurp(corpus("stored.zanj")));
+    ZipDirectory dir = read_zip_directory(probe);
+    Archive a(std::make_unique<MemorySource>(slurp(corpus("stored.zanj"))), "mem", std::move(dir));
+    REQUIRE(a.find("data.npy"));
+    CHECK(a.read_all(*a.find("data.npy"), 1 << 20).size() == 8128);
+  }
+
+  TEST_CASE("non-ASCII member names are read whatever the locale") {
+    const std::string name = "schl\xC3\xBCssel/\xE6\x95\xB0.npy";  // UTF-8, flag bit 11 set below
+    auto zip = test::build_zip({{name, "payload"}});
+    test::patch(zip.bytes, zip.local_offsets[0] + 6, 0x800, 2);
+    test::patch(zip.bytes, zip.central_offsets[0] + 8, 0x800, 2);
+    Archive a(std::make_unique<MemorySource>(zip.bytes), "utf8");
+    REQUIRE(a.find(name));
+    CHECK(a.read_all(*a.find(name), 100) == "payload");
   }
 
   TEST_CASE("library versions are reported") {

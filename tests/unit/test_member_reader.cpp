@@ -60,6 +60,60 @@ TEST_SUITE("member_reader") {
     CHECK(seen == 2);
   }
 
+  TEST_CASE("JsonlLineSplitter: lines across chunk boundaries, a last line, stopping") {
+    const std::string text = "ab\n\ncdef\ng";
+    for (std::size_t chunk = 1; chunk <= text.size(); ++chunk) {
+      std::vector<std::string> lines;
+      JsonlLineSplitter splitter(
+          [&](std::uint64_t i, std::string_view line) {
+            CHECK(i == lines.size());
+            lines.emplace_back(line);
+            return true;
+          },
+          100, "t");
+      for (std::size_t at = 0; at < text.size(); at += chunk) CHECK(splitter.feed(std::string_view(text).substr(at, chunk)));
+      CHECK(splitter.finish());
+      CHECK(lines == std::vector<std::string>{"ab", "", "cdef", "g"});
+      CHECK(splitter.lines() == 4);
+    }
+    int seen = 0;
+    JsonlLineSplitter stopper([&](std::uint64_t, std::string_view) { return ++seen < 2; }, 100, "t");
+    CHECK_FALSE(stopper.feed("1\n2\n3\n"));
+    CHECK_FALSE(stopper.feed("4\n"));
+    CHECK_FALSE(stopper.finish());
+    CHECK(seen == 2);
+    JsonlLineSplitter bounded([](std::uint64_t, std::string_view) { return true; }, 3, "what");
+    CHECK(bounded.feed("123\n12"));
+    CHECK_THROWS_WITH_AS(bounded.feed("34"), "what: line 2 is longer than 3 bytes", Error);
+  }
+
+  TEST_CASE("NpyHeaderCollector: the header from any chunking, the data left over") {
+    const std::string header = make_npy_header(parse_descr("<i2"), false, {5});
+    const std::string member = header + std::string(10, '\x01');
+    for (std::size_t chunk : {1, 5, 11, 12, 13, 200}) {
+      NpyHeaderCollector collector;
+      std::uint64_t data = 0;
+      for (std::size_t at = 0; at < member.size(); at += chunk) {
+        const std::string_view piece = std::string_view(member).substr(at, chunk);
+        data += piece.size() - collector.feed(piece);
+      }
+      collector.finish();
+      REQUIRE(collector.header());
+      CHECK(collector.header()->shape == std::vector<std::uint64_t>{5});
+      CHECK(data == 10);
+    }
+    NpyHeaderCollector short_member;
+    short_member.feed(header.substr(0, 30));
+    CHECK_THROWS_WITH_AS(short_member.finish(), doctest::Contains("ends inside its header"), Error);
+    NpyHeaderCollector tiny;
+    tiny.feed("\x93NUM");
+    CHECK_THROWS_AS(tiny.finish(), Error);
+    NpyHeaderCollector limited(NpyLimits{16});
+    CHECK_THROWS_WITH_AS(limited.feed(header), doctest::Contains("exceeds the limit"), Error);
+    NpyHeaderCollector bad;
+    CHECK_THROWS_WITH_AS(bad.feed("not an npy member at all"), doctest::Contains("bad magic"), Error);
+  }
+
   TEST_CASE("line length is bounded") {
     Archive a = open_corpus("dataframe.zanj");
     CHECK_THROWS_WITH_AS(

@@ -179,6 +179,13 @@ TEST_CASE("local headers of every corpus archive agree with the central director
       CHECK(h.compressed_size == e.compressed_size);
       CHECK(h.uncompressed_size == e.uncompressed_size);
       CHECK(h.data_offset + e.compressed_size <= dir.cd_offset);
+      // Python's force_zip64 local extra repeats both sizes; verify cross-checks them.
+      if (h.has_zip64_extra) {
+        CHECK(h.zip64_uncompressed_size == e.uncompressed_size);
+        CHECK(h.zip64_compressed_size == e.compressed_size);
+      } else {
+        CHECK_FALSE(h.zip64_uncompressed_size);
+      }
     }
   }
 }

@@ -1,0 +1,109 @@
+#pragma once
+// The bodies of the libFuzzer harnesses, one function per target, so that the unit tests run
+// every seed and every saved crash through exactly the same code (test_fuzz_targets.cpp)
+// in the normal and sanitizer builds, not only in the clang fuzz build.
+// A target may throw zanj::Error (hostile input is expected to be refused); anything else, a
+// sanitizer report or a broken invariant (__builtin_trap) is a finding.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "zanj/archive.hpp"
+#include "zanj/dtype.hpp"
+#include "zanj/error.hpp"
+#include "zanj/json.hpp"
+#include "zanj/member_reader.hpp"
+#include "zanj/npy.hpp"
+#include "zanj/summary.hpp"
+#include "zanj/tree.hpp"
+#include "zanj/verify.hpp"
+#include "zanj/verify_checks.hpp"
+#include "zanj/zanj_file.hpp"
+
+namespace zanj::fuzz {
+
+inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
+  return {reinterpret_cast<const char*>(data), size};
+}
+
+/// The .npy header parser (whole and fed in odd chunks) and both dtype spellings.
+inline void npy_header(const std::uint8_t* data, std::size_t size) {
+  const std::string_view bytes = as_text(data, size);
+  try {
+    const NpyHeader h = parse_npy_header(bytes);
+    (void)h.data_bytes();
+    // What we write for a header we accepted must read back the same.
+    const NpyHeader back = parse_npy_header(make_npy_header(h.dtype, h.fortran_order, h.shape));
+    if (!(back.dtype == h.dtype) || back.shape != h.shape || back.fortran_order != h.fortran_order) __builtin_trap();
+  } catch (const Error&) {
+  }
+  try {
+    NpyHeaderCollector collector;
+    for (std::size_t at = 0; at < bytes.size() && !collector.header(); at += 7) collector.feed(bytes.substr(at, 7));
+    collector.finish();
+  } catch (const Error&) {
+  }
+  for (auto* parse : {&parse_descr, &parse_dtype_name}) try {
+      const Dtype d = parse(bytes);
+      if (d.itemsize == 0 && d.kind != DtypeKind::bytes && d.kind != DtypeKind::unicode) __builtin_trap();
+    } catch (const Error&) {
+    }
+}
+
+/// The JSON model: parse (Python's tokens included), walk and classify the tree as ls does,
+/// check inline arrays as verify does, and print: what we print must parse again.
+inline void json(const std::uint8_t* data, std::size_t size) {
+  Json value;
+  try {
+    value = parse_json(as_text(data, size), "fuzz", JsonLimits{64});
+  } catch (const Error&) {
+    return;
+  }
+  walk_tree(value, {}, [](const TreeVisit& v) {
+    (void)node_children(v.node);
+    return true;
+  });
+  (void)collect_references(value);
+  VerifyReport report;
+  check_inline_arrays(value, "fuzz", report);
+  const std::string printed = to_json(value);
+  try {
+    (void)parse_json(printed, "printed", JsonLimits{65});
+  } catch (const Error&) {
+    __builtin_trap();
+  }
+}
+
+/// An archive from bytes: verify (one thread, small limits so that honest but huge members are
+/// refused rather than inflated), then open it as info and ls do and read what they read.
+inline void archive(const std::uint8_t* data, std::size_t size) {
+  const std::string bytes(as_text(data, size));
+  VerifyOptions options;
+  options.threads = 1;
+  options.limits.max_total_bytes = 8 << 20;
+  options.limits.max_json_bytes = 1 << 20;
+  options.limits.max_jsonl_line_bytes = 1 << 20;
+  const VerifyReport report = verify_bytes(bytes, "fuzz", options);
+  (void)to_json(report_json(report));
+  try {
+    ZanjLimits limits;
+    limits.max_json_bytes = 1 << 20;
+    limits.json.max_depth = 64;
+    const ZanjFile file(Archive(std::make_unique<MemorySource>(bytes), "fuzz"), limits);
+    (void)summarize(file);
+    for (const ZipEntry& e : file.archive.entries()) {
+      if (e.uncompressed_size > (1 << 20)) continue;
+      try {
+        if (e.name.size() > 4 && e.name.substr(e.name.size() - 4) == ".npy") (void)read_npy_member_header(file.archive, e);
+        if (e.name.size() > 6 && e.name.substr(e.name.size() - 6) == ".jsonl")
+          for_each_jsonl_value(file.archive, e, [](std::uint64_t, const Json&) { return true; }, 1 << 20);
+      } catch (const Error&) {
+      }
+    }
+  } catch (const Error&) {
+  }
+}
+
+}  // namespace zanj::fuzz

@@ -1,0 +1,80 @@
+#pragma once
+// `zanj verify`: is an archive whole, consistent and safe? Every problem found is reported,
+// not just the first, each with a stable code (problem_codes()) that scripts can rely on.
+// The checks, in the order they run:
+//   1. ZIP structure (verify_zip.cpp): our central-directory parser cross-checked with the local
+//      headers, overlaps, duplicates, names, methods, declared sizes against the limits;
+//   2. ZANJ consistency (verify_zanj.cpp): both JSON members, references, externals_info;
+//   3. member data (verify.cpp + verify_values.cpp): every member inflated once, streaming,
+//      on two threads, CRC-32 and sizes checked and .npy/.jsonl contents checked against the
+//      reference nodes that point to them.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "zanj/json.hpp"
+#include "zanj/limits.hpp"
+
+namespace zanj {
+
+struct Problem {
+  std::string code;     ///< stable snake_case identifier, one of problem_codes()
+  std::string member;   ///< the ZIP member concerned ("" when none); printable
+  std::string path;     ///< the object path concerned ("" when none)
+  std::string message;  ///< one line for people
+};
+
+/// What was looked at, so a report can say how much it vouches for.
+struct VerifyCounts {
+  std::uint64_t members = 0;        ///< entries in the central directory
+  std::uint64_t members_read = 0;   ///< members inflated whole with CRC-32 and size checked
+  std::uint64_t bytes_read = 0;     ///< uncompressed bytes inflated
+  std::uint64_t references = 0;     ///< reference nodes ($ref) in both JSON members
+  std::uint64_t npy_members = 0;    ///< .npy members whose header and size were checked
+  std::uint64_t jsonl_members = 0;  ///< .jsonl members whose lines were checked
+  std::uint64_t jsonl_rows = 0;     ///< lines parsed in them
+  std::uint64_t inline_arrays = 0;  ///< inline arrays checked against their shape and dtype
+};
+
+struct VerifyReport {
+  std::string file;
+  std::vector<Problem> errors, warnings;
+  VerifyCounts checked;
+  /// Problems found per code, listed or not: only the first kMaxListedPerCode of a code are
+  /// listed (a zip bomb can have a million overlapping entries), then one line says how many
+  /// more there were.
+  std::vector<std::pair<std::string, std::uint64_t>> code_counts;
+  static constexpr std::uint64_t kMaxListedPerCode = 100;
+
+  /// Valid: no errors (and, when strict, no warnings either).
+  bool ok(bool strict = false) const { return errors.empty() && (!strict || warnings.empty()); }
+};
+
+struct VerifyOptions {
+  ResourceLimits limits;
+  unsigned threads = 2;  ///< members are inflated on this many threads (at least 1)
+};
+
+/// Verify the archive at `path` ("-": standard input, see input.hpp). Throws Error
+/// (Exit::usage) only when it cannot be opened or read; everything wrong with its bytes,
+/// including not being a ZIP at all, is in the report.
+VerifyReport verify_file(const std::string& path, const VerifyOptions& options = {});
+/// The same checks on bytes in memory (fuzzing, tests); `name` becomes the report's file.
+VerifyReport verify_bytes(std::string bytes, const std::string& name, const VerifyOptions& options = {});
+
+/// A documented problem code. Each code is always an error or always a warning.
+struct ProblemCodeInfo {
+  std::string_view name;
+  bool warning;
+  std::string_view meaning;
+};
+/// Every code verify can report, in documentation order.
+const std::vector<ProblemCodeInfo>& problem_codes();
+
+/// The --json report: {"file", "ok", "errors": [{"code", "member", "path", "message"}],
+/// "warnings": [...], "checked": {...}}; `ok` honours `strict`.
+Json report_json(const VerifyReport& report, bool strict = false);
+
+}  // namespace zanj

@@ -1,0 +1,158 @@
+// Value checks: an .npy member's header and data length against the array nodes that refer to
+// it, a .jsonl member's lines (valid JSON, row count, table columns), and inline arrays against
+// their shape and dtype. The member checks look at bytes as they stream past, so memory stays
+// at one header or one line whatever the member's size.
+#include <algorithm>
+
+#include "zanj/inline_check.hpp"
+#include "zanj/object_path.hpp"
+#include "zanj/verify_checks.hpp"
+
+namespace zanj {
+namespace {
+
+std::string shape_text(const std::vector<std::uint64_t>& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
+/// `message` without the "<what>: " that for_each-style helpers put first.
+std::string without_prefix(std::string message, std::string_view prefix) {
+  if (!prefix.empty() && message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+  return message;
+}
+
+/// Keys of a table row against the table's columns (in any order, each once).
+bool row_matches(const Json& row, const std::vector<std::string>& columns) {
+  if (!row.is_object() || row.as_object().size() != columns.size()) return false;
+  return std::all_of(columns.begin(), columns.end(), [&](const std::string& c) { return row.find(c) != nullptr; });
+}
+
+constexpr std::string_view kLinePrefix = "jsonl: ";  // what JsonlLineSplitter puts before its errors
+
+}  // namespace
+
+MemberValueCheck::MemberValueCheck(const ZipEntry& entry, const MemberPlan& plan, const ResourceLimits& limits)
+    : entry_(entry), plan_(plan), limits_(limits) {
+  if (plan.role == MemberPlan::Role::npy) npy_.emplace(NpyLimits{limits.max_npy_header_bytes});
+  if (plan.role == MemberPlan::Role::jsonl)
+    lines_.emplace([this](std::uint64_t i, std::string_view line) { return on_line(i, line); },
+                   limits.max_jsonl_line_bytes, "jsonl");
+}
+
+void MemberValueCheck::fail(Code code, std::string message) {
+  add_problem(found_, code, entry_.name, plan_.path, std::move(message));
+  broken_ = true;
+}
+
+void MemberValueCheck::feed(std::string_view chunk) {
+  bytes_ += chunk.size();
+  if (broken_) return;
+  if (npy_) feed_npy(chunk);
+  if (lines_) feed_jsonl(chunk);
+}
+
+void MemberValueCheck::feed_npy(std::string_view chunk) {
+  if (npy_->header()) return;  // the rest is data: only its length matters
+  try {
+    npy_->feed(chunk);
+  } catch (const Error& e) {
+    fail(Code::npy_invalid, e.what());
+  }
+}
+
+void MemberValueCheck::feed_jsonl(std::string_view chunk) {
+  try {
+    lines_->feed(chunk);
+  } catch (const Error& e) {  // a line over the length limit
+    fail(Code::jsonl_invalid, without_prefix(e.what(), kLinePrefix));
+  }
+}
+
+bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
+  ++found_.checked.jsonl_rows;
+  const std::string where = "line " + std::to_string(index + 1);
+  Json value;
+  try {
+    value = parse_json(line, where, JsonLimits{limits_.max_json_depth});
+  } catch (const Error& e) {
+    add_problem(found_, Code::jsonl_invalid, entry_.name, plan_.path, e.what());
+    return true;
+  }
+  if (plan_.columns && !row_matches(value, *plan_.columns)) {
+    add_problem(found_, Code::table_columns, entry_.name, plan_.path,
+                where + ": row is not an object with exactly the table's columns");
+  }
+  if (plan_.list_elements && (value.is_object() || value.is_array())) {
+    PathSegments start = split_path(plan_.path);
+    start.push_back(std::to_string(index));
+    check_inline_arrays(value, entry_.name, found_, start);
+  }
+  return true;
+}
+
+void MemberValueCheck::finish(VerifyReport& report) {
+  if (!broken_) {
+    if (npy_) finish_npy();
+    if (lines_) finish_jsonl();
+  }
+  merge_report(report, found_);
+}
+
+void MemberValueCheck::finish_npy() {
+  try {
+    npy_->finish();
+  } catch (const Error& e) {
+    return fail(Code::npy_invalid, e.what());
+  }
+  ++found_.checked.npy_members;
+  const NpyHeader& h = *npy_->header();
+  for (const ArrayNode& a : plan_.arrays) {
+    std::string differ;
+    try {
+      if (!dtypes_compatible(parse_dtype_name(a.dtype), h.dtype))
+        differ = "dtype '" + a.dtype + "' in __zanj__.json, '" + h.dtype.descr() + "' in the header";
+    } catch (const Error& e) {
+      differ = e.what();
+    }
+    if (differ.empty() && a.has_shape && a.shape != h.shape)
+      differ = "shape " + shape_text(a.shape) + " in __zanj__.json, " + shape_text(h.shape) + " in the header";
+    if (differ.empty() && a.n_elements && *a.n_elements != h.element_count())
+      differ = "n_elements " + std::to_string(*a.n_elements) + " in __zanj__.json, " +
+               std::to_string(h.element_count()) + " in the header";
+    if (!differ.empty()) add_problem(found_, Code::npy_mismatch, entry_.name, plan_.path, differ);
+  }
+  const std::uint64_t want = h.data_offset + h.data_bytes();  // cannot overflow: parse_npy_header checks
+  if (bytes_ != want)
+    add_problem(found_, Code::npy_data_size, entry_.name, plan_.path,
+                std::to_string(bytes_ - std::min(bytes_, h.data_offset)) + " data bytes where shape " +
+                    shape_text(h.shape) + " of " + h.dtype.descr() + " needs " + std::to_string(h.data_bytes()));
+}
+
+void MemberValueCheck::finish_jsonl() {
+  try {
+    lines_->finish();
+  } catch (const Error& e) {
+    return fail(Code::jsonl_invalid, without_prefix(e.what(), kLinePrefix));
+  }
+  ++found_.checked.jsonl_members;
+  if (plan_.rows && lines_->lines() != *plan_.rows)
+    add_problem(found_, Code::jsonl_row_count, entry_.name, plan_.path,
+                std::to_string(lines_->lines()) + " lines where " + plan_.rows_from + " says " +
+                    std::to_string(*plan_.rows));
+}
+
+void check_inline_arrays(const Json& root, std::string_view member, VerifyReport& report,
+                         const PathSegments& start) {
+  walk_tree(root, start, [&](const TreeVisit& v) {
+    if (v.node.array && !v.node.array->external()) {
+      ++report.checked.inline_arrays;
+      if (const auto problem = check_inline_array(*v.node.array))
+        add_problem(report, Code::inline_array_invalid, member, v.path, *problem);
+    }
+    return true;
+  });
+}
+
+}  // namespace zanj
