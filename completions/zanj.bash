@@ -62,7 +62,7 @@ _zanj()
     _init_completion -s -n : || return
 
     local zanj=${words[0]}
-    local commands="info ls cat verify extract pack diff"
+    local commands="info ls cat verify extract pack diff stats"
     local global_opts="-h --help --help-all -v --verbose -q --quiet --color -V --version"
 
     # The command and the positional arguments before the cursor, skipping options and the
@@ -73,7 +73,8 @@ _zanj()
         word=${words[i]}
         case $word in
             --color | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member | \
-                -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header) ((i++)) ;;
+                -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header | \
+                --atol | --rtol | --tol | --exclude) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
@@ -87,7 +88,7 @@ _zanj()
             return
             ;;
         -d | --depth | --glob | --head | --tail | --member | -j | --jobs | --max-total-bytes | --max-entries | \
-            --max-json-depth | --max-npy-header)
+            --max-json-depth | --max-npy-header | --atol | --rtol | --tol | --exclude)
             return # a number, a pattern, a member name: nothing to offer
             ;;
         -f | --format)
@@ -120,6 +121,8 @@ _zanj()
         ls) opts="-d --depth --glob -l --long --members --json -1 --paths" ;;
         cat) opts="-f --format --json --full --head --tail --resolve --member" ;;
         verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
+        diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --json -q --brief" ;;
+        stats) opts="--glob --json" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts $global_opts" -- "$cur"))
@@ -129,9 +132,9 @@ _zanj()
     # What the next positional argument is: an archive, an object path in the first
     # archive, or any file (pack's input may be a directory, an .npz, ...).
     case $command:${#args[@]} in
-        ls:1 | cat:1) _zanj_object_paths "$zanj" "${args[0]}" ;;
+        ls:1 | cat:1 | stats:1) _zanj_object_paths "$zanj" "${args[0]}" ;;
         pack:*) _filedir ;;
-        info:* | ls:0 | cat:0 | verify:* | extract:0 | diff:0 | diff:1) _filedir zanj ;;
+        info:* | ls:0 | cat:0 | verify:* | extract:0 | diff:0 | diff:1 | stats:0) _filedir zanj ;;
     esac
 } &&
     complete -F _zanj zanj

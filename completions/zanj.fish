@@ -15,7 +15,7 @@ function __zanj_words
             continue
         end
         switch $token
-            case --color -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header
+            case --color -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --atol --rtol --tol --exclude
                 set skip 1
             case '-*'
             case '*'
@@ -34,11 +34,11 @@ function __zanj_next_arg
     end
     set -l given (math (count $words) - 1)
     switch "$words[1]:$given"
-        case 'ls:1' 'cat:1'
+        case 'ls:1' 'cat:1' 'stats:1'
             echo path
         case 'pack:0'
             echo file
-        case 'info:*' 'verify:*' 'ls:0' 'cat:0' 'extract:0' 'diff:0' 'diff:1'
+        case 'info:*' 'verify:*' 'ls:0' 'cat:0' 'extract:0' 'diff:0' 'diff:1' 'stats:0'
             echo archive
         case '*'
             echo none
@@ -96,6 +96,7 @@ complete -c zanj -n $next_is_command -a verify -d 'Check structure, CRCs and ref
 complete -c zanj -n $next_is_command -a extract -d 'Write members or arrays under a directory'
 complete -c zanj -n $next_is_command -a pack -d 'Build a .zanj archive'
 complete -c zanj -n $next_is_command -a diff -d 'Compare two archives'
+complete -c zanj -n $next_is_command -a stats -d 'Array statistics: min, max, mean, std, NaN/Inf counts'
 
 # Arguments.
 complete -c zanj -n 'test (__zanj_next_arg) = archive' -k -a '(__fish_complete_suffix .zanj)'
@@ -133,6 +134,20 @@ complete -c zanj -n '__zanj_using verify' -l max-total-bytes -x -d 'Most bytes a
 complete -c zanj -n '__zanj_using verify' -l max-entries -x -d 'Most ZIP entries accepted'
 complete -c zanj -n '__zanj_using verify' -l max-json-depth -x -d 'Deepest JSON nesting accepted'
 complete -c zanj -n '__zanj_using verify' -l max-npy-header -x -d 'Longest .npy header accepted'
+
+# diff
+complete -c zanj -n '__zanj_using diff' -l atol -x -d 'Absolute tolerance'
+complete -c zanj -n '__zanj_using diff' -l rtol -x -d 'Relative tolerance, times |b|'
+complete -c zanj -n '__zanj_using diff' -l tol -x -d 'PATH_GLOB=RTOL[,ATOL] for matching paths'
+complete -c zanj -n '__zanj_using diff' -l exclude -x -d 'Skip paths matching a glob'
+complete -c zanj -n '__zanj_using diff' -l nan-unequal -d 'NaN differs from NaN'
+complete -c zanj -n '__zanj_using diff' -l strict -d 'Storage and metadata count too'
+complete -c zanj -n '__zanj_using diff' -l json -d 'Machine-readable report'
+complete -c zanj -n '__zanj_using diff' -s q -l brief -d 'Only the exit status'
+
+# stats
+complete -c zanj -n '__zanj_using stats' -l glob -x -d 'Only arrays matching a shell pattern'
+complete -c zanj -n '__zanj_using stats' -l json -d 'Machine-readable output'
 
 # Option values of the other commands.
 complete -c zanj -n '__zanj_using extract' -s C -x -a '(__fish_complete_directories)' -d 'Directory to write into'
