@@ -14,6 +14,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 import zipfile
 
@@ -32,22 +33,26 @@ def sh(cmd, **kw):
 
 
 def measure(cmd, runs, setup=None):
-    """-> (median seconds, peak RSS MiB over runs); `setup` runs before each (untimed)."""
+    """-> (median seconds, peak RSS MiB over runs); `setup` runs before each (untimed).
+
+    Peak RSS comes from GNU time (`%M`): a child forked from this Python process would inherit
+    its high-water mark (~16 MiB) and hide smaller peaks; time's own is about 2 MiB."""
     times, peak = [], 0
-    for _ in range(runs):
-        if setup:
-            setup()
-        start = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(p.pid, 0)
-        elapsed = time.perf_counter() - start
-        err = p.stderr.read().decode(errors="replace")
-        p.stderr.close()
-        code = os.waitstatus_to_exitcode(status)
-        if code != 0:
-            raise SystemExit(f"benchmark command failed ({code}): {' '.join(cmd)}\n{err}")
-        times.append(elapsed)
-        peak = max(peak, usage.ru_maxrss / 1024)
+    with tempfile.TemporaryDirectory() as tmp:
+        rss_file = os.path.join(tmp, "rss")
+        for _ in range(runs):
+            if setup:
+                setup()
+            start = time.perf_counter()
+            p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file, *cmd],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            elapsed = time.perf_counter() - start
+            if p.returncode != 0:
+                raise SystemExit(f"benchmark command failed ({p.returncode}): {' '.join(cmd)}\n"
+                                 + p.stderr.decode(errors="replace"))
+            times.append(elapsed)
+            with open(rss_file) as f:
+                peak = max(peak, int(f.read().split()[-1]) / 1024)
     return statistics.median(times), peak
 
 

@@ -62,7 +62,7 @@ _zanj()
     _init_completion -s -n : || return
 
     local zanj=${words[0]}
-    local commands="info ls cat verify extract pack diff"
+    local commands="info ls cat verify extract pack diff stats"
     local global_opts="-h --help --help-all -v --verbose -q --quiet --color -V --version"
 
     # The command and the positional arguments before the cursor, skipping options and the
@@ -74,8 +74,8 @@ _zanj()
         case $word in
             --color | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member | \
                 -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header | \
-                --directory | --max-member-bytes | --output | --key | --list-threshold | --array-threshold | \
-                --level) ((i++)) ;;
+                --atol | --rtol | --tol | --exclude | --directory | --max-member-bytes | --output | --key | \
+                --list-threshold | --array-threshold | --level) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
@@ -89,8 +89,8 @@ _zanj()
             return
             ;;
         -d | --depth | --glob | --head | --tail | --member | -j | --jobs | --max-total-bytes | --max-entries | \
-            --max-json-depth | --max-npy-header | --max-member-bytes | --key | --list-threshold | \
-            --array-threshold | --level)
+            --max-json-depth | --max-npy-header | --atol | --rtol | --tol | --exclude | --max-member-bytes | \
+            --key | --list-threshold | --array-threshold | --level)
             return # a number, a pattern, a member name: nothing to offer
             ;;
         -f | --format)
@@ -125,6 +125,8 @@ _zanj()
         verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
         extract) opts="-C --directory --force -l --list --npy-only --json-only --json --max-total-bytes --max-member-bytes" ;;
         pack) opts="-o --output --key --list-threshold --array-threshold --level --store -j --jobs --json" ;;
+        diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --json -q --brief" ;;
+        stats) opts="--glob --json" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts $global_opts" -- "$cur"))
@@ -134,9 +136,9 @@ _zanj()
     # What the next positional argument is: an archive, an object path in the first
     # archive, or any file (pack's input may be a directory, an .npz, ...).
     case $command:${#args[@]} in
-        ls:1 | cat:1 | extract:[1-9]*) _zanj_object_paths "$zanj" "${args[0]}" ;;
+        ls:1 | cat:1 | stats:1 | extract:[1-9]*) _zanj_object_paths "$zanj" "${args[0]}" ;;
         pack:*) _filedir ;;
-        info:* | ls:0 | cat:0 | verify:* | extract:0 | diff:0 | diff:1) _filedir zanj ;;
+        info:* | ls:0 | cat:0 | verify:* | extract:0 | diff:0 | diff:1 | stats:0) _filedir zanj ;;
     esac
 } &&
     complete -F _zanj zanj

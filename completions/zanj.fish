@@ -15,7 +15,7 @@ function __zanj_words
             continue
         end
         switch $token
-            case --color -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --directory --max-member-bytes --output --key --list-threshold --array-threshold --level
+            case --color -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level
                 set skip 1
             case '-*'
             case '*'
@@ -34,11 +34,11 @@ function __zanj_next_arg
     end
     set -l given (math (count $words) - 1)
     switch "$words[1]:$given"
-        case 'ls:1' 'cat:1'
+        case 'ls:1' 'cat:1' 'stats:1'
             echo path
         case 'pack:*'
             echo file
-        case 'info:*' 'verify:*' 'ls:0' 'cat:0' 'extract:0' 'diff:0' 'diff:1'
+        case 'info:*' 'verify:*' 'ls:0' 'cat:0' 'extract:0' 'diff:0' 'diff:1' 'stats:0'
             echo archive
         case 'extract:*'
             echo path
@@ -98,6 +98,7 @@ complete -c zanj -n $next_is_command -a verify -d 'Check structure, CRCs and ref
 complete -c zanj -n $next_is_command -a extract -d 'Write members or arrays under a directory'
 complete -c zanj -n $next_is_command -a pack -d 'Build a .zanj archive'
 complete -c zanj -n $next_is_command -a diff -d 'Compare two archives'
+complete -c zanj -n $next_is_command -a stats -d 'Array statistics: min, max, mean, std, NaN/Inf counts'
 
 # Arguments.
 complete -c zanj -n 'test (__zanj_next_arg) = archive' -k -a '(__fish_complete_suffix .zanj)'
@@ -155,3 +156,17 @@ complete -c zanj -n '__zanj_using pack' -l level -x -a '0 1 2 3 4 5 6 7 8 9' -d 
 complete -c zanj -n '__zanj_using pack' -l store -d 'Store members uncompressed'
 complete -c zanj -n '__zanj_using pack' -s j -l jobs -x -d 'Deflate threads'
 complete -c zanj -n '__zanj_using pack' -l json -d 'Machine-readable summary'
+
+# diff
+complete -c zanj -n '__zanj_using diff' -l atol -x -d 'Absolute tolerance'
+complete -c zanj -n '__zanj_using diff' -l rtol -x -d 'Relative tolerance, times |b|'
+complete -c zanj -n '__zanj_using diff' -l tol -x -d 'PATH_GLOB=RTOL[,ATOL] for matching paths'
+complete -c zanj -n '__zanj_using diff' -l exclude -x -d 'Skip paths matching a glob'
+complete -c zanj -n '__zanj_using diff' -l nan-unequal -d 'NaN differs from NaN'
+complete -c zanj -n '__zanj_using diff' -l strict -d 'Storage and metadata count too'
+complete -c zanj -n '__zanj_using diff' -l json -d 'Machine-readable report'
+complete -c zanj -n '__zanj_using diff' -s q -l brief -d 'Only the exit status'
+
+# stats
+complete -c zanj -n '__zanj_using stats' -l glob -x -d 'Only arrays matching a shell pattern'
+complete -c zanj -n '__zanj_using stats' -l json -d 'Machine-readable output'

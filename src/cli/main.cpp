@@ -7,10 +7,12 @@
 
 #include "cat.hpp"
 #include "command.hpp"
+#include "diff.hpp"
 #include "extract.hpp"
 #include "info.hpp"
 #include "ls.hpp"
 #include "pack.hpp"
+#include "stats.hpp"
 #include "terminal.hpp"
 #include "verify.hpp"
 #include "zanj/error.hpp"
@@ -60,6 +62,8 @@ int main(int argc, char** argv) {
       zanj::cli::setup_verify(app),
       zanj::cli::setup_extract(app),
       zanj::cli::setup_pack(app),
+      zanj::cli::setup_diff(app),
+      zanj::cli::setup_stats(app),
   };
 
   try {

@@ -3,6 +3,7 @@
 ctest sets ZANJ (the binary), ZANJ_CORPUS (tests/corpus) and ZANJ_SOURCE_DIR.
 """
 import ast
+import base64
 import json
 import math
 import os
@@ -49,6 +50,61 @@ def resolved_at(name, segments):
 
 def obj_path(segments):
     return "/".join(str(s).replace("~", "~0").replace("/", "~1") for s in segments)
+
+
+def pack_values(fmt, values):
+    """Values packed with a struct format letter ('<f', '>d', '<q', ...)."""
+    return struct.pack(fmt[0] + fmt[1:] * len(values), *values) if values else b""
+
+
+def external_array(ref, dtype, shape, torch=False):
+    n = 1
+    for d in shape:
+        n *= d
+    return {"__muutils_format__": ("torch.Tensor" if torch else "numpy.ndarray") + ":external",
+            "$ref": ref, "shape": list(shape), "dtype": dtype, "n_elements": n}
+
+
+def inline_array(mode, dtype, shape, data):
+    """mode: array_list_meta (data: nested lists), array_b64_meta / array_hex_meta (data: bytes)."""
+    n = 1
+    for d in shape:
+        n *= d
+    if mode == "array_b64_meta":
+        data = base64.b64encode(data).decode("ascii")
+    elif mode == "array_hex_meta":
+        data = data.hex()
+    return {"__muutils_format__": "numpy.ndarray:" + mode, "shape": list(shape), "dtype": dtype,
+            "n_elements": n, "data": data}
+
+
+def external_list(ref, tuple_=False):
+    return {"__muutils_format__": ("tuple" if tuple_ else "list") + ":external", "$ref": ref}
+
+
+def jsonl_bytes(items):
+    return "".join(json.dumps(x) + "\n" for x in items).encode("utf-8")
+
+
+def write_reference_zanj(path, root, members=None, compress=zipfile.ZIP_DEFLATED, timestamp=1700000000.0,
+                         reverse=False, cfg=None):
+    """A .zanj archive laid out as the reference writes it: a full meta (zanj_cfg, sysinfo,
+    externals_info, timestamp), __zanj__.json tab-indented, then `members` ({name: bytes});
+    reverse=True stores them in the opposite order."""
+    members = members or {}
+    meta = {"zanj_cfg": cfg or {"array_mode": "array_list_meta", "compress": compress},
+            "sysinfo": {"python": {"version": "3.11.2"}},
+            "externals_info": {name: {"item_type": "npy" if name.endswith(".npy") else "jsonl",
+                                      "path": name.rsplit(".", 1)[0].split("/")} for name in members},
+            "timestamp": timestamp}
+    entries = [("__zanj_meta__.json", json.dumps(meta, indent="\t").encode()),
+               ("__zanj__.json", json.dumps(root, indent="\t").encode())] + list(members.items())
+    if reverse:
+        entries.reverse()
+    with zipfile.ZipFile(path, "w", compression=compress) as z:
+        for name, data in entries:
+            z.writestr(name, data)
+    return path
 
 
 class Result:

@@ -1,0 +1,108 @@
+#pragma once
+// Comparing values the way numpy.allclose does, one pair at a time, and keeping score over
+// many pairs (an array's elements, a table's cells, a list's items): how many differ, and the
+// largest absolute and relative differences with where they are. `diff` is built on this.
+#include <complex>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "zanj/json.hpp"
+
+namespace zanj {
+
+__extension__ typedef __int128 Int128;  // holds any int64 or uint64, and their differences
+
+/// numpy.allclose's tolerances: a pair is close when |a - b| <= atol + rtol * |b|.
+struct Tolerance {
+  double rtol = 0;
+  double atol = 0;
+  bool exact() const { return rtol == 0 && atol == 0; }
+  bool operator==(const Tolerance&) const = default;
+};
+
+/// One number from an array element or a JSON value. Integers stay integers so that 64-bit
+/// values (beyond 2^53) compare exactly; bools are the integers 0 and 1.
+struct Number {
+  enum class Kind { integer, real, complex };
+  Kind kind = Kind::integer;
+  Int128 integer = 0;
+  double re = 0, im = 0;  ///< real and complex (re is also set for integers, rounded)
+
+  static Number from_integer(Int128 v) { return {Kind::integer, v, static_cast<double>(v), 0}; }
+  static Number from_real(double v) { return {Kind::real, 0, v, 0}; }
+  static Number from_complex(std::complex<double> v) { return {Kind::complex, 0, v.real(), v.imag()}; }
+};
+
+/// The number a JSON value holds (integers of any size, reals, NaN and infinities); nullopt
+/// for anything that is not a number (bools included: JSON keeps them apart).
+std::optional<Number> json_number(const Json& value);
+
+/// Text for a number: integers in decimal, reals as Python prints them, complex as "(1+2j)".
+std::string number_text(const Number& n);
+
+/// What comparing one pair found.
+struct PairResult {
+  bool differ = false;
+  /// |a - b| and |a - b| / |b| (infinite when b is 0 and a is not); nullopt when a NaN is
+  /// involved, where no distance means anything.
+  std::optional<double> abs_diff, rel_diff;
+};
+
+/// Compare two numbers: integers exactly (their difference is exact, so a tolerance applies
+/// to it without rounding), reals and mixed pairs as doubles, complex pairs by the magnitude
+/// of their difference. Infinities are close only to the same infinity (as in numpy); NaN is
+/// close to NaN when nan_equal (numpy's equal_nan), for complex when either part is NaN.
+PairResult compare_numbers(const Number& a, const Number& b, const Tolerance& tolerance, bool nan_equal);
+
+/// Deep equality of two JSON values with numbers compared by compare_numbers (object keys in
+/// any order, lists element by element).
+bool json_close(const Json& a, const Json& b, const Tolerance& tolerance, bool nan_equal);
+
+/// Where a compared pair sits: an element's flat C-order index, a list item's index, or a
+/// table's row with `column` numbering the column (the caller keeps the names).
+struct Position {
+  std::uint64_t index = 0;
+  std::uint32_t column = 0;
+};
+
+/// Keeps score over many compared pairs.
+class DeltaTracker {
+ public:
+  DeltaTracker(Tolerance tolerance, bool nan_equal) : tolerance_(tolerance), nan_equal_(nan_equal) {}
+
+  /// Compare two numbers at `at`; true when they differ.
+  bool numbers(const Number& a, const Number& b, Position at) { return numbers(a, b, at, tolerance_); }
+  /// Same with another tolerance for this pair (a table column with its own --tol rule).
+  bool numbers(const Number& a, const Number& b, Position at, const Tolerance& tolerance);
+  /// Record a pair compared by other means (strings, bools, nested values); true when differ.
+  bool other(bool equal, Position at);
+  /// Record `n` pairs known equal without looking at them one by one (their bytes are
+  /// identical), at consecutive positions from `first`; `numbers` when they are numbers, whose
+  /// differences (0) then count for max_abs() and max_rel().
+  void equal_run(std::uint64_t n, Position first, bool numbers);
+
+  const Tolerance& tolerance() const { return tolerance_; }
+  std::uint64_t compared() const { return compared_; }
+  std::uint64_t differing() const { return differing_; }
+  const std::optional<Position>& first_difference() const { return first_; }
+  /// The largest |a - b| and |a - b| / |b| over all compared number pairs (close ones too),
+  /// and the first position each was reached at; nullopt before any number pair.
+  const std::optional<double>& max_abs() const { return max_abs_; }
+  const std::optional<double>& max_rel() const { return max_rel_; }
+  Position max_abs_at() const { return max_abs_at_; }
+  Position max_rel_at() const { return max_rel_at_; }
+
+ private:
+  void count(bool differ, Position at);
+
+  Tolerance tolerance_;
+  bool nan_equal_;
+  std::uint64_t compared_ = 0, differing_ = 0;
+  std::optional<Position> first_;
+  std::optional<double> max_abs_, max_rel_;
+  Position max_abs_at_, max_rel_at_;
+};
+
+}  // namespace zanj

@@ -1,0 +1,59 @@
+#pragma once
+// The walker behind diff_archives, shared by diff*.cpp (private to the core): one TreeDiffer
+// compares two JSON trees (the objects, or with --strict the metadata) node by node and
+// records Differences. Arrays (diff_arrays.cpp) and lists and tables (diff_streams.cpp) are
+// compared by streaming their values from both archives.
+#include <string>
+
+#include "zanj/diff.hpp"
+#include "zanj/tree.hpp"
+
+namespace zanj::detail {
+
+/// Thrown by TreeDiffer::add when options.stop_at_first: the answer is known, stop reading.
+struct DiffStopped {};
+
+class TreeDiffer {
+ public:
+  TreeDiffer(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options, DiffReport& report,
+             DiffScope scope)
+      : a_(a), b_(b), options_(options), report_(report), scope_(scope) {}
+
+  /// Compare two nodes at object path `path` and everything below them.
+  void compare(const std::string& path, const Json& a, const Json& b);
+  /// Record one difference; throws DiffStopped when options.stop_at_first.
+  void add(Difference d);
+
+  /// Whether `a` and `b` (list items, compared as whole subtrees) differ, and if so the first
+  /// difference's text; reads members like compare() but keeps no report.
+  bool subtree_differs(const std::string& path, const Json& a, const Json& b, std::string& first);
+
+  const DiffOptions& options() const { return options_; }
+
+ private:
+  void compare_scalars(const std::string& path, const Node& a, const Node& b);
+  void compare_mappings(const std::string& path, const Node& a, const Node& b);
+  void compare_plain_lists(const std::string& path, const Node& a, const Node& b);
+  void storage_changed(const std::string& path, std::string a, std::string b);
+  // diff_arrays.cpp
+  void compare_arrays(const std::string& path, const Node& a, const Node& b);
+  // diff_streams.cpp
+  void compare_lists(const std::string& path, const Node& a, const Node& b);
+  void compare_tables(const std::string& path, const Node& a, const Node& b);
+
+  const ZanjFile& a_;
+  const ZanjFile& b_;
+  const DiffOptions& options_;
+  DiffReport& report_;
+  DiffScope scope_;
+};
+
+/// A short description of a node for added/removed/kind_changed: "dict (3 keys)",
+/// "array float32 [3, 4]", "number 1.5", ...
+std::string describe_node(const Node& node);
+/// How a node is stored, for storage_changed: "inline (array_list_meta)", "external (w.npy)".
+std::string storage_text(const Node& node);
+/// A JSON value shortened for one-line messages.
+std::string preview(const Json& value);
+
+}  // namespace zanj::detail

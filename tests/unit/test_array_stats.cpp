@@ -1,0 +1,115 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "zanj/array_stats.hpp"
+#include "zanj/error.hpp"
+#include "zanj/object_path.hpp"
+#include "zanj/zanj_file.hpp"
+
+#ifndef ZANJ_TEST_CORPUS
+#define ZANJ_TEST_CORPUS "tests/corpus"
+#endif
+
+using namespace zanj;
+
+namespace {
+ArrayStats corpus_stats(const char* archive, const char* path) {
+  const ZanjFile z(std::string(ZANJ_TEST_CORPUS) + "/" + archive);
+  const Json* node = follow_path(z.root, split_path(path));
+  REQUIRE(node != nullptr);
+  const Node n = classify(*node);
+  REQUIRE(n.array);
+  return array_stats(z.archive, *n.array, path);
+}
+}  // namespace
+
+TEST_SUITE("array_stats") {
+  TEST_CASE("mean and population std over finite values; NaN and infinities counted apart") {
+    StatsAccumulator acc;
+    for (double v : {2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0}) acc.add_real(v);
+    acc.add_real(std::numeric_limits<double>::quiet_NaN());
+    acc.add_real(std::numeric_limits<double>::infinity());
+    acc.add_real(-std::numeric_limits<double>::infinity());
+    acc.add_real(-std::numeric_limits<double>::infinity());
+    const ArrayStats s = acc.result(true);
+    CHECK(s.count == 12);
+    CHECK(s.finite == 8);
+    CHECK((s.nan == 1 && s.pos_inf == 1 && s.neg_inf == 2));
+    CHECK(s.min->re == 2.0);
+    CHECK(s.max->re == 9.0);
+    CHECK(*s.sum == 40.0);
+    CHECK(*s.mean == 5.0);
+    CHECK(*s.std == 2.0);
+  }
+
+  TEST_CASE("integers keep exact extremes beyond 2^53") {
+    StatsAccumulator acc;
+    const Int128 big = (Int128{1} << 62) + 1;
+    acc.add_integer(big);
+    acc.add_integer(-3);
+    acc.add_integer(big - 1);
+    const ArrayStats s = acc.result(true);
+    CHECK(s.min->integer == -3);
+    CHECK(s.max->integer == big);
+    CHECK(s.max->kind == Number::Kind::integer);
+  }
+
+  TEST_CASE("the sum is compensated, and overflows to infinity as numpy's does") {
+    StatsAccumulator acc;
+    acc.add_real(1e16);
+    for (int i = 0; i < 10; ++i) acc.add_real(1.0);
+    acc.add_real(-1e16);
+    CHECK(*acc.result(true).sum == 10.0);
+    StatsAccumulator big;
+    big.add_real(1e308);
+    big.add_real(1e308);
+    const ArrayStats s = big.result(true);
+    CHECK(std::isinf(*s.sum));
+    CHECK(*s.mean == doctest::Approx(1e308));  // Welford's mean does not overflow
+    CHECK(*s.std == 0.0);
+  }
+
+  TEST_CASE("no finite values, complex and strings: counts only") {
+    StatsAccumulator nans;
+    nans.add_real(std::nan(""));
+    const ArrayStats n = nans.result(true);
+    CHECK((n.count == 1 && n.nan == 1 && !n.min && !n.mean && !n.std));
+    StatsAccumulator c;
+    c.add_complex(1, 2);
+    c.add_complex(std::nan(""), 0);
+    c.add_complex(0, -std::numeric_limits<double>::infinity());
+    const ArrayStats cs = c.result(false);
+    CHECK((cs.count == 3 && cs.finite == 1 && cs.nan == 1 && cs.neg_inf == 1 && !cs.mean));
+    StatsAccumulator s;
+    s.add_other();
+    s.add_other();
+    CHECK(s.result(false).count == 2);
+    CHECK_FALSE(s.result(false).numeric);
+    CHECK(StatsAccumulator().result(true).count == 0);
+  }
+
+  TEST_CASE("streamed from real arrays: external, Fortran order, float16, inline") {
+    // expected values: the corpus facts, computed by numpy
+    ArrayStats s = corpus_stats("basic.zanj", "big_array");
+    CHECK(s.count == 512);
+    CHECK(s.min->re == -3.396475076675415);
+    CHECK(s.max->re == 2.6333842277526855);
+    CHECK(*s.sum == doctest::Approx(-15.545081663818564).epsilon(1e-12));
+    s = corpus_stats("dtypes.zanj", "f4_fortran");
+    CHECK((s.min->re == -2.260680675506592 && s.max->re == 3.0439300537109375));
+    CHECK(*s.sum == doctest::Approx(30.613031079992652).epsilon(1e-12));
+    s = corpus_stats("dtypes.zanj", "f2");
+    CHECK((s.min->re == -2.853515625 && s.max->re == 2.873046875));
+    s = corpus_stats("dtypes.zanj", "c8");
+    CHECK((s.count == 300 && !s.numeric && !s.mean));
+    s = corpus_stats("basic.zanj", "small_array");
+    CHECK((s.min->integer == 0 && s.max->integer == 5 && *s.mean == 2.5));
+  }
+
+  TEST_CASE("a corrupt member is an Error") {
+    CHECK_THROWS_AS(corpus_stats("malformed/bad_crc.zanj", "big_array"), Error);
+    CHECK_THROWS_AS(corpus_stats("malformed/npy_shape_mismatch.zanj", "big_array"), Error);
+  }
+}
