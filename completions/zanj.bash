@@ -63,7 +63,7 @@ _zanj()
 
     local zanj=${words[0]}
     local commands="info ls cat verify extract pack diff stats"
-    local global_opts="-h --help --help-all -v --verbose -q --quiet --color -V --version"
+    local global_opts="-h --help --help-all -v --verbose -q --quiet --color --progress -V --version"
 
     # The command and the positional arguments before the cursor, skipping options and the
     # values of the options that take one.
@@ -72,7 +72,7 @@ _zanj()
     for ((i = 1; i < cword; i++)); do
         word=${words[i]}
         case $word in
-            --color | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member | \
+            --color | --progress | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member | \
                 -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header | \
                 --atol | --rtol | --tol | --exclude | --directory | --max-member-bytes | --output | --key | \
                 --list-threshold | --array-threshold | --level) ((i++)) ;;
@@ -84,7 +84,7 @@ _zanj()
     done
 
     case $prev in
-        --color)
+        --color | --progress)
             COMPREPLY=($(compgen -W 'auto always never' -- "$cur"))
             return
             ;;

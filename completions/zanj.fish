@@ -15,7 +15,7 @@ function __zanj_words
             continue
         end
         switch $token
-            case --color -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level
+            case --color --progress -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level
                 set skip 1
             case '-*'
             case '*'
@@ -87,6 +87,7 @@ complete -c zanj -l help-all -d 'Print the help of every command and exit'
 complete -c zanj -s v -l verbose -d 'More messages on stderr (-vv for debug output)'
 complete -c zanj -s q -l quiet -d 'Only errors on stderr, no progress bar'
 complete -c zanj -l color -x -a 'auto always never' -d 'When to colour output'
+complete -c zanj -l progress -x -a 'auto always never' -d 'When to draw a progress bar on stderr'
 complete -c zanj -s V -l version -d 'Print the versions of zanj and its libraries'
 
 # Commands.

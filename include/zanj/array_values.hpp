@@ -29,6 +29,9 @@ struct ArrayReadOptions {
   std::string spool_directory;  ///< "" means $TMPDIR, else /tmp
   NpyLimits npy;
   std::size_t chunk_bytes = std::size_t{1} << 20;  ///< about how much each sink call gets
+  /// Called as an external member is inflated (optional): its bytes read so far and its size.
+  /// A read that stops after the last selected value ends before the size is reached.
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
 /// Receives values: whole elements, C order, little-endian. Return false to stop reading.
@@ -62,6 +65,7 @@ class ArrayValues {
   bool gather(const Selection& selection, Chunker& out) const;
   /// The member's data bytes [0, n) to `sink`, stopping after them.
   void read_data_prefix(std::uint64_t n, const std::function<void(std::string_view)>& sink) const;
+  void report_progress(std::uint64_t member_bytes_read) const;
 
   const Archive* archive_;
   ArrayReadOptions options_;

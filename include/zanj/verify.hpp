@@ -9,6 +9,7 @@
 //      on two threads, CRC-32 and sizes checked and .npy/.jsonl contents checked against the
 //      reference nodes that point to them.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -55,6 +56,9 @@ struct VerifyReport {
 struct VerifyOptions {
   ResourceLimits limits;
   unsigned threads = 2;  ///< members are inflated on this many threads (at least 1)
+  /// Called as member data is checked (optional): uncompressed bytes inflated so far and the
+  /// total the members declare. Calls come from the reading threads, one at a time.
+  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
 /// Verify the archive at `path` ("-": standard input, see input.hpp). Throws Error

@@ -5,6 +5,7 @@
 
 #include "inputs.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/array_values.hpp"
 #include "zanj/error.hpp"
@@ -58,8 +59,10 @@ int print_member(const CatOptions& opt, OutputBuffer& out) {
   const Archive archive(opt.file);
   const ZipEntry* entry = archive.find(opt.member);
   if (!entry) throw Error(archive.name() + ": no member named '" + opt.member + "' (zanj ls --members lists them)");
+  Progress progress("cat " + opt.member, entry->uncompressed_size, progress_wanted(true));
   archive.read(*entry, [&](std::string_view chunk) {
     out.write(chunk);
+    progress.add(chunk.size());
     return true;
   });
   return 0;
@@ -68,7 +71,11 @@ int print_member(const CatOptions& opt, OutputBuffer& out) {
 void print_array_node(const ZanjFile& z, const Node& node, const NodeTarget& target, const CatOptions& opt,
                       OutputBuffer& out) {
   check_format(opt, {"text", "json", "csv", "npy", "raw"}, "arrays");
-  const ArrayValues values(z.archive, *node.array, target.path);
+  // Only external arrays take long: inline ones are already decoded from __zanj__.json.
+  Progress progress("cat " + (target.path.empty() ? std::string("/") : target.path), 0, progress_wanted(true));
+  ArrayReadOptions read;
+  read.progress = [&progress](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
+  const ArrayValues values(z.archive, *node.array, target.path, read);
   Selection selection;
   try {
     selection = target.slice.empty() ? select_all(values.shape()) : select(parse_slice(target.slice), values.shape());

@@ -84,7 +84,7 @@ int run_extract(const ExtractOptions& opt) {
   install_interrupt_cleanup();
   Progress progress("extract", plan.total_bytes);
   const ExtractResult result = write_extract(archive, plan, root.get(), replace, [&](const ExtractProgress& p) {
-    progress.add(p.bytes_done - progress.done());
+    progress.update(p.bytes_done, 0);
   });
   progress.finish();
 

@@ -40,7 +40,7 @@ int run_pack(PackOptions& opt) {
   install_interrupt_cleanup();
   Progress progress("pack", plan.known_bytes());
   const PackSummary summary = write_pack(plan, opt.output, opt.settings, [&](const PackProgress& p) {
-    progress.add(p.bytes_done - progress.done());
+    progress.update(p.bytes_done, 0);
   });
   progress.finish();
   if (opt.json)

@@ -5,14 +5,19 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 
 #include "output.hpp"
+#include "zanj/error.hpp"
 
 namespace zanj::cli {
 namespace {
 
 constexpr auto kRedrawInterval = std::chrono::milliseconds(100);
+constexpr auto kAutoFirstDraw = std::chrono::seconds(1);  // auto mode: quick operations show nothing
+
+ProgressMode g_mode = ProgressMode::automatic;
 constexpr std::size_t kMinBar = 10;  // narrower than this, a bar says nothing: leave it out
 
 std::size_t terminal_width() {
@@ -81,28 +86,56 @@ std::string format_progress(std::string_view label, std::uint64_t done, std::uin
   return line;
 }
 
-bool progress_wanted() {
-  return stderr_is_terminal() && spdlog::default_logger_raw()->should_log(spdlog::level::warn);
+ProgressMode parse_progress_mode(std::string_view text) {
+  if (text == "auto") return ProgressMode::automatic;
+  if (text == "always") return ProgressMode::always;
+  if (text == "never") return ProgressMode::never;
+  throw Error("--progress must be auto, always or never", Exit::usage);
 }
 
-Progress::Progress(std::string label, std::uint64_t total)
-    : Progress(std::move(label), total, progress_wanted(), write_stderr, 0, Clock::now()) {}
+void set_progress_mode(ProgressMode mode) { g_mode = mode; }
+ProgressMode progress_mode() { return g_mode; }
+
+bool progress_wanted(bool data_on_stdout) {
+  switch (g_mode) {
+    case ProgressMode::always: return true;
+    case ProgressMode::never: return false;
+    case ProgressMode::automatic: break;
+  }
+  return stderr_is_terminal() && !(data_on_stdout && stdout_is_terminal()) &&
+         spdlog::default_logger_raw()->should_log(spdlog::level::warn);
+}
+
+Progress::Progress(std::string label, std::uint64_t total) : Progress(std::move(label), total, progress_wanted()) {}
+
+Progress::Progress(std::string label, std::uint64_t total, bool enabled)
+    : Progress(std::move(label), total, enabled, write_stderr, 0, Clock::now(),
+               g_mode == ProgressMode::always ? Clock::duration::zero() : Clock::duration(kAutoFirstDraw)) {
+  if (enabled_) std::signal(SIGPIPE, SIG_IGN);
+}
 
 Progress::Progress(std::string label, std::uint64_t total, bool enabled, Writer writer, std::size_t width,
-                   Clock::time_point start)
+                   Clock::time_point start, Clock::duration first_draw_after)
     : label_(std::move(label)),
       total_(total),
       enabled_(enabled),
       writer_(std::move(writer)),
       width_(width),
       start_(start),
-      last_draw_(start) {}
+      last_draw_(start),
+      first_draw_after_(first_draw_after) {}
 
 Progress::~Progress() { finish(); }
 
+void Progress::update(std::uint64_t done, std::uint64_t total, Clock::time_point now) {
+  if (total) total_ = total;
+  add(done >= done_ ? done - done_ : 0, now);
+}
+
 void Progress::add(std::uint64_t bytes, Clock::time_point now) {
   done_ += bytes;
-  if (!enabled_ || now - last_draw_ < kRedrawInterval) return;
+  if (!enabled_) return;
+  if (drawn_ ? now - last_draw_ < kRedrawInterval : now - start_ < first_draw_after_) return;
   last_draw_ = now;
   const double seconds = std::chrono::duration<double>(now - start_).count();
   // One column short of the width: writing the last column makes some terminals wrap.

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "output.hpp"
+#include "progress.hpp"
 #include "style.hpp"
 
 namespace zanj::cli {
@@ -16,6 +17,11 @@ void add_terminal_options(CLI::App& app, TerminalOptions& options) {
   app.add_flag("-q,--quiet", options.quiet, "Only errors on stderr: no warnings, no progress bar");
   app.add_option("--color", options.color,
                  "Colour output: auto (on a terminal, unless NO_COLOR is set), always, never")
+      ->check(CLI::IsMember({"auto", "always", "never"}))
+      ->option_text("WHEN");
+  app.add_option("--progress", options.progress,
+                 "Progress bar on stderr for pack, extract, verify and cat of big arrays: auto (on a terminal, "
+                 "after a second, not with -q), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->option_text("WHEN");
 }
@@ -34,6 +40,7 @@ void apply_terminal_options(const TerminalOptions& options) {
                     : options.verbose == 1 ? spdlog::level::info
                                            : spdlog::level::debug);
   spdlog::set_default_logger(logger);
+  set_progress_mode(parse_progress_mode(options.progress));
 }
 
 }  // namespace zanj::cli

@@ -1,7 +1,8 @@
 #pragma once
 // The global options every command shares, and what they set up before a command runs:
 // -v/-q decide spdlog's level (all messages go to stderr, data to stdout), --color decides
-// whether human output on stdout and messages on stderr are coloured.
+// whether human output on stdout and messages on stderr are coloured, --progress whether long
+// operations draw a progress bar on stderr (progress.hpp).
 #include <CLI/CLI.hpp>
 #include <string>
 
@@ -11,12 +12,14 @@ struct TerminalOptions {
   int verbose = 0;      ///< -v: info messages, -vv: debug messages
   bool quiet = false;   ///< -q: errors only (and no progress bar)
   std::string color = "auto";
+  std::string progress = "auto";
 };
 
-/// Add -v/--verbose, -q/--quiet and --color=auto|always|never to the top-level app.
+/// Add -v/--verbose, -q/--quiet, --color=WHEN and --progress=WHEN to the top-level app.
 void add_terminal_options(CLI::App& app, TerminalOptions& options);
 
-/// After parsing: set up the stderr logger (level, colour) and stdout colour (style.hpp).
+/// After parsing: set up the stderr logger (level, colour), stdout colour (style.hpp) and the
+/// progress mode.
 void apply_terminal_options(const TerminalOptions& options);
 
 }  // namespace zanj::cli

@@ -5,6 +5,7 @@
 
 #include "inputs.hpp"
 #include "output.hpp"
+#include "progress.hpp"
 #include "zanj/error.hpp"
 #include "zanj/verify.hpp"
 
@@ -43,6 +44,15 @@ std::string report_text(const VerifyReport& r, bool strict) {
   return out;
 }
 
+/// verify_file with a progress bar over the member data (erased again before returning, so the
+/// report that follows starts on a clean line).
+VerifyReport verify_with_progress(const std::string& file, VerifyOptions options) {
+  const std::string name = file == "-" ? "stdin" : file.substr(file.find_last_of('/') + 1);
+  Progress progress("verify " + name, 0);
+  options.progress = [&progress](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
+  return verify_file(file, options);
+}
+
 int run_verify(const VerifyCliOptions& opt) {
   VerifyOptions options;
   options.limits = opt.limits;
@@ -51,7 +61,7 @@ int run_verify(const VerifyCliOptions& opt) {
   for (const std::string& file : opt.files) {
     VerifyReport report;
     try {
-      report = verify_file(file, options);
+      report = verify_with_progress(file, options);
     } catch (const Error& e) {  // the file could not be read after all: go on with the others
       std::fprintf(stderr, "zanj: error: %s\n", e.what());
       status = std::max(status, e.exit_code());

@@ -194,6 +194,7 @@ bool ArrayValues::stream_in_order(const Selection& selection, Chunker& out) cons
   archive_->read(*entry_, [&](std::string_view chunk) {
     const std::uint64_t chunk_begin = position, chunk_end = position + chunk.size();
     position = chunk_end;
+    report_progress(position);
     while (have) {
       if (run_begin >= chunk_end) return true;  // the next run starts in a later chunk
       const std::uint64_t from = std::max(run_begin, chunk_begin), to = std::min(run_end, chunk_end);
@@ -214,11 +215,16 @@ bool ArrayValues::stream_in_order(const Selection& selection, Chunker& out) cons
   return !stopped;
 }
 
+void ArrayValues::report_progress(std::uint64_t member_bytes_read) const {
+  if (options_.progress) options_.progress(member_bytes_read, entry_->uncompressed_size);
+}
+
 void ArrayValues::read_data_prefix(std::uint64_t n, const std::function<void(std::string_view)>& sink) const {
   std::uint64_t position = 0, delivered = 0;
   archive_->read(*entry_, [&](std::string_view chunk) {
     const std::uint64_t chunk_begin = position;
     position += chunk.size();
+    report_progress(position);
     if (position <= data_offset_) return true;
     const std::uint64_t skip = data_offset_ > chunk_begin ? data_offset_ - chunk_begin : 0;
     const auto take = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size() - skip, n - delivered));

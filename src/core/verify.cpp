@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <mutex>
 #include <thread>
 #include <unordered_set>
 
@@ -41,9 +42,28 @@ std::vector<std::vector<std::size_t>> balance(const std::vector<ZipEntry>& entri
   return groups;
 }
 
+/// Bytes inflated by all reading threads together, passed on to VerifyOptions::progress.
+class SharedProgress {
+ public:
+  using Callback = std::function<void(std::uint64_t, std::uint64_t)>;
+  SharedProgress(const Callback& callback, std::uint64_t total) : callback_(callback), total_(total) {}
+  void add(std::uint64_t bytes) {
+    if (!callback_) return;
+    const std::lock_guard lock(mutex_);
+    done_ += bytes;
+    callback_(done_, total_);
+  }
+
+ private:
+  const Callback& callback_;
+  std::mutex mutex_;
+  std::uint64_t done_ = 0;
+  const std::uint64_t total_;
+};
+
 /// Inflate one group's members through their value checks; findings go to slots[entry index].
 void read_group(const Archive& archive, const std::vector<std::size_t>& group, const std::vector<MemberPlan>& plans,
-                const ResourceLimits& limits, std::vector<VerifyReport>& slots) {
+                const ResourceLimits& limits, std::vector<VerifyReport>& slots, SharedProgress& progress) {
   const auto& entries = archive.entries();
   const auto index_of = [&](const ZipEntry& e) { return static_cast<std::size_t>(&e - entries.data()); };
   std::vector<const ZipEntry*> pending;
@@ -60,6 +80,7 @@ void read_group(const Archive& archive, const std::vector<std::size_t>& group, c
         try {
           read([&](std::string_view chunk) {
             check.feed(chunk);
+            progress.add(chunk.size());
             return true;
           });
         } catch (const Error& err) {
@@ -75,9 +96,9 @@ void read_group(const Archive& archive, const std::vector<std::size_t>& group, c
       std::vector<const ZipEntry*> rest;
       for (const ZipEntry* e : pending)
         if (!seen.count(e)) rest.push_back(e);
-      const bool progress = rest.size() < pending.size();
+      const bool got_further = rest.size() < pending.size();
       pending = std::move(rest);
-      if (progress) continue;
+      if (got_further) continue;
       break;
     }
     for (const ZipEntry* e : missing)
@@ -94,19 +115,23 @@ void read_group(const Archive& archive, const std::vector<std::size_t>& group, c
 
 /// Every inflatable member not read already (the JSON members were), once.
 void check_member_data(const Archive& archive, const std::vector<MemberPlan>& plans,
-                       const std::vector<bool>& inflatable, unsigned threads, const ResourceLimits& limits,
-                       VerifyReport& report) {
+                       const std::vector<bool>& inflatable, const VerifyOptions& options, VerifyReport& report) {
   const auto& entries = archive.entries();
   std::vector<std::size_t> todo;
+  std::uint64_t total = 0;
   for (std::size_t i = 0; i < entries.size(); ++i)
-    if (inflatable[i] && plans[i].role != Role::main_json && plans[i].role != Role::meta_json) todo.push_back(i);
-  const std::size_t count = std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(todo.size(), 1));
+    if (inflatable[i] && plans[i].role != Role::main_json && plans[i].role != Role::meta_json) {
+      todo.push_back(i);
+      total += entries[i].uncompressed_size;  // inflatable: their sum is within --max-total-bytes
+    }
+  SharedProgress progress(options.progress, total);
+  const std::size_t count = std::clamp<std::size_t>(options.threads, 1, std::max<std::size_t>(todo.size(), 1));
   const auto groups = balance(entries, std::move(todo), count);
   std::vector<VerifyReport> slots(entries.size());
   std::vector<std::exception_ptr> failures(groups.size());
   const auto run = [&](std::size_t g) {
     try {
-      read_group(archive, groups[g], plans, limits, slots);
+      read_group(archive, groups[g], plans, options.limits, slots, progress);
     } catch (...) {  // e.g. out of memory: rethrown on the calling thread below
       failures[g] = std::current_exception();
     }
@@ -138,7 +163,7 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
   const ZipStructure zip = check_zip_structure(archive.source(), archive.directory(), options.limits, report);
   ZanjDocuments documents;  // outlives the plans, which point into it
   const auto plans = check_zanj_consistency(archive, zip.inflatable, options.limits, documents, report);
-  check_member_data(archive, plans, zip.inflatable, options.threads, options.limits, report);
+  check_member_data(archive, plans, zip.inflatable, options, report);
   finish_report(report);
   return report;
 }

@@ -141,6 +141,8 @@ class Bash(ZanjTest):
         self.assertEqual(set(got), help_options())
         self.assertEqual(self.complete("zanj --color ")[0], ["auto", "always", "never"])
         self.assertEqual(self.complete("zanj --color=a")[0], ["auto", "always"])
+        self.assertEqual(self.complete("zanj --progress=n")[0], ["never"])
+        self.assertEqual(self.complete("zanj --progress never v")[0], ["verify"])
 
     def test_options_of_info_and_ls(self):
         for command in ("info", "ls", "cat"):
@@ -226,6 +228,7 @@ class Fish(ZanjTest):
             got = set(self.complete(f"zanj {command} -"))
             self.assertGreaterEqual(got, {o for o in help_options(command) | help_options() if o.startswith("-")})
         self.assertEqual(sorted(self.complete("zanj --color ")), ["always", "auto", "never"])
+        self.assertEqual(sorted(self.complete("zanj --progress ")), ["always", "auto", "never"])
 
     def test_archives_first(self):
         got = self.complete("zanj info b", cwd=corpus())

@@ -1,14 +1,16 @@
 """End-to-end: terminal manners shared by every command: --color and NO_COLOR, '-' as FILE
-(standard input), argument checks on FILE, -v/-q, and quiet ends when the reader goes away."""
+(standard input), argument checks on FILE, -v/-q, --progress, and quiet ends when the reader
+goes away."""
 import json
 import os
+import re
 import resource
 import subprocess
 import sys
 import tempfile
 import zipfile
 
-from common import (ZANJ, ZanjTest, corpus, main, run, run_into_closed_pipe, run_on_terminal,
+from common import (ZANJ, ZanjTest, corpus, main, npy_bytes, run, run_into_closed_pipe, run_on_terminal,
                     strip_ansi)
 
 ESC = "\x1b["
@@ -205,8 +207,80 @@ class Verbosity(ZanjTest):
 
     def test_help_documents_them(self):
         text = self.assertOk(run("--help")).text
-        for option in ("-v,--verbose", "-q,--quiet", "--color"):
+        for option in ("-v,--verbose", "-q,--quiet", "--color", "--progress"):
             self.assertIn(option, text)
+
+
+BAR = re.compile(r"\r[^\r\n]*?\x1b\[K")
+
+
+def without_progress(stderr):
+    """stderr with every progress drawing ('\\r' line '\\e[K') and erasure removed"""
+    return BAR.sub("", stderr)
+
+
+def write_big_array(path, count=1 << 20):
+    """an archive with 'w', a float32 array of `count` values in w.npy (deflated zeros: small
+    on disk, megabytes to inflate and print)"""
+    data = npy_bytes("<f4", [count], bytes(4 * count))
+    root = {"w": {"__muutils_format__": "numpy.ndarray:external", "$ref": "w.npy", "dtype": "float32",
+                  "shape": [count], "n_elements": count}}
+    meta = json.dumps({"externals_info": {"w.npy": {"item_type": "npy", "path": ["w"],
+                                                    "type(data)": "<class 'numpy.ndarray'>", "len(data)": count}}})
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("__zanj_meta__.json", meta)
+        z.writestr("__zanj__.json", json.dumps(root))
+        z.writestr("w.npy", data)
+
+
+class Progress(ZanjTest):
+    """--progress: a bar on stderr for long operations, only where it helps."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.big_array = os.path.join(cls.tmp.name, "big_array.zanj")
+        write_big_array(cls.big_array)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_always_draws_into_a_pipe_and_erases_before_the_report(self):
+        plain = self.assertOk(run("verify", self.big_array))
+        r = self.assertOk(run("--progress=always", "verify", self.big_array))
+        self.assertEqual(r.out, plain.out)  # stdout untouched
+        self.assertIn("\rverify big_array.zanj", r.err)
+        self.assertTrue(r.err.endswith("\r" + ESC + "K"))
+        self.assertEqual(without_progress(r.err), "")
+
+    def test_every_long_command_draws(self):
+        with tempfile.TemporaryDirectory() as out:
+            cases = {"cat": ["cat", "--format", "raw", self.big_array, "w"],
+                     "extract": ["extract", "-C", os.path.join(out, "x"), self.big_array],
+                     "pack": ["pack", "-o", os.path.join(out, "p.zanj"), os.path.join(out, "x")],
+                     "verify": ["verify", self.big_array]}
+            for label, args in cases.items():
+                r = self.assertOk(run("--progress=always", *args))
+                self.assertIn("\r" + label, r.err, label)
+                self.assertEqual(without_progress(r.err), "", label)
+
+    def test_never_and_quick_draw_nothing_on_a_terminal(self):
+        for args in (["--progress=never", "verify", self.big_array], ["verify", corpus("basic.zanj")],
+                     ["-q", "--progress=auto", "verify", self.big_array]):
+            r = run_on_terminal(*args, streams=("stdout", "stderr"))
+            self.assertEqual(r.code, 0, args)
+            self.assertNotIn("\r", r.out.decode(), args)
+            self.assertNotIn(ESC + "K", r.out.decode(), args)
+
+    def test_auto_draws_nothing_into_a_pipe(self):
+        r = self.assertOk(run("verify", self.big_array))
+        self.assertEqual(r.err, "")
+
+    def test_bad_value_is_a_usage_error(self):
+        r = run("--progress=sometimes", "verify", self.big_array)
+        self.assertEqual(r.code, 2)
+        self.assertIn("--progress", r.err)
 
 
 class ReaderGoesAway(ZanjTest):
@@ -218,6 +292,8 @@ class ReaderGoesAway(ZanjTest):
         cls.big = os.path.join(cls.tmp.name, "big.zanj")
         # more listing than a pipe holds (64 KiB), so writing blocks or fails mid-way
         write_archive(cls.big, {f"key_{i:06d}": i for i in range(20000)})
+        cls.big_array = os.path.join(cls.tmp.name, "big_array.zanj")
+        write_big_array(cls.big_array)
 
     @classmethod
     def tearDownClass(cls):
@@ -241,6 +317,24 @@ class ReaderGoesAway(ZanjTest):
                      ["info", corpus("basic.zanj"), corpus("model.zanj"), self.big]):
             r = run_into_closed_pipe(*args, ignore_sigpipe=True)
             self.assertEqual((r.code, r.err), (0, ""), args)
+
+    def test_head_after_cat_of_a_big_array(self):
+        """The issue's own example, `zanj cat big.zanj w | head -1`, in every output form."""
+        for extra in ([], ["--full"], ["--format", "csv"], ["--format", "raw"], ["--progress=always", "--full"]):
+            p = subprocess.run(["bash", "-c", '"$0" "$@" | head -1', ZANJ, "cat", *extra, self.big_array, "w"],
+                               capture_output=True, timeout=120)
+            self.assertEqual(p.returncode, 0, extra)
+            self.assertTrue(p.stdout, extra)
+            self.assertEqual(without_progress(p.stderr.decode()), "", extra)
+
+    def test_progress_bar_is_erased_when_the_reader_goes_away(self):
+        # Drawing a bar ignores SIGPIPE, so the end comes through EPIPE: status 0, no message,
+        # and whatever was drawn is erased again.
+        r = run_into_closed_pipe("--progress=always", "cat", "--full", self.big_array, "w")
+        self.assertEqual(r.code, 0)
+        self.assertEqual(without_progress(r.err), "")
+        if r.err:
+            self.assertTrue(r.err.endswith("\r" + ESC + "K"))
 
     def test_help_into_closed_pipe(self):
         for ignore in (False, True):

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 
@@ -105,6 +106,28 @@ TEST_SUITE("array_values") {
     calls = 0;
     v.stream(select_all({100}), [&](std::string_view) { return ++calls < 3; });
     CHECK(calls == 3);
+  }
+
+  TEST_CASE("progress follows the member's inflated bytes, in order or gathered") {
+    ZanjFile z(kCorpus + "/stored.zanj");  // data: int64 0..999, an 8,128-byte member
+    const Node data = classify(*z.root.find("data"));
+    const ArrayNode& node = *data.array;
+    const std::uint64_t size = z.archive.find(node.member)->uncompressed_size;
+    for (const char* slice : {"[:]", "[::-1]"}) {
+      CAPTURE(slice);
+      std::vector<std::uint64_t> seen;
+      ArrayReadOptions options;
+      options.progress = [&](std::uint64_t done, std::uint64_t total) {
+        CHECK(total == size);
+        seen.push_back(done);
+      };
+      const ArrayValues v(z.archive, node, "data", options);
+      seen.clear();  // the header read in the constructor does not count
+      all_values(v, select(parse_slice(slice), {1000}));
+      REQUIRE_FALSE(seen.empty());
+      CHECK(std::is_sorted(seen.begin(), seen.end()));
+      CHECK(seen.back() == size);
+    }
   }
 
   TEST_CASE("reversed and strided selections of a C-order member") {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "progress.hpp"
+#include "zanj/error.hpp"
 
 using namespace zanj::cli;
 using namespace std::chrono_literals;
@@ -96,5 +97,62 @@ TEST_SUITE("progress") {
     const auto t0 = Progress::Clock::time_point{};
     { Progress p("cat", 10, true, [&](std::string_view s) { writes.emplace_back(s); }, 80, t0); p.add(10, t0 + 1ms); }
     CHECK(writes.empty());
+  }
+
+  TEST_CASE("a first-draw delay keeps quick operations silent; zero draws at the first update") {
+    std::vector<std::string> writes;
+    const auto t0 = Progress::Clock::time_point{} + 1h;
+    const auto record = [&](std::string_view s) { writes.emplace_back(s); };
+    {
+      Progress p("verify", 1000, true, record, 80, t0, 1s);
+      p.add(100, t0 + 500ms);
+      p.add(100, t0 + 900ms);
+      CHECK(writes.empty());  // under a second: nothing ever shown, nothing to clear
+    }
+    CHECK(writes.empty());
+    {
+      Progress p("verify", 1000, true, record, 80, t0, 1s);
+      p.add(100, t0 + 1100ms);
+      CHECK(writes.size() == 1);
+      p.add(100, t0 + 1150ms);  // from then on the usual 100 ms cadence
+      CHECK(writes.size() == 1);
+      p.add(100, t0 + 1250ms);
+      CHECK(writes.size() == 2);
+    }
+    writes.clear();
+    Progress now("cat", 1000, true, record, 80, t0, Progress::Clock::duration::zero());
+    now.add(1, t0);
+    CHECK(writes.size() == 1);
+  }
+
+  TEST_CASE("update takes absolute numbers and may learn the total late") {
+    std::vector<std::string> writes;
+    const auto t0 = Progress::Clock::time_point{} + 1h;
+    Progress p("cat", 0, true, [&](std::string_view s) { writes.emplace_back(s); }, 80, t0,
+               Progress::Clock::duration::zero());
+    p.update(250, 1000, t0);
+    CHECK(p.done() == 250);
+    REQUIRE(writes.size() == 1);
+    CHECK(writes[0].find(" 25%") != std::string::npos);
+    p.update(500, 0, t0 + 200ms);  // 0: the total stays
+    CHECK(p.done() == 500);
+    REQUIRE(writes.size() == 2);
+    CHECK(writes[1].find(" 50%") != std::string::npos);
+    p.update(400, 0, t0 + 400ms);  // never backwards
+    CHECK(p.done() == 500);
+  }
+
+  TEST_CASE("--progress values") {
+    CHECK(parse_progress_mode("auto") == ProgressMode::automatic);
+    CHECK(parse_progress_mode("always") == ProgressMode::always);
+    CHECK(parse_progress_mode("never") == ProgressMode::never);
+    CHECK_THROWS_AS(parse_progress_mode("sometimes"), zanj::Error);
+    const ProgressMode before = progress_mode();
+    set_progress_mode(ProgressMode::always);
+    CHECK(progress_wanted());
+    CHECK(progress_wanted(true));
+    set_progress_mode(ProgressMode::never);
+    CHECK_FALSE(progress_wanted());
+    set_progress_mode(before);
   }
 }

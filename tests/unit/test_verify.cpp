@@ -99,6 +99,29 @@ TEST_SUITE("verify") {
     CHECK(to_json(report_json(disk)) == to_json(report_json(memory)));
   }
 
+  TEST_CASE("progress counts every data member's bytes once, whatever the threads") {
+    const VerifyReport plain = verify_file(corpus("model.zanj"));
+    for (unsigned threads : {1u, 2u, 4u}) {
+      CAPTURE(threads);
+      VerifyOptions options;
+      options.threads = threads;
+      std::uint64_t last = 0, total = 0, calls = 0;
+      options.progress = [&](std::uint64_t done, std::uint64_t all) {
+        CHECK(done > last);  // calls are serialized, so the count only grows
+        last = done;
+        total = all;
+        ++calls;
+      };
+      const VerifyReport r = verify_file(corpus("model.zanj"), options);
+      CHECK(r.ok());
+      CHECK(calls > 0);
+      CHECK(last == total);
+      // The JSON members are read before the data pass and are not counted in it.
+      CHECK(total < r.checked.bytes_read);
+      CHECK(r.checked.bytes_read == plain.checked.bytes_read);
+    }
+  }
+
   TEST_CASE("all problems are reported, in the same order whatever the threads") {
     FixtureParts parts;
     parts.arr = test::fixture_npy("<f4", {3, 4});  // shape mismatch
