@@ -62,7 +62,9 @@ class Archive {
   void read(const ZipEntry& entry, const ChunkSink& sink) const;
   /// The whole member in memory; refuses (Error) a member declaring more than max_bytes.
   std::string read_all(const ZipEntry& entry, std::uint64_t max_bytes) const;
-  /// The first n bytes of a member (fewer if it is shorter); decodes no further.
+  /// The first n bytes of a member (fewer if it is shorter); decodes no further (stored and
+  /// deflated members are decoded directly, see member_prefix.hpp). No CRC-32 check: that
+  /// needs the whole member.
   std::string read_prefix(const ZipEntry& entry, std::size_t n) const;
   /// Stream several members in one pass through the archive, in the order they are stored.
   /// `on_member` is called once per wanted entry with a function that streams its bytes

@@ -12,6 +12,7 @@
 
 #include "zanj/error.hpp"
 #include "zanj/input.hpp"
+#include "zanj/member_prefix.hpp"
 
 namespace zanj {
 namespace {
@@ -217,6 +218,7 @@ std::string Archive::read_all(const ZipEntry& entry, std::uint64_t max_bytes) co
 }
 
 std::string Archive::read_prefix(const ZipEntry& entry, std::size_t n) const {
+  if (auto direct = read_member_prefix(*source_, entry, n, name_)) return std::move(*direct);
   std::string out;
   read(entry, [&](std::string_view chunk) {
     out.append(chunk.substr(0, n - out.size()));
