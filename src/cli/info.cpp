@@ -30,14 +30,6 @@ Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, 
     if (!a.member.empty()) o.emplace_back("member", a.member);
     largest.emplace_back(std::move(o));
   }
-  JsonArray members;
-  for (const auto& e : z.archive.entries())
-    members.emplace_back(JsonObject{{"name", e.name},
-                                    {"size", e.uncompressed_size},
-                                    {"compressed_size", e.compressed_size},
-                                    {"method", method_name(e.method)},
-                                    {"crc32", crc32_hex(e.crc32)},
-                                    {"modified", e.mtime_iso8601()}});
   Json cfg = s.zanj_cfg.value_or(Json(nullptr));
   if (opt.handlers && z.meta)
     if (const Json* full = z.meta->find("zanj_cfg")) cfg = *full;
@@ -62,7 +54,7 @@ Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, 
       {"torch", s.torch.empty() ? Json(nullptr) : Json(s.torch)},
       {"zanj_cfg", std::move(cfg)},
       {"largest_arrays", Json(std::move(largest))},
-      {"member_list", Json(std::move(members))},
+      {"member_list", Json(members_json(z.archive))},
       {"problems", Json(std::move(problems))},
   });
 }

@@ -136,15 +136,7 @@ std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool l
 
 int list_members(const ZanjFile& z, const LsOptions& opt) {
   if (opt.json) {
-    JsonArray members;
-    for (const auto& e : z.archive.entries())
-      members.emplace_back(JsonObject{{"name", e.name},
-                                      {"size", e.uncompressed_size},
-                                      {"compressed_size", e.compressed_size},
-                                      {"method", method_name(e.method)},
-                                      {"crc32", crc32_hex(e.crc32)},
-                                      {"modified", e.mtime_iso8601()}});
-    write_out(to_json(Json(JsonObject{{"file", opt.file}, {"members", Json(std::move(members))}})) + "\n");
+    write_out(to_json(Json(JsonObject{{"file", opt.file}, {"members", Json(members_json(z.archive))}})) + "\n");
     return 0;
   }
   std::vector<std::vector<std::string>> rows{{"Length", "Method", "Size", "Cmpr", "Modified", "CRC-32", "Name"}};

@@ -53,6 +53,18 @@ std::string crc32_hex(std::uint32_t crc) {
   return buf;
 }
 
+JsonArray members_json(const Archive& archive) {
+  JsonArray members;
+  for (const auto& e : archive.entries())
+    members.emplace_back(JsonObject{{"name", e.name},
+                                    {"size", e.uncompressed_size},
+                                    {"compressed_size", e.compressed_size},
+                                    {"method", method_name(e.method)},
+                                    {"crc32", crc32_hex(e.crc32)},
+                                    {"modified", e.mtime_iso8601()}});
+  return members;
+}
+
 std::string shape_text(const std::vector<std::uint64_t>& shape) {
   std::string out = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) {

@@ -6,7 +6,9 @@
 #include <string_view>
 #include <vector>
 
+#include "zanj/archive.hpp"
 #include "zanj/error.hpp"
+#include "zanj/json.hpp"
 
 namespace zanj::cli {
 
@@ -28,6 +30,9 @@ bool stderr_is_terminal();
 std::string human_bytes(std::uint64_t bytes);
 /// A CRC-32 as 8 lowercase hex digits, as `unzip -v` and the corpus facts write it.
 std::string crc32_hex(std::uint32_t crc);
+/// The archive's ZIP members as JSON, one object each with name, size, compressed_size,
+/// method, crc32 and modified: `info --json`'s member_list and `ls --members --json`'s members.
+JsonArray members_json(const Archive& archive);
 /// "[32, 16]", "[]" for 0-d.
 std::string shape_text(const std::vector<std::uint64_t>& shape);
 /// Print `zanj: warning: <message>` on stderr (unless -q).

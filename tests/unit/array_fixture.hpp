@@ -8,6 +8,7 @@
 #include "zanj/array_values.hpp"
 #include "zanj/json.hpp"
 #include "zanj/output_buffer.hpp"
+#include "zanj/slice.hpp"
 #include "zanj/tree.hpp"
 
 namespace zanj::test {
@@ -24,6 +25,11 @@ struct InlineArray {
                           dtype + R"(", "shape": )" + shape + "}",
                       "test");
     values = std::make_unique<ArrayValues>(archive, *classify(json).array, "a");
+  }
+
+  /// The elements a slice text such as "[1, 0:2]" selects; all of them for "".
+  Selection selection(const std::string& slice = "") const {
+    return slice.empty() ? select_all(values->shape()) : select(parse_slice(slice), values->shape());
   }
 };
 

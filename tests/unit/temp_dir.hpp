@@ -9,6 +9,7 @@
 
 namespace zanj::test {
 
+/// A fresh directory under $TMPDIR (or /tmp); `tmp / "name"` is a path inside it.
 class TempDir {
  public:
   TempDir() {
@@ -26,11 +27,14 @@ class TempDir {
 
   const std::string& path() const { return path_; }
   std::string operator/(const std::string& name) const { return path_ + "/" + name; }
+  /// True when the directory holds nothing (no file or folder left behind).
+  bool empty() const { return std::filesystem::is_empty(path_); }
 
  private:
   std::string path_;
 };
 
+/// The whole content of a file ("" when it cannot be read).
 inline std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
@@ -38,6 +42,7 @@ inline std::string read_file(const std::string& path) {
   return ss.str();
 }
 
+/// Create or replace a file with `bytes`, creating its parent directories.
 inline void write_file(const std::string& path, const std::string& bytes) {
   std::filesystem::create_directories(std::filesystem::path(path).parent_path());
   std::ofstream out(path, std::ios::binary);

@@ -1,28 +1,14 @@
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
-
+#include "temp_dir.hpp"
+#include "test_support.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/error.hpp"
 #include "zip_builder.hpp"
 
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
-
 using namespace zanj;
-
-namespace {
-std::string corpus(const std::string& name) { return std::string(ZANJ_TEST_CORPUS) + "/" + name; }
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-}  // namespace
+using test::corpus;
+using test::read_file;
 
 TEST_SUITE("archive") {
   TEST_CASE("members stream whole, in chunks, for deflate and store") {
@@ -71,7 +57,7 @@ TEST_SUITE("archive") {
 
   TEST_CASE("archives open from memory exactly as from disk") {
     Archive from_disk(corpus("basic.zanj"));
-    Archive from_memory(std::make_unique<MemorySource>(slurp(corpus("basic.zanj"))), "mem");
+    Archive from_memory(std::make_unique<MemorySource>(read_file(corpus("basic.zanj"))), "mem");
     REQUIRE(from_memory.entries().size() == from_disk.entries().size());
     const ZipEntry* e = from_memory.find("__zanj__.json");
     REQUIRE(e);
@@ -129,9 +115,9 @@ TEST_SUITE("archive") {
   }
 
   TEST_CASE("an archive over a directory read beforehand") {
-    MemorySource probe(slurp(corpus("stored.zanj")));
+    MemorySource probe(read_file(corpus("stored.zanj")));
     ZipDirectory dir = read_zip_directory(probe);
-    Archive a(std::make_unique<MemorySource>(slurp(corpus("stored.zanj"))), "mem", std::move(dir));
+    Archive a(std::make_unique<MemorySource>(read_file(corpus("stored.zanj"))), "mem", std::move(dir));
     REQUIRE(a.find("data.npy"));
     CHECK(a.read_all(*a.find("data.npy"), 1 << 20).size() == 8128);
   }

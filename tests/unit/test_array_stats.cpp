@@ -3,20 +3,17 @@
 #include <cmath>
 #include <limits>
 
+#include "test_support.hpp"
 #include "zanj/array_stats.hpp"
 #include "zanj/error.hpp"
 #include "zanj/object_path.hpp"
 #include "zanj/zanj_file.hpp"
 
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
-
 using namespace zanj;
 
 namespace {
 ArrayStats corpus_stats(const char* archive, const char* path) {
-  const ZanjFile z(std::string(ZANJ_TEST_CORPUS) + "/" + archive);
+  const ZanjFile z(test::corpus(archive));
   const Json* node = follow_path(z.root, split_path(path));
   REQUIRE(node != nullptr);
   const Node n = classify(*node);

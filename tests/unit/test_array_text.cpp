@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "array_fixture.hpp"
+#include "test_support.hpp"
 #include "zanj/array_text.hpp"
 
 using namespace zanj;
@@ -8,16 +9,11 @@ using namespace zanj::test;
 
 namespace {
 std::string text(const InlineArray& a, ArrayPrintOptions options = {}, const std::string& slice = "") {
-  const Selection s = slice.empty() ? select_all(a.values->shape()) : select(parse_slice(slice), a.values->shape());
+  const Selection s = a.selection(slice);
   return printed([&](OutputBuffer& out) { print_array_text(*a.values, s, options, out); });
 }
 std::string text(const std::string& data, const std::string& dtype, const std::string& shape) {
   return text(InlineArray(data, dtype, shape));
-}
-std::string range_json(int n) {
-  std::string s = "[";
-  for (int i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(i);
-  return s + "]";
 }
 }  // namespace
 

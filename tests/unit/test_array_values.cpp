@@ -5,20 +5,16 @@
 #include <numeric>
 
 #include "npy_archive.hpp"
+#include "test_support.hpp"
 #include "zanj/array_values.hpp"
 #include "zanj/error.hpp"
 #include "zanj/member_reader.hpp"
 #include "zanj/zanj_file.hpp"
 
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
-
 using namespace zanj;
 using namespace zanj::test;
 
 namespace {
-const std::string kCorpus = ZANJ_TEST_CORPUS;
 
 std::string all_values(const ArrayValues& values, const Selection& selection, std::size_t* calls = nullptr) {
   std::string out;

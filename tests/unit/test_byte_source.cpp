@@ -1,11 +1,11 @@
 #include <doctest/doctest.h>
-#include <unistd.h>
 
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <string>
 
+#include "temp_dir.hpp"
+#include "test_support.hpp"
 #include "zanj/byte_source.hpp"
 #include "zanj/error.hpp"
 
@@ -13,30 +13,8 @@ using zanj::Error;
 using zanj::Exit;
 using zanj::FileSource;
 using zanj::MemorySource;
-
-namespace {
-
-/// A file in the temp directory holding `bytes`, removed when the test ends.
-struct TempFile {
-  std::filesystem::path path;
-  explicit TempFile(const std::string& bytes)
-      : path(std::filesystem::temp_directory_path() /
-             ("zanj_byte_source_" + std::to_string(::getpid()) + ".bin")) {
-    std::ofstream(path, std::ios::binary) << bytes;
-  }
-  ~TempFile() { std::filesystem::remove(path); }
-};
-
-Exit exit_of(const auto& action) {
-  try {
-    action();
-  } catch (const Error& e) {
-    return e.exit();
-  }
-  return Exit::ok;
-}
-
-}  // namespace
+using zanj::test::exit_of;
+using zanj::test::TempDir;
 
 TEST_CASE("MemorySource reads exactly and refuses reads past the end") {
   const MemorySource src("hello world");
@@ -66,8 +44,9 @@ TEST_CASE("MemorySource read_some returns what is there") {
 TEST_CASE("FileSource reads a regular file") {
   std::string content;
   for (int i = 0; i < 100000; ++i) content.push_back(static_cast<char>(i * 7));
-  const TempFile file(content);
-  const FileSource src(file.path.string());
+  const TempDir tmp;
+  zanj::test::write_file(tmp / "file.bin", content);
+  const FileSource src(tmp / "file.bin");
   CHECK(src.size() == content.size());
   std::string buf(1000, '\0');
   src.read_at(50000, buf.data(), buf.size());

@@ -6,13 +6,10 @@
 #include <thread>
 #include <vector>
 
+#include "test_support.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/chunk_puller.hpp"
 #include "zanj/error.hpp"
-
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
 
 using namespace zanj;
 
@@ -86,8 +83,8 @@ TEST_SUITE("chunk_puller") {
   }
 
   TEST_CASE("pulls a real member in lockstep with another") {
-    Archive a(std::string(ZANJ_TEST_CORPUS) + "/basic.zanj");
-    Archive b(std::string(ZANJ_TEST_CORPUS) + "/basic.zanj");
+    Archive a(test::corpus("basic.zanj"));
+    Archive b(test::corpus("basic.zanj"));
     const ZipEntry& entry = *a.find("big_array.npy");
     std::string pushed;
     a.read(entry, [&](std::string_view c) {

@@ -3,21 +3,17 @@
 #include <filesystem>
 
 #include "temp_dir.hpp"
+#include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/extract.hpp"
 #include "zip_builder.hpp"
 
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
-
 using namespace zanj;
+using zanj::test::open_corpus;
 using zanj::test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-Archive corpus(const std::string& name) { return Archive(std::string(ZANJ_TEST_CORPUS) + "/" + name); }
 
 /// Every file and directory below `dir`, relative, sorted.
 std::vector<std::string> tree(const std::string& dir) {
@@ -39,7 +35,7 @@ ExtractResult extract_all(const Archive& a, const std::string& dir, Replace repl
 TEST_SUITE("extract") {
   TEST_CASE("every member is written intact and nothing else") {
     TempDir tmp;
-    const Archive a = corpus("basic.zanj");
+    const Archive a = open_corpus("basic.zanj");
     ExtractProgress last;
     const UniqueFd root = open_user_directory(tmp / "out", CreateDirs::yes);
     const ExtractPlan plan = plan_extract(a, {});
@@ -58,7 +54,7 @@ TEST_SUITE("extract") {
 
   TEST_CASE("a member failing its CRC leaves no file, the others are written") {
     TempDir tmp;
-    const ExtractResult r = extract_all(corpus("malformed/bad_crc.zanj"), tmp / "out");
+    const ExtractResult r = extract_all(open_corpus("malformed/bad_crc.zanj"), tmp / "out");
     REQUIRE(r.failed.size() == 1);
     CHECK(r.failed[0].name == "big_array.npy");
     CHECK(r.failed[0].reason.find("CRC-32") != std::string::npos);
@@ -69,7 +65,7 @@ TEST_SUITE("extract") {
 
   TEST_CASE("existing files are replaced only when asked") {
     TempDir tmp;
-    const Archive a = corpus("basic.zanj");
+    const Archive a = open_corpus("basic.zanj");
     zanj::test::write_file(tmp / "out/long_list.jsonl", "old");
     const UniqueFd root = open_user_directory(tmp / "out", CreateDirs::no);
     ExtractPlan plan = plan_extract(a, {{"long_list.jsonl"}});
@@ -84,7 +80,7 @@ TEST_SUITE("extract") {
 
   TEST_CASE("a symlink planted after planning still cannot redirect a write") {
     TempDir tmp;
-    const Archive a = corpus("basic.zanj");
+    const Archive a = open_corpus("basic.zanj");
     const UniqueFd root = open_user_directory(tmp / "out", CreateDirs::yes);
     ExtractPlan plan = plan_extract(a, {});
     check_targets(plan, root.get(), Replace::no);

@@ -4,15 +4,13 @@
 #include <filesystem>
 
 #include "temp_dir.hpp"
+#include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/extract.hpp"
 #include "zip_builder.hpp"
 
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
-
 using namespace zanj;
+using zanj::test::open_corpus;
 using zanj::test::TempDir;
 using zanj::test::TestMember;
 namespace fs = std::filesystem;
@@ -20,8 +18,6 @@ namespace fs = std::filesystem;
 namespace {
 
 Archive from_bytes(std::string bytes) { return Archive(std::make_unique<MemorySource>(std::move(bytes)), "test.zip"); }
-Archive corpus(const std::string& name) { return Archive(std::string(ZANJ_TEST_CORPUS) + "/" + name); }
-
 std::vector<std::string> names(const ExtractPlan& plan) {
   std::vector<std::string> out;
   for (const ZipEntry* e : plan.members) out.push_back(e->name);
@@ -40,7 +36,7 @@ TestMember file(std::string name, std::string data = "x") { return TestMember{st
 
 TEST_SUITE("extract_plan") {
   TEST_CASE("every member of a good archive, in storage order") {
-    const Archive a = corpus("basic.zanj");
+    const Archive a = open_corpus("basic.zanj");
     const ExtractPlan plan = plan_extract(a, {});
     CHECK(plan.refused.empty());
     REQUIRE(plan.members.size() == a.entries().size());
@@ -121,7 +117,7 @@ TEST_SUITE("extract_plan") {
   }
 
   TEST_CASE("selection by member name, object path and filters") {
-    const Archive a = corpus("basic.zanj");
+    const Archive a = open_corpus("basic.zanj");
     CHECK(names(plan_extract(a, {{"long_list.jsonl"}})) == std::vector<std::string>{"long_list.jsonl"});
     CHECK(names(plan_extract(a, {{"nested"}})) == std::vector<std::string>{"nested/deeper/matrix.npy"});
     CHECK(names(plan_extract(a, {{"big_array", "long_list"}})) ==
@@ -135,7 +131,7 @@ TEST_SUITE("extract_plan") {
   }
 
   TEST_CASE("a referenced member missing from the archive is refused, not silently skipped") {
-    const Archive a = corpus("malformed/missing_external.zanj");
+    const Archive a = open_corpus("malformed/missing_external.zanj");
     const ExtractPlan plan = plan_extract(a, {{"big_array"}});
     CHECK(plan.members.empty());
     CHECK(reason_for(plan, "big_array.npy").find("not in the archive") != std::string::npos);

@@ -4,10 +4,9 @@
 #include <doctest/doctest.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "fuzz_targets.hpp"
+#include "temp_dir.hpp"
 
 #ifndef ZANJ_FUZZ_DIR
 #define ZANJ_FUZZ_DIR "fuzz"
@@ -24,10 +23,7 @@ std::size_t replay(const char* folder, const char* harness, Target target) {
   if (!std::filesystem::is_directory(dir)) return 0;
   for (const auto& file : std::filesystem::directory_iterator(dir)) {
     if (!file.is_regular_file()) continue;
-    std::ifstream in(file.path(), std::ios::binary);
-    std::stringstream bytes;
-    bytes << in.rdbuf();
-    const std::string data = bytes.str();
+    const std::string data = zanj::test::read_file(file.path().string());
     CAPTURE(file.path().string());
     CHECK_NOTHROW(target(reinterpret_cast<const std::uint8_t*>(data.data()), data.size()));
     ++count;

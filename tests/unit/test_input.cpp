@@ -7,36 +7,24 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <optional>
 #include <string>
 #include <thread>
 
+#include "temp_dir.hpp"
+#include "test_support.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/error.hpp"
 #include "zanj/input.hpp"
 
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
-
 using namespace zanj;
+using test::corpus;
+using test::exit_of;
+using test::read_file;
+using test::TempDir;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string corpus(const std::string& name) { return std::string(ZANJ_TEST_CORPUS) + "/" + name; }
-
-/// A fresh empty directory, removed with its contents at the end of the test.
-struct TempDir {
-  fs::path path;
-  TempDir() : path(fs::temp_directory_path() / ("zanj_input_" + std::to_string(::getpid()))) {
-    fs::remove_all(path);
-    fs::create_directory(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-  bool empty() const { return fs::is_empty(path); }
-};
 
 /// Sets an environment variable for the test's duration, restoring the old value after.
 struct ScopedEnv {
@@ -111,15 +99,6 @@ struct FedPipe {
   ~FedPipe() { writer.join(); }
 };
 
-Exit exit_of(const auto& action) {
-  try {
-    action();
-  } catch (const Error& e) {
-    return e.exit();
-  }
-  return Exit::ok;
-}
-
 }  // namespace
 
 TEST_SUITE("input") {
@@ -135,14 +114,14 @@ TEST_SUITE("input") {
     TempDir dir;
     CHECK(input_problem("-") == "");
     CHECK(input_problem(corpus("basic.zanj")) == "");
-    CHECK(input_problem((dir.path / "missing.zanj").string()) == "No such file or directory");
-    CHECK(input_problem(dir.path.string()) == "Is a directory");
-    CHECK(input_problem((dir.path / "missing" / "x.zanj").string()) == "No such file or directory");
+    CHECK(input_problem(dir / "missing.zanj") == "No such file or directory");
+    CHECK(input_problem(dir.path()) == "Is a directory");
+    CHECK(input_problem(dir / "missing/x.zanj") == "No such file or directory");
   }
 
   TEST_CASE("a pipe is spooled whole, in several chunks, into a file with no name") {
     TempDir dir;
-    ScopedEnv tmpdir("TMPDIR", dir.path.string());
+    ScopedEnv tmpdir("TMPDIR", dir.path());
     const std::string bytes = pattern((3u << 20) + 12345);  // more than one spool chunk
     FedPipe pipe(bytes);
     const auto source = spool_to_temporary_file(pipe.read_end, "<pipe>");
@@ -164,7 +143,7 @@ TEST_SUITE("input") {
 
   TEST_CASE("spooling into a missing temporary directory is a usage error") {
     TempDir dir;
-    ScopedEnv tmpdir("TMPDIR", (dir.path / "does-not-exist").string());
+    ScopedEnv tmpdir("TMPDIR", dir / "does-not-exist");
     FedPipe pipe("some bytes");
     CHECK_THROWS_WITH_AS(spool_to_temporary_file(pipe.read_end, "<pipe>"),
                          doctest::Contains("cannot create a temporary file"), Error);
@@ -181,8 +160,7 @@ TEST_SUITE("input") {
       CHECK(from_stdin.file_size() == direct.file_size());
       CHECK(from_stdin.entries().size() == direct.entries().size());
     }
-    std::ifstream in(corpus("model.zanj"), std::ios::binary);
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string bytes = read_file(corpus("model.zanj"));
     FedPipe pipe(bytes);
     StdinFrom redirect(pipe.read_end);
     const auto source = open_input("-");
@@ -200,7 +178,7 @@ TEST_SUITE("input") {
 
   TEST_CASE("a named pipe is spooled; one nobody writes to reads as empty instead of hanging") {
     TempDir dir;
-    const std::string fifo = (dir.path / "pipe").string();
+    const std::string fifo = dir / "pipe";
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
     CHECK(input_problem(fifo) == "");
     CHECK(open_input(fifo)->size() == 0);

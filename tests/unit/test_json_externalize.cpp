@@ -1,10 +1,13 @@
 #include <doctest/doctest.h>
 
+#include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/json_externalize.hpp"
 #include "zanj/npy.hpp"
 
 using namespace zanj;
+using test::member_names;
+using test::range_json;
 
 namespace {
 
@@ -21,23 +24,11 @@ Result externalize(const std::string& text, Thresholds t = {}, JsonArray path = 
   return r;
 }
 
-std::string range_list(int n) {
-  std::string s = "[";
-  for (int i = 0; i < n; ++i) s += (i ? ", " : "") + std::to_string(i);
-  return s + "]";
-}
-
-std::vector<std::string> member_names(const Result& r) {
-  std::vector<std::string> out;
-  for (const auto& m : r.members) out.push_back(m.name);
-  return out;
-}
-
 }  // namespace
 
 TEST_SUITE("json_externalize") {
   TEST_CASE("long lists become list:external nodes and jsonl members") {
-    const Result r = externalize(R"j({"short": [1, 2], "long": )j" + range_list(300) + "}");
+    const Result r = externalize(R"j({"short": [1, 2], "long": )j" + range_json(300) + "}");
     CHECK(to_json(*r.value.find("short")) == "[1, 2]");
     CHECK(to_json(*r.value.find("long")) == R"j({"__muutils_format__": "list:external", "$ref": "long.jsonl"})j");
     REQUIRE(r.members.size() == 1);
@@ -49,13 +40,13 @@ TEST_SUITE("json_externalize") {
   }
 
   TEST_CASE("thresholds are 'at least'") {
-    CHECK(externalize(R"j({"a": )j" + range_list(256) + "}").members.size() == 1);
-    CHECK(externalize(R"j({"a": )j" + range_list(255) + "}").members.empty());
+    CHECK(externalize(R"j({"a": )j" + range_json(256) + "}").members.size() == 1);
+    CHECK(externalize(R"j({"a": )j" + range_json(255) + "}").members.empty());
     CHECK(externalize(R"j({"a": [1, 2, 3]})j", Thresholds{256, 3}).members.size() == 1);
   }
 
   TEST_CASE("the root never goes external, its children do") {
-    const Result r = externalize("[" + range_list(5) + ", 1, 2]", Thresholds{256, 3});
+    const Result r = externalize("[" + range_json(5) + ", 1, 2]", Thresholds{256, 3});
     CHECK(r.value.is_array());
     CHECK(member_names(r) == std::vector<std::string>{"0.jsonl"});
     CHECK(to_json(r.value.as_array()[0]) == R"j({"__muutils_format__": "list:external", "$ref": "0.jsonl"})j");
@@ -156,7 +147,7 @@ TEST_SUITE("json_externalize") {
   }
 
   TEST_CASE("a path prefix places the value below a root key") {
-    const Result r = externalize(range_list(300), {}, JsonArray{Json("losses")});
+    const Result r = externalize(range_json(300), {}, JsonArray{Json("losses")});
     CHECK(r.value.string_at("$ref") == "losses.jsonl");
   }
 }

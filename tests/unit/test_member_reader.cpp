@@ -2,18 +2,12 @@
 
 #include <cmath>
 
+#include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/member_reader.hpp"
 
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
-
 using namespace zanj;
-
-namespace {
-Archive open_corpus(const std::string& name) { return Archive(std::string(ZANJ_TEST_CORPUS) + "/" + name); }
-}  // namespace
+using test::open_corpus;
 
 TEST_SUITE("member_reader") {
   TEST_CASE("npy headers of real members") {

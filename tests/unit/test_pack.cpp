@@ -3,29 +3,16 @@
 #include <filesystem>
 
 #include "temp_dir.hpp"
+#include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/pack.hpp"
 #include "zanj/zanj_file.hpp"
 
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
-
 using namespace zanj;
+using zanj::test::convert;
+using zanj::test::member;
 using zanj::test::TempDir;
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string convert(const std::string& name) { return std::string(ZANJ_TEST_CORPUS) + "/convert/" + name; }
-
-std::string member(const Archive& a, const std::string& name) {
-  const ZipEntry* e = a.find(name);
-  REQUIRE(e);
-  return a.read_all(*e, 1 << 30);
-}
-
-}  // namespace
 
 TEST_SUITE("pack") {
   TEST_CASE("every source kind is written, meta and object first") {

@@ -1,25 +1,16 @@
 #include <doctest/doctest.h>
 
 #include "temp_dir.hpp"
+#include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/pack.hpp"
 
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
-
 using namespace zanj;
+using zanj::test::convert;
+using zanj::test::member_names;
 using zanj::test::TempDir;
 
 namespace {
-
-std::string convert(const std::string& name) { return std::string(ZANJ_TEST_CORPUS) + "/convert/" + name; }
-
-std::vector<std::string> member_names(const PackPlan& plan) {
-  std::vector<std::string> out;
-  for (const auto& m : plan.members) out.push_back(m.name);
-  return out;
-}
 
 std::vector<std::string> keys(const Json& object) {
   std::vector<std::string> out;
@@ -55,7 +46,7 @@ TEST_SUITE("pack_inputs") {
     CHECK(input_kind(tmp / "array") == InputKind::npy);
     CHECK(input_kind(tmp / "doc") == InputKind::json);
     CHECK_THROWS_AS(input_kind(tmp / "missing"), Error);
-    CHECK_THROWS_WITH_AS(input_kind(std::string(ZANJ_TEST_CORPUS) + "/basic.zanj"), doctest::Contains("already"), Error);
+    CHECK_THROWS_WITH_AS(input_kind(test::corpus("basic.zanj")), doctest::Contains("already"), Error);
   }
 
   TEST_CASE("an npz gives a dict root with one external array per member, in storage order") {

@@ -3,15 +3,13 @@
 #include <filesystem>
 
 #include "temp_dir.hpp"
+#include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/extract.hpp"
 #include "zanj/repack.hpp"
 
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
-
 using namespace zanj;
+using zanj::test::member_names;
 using zanj::test::TempDir;
 namespace fs = std::filesystem;
 
@@ -19,18 +17,12 @@ namespace {
 
 /// Extract a corpus archive into tmp/name, as `zanj extract` does.
 std::string extract_corpus(const TempDir& tmp, const std::string& name) {
-  const Archive a(std::string(ZANJ_TEST_CORPUS) + "/" + name);
+  const Archive a = test::open_corpus(name);
   const std::string dir = tmp / name.substr(0, name.find('.'));
   const UniqueFd root = open_user_directory(dir, CreateDirs::yes);
   const ExtractResult r = write_extract(a, plan_extract(a, {}), root.get(), Replace::no);
   REQUIRE(r.failed.empty());
   return dir;
-}
-
-std::vector<std::string> member_names(const PackPlan& plan) {
-  std::vector<std::string> out;
-  for (const auto& m : plan.members) out.push_back(m.name);
-  return out;
 }
 
 }  // namespace

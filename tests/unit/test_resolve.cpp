@@ -3,19 +3,14 @@
 #include <cmath>
 
 #include "array_fixture.hpp"
+#include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/resolve.hpp"
-
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
 
 using namespace zanj;
 using namespace zanj::test;
 
 namespace {
-const std::string kCorpus = ZANJ_TEST_CORPUS;
-
 std::string resolved(const ZanjFile& z, const PathSegments& at = {}, int indent = 0) {
   ResolveOptions options;
   options.indent = indent;
@@ -25,7 +20,7 @@ std::string resolved(const ZanjFile& z, const PathSegments& at = {}, int indent 
 
 TEST_SUITE("resolve") {
   TEST_CASE("references get their data as the last key; everything else is unchanged") {
-    const ZanjFile z(kCorpus + "/basic.zanj");
+    const ZanjFile z(corpus("basic.zanj"));
     const Json doc = parse_json(resolved(z), "resolved");
     const Json* list = doc.find("long_list");
     REQUIRE(list);
@@ -43,7 +38,7 @@ TEST_SUITE("resolve") {
   }
 
   TEST_CASE("a subtree, tables, NaN, and indentation") {
-    const ZanjFile z(kCorpus + "/nan_values.zanj");
+    const ZanjFile z(corpus("nan_values.zanj"));
     const std::string table = resolved(z, {"table"});
     CHECK(table.find(R"("data": [{"x": 1.0, "y": "a"}, {"x": NaN, "y": null}, {"x": 3.0, "y": "c"}]})") != std::string::npos);
     CHECK(resolved(z, {"cfg"}) == R"({"lr": NaN, "best": Infinity, "worst": -Infinity, "name": "NaN is not a string here"})");
@@ -55,7 +50,7 @@ TEST_SUITE("resolve") {
   }
 
   TEST_CASE("a missing member stops with an Error") {
-    const ZanjFile z(kCorpus + "/malformed/missing_external.zanj");
+    const ZanjFile z(corpus("malformed/missing_external.zanj"));
     CHECK_THROWS_WITH_AS(resolved(z), doctest::Contains("big_array.npy"), Error);
   }
 }

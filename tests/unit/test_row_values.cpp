@@ -1,20 +1,15 @@
 #include <doctest/doctest.h>
 
 #include "array_fixture.hpp"
+#include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/row_values.hpp"
 #include "zanj/zanj_file.hpp"
-
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
 
 using namespace zanj;
 using namespace zanj::test;
 
 namespace {
-const std::string kCorpus = ZANJ_TEST_CORPUS;
-
 std::string rows(const ZanjFile& z, const std::string& key, const std::string& slice, RowFormat format,
                  std::optional<std::uint64_t> head = {}, std::optional<std::uint64_t> tail = {}) {
   const Node node = classify(*z.root.find(key));
@@ -40,7 +35,7 @@ ZanjFile awkward() {
 
 TEST_SUITE("row_values") {
   TEST_CASE("tables as JSON lines, JSON and CSV") {
-    const ZanjFile z(kCorpus + "/dataframe.zanj");
+    const ZanjFile z(corpus("dataframe.zanj"));
     const std::string first = R"({"id": 0, "score": 0.26016605124208336, "name": "row0", "ok": false})";
     CHECK(rows(z, "table", "[0]", RowFormat::jsonl) == first + "\n");
     CHECK(rows(z, "table", "[0]", RowFormat::json) == first + "\n");
@@ -50,7 +45,7 @@ TEST_SUITE("row_values") {
   }
 
   TEST_CASE("selecting rows: ranges, steps, negative indices, head and tail") {
-    const ZanjFile z(kCorpus + "/basic.zanj");  // long_list: 0 .. 299
+    const ZanjFile z(corpus("basic.zanj"));  // long_list: 0 .. 299
     CHECK(rows(z, "long_list", "[3:12:4]", RowFormat::json) == "[3, 7, 11]\n");
     CHECK(rows(z, "long_list", "[-2:]", RowFormat::jsonl) == "298\n299\n");
     CHECK(rows(z, "long_list", "[-1]", RowFormat::json) == "299\n");
@@ -85,7 +80,7 @@ TEST_SUITE("row_values") {
   }
 
   TEST_CASE("all rows as one JSON array") {
-    const ZanjFile z(kCorpus + "/nan_values.zanj");
+    const ZanjFile z(corpus("nan_values.zanj"));
     const Node node = classify(*z.root.find("table"));
     CHECK(printed([&](OutputBuffer& out) { write_rows_json(z.archive, node, "table", out); }) ==
           R"([{"x": 1.0, "y": "a"}, {"x": NaN, "y": null}, {"x": 3.0, "y": "c"}])");

@@ -1,17 +1,15 @@
 #include <doctest/doctest.h>
 
+#include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/summary.hpp"
 
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
-
 using namespace zanj;
+using test::corpus;
 
 TEST_SUITE("summary") {
   TEST_CASE("basic.zanj") {
-    ZanjFile z(std::string(ZANJ_TEST_CORPUS) + "/basic.zanj");
+    ZanjFile z(corpus("basic.zanj"));
     CHECK(z.problems.empty());
     const Summary s = summarize(z, 2);
     CHECK(s.members == 5);
@@ -33,13 +31,13 @@ TEST_SUITE("summary") {
   }
 
   TEST_CASE("a missing meta is a problem, not a failure; a missing main member is") {
-    ZanjFile z(std::string(ZANJ_TEST_CORPUS) + "/malformed/no_meta.zanj");
+    ZanjFile z(corpus("malformed/no_meta.zanj"));
     CHECK_FALSE(z.meta);
     CHECK(z.problems.size() == 1);
     const Summary s = summarize(z);
     CHECK(s.python.empty());
     CHECK_FALSE(s.saved_at.empty());  // from the member's date
-    CHECK_THROWS_AS(ZanjFile(std::string(ZANJ_TEST_CORPUS) + "/malformed/no_main.zanj"), Error);
+    CHECK_THROWS_AS(ZanjFile(corpus("malformed/no_main.zanj")), Error);
   }
 
   TEST_CASE("helpers") {

@@ -12,7 +12,7 @@ namespace {
 std::string print(const InlineArray& a, ValueFormat format, const std::string& slice = "") {
   ArrayPrintOptions options;
   options.format = format;
-  const Selection s = slice.empty() ? select_all(a.values->shape()) : select(parse_slice(slice), a.values->shape());
+  const Selection s = a.selection(slice);
   return printed([&](OutputBuffer& out) { print_array(*a.values, s, options, out); });
 }
 std::string json(const std::string& data, const std::string& dtype, const std::string& shape) {

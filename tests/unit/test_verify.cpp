@@ -3,32 +3,23 @@
 #include "doctest_printers.hpp"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
+#include "temp_dir.hpp"
+#include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/verify.hpp"
 #include "zanj/verify_checks.hpp"
 #include "zanj_fixture.hpp"
 
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
-
 using namespace zanj;
+using test::corpus;
 using test::FixtureParts;
 using test::fixture_zip;
 
 namespace {
 
-std::string corpus(const std::string& name) { return std::string(ZANJ_TEST_CORPUS) + "/" + name; }
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+/// This file's name for test::read_file (temp_dir.hpp).
+constexpr auto& slurp = test::read_file;
 
 std::vector<std::string> codes(const VerifyReport& r) {
   std::vector<std::string> out;

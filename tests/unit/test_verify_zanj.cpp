@@ -4,12 +4,9 @@
 
 #include <algorithm>
 
+#include "test_support.hpp"
 #include "zanj/verify_checks.hpp"
 #include "zanj_fixture.hpp"
-
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
 
 using namespace zanj;
 using Role = MemberPlan::Role;
@@ -69,7 +66,7 @@ TEST_SUITE("verify_zanj") {
   }
 
   TEST_CASE("references in the meta are legitimate (tuple_list.zanj)") {
-    const Result r = consistency(Archive(std::string(ZANJ_TEST_CORPUS) + "/tuple_list.zanj"));
+    const Result r = consistency(test::open_corpus("tuple_list.zanj"));
     CHECK(r.codes.empty());
     CHECK(r.report.checked.references == 6);
     CHECK(std::count_if(r.plans.begin(), r.plans.end(), [](const MemberPlan& p) { return p.role == Role::jsonl; }) == 6);

@@ -5,26 +5,22 @@
 #include <string>
 #include <vector>
 
+#include "test_support.hpp"
 #include "zanj/byte_source.hpp"
 #include "zanj/error.hpp"
 #include "zanj/zip_directory.hpp"
 #include "zip_builder.hpp"
 
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "/work/main/tests/corpus"
-#endif
-
 using namespace zanj;
 using test::build_zip;
+using test::corpus;
 using test::patch;
 using test::TestMember;
 using test::ZipOptions;
 
 namespace {
 
-const std::string kCorpus = ZANJ_TEST_CORPUS;
-
-ZipDirectory read_corpus(const std::string& name) { return read_zip_directory(FileSource(kCorpus + "/" + name)); }
+ZipDirectory read_corpus(const std::string& name) { return read_zip_directory(FileSource(corpus(name))); }
 
 ZipDirectory read_bytes(const std::string& bytes, const ZipLimits& limits = {}) {
   return read_zip_directory(MemorySource(bytes), limits);
@@ -151,7 +147,7 @@ TEST_CASE("basic.zanj: layout written by Python's zipfile") {
   CHECK(dir.entries[1].mtime_iso8601() == "2026-11-20T23:25:22");
   CHECK(dir.entries[1].mtime_unix() == 1795217122);
 
-  const FileSource src(kCorpus + "/basic.zanj");
+  const FileSource src(corpus("basic.zanj"));
   const LocalHeader local = read_local_header(src, *big);
   CHECK(local.has_zip64_extra);
   CHECK(local.name == "big_array.npy");
@@ -168,7 +164,7 @@ TEST_CASE("local headers of every corpus archive agree with the central director
                            "malformed/missing_external.zanj", "malformed/no_main.zanj", "malformed/no_meta.zanj",
                            "malformed/npy_shape_mismatch.zanj", "malformed/zip_slip.zanj"}) {
     CAPTURE(name);
-    const FileSource src(kCorpus + "/" + name);
+    const FileSource src(corpus(name));
     const ZipDirectory dir = read_zip_directory(src);
     for (const ZipEntry& e : dir.entries) {
       const LocalHeader h = read_local_header(src, e);
@@ -191,7 +187,7 @@ TEST_CASE("local headers of every corpus archive agree with the central director
 }
 
 TEST_CASE("stored.zanj: method 0 and data_offset points at the member's bytes") {
-  const FileSource src(kCorpus + "/stored.zanj");
+  const FileSource src(corpus("stored.zanj"));
   const ZipDirectory dir = read_zip_directory(src);
   REQUIRE(dir.entries.size() == 4);
   for (const ZipEntry& e : dir.entries) {

@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include "temp_dir.hpp"
+#include "test_support.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/error.hpp"
 #include "zanj/zip_writer.hpp"
 
 using namespace zanj;
+using zanj::test::member;
 using zanj::test::TempDir;
 
 namespace {
@@ -31,12 +33,6 @@ std::string write_zip(const TempDir& dir, const ZipWriterOptions& options, Fill 
   }
   ::close(fd);
   return path;
-}
-
-std::string member(const Archive& a, const std::string& name) {
-  const ZipEntry* e = a.find(name);
-  REQUIRE(e);
-  return a.read_all(*e, 1 << 30);
 }
 
 }  // namespace
