@@ -5,17 +5,15 @@
 #include "zanj/error.hpp"
 #include "zanj/input.hpp"
 #include "zanj/member_prefix.hpp"
-
-#ifndef ZANJ_TEST_CORPUS
-#define ZANJ_TEST_CORPUS "tests/corpus"
-#endif
+#include "test_support.hpp"
 
 using namespace zanj;
+using test::open_corpus;
 
 TEST_SUITE("member_prefix") {
   TEST_CASE("stored and deflated prefixes equal the start of the whole member") {
     for (const char* file : {"model.zanj", "stored.zanj", "dtypes.zanj"}) {
-      const Archive a(std::string(ZANJ_TEST_CORPUS) + "/" + file);
+      const Archive a = open_corpus(file);
       for (const ZipEntry& e : a.entries()) {
         CAPTURE(file);
         CAPTURE(e.name);
@@ -32,7 +30,7 @@ TEST_SUITE("member_prefix") {
   }
 
   TEST_CASE("other methods and encrypted members are left to libarchive") {
-    const Archive a(std::string(ZANJ_TEST_CORPUS) + "/model.zanj");
+    const Archive a = open_corpus("model.zanj");
     ZipEntry bzip2 = a.entries().front();
     bzip2.method = 12;
     CHECK_FALSE(read_member_prefix(a.source(), bzip2, 10, a.name()).has_value());
@@ -42,7 +40,7 @@ TEST_SUITE("member_prefix") {
   }
 
   TEST_CASE("a corrupt deflate stream is an undecodable member") {
-    const Archive a(std::string(ZANJ_TEST_CORPUS) + "/model.zanj");
+    const Archive a = open_corpus("model.zanj");
     const ZipEntry* deflated = nullptr;
     for (const ZipEntry& e : a.entries())
       if (e.method == 8 && e.uncompressed_size > 100) deflated = &e;
@@ -62,7 +60,7 @@ TEST_SUITE("member_prefix") {
   }
 
   TEST_CASE("a local header past the end of the file is an Error naming the member") {
-    const Archive a(std::string(ZANJ_TEST_CORPUS) + "/stored.zanj");
+    const Archive a = open_corpus("stored.zanj");
     ZipEntry moved = a.entries().back();
     moved.local_header_offset = a.source().size() - 4;
     CHECK_THROWS_AS(read_member_prefix(a.source(), moved, 10, a.name()), Error);

@@ -18,9 +18,6 @@ using test::fixture_zip;
 
 namespace {
 
-/// This file's name for test::read_file (temp_dir.hpp).
-constexpr auto& slurp = test::read_file;
-
 std::vector<std::string> codes(const VerifyReport& r) {
   std::vector<std::string> out;
   for (const auto* list : {&r.errors, &r.warnings})
@@ -86,7 +83,7 @@ TEST_SUITE("verify") {
     CHECK(r.checked.inline_arrays == 1);
     CHECK(r.checked.references == 3);
     const VerifyReport disk = verify_file(corpus("dtypes.zanj"));
-    const VerifyReport memory = verify_bytes(slurp(corpus("dtypes.zanj")), corpus("dtypes.zanj"));
+    const VerifyReport memory = verify_bytes(test::read_file(corpus("dtypes.zanj")), corpus("dtypes.zanj"));
     CHECK(to_json(report_json(disk)) == to_json(report_json(memory)));
   }
 
