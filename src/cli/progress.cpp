@@ -16,9 +16,9 @@ namespace {
 
 constexpr auto kRedrawInterval = std::chrono::milliseconds(100);
 constexpr auto kAutoFirstDraw = std::chrono::seconds(1);  // auto mode: quick operations show nothing
-
-ProgressMode g_mode = ProgressMode::automatic;
 constexpr std::size_t kMinBar = 10;  // narrower than this, a bar says nothing: leave it out
+
+ProgressMode g_mode = ProgressMode::automatic;  // set once from --progress, before a command runs
 
 std::size_t terminal_width() {
   struct winsize ws {};

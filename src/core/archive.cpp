@@ -102,7 +102,12 @@ class LibarchiveReader {
     archive_read_set_seek_callback(a_, seek_callback);
     archive_read_set_skip_callback(a_, skip_callback);
     archive_read_set_callback_data(a_, &cursor_);
-    if (archive_read_open1(a_) != ARCHIVE_OK) fail("cannot read ZIP structure");
+    if (archive_read_open1(a_) != ARCHIVE_OK) {
+      // The destructor does not run when the constructor throws: free the reader here.
+      const std::string why = reason();
+      archive_read_free(a_);
+      throw Error(name_ + ": cannot read ZIP structure" + why);
+    }
   }
   ~LibarchiveReader() { archive_read_free(a_); }
   LibarchiveReader(const LibarchiveReader&) = delete;
