@@ -220,10 +220,16 @@ def report(rows, sizes, path):
             lines.append(f"| {desc} | {ratio:.2f}x | {'met' if ratio <= limit else 'MISSED'} |")
         else:
             lines.append(f"| {desc} | - | not measured |")
-    big = [r for r in rows if r["tool"].startswith("zanj")]
-    if big:
-        worst = max(big, key=lambda r: r["rss_mib"])
-        lines.append(f"| peak RSS <= 64 MiB for every zanj command | {worst['rss_mib']:.1f} MiB ({worst['input']} {worst['op']}) | {'met' if worst['rss_mib'] <= 64 else 'MISSED'} |")
+    # The issue sets every goal on the 1 GiB archive; the 50,000-member archive's peak is shown
+    # beside it, since memory there grows with the JSON members, which are parsed whole.
+    for inp, goal in (("1GiB", True), ("many", False)):
+        mine = [r for r in rows if r["tool"].startswith("zanj") and r["input"] == inp]
+        if not mine:
+            continue
+        worst = max(mine, key=lambda r: r["rss_mib"])
+        verdict = ("met" if worst["rss_mib"] <= 64 else "MISSED") if goal else "for reference"
+        lines.append(f"| peak RSS <= 64 MiB for every zanj command ({inp}) | {worst['rss_mib']:.1f} MiB "
+                     f"({worst['op']}) | {verdict} |")
     a, b = get.get(("1GiB", "zanj info")), get.get(("10MiB", "zanj info"))
     if a and b:
         ratio = a["seconds"] / b["seconds"]

@@ -49,7 +49,8 @@ std::string report_text(const VerifyReport& r, bool strict) {
 VerifyReport verify_with_progress(const std::string& file, VerifyOptions options) {
   const std::string name = file == "-" ? "stdin" : file.substr(file.find_last_of('/') + 1);
   Progress progress("verify " + name, 0);
-  options.progress = [&progress](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
+  if (progress.enabled())  // else no callback: the reading threads need not take its lock
+    options.progress = [&progress](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
   return verify_file(file, options);
 }
 

@@ -67,16 +67,27 @@ bool parse_index(std::string_view s, std::size_t& index) {
 }
 }  // namespace
 
-const Json* follow_path(const Json& root, const PathSegments& segments, std::size_t* found) {
+const Json* KeyIndex::find(const Json& object, std::string_view key) {
+  if (!object.is_object() || object.as_object().size() < kIndexFrom) return object.find(key);
+  auto [it, created] = indexes_.try_emplace(&object);
+  if (created) {
+    it->second.reserve(object.as_object().size());
+    for (const auto& [k, v] : object.as_object()) it->second.try_emplace(k, &v);  // first of equal keys
+  }
+  const auto hit = it->second.find(key);
+  return hit == it->second.end() ? nullptr : hit->second;
+}
+
+const Json* follow_path(const Json& root, const PathSegments& segments, std::size_t* found, KeyIndex* index) {
   const Json* node = &root;
   std::size_t matched = 0;
   for (const auto& seg : segments) {
     const Json* next = nullptr;
     if (node->is_object()) {
-      next = node->find(seg);
+      next = index ? index->find(*node, seg) : node->find(seg);
     } else if (node->is_array()) {
-      std::size_t index = 0;
-      if (parse_index(seg, index) && index < node->as_array().size()) next = &node->as_array()[index];
+      std::size_t position = 0;
+      if (parse_index(seg, position) && position < node->as_array().size()) next = &node->as_array()[position];
     }
     if (!next) break;
     node = next;

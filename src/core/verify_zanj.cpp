@@ -126,10 +126,10 @@ void plan_reference(const Archive& archive, const RefSite& ref, std::vector<Memb
 
 /// True when the first `matched` segments of a path that could not be followed lead to an
 /// external list or table: the rest of the path is inside its .jsonl member.
-bool inside_external_list(const Json& main, const PathSegments& segments, std::size_t matched) {
+bool inside_external_list(const Json& main, const PathSegments& segments, std::size_t matched, KeyIndex& index) {
   if (matched >= segments.size()) return false;
   const PathSegments prefix(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(matched));
-  const Json* parent = follow_path(main, prefix);
+  const Json* parent = follow_path(main, prefix, nullptr, &index);
   if (!parent) return false;
   const Node node = classify(*parent);
   return node.kind == NodeKind::external_list || node.kind == NodeKind::table;
@@ -137,9 +137,9 @@ bool inside_external_list(const Json& main, const PathSegments& segments, std::s
 
 /// One externals_info entry: it must lead, through `path`, to the reference node naming it.
 /// Returns that node's path when it does.
-std::optional<std::string> check_externals_entry(const Archive& archive, const Json& main, const std::string& key,
-                                                 const Json& info, std::vector<MemberPlan>& plans,
-                                                 VerifyReport& report) {
+std::optional<std::string> check_externals_entry(const Archive& archive, const Json& main, KeyIndex& index,
+                                                 const std::string& key, const Json& info,
+                                                 std::vector<MemberPlan>& plans, VerifyReport& report) {
   const auto mismatch = [&](std::string message) -> std::optional<std::string> {
     add_problem(report, Code::externals_info_mismatch, key, "", std::move(message));
     return std::nullopt;
@@ -157,8 +157,8 @@ std::optional<std::string> check_externals_entry(const Archive& archive, const J
   }
   MemberPlan& plan = plans[static_cast<std::size_t>(entry - archive.entries().data())];
   std::size_t matched = 0;
-  const Json* target = follow_path(main, segments, &matched);
-  if (!target && inside_external_list(main, segments, matched)) {
+  const Json* target = follow_path(main, segments, &matched, &index);
+  if (!target && inside_external_list(main, segments, matched, index)) {
     // The reference node sits in a line of an external list's .jsonl (a long list of large
     // arrays): the loader finds it there, so the path cannot be followed in __zanj__.json.
     if (item_type != "npy" && item_type != "jsonl")
@@ -199,9 +199,10 @@ void check_externals_info(const Archive& archive, const Json& main, const Json& 
                           const std::vector<RefSite>& main_refs, std::vector<MemberPlan>& plans,
                           VerifyReport& report) {
   std::set<std::string> listed, reached, broken;  // keys; paths entries lead to; keys of bad entries
+  KeyIndex index;  // one path per entry into the same document
   for (const auto& [key, info] : externals.as_object()) {
     listed.insert(key);
-    if (const auto path = check_externals_entry(archive, main, key, info, plans, report))
+    if (const auto path = check_externals_entry(archive, main, index, key, info, plans, report))
       reached.insert(*path);
     else
       broken.insert(key);
@@ -244,12 +245,9 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
     main_refs = find_references(*documents.main, kMainMember);
     check_inline_arrays(*documents.main, kMainMember, report);
   }
-  std::vector<RefSite> refs = main_refs;
-  if (documents.meta) {
-    auto meta_refs = find_references(*documents.meta, kMetaMember);
-    refs.insert(refs.end(), meta_refs.begin(), meta_refs.end());
-  }
-  for (const RefSite& ref : refs) plan_reference(archive, ref, plans, report);
+  for (const RefSite& ref : main_refs) plan_reference(archive, ref, plans, report);
+  if (documents.meta)
+    for (const RefSite& ref : find_references(*documents.meta, kMetaMember)) plan_reference(archive, ref, plans, report);
   std::set<std::string> listed;
   if (externals && documents.main) {
     check_externals_info(archive, *documents.main, *externals, main_refs, plans, report);

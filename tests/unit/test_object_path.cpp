@@ -46,4 +46,22 @@ TEST_SUITE("object_path") {
     CHECK_FALSE(path_from_json(parse_json(R"(["a", -1])", "t"), s));
     CHECK_FALSE(path_from_json(parse_json(R"("a")", "t"), s));
   }
+
+  TEST_CASE("a KeyIndex gives what Json::find gives, in small and large objects") {
+    JsonObject big;
+    for (int i = 0; i < 1000; ++i) big.emplace_back("k" + std::to_string(i), Json(JsonObject{{"v", Json(i)}}));
+    big.emplace_back("k7", Json(-1));  // a repeated key: the first one counts, as in Json::find
+    const Json root(JsonObject{{"big", Json(std::move(big))}, {"small", Json(JsonObject{{"x", Json(1)}})}});
+    KeyIndex index;
+    for (const char* path : {"big/k0/v", "big/k999/v", "big/k7/v", "small/x", "big/k1000", "big/k5/w", "small/y"}) {
+      CAPTURE(path);
+      std::size_t with = 0, without = 0;
+      CHECK(follow_path(root, split_path(path), &with, &index) == follow_path(root, split_path(path), &without));
+      CHECK(with == without);
+    }
+    CHECK(follow_path(root, split_path("big/k7/v"), nullptr, &index)->as_int64() == 7);
+    CHECK(index.find(*root.find("big"), "k999") == root.find("big")->find("k999"));
+    CHECK(index.find(*root.find("big"), "nope") == nullptr);
+    CHECK(index.find(Json(3), "k0") == nullptr);  // not an object
+  }
 }
