@@ -120,11 +120,21 @@ def machine():
     return f"{cpu}, {os.cpu_count()} cores, {mem:.0f} GiB RAM, {platform.system()} {platform.release()}"
 
 
-def version(cmd):
+def version(cmd, starts=""):
+    """the first line of `cmd`'s output that starts with `starts`"""
     try:
-        return subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()[0]
-    except (OSError, IndexError):
+        lines = subprocess.run(cmd, capture_output=True, text=True).stdout.splitlines()
+        return next(line for line in lines if line.startswith(starts))
+    except (OSError, StopIteration):
         return "absent"
+
+
+def numpy_version():
+    try:
+        import numpy
+        return numpy.__version__
+    except ImportError:
+        return "absent (the numpy.load reference row is left out)"
 
 
 # What ZANJ().save spends on arrays it holds: Python's zipfile at its default deflate level, the
@@ -204,8 +214,8 @@ def report(rows, sizes, path):
              f"- Machine: {machine()}",
              f"- zanj: {version([ARGS.zanj, '--version'])}",
              f"- unzip: {version(['unzip', '-v'])}",
-             f"- zip: {version(['zip', '-v'])[:60]}",
-             f"- Python: {platform.python_version()}", "",
+             f"- zip: {version(['zip', '-v'], 'This is Zip')}",
+             f"- Python: {platform.python_version()}, numpy: {numpy_version()}", "",
              f"Medians of the runs; peak RSS is the largest of the runs. A command whose first run takes "
              f"over {LONG_RUN:.0f} s is run once.", "",
              "| input | operation | tool | median | runs | peak RSS |", "|---|---|---|---|---|---|"]
