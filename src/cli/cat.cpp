@@ -74,7 +74,7 @@ void print_array_node(const ZanjFile& z, const Node& node, const NodeTarget& tar
   // Only external arrays take long: inline ones are already decoded from __zanj__.json.
   Progress progress("cat " + (target.path.empty() ? std::string("/") : target.path), 0, progress_wanted(true));
   ArrayReadOptions read;
-  read.progress = [&progress](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
+  read.progress = progress.reporter();
   const ArrayValues values(z.archive, *node.array, target.path, read);
   Selection selection;
   try {

@@ -67,6 +67,10 @@ class Progress {
   /// one given before).
   void update(std::uint64_t done, std::uint64_t total) { update(done, total, Clock::now()); }
   void update(std::uint64_t done, std::uint64_t total, Clock::time_point now);
+  /// update() as a callback for the core's progress options (VerifyOptions, ArrayReadOptions).
+  std::function<void(std::uint64_t, std::uint64_t)> reporter() {
+    return [this](std::uint64_t done, std::uint64_t total) { update(done, total); };
+  }
   /// Erase the line if anything was drawn, so what follows starts on a clean line. Idempotent;
   /// the destructor calls it.
   void finish();

@@ -50,7 +50,7 @@ VerifyReport verify_with_progress(const std::string& file, VerifyOptions options
   const std::string name = file == "-" ? "stdin" : file.substr(file.find_last_of('/') + 1);
   Progress progress("verify " + name, 0);
   if (progress.enabled())  // else no callback: the reading threads need not take its lock
-    options.progress = [&progress](std::uint64_t done, std::uint64_t total) { progress.update(done, total); };
+    options.progress = progress.reporter();
   return verify_file(file, options);
 }
 

@@ -6,14 +6,21 @@
 #include "zanj/error.hpp"
 
 namespace zanj {
+namespace {
+constexpr std::size_t kNpyPrefix = 12;  // magic, version and the longest (4-byte) header length
+// numpy pads headers to 64 bytes and rarely writes more than 128: one read of this much
+// almost always holds the whole header, so the member is decoded from its start only once.
+constexpr std::size_t kUsualHeader = 4096;
+}  // namespace
 
 NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, const NpyLimits& limits) {
   const std::string where = archive.name() + ": member '" + entry.name + "': ";
   try {
-    // The fixed part (magic, version, length) says how much more to decode.
-    const std::string fixed = archive.read_prefix(entry, 12);
-    const std::uint64_t need = npy_header_size(fixed, limits);
-    const std::string header = archive.read_prefix(entry, static_cast<std::size_t>(need));
+    // The fixed part (magic, version, length) says how much the header holds.
+    std::string header = archive.read_prefix(entry, kUsualHeader);
+    const std::uint64_t need = npy_header_size(std::string_view(header).substr(0, kNpyPrefix), limits);
+    if (need > header.size()) header = archive.read_prefix(entry, static_cast<std::size_t>(need));
+    header.resize(std::min<std::uint64_t>(header.size(), need));
     NpyHeader h = parse_npy_header(header, limits);
     if (h.data_offset > entry.uncompressed_size)
       throw Error("header runs past the end of the member");
@@ -24,10 +31,6 @@ NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, 
     throw Error(what.rfind(archive.name(), 0) == 0 ? what : where + what, e.exit());
   }
 }
-
-namespace {
-constexpr std::size_t kNpyPrefix = 12;  // magic, version and the longest (4-byte) header length
-}  // namespace
 
 std::size_t NpyHeaderCollector::feed(std::string_view chunk) {
   std::size_t used = 0;
