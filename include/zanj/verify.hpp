@@ -77,8 +77,9 @@ struct ProblemCodeInfo {
 /// Every code verify can report, in documentation order.
 const std::vector<ProblemCodeInfo>& problem_codes();
 
-/// The --json report: {"file", "ok", "errors": [{"code", "member", "path", "message"}],
-/// "warnings": [...], "checked": {...}}; `ok` honours `strict`.
+/// The --json report: {"file", "ok", "strict", "errors": [{"code", "member", "path", "message"}],
+/// "warnings": [...], "checked": {...}}; `ok` honours `strict` (warnings count as errors), and
+/// "strict" says whether it did. Warnings are listed in "warnings" either way.
 Json report_json(const VerifyReport& report, bool strict = false);
 
 }  // namespace zanj

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <string_view>
 #include <vector>
 
@@ -36,7 +37,7 @@ enum class Code {
   npy_invalid, npy_mismatch, npy_data_size, jsonl_invalid, jsonl_row_count, table_columns,
   inline_array_invalid,
   // warnings
-  trailing_data, unaccounted_bytes, utf8_flag_missing, shared_member, externals_info_len,
+  trailing_data, unaccounted_bytes, utf8_flag_missing, shared_member, npy_trailing_data, externals_info_len,
 };
 
 std::string_view code_name(Code code);
@@ -97,6 +98,37 @@ struct ZanjDocuments {
 std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std::vector<bool>& inflatable,
                                                const ResourceLimits& limits, ZanjDocuments& documents,
                                                VerifyReport& report);
+
+// ---- externals_info paths (verify_path_walk.cpp) ----------------------------------------
+
+/// Python's tuple(path) for an externals_info "path": a list's items, a string's characters or
+/// an object's keys; nullopt when the loader would fail on it (another type, empty, or an item
+/// that is neither a str nor an int -- a bool is an int).
+std::optional<std::vector<Json>> python_path_items(const Json& path);
+
+/// An external node that an earlier externals_info entry has given its data (the loader walks
+/// the entries shortest path first and populates each node before walking the next path).
+struct PopulatedNode {
+  std::string member;  ///< the member whose data it received
+  bool jsonl = false;  ///< a list of lines (can be walked into), not an array (cannot)
+};
+using PopulatedNodes = std::unordered_map<const Json*, PopulatedNode>;
+
+/// Where the loader's walk of an externals_info path ends.
+struct PathWalk {
+  const Json* target = nullptr;  ///< the node reached; nullptr when the walk fails or goes `through`
+  std::string failure;           ///< why the loader would fail (when neither target nor through)
+  PathSegments segments;         ///< keys and list positions used (a bool or negative index resolved)
+  /// The path enters the lines of this populated .jsonl member: `rest` (starting with the line
+  /// index) is walked inside them, which only the data pass can see.
+  std::string through;
+  std::vector<Json> rest;
+};
+
+/// Walk `items` from `root` with Python subscripts (FORMAT.md, populate_externals). `index`
+/// (optional) makes key lookups in large objects constant time.
+PathWalk walk_python_path(const Json& root, const std::vector<Json>& items, const PopulatedNodes& populated,
+                          KeyIndex* index = nullptr);
 
 // ---- values (verify_values.cpp) --------------------------------------------------------
 

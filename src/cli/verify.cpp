@@ -82,7 +82,12 @@ std::string footer() {
     name.resize(std::max<std::size_t>(name.size() + 2, 25), ' ');
     codes += "  " + name + (c.warning ? "(warning) " : "") + std::string(c.meaning) + "\n";
   }
-  return "Checks, without trusting any of it: the ZIP structure (end records, Zip64, the central\n"
+  return "The verdict is the Python library's, plus safety: exit 0 means the Python loader (zanj\n"
+         "0.6.0, muutils 0.9, numpy) loads the archive and gets the values zanj shows; exit 1 means\n"
+         "it would fail or get other values, or a safety refusal (ambiguous or unsafe names, bombs)\n"
+         "even where Python loads it. Anything else suspicious is a warning; --strict makes\n"
+         "warnings errors.\n\n"
+         "Checks, without trusting any of it: the ZIP structure (end records, Zip64, the central\n"
          "directory against every local header, overlaps, duplicate and unsafe names, encryption,\n"
          "methods, declared sizes against the limits, deflate's 1032:1 ratio), then both JSON\n"
          "members, every $ref and externals_info entry, and finally every member's bytes: each is\n"
@@ -96,7 +101,7 @@ std::string footer() {
          "  zanj verify --max-total-bytes 1000000000 --strict untrusted.zanj\n\n"
          "Output: 'FILE: ok' or 'FILE: INVALID (N errors)', then one line per problem:\n"
          "'  error [CODE] MEMBER (at PATH): MESSAGE' (warnings likewise).\n"
-         "--json prints one object per file, one per line: {\"file\", \"ok\", \"errors\": [{\"code\",\n"
+         "--json prints one object per file, one per line: {\"file\", \"ok\", \"strict\", \"errors\": [{\"code\",\n"
          "\"member\", \"path\", \"message\"}], \"warnings\": [same], \"checked\": {\"members\", \"members_read\",\n"
          "\"bytes_read\", \"references\", \"npy_members\", \"jsonl_members\", \"jsonl_rows\",\n"
          "\"inline_arrays\"}}. At most 100 problems of one code are listed; a last one says how many\n"
@@ -117,7 +122,7 @@ Command setup_verify(CLI::App& parent) {
   app->add_option("FILE", opt->files, "Archives to check ('-' for standard input)")->required()->check(input_file());
   app->add_flag("-q,--quiet", opt->quiet, "Print nothing; the exit status says it all");
   app->add_flag("--json", opt->json, "One JSON report per file, one per line");
-  app->add_flag("--strict", opt->strict, "Warnings make a file invalid too");
+  app->add_flag("--strict", opt->strict, "Warnings make a file invalid too (exit 1)");
   app->add_option("-j,--jobs", opt->jobs, "Threads inflating members")->capture_default_str()->check(CLI::Range(1, 64));
   app->add_option("--max-total-bytes", opt->limits.max_total_bytes,
                   "Refuse to inflate archives whose members declare more bytes in total")

@@ -3,6 +3,7 @@
 // their shape and dtype. The member checks look at bytes as they stream past, so memory stays
 // at one header or one line whatever the member's size.
 #include <algorithm>
+#include <set>
 
 #include "zanj/inline_check.hpp"
 #include "zanj/object_path.hpp"
@@ -23,10 +24,11 @@ std::string without_prefix(std::string message, std::string_view prefix) {
   return message;
 }
 
-/// Keys of a table row against the table's columns (in any order, each once).
-bool row_matches(const Json& row, const std::vector<std::string>& columns) {
+/// Keys of a table row against the table's columns, in any order. A column name may repeat
+/// (pandas allows it; a row, being a dict, holds it once), so rows are held to the distinct names.
+bool row_matches(const Json& row, const std::set<std::string_view>& columns) {
   if (!row.is_object() || row.as_object().size() != columns.size()) return false;
-  return std::all_of(columns.begin(), columns.end(), [&](const std::string& c) { return row.find(c) != nullptr; });
+  return std::all_of(columns.begin(), columns.end(), [&](std::string_view c) { return row.find(c) != nullptr; });
 }
 
 constexpr std::string_view kLinePrefix = "jsonl: ";  // what JsonlLineSplitter puts before its errors
@@ -80,7 +82,7 @@ bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
     add_problem(found_, Code::jsonl_invalid, entry_.name, plan_.path, e.what());
     return true;
   }
-  if (plan_.columns && !row_matches(value, *plan_.columns)) {
+  if (plan_.columns && !row_matches(value, std::set<std::string_view>(plan_.columns->begin(), plan_.columns->end()))) {
     add_problem(found_, Code::table_columns, entry_.name, plan_.path,
                 where + ": row is not an object with exactly the table's columns");
   }
@@ -108,6 +110,9 @@ void MemberValueCheck::finish_npy() {
   }
   ++found_.checked.npy_members;
   const NpyHeader& h = *npy_->header();
+  // np.load refuses these before reading any data, so nothing else about the member matters.
+  if (auto why = numpy_dtype_refusal(h.dtype)) return fail(Code::npy_invalid, *why);
+  if (auto why = numpy_shape_refusal(h.shape, h.dtype.itemsize)) return fail(Code::npy_invalid, *why);
   for (const ArrayNode& a : plan_.arrays) {
     std::string differ;
     try {
@@ -124,10 +129,12 @@ void MemberValueCheck::finish_npy() {
     if (!differ.empty()) add_problem(found_, Code::npy_mismatch, entry_.name, plan_.path, differ);
   }
   const std::uint64_t want = h.data_offset + h.data_bytes();  // cannot overflow: parse_npy_header checks
+  // numpy reads exactly the bytes the shape needs: fewer fail the load, more are never looked at.
   if (bytes_ != want)
-    add_problem(found_, Code::npy_data_size, entry_.name, plan_.path,
+    add_problem(found_, bytes_ < want ? Code::npy_data_size : Code::npy_trailing_data, entry_.name, plan_.path,
                 std::to_string(bytes_ - std::min(bytes_, h.data_offset)) + " data bytes where shape " +
-                    shape_text(h.shape) + " of " + h.dtype.descr() + " needs " + std::to_string(h.data_bytes()));
+                    shape_text(h.shape) + " of " + h.dtype.descr() + " needs " + std::to_string(h.data_bytes()) +
+                    (bytes_ < want ? "" : " (numpy ignores the rest)"));
 }
 
 void MemberValueCheck::finish_jsonl() {

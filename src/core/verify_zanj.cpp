@@ -2,7 +2,9 @@
 // externals_info, every $ref (in __zanj__.json and in the meta) naming a member, every member
 // referenced, and every externals_info entry leading to its reference node with the right
 // item_type. What each member must contain is returned as a plan for the data pass.
+#include <algorithm>
 #include <set>
+#include <unordered_set>
 
 #include "zanj/inline_check.hpp"
 #include "zanj/object_path.hpp"
@@ -39,6 +41,16 @@ std::vector<RefSite> find_references(const Json& root, std::string_view document
 
 std::string where(const RefSite& r) {
   return r.document == kMainMember ? std::string() : " in " + std::string(r.document);
+}
+
+/// Why numpy refuses a reference node's dtype (a zero itemsize). Unknown dtypes are not judged
+/// here: the .npy header check compares them.
+std::optional<std::string> dtype_refusal(const std::string& name) {
+  try {
+    return numpy_dtype_refusal(parse_dtype_name(name));
+  } catch (const Error&) {
+    return std::nullopt;
+  }
 }
 
 /// Read and parse one JSON member; nullopt (with the problem reported) when that fails.
@@ -92,6 +104,9 @@ void plan_reference(const Archive& archive, const RefSite& ref, std::vector<Memb
   }
   if (n.array && (!n.array->has_shape || n.array->dtype.empty()))
     add_problem(report, Code::bad_reference, member, path, "external array" + where(ref) + " without shape or dtype");
+  else if (n.array)
+    if (const auto why = dtype_refusal(n.array->dtype))
+      add_problem(report, Code::bad_reference, member, path, "external array" + where(ref) + ": " + *why);
   const ZipEntry* entry = archive.find(member);
   if (!entry) {
     add_problem(report, Code::dangling_ref, member, path, "$ref" + where(ref) + " names no member");
@@ -124,61 +139,63 @@ void plan_reference(const Archive& archive, const RefSite& ref, std::vector<Memb
   if (n.list) plan.list_elements = true;
 }
 
-/// True when the first `matched` segments of a path that could not be followed lead to an
-/// external list or table: the rest of the path is inside its .jsonl member.
-bool inside_external_list(const Json& main, const PathSegments& segments, std::size_t matched, KeyIndex& index) {
-  if (matched >= segments.size()) return false;
-  const PathSegments prefix(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(matched));
-  const Json* parent = follow_path(main, prefix, nullptr, &index);
-  if (!parent) return false;
-  const Node node = classify(*parent);
-  return node.kind == NodeKind::external_list || node.kind == NodeKind::table;
+/// How the loader's walk of one externals_info entry is shown in messages.
+std::string shown_path(const PathWalk& walk) {
+  PathSegments segments = walk.segments;
+  for (const Json& key : walk.rest)
+    segments.push_back(key.is_string() ? key.as_string() : key.is_bool() ? (key.as_bool() ? "1" : "0") : to_json(key));
+  return join_path(segments);
 }
 
-/// One externals_info entry: it must lead, through `path`, to the reference node naming it.
-/// Returns that node's path when it does.
-std::optional<std::string> check_externals_entry(const Archive& archive, const Json& main, KeyIndex& index,
-                                                 const std::string& key, const Json& info,
+/// One externals_info entry, walked as the loader walks it: it must lead to the reference node
+/// naming it. Returns that node (nullptr when it lies inside a .jsonl member's lines), or
+/// nullopt when the loader would fail on this entry.
+std::optional<const Json*> check_externals_entry(const Archive& archive, const Json& main, const std::string& key,
+                                                 const Json& info, const std::vector<Json>& items,
+                                                 PopulatedNodes& populated, KeyIndex& index,
                                                  std::vector<MemberPlan>& plans, VerifyReport& report) {
-  const auto mismatch = [&](std::string message) -> std::optional<std::string> {
-    add_problem(report, Code::externals_info_mismatch, key, "", std::move(message));
+  const auto mismatch = [&](std::string message, std::string path = {}) -> std::optional<const Json*> {
+    add_problem(report, Code::externals_info_mismatch, key, std::move(path), std::move(message));
     return std::nullopt;
   };
-  if (!info.is_object()) return mismatch("externals_info entry is not an object");
   const std::string_view item_type = info.string_at("item_type");
-  PathSegments segments;
-  const Json* path_json = info.find("path");
-  if (!path_json || !path_from_json(*path_json, segments)) return mismatch("externals_info path is not a list of keys");
-  const std::string path = join_path(segments);
+  if (item_type != "npy" && item_type != "jsonl")  // the loader has no load function for it
+    return mismatch("externals_info item_type '" + std::string(item_type) + "' is neither npy nor jsonl");
+  const PathWalk walk = walk_python_path(main, items, populated, &index);
+  const std::string path = shown_path(walk);
   const ZipEntry* entry = archive.find(key);
   if (!entry) {
     add_problem(report, Code::dangling_ref, key, path, "externals_info entry names no member");
     return std::nullopt;
   }
   MemberPlan& plan = plans[static_cast<std::size_t>(entry - archive.entries().data())];
-  std::size_t matched = 0;
-  const Json* target = follow_path(main, segments, &matched, &index);
-  if (!target && inside_external_list(main, segments, matched, index)) {
+  if (!walk.through.empty()) {
     // The reference node sits in a line of an external list's .jsonl (a long list of large
     // arrays): the loader finds it there, so the path cannot be followed in __zanj__.json.
-    if (item_type != "npy" && item_type != "jsonl")
-      return mismatch("externals_info item_type '" + std::string(item_type) + "' is neither npy nor jsonl");
     if (plan.role == Role::other) {
       plan.role = item_type == "npy" ? Role::npy : Role::jsonl;
       plan.path = path;
     }
-    return path;
+    return nullptr;
   }
-  const Node node = target ? classify(*target) : Node{};
-  if (!target || !is_reference_kind(node) || node.member() != key)
-    return mismatch("externals_info path '" + path + "' does not lead to the reference node of this member");
+  const std::string raw = to_json(*info.find("path"));
+  if (!walk.target) return mismatch("the loader cannot follow externals_info path " + raw + ": " + walk.failure);
+  const Json* ref = walk.target->is_object() ? walk.target->find(kRefKey) : nullptr;
+  if (!ref || !ref->is_string() || ref->as_string() != key)
+    return mismatch("externals_info path " + raw + " leads to a node whose $ref is not this member's name (the "
+                    "loader asserts it is)", path);
+  const Node node = classify(*walk.target);
+  if (!is_reference_kind(node))
+    return mismatch("externals_info path " + raw + " leads to a node that is not an external array, list or table",
+                    path);
   const Role role = role_of(node);
   if (item_type != item_type_of(role))
     return mismatch("externals_info item_type '" + std::string(item_type) + "', the reference node wants '" +
-                    std::string(item_type_of(role)) + "'");
+                    std::string(item_type_of(role)) + "'", path);
+  populated.emplace(walk.target, PopulatedNode{key, role == Role::jsonl});
   std::uint64_t len = 0;
   const Json* len_json = info.find("len(data)");
-  if (!len_json || !len_json->get_uint64(len)) return path;
+  if (!len_json || !len_json->get_uint64(len)) return walk.target;
   if (role == Role::npy) {
     if (node.array->has_shape && !node.array->shape.empty() && node.array->shape.front() != len)
       add_problem(report, Code::externals_info_len, key, path,
@@ -192,28 +209,55 @@ std::optional<std::string> check_externals_entry(const Archive& archive, const J
                 "externals_info len(data) " + std::to_string(len) + " disagrees with " + plan.rows_from + " (" +
                     std::to_string(*plan.rows) + ")");
   }
-  return path;
+  return walk.target;
 }
+
+/// An externals_info entry whose path the loader can walk.
+struct ExternalsEntry {
+  const std::string* key;
+  const Json* info;
+  std::vector<Json> items;
+};
 
 void check_externals_info(const Archive& archive, const Json& main, const Json& externals,
                           const std::vector<RefSite>& main_refs, std::vector<MemberPlan>& plans,
                           VerifyReport& report) {
-  std::set<std::string> listed, reached, broken;  // keys; paths entries lead to; keys of bad entries
-  KeyIndex index;  // one path per entry into the same document
+  std::set<std::string> listed, broken;  // keys; keys of bad entries
+  std::vector<ExternalsEntry> entries;
   for (const auto& [key, info] : externals.as_object()) {
     listed.insert(key);
-    if (const auto path = check_externals_entry(archive, main, index, key, info, plans, report))
-      reached.insert(*path);
+    std::optional<std::vector<Json>> items;
+    if (!info.is_object()) {
+      add_problem(report, Code::externals_info_mismatch, key, "", "externals_info entry is not an object");
+    } else if (const Json* path = info.find("path"); !path || !(items = python_path_items(*path))) {
+      add_problem(report, Code::externals_info_mismatch, key, "",
+                  "externals_info path is not a non-empty list of str and int keys");
+    }
+    if (items)
+      entries.push_back(ExternalsEntry{&key, &info, std::move(*items)});
     else
       broken.insert(key);
+  }
+  // The loader walks the shortest paths first, each entry's node given its data before the next
+  // walk, so that a longer path can go on through an external list's lines.
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const ExternalsEntry& a, const ExternalsEntry& b) { return a.items.size() < b.items.size(); });
+  std::unordered_set<const Json*> reached;  // reference nodes some entry leads to
+  PopulatedNodes populated;
+  KeyIndex index;  // one path per entry into the same document
+  for (const ExternalsEntry& e : entries) {
+    if (const auto target =
+            check_externals_entry(archive, main, *e.key, *e.info, e.items, populated, index, plans, report))
+      reached.insert(*target);
+    else
+      broken.insert(*e.key);
   }
   // The reference loader opens exactly the members externals_info lists, and puts each one's
   // data at the entry's path: a reference node no entry leads to is left without its data.
   for (const RefSite& ref : main_refs) {
     const std::string& member = ref.node.member();
-    const std::string path = join_path(ref.segments);
-    if (member.empty() || broken.count(member) || reached.count(path)) continue;
-    add_problem(report, Code::externals_info_mismatch, member, path,
+    if (member.empty() || broken.count(member) || reached.count(ref.node.json)) continue;
+    add_problem(report, Code::externals_info_mismatch, member, join_path(ref.segments),
                 listed.count(member) ? "no externals_info entry leads to this reference node (the reference loader "
                                        "would leave it without its data)"
                                      : "reference node has no externals_info entry (the reference loader would not "
@@ -259,7 +303,8 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const std::string& name = entries[i].name;
     if (plans[i].role == Role::other && name != kMainMember && name != kMetaMember && !listed.count(name))
-      add_problem(report, Code::unreferenced_member, name, "", "no reference node or externals_info entry names this member");
+      add_problem(report, Code::unreferenced_member, name, "",
+                  "no reference node or externals_info entry names this member (the loader ignores it)");
   }
   return plans;
 }

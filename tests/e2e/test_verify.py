@@ -176,7 +176,8 @@ class Output(ZanjTest):
         r, reps = report(corpus("basic.zanj"), corpus("malformed", "truncated.zanj"))
         self.assertEqual(r.code, 1)
         self.assertEqual([x["ok"] for x in reps], [True, False])
-        self.assertEqual(set(reps[1]), {"file", "ok", "errors", "warnings", "checked"})
+        self.assertEqual(set(reps[1]), {"file", "ok", "strict", "errors", "warnings", "checked"})
+        self.assertEqual([x["strict"] for x in reps], [False, False])
         self.assertEqual(set(reps[1]["errors"][0]), {"code", "member", "path", "message"})
 
     def test_unreadable_path_is_2(self):

@@ -68,4 +68,19 @@ TEST_SUITE("inline_check") {
           "the inline array has no \"data\"");
     CHECK_FALSE(check(R"({"__muutils_format__": "numpy.ndarray:external", "$ref": "x.npy"})"));
   }
+  TEST_CASE("what numpy refuses: zero itemsize dtypes and shapes over intp") {
+    CHECK(check(node("array_list_meta", R"(["", ""])", "[2]", "|S0"))->find("zero itemsize") != std::string::npos);
+    CHECK(check(node("array_list_meta", R"(["", ""])", "[2]", "<U0")));
+    CHECK(numpy_dtype_refusal(parse_descr("<U0")));
+    CHECK_FALSE(numpy_dtype_refusal(parse_descr("<U1")));
+    constexpr std::uint64_t k2p62 = std::uint64_t{1} << 62, k2p63 = std::uint64_t{1} << 63;
+    CHECK_FALSE(numpy_shape_refusal({}, 8));
+    CHECK_FALSE(numpy_shape_refusal({1000000000000000000, 0}, 8));  // 8e18 bytes fit, and it is empty
+    CHECK_FALSE(numpy_shape_refusal({k2p62, 0}, 1));
+    CHECK(numpy_shape_refusal({k2p62, 0, 4}, 1));  // zero dims are skipped: 2**62 * 4 overflows
+    CHECK(numpy_shape_refusal({k2p62}, 2));         // 2**63 bytes
+    CHECK_FALSE(numpy_shape_refusal({k2p62 - 1}, 2));
+    CHECK(numpy_shape_refusal({k2p63, 0}, 1));      // not an int64
+    CHECK(numpy_shape_refusal({0, k2p63}, 1));
+  }
 }

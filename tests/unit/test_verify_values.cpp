@@ -30,7 +30,8 @@ std::vector<std::string> run_check(const MemberPlan& plan, const std::string& by
   check.finish(report);
   if (counts) *counts = report.checked;
   std::vector<std::string> codes;
-  for (const Problem& p : report.errors) codes.push_back(p.code);
+  for (const auto* list : {&report.errors, &report.warnings})
+    for (const Problem& p : *list) codes.push_back(p.code);
   return codes;
 }
 
@@ -65,12 +66,24 @@ TEST_SUITE("verify_values") {
       CHECK(run_check(npy_plan("torch.float32"), test::fixture_npy(), chunk).empty());
       CHECK(run_check(npy_plan("float64"), test::fixture_npy(), chunk) == Codes{"npy_mismatch"});
       CHECK(run_check(npy_plan("float32", {3, 4}), test::fixture_npy(), chunk) == Codes{"npy_mismatch"});
-      CHECK(run_check(npy_plan(), test::fixture_npy("<f4", {4, 3}, 1), chunk) == Codes{"npy_data_size"});
+      // numpy reads only the bytes the shape needs: more is a warning, fewer an error
+      CHECK(run_check(npy_plan(), test::fixture_npy("<f4", {4, 3}, 1), chunk) == Codes{"npy_trailing_data"});
       const std::string npy = test::fixture_npy();
       CHECK(run_check(npy_plan(), npy.substr(0, npy.size() - 1), chunk) == Codes{"npy_data_size"});
       CHECK(run_check(npy_plan(), test::fixture_npy().substr(0, 40), chunk) == Codes{"npy_invalid"});
       CHECK(run_check(npy_plan(), "", chunk) == Codes{"npy_invalid"});
     }
+  }
+
+  TEST_CASE("npy: what np.load refuses is invalid, whatever the node says") {
+    CHECK(run_check(npy_plan("<U0"), test::fixture_npy("<U0"), 64) == Codes{"npy_invalid"});
+    CHECK(run_check(npy_plan("|S0", {4}), test::fixture_npy("|S0", {4}), 64) == Codes{"npy_invalid"});
+    constexpr std::uint64_t k2p62 = std::uint64_t{1} << 62;
+    CHECK(run_check(npy_plan("uint8", {k2p62, 0, 4}), make_npy_header(parse_descr("|u1"), false, {k2p62, 0, 4}), 64) ==
+          Codes{"npy_invalid"});
+    CHECK(run_check(npy_plan("float64", {1000000000000000000, 0}),
+                    make_npy_header(parse_descr("<f8"), false, {1000000000000000000, 0}), 64)
+              .empty());
   }
 
   TEST_CASE("npy: object dtypes, bad magic, header limits, n_elements") {
@@ -122,6 +135,10 @@ TEST_SUITE("verify_values") {
     CHECK(run_check(plan, "{\"b\": 1, \"a\": 2}\n{\"a\": NaN, \"b\": null}\n", 4).empty());
     CHECK(run_check(plan, "{\"a\": 1}\n{\"a\": 1, \"b\": 2, \"c\": 3}\n", 4) == Codes{"table_columns", "table_columns"});
     CHECK(run_check(plan, "[1, 2]\n{\"a\": 1, \"c\": 2}\n", 4) == Codes{"table_columns", "table_columns"});
+    // pandas allows a column name twice; a row, being a dict, holds it once
+    const MemberPlan twice = jsonl_plan(2, std::vector<std::string>{"a", "b", "a"});
+    CHECK(run_check(twice, "{\"a\": 1, \"b\": 2}\n{\"b\": 1, \"a\": 2}\n", 4).empty());
+    CHECK(run_check(twice, "{\"a\": 1, \"b\": 2}\n{\"a\": 2}\n", 4) == Codes{"table_columns"});
   }
 
   TEST_CASE("members without a plan are only counted") {
