@@ -86,6 +86,14 @@ struct MemberPlan {
   std::string rows_from;                      ///< where `rows` was declared, for messages
   std::optional<std::vector<std::string>> columns;  ///< table: keys of every row
   bool list_elements = false;                 ///< jsonl of a list: check inline arrays in lines
+  /// jsonl: a node inside its lines that an externals_info path leads to; the loader walks
+  /// `rest` (the line index first) through the lines and asserts the node's $ref is `member`.
+  struct LineReference {
+    std::vector<Json> rest;
+    std::string member;
+    std::string path;  ///< the whole path, for messages
+  };
+  std::vector<LineReference> line_references;
 };
 
 /// The two JSON members, parsed (absent when missing or invalid).
@@ -123,7 +131,14 @@ struct PathWalk {
   /// index) is walked inside them, which only the data pass can see.
   std::string through;
   std::vector<Json> rest;
+  /// The walk failed at an external node with no data: one that a member loaded elsewhere could
+  /// have fed (only known where `populated` is complete).
+  bool blocked_by_external = false;
 };
+
+/// list[key] as Python evaluates it for a list of `size`: the position, or nullopt for a
+/// TypeError (not an int) or an IndexError. A bool is an int; a negative one counts from the end.
+std::optional<std::size_t> list_position(const Json& key, std::size_t size);
 
 /// Walk `items` from `root` with Python subscripts (FORMAT.md, populate_externals). `index`
 /// (optional) makes key lookups in large objects constant time.
@@ -148,6 +163,7 @@ class MemberValueCheck {
   void feed_npy(std::string_view chunk);
   void feed_jsonl(std::string_view chunk);
   bool on_line(std::uint64_t index, std::string_view line);
+  void check_line_references(std::uint64_t index, const Json& value);
   void fail(Code code, std::string message);
   void finish_npy();
   void finish_jsonl();
@@ -158,6 +174,9 @@ class MemberValueCheck {
   std::uint64_t bytes_ = 0;
   std::optional<NpyHeaderCollector> npy_;
   std::optional<JsonlLineSplitter> lines_;
+  /// plan_.line_references by line index (non-negative ones), and which were found.
+  std::unordered_multimap<std::uint64_t, std::size_t> references_by_line_;
+  std::vector<bool> reference_found_;
   VerifyReport found_;  ///< problems and counts, handed over by finish()
   bool broken_ = false;  ///< a problem that ends the checks was found: stop looking at the contents
 };

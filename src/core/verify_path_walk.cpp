@@ -21,7 +21,8 @@ std::vector<Json> characters(const std::string& text) {
   return out;
 }
 
-/// list[key] as Python evaluates it: the position, or nullopt for a TypeError or IndexError.
+}  // namespace
+
 std::optional<std::size_t> list_position(const Json& key, std::size_t size) {
   if (key.is_bool()) {
     const std::size_t at = key.as_bool() ? 1 : 0;
@@ -35,6 +36,8 @@ std::optional<std::size_t> list_position(const Json& key, std::size_t size) {
   const std::uint64_t back = 0 - static_cast<std::uint64_t>(at);  // no overflow for INT64_MIN
   return back <= size ? std::optional(static_cast<std::size_t>(size - back)) : std::nullopt;
 }
+
+namespace {
 
 std::string describe(const Json& key) {
   if (key.is_string()) return "'" + key.as_string() + "'";
@@ -85,7 +88,10 @@ PathWalk walk_python_path(const Json& root, const std::vector<Json>& items, cons
             return walk;
           }
           node = node->find("data");
-          if (!node) return fail("the path goes through an external node that nothing loads");
+          if (!node) {
+            walk.blocked_by_external = true;
+            return fail("the path goes through an external node that nothing loads");
+          }
         }
       }
     }

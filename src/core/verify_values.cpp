@@ -3,6 +3,7 @@
 // their shape and dtype. The member checks look at bytes as they stream past, so memory stays
 // at one header or one line whatever the member's size.
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "zanj/inline_check.hpp"
@@ -33,6 +34,19 @@ bool row_matches(const Json& row, const std::set<std::string_view>& columns) {
 
 constexpr std::string_view kLinePrefix = "jsonl: ";  // what JsonlLineSplitter puts before its errors
 
+/// The line a path key selects in a list of lines of unknown length: nullopt for a negative
+/// key (counted from the end, so not checked as the lines stream by); a positive int too large
+/// for 64 bits selects no line.
+std::optional<std::uint64_t> line_index(const Json& key) {
+  if (key.is_bool()) return key.as_bool() ? 1 : 0;
+  if (key.type() == Json::Type::unsigned_integer) return key.as_uint64();
+  if (key.type() == Json::Type::integer)
+    return key.as_int64() < 0 ? std::nullopt : std::optional<std::uint64_t>(static_cast<std::uint64_t>(key.as_int64()));
+  if (key.type() == Json::Type::big_integer && !key.as_big_integer().digits.starts_with("-"))
+    return std::numeric_limits<std::uint64_t>::max();
+  return std::nullopt;
+}
+
 }  // namespace
 
 MemberValueCheck::MemberValueCheck(const ZipEntry& entry, const MemberPlan& plan, const ResourceLimits& limits)
@@ -41,6 +55,14 @@ MemberValueCheck::MemberValueCheck(const ZipEntry& entry, const MemberPlan& plan
   if (plan.role == MemberPlan::Role::jsonl)
     lines_.emplace([this](std::uint64_t i, std::string_view line) { return on_line(i, line); },
                    limits.max_jsonl_line_bytes, "jsonl");
+  reference_found_.resize(plan.line_references.size());
+  for (std::size_t r = 0; r < plan.line_references.size(); ++r) {
+    const auto line = line_index(plan.line_references[r].rest.front());
+    if (line)
+      references_by_line_.emplace(*line, r);
+    else
+      reference_found_[r] = true;  // counted from the end: not checked
+  }
 }
 
 void MemberValueCheck::fail(Code code, std::string message) {
@@ -86,12 +108,35 @@ bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
     add_problem(found_, Code::table_columns, entry_.name, plan_.path,
                 where + ": row is not an object with exactly the table's columns");
   }
+  if (!references_by_line_.empty()) check_line_references(index, value);
   if (plan_.list_elements && (value.is_object() || value.is_array())) {
     PathSegments start = split_path(plan_.path);
     start.push_back(std::to_string(index));
     check_inline_arrays(value, entry_.name, found_, start);
   }
   return true;
+}
+
+void MemberValueCheck::check_line_references(std::uint64_t index, const Json& value) {
+  const auto [first, last] = references_by_line_.equal_range(index);
+  for (auto it = first; it != last; ++it) {
+    const MemberPlan::LineReference& ref = plan_.line_references[it->second];
+    reference_found_[it->second] = true;
+    const std::vector<Json> rest(ref.rest.begin() + 1, ref.rest.end());
+    const PathWalk walk = walk_python_path(value, rest, {});
+    if (walk.blocked_by_external) continue;  // another member may feed that node: not judged here
+    std::string why = walk.failure;
+    if (walk.target) {
+      const Json* name = walk.target->is_object() ? walk.target->find(kRefKey) : nullptr;
+      if (!name || !name->is_string() || name->as_string() != ref.member)
+        why = "it leads to a node whose $ref is not this member's name (the loader asserts it is)";
+      else if (!classify(*walk.target).is_reference())
+        why = "it leads to a node that is not an external array, list or table";
+    }
+    if (!why.empty())
+      add_problem(found_, Code::externals_info_mismatch, ref.member, ref.path,
+                  "externals_info path into line " + std::to_string(index + 1) + " of " + entry_.name + ": " + why);
+  }
 }
 
 void MemberValueCheck::finish(VerifyReport& report) {
@@ -144,6 +189,11 @@ void MemberValueCheck::finish_jsonl() {
     return fail(Code::jsonl_invalid, without_prefix(e.what(), kLinePrefix));
   }
   ++found_.checked.jsonl_members;
+  for (std::size_t r = 0; r < reference_found_.size(); ++r)
+    if (!reference_found_[r])
+      add_problem(found_, Code::externals_info_mismatch, plan_.line_references[r].member, plan_.line_references[r].path,
+                  "externals_info path selects a line past the last of the " + std::to_string(lines_->lines()) +
+                      " in " + entry_.name);
   if (plan_.rows && lines_->lines() != *plan_.rows)
     add_problem(found_, Code::jsonl_row_count, entry_.name, plan_.path,
                 std::to_string(lines_->lines()) + " lines where " + plan_.rows_from + " says " +

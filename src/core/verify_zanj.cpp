@@ -171,11 +171,14 @@ std::optional<const Json*> check_externals_entry(const Archive& archive, const J
   MemberPlan& plan = plans[static_cast<std::size_t>(entry - archive.entries().data())];
   if (!walk.through.empty()) {
     // The reference node sits in a line of an external list's .jsonl (a long list of large
-    // arrays): the loader finds it there, so the path cannot be followed in __zanj__.json.
+    // arrays): the loader finds it there, so the data pass checks it as that member streams by.
     if (plan.role == Role::other) {
       plan.role = item_type == "npy" ? Role::npy : Role::jsonl;
       plan.path = path;
     }
+    if (const ZipEntry* list = archive.find(walk.through))
+      plans[static_cast<std::size_t>(list - archive.entries().data())].line_references.push_back(
+          MemberPlan::LineReference{walk.rest, key, path});
     return nullptr;
   }
   const std::string raw = to_json(*info.find("path"));
@@ -224,8 +227,10 @@ void check_externals_info(const Archive& archive, const Json& main, const Json& 
                           VerifyReport& report) {
   std::set<std::string> listed, broken;  // keys; keys of bad entries
   std::vector<ExternalsEntry> entries;
+  KeyIndex keys;  // of externals_info itself
   for (const auto& [key, info] : externals.as_object()) {
     listed.insert(key);
+    if (keys.find(externals, key) != &info) continue;  // a repeated key: Python's dict holds one of them
     std::optional<std::vector<Json>> items;
     if (!info.is_object()) {
       add_problem(report, Code::externals_info_mismatch, key, "", "externals_info entry is not an object");

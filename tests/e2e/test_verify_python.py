@@ -39,11 +39,15 @@ def path_of(member, path):
     return lambda t: t["externals_info"][member].update(path=path)
 
 
-def raw_main(change):
+def raw_main(change, index=1):
     """The valid archive with __zanj__.json's text changed by `change` (bytes -> bytes)."""
     ms = members()
-    ms[1] = Member("__zanj__.json", change(ms[1].data))
+    ms[index] = Member(ms[index].name, change(ms[index].data))
     return build_zip(ms)
+
+
+def raw_meta(change):
+    return raw_main(change, index=0)
 
 
 def array_in_list(d):
@@ -86,15 +90,15 @@ def table_with_columns(columns, lines=None):
     return edit(main=change, **({} if lines is None else {"tab": lines}))
 
 
-def array_in_list_lines():
+def array_in_list_lines(path=("lst", 2), ref="arr.npy"):
     """A long list of large arrays: the list's .jsonl holds the array's reference node in line 2,
     and externals_info reaches it through the list (the loader populates the list first)."""
-    node = dict(ARRAY)
+    node = dict(ARRAY, **{"$ref": ref})
     lines = b"0\n1\n" + json.dumps(node).encode() + b"\n3\n4\n"
 
     def change(d):
         d.pop("arr")
-    return edit(main=change, meta=path_of("arr.npy", ["lst", 2]), lst=lines)
+    return edit(main=change, meta=path_of("arr.npy", list(path)), lst=lines)
 
 
 def with_member_name(name, flags=None):
@@ -151,6 +155,12 @@ CASES = [
      "loads, but as a plain dict with a 'data' key, and the node at 'arr' keeps no data"),
     ("path_through_external_list", array_in_list_lines,
      "ok", None, "the list is populated first (shorter path), then line 2 is walked into"),
+    ("path_through_list_other_ref", lambda: array_in_list_lines(ref="other.npy"),
+     "invalid externals_info_mismatch", None, "the loader asserts the node in line 2 has $ref 'arr.npy'"),
+    ("path_through_list_past_end", lambda: array_in_list_lines(path=("lst", 9)),
+     "invalid externals_info_mismatch", None, "the list has 5 lines: IndexError"),
+    ("path_through_list_true", lambda: array_in_list_lines(path=("lst", True, "x")),
+     "invalid externals_info_mismatch", None, "line 1 is the int 1: subscripting it is a TypeError"),
     ("path_through_array", lambda: edit(meta=path_of("lst.jsonl", ["arr", 0])),
      "invalid externals_info_mismatch", None, "an ndarray is not a list or dict: TypeError"),
 
@@ -213,6 +223,10 @@ CASES = [
     ("json_duplicate_key", lambda: raw_main(lambda t: t.replace(b'"name": "generated"',
                                                                 b'"name": "a", "name": "generated"')),
      "ok+warning duplicate_key", "json", "the last value wins, as zanj shows it"),
+    ("json_externals_info_duplicate_key",
+     lambda: raw_meta(lambda t: t.replace(b'"externals_info": {',
+                                          b'"externals_info": {"arr.npy": {"item_type": "npy", "path": ["lst"]}, ')),
+     "ok+warning duplicate_key", "json", "the last 'arr.npy' entry, the right one, is the one the loader sees"),
     ("json_ref_behind_duplicate_key", lambda: raw_main(lambda t: t.replace(b'"lst": {', b'"arr": 5, "lst": {')),
      "invalid externals_info_mismatch", "json", "the last 'arr' (5) wins: the walk never reaches the node"),
 

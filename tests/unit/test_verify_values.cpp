@@ -130,6 +130,24 @@ TEST_SUITE("verify_values") {
     CHECK(counts.inline_arrays == 1);
   }
 
+  TEST_CASE("jsonl: a node an externals_info path reaches inside the lines has that member's $ref") {
+    MemberPlan plan = jsonl_plan(3);
+    const auto ref = [](std::string path) {
+      return MemberPlan::LineReference{parse_json(path, "path").as_array(), "a.npy", "lst"};
+    };
+    const std::string node = R"({"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy"})";
+    plan.line_references = {ref("[1]"), ref("[true]"), ref("[-1]")};  // a negative index is not judged
+    CHECK(run_check(plan, "0\n" + node + "\n2\n", 3).empty());
+    plan.line_references = {ref("[false, \"k\"]")};  // line 0 is a number: no keys
+    CHECK(run_check(plan, "0\n" + node + "\n2\n", 3) == Codes{"externals_info_mismatch"});
+    plan.line_references = {ref("[1, \"k\"]")};  // into an external node nothing here loads: not judged
+    CHECK(run_check(plan, "0\n" + node + "\n2\n", 3).empty());
+    plan.line_references = {ref("[1]")};
+    CHECK(run_check(plan, "0\n{\"$ref\": \"b.npy\"}\n2\n", 3) == Codes{"externals_info_mismatch"});
+    plan.line_references = {ref("[7]")};
+    CHECK(run_check(plan, "0\n1\n2\n", 3) == Codes{"externals_info_mismatch"});  // no such line
+  }
+
   TEST_CASE("tables: every row an object with exactly the columns") {
     const auto plan = jsonl_plan(2, std::vector<std::string>{"a", "b"});
     CHECK(run_check(plan, "{\"b\": 1, \"a\": 2}\n{\"a\": NaN, \"b\": null}\n", 4).empty());
