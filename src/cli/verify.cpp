@@ -35,6 +35,8 @@ std::string report_text(const VerifyReport& r, bool strict) {
   std::string out = r.file + ": ";
   if (r.ok(strict)) {
     out += r.warnings.empty() ? "ok\n" : "ok (" + plural(r.warnings.size(), "warning") + ")\n";
+  } else if (r.errors.empty()) {  // only --strict fails it
+    out += "INVALID (" + plural(r.warnings.size(), "warning") + ", --strict)\n";
   } else {
     out += "INVALID (" + plural(r.errors.size(), "error") +
            (r.warnings.empty() ? std::string() : ", " + plural(r.warnings.size(), "warning")) + ")\n";
@@ -99,7 +101,8 @@ std::string footer() {
          "  zanj verify -q artifacts/*.zanj || echo 'broken artifact'\n"
          "  zanj verify --json model.zanj | jq -r '.errors[].code'\n"
          "  zanj verify --max-total-bytes 1000000000 --strict untrusted.zanj\n\n"
-         "Output: 'FILE: ok' or 'FILE: INVALID (N errors)', then one line per problem:\n"
+         "Output: 'FILE: ok' or 'FILE: INVALID (N errors)' ('INVALID (N warnings, --strict)' when only\n"
+         "--strict fails it), then one line per problem:\n"
          "'  error [CODE] MEMBER (at PATH): MESSAGE' (warnings likewise).\n"
          "--json prints one object per file, one per line: {\"file\", \"ok\", \"strict\", \"errors\": [{\"code\",\n"
          "\"member\", \"path\", \"message\"}], \"warnings\": [same], \"checked\": {\"members\", \"members_read\",\n"

@@ -293,6 +293,16 @@ class VerifyIsPython(ZanjTest):
             if code:
                 self.assertIn(code, errors, context)
 
+    def test_strict_text_says_why_it_fails(self):
+        path = os.path.join(self.tmp.name, "strict.zanj")
+        with open(path, "wb") as f:
+            f.write(archive(extra=[Member("stray.bin", b"hello")]))
+        r = run("verify", path)
+        self.assertEqual((r.code, r.text.splitlines()[0]), (0, path + ": ok (1 warning)"))
+        r = run("verify", "--strict", path)
+        self.assertEqual((r.code, r.text.splitlines()[0]), (1, path + ": INVALID (1 warning, --strict)"))
+        self.assertRegex(r.text.splitlines()[1], r"^  warning \[unreferenced_member\] stray\.bin: ")
+
     def test_table_names_each_case_once(self):
         names = [c[0] for c in CASES]
         self.assertEqual(len(names), len(set(names)))
