@@ -68,6 +68,10 @@ PathWalk walk_python_path(const Json& root, const std::vector<Json>& items, cons
                           KeyIndex* index) {
   PathWalk walk;
   const Json* node = &root;
+  // Root objects can hold 50,000 keys: every lookup goes through the index when there is one.
+  const auto find = [&](const Json& object, std::string_view key) {
+    return index ? index->find(object, key) : object.find(key);
+  };
   const auto fail = [&](std::string why) {
     walk.failure = std::move(why);
     return walk;
@@ -77,7 +81,7 @@ PathWalk walk_python_path(const Json& root, const std::vector<Json>& items, cons
     if (node->is_object()) {
       // An external node on the way is entered through its "data": what an earlier (shorter)
       // entry loaded into it, else a "data" key already on disk; without either the loader fails.
-      if (const Json* format = node->find(kFormatKey)) {
+      if (const Json* format = find(*node, kFormatKey)) {
         if (!format->is_string()) return fail("a format key that is not a string is on the way");
         if (format->as_string().ends_with(":external")) {
           if (const auto fed = populated.find(node); fed != populated.end()) {
@@ -87,7 +91,7 @@ PathWalk walk_python_path(const Json& root, const std::vector<Json>& items, cons
             walk.rest.assign(items.begin() + static_cast<std::ptrdiff_t>(i), items.end());
             return walk;
           }
-          node = node->find("data");
+          node = find(*node, "data");
           if (!node) {
             walk.blocked_by_external = true;
             return fail("the path goes through an external node that nothing loads");
@@ -103,7 +107,7 @@ PathWalk walk_python_path(const Json& root, const std::vector<Json>& items, cons
       node = &node->as_array()[*at];
     } else if (node->is_object()) {
       if (!key.is_string()) return fail("key " + describe(key) + " into a dict (a dict needs a str key)");
-      node = index ? index->find(*node, key.as_string()) : node->find(key.as_string());
+      node = find(*node, key.as_string());
       if (!node) return fail("no key " + describe(key));
       walk.segments.push_back(key.as_string());
     } else {
