@@ -120,6 +120,29 @@ TEST_SUITE("verify_zanj") {
     CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_len"});
   }
 
+  TEST_CASE("externals_info paths are walked with Python subscripts") {
+    FixtureParts p;
+    p.main = replaced(fixture_main(), "\"arr\": {", "\"7\": {");  // the array under the key "7"
+    p.meta = replaced(fixture_meta(), "\"path\": [\"arr\"]", "\"path\": [\"7\"]");
+    CHECK(consistency(p).codes.empty());
+    p.meta = replaced(fixture_meta(), "\"path\": [\"arr\"]", "\"path\": [7]");  // dict[7]: KeyError
+    CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch"});
+    p.main = replaced(fixture_main(), "\"arr\": {", "\"l\": [0, {");
+    p.main = replaced(p.main, "\"n_elements\": 12}", "\"n_elements\": 12}]");  // {"l": [0, ARRAY]}
+    for (const char* path : {"[\"l\", 1]", "[\"l\", true]", "[\"l\", -1]"}) {
+      p.meta = replaced(fixture_meta(), "[\"arr\"]", path);
+      CAPTURE(path);
+      const Result r = consistency(p);
+      CHECK(r.codes.empty());
+      CHECK(r.plans[2].path == "l/1");
+    }
+    for (const char* path : {"[\"l\", \"1\"]", "[\"l\", 2]", "[\"l\", 1.0]", "[]", "\"l\""}) {
+      p.meta = replaced(fixture_meta(), "[\"arr\"]", path);
+      CAPTURE(path);
+      CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch"});
+    }
+  }
+
   TEST_CASE("a reference inside an external list's lines is found through externals_info") {
     // ZANJ serializes the items of a long list before writing them as .jsonl lines, so a large
     // array item becomes its own member, referred to from inside the list's member.
