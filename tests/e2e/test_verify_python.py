@@ -247,6 +247,11 @@ CASES = [
                                                                          local={"name": b"arx.npy"})]
                                                  + members()[3:]),
      "invalid cd_local_mismatch", None, "zipfile: 'File name in directory and header differ'"),
+    ("zip_local_name_is_another_member",
+     lambda: build_zip(members()[:2] + [Member("arr.npy", npy("<f4", (4, 3)), local={"name": b"lst.jsonl"})]
+                       + members()[3:]),
+     "invalid cd_local_mismatch", None, "safety: a reader going by local headers finds two 'lst.jsonl'; "
+                                        "zipfile refuses the mismatch"),
 ]
 
 
