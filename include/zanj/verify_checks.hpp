@@ -5,6 +5,7 @@
 // checks of one member (verify_values.cpp). Commands use verify.hpp, not this.
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <string_view>
@@ -174,6 +175,7 @@ class MemberValueCheck {
   std::uint64_t bytes_ = 0;
   std::optional<NpyHeaderCollector> npy_;
   std::optional<JsonlLineSplitter> lines_;
+  std::set<std::string_view> columns_;  ///< plan_.columns, each name once (a table may repeat one)
   /// plan_.line_references by line index (non-negative ones), and which were found.
   std::unordered_multimap<std::uint64_t, std::size_t> references_by_line_;
   std::vector<bool> reference_found_;

@@ -4,7 +4,6 @@
 // at one header or one line whatever the member's size.
 #include <algorithm>
 #include <limits>
-#include <set>
 
 #include "zanj/inline_check.hpp"
 #include "zanj/object_path.hpp"
@@ -55,6 +54,7 @@ MemberValueCheck::MemberValueCheck(const ZipEntry& entry, const MemberPlan& plan
   if (plan.role == MemberPlan::Role::jsonl)
     lines_.emplace([this](std::uint64_t i, std::string_view line) { return on_line(i, line); },
                    limits.max_jsonl_line_bytes, "jsonl");
+  if (plan.columns) columns_.insert(plan.columns->begin(), plan.columns->end());
   reference_found_.resize(plan.line_references.size());
   for (std::size_t r = 0; r < plan.line_references.size(); ++r) {
     const auto line = line_index(plan.line_references[r].rest.front());
@@ -104,7 +104,7 @@ bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
     add_problem(found_, Code::jsonl_invalid, entry_.name, plan_.path, e.what());
     return true;
   }
-  if (plan_.columns && !row_matches(value, std::set<std::string_view>(plan_.columns->begin(), plan_.columns->end()))) {
+  if (plan_.columns && !row_matches(value, columns_)) {
     add_problem(found_, Code::table_columns, entry_.name, plan_.path,
                 where + ": row is not an object with exactly the table's columns");
   }
