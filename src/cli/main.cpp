@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::fprintf(stderr, "zanj: error: %s\nRun 'zanj --help' for usage.\n", e.what());
+    std::fprintf(stderr, "zanj: error: %s\nRun 'zanj --help' for usage.\n", zanj::terminal_safe(e.what()).c_str());
     return static_cast<int>(zanj::Exit::usage);
   } catch (const zanj::Error& e) {  // a FILE argument that cannot be read (inputs.hpp)
     return report(e.what(), e.exit_code());

@@ -224,6 +224,27 @@ class SafeOutput(ZanjTest):
         self.run_json("diff", "--json", f, self.other, code=1)
         self.run_json("extract", "-l", "--json", f, code=1)
 
+    def test_extract_messages(self):
+        with tempfile.TemporaryDirectory() as out:
+            self.run_text("extract", "-C", out, self.file)
+            self.run_json("extract", "--json", "--force", "-C", out, self.file, code=1)
+
+    def test_lone_surrogate_keys(self):
+        """A key written "\\ud800" in the archive's JSON: wherever the parser keeps it (as WTF-8),
+        it prints escaped, and --json writes the same escape back."""
+        path = os.path.join(self.tmp.name, "surrogate.zanj")
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("__zanj_meta__.json", '{"externals_info": {}}')
+            z.writestr("__zanj__.json", '{"k\\ud800": {"v\\udcff": 1}}')
+        for args in [("ls", path), ("ls", "-1", path), ("cat", path), ("info", path), ("verify", path)]:
+            self.run_text(*args)
+        rc, out, err = zanj("cat", "--json", path)
+        if rc == 0:
+            self.assertEqual(out.decode("ascii").strip(), '{"k\\ud800": {"v\\udcff": 1}}')
+            paths = zanj("ls", "-1", path)[1].decode().split()
+            self.assertEqual(paths, ["k~xED~xA0~x80", "k~xED~xA0~x80/v~xED~xB3~xBF"])
+            self.assertEqual(zanj("cat", path, paths[1])[1], b"1\n")
+
     def test_invalid_json_numbers_are_never_echoed(self):
         path = os.path.join(self.tmp.name, "bignum.zanj")
         with zipfile.ZipFile(path, "w") as z:
