@@ -80,6 +80,11 @@ void write_json_string(std::string& out, std::string_view text) {
   std::uint32_t cp = 0;
   while (!text.empty()) {
     const auto c = static_cast<unsigned char>(text[0]);
+    if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {  // plain ASCII, by far the most text
+      out += static_cast<char>(c);
+      text.remove_prefix(1);
+      continue;
+    }
     std::size_t len = utf8_sequence(text, cp);
     if (len == 0) {
       // A lone surrogate, as the parser keeps "\ud800" (WTF-8: ED A0..BF 80..BF), goes back
