@@ -1,6 +1,7 @@
 #pragma once
 // Which ZIP member names are safe to use as relative file paths. One rule set, shared by
 // `verify` (reports) and `extract` (refuses): extracting and validating never disagree.
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,7 +16,17 @@ std::optional<std::string> member_name_problem(std::string_view name);
 /// True when `text` is valid UTF-8 (no overlongs, no surrogates, at most U+10FFFF).
 bool is_valid_utf8(std::string_view text);
 
-/// The name with control and non-UTF-8 bytes escaped as \xNN, for one-line messages.
-std::string printable_name(std::string_view name);
+/// Length of the valid UTF-8 sequence (no overlong, no surrogate, at most U+10FFFF) at the
+/// start of `text` and its code point, or 0 when `text` starts with an invalid byte.
+std::size_t utf8_sequence(std::string_view text, std::uint32_t& code_point);
+
+/// THE escape for text from an archive (keys, member names, format and dtype strings, error
+/// messages) on its way to a terminal: every byte of a C0 control, DEL, a C1 control
+/// (U+0080-U+009F, which terminals read as CSI and friends) or an invalid UTF-8 sequence
+/// (including WTF-8 surrogates) becomes \xNN; everything else passes unchanged. The result
+/// is valid UTF-8 on one line, and escaping it again changes nothing.
+std::string terminal_safe(std::string_view text);
+/// The same escape, under the name older callers use.
+inline std::string printable_name(std::string_view name) { return terminal_safe(name); }
 
 }  // namespace zanj

@@ -28,7 +28,8 @@ struct Summary {
   std::vector<ArraySummary> largest_arrays;  ///< up to `largest` arrays, biggest first
   std::string root_type;                     ///< format key, or "dict", "list", ...
   std::uint64_t root_length = 0;             ///< keys or elements of the root
-  std::optional<double> timestamp;           ///< meta "timestamp"
+  std::optional<double> timestamp;           ///< meta "timestamp", when it is a date
+  std::optional<std::string> invalid_timestamp;  ///< meta "timestamp" as JSON text, when it is no date
   std::string saved_at;                      ///< ISO 8601 UTC, from the timestamp or the member date
   std::string python, torch;                 ///< versions from sysinfo ("" when absent)
   std::optional<Json> zanj_cfg;              ///< without handler source code
@@ -37,8 +38,9 @@ struct Summary {
 
 Summary summarize(const ZanjFile& file, std::size_t largest = 5);
 
-/// Seconds since the epoch as "2026-11-20T12:34:56Z".
-std::string iso8601_utc(double seconds);
+/// Seconds since the epoch as "2026-11-20T12:34:56Z"; nullopt outside the years 1 to 9999
+/// (NaN and infinities included).
+std::optional<std::string> iso8601_utc(double seconds);
 
 /// Size of one array's values, from its dtype name and shape; nullopt when unknown.
 std::optional<std::uint64_t> array_value_bytes(const std::string& dtype, const std::vector<std::uint64_t>& shape);

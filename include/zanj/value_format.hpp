@@ -28,10 +28,21 @@ struct ArrayPrintOptions {
 void print_array(const ArrayValues& values, const Selection& selection, const ArrayPrintOptions& options,
                  OutputBuffer& out);
 
+/// Most empty innermost lists a zero-size array prints as JSON: numpy's tolist() of shape
+/// (3, 0) is [[], [], []], so a shape (10**18, 0) would print without end.
+constexpr std::uint64_t kMaxEmptyLists = std::uint64_t{1} << 20;
+
 /// The selected values as JSON: nested lists (a 0-d selection is a scalar), bool as
 /// true/false, complex as [re, im], floats in the shortest form that reads back at the
 /// array's own precision, NaN / Infinity / -Infinity as Python writes them. No newline.
+/// A zero-size selection prints as numpy's tolist(): the axes before the first 0 as nested
+/// lists of empty lists, in time bounded by kMaxEmptyLists; Error (invalid) when that many
+/// empty lists would not do.
 void write_array_json(const ArrayValues& values, const Selection& selection, OutputBuffer& out);
+
+/// Throws Error (invalid) when a selection of `shape` is zero-size and would print as more
+/// than kMaxEmptyLists empty lists in JSON (write_array_json then refuses it too).
+void check_json_printable(const std::vector<std::uint64_t>& shape);
 
 /// One element (little-endian bytes of `dtype`) as JSON, as write_array_json prints it.
 void append_element_json(std::string& out, const Dtype& dtype, const char* element);

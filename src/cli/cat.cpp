@@ -9,6 +9,7 @@
 #include "zanj/archive.hpp"
 #include "zanj/array_values.hpp"
 #include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
 #include "zanj/node_lookup.hpp"
 #include "zanj/output_buffer.hpp"
 #include "zanj/resolve.hpp"
@@ -59,7 +60,7 @@ int print_member(const CatOptions& opt, OutputBuffer& out) {
   const Archive archive(opt.file);
   const ZipEntry* entry = archive.find(opt.member);
   if (!entry) throw Error(archive.name() + ": no member named '" + opt.member + "' (zanj ls --members lists them)");
-  Progress progress("cat " + opt.member, entry->uncompressed_size, progress_wanted(true));
+  Progress progress("cat " + terminal_safe(opt.member), entry->uncompressed_size, progress_wanted(true));
   archive.read(*entry, [&](std::string_view chunk) {
     out.write(chunk);
     progress.add(chunk.size());
@@ -72,7 +73,7 @@ void print_array_node(const ZanjFile& z, const Node& node, const NodeTarget& tar
                       OutputBuffer& out) {
   check_format(opt, {"text", "json", "csv", "npy", "raw"}, "arrays");
   // Only external arrays take long: inline ones are already decoded from __zanj__.json.
-  Progress progress("cat " + (target.path.empty() ? std::string("/") : target.path), 0, progress_wanted(true));
+  Progress progress("cat " + (target.path.empty() ? std::string("/") : terminal_safe(target.path)), 0, progress_wanted(true));
   ArrayReadOptions read;
   read.progress = progress.reporter();
   const ArrayValues values(z.archive, *node.array, target.path, read);
@@ -81,6 +82,7 @@ void print_array_node(const ZanjFile& z, const Node& node, const NodeTarget& tar
     selection = target.slice.empty() ? select_all(values.shape()) : select(parse_slice(target.slice), values.shape());
     if (opt.head) selection = take_head(selection, *opt.head);
     if (opt.tail) selection = take_tail(selection, *opt.tail);
+    if (opt.format == "json") check_json_printable(selection.shape());
   } catch (const Error& e) {
     throw Error(z.name() + ": array '" + target.path + "': " + e.what(), e.exit());
   }

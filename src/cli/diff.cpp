@@ -7,6 +7,7 @@
 #include "output.hpp"
 #include "zanj/diff.hpp"
 #include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
 #include "zanj/input.hpp"
 #include "zanj/zanj_file.hpp"
 
@@ -83,7 +84,7 @@ int run_diff(const DiffCliOptions& opt) {
     write_out(to_json(report_json(opt, options, report)) + "\n");
   } else if (!opt.brief) {
     std::string out;
-    for (const auto& d : report.differences) out += difference_text(d) + "\n";
+    for (const auto& d : report.differences) out += terminal_safe(difference_text(d)) + "\n";
     const auto n = report.differences.size();
     out += n == 0 ? std::string("no differences found\n")
                   : std::to_string(n) + (n == 1 ? " difference" : " differences") + " found\n";

@@ -39,7 +39,8 @@ Json refused_json(const std::vector<RefusedMember>& refused) {
 
 /// One line per member not written, on stderr (shown even with -q: they change the exit status).
 void report_not_written(const std::string& file, const std::vector<RefusedMember>& members, const char* verb) {
-  for (const auto& r : members) spdlog::error("{}: '{}' {}: {}", file, r.name, verb, r.reason);
+  for (const auto& r : members)
+    spdlog::error("{}: '{}' {}: {}", terminal_safe(file), terminal_safe(r.name), verb, terminal_safe(r.reason));
 }
 
 int list_plan(const ExtractOptions& opt, ExtractPlan& plan, const std::string& directory) {
@@ -60,7 +61,7 @@ int list_plan(const ExtractOptions& opt, ExtractPlan& plan, const std::string& d
   } else {
     std::vector<std::vector<std::string>> rows{{"Length", "Name"}};
     for (const ZipEntry* e : plan.members)
-      rows.push_back({std::to_string(e->uncompressed_size), directory + "/" + printable_name(e->name)});
+      rows.push_back({std::to_string(e->uncompressed_size), terminal_safe(directory + "/" + e->name)});
     rows.push_back({std::to_string(plan.total_bytes), std::to_string(plan.members.size()) + " members"});
     write_out(format_table(rows));
   }
@@ -100,7 +101,7 @@ int run_extract(const ExtractOptions& opt) {
                                       {"failed", refused_json(result.failed)}})) +
               "\n");
   }
-  spdlog::info("{}: {} members written to {}", opt.file, result.written.size(), directory);
+  spdlog::info("{}: {} members written to {}", terminal_safe(opt.file), result.written.size(), terminal_safe(directory));
   return plan.refused.empty() && result.failed.empty() ? 0 : 1;
 }
 

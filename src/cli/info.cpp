@@ -7,6 +7,7 @@
 #include "output.hpp"
 #include "style.hpp"
 #include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
 #include "zanj/summary.hpp"
 #include "zanj/zanj_file.hpp"
 
@@ -66,7 +67,7 @@ std::string cfg_line(const Json& cfg) {
     const Json* v = cfg.find(key);
     if (!v) continue;
     if (!out.empty()) out += "  ";
-    out += std::string(key) + "=" + (v->is_string() ? v->as_string() : to_json(*v));
+    out += std::string(key) + "=" + terminal_safe(v->is_string() ? v->as_string() : to_json(*v));
   }
   return out;
 }
@@ -74,12 +75,14 @@ std::string cfg_line(const Json& cfg) {
 std::string summary_text(const std::string& file, const ZanjFile& z, const Summary& s, const InfoOptions& opt) {
   std::vector<std::vector<std::string>> rows;
   auto row = [&](std::string key, std::string value) { rows.push_back({std::move(key), std::move(value)}); };
-  row("saved", s.saved_at.empty() ? "unknown" : s.saved_at);
-  if (!s.python.empty()) row("python", s.python);
-  if (!s.torch.empty()) row("torch", s.torch);
+  row("saved", s.invalid_timestamp ? "invalid timestamp (" + terminal_safe(*s.invalid_timestamp) + ")"
+              : s.saved_at.empty()  ? "unknown"
+                                    : s.saved_at);
+  if (!s.python.empty()) row("python", terminal_safe(s.python));
+  if (!s.torch.empty()) row("torch", terminal_safe(s.torch));
   if (s.zanj_cfg) row("settings", cfg_line(*s.zanj_cfg));
   if (!s.handlers.empty()) row("handlers", std::to_string(s.handlers.size()) + " (source hidden; --handlers shows it)");
-  row("root", s.root_type + (s.root_type == "dict" ? ", " + std::to_string(s.root_length) + " keys"
+  row("root", terminal_safe(s.root_type) + (s.root_type == "dict" ? ", " + std::to_string(s.root_length) + " keys"
                              : s.root_type == "list" ? ", " + std::to_string(s.root_length) + " elements"
                                                      : ""));
   row("arrays", std::to_string(s.arrays) + " (" + std::to_string(s.external_arrays) + " external, " +
@@ -88,11 +91,11 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
   row("lists", std::to_string(s.external_lists) + " external");
   for (std::size_t i = 0; i < s.largest_arrays.size(); ++i) {
     const auto& a = s.largest_arrays[i];
-    row(i == 0 ? "largest" : "", (a.path.empty() ? "(root)" : a.path) + "  " + a.dtype + shape_text(a.shape) + "  " +
+    row(i == 0 ? "largest" : "", (a.path.empty() ? "(root)" : a.path) + "  " + terminal_safe(a.dtype) + shape_text(a.shape) + "  " +
                                       human_bytes(a.bytes) + "  " + a.storage);
   }
-  for (const auto& p : z.problems) row(colored(Color::red, "problem"), p);
-  std::string out = bold(file) + ": ZANJ archive, " + std::to_string(s.members) + " members, " +
+  for (const auto& p : z.problems) row(colored(Color::red, "problem"), terminal_safe(p));
+  std::string out = bold(terminal_safe(file)) + ": ZANJ archive, " + std::to_string(s.members) + " members, " +
                     human_bytes(s.compressed_bytes) + " (" + human_bytes(s.uncompressed_bytes) + " unpacked)\n";
   out += format_table(rows, "  ");
   if (opt.members) {
@@ -100,7 +103,7 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
         {dim("size"), dim("packed"), dim("method"), dim("modified"), dim("name")}};
     for (const auto& e : z.archive.entries())
       table.push_back({std::to_string(e.uncompressed_size), std::to_string(e.compressed_size), method_name(e.method),
-                       e.mtime_iso8601(), e.name});
+                       e.mtime_iso8601(), terminal_safe(e.name)});
     out += "  members\n" + format_table(table, "    ");
   }
   if (opt.handlers && z.meta)
@@ -123,7 +126,7 @@ int run_info(const InfoOptions& opt) {
       }
     } catch (const Error& e) {
       if (opt.files.size() == 1 || is_output_closed(e)) throw;
-      std::fprintf(stderr, "zanj: error: %s\n", e.what());  // go on with the other files
+      std::fprintf(stderr, "zanj: error: %s\n", terminal_safe(e.what()).c_str());  // go on with the other files
       status = std::max(status, e.exit_code());
     }
   }

@@ -4,6 +4,7 @@
 
 #include "zanj/error.hpp"
 #include "zanj/input.hpp"
+#include "zanj/member_name.hpp"
 
 namespace zanj::cli {
 
@@ -21,7 +22,7 @@ ZanjFile open_zanj(const std::string& file) {
   ZanjFile z(file);
   if (is_stdin_path(file))
     spdlog::info("read {} bytes from standard input", z.archive.file_size());
-  spdlog::debug("{}: {} members, {} bytes", z.name(), z.archive.entries().size(), z.archive.file_size());
+  spdlog::debug("{}: {} members, {} bytes", terminal_safe(z.name()), z.archive.entries().size(), z.archive.file_size());
   return z;
 }
 

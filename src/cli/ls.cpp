@@ -9,6 +9,7 @@
 #include "output.hpp"
 #include "style.hpp"
 #include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
 #include "zanj/object_path.hpp"
 #include "zanj/summary.hpp"
 #include "zanj/tree.hpp"
@@ -97,25 +98,25 @@ Color kind_color(NodeKind kind) {
 std::string scalar_preview(const Json& j) {
   std::string text = to_json(j);
   if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return text;
+  return terminal_safe(text);  // the cut may split a UTF-8 sequence
 }
 
 std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool long_format) {
   const Node& n = v.node;
   std::string detail, storage;
   if (n.array) {
-    detail = n.array->dtype + shape_text(n.array->shape);
-    storage = n.array->external() ? n.array->member : "inline (" + std::string(encoding_name(n.array->encoding)) + ")";
+    detail = terminal_safe(n.array->dtype) + shape_text(n.array->shape);
+    storage = n.array->external() ? terminal_safe(n.array->member) : "inline (" + std::string(encoding_name(n.array->encoding)) + ")";
     if (long_format) detail += "  " + human_bytes(array_value_bytes(n.array->dtype, n.array->shape).value_or(0));
   } else if (n.table) {
     const auto len = external_length(z, n);
     detail = (len ? std::to_string(*len) : std::string("?")) + " rows x " + std::to_string(n.table->columns.size()) +
              " columns";
-    storage = n.member();
+    storage = terminal_safe(n.member());
   } else if (n.list) {
     const auto len = external_length(z, n);
     detail = "length " + (len ? std::to_string(*len) : std::string("?"));
-    storage = n.member();
+    storage = terminal_safe(n.member());
   } else if (n.kind == NodeKind::list) {
     detail = "length " + std::to_string(n.json->as_array().size());
   } else if (n.kind == NodeKind::dict || n.kind == NodeKind::dataclass || n.kind == NodeKind::other) {
@@ -127,7 +128,7 @@ std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool l
     if (const ZipEntry* e = z.archive.find(n.member()))
       storage += " (" + human_bytes(e->compressed_size) + " packed)";
   std::string kind(kind_name(n.kind));
-  if (!n.format.empty() && !n.array && !n.table && !n.list) kind += " " + n.format;
+  if (!n.format.empty() && !n.array && !n.table && !n.list) kind += " " + terminal_safe(n.format);
   if (n.array) kind += n.array->torch ? " (torch)" : "";
   const bool inline_storage = !n.is_reference();
   return {bold(v.path.empty() ? "/" : v.path), colored(kind_color(n.kind), kind), detail,
@@ -144,7 +145,7 @@ int list_members(const ZanjFile& z, const LsOptions& opt) {
   for (const auto& e : z.archive.entries()) {
     const auto ratio = e.uncompressed_size ? 100 - (e.compressed_size * 100 / e.uncompressed_size) : 0;
     rows.push_back({std::to_string(e.uncompressed_size), method_name(e.method), std::to_string(e.compressed_size),
-                    std::to_string(static_cast<std::int64_t>(ratio)) + "%", e.mtime_iso8601(), crc32_hex(e.crc32), e.name});
+                    std::to_string(static_cast<std::int64_t>(ratio)) + "%", e.mtime_iso8601(), crc32_hex(e.crc32), terminal_safe(e.name)});
     total += e.uncompressed_size;
     packed += e.compressed_size;
   }

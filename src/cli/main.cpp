@@ -17,6 +17,7 @@
 #include "terminal.hpp"
 #include "verify.hpp"
 #include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
 #include "zanj/zanj_file.hpp"
 
 namespace {
@@ -26,15 +27,18 @@ constexpr const char* kDescription =
     "Python ZANJ library) without loading them in Python.\n";
 
 constexpr const char* kFooter =
-    "Object paths are dict keys and list indices joined by '/', with '~' written '~0' and '/'\n"
-    "written '~1' (JSON Pointer escaping); the root is the empty path. `zanj ls FILE` prints them.\n"
+    "Object paths are dict keys and list indices joined by '/', with '~' written '~0', '/'\n"
+    "written '~1', an empty key '~e' and a control or non-UTF-8 byte '~xNN'; the root is the\n"
+    "empty path. `zanj ls -1 FILE` prints them all.\n"
     "FILE may be '-' to read an archive from standard input. Global options may also follow\n"
     "the command (`zanj ls FILE -q`). See zanj(1) for more.\n\n"
     "Exit status: 0 success, 1 invalid archive (or data), 2 usage error or unreadable path.\n"
     "Run `zanj COMMAND --help` for each command's options.";
 
 int report(const std::string& message, int status) {
-  if (!message.empty()) std::fprintf(stderr, "zanj: error: %s\n", message.c_str());
+  // Messages quote keys, names and paths from archives and the command line: escaped here,
+  // once, so none can put a control sequence on the terminal.
+  if (!message.empty()) std::fprintf(stderr, "zanj: error: %s\n", zanj::terminal_safe(message).c_str());
   return status;
 }
 
@@ -77,7 +81,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::fprintf(stderr, "zanj: error: %s\nRun 'zanj --help' for usage.\n", e.what());
+    std::fprintf(stderr, "zanj: error: %s\nRun 'zanj --help' for usage.\n", zanj::terminal_safe(e.what()).c_str());
     return static_cast<int>(zanj::Exit::usage);
   } catch (const zanj::Error& e) {  // a FILE argument that cannot be read (inputs.hpp)
     return report(e.what(), e.exit_code());

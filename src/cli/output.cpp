@@ -10,6 +10,7 @@
 
 #include "style.hpp"
 #include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
 
 namespace zanj::cli {
 
@@ -74,7 +75,7 @@ std::string shape_text(const std::vector<std::uint64_t>& shape) {
   return out + "]";
 }
 
-void warn(std::string_view message) { spdlog::warn("{}", message); }
+void warn(std::string_view message) { spdlog::warn("{}", terminal_safe(message)); }
 
 std::string format_table(const std::vector<std::vector<std::string>>& rows, std::string_view indent) {
   std::vector<std::size_t> width;

@@ -35,7 +35,7 @@ std::string crc32_hex(std::uint32_t crc);
 JsonArray members_json(const Archive& archive);
 /// "[32, 16]", "[]" for 0-d.
 std::string shape_text(const std::vector<std::uint64_t>& shape);
-/// Print `zanj: warning: <message>` on stderr (unless -q).
+/// Print `zanj: warning: <message>` on stderr (unless -q), escaped by terminal_safe.
 void warn(std::string_view message);
 /// Left-align columns: each row is a vector of cells; the last column is not padded. Cells
 /// may be coloured (style.hpp): widths are measured in terminal columns, not bytes.

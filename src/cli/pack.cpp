@@ -8,6 +8,7 @@
 #include "progress.hpp"
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
+#include "zanj/member_name.hpp"
 #include "zanj/pack.hpp"
 #include "zanj/safe_files.hpp"
 
@@ -49,7 +50,7 @@ int run_pack(PackOptions& opt) {
                                       {"input_bytes", summary.input_bytes},
                                       {"output_bytes", summary.output_bytes}})) +
               "\n");
-  spdlog::info("{}: {} members, {} packed into {}", opt.output, summary.members, human_bytes(summary.input_bytes),
+  spdlog::info("{}: {} members, {} packed into {}", terminal_safe(opt.output), summary.members, human_bytes(summary.input_bytes),
                human_bytes(summary.output_bytes));
   return 0;
 }

@@ -9,6 +9,7 @@
 #include "output.hpp"
 #include "zanj/array_stats.hpp"
 #include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
 #include "zanj/object_path.hpp"
 #include "zanj/tree.hpp"
 #include "zanj/zanj_file.hpp"
@@ -72,7 +73,7 @@ int run_stats(const StatsOptions& opt) {
     if (opt.json) {
       arrays.push_back(stats_json(v.path, *v.node.array, s));
     } else {
-      rows.push_back({v.path.empty() ? "/" : v.path, v.node.array->dtype, shape_text(v.node.array->shape),
+      rows.push_back({v.path.empty() ? "/" : v.path, terminal_safe(v.node.array->dtype), shape_text(v.node.array->shape),
                       std::to_string(s.count), short_number(s.min), short_number(s.max), short_number(s.mean),
                       short_number(s.std), std::to_string(s.nan), std::to_string(s.pos_inf + s.neg_inf)});
     }

@@ -7,6 +7,7 @@
 #include "output.hpp"
 #include "progress.hpp"
 #include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
 #include "zanj/verify.hpp"
 
 namespace zanj::cli {
@@ -66,7 +67,7 @@ int run_verify(const VerifyCliOptions& opt) {
     try {
       report = verify_with_progress(file, options);
     } catch (const Error& e) {  // the file could not be read after all: go on with the others
-      std::fprintf(stderr, "zanj: error: %s\n", e.what());
+      std::fprintf(stderr, "zanj: error: %s\n", terminal_safe(e.what()).c_str());
       status = std::max(status, e.exit_code());
       continue;
     }

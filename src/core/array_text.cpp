@@ -12,6 +12,7 @@
 #include "zanj/element_types.hpp"
 #include "zanj/float16.hpp"
 #include "zanj/float_column.hpp"
+#include "zanj/member_name.hpp"
 
 namespace zanj {
 namespace {
@@ -23,12 +24,28 @@ constexpr FloatPrecision precision_of() {
   return sizeof(F) == 2 ? FloatPrecision::half : sizeof(F) == 4 ? FloatPrecision::single : FloatPrecision::double_;
 }
 
-/// Python's repr of a str or bytes element: quotes, backslash escapes for what is not printable.
+/// Python's repr of a str or bytes element: quotes, backslash escapes for what is not printable
+/// (in a str also C1 controls and what is not UTF-8, such as a surrogate code point).
 void append_repr(std::string& out, std::string_view text, bool bytes) {
   static constexpr char hex[] = "0123456789abcdef";
   if (bytes) out += 'b';
   out += '\'';
-  for (unsigned char c : text) {
+  std::uint32_t cp = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (!bytes && c >= 0x80) {
+      const std::size_t len = utf8_sequence(text.substr(i), cp);
+      if (len != 0 && cp > 0x9F) {
+        out.append(text.substr(i, len));
+        i += len - 1;
+        continue;
+      }
+      if (len == 2) ++i;  // a C1 control: \x80 to \x9f, as Python writes it
+      out += "\\x";
+      out += hex[(len == 2 ? cp : c) >> 4];
+      out += hex[(len == 2 ? cp : c) & 15];
+      continue;
+    }
     if (c == '\\' || c == '\'') {
       out += '\\';
       out += static_cast<char>(c);

@@ -5,6 +5,9 @@
 
 #include "zanj/json.hpp"
 
+#include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
+
 namespace zanj {
 
 bool Json::is_number() const noexcept {
@@ -69,30 +72,66 @@ std::string_view Json::type_name() const noexcept {
 
 void write_json_string(std::string& out, std::string_view text) {
   static constexpr char hex[] = "0123456789abcdef";
+  auto escape_unit = [&](std::uint32_t unit) {  // \uXXXX
+    out += "\\u";
+    for (int shift = 12; shift >= 0; shift -= 4) out += hex[(unit >> shift) & 15];
+  };
   out += '"';
-  for (unsigned char c : text) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) {
-          out += "\\u00";
-          out += hex[c >> 4];
-          out += hex[c & 15];
-        } else {
-          out += static_cast<char>(c);
-        }
+  std::uint32_t cp = 0;
+  while (!text.empty()) {
+    const auto c = static_cast<unsigned char>(text[0]);
+    if (c >= 0x20 && c < 0x7F && c != '"' && c != '\\') {  // plain ASCII, by far the most text
+      out += static_cast<char>(c);
+      text.remove_prefix(1);
+      continue;
     }
+    std::size_t len = utf8_sequence(text, cp);
+    if (len == 0) {
+      // A lone surrogate, as the parser keeps "\ud800" (WTF-8: ED A0..BF 80..BF), goes back
+      // out as the same escape; any other byte that is not UTF-8 as U+DC00+byte, Python's
+      // surrogateescape (README "JSON output").
+      if (c == 0xED && text.size() >= 3 && (static_cast<unsigned char>(text[1]) & 0xE0) == 0xA0 &&
+          (static_cast<unsigned char>(text[2]) & 0xC0) == 0x80) {
+        escape_unit(0xD000u | ((static_cast<unsigned>(text[1]) & 0x3Fu) << 6) | (static_cast<unsigned>(text[2]) & 0x3Fu));
+        len = 3;
+      } else {
+        escape_unit(0xDC00u | c);
+        len = 1;
+      }
+    } else if (cp == '"') {
+      out += "\\\"";
+    } else if (cp == '\\') {
+      out += "\\\\";
+    } else if (cp == '\n') {
+      out += "\\n";
+    } else if (cp == '\r') {
+      out += "\\r";
+    } else if (cp == '\t') {
+      out += "\\t";
+    } else if (cp == '\b') {
+      out += "\\b";
+    } else if (cp == '\f') {
+      out += "\\f";
+    } else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) {  // C0, DEL, C1: never raw on a terminal
+      escape_unit(cp);
+    } else {
+      out.append(text.substr(0, len));
+    }
+    text.remove_prefix(len);
   }
   out += '"';
 }
 
 namespace {
+
+/// Only the digits of a JSON integer (-?(0|[1-9][0-9]*)) may be printed as a number.
+bool is_json_integer_text(std::string_view digits) {
+  if (!digits.empty() && digits.front() == '-') digits.remove_prefix(1);
+  if (digits.empty() || (digits.size() > 1 && digits.front() == '0')) return false;
+  for (char c : digits)
+    if (c < '0' || c > '9') return false;
+  return true;
+}
 
 /// Python prints floats with a decimal point or exponent ("1.0", "1e+16"); to_chars does not.
 void finish_float_text(std::string& out, std::size_t start) {
@@ -133,7 +172,12 @@ void write_value(std::string& out, const Json& v, const JsonStyle& style, int le
     case T::boolean: out += v.as_bool() ? "true" : "false"; break;
     case T::integer: out += std::to_string(v.as_int64()); break;
     case T::unsigned_integer: out += std::to_string(v.as_uint64()); break;
-    case T::big_integer: out += v.as_big_integer().digits; break;
+    case T::big_integer:
+      // The parser keeps the text of integers beyond 64 bits; never echo text that is not one.
+      if (!is_json_integer_text(v.as_big_integer().digits))
+        throw Error("not a JSON integer: '" + terminal_safe(v.as_big_integer().digits.substr(0, 40)) + "'");
+      out += v.as_big_integer().digits;
+      break;
     case T::real: write_json_double(out, v.as_real()); break;
     case T::string: write_json_string(out, v.as_string()); break;
     case T::array: {

@@ -53,7 +53,7 @@ const Json& find_node(const Json& root, const NodeTarget& target, std::string_vi
   const Json* parent = follow_path(root, parent_segments);
   const std::string parent_path = parent_segments.empty() ? "the root" : "'" + join_path(parent_segments) + "'";
   throw Error(std::string(archive_name) + ": no object at path '" + target.path + "': " + parent_path + " has no '" +
-              target.segments[matched] + "'; " + describe_children(*parent));
+              escape_path_segment(target.segments[matched]) + "'; " + describe_children(*parent));
 }
 
 }  // namespace zanj

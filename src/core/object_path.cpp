@@ -3,20 +3,34 @@
 #include <charconv>
 
 #include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
 
 namespace zanj {
 
 std::string escape_path_segment(std::string_view segment) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  if (segment.empty()) return "~e";  // an empty key, which "" (the root) and "a//" cannot say
   std::string out;
   out.reserve(segment.size());
-  for (char c : segment) {
-    if (c == '~') {
+  std::uint32_t cp = 0;
+  while (!segment.empty()) {
+    std::size_t len = utf8_sequence(segment, cp);
+    const bool raw = len != 0 && cp >= 0x20 && !(cp >= 0x7F && cp <= 0x9F);
+    if (len == 0) len = 1;
+    if (raw && cp == '~') {
       out += "~0";
-    } else if (c == '/') {
+    } else if (raw && cp == '/') {
       out += "~1";
+    } else if (raw) {
+      out.append(segment.substr(0, len));
     } else {
-      out += c;
+      for (unsigned char c : segment.substr(0, len)) {  // terminal-safe, and back to the same bytes
+        out += "~x";
+        out += hex[c >> 4];
+        out += hex[c & 15];
+      }
     }
+    segment.remove_prefix(len);
   }
   return out;
 }
@@ -34,6 +48,21 @@ std::string child_path(std::string_view parent, std::string_view segment) {
   return out;
 }
 
+namespace {
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+[[noreturn]] void bad_escape(std::string_view path) {
+  throw Error("bad object path '" + terminal_safe(path) +
+                  "': '~' starts an escape: ~0 is '~', ~1 is '/', ~e an empty key, ~xNN the byte NN (hex)",
+              Exit::usage);
+}
+}  // namespace
+
 PathSegments split_path(std::string_view path) {
   PathSegments out;
   if (!path.empty() && path.front() == '/') path.remove_prefix(1);
@@ -46,11 +75,17 @@ PathSegments split_path(std::string_view path) {
       current.clear();
     } else if (c == '~') {
       const char next = i + 1 < path.size() ? path[i + 1] : '\0';
-      if (next != '0' && next != '1')
-        throw Error("bad object path '" + std::string(path) + "': '~' must be written ~0 (and '/' as ~1)",
-                    Exit::usage);
-      current += next == '0' ? '~' : '/';
-      ++i;
+      if (next == '0' || next == '1') {
+        current += next == '0' ? '~' : '/';
+        ++i;
+      } else if (next == 'x' && i + 3 < path.size() && hex_digit(path[i + 2]) >= 0 && hex_digit(path[i + 3]) >= 0) {
+        current += static_cast<char>(hex_digit(path[i + 2]) * 16 + hex_digit(path[i + 3]));
+        i += 3;
+      } else if (next == 'e' && current.empty() && (i + 2 == path.size() || path[i + 2] == '/')) {
+        ++i;  // "~e" is a whole segment: the empty key
+      } else {
+        bad_escape(path);
+      }
     } else {
       current += c;
     }

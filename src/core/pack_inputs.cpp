@@ -6,6 +6,7 @@
 
 #include "zanj/byte_source.hpp"
 #include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
 #include "zanj/member_reader.hpp"
 #include "zanj/npy.hpp"
 #include "zanj/pack.hpp"
@@ -115,6 +116,7 @@ class Planner {
       const NpyHeader& h = *headers.at(&e).header();
       check_npy_size(h, e.uncompressed_size, what);
       const std::string key = ends_with(e.name, ".npy") ? e.name.substr(0, e.name.size() - 4) : e.name;
+      check_npz_key(dict, key, what);
       JsonArray node_path = prefix;
       node_path.emplace_back(key);
       const std::string member = externals_.name_for(node_path, "npy");
@@ -122,6 +124,23 @@ class Planner {
       members_.push_back({member, ArchiveMemberSource{archive, &e}, e.uncompressed_size});
     }
     return Json(std::move(dict));
+  }
+
+  /// numpy names an .npz array after its member without ".npy"; that name becomes a key.
+  /// Refused (nothing written, exit 1): a key that is empty (a member named ".npy"), not
+  /// UTF-8 or holding control characters (JSON and terminals would mangle it), or one
+  /// already taken in this .npz ("w" beside "w.npy"): no archive with a surprising key.
+  static void check_npz_key(const JsonObject& dict, const std::string& key, const std::string& what) {
+    if (key.empty()) throw Error(what + " would be stored under an empty key; rename it in the .npz");
+    if (!is_valid_utf8(key)) throw Error(what + " would be stored under a key that is not UTF-8");
+    std::uint32_t cp = 0;
+    for (std::string_view rest = key; !rest.empty();) {
+      rest.remove_prefix(utf8_sequence(rest, cp));  // valid UTF-8: never 0
+      if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+        throw Error(what + " would be stored under a key with a control character");
+    }
+    for (const auto& [existing, node] : dict)
+      if (existing == key) throw Error(what + " would be stored under the key '" + key + "', which another member already has");
   }
 
   Json npy(const std::string& path, const JsonArray& node_path) {

@@ -1,5 +1,6 @@
 #include "zanj/resolve.hpp"
 
+#include "zanj/error.hpp"
 #include "zanj/row_values.hpp"
 #include "zanj/tree.hpp"
 #include "zanj/value_format.hpp"
@@ -105,6 +106,17 @@ class ResolvedWriter {
 
 void write_resolved(const ZanjFile& file, const Json& node, const PathSegments& segments, const ResolveOptions& options,
                     OutputBuffer& out) {
+  // A zero-size array too large to print as JSON is refused before anything is printed.
+  walk_tree(node, segments, [&](const TreeVisit& v) {
+    if (v.node.array && v.node.array->external()) {  // inline ones print as stored
+      try {
+        check_json_printable(v.node.array->shape);
+      } catch (const Error& e) {
+        throw Error(file.name() + ": array '" + v.path + "': " + e.what(), e.exit());
+      }
+    }
+    return !v.node.array;
+  });
   ResolvedWriter(file, options, out).value(node, join_path(segments), 0);
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 
 #include "zanj/dtype.hpp"
@@ -10,13 +11,18 @@
 
 namespace zanj {
 
-std::string iso8601_utc(double seconds) {
+std::optional<std::string> iso8601_utc(double seconds) {
+  // Years 1 to 9999, as Python's datetime: outside, NaN and infinities included, the cast to
+  // time_t would be undefined and gmtime_r could fail.
+  constexpr double kFirst = -62135596800.0, kEnd = 253402300800.0;
+  if (!(seconds >= kFirst && seconds < kEnd)) return std::nullopt;
   const auto t = static_cast<std::time_t>(std::floor(seconds));
   std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
+  if (!gmtime_r(&t, &tm)) return std::nullopt;
+  char buf[40];  // four-digit years, as ISO 8601 and Python's isoformat() write them
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec);
+  return std::string(buf);
 }
 
 std::optional<std::uint64_t> array_value_bytes(const std::string& dtype, const std::vector<std::uint64_t>& shape) {
@@ -56,9 +62,13 @@ Json config_without_code(const Json& cfg, std::vector<std::string>& handlers) {
 std::string first_word(std::string_view s) { return std::string(s.substr(0, s.find(' '))); }
 
 void read_meta(const Json& meta, Summary& s) {
-  if (const Json* ts = meta.find("timestamp"); ts && ts->is_number() && std::isfinite(ts->to_double())) {
-    s.timestamp = ts->to_double();
-    s.saved_at = iso8601_utc(*s.timestamp);
+  if (const Json* ts = meta.find("timestamp"); ts && ts->is_number()) {
+    if (auto text = iso8601_utc(ts->to_double())) {
+      s.timestamp = ts->to_double();
+      s.saved_at = *text;
+    } else {
+      s.invalid_timestamp = ts->type() == Json::Type::big_integer ? ts->as_big_integer().digits : to_json(*ts);
+    }
   }
   if (const Json* sys = meta.find("sysinfo")) {
     if (const Json* py = sys->find("python")) s.python = first_word(py->string_at("version"));
@@ -78,7 +88,7 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
     s.uncompressed_bytes += e.uncompressed_size;
   }
   if (file.meta) read_meta(*file.meta, s);
-  if (s.saved_at.empty())
+  if (s.saved_at.empty() && !s.invalid_timestamp)
     if (const ZipEntry* main = file.archive.find(kMainMember)) s.saved_at = main->mtime_iso8601();
 
   const Node root = classify(file.root);

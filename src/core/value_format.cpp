@@ -1,5 +1,6 @@
 #include "zanj/value_format.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <vector>
@@ -97,20 +98,30 @@ class NestedLists {
   }
 
   void finish(OutputBuffer& out) {
-    if (first_) return write_empty(out, 0);  // no elements: the shape holds a zero
+    if (first_) return write_empty(out);  // no elements: the shape holds a zero
     out.text().append(shape_.size(), ']');
   }
 
  private:
-  void write_empty(OutputBuffer& out, std::size_t axis) {
-    out.text() += '[';
-    if (axis < shape_.size() && shape_[axis] > 0)
-      for (std::uint64_t i = 0; i < shape_[axis]; ++i) {
-        if (i) out.text() += ", ";
-        write_empty(out, axis + 1);
-        out.flush_if_full();
-      }
-    out.text() += ']';
+  /// numpy's tolist() of a zero-size array: the axes before the first 0 nest, and each
+  /// innermost list is empty. Written as an array of that leading shape whose elements are
+  /// "[]", so the time is that of the empty lists printed, never of a dimension.
+  void write_empty(OutputBuffer& out) {
+    check_json_printable(shape_);
+    std::vector<std::uint64_t> leading;
+    std::uint64_t lists = 1;
+    for (auto d : shape_) {
+      if (d == 0) break;
+      lists *= d;
+      leading.push_back(d);
+    }
+    NestedLists outer(std::move(leading));
+    for (std::uint64_t i = 0; i < lists; ++i) {
+      if (!outer.shape_.empty()) outer.before_element(out.text());
+      out.text() += "[]";
+      out.flush_if_full();
+    }
+    out.text().append(outer.shape_.size(), ']');
   }
 
   std::vector<std::uint64_t> shape_, index_;
@@ -142,6 +153,20 @@ void write_array_csv(const ArrayValues& values, const Selection& selection, Outp
 }
 
 }  // namespace
+
+void check_json_printable(const std::vector<std::uint64_t>& shape) {
+  std::uint64_t lists = 1;
+  for (auto d : shape) {
+    if (d == 0) return;  // past the first 0 nothing nests
+    if (d > kMaxEmptyLists || lists * d > kMaxEmptyLists) break;
+    lists *= d;
+  }
+  if (std::find(shape.begin(), shape.end(), 0) == shape.end()) return;  // not zero-size
+  std::string text = "(";
+  for (std::size_t i = 0; i < shape.size(); ++i) text += (i ? ", " : "") + std::to_string(shape[i]);
+  throw Error("a zero-size array of shape " + text + (shape.size() == 1 ? ",)" : ")") + " prints as more than " +
+              std::to_string(kMaxEmptyLists) + " empty lists in JSON (numpy's tolist()); not printed: select a slice");
+}
 
 void append_csv_field(std::string& out, std::string_view text) {
   if (!text.empty() && text.find_first_of(",\"\r\n") == std::string_view::npos) {

@@ -84,6 +84,19 @@ TEST_SUITE("json") {
     CHECK(to_json(Json(JsonObject{{"k", Json(JsonArray{Json(1)})}}), JsonStyle{2}) == "{\n  \"k\": [\n    1\n  ]\n}");
   }
 
+  TEST_CASE("writer output is valid UTF-8 JSON whatever the string bytes") {
+    CHECK(to_json(Json("\x1b\x07\x7f")) == R"("\u001b\u0007\u007f")");
+    CHECK(to_json(Json("\xc2\x9b")) == R"("\u009b")");         // C1 CSI
+    CHECK(to_json(Json("a\xff" "b")) == R"("a\udcffb")");      // surrogateescape
+    CHECK(to_json(Json("\xed\xa0\x80")) == R"("\ud800")");      // a lone surrogate kept as WTF-8
+    CHECK(to_json(Json("\xed\xbf\xbf")) == R"("\udfff")");
+    CHECK(to_json(Json("caf\xc3\xa9")) == "\"caf\xc3\xa9\"");
+    CHECK(to_json(Json(JsonObject{{"\xfe", 1}})) == R"({"\udcfe": 1})");
+    CHECK(to_json(Json(BigInt{"-123456789012345678901234567890"})) == "-123456789012345678901234567890");
+    CHECK_THROWS_AS(to_json(Json(BigInt{"99999999999999999999-1"})), Error);
+    CHECK_THROWS_AS(to_json(Json(BigInt{"0123"})), Error);
+  }
+
   TEST_CASE("round trip through writer and parser") {
     const std::string text = R"({"a": [1, 2.5, NaN, Infinity, "s", {"x": null}], "b": false})";
     const Json j = parse_json(text, "t");

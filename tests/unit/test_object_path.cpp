@@ -15,6 +15,23 @@ TEST_SUITE("object_path") {
     CHECK(child_path("p", "x/y") == "p/x~1y");
   }
 
+  TEST_CASE("empty keys, controls and bytes that are not UTF-8 have one terminal-safe form") {
+    CHECK(escape_path_segment("") == "~e");
+    CHECK(join_path({""}) == "~e");
+    CHECK(join_path({"", "x", ""}) == "~e/x/~e");
+    CHECK(escape_path_segment("a\x1b[2J\x07") == "a~x1B[2J~x07");
+    CHECK(escape_path_segment("\xc2\x9b\xff\xc3\xa9") == "~xC2~x9B~xFF\xc3\xa9");
+    for (const PathSegments& p : {PathSegments{""}, PathSegments{"", ""}, PathSegments{"a", "", "b"},
+                                  PathSegments{"~e", "~x41", "/"}, PathSegments{"\x1b\xff\xed\xa0\x80", "~"}})
+      CHECK(split_path(join_path(p)) == p);
+    CHECK(split_path("~e") == PathSegments{""});
+    CHECK(split_path("a/~e/~x41~x4a") == PathSegments{"a", "", "AJ"});
+    CHECK_THROWS_AS(split_path("~ex"), Error);
+    CHECK_THROWS_AS(split_path("x~e"), Error);
+    CHECK_THROWS_AS(split_path("~x4"), Error);
+    CHECK_THROWS_AS(split_path("~xZZ"), Error);
+  }
+
   TEST_CASE("splitting undoes escaping") {
     CHECK(split_path("").empty());
     CHECK(split_path("/").empty());

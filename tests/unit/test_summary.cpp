@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/summary.hpp"
@@ -43,6 +45,13 @@ TEST_SUITE("summary") {
   TEST_CASE("helpers") {
     CHECK(iso8601_utc(0) == "1970-01-01T00:00:00Z");
     CHECK(iso8601_utc(1795217122.9) == "2026-11-20T23:25:22Z");
+    CHECK(iso8601_utc(-62135596800.0) == "0001-01-01T00:00:00Z");
+    CHECK(iso8601_utc(253402300799.0) == "9999-12-31T23:59:59Z");
+    CHECK_FALSE(iso8601_utc(253402300800.0));  // year 10000: Python's datetime has none
+    CHECK_FALSE(iso8601_utc(1e300));
+    CHECK_FALSE(iso8601_utc(-1e300));
+    CHECK_FALSE(iso8601_utc(std::nan("")));
+    CHECK_FALSE(iso8601_utc(HUGE_VAL));
     CHECK(*array_value_bytes("float32", {32, 16}) == 2048);
     CHECK(*array_value_bytes("torch.int64", {}) == 8);
     CHECK_FALSE(array_value_bytes("torch.bfloat16", {2}));

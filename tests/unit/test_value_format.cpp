@@ -53,6 +53,19 @@ TEST_SUITE("value_format") {
     CHECK(print(InlineArray("7", "int8", "[]", "zero_dim"), ValueFormat::json) == "7\n");
   }
 
+  TEST_CASE("zero-size selections print like tolist(), bounded by the empty lists, never by a dimension") {
+    const InlineArray a("[[[0, 1], [2, 3]], [[4, 5], [6, 7]]]", "int64", "[2, 2, 2]");
+    CHECK(print(a, ValueFormat::json, "[:, :, 5:]") == "[[[], []], [[], []]]\n");
+    CHECK(print(a, ValueFormat::json, "[:, 9:, :]") == "[[], []]\n");
+    CHECK(print(a, ValueFormat::text, "[:, 9:, :]") == "[]\n");
+    CHECK_NOTHROW(check_json_printable({0, std::uint64_t{1} << 62}));
+    CHECK_NOTHROW(check_json_printable({1024, 1024, 0, 7}));  // exactly kMaxEmptyLists
+    CHECK_NOTHROW(check_json_printable({std::uint64_t{1} << 62, 5}));  // not zero-size: nothing to refuse
+    CHECK_THROWS_AS(check_json_printable({1024, 1025, 0}), Error);
+    CHECK_THROWS_AS(check_json_printable({1000000000000000000, 0}), Error);
+    CHECK_THROWS_AS(check_json_printable({std::uint64_t{1} << 40, std::uint64_t{1} << 40, 0}), Error);  // no overflow
+  }
+
   TEST_CASE("CSV of 0-, 1- and 2-D selections") {
     const InlineArray a("[[1.5, 2], [3, NaN]]", "float64", "[2, 2]");
     CHECK(print(a, ValueFormat::csv) == "1.5,2.0\n3.0,NaN\n");
