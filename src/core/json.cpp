@@ -70,7 +70,19 @@ std::string_view Json::type_name() const noexcept {
 void write_json_string(std::string& out, std::string_view text) {
   static constexpr char hex[] = "0123456789abcdef";
   out += '"';
-  for (unsigned char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    // A surrogate (ED A0..BF xx, from a lone \\uD800-style escape) is not UTF-8: escape it
+    // back, as Python's json.dumps does, so the output is valid UTF-8 and reads the same.
+    if (c == 0xED && i + 2 < text.size() && (static_cast<unsigned char>(text[i + 1]) & 0xE0) == 0xA0 &&
+        (static_cast<unsigned char>(text[i + 2]) & 0xC0) == 0x80) {
+      const unsigned cp = 0xD000u | ((static_cast<unsigned char>(text[i + 1]) & 0x3Fu) << 6) |
+                          (static_cast<unsigned char>(text[i + 2]) & 0x3Fu);
+      out += "\\u";
+      for (int shift = 12; shift >= 0; shift -= 4) out += hex[(cp >> shift) & 15];
+      i += 2;
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
