@@ -80,11 +80,14 @@ class Json {
       v_{nullptr};
 };
 
+/// --max-json-values as the command line set it (limits.hpp's reader_limits()).
+std::uint64_t default_max_json_values();
+
 /// What a document may make the parser spend. The value count (every element, member and the
 /// root) is checked by a first structural pass, before anything is allocated for the tree.
 struct JsonLimits {
   std::size_t max_depth = 1024;
-  std::uint64_t max_values = std::uint64_t{1} << 62;  ///< callers reading archives pass ResourceLimits'
+  std::uint64_t max_values = default_max_json_values();
 };
 
 /// What Python's json accepts silently but is worth a warning: filled by parse_json when asked.

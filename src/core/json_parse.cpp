@@ -17,6 +17,7 @@
 
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
+#include "zanj/limits.hpp"
 
 namespace zanj {
 namespace {
@@ -600,6 +601,8 @@ class Parser {
 };
 
 }  // namespace
+
+std::uint64_t default_max_json_values() { return reader_limits().max_json_values; }
 
 Json parse_json(std::string_view bytes, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
   JsonParseNotes local;

@@ -69,7 +69,10 @@ std::optional<Json> read_document(const Archive& archive, std::string_view name,
   ++report.checked.members_read;
   report.checked.bytes_read += text.size();
   try {
-    return parse_json(text, "", JsonLimits{limits.max_json_depth});
+    JsonParseNotes notes;
+    Json parsed = parse_json(text, "", JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);
+    report_json_notes(report, notes, name, "");
+    return parsed;
   } catch (const Error& e) {
     std::string message = e.what();
     if (message.rfind(": ", 0) == 0) message.erase(0, 2);  // parse_json names the document first
