@@ -7,6 +7,7 @@
 // tree costs what it holds (no growth slack, no copy of an intermediate DOM). The second pass
 // validates everything and builds the tree with an explicit stack, so nesting depth costs heap,
 // not native stack.
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -112,6 +113,13 @@ std::string_view decode_input(std::string_view bytes, std::string& storage, Json
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
+/// Bytes that end a run of number or literal characters in pass 1: structure, quotes, space.
+constexpr auto kRunEnd = [] {
+  std::array<bool, 256> t{};
+  for (unsigned char c : std::string_view("[]{},:\" \t\n\r")) t[c] = true;
+  return t;
+}();
+
 [[noreturn]] void too_many_values(std::string_view what, const JsonLimits& limits) {
   throw Error(std::string(what) + ": the number of JSON values (elements and members) exceeds the limit of " +
               std::to_string(limits.max_values) + " (raise with --max-json-values)");
@@ -176,7 +184,12 @@ Counts count_structure(std::string_view text, const JsonLimits& limits, std::str
       case ':':
         break;
       default:
-        if (!is_space(c)) value_start();
+        if (is_space(c)) {
+          while (p < end && is_space(*p)) ++p;
+        } else {
+          value_start();
+          while (p < end && !kRunEnd[static_cast<unsigned char>(*p)]) ++p;
+        }
     }
     if (counts.values > limits.max_values) too_many_values(what, limits);
   }
