@@ -10,7 +10,6 @@
 #include <array>
 #include <charconv>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -504,14 +503,35 @@ class Parser {
     return Json(BigInt{"-" + std::string(digits, int_end)});
   }
 
-  /// Python's float(text): correctly rounded, overflow to +-inf, underflow to 0.
+  /// Python's float(text): correctly rounded, overflow to +-inf, underflow to 0. `text` is
+  /// already known to match the number grammar.
   static double to_double(const char* first, const char* last) {
     double value = 0;
     const auto [ptr, ec] = std::from_chars(first, last, value);
     if (ec == std::errc() && ptr == last) return value;
-    // Out of range (or an implementation that stops early): strtod rounds to inf or 0.
-    const std::string copy(first, last);
-    return std::strtod(copy.c_str(), nullptr);
+    // Out of range: beyond 1e308 or below 1e-324, and the decimal order of the first nonzero
+    // digit says which (no strtod: it would depend on the C locale).
+    const bool negative = *first == '-';
+    const char* p = first + (negative ? 1 : 0);
+    std::int64_t order = 0;
+    if (*p != '0') {
+      while (p < last && *p >= '0' && *p <= '9') ++p, ++order;
+    } else {
+      ++p;
+      if (p < last && *p == '.')
+        for (++p; p < last && *p == '0'; ++p) --order;
+    }
+    while (p < last && *p != 'e' && *p != 'E') ++p;
+    if (p < last) {
+      ++p;
+      const bool exp_negative = *p == '-';
+      if (*p == '-' || *p == '+') ++p;
+      std::int64_t exponent = 0;
+      for (; p < last; ++p) exponent = std::min<std::int64_t>(exponent * 10 + (*p - '0'), std::int64_t{1} << 40);
+      order += exp_negative ? -exponent : exponent;
+    }
+    const double magnitude = order > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+    return negative ? -magnitude : magnitude;
   }
 
   /// The rest of a string after its opening quote, appended to `out` as generalized UTF-8.
