@@ -63,7 +63,8 @@ _zanj()
 
     local zanj=${words[0]}
     local commands="info ls cat verify extract pack diff stats"
-    local global_opts="-h --help --help-all -v --verbose -q --quiet --color --progress -V --version"
+    local global_opts="-h --help --help-all -v --verbose -q --quiet --color --progress -V --version
+        --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows"
 
     # The command and the positional arguments before the cursor, skipping options and the
     # values of the options that take one.
@@ -75,7 +76,8 @@ _zanj()
             --color | --progress | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member | \
                 -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header | \
                 --atol | --rtol | --tol | --exclude | --directory | --max-member-bytes | --output | --key | \
-                --list-threshold | --array-threshold | --level) ((i++)) ;;
+                --list-threshold | --array-threshold | --level | \
+                --max-json-bytes | --max-json-values | --max-jsonl-line-bytes | --max-jsonl-rows) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
@@ -90,7 +92,8 @@ _zanj()
             ;;
         -d | --depth | --glob | --head | --tail | --member | -j | --jobs | --max-total-bytes | --max-entries | \
             --max-json-depth | --max-npy-header | --atol | --rtol | --tol | --exclude | --max-member-bytes | \
-            --key | --list-threshold | --array-threshold | --level)
+            --key | --list-threshold | --array-threshold | --level | \
+            --max-json-bytes | --max-json-values | --max-jsonl-line-bytes | --max-jsonl-rows)
             return # a number, a pattern, a member name: nothing to offer
             ;;
         -f | --format)

@@ -15,7 +15,7 @@ function __zanj_words
             continue
         end
         switch $token
-            case --color --progress -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level
+            case --color --progress -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows
                 set skip 1
             case '-*'
             case '*'
@@ -89,6 +89,10 @@ complete -c zanj -s q -l quiet -d 'Only errors on stderr, no progress bar'
 complete -c zanj -l color -x -a 'auto always never' -d 'When to colour output'
 complete -c zanj -l progress -x -a 'auto always never' -d 'When to draw a progress bar on stderr'
 complete -c zanj -s V -l version -d 'Print the versions of zanj and its libraries'
+complete -c zanj -l max-json-bytes -x -d 'Largest JSON member read, in bytes'
+complete -c zanj -l max-json-values -x -d 'Most values in one JSON member or .jsonl line'
+complete -c zanj -l max-jsonl-line-bytes -x -d 'Longest .jsonl line read, in bytes'
+complete -c zanj -l max-jsonl-rows -x -d 'Most lines read from one .jsonl member'
 
 # Commands.
 set -l next_is_command 'test (__zanj_next_arg) = command'

@@ -1,7 +1,8 @@
 #pragma once
-// The JSON value model every command works on. Parsed with simdjson (json_parse.cpp),
-// including the bare NaN / Infinity / -Infinity tokens and integers beyond 64 bits that
-// Python's json writes and strict parsers reject.
+// The JSON value model every command works on, and its parser (json_parse.cpp), which reads
+// exactly what Python 3.11's json.loads(bytes) reads (FORMAT.md): the bare NaN / Infinity /
+// -Infinity tokens, integers of any size up to 4,300 digits, 1e400 as inf, lone surrogate
+// escapes, a leading BOM, and duplicate keys with the last value winning.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -79,12 +80,34 @@ class Json {
       v_{nullptr};
 };
 
-/// Parse a complete JSON document. `what` names it in error messages (a member name).
-/// Throws zanj::Error on invalid JSON or when nesting exceeds max_depth.
+/// --max-json-values as the command line set it (limits.hpp's reader_limits()).
+std::uint64_t default_max_json_values();
+
+/// What a document may make the parser spend. The value count (every element, member and the
+/// root) is checked by a first structural pass, before anything is allocated for the tree.
 struct JsonLimits {
   std::size_t max_depth = 1024;
+  std::uint64_t max_values = default_max_json_values();
 };
-Json parse_json(std::string_view text, std::string_view what, const JsonLimits& limits = {});
+
+/// What Python's json accepts silently but is worth a warning: filled by parse_json when asked.
+struct JsonParseNotes {
+  bool bom = false;                   ///< a byte-order mark was skipped
+  std::string_view encoding = "utf-8";  ///< as Python's json.detect_encoding names it
+  std::uint64_t duplicate_keys = 0;   ///< keys repeating an earlier key of the same object
+  std::vector<std::string> first_duplicate;  ///< path segments to the first repeated key
+  std::uint64_t values = 0;           ///< values in the document (root, elements and members)
+};
+
+/// Parse a complete JSON document from bytes, as Python's json.loads(bytes) does: the
+/// encoding is detected (UTF-8, UTF-8 with BOM, UTF-16 and UTF-32 by BOM or NUL pattern),
+/// surrogates are accepted ('surrogatepass'), and strings keep them as 3-byte sequences
+/// (generalized UTF-8) that write_json prints back as backslash-u escapes. Duplicate keys keep
+/// their first position and take the last value, like a Python dict. `what` names the
+/// document in error messages (a member name). Throws zanj::Error on invalid JSON, or when
+/// nesting exceeds max_depth or the value count max_values.
+Json parse_json(std::string_view text, std::string_view what, const JsonLimits& limits = {},
+                JsonParseNotes* notes = nullptr);
 
 /// How to print JSON.
 struct JsonStyle {
@@ -95,7 +118,8 @@ struct JsonStyle {
 /// NaN and infinities as Python writes them (NaN, Infinity, -Infinity).
 void write_json(std::string& out, const Json& value, const JsonStyle& style = {});
 std::string to_json(const Json& value, const JsonStyle& style = {});
-/// Append a JSON string literal (quotes and escapes) for UTF-8 text.
+/// Append a JSON string literal (quotes and escapes) for UTF-8 text. Surrogates held as
+/// 3-byte sequences (lone surrogate escapes the parser read) are written as backslash-u escapes (\\udc80).
 void write_json_string(std::string& out, std::string_view text);
 /// Append a double as Python's json.dumps would print it (repr, NaN/Infinity tokens).
 void write_json_double(std::string& out, double value);

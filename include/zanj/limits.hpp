@@ -10,12 +10,30 @@ struct ResourceLimits {
   std::uint64_t max_total_bytes = std::uint64_t{1} << 40;   ///< sum of declared sizes: 1 TiB
   std::uint64_t max_member_bytes = std::uint64_t{1} << 40;  ///< any one member: 1 TiB
   std::uint64_t max_entries = 1'000'000;                    ///< ZIP members
-  std::uint64_t max_json_bytes = std::uint64_t{4} << 30;    ///< one JSON member (simdjson's ceiling)
-  std::uint64_t max_jsonl_line_bytes = std::uint64_t{1} << 30;
+  // JSON and jsonl: the parsed tree costs about 40-80 bytes per value on top of the text, so
+  // the value count is what bounds memory; these defaults read a 24 MB __zanj__.json of
+  // 300,000 small dicts (1.8 million values) and refuse the 8-million-element list bomb.
+  std::uint64_t max_json_bytes = std::uint64_t{64} << 20;       ///< one JSON member: 64 MiB
+  std::uint64_t max_json_values = 2'000'000;                    ///< elements + members + root, per document
+  std::uint64_t max_jsonl_line_bytes = std::uint64_t{16} << 20;  ///< one .jsonl line: 16 MiB
+  std::uint64_t max_jsonl_rows = 10'000'000;                    ///< lines of one .jsonl member
   std::uint32_t max_json_depth = 1024;
   std::uint32_t max_npy_header_bytes = 10000;
   /// Deflate cannot expand data more than about 1032:1; a member claiming more is lying.
   static constexpr std::uint64_t max_deflate_ratio = 1032;
+
+  /// Take the JSON and jsonl limits from `other` (the global options) and keep the rest.
+  void take_json_limits(const ResourceLimits& other) {
+    max_json_bytes = other.max_json_bytes;
+    max_json_values = other.max_json_values;
+    max_jsonl_line_bytes = other.max_jsonl_line_bytes;
+    max_jsonl_rows = other.max_jsonl_rows;
+  }
 };
+
+/// The limits a reader applies when its caller passes none (ZanjFile, jsonl rows, JSON values
+/// of a line). main sets them once from the global --max-json-* options before any command
+/// runs and nothing changes them after, so threads read them freely.
+ResourceLimits& reader_limits();
 
 }  // namespace zanj

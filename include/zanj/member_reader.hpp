@@ -9,6 +9,7 @@
 
 #include "zanj/archive.hpp"
 #include "zanj/json.hpp"
+#include "zanj/limits.hpp"
 #include "zanj/npy.hpp"
 
 namespace zanj {
@@ -44,8 +45,10 @@ class JsonlLineSplitter {
  public:
   /// Return false to stop: later feed()/finish() calls then do nothing.
   using LineHandler = std::function<bool(std::uint64_t index, std::string_view line)>;
-  /// `what` names the input in the Error thrown for a line longer than max_line_bytes.
-  JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line_bytes, std::string what);
+  /// `what` names the input in the Error thrown for a line longer than max_line_bytes, or for
+  /// more lines than max_rows (--max-jsonl-line-bytes, --max-jsonl-rows).
+  JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line_bytes, std::string what,
+                    std::uint64_t max_rows = reader_limits().max_jsonl_rows);
   /// Split the next chunk; false once the handler has asked to stop.
   bool feed(std::string_view chunk);
   /// End of input: hands over a last line that has no "\n" (an empty one is not a line).
@@ -55,8 +58,10 @@ class JsonlLineSplitter {
 
  private:
   void too_long() const;
+  bool hand_over(std::string_view line);
   LineHandler on_line_;
   std::uint64_t max_line_bytes_;
+  std::uint64_t max_rows_;
   std::string what_;
   std::string pending_;  ///< the start of a line split across chunks
   std::uint64_t index_ = 0;
@@ -65,15 +70,17 @@ class JsonlLineSplitter {
 
 /// Call `on_line(index, text)` for each line of a .jsonl member, without the trailing "\n"
 /// (a final line without "\n" is passed too; an empty final segment is not). Return false to
-/// stop. Lines longer than max_line_bytes throw Error. Streams: memory is one line plus a chunk.
+/// stop. Lines longer than max_line_bytes, or more lines than --max-jsonl-rows, throw Error.
+/// Streams: memory is one line plus a chunk.
 void for_each_jsonl_line(const Archive& archive, const ZipEntry& entry,
                          const std::function<bool(std::uint64_t index, std::string_view line)>& on_line,
-                         std::uint64_t max_line_bytes = std::uint64_t{1} << 30);
+                         std::uint64_t max_line_bytes = reader_limits().max_jsonl_line_bytes);
 
-/// Same, with each line parsed as JSON (Python's NaN/Infinity accepted). Parse errors throw
-/// Error naming the member and line number.
+/// Same, with each line parsed as JSON like Python's json.loads(line_bytes): a BOM at a line's
+/// start is skipped, NaN/Infinity accepted, --max-json-values applies to each line. Parse errors
+/// throw Error naming the member and line number.
 void for_each_jsonl_value(const Archive& archive, const ZipEntry& entry,
                           const std::function<bool(std::uint64_t index, const Json& value)>& on_value,
-                          std::uint64_t max_line_bytes = std::uint64_t{1} << 30);
+                          std::uint64_t max_line_bytes = reader_limits().max_jsonl_line_bytes);
 
 }  // namespace zanj

@@ -38,7 +38,7 @@ enum class Code {
   npy_invalid, npy_mismatch, npy_data_size, jsonl_invalid, jsonl_row_count, table_columns,
   inline_array_invalid,
   // warnings
-  trailing_data, unaccounted_bytes, utf8_flag_missing, shared_member, npy_trailing_data, externals_info_len,
+  trailing_data, unaccounted_bytes, utf8_flag_missing, shared_member, npy_trailing_data, externals_info_len, duplicate_key, bom,
 };
 
 std::string_view code_name(Code code);
@@ -47,6 +47,9 @@ bool code_is_warning(Code code);
 /// Record a problem in the report's errors or warnings, as the code's severity says.
 /// `member` is made printable (control and non-UTF-8 bytes escaped).
 void add_problem(VerifyReport& report, Code code, std::string_view member, std::string path, std::string message);
+/// The duplicate_key and bom warnings for what parse_json noticed in `member` (`where`: a line).
+void report_json_notes(VerifyReport& report, const JsonParseNotes& notes, std::string_view member,
+                       std::string path, std::string_view where = {});
 
 /// Add the problems of `part` (a thread's or a member's findings) and its counts to `report`.
 void merge_report(VerifyReport& report, const VerifyReport& part);
@@ -179,6 +182,8 @@ class MemberValueCheck {
   /// plan_.line_references by line index (non-negative ones), and which were found.
   std::unordered_multimap<std::uint64_t, std::size_t> references_by_line_;
   std::vector<bool> reference_found_;
+  JsonParseNotes first_notes_;  ///< of the first line with a BOM or a repeated key
+  std::uint64_t noted_lines_ = 0, first_noted_line_ = 0;
   VerifyReport found_;  ///< problems and counts, handed over by finish()
   bool broken_ = false;  ///< a problem that ends the checks was found: stop looking at the contents
 };

@@ -7,6 +7,7 @@
 
 #include "zanj/archive.hpp"
 #include "zanj/json.hpp"
+#include "zanj/limits.hpp"
 
 namespace zanj {
 
@@ -14,8 +15,8 @@ inline constexpr std::string_view kMainMember = "__zanj__.json";
 inline constexpr std::string_view kMetaMember = "__zanj_meta__.json";
 
 struct ZanjLimits {
-  std::uint64_t max_json_bytes = std::uint64_t{4} << 30;  ///< simdjson's own ceiling
-  JsonLimits json;
+  std::uint64_t max_json_bytes = reader_limits().max_json_bytes;  ///< --max-json-bytes
+  JsonLimits json;  ///< max_values: --max-json-values
 };
 
 class ZanjFile {

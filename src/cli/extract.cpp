@@ -13,6 +13,7 @@
 #include "zanj/extract.hpp"
 #include "zanj/input.hpp"
 #include "zanj/json.hpp"
+#include "zanj/limits.hpp"
 #include "zanj/member_name.hpp"
 #include "zanj/safe_files.hpp"
 
@@ -75,7 +76,9 @@ int run_extract(const ExtractOptions& opt) {
     throw Error("reading an archive from standard input: name the directory with -C DIR", Exit::usage);
   const Archive archive(opt.file);
   ExtractSelection selection{opt.selectors, opt.npy_only, opt.json_only};
-  ExtractPlan plan = plan_extract(archive, selection, opt.limits);
+  ResourceLimits limits = opt.limits;
+  limits.take_json_limits(reader_limits());  // the global --max-json-* options
+  ExtractPlan plan = plan_extract(archive, selection, limits);
   const std::string directory = opt.directory.empty() ? default_extract_directory(opt.file) : opt.directory;
   if (opt.list) return list_plan(opt, plan, directory);
 

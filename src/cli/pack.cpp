@@ -9,6 +9,7 @@
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
 #include "zanj/member_name.hpp"
+#include "zanj/limits.hpp"
 #include "zanj/pack.hpp"
 #include "zanj/safe_files.hpp"
 
@@ -26,6 +27,7 @@ struct PackOptions {
 
 int run_pack(PackOptions& opt) {
   if (opt.store && opt.level >= 0) throw Error("--store and --level exclude each other", Exit::usage);
+  opt.settings.limits.take_json_limits(reader_limits());
   if (opt.store) opt.settings.method = ZipMethod::store;
   if (opt.level >= 0) {
     opt.settings.level = opt.level;

@@ -8,6 +8,7 @@
 #include "progress.hpp"
 #include "zanj/error.hpp"
 #include "zanj/member_name.hpp"
+#include "zanj/limits.hpp"
 #include "zanj/verify.hpp"
 
 namespace zanj::cli {
@@ -60,6 +61,7 @@ VerifyReport verify_with_progress(const std::string& file, VerifyOptions options
 int run_verify(const VerifyCliOptions& opt) {
   VerifyOptions options;
   options.limits = opt.limits;
+  options.limits.take_json_limits(reader_limits());  // the global --max-json-* options
   options.threads = opt.jobs;
   int status = 0;
   for (const std::string& file : opt.files) {

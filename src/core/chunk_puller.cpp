@@ -31,16 +31,22 @@ void ChunkPuller::run(const Producer& producer) {
   changed_.notify_all();
 }
 
+namespace {
+// What a queued chunk costs besides its bytes (the string and the deque slot): a stream of
+// one-byte jsonl lines must not queue millions of chunks inside a byte budget.
+constexpr std::size_t kChunkOverhead = 64;
+}  // namespace
+
 bool ChunkPuller::push(std::string_view chunk) {
   std::unique_lock lock(mutex_);
   // Wait for room; an empty queue always takes one chunk so oversized chunks cannot deadlock.
   changed_.wait(lock, [&] {
-    return stopping_ || queue_.empty() || queued_bytes_ + chunk.size() <= max_queued_bytes_;
+    return stopping_ || queue_.empty() || queued_bytes_ + chunk.size() + kChunkOverhead <= max_queued_bytes_;
   });
   if (stopping_) return false;
   const bool was_empty = queue_.empty();
   queue_.emplace_back(chunk);
-  queued_bytes_ += chunk.size();
+  queued_bytes_ += chunk.size() + kChunkOverhead;
   lock.unlock();
   if (was_empty) changed_.notify_all();  // only an empty queue can have a waiting consumer
   return true;
@@ -55,7 +61,7 @@ bool ChunkPuller::next(std::string& chunk) {
   }
   chunk = std::move(queue_.front());
   queue_.pop_front();
-  queued_bytes_ -= chunk.size();
+  queued_bytes_ -= chunk.size() + kChunkOverhead;
   lock.unlock();
   changed_.notify_all();  // the producer may be waiting for room
   return true;

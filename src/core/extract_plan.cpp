@@ -31,7 +31,7 @@ Json read_main_json(const Archive& archive, const ResourceLimits& limits) {
     throw Error(archive.name() + ": no __zanj__.json member, so object paths cannot be used (name members instead)");
   const std::string text = archive.read_all(*main, limits.max_json_bytes);
   try {
-    return parse_json(text, kMainMember, JsonLimits{limits.max_json_depth});
+    return parse_json(text, kMainMember, JsonLimits{limits.max_json_depth, limits.max_json_values});
   } catch (const Error& e) {
     throw Error(archive.name() + ": " + e.what());
   }

@@ -56,12 +56,20 @@ void NpyHeaderCollector::finish() const {
   throw Error("bad npy header: the member ends inside its header");
 }
 
-JsonlLineSplitter::JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line_bytes, std::string what)
-    : on_line_(std::move(on_line)), max_line_bytes_(max_line_bytes), what_(std::move(what)) {}
+JsonlLineSplitter::JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line_bytes, std::string what,
+                                     std::uint64_t max_rows)
+    : on_line_(std::move(on_line)), max_line_bytes_(max_line_bytes), max_rows_(max_rows), what_(std::move(what)) {}
 
 void JsonlLineSplitter::too_long() const {
   throw Error(what_ + ": line " + std::to_string(index_ + 1) + " is longer than " + std::to_string(max_line_bytes_) +
-              " bytes");
+              " bytes, the limit (raise with --max-jsonl-line-bytes)");
+}
+
+bool JsonlLineSplitter::hand_over(std::string_view line) {
+  if (index_ >= max_rows_)
+    throw Error(what_ + ": the number of lines exceeds the limit of " + std::to_string(max_rows_) +
+                " (raise with --max-jsonl-rows)");
+  return on_line_(index_++, line);
 }
 
 bool JsonlLineSplitter::feed(std::string_view chunk) {
@@ -80,7 +88,7 @@ bool JsonlLineSplitter::feed(std::string_view chunk) {
     } else if (line.size() > max_line_bytes_) {
       too_long();
     }
-    stopped_ = !on_line_(index_++, line);
+    stopped_ = !hand_over(line);
     pending_.clear();
     chunk.remove_prefix(nl + 1);
   }
@@ -89,7 +97,7 @@ bool JsonlLineSplitter::feed(std::string_view chunk) {
 
 bool JsonlLineSplitter::finish() {
   if (!stopped_ && !pending_.empty()) {
-    stopped_ = !on_line_(index_++, pending_);
+    stopped_ = !hand_over(pending_);
     pending_.clear();
   }
   return !stopped_;

@@ -182,13 +182,29 @@ void walk_node(const Json& json, std::string& path, std::vector<std::string>& se
                const std::function<bool(const TreeVisit&)>& visitor) {
   const Node node = classify(json);
   if (!visitor(TreeVisit{path, segments, node, depth})) return;
-  for (const auto& [segment, child] : node_children(node)) {
+  // The children are visited as node_children() lists them, without building that list: a
+  // list of millions of elements would cost tens of MiB of index strings and pointers.
+  auto visit = [&](std::string segment, const Json& child) {
     const std::size_t saved = path.size();
     path = child_path(path, segment);
-    segments.push_back(segment);
-    walk_node(*child, path, segments, depth + 1, visitor);
+    segments.push_back(std::move(segment));
+    walk_node(child, path, segments, depth + 1, visitor);
     segments.pop_back();
     path.resize(saved);
+  };
+  switch (node.kind) {
+    case NodeKind::list: {
+      const auto& a = json.as_array();
+      for (std::size_t i = 0; i < a.size(); ++i) visit(std::to_string(i), a[i]);
+      break;
+    }
+    case NodeKind::dict:
+    case NodeKind::dataclass:
+    case NodeKind::other:
+      for (const auto& [k, v] : json.as_object())
+        if (k != kFormatKey) visit(k, v);
+      break;
+    default: break;
   }
 }
 }  // namespace

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "zanj/member_name.hpp"
+#include "zanj/object_path.hpp"
 #include "zanj/verify_checks.hpp"
 
 namespace zanj {
@@ -61,6 +62,8 @@ const std::array kCodes{
     CodeRow{Code::shared_member, {"shared_member", kWarning, "several reference nodes point to the same member"}},
     CodeRow{Code::npy_trailing_data, {"npy_trailing_data", kWarning, "an .npy member has bytes after the prod(shape) * itemsize its shape needs (numpy ignores them)"}},
     CodeRow{Code::externals_info_len, {"externals_info_len", kWarning, "an array's externals_info len(data) is not its first dimension"}},
+    CodeRow{Code::duplicate_key, {"duplicate_key", kWarning, "a JSON object repeats a key (Python keeps the first position and the last value, as zanj does)"}},
+    CodeRow{Code::bom, {"bom", kWarning, "a JSON member or .jsonl line starts with a byte-order mark (Python skips it, as zanj does)"}},
 };
 
 const CodeRow& row(Code code) {
@@ -103,6 +106,17 @@ void add_named(VerifyReport& report, Problem problem) {
 }
 
 }  // namespace
+
+void report_json_notes(VerifyReport& report, const JsonParseNotes& notes, std::string_view member,
+                       std::string path, std::string_view where) {
+  const std::string prefix = where.empty() ? std::string() : std::string(where) + ": ";
+  if (notes.bom)
+    add_problem(report, Code::bom, member, path, prefix + "starts with a byte-order mark (" + std::string(notes.encoding) + ")");
+  if (notes.duplicate_keys)
+    add_problem(report, Code::duplicate_key, member, path,
+                prefix + std::to_string(notes.duplicate_keys) + " repeated key" + (notes.duplicate_keys == 1 ? "" : "s") +
+                    ", the first at '" + join_path(notes.first_duplicate) + "': the last value is used");
+}
 
 void add_problem(VerifyReport& report, Code code, std::string_view member, std::string path, std::string message) {
   add_named(report, Problem{std::string(code_name(code)), printable_name(member), printable_name(path),

@@ -53,7 +53,7 @@ MemberValueCheck::MemberValueCheck(const ZipEntry& entry, const MemberPlan& plan
   if (plan.role == MemberPlan::Role::npy) npy_.emplace(NpyLimits{limits.max_npy_header_bytes});
   if (plan.role == MemberPlan::Role::jsonl)
     lines_.emplace([this](std::uint64_t i, std::string_view line) { return on_line(i, line); },
-                   limits.max_jsonl_line_bytes, "jsonl");
+                   limits.max_jsonl_line_bytes, "jsonl", limits.max_jsonl_rows);
   if (plan.columns) columns_.insert(plan.columns->begin(), plan.columns->end());
   reference_found_.resize(plan.line_references.size());
   for (std::size_t r = 0; r < plan.line_references.size(); ++r) {
@@ -99,7 +99,12 @@ bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
   const std::string where = "line " + std::to_string(index + 1);
   Json value;
   try {
-    value = parse_json(line, where, JsonLimits{limits_.max_json_depth});
+    JsonParseNotes notes;
+    value = parse_json(line, where, JsonLimits{limits_.max_json_depth, limits_.max_json_values}, &notes);
+    if ((notes.bom || notes.duplicate_keys) && noted_lines_++ == 0) {
+      first_notes_ = std::move(notes);
+      first_noted_line_ = index;
+    }
   } catch (const Error& e) {
     add_problem(found_, Code::jsonl_invalid, entry_.name, plan_.path, e.what());
     return true;
@@ -140,6 +145,11 @@ void MemberValueCheck::check_line_references(std::uint64_t index, const Json& va
 }
 
 void MemberValueCheck::finish(VerifyReport& report) {
+  if (noted_lines_) {  // one warning per member, however many lines
+    std::string where = "line " + std::to_string(first_noted_line_ + 1);
+    if (noted_lines_ > 1) where += " (and " + std::to_string(noted_lines_ - 1) + " more lines)";
+    report_json_notes(found_, first_notes_, entry_.name, plan_.path, where);
+  }
   if (!broken_) {
     if (npy_) finish_npy();
     if (lines_) finish_jsonl();

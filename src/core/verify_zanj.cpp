@@ -68,7 +68,7 @@ std::optional<Json> read_document(const Archive& archive, std::string_view name,
   if (entry->uncompressed_size > limits.max_json_bytes) {
     add_problem(report, Code::too_large, name, "",
                 "declares " + std::to_string(entry->uncompressed_size) + " bytes, over the JSON limit of " +
-                    std::to_string(limits.max_json_bytes));
+                    std::to_string(limits.max_json_bytes) + " (raise with --max-json-bytes)");
     return std::nullopt;
   }
   std::string text;
@@ -81,12 +81,16 @@ std::optional<Json> read_document(const Archive& archive, std::string_view name,
   ++report.checked.members_read;
   report.checked.bytes_read += text.size();
   try {
-    return parse_json(text, "", JsonLimits{limits.max_json_depth});
+    JsonParseNotes notes;
+    Json parsed = parse_json(text, "", JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);
+    report_json_notes(report, notes, name, "");
+    return parsed;
   } catch (const Error& e) {
     std::string message = e.what();
     if (message.rfind(": ", 0) == 0) message.erase(0, 2);  // parse_json names the document first
     const bool deep = message.find("deeper than") != std::string::npos || message.find("too deep") != std::string::npos;
-    add_problem(report, deep ? Code::json_too_deep : Code::json_invalid, name, "", message);
+    const bool limit = message.find("(raise with --max-") != std::string::npos;
+    add_problem(report, deep ? Code::json_too_deep : limit ? Code::too_large : Code::json_invalid, name, "", message);
     return std::nullopt;
   }
 }

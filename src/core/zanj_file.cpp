@@ -29,6 +29,10 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits) : archive(std::move
 }
 
 Json ZanjFile::read_json_member(const ZipEntry& entry, const ZanjLimits& limits) const {
+  if (entry.uncompressed_size > limits.max_json_bytes)
+    throw Error(archive.name() + ": " + entry.name + ": its size of " + std::to_string(entry.uncompressed_size) +
+                " bytes exceeds the limit of " + std::to_string(limits.max_json_bytes) +
+                " (raise with --max-json-bytes)");
   const std::string text = archive.read_all(entry, limits.max_json_bytes);
   try {
     return parse_json(text, entry.name, limits.json);

@@ -78,7 +78,7 @@ TEST_SUITE("member_reader") {
     CHECK(seen == 2);
     JsonlLineSplitter bounded([](std::uint64_t, std::string_view) { return true; }, 3, "what");
     CHECK(bounded.feed("123\n12"));
-    CHECK_THROWS_WITH_AS(bounded.feed("34"), "what: line 2 is longer than 3 bytes", Error);
+    CHECK_THROWS_WITH_AS(bounded.feed("34"), "what: line 2 is longer than 3 bytes, the limit (raise with --max-jsonl-line-bytes)", Error);
   }
 
   TEST_CASE("NpyHeaderCollector: the header from any chunking, the data left over") {
