@@ -1,6 +1,6 @@
 // verify(): the three passes (ZIP structure, ZANJ consistency, member data) over one archive.
 // The data pass inflates every member once, streaming, split over threads: each thread runs
-// its own libarchive pass (Archive reads are independent; the ByteSource is read with pread),
+// its own Archive (reads are independent; the ByteSource is read with pread),
 // and each member's findings go to its own slot, merged in directory order at the end so the
 // report does not depend on scheduling.
 #include "zanj/verify.hpp"
@@ -159,7 +159,8 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
     return report;
   }
   report.checked.members = directory.entries.size();
-  const Archive archive(std::move(source), name, std::move(directory));
+  Archive archive(std::move(source), name, std::move(directory));
+  archive.set_max_ratio(options.limits.max_ratio);
   const ZipStructure zip = check_zip_structure(archive.source(), archive.directory(), options.limits, report);
   ZanjDocuments documents;  // outlives the plans, which point into it
   const auto plans = check_zanj_consistency(archive, zip.inflatable, options.limits, documents, report);

@@ -140,9 +140,9 @@ TEST_SUITE("verify_zip") {
     CHECK(codes(with({{c + kCAttr, 0120777u << 16, 4}}).report) == std::vector<std::string>{"not_regular_file"});
     CHECK(codes(with({{c + kCAttr, 0060644u << 16, 4}}).report) == std::vector<std::string>{"not_regular_file"});
     CHECK(codes(with({{c + kCAttr, 0, 4}, {c + kCMadeBy, 0, 2}}).report).empty());  // DOS maker: a file
-    CHECK(codes(with({{c + kCMethod, 93, 2}, {l + kLMethod, 93, 2}}).report) ==
+    CHECK(codes(with({{c + kCMethod, 98, 2}, {l + kLMethod, 98, 2}}).report) ==
           std::vector<std::string>{"unsupported_method"});
-    for (const std::uint64_t ok : {12u, 14u})  // bzip2 and LZMA are fine structurally
+    for (const std::uint64_t ok : {12u, 14u, 93u, 95u})  // bzip2, LZMA, zstd and xz are fine structurally
       CHECK(codes(with({{c + kCMethod, ok, 2}, {l + kLMethod, ok, 2}}).report).empty());
     CHECK(codes(with({{c + kCUsize, 301, 4}}).report) ==
           std::vector<std::string>{"size_mismatch", "cd_local_mismatch"});
