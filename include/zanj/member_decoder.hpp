@@ -40,7 +40,8 @@ std::uint64_t method_physical_ratio(std::uint16_t method);
 /// The ratio an entry may have under `max_ratio`: the smaller of it and the method's physical
 /// bound; stored data is 1:1.
 std::uint64_t allowed_ratio(std::uint16_t method, std::uint64_t max_ratio);
-/// The entry declares more than allowed_ratio() (a little slack covers tiny members).
+/// The entry declares more than allowed_ratio() times its compressed size, plus 1 MiB (deflate:
+/// plus 1032 bytes, its bound being physical).
 bool declares_excess_ratio(const ZipEntry& entry, std::uint64_t max_ratio);
 
 struct MemberStreamOptions {

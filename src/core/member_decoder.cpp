@@ -251,9 +251,12 @@ std::uint64_t allowed_ratio(std::uint16_t method, std::uint64_t max_ratio) {
 bool declares_excess_ratio(const ZipEntry& e, std::uint64_t max_ratio) {
   if (e.method == static_cast<std::uint16_t>(ZipMethod::store)) return false;  // verify's size_mismatch
   const std::uint64_t ratio = allowed_ratio(e.method, max_ratio);
+  // A physical bound is exact up to rounding; a configured one leaves small members alone.
+  const std::uint64_t slack = ratio == method_physical_ratio(e.method) ? ratio : kRatioSlack;
   std::uint64_t most = 0;
-  if (__builtin_mul_overflow(e.compressed_size, ratio, &most)) return false;
-  return e.uncompressed_size > most + ratio;
+  if (__builtin_mul_overflow(e.compressed_size, ratio, &most) || __builtin_add_overflow(most, slack, &most))
+    return false;
+  return e.uncompressed_size > most;
 }
 
 void stream_member(const ByteSource& source, const ZipEntry& entry, const std::string& archive_name,
