@@ -1,10 +1,10 @@
 #pragma once
-// Our own reader for the ZIP central directory (PKWARE APPNOTE 6.3.x).
-// libarchive decompresses members but does not expose the per-member table
-// (method, CRC-32, sizes, offsets) that `list` and `verify` need, and `verify`
-// wants an independent second opinion on the structure anyway. This reader
-// only parses structure; it never decompresses and never judges member names
-// (refusing "../x" or "/x" is the extractor's job, not the parser's).
+// Our own reader for the ZIP central directory (PKWARE APPNOTE 6.3.x): the one source of
+// truth for which members exist and where their data is (member_decoder.hpp reads from it).
+// It chooses the end record Python's zipfile chooses and names entries as Python sees them.
+// This reader only parses structure; it never decompresses and never judges member names
+// (refusing "../x" or "/x" is the extractor's job, not the parser's), but it tells which
+// names readers could confuse (name_clashes, ZipDirectory::ambiguity).
 #include <cstddef>
 #include <cstdint>
 #include <optional>

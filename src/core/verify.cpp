@@ -19,8 +19,8 @@ namespace {
 
 using Role = MemberPlan::Role;
 
-/// libarchive gives up on an archive after a fatal error; each restart skips the members
-/// already seen. Bounded so that a hostile archive cannot make us loop.
+/// A read failure is recorded per member; should a pass still stop early, each restart skips
+/// the members already seen. Bounded so that a hostile archive cannot make us loop.
 constexpr int kMaxPasses = 64;
 
 /// Split the members to read into `count` groups of about equal compressed size (largest
@@ -103,7 +103,7 @@ void read_group(const Archive& archive, const std::vector<std::size_t>& group, c
     }
     for (const ZipEntry* e : missing)
       add_problem(slots[index_of(*e)], Code::entry_unreadable, e->name, "",
-                  "the ZIP reader does not present this entry (libarchive reads names from the local headers)");
+                  "the ZIP reader does not present this entry");
     pending.clear();
   }
   const std::string prefix = archive.name() + ": ";

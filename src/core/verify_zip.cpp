@@ -56,8 +56,9 @@ std::uint64_t matching_descriptor(const ByteSource& source, std::uint64_t at, co
 }
 
 /// Local header against central entry. Returns false when they disagree on something that
-/// decides how the data is read (name, method, flags, sizes): libarchive believes the local
-/// header, we believe the directory, so such an entry is not inflated.
+/// decides how the data is read (name, method, flags, sizes): readers that go by local headers
+/// would read another member than the directory says, so such an entry is not inflated (and
+/// Archive::read refuses it too).
 bool compare_local(const ZipEntry& e, const LocalHeader& h, VerifyReport& report) {
   std::vector<std::string> differ;
   bool readable = true;

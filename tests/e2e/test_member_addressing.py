@@ -171,6 +171,19 @@ class MemberAddressingTest(ZanjTest):
                 self.assertOk(run("verify", path))
                 self.assertIn(b"8.25", self.assertOk(run("stats", path, "w")).out)
 
+    def test_ratio_limit_applies_to_bzip2_and_can_be_raised(self):
+        zeros = npy_bytes("<f8", [4 << 20], bytes(32 << 20))  # bzip2 packs 32 MiB of zeros into bytes
+        path = os.path.join(self.dir, "zeros.zanj")
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_BZIP2) as z:
+            meta = {"externals_info": {"z.npy": {"item_type": "npy", "path": ["z"]}}}
+            z.writestr("__zanj_meta__.json", json.dumps(meta))
+            z.writestr("__zanj__.json", json.dumps({"z": external_array("z.npy", "float64", [4 << 20])}))
+            z.writestr("z.npy", zeros)
+        code, codes = verify_codes(path)
+        self.assertEqual((code, codes), (1, {"ratio_lie"}))
+        self.assertFails(run("stats", path, "z"), 1, "ratio limit")
+        self.assertOk(run("verify", "--max-ratio", "100000000", path))
+
     def test_lzma_meta_declaring_gigabytes_is_refused_quickly(self):
         meta = Member("__zanj_meta__.json", b'{"externals_info": {}}', LZMA, central={"usize": 3 << 30},
                       local={"usize": 3 << 30})

@@ -162,6 +162,28 @@ TEST_SUITE("verify_zip") {
     CHECK(c.report.errors[1].message == "2 entries have this name");
   }
 
+  TEST_CASE("names equal after NFD, and a second end record, are ambiguities") {
+    auto zip = build_zip({{"caf\xC3\xA9.txt", "1"}, {"cafe\xCC\x81.txt", "2"}});
+    for (const auto offset : {zip.local_offsets[0], zip.local_offsets[1]}) test::patch(zip.bytes, offset + 6, 0x800, 2);
+    for (const auto offset : {zip.central_offsets[0], zip.central_offsets[1]})
+      test::patch(zip.bytes, offset + 8, 0x800, 2);
+    const Checked c = check(zip.bytes);
+    CHECK(codes(c.report) == std::vector<std::string>{"ambiguous_name"});
+    // The real end record's comment holds a record listing the first entry only.
+    const auto two = build_zip({{"a.txt", "1"}, {"b.txt", "2"}});
+    std::string fake;
+    test::put(fake, 0x06054b50, 4);
+    test::put(fake, 0, 4);
+    test::put(fake, 1, 2);
+    test::put(fake, 1, 2);
+    test::put(fake, 46 + 5, 4);
+    test::put(fake, two.cd_offset, 4);
+    test::put(fake, 0, 2);
+    const Checked e = check(build_zip({{"a.txt", "1"}, {"b.txt", "2"}}, test::ZipOptions{fake}).bytes);
+    const auto found = codes(e.report);
+    CHECK(std::count(found.begin(), found.end(), "ambiguous_end_record") == 1);
+  }
+
   TEST_CASE("limits: one member or the total over the limit") {
     ResourceLimits limits;
     limits.max_member_bytes = 299;
