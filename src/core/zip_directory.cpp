@@ -433,8 +433,20 @@ std::optional<std::string> ZipDirectory::ambiguity() const {
   const NameClash& c = clashes.front();
   const ZipEntry& e = entries[c.entries.front()];
   if (c.same_name) return std::to_string(c.entries.size()) + " entries are named " + quoted(e.name);
-  return "member names " + quoted(e.name) + " and " + quoted(entries[c.entries[1]].name) +
-         " are the same name after Unicode normalization";
+  // They look the same on a terminal: show their bytes as well.
+  const auto bytes = [](const std::string& name) {
+    std::string out;
+    for (const char byte : name) {
+      const auto ch = static_cast<unsigned char>(byte);
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", ch);
+      out += ch >= 0x20 && ch < 0x7F ? std::string(1, byte) : std::string(hex);
+    }
+    return out;
+  };
+  const ZipEntry& other = entries[c.entries[1]];
+  return "member names " + quoted(e.name) + " and " + quoted(other.name) + " (bytes '" + bytes(e.name) + "' and '" +
+         bytes(other.name) + "') are the same name after Unicode normalization";
 }
 
 namespace {
