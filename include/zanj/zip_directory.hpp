@@ -96,6 +96,10 @@ struct ZipDirectory {
   /// end of the file (what most readers look for), when Python's zipfile chooses a different
   /// one (the last signature in the file's final 64 KiB). Readers would list different members.
   std::optional<std::uint64_t> other_end_record;
+  /// Python's zipfile does not trust the directory offset: it takes the directory to end where
+  /// the end record (or a 56-byte Zip64 end record and its locator) begins, and shifts every
+  /// offset by the difference. Non-zero: Python reads its directory elsewhere than we do.
+  std::int64_t python_offset_shift = 0;
 
   /// First entry with that name as Python sees it (ZipEntry::python_name), or nullptr. Uses
   /// the index built by index_names() (read_zip_directory calls it); if `entries` was changed

@@ -27,7 +27,7 @@ const std::array kCodes{
     CodeRow{Code::overlaps_directory, {"overlaps_directory", kError, "an entry's data runs into the central directory"}},
     CodeRow{Code::duplicate_name, {"duplicate_name", kError, "two entries have the same name (as bytes, or as Python decodes it); data commands refuse the archive"}},
     CodeRow{Code::ambiguous_name, {"ambiguous_name", kError, "two entries' names differ in bytes but are equal after Unicode canonical normalization (NFD); data commands refuse the archive"}},
-    CodeRow{Code::ambiguous_end_record, {"ambiguous_end_record", kError, "a second end of central directory record would open as another archive (Python reads the last one in the file, other readers the one ending the file); data commands refuse it"}},
+    CodeRow{Code::ambiguous_end_record, {"ambiguous_end_record", kError, "readers would take different central directories: a second end record opens as another archive (Python reads the last one in the file, other readers the one ending the file), or the directory does not end where the end record begins (Python then shifts every offset); data commands refuse it"}},
     CodeRow{Code::encrypted, {"encrypted", kError, "an entry is encrypted"}},
     CodeRow{Code::not_regular_file, {"not_regular_file", kError, "an entry is a directory, symlink, device, FIFO or socket"}},
     CodeRow{Code::unsupported_method, {"unsupported_method", kError, "compression other than store, deflate, bzip2, LZMA, xz or zstd"}},

@@ -225,6 +225,11 @@ ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& d
                 "end records at offsets " + std::to_string(directory.eocd_offset) + " (read) and " +
                     std::to_string(*directory.other_end_record) +
                     " both open as a directory: readers list different members");
+  if (directory.python_offset_shift != 0)
+    add_problem(report, Code::ambiguous_end_record, "", "",
+                "the central directory ends " + std::to_string(directory.python_offset_shift) +
+                    " bytes before the end records: Python's zipfile shifts every offset by that and reads "
+                    "another directory");
   for (std::size_t i = 0; i < entries.size(); ++i)
     if (auto extent = check_entry(source, entries[i], i, limits, out.inflatable, report)) extents.push_back(*extent);
   check_names(entries, report);

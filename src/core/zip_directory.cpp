@@ -428,6 +428,9 @@ std::optional<std::string> ZipDirectory::ambiguity() const {
   if (other_end_record)
     return "two end of central directory records (at offsets " + std::to_string(eocd_offset) + " and " +
            std::to_string(*other_end_record) + ") describe different archives to different readers";
+  if (python_offset_shift != 0)
+    return "the central directory does not end where the end record begins (" +
+           std::to_string(python_offset_shift) + " bytes apart): Python's zipfile would read it elsewhere";
   const auto clashes = name_clashes(entries);
   if (clashes.empty()) return std::nullopt;
   const NameClash& c = clashes.front();
@@ -489,6 +492,10 @@ ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limit
   dir.comment = std::move(end.comment);
   if (found.exact_fit && opens_as_directory(source, *found.exact_fit, limits))
     dir.other_end_record = found.exact_fit->offset;
+  constexpr std::uint64_t kPythonZip64Records = kZip64EndSize + kLocatorSize;  // what Python assumes
+  const std::uint64_t directory_end = dir.zip64 ? end.offset - std::min(end.offset, kPythonZip64Records) : end.offset;
+  dir.python_offset_shift =
+      static_cast<std::int64_t>(directory_end) - static_cast<std::int64_t>(end.cd_offset + end.cd_size);
   dir.index_names();
   return dir;
 }

@@ -148,6 +148,19 @@ class MemberAddressingTest(ZanjTest):
         self.assertEqual(code, 1)
         self.assertIn("ambiguous_end_record", codes)
 
+    def test_bytes_between_directory_and_end_record(self):
+        # Python takes the directory to end where the end record begins and shifts every offset
+        # by the gap: it would read another directory (here: none it can parse) than ours.
+        good = zanj_members(arrays_root("w.npy"), ["w.npy"]) + [Member("w.npy", npy(FIRST))]
+        plain = zipgen.build_zip(good)
+        path = write(self.dir, "gap.zanj", plain[:-22] + b"GAP!" + plain[-22:])
+        with self.assertRaises(zipfile.BadZipFile):
+            zipfile.ZipFile(path)
+        self.assertRefused(path, "w", "does not end where the end record begins")
+        code, codes = verify_codes(path)
+        self.assertEqual(code, 1)
+        self.assertIn("ambiguous_end_record", codes)
+
     def test_long_ordinary_comment_is_fine(self):
         path = os.path.join(self.dir, "comment.zanj")
         with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:

@@ -181,7 +181,16 @@ TEST_SUITE("verify_zip") {
     test::put(fake, 0, 2);
     const Checked e = check(build_zip({{"a.txt", "1"}, {"b.txt", "2"}}, test::ZipOptions{fake}).bytes);
     const auto found = codes(e.report);
-    CHECK(std::count(found.begin(), found.end(), "ambiguous_end_record") == 1);
+    // Reported twice: the second record, and its directory not ending where it begins (Python
+    // would shift every offset).
+    CHECK(std::count(found.begin(), found.end(), "ambiguous_end_record") == 2);
+    // Bytes between the directory and the end record: Python reads the directory elsewhere.
+    auto gap = build_zip({{"a.txt", "1"}});
+    gap.bytes.insert(gap.end_offset, "gap!");
+    const Checked g = check(gap.bytes);
+    CHECK(codes(g.report) == std::vector<std::string>{"ambiguous_end_record", "unaccounted_bytes"});
+    MemorySource source(gap.bytes);
+    CHECK(read_zip_directory(source).python_offset_shift == 4);
   }
 
   TEST_CASE("limits: one member or the total over the limit") {
