@@ -74,7 +74,7 @@ _zanj()
         word=${words[i]}
         case $word in
             --color | --progress | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member | \
-                -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header | \
+                -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header | --max-ratio | \
                 --atol | --rtol | --tol | --exclude | --directory | --max-member-bytes | --output | --key | \
                 --list-threshold | --array-threshold | --level | \
                 --max-json-bytes | --max-json-values | --max-jsonl-line-bytes | --max-jsonl-rows) ((i++)) ;;
@@ -91,7 +91,7 @@ _zanj()
             return
             ;;
         -d | --depth | --glob | --head | --tail | --member | -j | --jobs | --max-total-bytes | --max-entries | \
-            --max-json-depth | --max-npy-header | --atol | --rtol | --tol | --exclude | --max-member-bytes | \
+            --max-json-depth | --max-npy-header | --max-ratio | --atol | --rtol | --tol | --exclude | --max-member-bytes | \
             --key | --list-threshold | --array-threshold | --level | \
             --max-json-bytes | --max-json-values | --max-jsonl-line-bytes | --max-jsonl-rows)
             return # a number, a pattern, a member name: nothing to offer
@@ -125,7 +125,7 @@ _zanj()
         info) opts="--json --handlers --no-members" ;;
         ls) opts="-d --depth --glob -l --long --members --json -1 --paths" ;;
         cat) opts="-f --format --json --full --head --tail --resolve --member" ;;
-        verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
+        verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --max-ratio" ;;
         extract) opts="-C --directory --force -l --list --npy-only --json-only --json --max-total-bytes --max-member-bytes" ;;
         pack) opts="-o --output --key --list-threshold --array-threshold --level --store -j --jobs --json" ;;
         diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --json -q --brief" ;;

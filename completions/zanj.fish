@@ -15,7 +15,7 @@ function __zanj_words
             continue
         end
         switch $token
-            case --color --progress -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows
+            case --color --progress -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --max-ratio --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows
                 set skip 1
             case '-*'
             case '*'
@@ -141,6 +141,7 @@ complete -c zanj -n '__zanj_using verify' -l max-total-bytes -x -d 'Most bytes a
 complete -c zanj -n '__zanj_using verify' -l max-entries -x -d 'Most ZIP entries accepted'
 complete -c zanj -n '__zanj_using verify' -l max-json-depth -x -d 'Deepest JSON nesting accepted'
 complete -c zanj -n '__zanj_using verify' -l max-npy-header -x -d 'Longest .npy header accepted'
+complete -c zanj -n '__zanj_using verify' -l max-ratio -x -d 'Most decoded bytes per compressed byte'
 
 # extract
 complete -c zanj -n '__zanj_using extract' -s C -l directory -x -a '(__fish_complete_directories)' -d 'Directory to write into'

@@ -1,8 +1,8 @@
 #pragma once
-// A ZIP archive opened for reading: the member table from our own central-directory parser
-// (which sees method, CRC-32 and offsets that libarchive does not expose), and member data
-// through libarchive's seekable ZIP reader, streamed in chunks. Every read is bounded by the
-// declared size and checked against the declared CRC-32 here, not trusted to libarchive.
+// A ZIP archive opened for reading: the member table from our own central-directory parser,
+// and member data read from each entry's own central-directory record (member_decoder.hpp),
+// streamed in chunks. Every read is bounded by the declared size and a ratio limit, and
+// checked against the declared CRC-32.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -12,6 +12,7 @@
 
 #include "zanj/byte_source.hpp"
 #include "zanj/error.hpp"
+#include "zanj/limits.hpp"
 #include "zanj/zip_directory.hpp"
 
 namespace zanj {
@@ -39,12 +40,13 @@ using ChunkSink = std::function<bool(std::string_view chunk)>;
 class Archive {
  public:
   /// Open a file, or standard input for "-" (named "<stdin>"; see input.hpp). Throws Error
-  /// (usage) when it cannot be opened, (invalid) when it is not a ZIP.
+  /// (usage) when it cannot be opened, (invalid) when it is not a ZIP or is ambiguous
+  /// (ZipDirectory::ambiguity(): duplicate or normalization-equal names, two end records).
   explicit Archive(const std::string& path);
-  /// Open bytes from any source; `name` is used in messages.
+  /// Open bytes from any source; `name` is used in messages. Refuses ambiguity the same way.
   Archive(std::unique_ptr<ByteSource> source, std::string name);
   /// Use a directory already read from `source` (verify reads it once, with its own limits,
-  /// and opens one Archive per thread).
+  /// reports ambiguity itself, and opens one Archive per thread). Does not refuse ambiguity.
   Archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory);
   ~Archive();
   Archive(Archive&&) noexcept;
@@ -57,35 +59,42 @@ class Archive {
   std::uint64_t file_size() const { return source_->size(); }
   const ByteSource& source() const { return *source_; }
 
-  /// Stream one member's uncompressed bytes to `sink`. Throws Error when the data is longer or
-  /// shorter than declared, fails its CRC-32, or uses a method libarchive cannot decode.
+  /// Stream one member's uncompressed bytes to `sink`, read from the entry's local header
+  /// (checked against the entry: a disagreement is an Error). Throws MemberDataError when the
+  /// data is longer or shorter than declared, over the ratio limit, fails its CRC-32, or uses
+  /// a method zanj cannot decode.
   void read(const ZipEntry& entry, const ChunkSink& sink) const;
   /// The whole member in memory; refuses (Error) a member declaring more than max_bytes.
   std::string read_all(const ZipEntry& entry, std::uint64_t max_bytes) const;
-  /// The first n bytes of a member (fewer if it is shorter); decodes no further (stored and
-  /// deflated members are decoded directly, see member_prefix.hpp). No CRC-32 check: that
-  /// needs the whole member.
+  /// The first n bytes of a member (fewer if it is shorter); decodes no further. No CRC-32
+  /// check: that needs the whole member.
   std::string read_prefix(const ZipEntry& entry, std::size_t n) const;
-  /// Stream several members in one pass through the archive, in the order they are stored.
-  /// `on_member` is called once per wanted entry with a function that streams its bytes
-  /// (call it at most once; not calling it skips the member). Members that libarchive does
-  /// not present are reported by an Error after the pass.
+  /// Stream several members, in the order they are stored. `on_member` is called once per
+  /// wanted entry with a function that streams its bytes (call it at most once; not calling
+  /// it skips the member).
   using MemberReader = std::function<void(const ChunkSink&)>;
   void read_each(const std::vector<const ZipEntry*>& wanted,
                  const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const;
-  /// Same, but returns the wanted members libarchive did not present (it reads names from the
-  /// local headers and drops central-directory entries that share one) instead of throwing.
+  /// Same; returns the wanted members that could not be presented: none, since each is read
+  /// from its own central-directory record (kept for callers written against a name-matching
+  /// reader).
   std::vector<const ZipEntry*> read_each_found(
       const std::vector<const ZipEntry*>& wanted,
       const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const;
+
+  /// Most bytes a member may decode to per compressed byte (ResourceLimits::max_ratio);
+  /// deflate is held to its physical 1032:1 whatever this says.
+  void set_max_ratio(std::uint64_t ratio) { max_ratio_ = ratio; }
+  std::uint64_t max_ratio() const { return max_ratio_; }
 
  private:
   std::unique_ptr<ByteSource> source_;
   std::string name_;
   ZipDirectory directory_;
+  std::uint64_t max_ratio_ = ResourceLimits{}.max_ratio;
 };
 
-/// Versions of libarchive and the compression libraries it was built with.
+/// Versions of the decompression libraries zanj links (zlib, bzip2, liblzma, zstd), one per line.
 std::string archive_library_versions();
 
 }  // namespace zanj

@@ -21,6 +21,12 @@ struct ResourceLimits {
   std::uint32_t max_npy_header_bytes = 10000;
   /// Deflate cannot expand data more than about 1032:1; a member claiming more is lying.
   static constexpr std::uint64_t max_deflate_ratio = 1032;
+  /// Most bytes any member may decode to per compressed byte, plus 1 MiB (bzip2, LZMA, xz,
+  /// zstd; deflate stays at its physical 1032:1). Checked on the declared sizes before
+  /// decoding and on the compressed bytes actually consumed while decoding. LZMA reaches about
+  /// 7,000:1 on zeros; bzip2 far more on large runs, so a big honest bzip2 member of zeros may
+  /// need a higher limit (verify --max-ratio).
+  std::uint64_t max_ratio = 10'000;
 
   /// Take the JSON and jsonl limits from `other` (the global options) and keep the rest.
   void take_json_limits(const ResourceLimits& other) {

@@ -1,9 +1,7 @@
 #pragma once
-// The first bytes of a stored or deflated member, decoded here rather than by libarchive.
-// libarchive's ZIP reader inflates a whole 256 KiB block before handing over any of it, so
-// reading a 128-byte .npy header that way costs as much as a 256 KiB member; `cat`, `diff`
-// and `stats` read one header per array. Used by Archive::read_prefix, which falls back to
-// libarchive for every other method and for encrypted members.
+// The first bytes of a member, decoded from the start and no further: `cat`, `diff` and `stats`
+// read one .npy header per array, so reading a 128-byte header must not cost a whole member.
+// One decoding path for everything (member_decoder.hpp); this is its prefix mode.
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -13,10 +11,11 @@
 
 namespace zanj {
 
-/// Up to `n` bytes from the start of `entry`'s data (fewer when the member is shorter), or
-/// nullopt when the member is neither stored nor deflated, or is encrypted. Reads at most the
-/// member's compressed bytes. Throws MemberDataError (undecodable) for a corrupt deflate
-/// stream and Error when the local header is unreadable; `archive_name` prefixes messages.
+/// Up to `n` bytes from the start of `entry`'s data (fewer when the member is shorter). Reads
+/// little more compressed data than those bytes need. Throws MemberDataError (undecodable)
+/// for a corrupt stream, an encrypted member or an unknown method, and Error when the local
+/// header is unreadable or disagrees with the entry; `archive_name` prefixes messages.
+/// (Optional for older callers; it always holds the bytes.)
 std::optional<std::string> read_member_prefix(const ByteSource& source, const ZipEntry& entry, std::size_t n,
                                               const std::string& archive_name);
 

@@ -26,7 +26,8 @@ namespace zanj {
 enum class Code {
   // ZIP structure
   no_eocd, eocd_inconsistent, zip64_inconsistent, bad_central_directory, bad_local_header,
-  cd_local_mismatch, overlapping_entries, overlaps_directory, duplicate_name, encrypted,
+  cd_local_mismatch, overlapping_entries, overlaps_directory, duplicate_name, ambiguous_name, ambiguous_end_record,
+  encrypted,
   not_regular_file, unsupported_method, unsafe_name, too_many_entries, too_large, ratio_lie,
   entry_unreadable,
   // member data

@@ -37,8 +37,8 @@ class ZanjFile {
   Json read_json_member(const ZipEntry& entry, const ZanjLimits& limits = {}) const;
 };
 
-/// The versions zanj reports for `--version`: zanj, libarchive (with its compression
-/// libraries) and simdjson, one per line.
+/// The versions zanj reports for `--version`: zanj, the decompression libraries (zlib, bzip2,
+/// liblzma, zstd) and simdjson, one per line.
 std::string version_report();
 
 }  // namespace zanj

@@ -139,6 +139,10 @@ Command setup_verify(CLI::App& parent) {
   app->add_option("--max-json-depth", opt->limits.max_json_depth, "Deepest JSON nesting accepted")
       ->capture_default_str()
       ->check(CLI::Range(1, 4096));  // deeper would risk the stack (the walks are recursive)
+  app->add_option("--max-ratio", opt->limits.max_ratio,
+                  "Most bytes a member may decode to per compressed byte, plus 1 MiB (deflate: 1032)")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   app->add_option("--max-npy-header", opt->limits.max_npy_header_bytes, "Longest .npy header accepted, in bytes")
       ->capture_default_str()
       ->check(CLI::Range(16, 1 << 20));

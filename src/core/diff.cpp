@@ -200,20 +200,18 @@ Json meta_for_diff(const Json& meta) {
 /// --strict: members only on one side, compression methods, and the order of the members.
 void compare_containers(const Archive& a, const Archive& b, TreeDiffer& differ) {
   std::vector<std::size_t> order_in_b;  // positions in b of the members both have, in a's order
-  std::unordered_map<std::string_view, std::size_t> position_in_b;
-  for (std::size_t i = 0; i < b.entries().size(); ++i) position_in_b.emplace(b.entries()[i].name, i);
   for (const ZipEntry& e : a.entries()) {
-    const ZipEntry* other = b.find(e.name);
+    const ZipEntry* other = b.find(e.python_name);  // find() takes the name as Python sees it
     if (!other) {
       differ.add({DiffScope::archive, e.name, DiffKind::removed, "member (" + std::to_string(e.uncompressed_size) + " bytes)", nullptr, {}});
       continue;
     }
     if (other->method != e.method)
       differ.add({DiffScope::archive, e.name, DiffKind::storage_changed, method_name(e.method), method_name(other->method), {}});
-    order_in_b.push_back(position_in_b.at(e.name));
+    order_in_b.push_back(static_cast<std::size_t>(other - b.entries().data()));
   }
   for (const ZipEntry& e : b.entries())
-    if (!a.find(e.name))
+    if (!a.find(e.python_name))
       differ.add({DiffScope::archive, e.name, DiffKind::added, nullptr, "member (" + std::to_string(e.uncompressed_size) + " bytes)", {}});
   for (std::size_t i = 1; i < order_in_b.size(); ++i)
     if (order_in_b[i] < order_in_b[i - 1]) {

@@ -56,7 +56,7 @@ void select(const Archive& archive, const std::string& selector, std::optional<J
   for (const Reference& ref : refs) {
     bool found = false;
     for (std::size_t i = 0; i < entries.size(); ++i)
-      if (entries[i].name == ref.node.member()) chosen[i] = found = true;
+      if (entries[i].python_name == ref.node.member()) chosen[i] = found = true;  // as Python finds it
     if (!found) plan.refused.push_back({printable_name(ref.node.member()), "referenced at '" + join_path(ref.segments) +
                                                                                "' but not in the archive"});
   }

@@ -1,6 +1,6 @@
 // verify(): the three passes (ZIP structure, ZANJ consistency, member data) over one archive.
 // The data pass inflates every member once, streaming, split over threads: each thread runs
-// its own libarchive pass (Archive reads are independent; the ByteSource is read with pread),
+// its own Archive (reads are independent; the ByteSource is read with pread),
 // and each member's findings go to its own slot, merged in directory order at the end so the
 // report does not depend on scheduling.
 #include "zanj/verify.hpp"
@@ -19,8 +19,8 @@ namespace {
 
 using Role = MemberPlan::Role;
 
-/// libarchive gives up on an archive after a fatal error; each restart skips the members
-/// already seen. Bounded so that a hostile archive cannot make us loop.
+/// A read failure is recorded per member; should a pass still stop early, each restart skips
+/// the members already seen. Bounded so that a hostile archive cannot make us loop.
 constexpr int kMaxPasses = 64;
 
 /// Split the members to read into `count` groups of about equal compressed size (largest
@@ -103,7 +103,7 @@ void read_group(const Archive& archive, const std::vector<std::size_t>& group, c
     }
     for (const ZipEntry* e : missing)
       add_problem(slots[index_of(*e)], Code::entry_unreadable, e->name, "",
-                  "the ZIP reader does not present this entry (libarchive reads names from the local headers)");
+                  "the ZIP reader does not present this entry");
     pending.clear();
   }
   const std::string prefix = archive.name() + ": ";
@@ -159,7 +159,8 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
     return report;
   }
   report.checked.members = directory.entries.size();
-  const Archive archive(std::move(source), name, std::move(directory));
+  Archive archive(std::move(source), name, std::move(directory));
+  archive.set_max_ratio(options.limits.max_ratio);
   const ZipStructure zip = check_zip_structure(archive.source(), archive.directory(), options.limits, report);
   ZanjDocuments documents;  // outlives the plans, which point into it
   const auto plans = check_zanj_consistency(archive, zip.inflatable, options.limits, documents, report);

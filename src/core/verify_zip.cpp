@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "zanj/member_decoder.hpp"
 #include "zanj/member_name.hpp"
 #include "zanj/verify_checks.hpp"
 
@@ -22,22 +23,6 @@ struct Extent {
   std::size_t index = 0;
 };
 
-bool method_supported(std::uint16_t method) {
-  switch (static_cast<ZipMethod>(method)) {
-    case ZipMethod::store:
-    case ZipMethod::deflate:
-    case ZipMethod::bzip2:
-    case ZipMethod::lzma: return true;
-    default: return false;
-  }
-}
-
-/// Deflate codes at best 258 bytes in 2 bits: 1032:1. A little slack covers rounding.
-bool exceeds_deflate_ratio(const ZipEntry& e) {
-  std::uint64_t most = 0;
-  if (__builtin_mul_overflow(e.compressed_size, ResourceLimits::max_deflate_ratio, &most)) return false;
-  return e.uncompressed_size > most + ResourceLimits::max_deflate_ratio;
-}
 
 std::string describe_type(const ZipEntry& e) {
   if (e.is_directory()) return "a directory";
@@ -71,8 +56,9 @@ std::uint64_t matching_descriptor(const ByteSource& source, std::uint64_t at, co
 }
 
 /// Local header against central entry. Returns false when they disagree on something that
-/// decides how the data is read (name, method, flags, sizes): libarchive believes the local
-/// header, we believe the directory, so such an entry is not inflated.
+/// decides how the data is read (name, method, flags, sizes): readers that go by local headers
+/// would read another member than the directory says, so such an entry is not inflated (and
+/// Archive::read refuses it too).
 bool compare_local(const ZipEntry& e, const LocalHeader& h, VerifyReport& report) {
   std::vector<std::string> differ;
   bool readable = true;
@@ -106,21 +92,28 @@ bool compare_local(const ZipEntry& e, const LocalHeader& h, VerifyReport& report
 
 /// One entry's own checks; its extent when the local header could be read.
 std::optional<Extent> check_entry(const ByteSource& source, const ZipEntry& e, std::size_t index,
-                                  std::vector<bool>& inflatable, VerifyReport& report) {
+                                  const ResourceLimits& limits, std::vector<bool>& inflatable, VerifyReport& report) {
   const auto refuse = [&](Code code, std::string message) {
     add_problem(report, code, e.name, "", std::move(message));
     inflatable[index] = false;
   };
   if (e.flags & (kFlagEncrypted | kFlagStrongEncryption)) refuse(Code::encrypted, "entry is encrypted");
   if (!e.is_regular_file()) refuse(Code::not_regular_file, "entry is " + describe_type(e));
-  if (!method_supported(e.method)) refuse(Code::unsupported_method, "compression " + method_name(e.method) +
-                                                                         " (zanj reads store, deflate, bzip2, lzma)");
+  if (!method_decodable(e.method))
+    refuse(Code::unsupported_method,
+           "compression " + method_name(e.method) + " (zanj reads store, deflate, bzip2, lzma, xz, zstd)");
   if (e.method == static_cast<std::uint16_t>(ZipMethod::store) && e.compressed_size != e.uncompressed_size)
     refuse(Code::size_mismatch, "stored entry with " + std::to_string(e.compressed_size) + " bytes declares " +
                                     std::to_string(e.uncompressed_size) + " uncompressed");
-  if (e.method == static_cast<std::uint16_t>(ZipMethod::deflate) && exceeds_deflate_ratio(e))
-    refuse(Code::ratio_lie, "deflate entry of " + std::to_string(e.compressed_size) + " bytes claims " +
-                                std::to_string(e.uncompressed_size) + " (over deflate's 1032:1 maximum)");
+  if (method_decodable(e.method) && declares_excess_ratio(e, limits.max_ratio)) {
+    const bool physical = method_physical_ratio(e.method) != 0 &&
+                          method_physical_ratio(e.method) <= limits.max_ratio;
+    refuse(Code::ratio_lie, method_name(e.method) + " entry of " + std::to_string(e.compressed_size) +
+                                " bytes claims " + std::to_string(e.uncompressed_size) + " (over " +
+                                (physical ? method_name(e.method) + "'s " : std::string("the ")) +
+                                std::to_string(allowed_ratio(e.method, limits.max_ratio)) + ":1 " +
+                                (physical ? "maximum)" : "ratio limit, --max-ratio)"));
+  }
   LocalHeader h;
   try {
     h = read_local_header(source, e);
@@ -147,16 +140,19 @@ void check_names(const std::vector<ZipEntry>& entries, VerifyReport& report) {
       add_problem(report, Code::utf8_flag_missing, e.name, "", "non-ASCII name without the UTF-8 flag");
     }
   }
-  std::vector<std::size_t> order(entries.size());
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return entries[a].name < entries[b].name; });
-  for (std::size_t i = 0; i < order.size();) {
-    std::size_t j = i + 1;
-    while (j < order.size() && entries[order[j]].name == entries[order[i]].name) ++j;
-    if (j - i > 1)
-      add_problem(report, Code::duplicate_name, entries[order[i]].name, "",
-                  std::to_string(j - i) + " entries have this name");
-    i = j;
+  // Readers that pick one of several same-named entries pick differently (Python the last).
+  for (const NameClash& clash : name_clashes(entries)) {
+    const ZipEntry& first = entries[clash.entries.front()];
+    if (clash.same_name) {
+      add_problem(report, Code::duplicate_name, first.name, "",
+                  std::to_string(clash.entries.size()) + " entries have this name");
+      continue;
+    }
+    std::string others;
+    for (std::size_t k = 1; k < clash.entries.size(); ++k)
+      others += (k > 1 ? ", '" : "'") + printable_name(entries[clash.entries[k]].name) + "'";
+    add_problem(report, Code::ambiguous_name, first.name, "",
+                "equal after Unicode normalization (NFD) to " + others);
   }
 }
 
@@ -224,8 +220,18 @@ ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& d
   ZipStructure out;
   out.inflatable.assign(entries.size(), true);
   std::vector<Extent> extents;
+  if (directory.other_end_record)
+    add_problem(report, Code::ambiguous_end_record, "", "",
+                "end records at offsets " + std::to_string(directory.eocd_offset) + " (read) and " +
+                    std::to_string(*directory.other_end_record) +
+                    " both open as a directory: readers list different members");
+  if (directory.python_offset_shift != 0)
+    add_problem(report, Code::ambiguous_end_record, "", "",
+                "the central directory ends " + std::to_string(directory.python_offset_shift) +
+                    " bytes before the end records: Python's zipfile shifts every offset by that and reads "
+                    "another directory");
   for (std::size_t i = 0; i < entries.size(); ++i)
-    if (auto extent = check_entry(source, entries[i], i, out.inflatable, report)) extents.push_back(*extent);
+    if (auto extent = check_entry(source, entries[i], i, limits, out.inflatable, report)) extents.push_back(*extent);
   check_names(entries, report);
   check_layout(std::move(extents), directory, source.size(), out.inflatable, report);
   check_sizes(entries, limits, out.inflatable, report);

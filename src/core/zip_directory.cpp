@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "zanj/error.hpp"
+#include "zanj/unicode.hpp"
 
 namespace zanj {
 namespace {
@@ -102,29 +103,46 @@ EndRecord parse_end_record(std::string_view tail, std::size_t pos, std::uint64_t
   end.disk = c.u16(), end.cd_disk = c.u16();
   end.entries_on_disk = c.u16(), end.entries_total = c.u16();
   end.cd_size = c.u32(), end.cd_offset = c.u32();
-  end.comment = std::string(c.take(c.u16()));
+  // A comment cut short by the end of the file is kept as far as it goes (Python does too).
+  const std::size_t comment_len = c.u16();
+  end.comment = std::string(c.take(std::min(comment_len, c.remaining())));
   return end;
 }
 
-/// The end record sits at the end of the file, followed only by its comment
-/// (at most 65,535 bytes), so one read of the last 65,557 bytes holds it.
-EndRecord find_end_record(const ByteSource& source) {
+/// The end records found in the file's tail: the one Python's zipfile reads, and another one
+/// whose comment ends exactly at the end of the file, if there is such a different one.
+struct EndCandidates {
+  EndRecord chosen;
+  std::optional<EndRecord> exact_fit;
+};
+
+/// Python's _EndRecData: a record at exactly 22 bytes before the end with an empty comment;
+/// otherwise the last signature (rfind) in the final 65,536 + 22 bytes.
+EndCandidates find_end_records(const ByteSource& source) {
   const std::uint64_t size = source.size();
-  const std::uint64_t tail_len = std::min(size, kEndSize + kMaxComment);
+  const std::uint64_t tail_len = std::min(size, kEndSize + kMaxComment + 1);
   const std::uint64_t tail_start = size - tail_len;
   const std::string tail = read_bytes(source, tail_start, static_cast<std::size_t>(tail_len));
-  // Scan backwards. Prefer a candidate whose comment ends exactly at the end
-  // of the file: that skips signature bytes that happen to sit inside a
-  // comment. Otherwise accept the last one whose comment fits (trailing junk).
-  std::optional<std::size_t> loose;
-  for (std::size_t pos = tail.size() >= kEndSize ? tail.size() - kEndSize + 1 : 0; pos-- > 0;) {
-    if (little_endian(tail, pos, 4) != kEndSig) continue;
-    const std::uint64_t end = pos + kEndSize + little_endian(tail, pos + 20, 2);
-    if (end == tail.size()) return parse_end_record(tail, pos, tail_start);
-    if (end < tail.size() && !loose) loose = pos;
-  }
-  if (loose) return parse_end_record(tail, *loose, tail_start);
-  throw Error("no end of central directory record (not a ZIP file, or truncated)");
+  const auto is_signature = [&](std::size_t pos) { return little_endian(tail, pos, 4) == kEndSig; };
+  const auto ends_file = [&](std::size_t pos) {
+    return pos + kEndSize <= tail.size() && pos + kEndSize + little_endian(tail, pos + 20, 2) == tail.size();
+  };
+  std::optional<std::size_t> chosen;
+  if (tail.size() >= kEndSize && is_signature(tail.size() - kEndSize) && ends_file(tail.size() - kEndSize))
+    chosen = tail.size() - kEndSize;
+  for (std::size_t pos = tail.size() >= 4 ? tail.size() - 3 : 0; !chosen && pos-- > 0;)
+    if (is_signature(pos)) chosen = pos;
+  if (!chosen || *chosen + kEndSize > tail.size())
+    throw Error("no end of central directory record (not a ZIP file, or truncated)");
+  EndCandidates out{parse_end_record(tail, *chosen, tail_start), std::nullopt};
+  // Another record whose comment ends exactly at the end of the file is what readers that
+  // scan for a complete record may take instead.
+  for (std::size_t pos = tail.size() >= 4 ? tail.size() - 3 : 0; pos-- > 0;)
+    if (pos != *chosen && is_signature(pos) && ends_file(pos)) {
+      out.exact_fit = parse_end_record(tail, pos, tail_start);
+      break;
+    }
+  return out;
 }
 
 /// A 32-bit end-record field set to its maximum means "see the Zip64 record";
@@ -340,40 +358,144 @@ std::string ZipEntry::mtime_iso8601() const {
 
 // ---- ZipDirectory ----------------------------------------------------------
 
+namespace {
+
+/// Python's zipfile: UTF-8 with flag bit 11, code page 437 without (ASCII reads the same).
+std::string python_visible_name(const ZipEntry& e) {
+  if (e.utf8_flag() || std::all_of(e.name.begin(), e.name.end(), [](char c) { return (c & 0x80) == 0; }))
+    return e.name;
+  return cp437_to_utf8(e.name);
+}
+
+}  // namespace
+
 void ZipDirectory::index_names() {
+  for (ZipEntry& e : entries) e.python_name = python_visible_name(e);
   by_name_.resize(entries.size());
   std::iota(by_name_.begin(), by_name_.end(), std::size_t{0});
   std::stable_sort(by_name_.begin(), by_name_.end(),
-                   [this](std::size_t a, std::size_t b) { return entries[a].name < entries[b].name; });
+                   [this](std::size_t a, std::size_t b) { return entries[a].python_name < entries[b].python_name; });
 }
 
 const ZipEntry* ZipDirectory::find(std::string_view name) const {
   if (by_name_.size() != entries.size()) {  // index missing or stale
     for (const ZipEntry& e : entries)
-      if (e.name == name) return &e;
+      if (python_visible_name(e) == name) return &e;
     return nullptr;
   }
   const auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
                                    [this](std::size_t i, std::string_view n) {
-                                     return entries[i].name < n;
+                                     return entries[i].python_name < n;
                                    });
-  return it != by_name_.end() && entries[*it].name == name ? &entries[*it] : nullptr;
+  return it != by_name_.end() && entries[*it].python_name == name ? &entries[*it] : nullptr;
 }
 
-ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limits) {
-  EndRecord end = find_end_record(source);
-  ZipDirectory dir;
+std::vector<NameClash> name_clashes(const std::vector<ZipEntry>& entries) {
+  std::vector<NameClash> out;
+  std::vector<std::size_t> order(entries.size());
+  // Names as Python sees them, and as bytes: each group of equal keys is a clash.
+  const auto group = [&](const std::vector<std::string>& keys, bool normalized) {
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return keys[a] < keys[b]; });
+    for (std::size_t i = 0; i < order.size();) {
+      std::size_t j = i + 1;
+      while (j < order.size() && keys[order[j]] == keys[order[i]]) ++j;
+      if (j - i > 1) {
+        NameClash clash;
+        clash.entries.assign(order.begin() + static_cast<std::ptrdiff_t>(i), order.begin() + static_cast<std::ptrdiff_t>(j));
+        std::sort(clash.entries.begin(), clash.entries.end());
+        const auto& first = entries[clash.entries.front()];
+        const bool all_raw_equal = std::all_of(clash.entries.begin(), clash.entries.end(),
+                                               [&](std::size_t k) { return entries[k].name == first.name; });
+        clash.same_name = !normalized || std::all_of(clash.entries.begin(), clash.entries.end(), [&](std::size_t k) {
+          return python_visible_name(entries[k]) == python_visible_name(first);
+        });
+        // Byte-identical groups were already reported by the first pass.
+        if (!normalized || !all_raw_equal) out.push_back(std::move(clash));
+      }
+      i = j;
+    }
+  };
+  std::vector<std::string> keys(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) keys[i] = entries[i].name;
+  group(keys, false);
+  for (std::size_t i = 0; i < entries.size(); ++i) keys[i] = nfd(python_visible_name(entries[i]));
+  group(keys, true);
+  return out;
+}
+
+std::optional<std::string> ZipDirectory::ambiguity() const {
+  if (other_end_record)
+    return "two end of central directory records (at offsets " + std::to_string(eocd_offset) + " and " +
+           std::to_string(*other_end_record) + ") describe different archives to different readers";
+  if (python_offset_shift != 0)
+    return "the central directory does not end where the end record begins (" +
+           std::to_string(python_offset_shift) + " bytes apart): Python's zipfile would read it elsewhere";
+  const auto clashes = name_clashes(entries);
+  if (clashes.empty()) return std::nullopt;
+  const NameClash& c = clashes.front();
+  const ZipEntry& e = entries[c.entries.front()];
+  if (c.same_name) return std::to_string(c.entries.size()) + " entries are named " + quoted(e.name);
+  // They look the same on a terminal: show their bytes as well.
+  const auto bytes = [](const std::string& name) {
+    std::string out;
+    for (const char byte : name) {
+      const auto ch = static_cast<unsigned char>(byte);
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", ch);
+      out += ch >= 0x20 && ch < 0x7F ? std::string(1, byte) : std::string(hex);
+    }
+    return out;
+  };
+  const ZipEntry& other = entries[c.entries[1]];
+  return "member names " + quoted(e.name) + " and " + quoted(other.name) + " (bytes '" + bytes(e.name) + "' and '" +
+         bytes(other.name) + "') are the same name after Unicode normalization";
+}
+
+namespace {
+
+/// The end record's Zip64 values folded in and checked; returns where the directory must end.
+std::uint64_t resolve_end_record(const ByteSource& source, EndRecord& end, const ZipLimits& limits, bool& zip64) {
   std::uint64_t cd_limit = end.offset;
   if (const auto zip64_at = read_zip64_end(source, end)) {
-    dir.zip64 = true;
+    zip64 = true;
     cd_limit = *zip64_at;
   }
   check_end_record(end, cd_limit, limits);
+  return cd_limit;
+}
+
+/// Would this end record open as a directory? Its fields check out and a central header
+/// (or nothing, for an empty archive) is where it says the directory starts.
+bool opens_as_directory(const ByteSource& source, EndRecord end, const ZipLimits& limits) {
+  try {
+    bool zip64 = false;
+    resolve_end_record(source, end, limits, zip64);
+    if (end.entries_total == 0) return end.cd_size == 0;
+    return end.cd_size >= 4 && little_endian(read_bytes(source, end.cd_offset, 4), 0, 4) == kCentralSig;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limits) {
+  EndCandidates found = find_end_records(source);
+  EndRecord& end = found.chosen;
+  ZipDirectory dir;
+  resolve_end_record(source, end, limits, dir.zip64);
   dir.entries = parse_central_directory(source, end);
   dir.eocd_offset = end.offset;
   dir.cd_offset = end.cd_offset;
   dir.cd_size = end.cd_size;
   dir.comment = std::move(end.comment);
+  if (found.exact_fit && opens_as_directory(source, *found.exact_fit, limits))
+    dir.other_end_record = found.exact_fit->offset;
+  constexpr std::uint64_t kPythonZip64Records = kZip64EndSize + kLocatorSize;  // what Python assumes
+  const std::uint64_t directory_end = dir.zip64 ? end.offset - std::min(end.offset, kPythonZip64Records) : end.offset;
+  dir.python_offset_shift =
+      static_cast<std::int64_t>(directory_end) - static_cast<std::int64_t>(end.cd_offset + end.cd_size);
   dir.index_names();
   return dir;
 }

@@ -68,9 +68,14 @@ TEST_SUITE("extract_plan") {
     link.external_attributes = 0120777u << 16;
     TestMember device = file("dev");
     device.external_attributes = 0020644u << 16;
-    const Archive a = from_bytes(
+    const std::string bytes =
         zanj::test::build_zip({link, device, file("twice"), file("twice"), file("a"), file("a/b"), file("dir/"), file("dir/c")})
-            .bytes);
+            .bytes;
+    // Opening for data refuses the duplicate outright; the plan refuses it too, for an archive
+    // opened over its directory (as verify does).
+    CHECK_THROWS_WITH_AS(from_bytes(bytes), doctest::Contains("2 entries are named 'twice'"), Error);
+    MemorySource probe(bytes);
+    const Archive a(std::make_unique<MemorySource>(bytes), "test.zip", read_zip_directory(probe));
     const ExtractPlan plan = plan_extract(a, {});
     CHECK(names(plan) == std::vector<std::string>{"a", "dir/", "dir/c"});
     CHECK(reason_for(plan, "link") == "a symbolic link");

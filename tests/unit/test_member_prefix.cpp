@@ -29,14 +29,15 @@ TEST_SUITE("member_prefix") {
     }
   }
 
-  TEST_CASE("other methods and encrypted members are left to libarchive") {
+  TEST_CASE("a method the local header does not share, and encrypted members, are refused") {
     const Archive a = open_corpus("model.zanj");
     ZipEntry bzip2 = a.entries().front();
     bzip2.method = 12;
-    CHECK_FALSE(read_member_prefix(a.source(), bzip2, 10, a.name()).has_value());
+    CHECK_THROWS_WITH_AS(read_member_prefix(a.source(), bzip2, 10, a.name()), doctest::Contains("disagree (method)"),
+                         Error);
     ZipEntry encrypted = a.entries().front();
     encrypted.flags |= 1;
-    CHECK_FALSE(read_member_prefix(a.source(), encrypted, 10, a.name()).has_value());
+    CHECK_THROWS_AS(read_member_prefix(a.source(), encrypted, 10, a.name()), MemberDataError);
   }
 
   TEST_CASE("a corrupt deflate stream is an undecodable member") {

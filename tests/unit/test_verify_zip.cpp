@@ -140,9 +140,9 @@ TEST_SUITE("verify_zip") {
     CHECK(codes(with({{c + kCAttr, 0120777u << 16, 4}}).report) == std::vector<std::string>{"not_regular_file"});
     CHECK(codes(with({{c + kCAttr, 0060644u << 16, 4}}).report) == std::vector<std::string>{"not_regular_file"});
     CHECK(codes(with({{c + kCAttr, 0, 4}, {c + kCMadeBy, 0, 2}}).report).empty());  // DOS maker: a file
-    CHECK(codes(with({{c + kCMethod, 93, 2}, {l + kLMethod, 93, 2}}).report) ==
+    CHECK(codes(with({{c + kCMethod, 98, 2}, {l + kLMethod, 98, 2}}).report) ==
           std::vector<std::string>{"unsupported_method"});
-    for (const std::uint64_t ok : {12u, 14u})  // bzip2 and LZMA are fine structurally
+    for (const std::uint64_t ok : {12u, 14u, 93u, 95u})  // bzip2, LZMA, zstd and xz are fine structurally
       CHECK(codes(with({{c + kCMethod, ok, 2}, {l + kLMethod, ok, 2}}).report).empty());
     CHECK(codes(with({{c + kCUsize, 301, 4}}).report) ==
           std::vector<std::string>{"size_mismatch", "cd_local_mismatch"});
@@ -160,6 +160,37 @@ TEST_SUITE("verify_zip") {
     const Checked c = check(build_zip({{"../x", "1"}, {"ok/ü.txt", "2"}, {"d.txt", "3"}, {"d.txt", "4"}}).bytes);
     CHECK(codes(c.report) == std::vector<std::string>{"unsafe_name", "duplicate_name", "utf8_flag_missing"});
     CHECK(c.report.errors[1].message == "2 entries have this name");
+  }
+
+  TEST_CASE("names equal after NFD, and a second end record, are ambiguities") {
+    auto zip = build_zip({{"caf\xC3\xA9.txt", "1"}, {"cafe\xCC\x81.txt", "2"}});
+    for (const auto offset : {zip.local_offsets[0], zip.local_offsets[1]}) test::patch(zip.bytes, offset + 6, 0x800, 2);
+    for (const auto offset : {zip.central_offsets[0], zip.central_offsets[1]})
+      test::patch(zip.bytes, offset + 8, 0x800, 2);
+    const Checked c = check(zip.bytes);
+    CHECK(codes(c.report) == std::vector<std::string>{"ambiguous_name"});
+    // The real end record's comment holds a record listing the first entry only.
+    const auto two = build_zip({{"a.txt", "1"}, {"b.txt", "2"}});
+    std::string fake;
+    test::put(fake, 0x06054b50, 4);
+    test::put(fake, 0, 4);
+    test::put(fake, 1, 2);
+    test::put(fake, 1, 2);
+    test::put(fake, 46 + 5, 4);
+    test::put(fake, two.cd_offset, 4);
+    test::put(fake, 0, 2);
+    const Checked e = check(build_zip({{"a.txt", "1"}, {"b.txt", "2"}}, test::ZipOptions{fake}).bytes);
+    const auto found = codes(e.report);
+    // Reported twice: the second record, and its directory not ending where it begins (Python
+    // would shift every offset).
+    CHECK(std::count(found.begin(), found.end(), "ambiguous_end_record") == 2);
+    // Bytes between the directory and the end record: Python reads the directory elsewhere.
+    auto gap = build_zip({{"a.txt", "1"}});
+    gap.bytes.insert(gap.end_offset, "gap!");
+    const Checked g = check(gap.bytes);
+    CHECK(codes(g.report) == std::vector<std::string>{"ambiguous_end_record", "unaccounted_bytes"});
+    MemorySource source(gap.bytes);
+    CHECK(read_zip_directory(source).python_offset_shift == 4);
   }
 
   TEST_CASE("limits: one member or the total over the limit") {

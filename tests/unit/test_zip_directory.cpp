@@ -205,9 +205,8 @@ TEST_CASE("malformed corpus: truncated fails, hostile names come through verbati
   CHECK(read_corpus("malformed/absolute_path.zanj").find("/tmp/zanj_absolute_escape") != nullptr);
 }
 
-TEST_CASE("built archive with a comment, even one containing an end signature") {
-  for (const std::string& comment : {std::string("made by a test"), std::string("PK\x05\x06 fake", 9),
-                                    std::string(65535, 'c')}) {
+TEST_CASE("built archive with a comment, a long one too") {
+  for (const std::string& comment : {std::string("made by a test"), std::string(65535, 'c')}) {
     const auto zip = build_zip(two_members(), ZipOptions{comment});
     const MemorySource src(zip.bytes);
     const ZipDirectory dir = read_zip_directory(src);
@@ -220,6 +219,76 @@ TEST_CASE("built archive with a comment, even one containing an end signature") 
     CHECK(h.data_offset == zip.local_offsets[0] + 30 + 5);
     CHECK(zip.bytes.substr(h.data_offset, 5) == "hello");
   }
+}
+
+TEST_CASE("the end record is the one Python's zipfile chooses") {
+  const auto plain = build_zip(two_members());
+  // A signature in the comment: Python takes the last signature, here a cut-off record, and
+  // fails to open the file; so do we, rather than read another archive than Python's.
+  CHECK_THROWS_AS(read_bytes(build_zip(two_members(), ZipOptions{std::string("PK\x05\x06 fake", 9)}).bytes), Error);
+  // Trailing junk without a signature: the last signature is still the real record.
+  const ZipDirectory junk = read_bytes(plain.bytes + "junk after the archive");
+  CHECK(junk.entries.size() == 2);
+  CHECK_FALSE(junk.other_end_record.has_value());
+  CHECK_FALSE(junk.ambiguity().has_value());
+}
+
+TEST_CASE("a second end record in the comment that opens as another directory is an ambiguity") {
+  const auto plain = build_zip(two_members());
+  // A record listing only the first member (its central entry is 46 + 5 bytes long).
+  std::string fake;
+  test::put(fake, 0x06054b50, 4);
+  test::put(fake, 0, 4);
+  test::put(fake, 1, 2);
+  test::put(fake, 1, 2);
+  test::put(fake, 46 + 5, 4);
+  test::put(fake, plain.cd_offset, 4);
+  for (const std::string& after : {std::string(), std::string("tail")}) {
+    CAPTURE(after.size());
+    std::string comment = fake;
+    test::put(comment, after.size(), 2);
+    comment += after;
+    const auto zip = build_zip(two_members(), ZipOptions{comment});
+    const ZipDirectory dir = read_bytes(zip.bytes);
+    CHECK(dir.entries.size() == 1);  // Python's choice: the last signature
+    CHECK(dir.eocd_offset == zip.end_offset + 22);
+    REQUIRE(dir.other_end_record.has_value());
+    CHECK(*dir.other_end_record == zip.end_offset);
+    REQUIRE(dir.ambiguity().has_value());
+    CHECK(dir.ambiguity()->find("two end of central directory records") != std::string::npos);
+  }
+  // A stray signature that opens as nothing is no ambiguity.
+  std::string junk = "PK\x05\x06";
+  junk += std::string(16, '\x7f');
+  test::put(junk, 0, 2);
+  CHECK_THROWS_AS(read_bytes(build_zip(two_members(), ZipOptions{junk}).bytes), Error);  // Python fails too
+}
+
+TEST_CASE("names as Python sees them: cp437 without the UTF-8 flag, clashes after NFD") {
+  ZipDirectory dir;
+  dir.entries.resize(4);
+  dir.entries[0].name = "caf\xC3\xA9.npy";  // UTF-8 bytes, no flag: Python reads cp437
+  dir.entries[1].name = "caf\x82.npy";       // cp437 é
+  dir.entries[2].name = "x.npy";
+  dir.entries[3].name = "cafe\xCC\x81.npy";  // NFD, with the flag
+  dir.entries[3].flags = 0x0800;
+  dir.index_names();
+  CHECK(dir.entries[0].python_name == "caf\xE2\x94\x9C\xE2\x8C\x90.npy");
+  CHECK(dir.find("caf\xC3\xA9.npy") == &dir.entries[1]);  // the cp437 one reads as café
+  CHECK(dir.find("cafe\xCC\x81.npy") == &dir.entries[3]);
+  CHECK(dir.find("x.npy") == &dir.entries[2]);
+  const auto clashes = name_clashes(dir.entries);
+  REQUIRE(clashes.size() == 1);
+  CHECK_FALSE(clashes[0].same_name);
+  CHECK(clashes[0].entries == std::vector<std::size_t>{1, 3});
+  REQUIRE(dir.ambiguity().has_value());
+  CHECK(dir.ambiguity()->find("Unicode normalization") != std::string::npos);
+  // Same name for Python, different bytes: a duplicate.
+  dir.entries[3].name = "caf\xC3\xA9.npy";
+  dir.index_names();
+  const auto dup = name_clashes(dir.entries);  // bytes equal (0, 3), Python's names equal (1, 3)
+  REQUIRE(dup.size() == 2);
+  CHECK((dup[0].same_name && dup[1].same_name));
 }
 
 TEST_CASE("Zip64: end records and extras replace the 32-bit fields") {
