@@ -5,7 +5,6 @@ find_package(BZip2 REQUIRED)
 find_package(LibLZMA REQUIRED)
 pkg_check_modules(LIBZSTD REQUIRED IMPORTED_TARGET libzstd)
 pkg_check_modules(LIBDEFLATE REQUIRED IMPORTED_TARGET libdeflate)  # pack: fast whole-block deflate
-find_package(simdjson REQUIRED)
 find_package(ZLIB REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(fmt REQUIRED)

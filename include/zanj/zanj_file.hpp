@@ -38,7 +38,7 @@ class ZanjFile {
 };
 
 /// The versions zanj reports for `--version`: zanj, the decompression libraries (zlib, bzip2,
-/// liblzma, zstd) and simdjson, one per line.
+/// liblzma, zstd), one per line.
 std::string version_report();
 
 }  // namespace zanj

@@ -46,12 +46,6 @@ int report(const std::string& message, int status) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // libarchive converts every member's DOS time with mktime (zanj reads times itself, from the
-  // central directory). With TZ unset, glibc stats /etc/localtime on each call under a global
-  // lock: 300,000 stats and lock contention for 50,000 members. Naming the same default zone
-  // explicitly lets glibc keep it loaded. Done before any thread starts (setenv is not
-  // thread-safe).
-  if (!std::getenv("TZ")) setenv("TZ", ":/etc/localtime", 0);
   CLI::App app{kDescription, "zanj"};
   app.footer(kFooter);
   app.require_subcommand(1);

@@ -310,9 +310,10 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
   if (!documents.main || !documents.meta) return plans;
   const auto& entries = archive.entries();
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    const std::string& name = entries[i].name;
+    // externals_info keys name members as Python's zipfile sees them (cp437 without the UTF-8 flag)
+    const std::string& name = entries[i].python_name;
     if (plans[i].role == Role::other && name != kMainMember && name != kMetaMember && !listed.count(name))
-      add_problem(report, Code::unreferenced_member, name, "",
+      add_problem(report, Code::unreferenced_member, entries[i].name, "",
                   "no reference node or externals_info entry names this member (the loader ignores it)");
   }
   return plans;

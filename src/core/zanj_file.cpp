@@ -1,7 +1,5 @@
 #include "zanj/zanj_file.hpp"
 
-#include <simdjson.h>
-
 #include "zanj/error.hpp"
 
 #ifndef ZANJ_VERSION
@@ -44,9 +42,7 @@ Json ZanjFile::read_json_member(const ZipEntry& entry, const ZanjLimits& limits)
 std::string version_report() {
   std::string out = "zanj " ZANJ_VERSION "\n";
   out += archive_library_versions();
-  out += "\nsimdjson " + std::to_string(simdjson::SIMDJSON_VERSION_MAJOR) + "." + std::to_string(simdjson::SIMDJSON_VERSION_MINOR) +
-         "." + std::to_string(simdjson::SIMDJSON_VERSION_REVISION) + " (" +
-         simdjson::get_active_implementation()->name() + ")\n";
+  out += "\n";
   return out;
 }
 

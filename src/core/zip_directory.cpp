@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
 #include "zanj/unicode.hpp"
 
 namespace zanj {
@@ -70,22 +71,9 @@ std::string read_bytes(const ByteSource& source, std::uint64_t offset, std::size
   return out;
 }
 
-/// A member name for an error message: quoted, with control bytes escaped so
-/// a hostile name cannot break the one-line message or the terminal.
-std::string quoted(const std::string& name) {
-  std::string out = "'";
-  for (const char byte : name) {
-    const auto ch = static_cast<unsigned char>(byte);
-    if (ch >= 0x20 && ch != 0x7F) {
-      out += static_cast<char>(ch);
-      continue;
-    }
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "\\x%02X", ch);
-    out += hex;
-  }
-  return out + "'";
-}
+/// A member name for an error message: quoted, escaped by the one terminal escape so a hostile
+/// name cannot break the one-line message or the terminal.
+std::string quoted(const std::string& name) { return "'" + terminal_safe(name) + "'"; }
 
 /// The end record fields, widened so Zip64 values can replace them.
 struct EndRecord {
