@@ -13,6 +13,8 @@ namespace zanj {
 /// The code points of strict UTF-8 (no overlong forms, surrogates or values past U+10FFFF),
 /// or nullopt when `text` is not valid UTF-8.
 std::optional<std::vector<char32_t>> decode_utf8(std::string_view text);
+/// Append one code point as UTF-8. Surrogates are written as their 3-byte form (generalized
+/// UTF-8, which is how the JSON parser keeps Python's lone \ud800 escapes).
 void append_utf8(std::string& out, char32_t code_point);
 
 /// Canonical decomposition (Unicode NFD): every character fully decomposed, then combining

@@ -4,6 +4,7 @@
 
 #include "zanj/error.hpp"
 #include "zanj/member_name.hpp"
+#include "zanj/unicode.hpp"
 
 namespace zanj {
 namespace {
@@ -24,23 +25,10 @@ constexpr std::array<std::int8_t, 256> base64_table() {
   return t;
 }
 
-void append_utf8(std::string& out, std::uint32_t cp) {
+/// A code point from array data; what is not a character becomes U+FFFD, as numpy shows it.
+void append_character(std::string& out, std::uint32_t cp) {
   if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
+  append_utf8(out, cp);
 }
 
 }  // namespace
@@ -102,12 +90,12 @@ void append_utf8_from_utf32le(std::string& out, std::string_view utf32le) {
   };
   std::size_t end = utf32le.size() / 4 * 4;
   while (end >= 4 && unit(end - 4) == 0) end -= 4;  // numpy strips trailing NULs only
-  for (std::size_t i = 0; i < end; i += 4) append_utf8(out, unit(i));
+  for (std::size_t i = 0; i < end; i += 4) append_character(out, unit(i));
 }
 
 void append_utf8_from_latin1(std::string& out, std::string_view bytes) {
   while (!bytes.empty() && bytes.back() == '\0') bytes.remove_suffix(1);
-  for (unsigned char c : bytes) append_utf8(out, c);
+  for (unsigned char c : bytes) append_character(out, c);
 }
 
 }  // namespace zanj

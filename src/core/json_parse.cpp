@@ -18,6 +18,7 @@
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
 #include "zanj/limits.hpp"
+#include "zanj/unicode.hpp"
 
 namespace zanj {
 namespace {
@@ -30,24 +31,6 @@ constexpr std::size_t kMaxIntDigits = 4300;
 }
 
 // ---- Decoding: json.detect_encoding, then bytes.decode(encoding, 'surrogatepass') ----------
-
-void append_code_point(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {  // surrogates included: generalized UTF-8
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
 
 /// UTF-16 or UTF-32 text transcoded to generalized UTF-8. Like Python's codecs with
 /// 'surrogatepass', a surrogate pair is joined and a lone surrogate is kept as it is.
@@ -73,7 +56,7 @@ std::string transcode_wide(std::string_view bytes, unsigned width, bool big_endi
       }
     }
     if (cp > 0x10FFFF) fail(what, "code point out of range in UTF-32 text");
-    append_code_point(out, cp);
+    append_utf8(out, cp);  // surrogates too: generalized UTF-8
   }
   return out;
 }
@@ -620,7 +603,7 @@ class Parser {
       else
         p_ = save;
     }
-    append_code_point(out, cp);
+    append_utf8(out, cp);  // surrogates too: generalized UTF-8
   }
 
   const char* p_;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "unicode_tables.hpp"
+#include "zanj/member_name.hpp"
 
 namespace zanj {
 namespace {
@@ -43,24 +44,12 @@ void decompose(char32_t cp, std::vector<char32_t>& out) {
 std::optional<std::vector<char32_t>> decode_utf8(std::string_view text) {
   std::vector<char32_t> out;
   out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size();) {
-    const auto b0 = static_cast<unsigned char>(text[i]);
-    std::size_t n = 0;
-    char32_t cp = 0, least = 0;
-    if (b0 < 0x80) n = 1, cp = b0;
-    else if ((b0 & 0xE0) == 0xC0) n = 2, cp = b0 & 0x1F, least = 0x80;
-    else if ((b0 & 0xF0) == 0xE0) n = 3, cp = b0 & 0x0F, least = 0x800;
-    else if ((b0 & 0xF8) == 0xF0) n = 4, cp = b0 & 0x07, least = 0x10000;
-    else return std::nullopt;
-    if (text.size() - i < n) return std::nullopt;
-    for (std::size_t k = 1; k < n; ++k) {
-      const auto b = static_cast<unsigned char>(text[i + k]);
-      if ((b & 0xC0) != 0x80) return std::nullopt;
-      cp = cp << 6 | (b & 0x3F);
-    }
-    if (cp < least || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return std::nullopt;
+  while (!text.empty()) {
+    std::uint32_t cp = 0;
+    const std::size_t len = utf8_sequence(text, cp);
+    if (len == 0) return std::nullopt;
     out.push_back(cp);
-    i += n;
+    text.remove_prefix(len);
   }
   return out;
 }
