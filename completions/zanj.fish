@@ -141,7 +141,7 @@ complete -c zanj -n '__zanj_using verify' -l max-total-bytes -x -d 'Most bytes a
 complete -c zanj -n '__zanj_using verify' -l max-entries -x -d 'Most ZIP entries accepted'
 complete -c zanj -n '__zanj_using verify' -l max-json-depth -x -d 'Deepest JSON nesting accepted'
 complete -c zanj -n '__zanj_using verify' -l max-npy-header -x -d 'Longest .npy header accepted'
-complete -c zanj -n '__zanj_using verify' -l max-ratio -x -d 'Most decoded bytes per compressed byte'
+complete -c zanj -l max-ratio -x -d 'Most decoded bytes per compressed byte'
 
 # extract
 complete -c zanj -n '__zanj_using extract' -s C -l directory -x -a '(__fish_complete_directories)' -d 'Directory to write into'

@@ -91,7 +91,7 @@ class Archive {
   std::unique_ptr<ByteSource> source_;
   std::string name_;
   ZipDirectory directory_;
-  std::uint64_t max_ratio_ = ResourceLimits{}.max_ratio;
+  std::uint64_t max_ratio_ = reader_limits().max_ratio;  // the global --max-ratio
 };
 
 /// Versions of the decompression libraries zanj links (zlib, bzip2, liblzma, zstd), one per line.

@@ -13,6 +13,7 @@
 namespace zanj {
 
 class Json;
+class OutputBuffer;
 using JsonArray = std::vector<Json>;
 /// Objects keep their keys in file order (what users saw when they saved).
 using JsonObject = std::vector<std::pair<std::string, Json>>;
@@ -80,8 +81,29 @@ class Json {
       v_{nullptr};
 };
 
-/// --max-json-values as the command line set it (limits.hpp's reader_limits()).
+/// What a JSON document parsed now may hold: --max-json-values as the command line set it
+/// (limits.hpp's reader_limits()) less the values of documents that stay loaded meanwhile
+/// (HeldJsonValues). A .jsonl line read while an archive's trees are loaded gets what they left,
+/// so everything in memory at once stays within the one limit.
 std::uint64_t default_max_json_values();
+
+/// Values in a tree: the root, every element and every member (what parse_json counted).
+std::uint64_t count_json_values(const Json& value);
+
+/// Counts `values` as held by loaded documents until destroyed (ZanjFile's root and meta).
+class HeldJsonValues {
+ public:
+  HeldJsonValues() = default;
+  explicit HeldJsonValues(std::uint64_t values);
+  HeldJsonValues(HeldJsonValues&& other) noexcept : values_(std::exchange(other.values_, 0)) {}
+  HeldJsonValues& operator=(HeldJsonValues&& other) noexcept;
+  HeldJsonValues(const HeldJsonValues&) = delete;
+  HeldJsonValues& operator=(const HeldJsonValues&) = delete;
+  ~HeldJsonValues();
+
+ private:
+  std::uint64_t values_ = 0;
+};
 
 /// What a document may make the parser spend. The value count (every element, member and the
 /// root) is checked by a first structural pass, before anything is allocated for the tree.
@@ -118,6 +140,8 @@ struct JsonStyle {
 /// NaN and infinities as Python writes them (NaN, Infinity, -Infinity).
 void write_json(std::string& out, const Json& value, const JsonStyle& style = {});
 std::string to_json(const Json& value, const JsonStyle& style = {});
+/// The same into an OutputBuffer, flushed as it fills: the text is never held whole.
+void write_json(OutputBuffer& out, const Json& value, const JsonStyle& style = {});
 /// Append a JSON string literal (quotes and escapes) for UTF-8 text. Surrogates held as
 /// 3-byte sequences (lone surrogate escapes the parser read) are written as backslash-u escapes (\\udc80).
 void write_json_string(std::string& out, std::string_view text);

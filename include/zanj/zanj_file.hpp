@@ -33,8 +33,17 @@ class ZanjFile {
   std::vector<std::string> problems;
 
   const std::string& name() const { return archive.name(); }
-  /// Parse one JSON member of this archive (the meta, a .jsonl line is elsewhere).
-  Json read_json_member(const ZipEntry& entry, const ZanjLimits& limits = {}) const;
+  /// JSON values held by root and meta together (at most limits.json.max_values: they share
+  /// it). diff gives the second archive what the first left.
+  std::uint64_t json_values = 0;
+  /// Bytes of root and meta text together (they share --max-json-bytes likewise).
+  std::uint64_t json_bytes = 0;
+  /// Keeps json_values counted against what .jsonl lines read meanwhile may hold.
+  HeldJsonValues held;
+
+  /// Parse one JSON member of this archive (the meta, a .jsonl line is elsewhere); adds its
+  /// value count to *values when given.
+  Json read_json_member(const ZipEntry& entry, const ZanjLimits& limits = {}, std::uint64_t* values = nullptr) const;
 };
 
 /// The versions zanj reports for `--version`: zanj, the decompression libraries (zlib, bzip2,

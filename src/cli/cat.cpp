@@ -130,7 +130,7 @@ int run_cat(const CatOptions& opt, OutputBuffer& out) {
       usage("slices, --head and --tail select from arrays, tables and lists; " +
             (target.path.empty() ? std::string("the root") : "'" + target.path + "'") + " is a " +
             std::string(kind_name(node.kind)));
-    write_json(out.text(), json, JsonStyle{indent});
+    write_json(out, json, JsonStyle{indent});
     out.text() += '\n';
   }
   return 0;

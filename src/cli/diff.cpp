@@ -41,7 +41,13 @@ DiffOptions core_options(const DiffCliOptions& opt) {
 DiffReport compare(const DiffCliOptions& opt, const DiffOptions& options) {
   if (is_stdin_path(opt.a) && is_stdin_path(opt.b)) throw Error("A and B cannot both be standard input", Exit::usage);
   try {
-    const ZanjFile a = open_zanj(opt.a), b = open_zanj(opt.b);
+    // Both archives stay loaded: they share one --max-json-values and --max-json-bytes budget: B
+    // gets what A's two documents left, so memory stays within what one archive at the limit costs.
+    const ZanjFile a = open_zanj(opt.a);
+    ZanjLimits b_limits;
+    // (the values through the count of held values, default_max_json_values; the bytes here)
+    b_limits.max_json_bytes -= a.json_bytes;
+    const ZanjFile b = open_zanj(opt.b, b_limits);
     if (!opt.brief)
       for (const ZanjFile* f : {&a, &b})
         for (const auto& p : f->problems) warn(f->name() + ": " + p);

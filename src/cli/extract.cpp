@@ -77,7 +77,7 @@ int run_extract(const ExtractOptions& opt) {
   const Archive archive(opt.file);
   ExtractSelection selection{opt.selectors, opt.npy_only, opt.json_only};
   ResourceLimits limits = opt.limits;
-  limits.take_json_limits(reader_limits());  // the global --max-json-* options
+  limits.take_global_limits(reader_limits());  // --max-json-*, --max-ratio
   ExtractPlan plan = plan_extract(archive, selection, limits);
   const std::string directory = opt.directory.empty() ? default_extract_directory(opt.file) : opt.directory;
   if (opt.list) return list_plan(opt, plan, directory);

@@ -18,8 +18,8 @@ CLI::Validator input_file() {
       "");
 }
 
-ZanjFile open_zanj(const std::string& file) {
-  ZanjFile z(file);
+ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits) {
+  ZanjFile z(file, limits);
   if (is_stdin_path(file))
     spdlog::info("read {} bytes from standard input", z.archive.file_size());
   spdlog::debug("{}: {} members, {} bytes", terminal_safe(z.name()), z.archive.entries().size(), z.archive.file_size());

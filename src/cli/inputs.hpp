@@ -15,6 +15,6 @@ namespace zanj::cli {
 CLI::Validator input_file();
 
 /// Open FILE ("-" for standard input) as a ZANJ archive; says at -v where it came from.
-ZanjFile open_zanj(const std::string& file);
+ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits = {});
 
 }  // namespace zanj::cli

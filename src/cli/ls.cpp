@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 
 #include "inputs.hpp"
@@ -96,7 +97,11 @@ Color kind_color(NodeKind kind) {
 }
 
 std::string scalar_preview(const Json& j) {
-  std::string text = to_json(j);
+  // Only the first 57 characters show: a long string's head is enough to make them (each
+  // byte escapes to at least one character), and the rest is never copied.
+  constexpr std::size_t kHead = 256;
+  std::string text = j.is_string() && j.as_string().size() > kHead ? to_json(Json(j.as_string().substr(0, kHead)))
+                                                                     : to_json(j);
   if (text.size() > 60) text = text.substr(0, 57) + "...";
   return terminal_safe(text);  // the cut may split a UTF-8 sequence
 }
@@ -168,30 +173,41 @@ int run_ls(const LsOptions& opt) {
                     join_path(PathSegments(start.begin(), start.begin() + static_cast<std::ptrdiff_t>(matched))) + "')",
                 Exit::invalid);
 
-  JsonArray entries;
-  std::vector<std::vector<std::string>> rows;
-  std::string paths;
-  walk_tree(*node, start, [&](const TreeVisit& v) {
-    const bool shown = opt.glob.empty() || fnmatch(opt.glob.c_str(), v.path.c_str(), 0) == 0;
-    if (shown) {
-      if (opt.json) {
-        entries.push_back(entry_json(z, v, opt.long_format));
-      } else if (opt.paths_only) {
-        paths += v.path + "\n";
-      } else {
-        rows.push_back(entry_row(z, v, opt.long_format));
-      }
-    }
-    if (opt.depth >= 0 && v.depth >= static_cast<std::size_t>(opt.depth)) return false;
-    return !is_scalar_list(*v.node.json);  // elements of a plain list of scalars get no entries
-  });
+  // Nothing proportional to the tree is held: --json and -1 print each entry as it is
+  // visited; the aligned table walks the tree twice, once for the column widths and once to
+  // print, rebuilding each row (a row costs far less to make again than a million to keep).
+  const auto visit_shown = [&](const std::function<void(const TreeVisit&)>& on_shown) {
+    walk_tree(*node, start, [&](const TreeVisit& v) {
+      if (opt.glob.empty() || fnmatch(opt.glob.c_str(), v.path.c_str(), 0) == 0) on_shown(v);
+      if (opt.depth >= 0 && v.depth >= static_cast<std::size_t>(opt.depth)) return false;
+      return !is_scalar_list(*v.node.json);  // elements of a plain list of scalars get no entries
+    });
+  };
+  ChunkedOutput out;
   if (opt.json) {
-    write_out(to_json(Json(JsonObject{{"file", opt.file}, {"entries", Json(std::move(entries))}})) + "\n");
+    // Byte for byte what to_json writes for {"file": ..., "entries": [...]}.
+    out.add("{\"file\": ");
+    write_json_string(out.buffer(), opt.file);
+    out.add(", \"entries\": [");
+    bool first = true;
+    visit_shown([&](const TreeVisit& v) {
+      if (!first) out.buffer() += ", ";
+      first = false;
+      write_json(out.buffer(), entry_json(z, v, opt.long_format));
+      out.maybe_flush();
+    });
+    out.add("]}\n");
   } else if (opt.paths_only) {
-    write_out(paths);
+    visit_shown([&](const TreeVisit& v) { out.add(v.path + "\n"); });
   } else {
-    write_out(format_table(rows));
+    TableWidths widths;
+    visit_shown([&](const TreeVisit& v) { widths.measure(entry_row(z, v, opt.long_format)); });
+    visit_shown([&](const TreeVisit& v) {
+      widths.append_line(out.buffer(), entry_row(z, v, opt.long_format));
+      out.maybe_flush();
+    });
   }
+  out.flush();
   return 0;
 }
 

@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Print help for every command");
   zanj::cli::TerminalOptions terminal;
   zanj::cli::add_terminal_options(app, terminal);
-  // JSON and jsonl limits for every command (limits.hpp: what they bound and why the defaults).
+  // JSON, jsonl and ratio limits for every command (limits.hpp: what they bound and why the defaults).
   zanj::ResourceLimits& limits = zanj::reader_limits();
   app.add_option("--max-json-bytes", limits.max_json_bytes, "Largest JSON member read, in bytes")
       ->capture_default_str()->check(CLI::PositiveNumber)->type_name("BYTES");
@@ -63,6 +63,9 @@ int main(int argc, char** argv) {
   app.add_option("--max-jsonl-line-bytes", limits.max_jsonl_line_bytes, "Longest .jsonl line read, in bytes")
       ->capture_default_str()->check(CLI::PositiveNumber)->type_name("BYTES");
   app.add_option("--max-jsonl-rows", limits.max_jsonl_rows, "Most lines read from one .jsonl member")
+      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("N");
+  app.add_option("--max-ratio", limits.max_ratio,
+                 "Most bytes a member may decode to per compressed byte, plus 1 MiB (deflate: 1032)")
       ->capture_default_str()->check(CLI::PositiveNumber)->type_name("N");
   app.add_flag_callback(
       "-V,--version",

@@ -77,24 +77,39 @@ std::string shape_text(const std::vector<std::uint64_t>& shape) {
 
 void warn(std::string_view message) { spdlog::warn("{}", terminal_safe(message)); }
 
-std::string format_table(const std::vector<std::vector<std::string>>& rows, std::string_view indent) {
-  std::vector<std::size_t> width;
-  for (const auto& row : rows)
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      if (width.size() <= i) width.resize(i + 1, 0);
-      width[i] = std::max(width[i], display_width(row[i]));
-    }
-  std::string out;
-  for (const auto& row : rows) {
-    std::string line(indent);
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      line += row[i];
-      if (i + 1 < row.size()) line.append(width[i] - display_width(row[i]) + 2, ' ');
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + '\n';
+void TableWidths::measure(const std::vector<std::string>& row) {
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    if (width.size() <= i) width.resize(i + 1, 0);
+    width[i] = std::max(width[i], display_width(row[i]));
   }
+}
+
+void TableWidths::append_line(std::string& out, const std::vector<std::string>& row, std::string_view indent) const {
+  std::string line(indent);
+  for (std::size_t i = 0; i < row.size(); ++i) {
+    line += row[i];
+    if (i + 1 < row.size()) line.append(width[i] - display_width(row[i]) + 2, ' ');
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  out += line + '\n';
+}
+
+std::string format_table(const std::vector<std::vector<std::string>>& rows, std::string_view indent) {
+  TableWidths widths;
+  for (const auto& row : rows) widths.measure(row);
+  std::string out;
+  for (const auto& row : rows) widths.append_line(out, row, indent);
   return out;
+}
+
+void ChunkedOutput::add(std::string_view text) {
+  buffer_ += text;
+  if (buffer_.size() >= kFlushBytes) flush();
+}
+
+void ChunkedOutput::flush() {
+  write_out(buffer_);
+  buffer_.clear();
 }
 
 }  // namespace zanj::cli

@@ -40,5 +40,25 @@ void warn(std::string_view message);
 /// Left-align columns: each row is a vector of cells; the last column is not padded. Cells
 /// may be coloured (style.hpp): widths are measured in terminal columns, not bytes.
 std::string format_table(const std::vector<std::vector<std::string>>& rows, std::string_view indent = "");
+/// format_table in two passes, for tables too large to hold: measure() every row first, then
+/// append_line() each row again (rebuilt by the caller) with the same result.
+struct TableWidths {
+  std::vector<std::size_t> width;
+  void measure(const std::vector<std::string>& row);
+  void append_line(std::string& out, const std::vector<std::string>& row, std::string_view indent = "") const;
+};
+/// Output written in 64 KiB pieces through write_out, so a listing proportional to the tree is
+/// never held whole. Call flush() at the end.
+class ChunkedOutput {
+ public:
+  void add(std::string_view text);
+  std::string& buffer() { return buffer_; }  ///< append directly, then call maybe_flush()
+  void maybe_flush() { if (buffer_.size() >= kFlushBytes) flush(); }
+  void flush();
+
+ private:
+  static constexpr std::size_t kFlushBytes = 64 * 1024;
+  std::string buffer_;
+};
 
 }  // namespace zanj::cli

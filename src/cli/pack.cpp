@@ -27,7 +27,7 @@ struct PackOptions {
 
 int run_pack(PackOptions& opt) {
   if (opt.store && opt.level >= 0) throw Error("--store and --level exclude each other", Exit::usage);
-  opt.settings.limits.take_json_limits(reader_limits());
+  opt.settings.limits.take_global_limits(reader_limits());
   if (opt.store) opt.settings.method = ZipMethod::store;
   if (opt.level >= 0) {
     opt.settings.level = opt.level;

@@ -61,7 +61,7 @@ VerifyReport verify_with_progress(const std::string& file, VerifyOptions options
 int run_verify(const VerifyCliOptions& opt) {
   VerifyOptions options;
   options.limits = opt.limits;
-  options.limits.take_json_limits(reader_limits());  // the global --max-json-* options
+  options.limits.take_global_limits(reader_limits());  // --max-json-*, --max-ratio
   options.threads = opt.jobs;
   int status = 0;
   for (const std::string& file : opt.files) {
@@ -139,10 +139,6 @@ Command setup_verify(CLI::App& parent) {
   app->add_option("--max-json-depth", opt->limits.max_json_depth, "Deepest JSON nesting accepted")
       ->capture_default_str()
       ->check(CLI::Range(1, 4096));  // deeper would risk the stack (the walks are recursive)
-  app->add_option("--max-ratio", opt->limits.max_ratio,
-                  "Most bytes a member may decode to per compressed byte, plus 1 MiB (deflate: 1032)")
-      ->capture_default_str()
-      ->check(CLI::PositiveNumber);
   app->add_option("--max-npy-header", opt->limits.max_npy_header_bytes, "Longest .npy header accepted, in bytes")
       ->capture_default_str()
       ->check(CLI::Range(16, 1 << 20));

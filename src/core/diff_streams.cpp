@@ -45,7 +45,9 @@ class ItemSource {
     if (!puller_->next(line_)) return nullptr;
     ++position_;
     try {
-      current_ = parse_json(line_, member_ + " line " + std::to_string(position_));
+      // Two streams hold a line each: each gets half of what the loaded trees left.
+      current_ = parse_json(line_, member_ + " line " + std::to_string(position_),
+                            JsonLimits{JsonLimits{}.max_depth, default_max_json_values() / 2});
     } catch (const Error& e) {
       throw Error(file_.name() + ": " + e.what());
     }

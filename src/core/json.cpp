@@ -7,6 +7,7 @@
 
 #include "zanj/error.hpp"
 #include "zanj/member_name.hpp"
+#include "zanj/output_buffer.hpp"
 
 namespace zanj {
 
@@ -165,7 +166,9 @@ void write_indent(std::string& out, const JsonStyle& style, int level) {
   out.append(static_cast<std::size_t>(style.indent * level), style.indent_char);
 }
 
-void write_value(std::string& out, const Json& v, const JsonStyle& style, int level) {
+// `sink`, when given, owns `out` (its text()) and may pass it on between elements, so a large
+// document streams out instead of being held as text beside its tree.
+void write_value(std::string& out, const Json& v, const JsonStyle& style, int level, OutputBuffer* sink) {
   using T = Json::Type;
   switch (v.type()) {
     case T::null: out += "null"; break;
@@ -186,7 +189,8 @@ void write_value(std::string& out, const Json& v, const JsonStyle& style, int le
       for (std::size_t i = 0; i < a.size(); ++i) {
         if (i) out += style.indent ? "," : ", ";
         if (style.indent) write_indent(out, style, level + 1);
-        write_value(out, a[i], style, level + 1);
+        write_value(out, a[i], style, level + 1, sink);
+        if (sink) sink->flush_if_full();
       }
       if (style.indent && !a.empty()) write_indent(out, style, level);
       out += ']';
@@ -200,7 +204,8 @@ void write_value(std::string& out, const Json& v, const JsonStyle& style, int le
         if (style.indent) write_indent(out, style, level + 1);
         write_json_string(out, o[i].first);
         out += ": ";
-        write_value(out, o[i].second, style, level + 1);
+        write_value(out, o[i].second, style, level + 1, sink);
+        if (sink) sink->flush_if_full();
       }
       if (style.indent && !o.empty()) write_indent(out, style, level);
       out += '}';
@@ -215,7 +220,20 @@ void write_json_double(std::string& out, double value) { write_shortest(out, val
 void write_json_float(std::string& out, float value) { write_shortest(out, value); }
 
 void write_json(std::string& out, const Json& value, const JsonStyle& style) {
-  write_value(out, value, style, 0);
+  write_value(out, value, style, 0, nullptr);
+}
+
+std::uint64_t count_json_values(const Json& value) {
+  std::uint64_t n = 1;
+  if (value.is_array())
+    for (const Json& v : value.as_array()) n += count_json_values(v);
+  else if (value.is_object())
+    for (const auto& [key, v] : value.as_object()) n += count_json_values(v);
+  return n;
+}
+
+void write_json(OutputBuffer& out, const Json& value, const JsonStyle& style) {
+  write_value(out.text(), value, style, 0, &out);
 }
 
 std::string to_json(const Json& value, const JsonStyle& style) {

@@ -7,6 +7,7 @@
 // tree costs what it holds (no growth slack, no copy of an intermediate DOM). The second pass
 // validates everything and builds the tree with an explicit stack, so nesting depth costs heap,
 // not native stack.
+#include <atomic>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -618,7 +619,26 @@ class Parser {
 
 }  // namespace
 
-std::uint64_t default_max_json_values() { return reader_limits().max_json_values; }
+namespace {
+std::atomic<std::uint64_t> held_values{0};  // threads parse .jsonl lines while documents are held
+}  // namespace
+
+std::uint64_t default_max_json_values() {
+  const std::uint64_t limit = reader_limits().max_json_values, held = held_values.load();
+  return held < limit ? limit - held : 0;
+}
+
+HeldJsonValues::HeldJsonValues(std::uint64_t values) : values_(values) { held_values += values_; }
+
+HeldJsonValues& HeldJsonValues::operator=(HeldJsonValues&& other) noexcept {
+  if (this != &other) {
+    held_values -= values_;
+    values_ = std::exchange(other.values_, 0);
+  }
+  return *this;
+}
+
+HeldJsonValues::~HeldJsonValues() { held_values -= values_; }
 
 Json parse_json(std::string_view bytes, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
   JsonParseNotes local;

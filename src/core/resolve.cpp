@@ -65,7 +65,7 @@ class ResolvedWriter {
 
   /// A subtree without references, through the one JSON writer, indented to its level.
   void plain(const Json& v, int level) {
-    if (!options_.indent) return write_json(out_.text(), v);
+    if (!options_.indent) return write_json(out_, v);
     const std::string text = to_json(v, JsonStyle{options_.indent});
     const std::string indent(static_cast<std::size_t>(options_.indent * level), ' ');
     for (char c : text) {

@@ -96,7 +96,12 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
   if (file.root.is_object()) s.root_length = file.root.as_object().size();
   if (file.root.is_array()) s.root_length = file.root.as_array().size();
 
+  // Only the `largest` biggest arrays are kept: the list is cut back to them whenever it
+  // doubles, so a tree of a million tiny arrays holds a few thousand summaries, not a million.
+  // Stable sorting keeps the earlier of equal sizes, so the result is the full sort's prefix.
   std::vector<ArraySummary> arrays;
+  const auto by_size = [](const ArraySummary& x, const ArraySummary& y) { return x.bytes > y.bytes; };
+  const std::size_t cut_at = std::max<std::size_t>(2 * largest, 1024);
   walk_tree(file.root, {}, [&](const TreeVisit& v) {
     const Node& n = v.node;
     if (n.is_reference()) ++s.externals;
@@ -110,11 +115,14 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
       a.bytes = array_value_bytes(a.dtype, a.shape).value_or(0);
       s.array_bytes += a.bytes;
       arrays.push_back(std::move(a));
+      if (arrays.size() >= cut_at) {
+        std::stable_sort(arrays.begin(), arrays.end(), by_size);
+        arrays.resize(largest);
+      }
     }
     return true;
   });
-  std::stable_sort(arrays.begin(), arrays.end(),
-                   [](const ArraySummary& x, const ArraySummary& y) { return x.bytes > y.bytes; });
+  std::stable_sort(arrays.begin(), arrays.end(), by_size);
   if (arrays.size() > largest) arrays.resize(largest);
   s.largest_arrays = std::move(arrays);
   return s;

@@ -281,7 +281,15 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
                                                VerifyReport& report) {
   std::vector<MemberPlan> plans(archive.entries().size());
   documents.main = read_document(archive, kMainMember, Code::missing_main, inflatable, limits, plans, report);
-  documents.meta = read_document(archive, kMetaMember, Code::missing_meta, inflatable, limits, plans, report);
+  // Both documents stay loaded: the meta gets what the main document left of the
+  // --max-json-values and --max-json-bytes budgets, as every other command reads them.
+  ResourceLimits meta_limits = limits;
+  if (documents.main) {
+    meta_limits.max_json_values -= std::min(limits.max_json_values, count_json_values(*documents.main));
+    if (const ZipEntry* m = archive.find(kMainMember))
+      meta_limits.max_json_bytes -= std::min(limits.max_json_bytes, m->uncompressed_size);
+  }
+  documents.meta = read_document(archive, kMetaMember, Code::missing_meta, inflatable, meta_limits, plans, report);
 
   const Json* externals = nullptr;
   if (documents.meta) {

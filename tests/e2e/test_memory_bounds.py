@@ -1,0 +1,138 @@
+"""End-to-end: every command stays under 128 MiB peak on adversarial archives under 1 MB,
+with the default limits (limits.hpp, README "limits"), and refuses what is over them with an
+error naming the option that raises the limit."""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+import zipfile
+
+from common import ZANJ, ZanjTest, external_list, main
+
+SANITIZED = os.environ.get("ZANJ_SANITIZE", "").upper() in ("1", "ON", "TRUE", "YES")
+MAX_RSS_KB = 128 * 1024
+VALUES = 1_000_000  # the default --max-json-values
+TIME = "/usr/bin/time"
+
+
+def peak_rss_kb(*args):
+    """Run zanj under /usr/bin/time; returns (exit status, stderr, peak RSS in KiB). Not
+    os.wait4: a forked child's peak counts the pages of this test process, which holds the
+    archives' text while it builds them, and exec keeps that high-water mark."""
+    with tempfile.NamedTemporaryFile("r") as report:
+        p = subprocess.run([TIME, "-f", "%M", "-o", report.name, ZANJ, *args], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE)
+        return p.returncode, p.stderr.decode("utf-8", "replace"), int(report.read().split()[-1])
+
+
+def commands(path, key=""):
+    b = path + ".copy"
+    if not os.path.exists(b):
+        with open(path, "rb") as src, open(b, "wb") as dst:
+            dst.write(src.read())
+    k = [key] if key else []
+    return [["info", path], ["ls", path], ["ls", "--json", path], ["ls", "-1", path], ["cat", path, *k],
+            ["cat", "--json", path, *k], ["cat", "--resolve", path, *k], ["verify", path], ["stats", path],
+            ["diff", path, b], ["extract", "-l", path]]
+
+
+@unittest.skipUnless(os.access(TIME, os.X_OK), "needs GNU time for peak RSS")
+class MemoryBounds(ZanjTest):
+    def setUp(self):
+        self.dir = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.dir.cleanup()
+
+    def write(self, name, main_bytes, members=None, meta=None, method=zipfile.ZIP_DEFLATED, small=True):
+        members = members or {}
+        if meta is None:
+            meta = json.dumps({"externals_info": {n: {"item_type": "jsonl", "path": [n.rsplit(".", 1)[0]]}
+                                                  for n in members}}).encode()
+        path = os.path.join(self.dir.name, name)
+        with zipfile.ZipFile(path, "w", method) as z:
+            z.writestr("__zanj_meta__.json", meta)
+            z.writestr("__zanj__.json", main_bytes)
+            for n, data in members.items():
+                z.writestr(n, data)
+        if small:
+            self.assertLess(os.path.getsize(path), 1 << 20, name)
+        return path
+
+    def assertBounded(self, args, expect_error=None):
+        code, err, rss = peak_rss_kb(*args)
+        self.assertNotIn("internal error", err, args)
+        self.assertNotIn("out of memory", err, args)
+        if expect_error is not None:
+            self.assertNotEqual(code, 0, args)
+            self.assertIn(expect_error, err, args)
+        if not SANITIZED:
+            self.assertLess(rss, MAX_RSS_KB, f"{args}: {rss} KiB")
+        return code, err
+
+    def test_documents_at_the_value_limit(self):
+        k = VALUES - 16  # the root list is a value too, and the meta gets what is left
+        s24 = b'"' + b"s" * 24 + b'"'  # the most costly value per byte of a small archive
+        for name, text in (("strings.zanj", b"[" + b",".join([s24] * k) + b"]"),
+                           ("dicts.zanj", b"[" + b",".join([b'{"a":0}'] * (k // 2)) + b"]")):
+            path = self.write(name, text)
+            for args in commands(path)[:: 1 if name == "strings.zanj" else 2]:
+                code, err = self.assertBounded(args)
+                if args[0] == "diff":  # the second archive gets what the first left
+                    self.assertIn("(raise with --max-json", err)
+                else:
+                    self.assertEqual(code, 0, (args, err))
+
+    def test_nested_dicts_and_both_documents(self):
+        depth = 1000
+        nest = b'{"a":' * (depth - 1) + b"0" + b"}" * (depth - 1)
+        nested = self.write("nested.zanj", b"[" + b",".join([nest] * ((VALUES - 1) // depth)) + b"]")
+        half = b"[" + b",".join([b'{"a":0}'] * (VALUES // 4)) + b"]"
+        both = self.write("both.zanj", half, meta=half)  # main and meta share the budget
+        for path in (nested, both):
+            for args in commands(path)[::2]:
+                self.assertBounded(args)
+        self.assertIn("__zanj_meta__.json: the number of JSON values", self.assertBounded(["cat", both])[1])
+
+    def test_over_the_limits_refused_clearly(self):
+        bomb = self.write("list8m.zanj", b"[" + b"0," * 7_999_999 + b"0]")
+        for args in commands(bomb):
+            if args[0] != "extract":
+                self.assertBounded(args, "" if args[0] == "verify" else
+                                   f"exceeds the limit of {VALUES} (raise with --max-json-values)")
+        # A realistic document just over the default: 180,000 small dicts hold 1.08 million values.
+        real = self.write("real.zanj", json.dumps([{"name": f"item_{i}", "value": i * 0.5, "tags": ["a"], "ok": True}
+                                                   for i in range(180_000)]).encode(), small=False)
+        self.assertBounded(["cat", real], f"exceeds the limit of {VALUES} (raise with --max-json-values)")
+        code, _, _ = peak_rss_kb("--max-json-values", "1100000", "cat", real)
+        self.assertEqual(code, 0)
+        big = self.write("bigstr.zanj", b'{"s":"' + b"x" * (40 << 20) + b'"}')
+        self.assertBounded(["ls", big], "(raise with --max-json-bytes)")
+
+    def test_jsonl_bombs_and_compression_ratios(self):
+        root = json.dumps({"l": external_list("l.jsonl")}).encode()
+        s24 = b'"' + b"s" * 24 + b'"'
+        rows = self.write("rows.zanj", root, {"l.jsonl": b'{"a":0}\n' * 1_000_000})
+        line = self.write("line.zanj", root, {"l.jsonl": b"[" + b",".join([s24] * ((8 << 20) // 27 - 1)) + b"]\n"})
+        for path in (rows, line):
+            for args in commands(path, "l")[::2]:
+                code, err = self.assertBounded(args)
+                self.assertEqual(code, 0, (args, err))
+        huge = self.write("huge.zanj", root, {"l.jsonl": b"[" + b"0," * 5_000_000 + b"0]\n"})
+        self.assertBounded(["cat", huge, "l"], "(raise with --max-jsonl-line-bytes)")
+        # LZMA and bzip2 near the ratio limit: streamed, bounded; a lower --max-ratio refuses.
+        # LZMA at about 6,700:1 (its most on this data; under the 10,000:1 default), bzip2 smaller
+        # (compressing it is slow).
+        for method, data in ((zipfile.ZIP_LZMA, b"[0,0,0,0,0,0,0,0]\n" * 1_000_000),
+                             (zipfile.ZIP_BZIP2, b"".join(b"[%d]\n" % (i % 1000) for i in range(200_000)))):
+            path = self.write(f"ratio{method}.zanj", root, {"l.jsonl": data}, method=method)
+            for args in (["cat", path, "l"], ["verify", path], ["diff", path, path], ["stats", path]):
+                code, err = self.assertBounded(args)
+                self.assertEqual(code, 0, (args, err))
+            for args in (["--max-ratio", "2", "cat", path, "l"], ["verify", "--max-ratio", "2", path]):
+                self.assertNotEqual(peak_rss_kb(*args)[0], 0, args)
+
+
+if __name__ == "__main__":
+    main()
