@@ -10,8 +10,8 @@ one change, next to the verdict verify must give and why (what Python does with 
   "ok"                 exit 0, no errors and no warnings
   "ok+warning CODE"    exit 0 with warning CODE; exit 1 with --strict
   "invalid CODE"       exit 1 with error CODE ("invalid" alone: any error)
-`needs` names the branch of issue 12 whose fix the verdict depends on ("json": the JSON parser,
-"zip": the ZIP reader); those pass once that branch is merged. Each case is its own test method
+`needs` names the part of zanj the verdict rests on besides verify's own rules ("json": the
+JSON parser, "zip": the ZIP reader), to say where to look when one fails. Each case is its own test method
 (test_<name>), so `-k` selects cases.
 """
 import json
