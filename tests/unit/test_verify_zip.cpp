@@ -171,14 +171,8 @@ TEST_SUITE("verify_zip") {
     CHECK(codes(c.report) == std::vector<std::string>{"ambiguous_name"});
     // The real end record's comment holds a record listing the first entry only.
     const auto two = build_zip({{"a.txt", "1"}, {"b.txt", "2"}});
-    std::string fake;
-    test::put(fake, 0x06054b50, 4);
-    test::put(fake, 0, 4);
-    test::put(fake, 1, 2);
-    test::put(fake, 1, 2);
-    test::put(fake, 46 + 5, 4);
-    test::put(fake, two.cd_offset, 4);
-    test::put(fake, 0, 2);
+    std::string fake = test::end_record_head(1, 46 + 5, two.cd_offset);
+    test::put(fake, 0, 2);  // its comment length
     const Checked e = check(build_zip({{"a.txt", "1"}, {"b.txt", "2"}}, test::ZipOptions{fake}).bytes);
     const auto found = codes(e.report);
     // Reported twice: the second record, and its directory not ending where it begins (Python

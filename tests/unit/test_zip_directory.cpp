@@ -236,13 +236,7 @@ TEST_CASE("the end record is the one Python's zipfile chooses") {
 TEST_CASE("a second end record in the comment that opens as another directory is an ambiguity") {
   const auto plain = build_zip(two_members());
   // A record listing only the first member (its central entry is 46 + 5 bytes long).
-  std::string fake;
-  test::put(fake, 0x06054b50, 4);
-  test::put(fake, 0, 4);
-  test::put(fake, 1, 2);
-  test::put(fake, 1, 2);
-  test::put(fake, 46 + 5, 4);
-  test::put(fake, plain.cd_offset, 4);
+  const std::string fake = test::end_record_head(1, 46 + 5, plain.cd_offset);
   for (const std::string& after : {std::string(), std::string("tail")}) {
     CAPTURE(after.size());
     std::string comment = fake;

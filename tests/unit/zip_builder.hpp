@@ -27,6 +27,20 @@ inline void patch(std::string& bytes, std::uint64_t offset, std::uint64_t value,
   for (int i = 0; i < width; ++i) bytes[offset + i] = static_cast<char>((value >> (8 * i)) & 0xFF);
 }
 
+/// An end of central directory record without its comment length (the caller appends it and
+/// the comment), for hiding a second record inside a real one's comment: `entries` entries
+/// in `cd_size` bytes at `cd_offset`.
+inline std::string end_record_head(std::uint64_t entries, std::uint64_t cd_size, std::uint64_t cd_offset) {
+  std::string out;
+  put(out, 0x06054b50, 4);
+  put(out, 0, 4);  // disk numbers
+  put(out, entries, 2);
+  put(out, entries, 2);
+  put(out, cd_size, 4);
+  put(out, cd_offset, 4);
+  return out;
+}
+
 struct TestMember {
   std::string name;
   std::string data;
@@ -125,13 +139,8 @@ inline BuiltZip build_zip(const std::vector<TestMember>& members, const ZipOptio
     put(out, 1, 4);
   }
   zip.end_offset = out.size();
-  put(out, 0x06054b50, 4);
-  put(out, 0, 2);
-  put(out, 0, 2);
-  put(out, sentinel ? 0xFFFF : members.size(), 2);
-  put(out, sentinel ? 0xFFFF : members.size(), 2);
-  put(out, sentinel ? 0xFFFFFFFFu : zip.cd_size, 4);
-  put(out, sentinel ? 0xFFFFFFFFu : zip.cd_offset, 4);
+  out += end_record_head(sentinel ? 0xFFFF : members.size(), sentinel ? 0xFFFFFFFFu : zip.cd_size,
+                         sentinel ? 0xFFFFFFFFu : zip.cd_offset);
   put(out, options.comment.size(), 2);
   out += options.comment;
   return zip;
