@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "zanj/dtype.hpp"
-#include "zanj/npy.hpp"
+#include "array/dtype.hpp"
+#include "array/npy_header.hpp"
 
 namespace {
 

@@ -11,15 +11,15 @@
 #include <string_view>
 
 #include "zanj/archive.hpp"
-#include "zanj/dtype.hpp"
+#include "array/dtype.hpp"
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
-#include "zanj/member_reader.hpp"
-#include "zanj/npy.hpp"
+#include "object/member_reader.hpp"
+#include "array/npy_header.hpp"
 #include "zanj/summary.hpp"
 #include "zanj/tree.hpp"
 #include "zanj/verify.hpp"
-#include "zanj/verify_checks.hpp"
+#include "verify/verify_checks.hpp"
 #include "zanj/zanj_file.hpp"
 
 namespace zanj::fuzz {

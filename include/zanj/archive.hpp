@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "zanj/byte_source.hpp"
+#include "io/byte_source.hpp"
 #include "zanj/error.hpp"
 #include "zanj/limits.hpp"
-#include "zanj/zip_directory.hpp"
+#include "zip/zip_directory.hpp"
 
 namespace zanj {
 

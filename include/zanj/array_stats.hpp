@@ -9,7 +9,7 @@
 
 #include "zanj/archive.hpp"
 #include "zanj/tree.hpp"
-#include "zanj/value_compare.hpp"
+#include "array/value_compare.hpp"
 
 namespace zanj {
 

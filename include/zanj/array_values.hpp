@@ -16,8 +16,8 @@
 #include <vector>
 
 #include "zanj/archive.hpp"
-#include "zanj/dtype.hpp"
-#include "zanj/npy.hpp"
+#include "array/dtype.hpp"
+#include "array/npy_header.hpp"
 #include "zanj/slice.hpp"
 #include "zanj/tree.hpp"
 

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "zanj/json.hpp"
-#include "zanj/value_compare.hpp"
+#include "array/value_compare.hpp"
 #include "zanj/zanj_file.hpp"
 
 namespace zanj {

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "zanj/byte_source.hpp"
+#include "io/byte_source.hpp"
 
 namespace zanj {
 

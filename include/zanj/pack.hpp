@@ -10,10 +10,10 @@
 #include <string_view>
 #include <vector>
 
-#include "zanj/json_externalize.hpp"
+#include "pack/json_externalize.hpp"
 #include "zanj/limits.hpp"
-#include "zanj/pack_plan.hpp"
-#include "zanj/zip_directory.hpp"
+#include "pack/pack_plan.hpp"
+#include "zip/zip_directory.hpp"
 
 namespace zanj {
 

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "zanj/archive.hpp"
-#include "zanj/byte_source.hpp"
-#include "zanj/dtype.hpp"
-#include "zanj/npy.hpp"
+#include "io/byte_source.hpp"
+#include "array/dtype.hpp"
+#include "array/npy_header.hpp"
 #include "zip_builder.hpp"
 
 namespace zanj::test {

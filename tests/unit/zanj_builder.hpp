@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "zanj/byte_source.hpp"
+#include "io/byte_source.hpp"
 #include "zanj/zanj_file.hpp"
 #include "zip_builder.hpp"
 

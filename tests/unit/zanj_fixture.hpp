@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "zanj/dtype.hpp"
-#include "zanj/npy.hpp"
+#include "array/dtype.hpp"
+#include "array/npy_header.hpp"
 #include "zip_builder.hpp"
 
 namespace zanj::test {

@@ -1,0 +1,209 @@
+#include "cat_command.hpp"
+
+#include <memory>
+#include <optional>
+
+#include "inputs.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+#include "zanj/archive.hpp"
+#include "zanj/array_values.hpp"
+#include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
+#include "zanj/node_lookup.hpp"
+#include "zanj/output_buffer.hpp"
+#include "zanj/resolve.hpp"
+#include "zanj/row_values.hpp"
+#include "zanj/slice.hpp"
+#include "zanj/tree.hpp"
+#include "zanj/value_format.hpp"
+#include "zanj/zanj_file.hpp"
+
+namespace zanj::cli {
+namespace {
+
+struct CatOptions {
+  std::string file;
+  std::string target;  // object path, optionally with a slice
+  std::string format;  // "" = the node kind's default
+  bool json = false;
+  bool full = false;
+  bool resolve = false;
+  std::optional<std::uint64_t> head, tail;
+  std::string member;
+};
+
+[[noreturn]] void usage(const std::string& message) { throw Error(message, Exit::usage); }
+
+/// Output for this node kind; "" (the default) and "text" mean the kind's natural form.
+void check_format(const CatOptions& opt, std::initializer_list<const char*> allowed, std::string_view what) {
+  if (opt.format.empty()) return;
+  for (const char* f : allowed)
+    if (opt.format == f) return;
+  std::string list;
+  for (const char* f : allowed) list += std::string(list.empty() ? "" : ", ") + f;
+  usage("--format " + opt.format + " does not apply to " + std::string(what) + " (use " + list + ")");
+}
+
+ValueFormat array_format(const std::string& name) {
+  if (name == "json") return ValueFormat::json;
+  if (name == "csv") return ValueFormat::csv;
+  if (name == "npy") return ValueFormat::npy;
+  if (name == "raw") return ValueFormat::raw;
+  return ValueFormat::text;
+}
+
+int print_member(const CatOptions& opt, OutputBuffer& out) {
+  if (!opt.target.empty()) usage("--member takes no object path");
+  if (opt.resolve || opt.head || opt.tail || opt.full || (!opt.format.empty() && opt.format != "raw"))
+    usage("--member prints a member's bytes as they are: no --format, --resolve, --head, --tail or --full");
+  const Archive archive(opt.file);
+  const ZipEntry* entry = archive.find(opt.member);
+  if (!entry) throw Error(archive.name() + ": no member named '" + opt.member + "' (zanj ls --members lists them)");
+  Progress progress("cat " + terminal_safe(opt.member), entry->uncompressed_size, progress_wanted(true));
+  archive.read(*entry, [&](std::string_view chunk) {
+    out.write(chunk);
+    progress.add(chunk.size());
+    return true;
+  });
+  return 0;
+}
+
+void print_array_node(const ZanjFile& z, const Node& node, const NodeTarget& target, const CatOptions& opt,
+                      OutputBuffer& out) {
+  check_format(opt, {"text", "json", "csv", "npy", "raw"}, "arrays");
+  // Only external arrays take long: inline ones are already decoded from __zanj__.json.
+  Progress progress("cat " + (target.path.empty() ? std::string("/") : terminal_safe(target.path)), 0, progress_wanted(true));
+  ArrayReadOptions read;
+  read.progress = progress.reporter();
+  const ArrayValues values(z.archive, *node.array, target.path, read);
+  Selection selection;
+  try {
+    selection = target.slice.empty() ? select_all(values.shape()) : select(parse_slice(target.slice), values.shape());
+    if (opt.head) selection = take_head(selection, *opt.head);
+    if (opt.tail) selection = take_tail(selection, *opt.tail);
+    if (opt.format == "json") check_json_printable(selection.shape());
+  } catch (const Error& e) {
+    throw Error(z.name() + ": array '" + target.path + "': " + e.what(), e.exit());
+  }
+  ArrayPrintOptions print;
+  print.format = array_format(opt.format);
+  print.full = opt.full;
+  print_array(values, selection, print, out);
+}
+
+void print_rows_node(const ZanjFile& z, const Node& node, const NodeTarget& target, const CatOptions& opt,
+                     OutputBuffer& out) {
+  if (node.table) {
+    check_format(opt, {"text", "jsonl", "json", "csv"}, "tables");
+  } else {
+    check_format(opt, {"text", "jsonl", "json"}, "lists");
+  }
+  RowRequest request{target.slice.empty() ? SliceSpec{} : parse_slice(target.slice), opt.head, opt.tail};
+  const RowFormat format = opt.format == "json" ? RowFormat::json : opt.format == "csv" ? RowFormat::csv : RowFormat::jsonl;
+  print_rows(z.archive, node, target.path, request, format, out);
+}
+
+int run_cat(const CatOptions& opt, OutputBuffer& out) {
+  if (!opt.member.empty()) return print_member(opt, out);
+  const ZanjFile z = open_zanj(opt.file);
+  for (const auto& p : z.problems) warn(z.name() + ": " + p);
+  const NodeTarget target = parse_node_target(z.root, opt.target);
+  const Json& json = find_node(z.root, target, z.name());
+  const Node node = classify(json);
+  const int indent = stdout_is_terminal() ? 2 : 0;  // pretty for people, one line for pipes
+
+  if (opt.resolve) {
+    check_format(opt, {"text", "json"}, "--resolve (it prints JSON)");
+    if (!target.slice.empty() || opt.head || opt.tail) usage("--resolve prints whole nodes: no slice, --head or --tail");
+    ResolveOptions resolve;
+    resolve.indent = indent;
+    write_resolved(z, json, target.segments, resolve, out);
+    out.text() += '\n';
+  } else if (node.array) {
+    print_array_node(z, node, target, opt, out);
+  } else if (node.table || node.list) {
+    print_rows_node(z, node, target, opt, out);
+  } else {
+    check_format(opt, {"text", "json"}, std::string("a ") + std::string(kind_name(node.kind)) + " (it prints as JSON)");
+    if (!target.slice.empty() || opt.head || opt.tail)
+      usage("slices, --head and --tail select from arrays, tables and lists; " +
+            (target.path.empty() ? std::string("the root") : "'" + target.path + "'") + " is a " +
+            std::string(kind_name(node.kind)));
+    write_json(out, json, JsonStyle{indent});
+    out.text() += '\n';
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command setup_cat(CLI::App& parent) {
+  auto opt = std::make_shared<CatOptions>();
+  CLI::App* app = parent.add_subcommand("cat", "Print a node's values: arrays, tables, lists or JSON, streamed");
+  app->footer(
+      "PATH is an object path as `zanj ls` prints it ('' or omitted: the root), optionally followed\n"
+      "by a numpy slice: w[0:10], w[:, 3], w[-1], w[::2], w[1:-1:3, ...]. Only the selected values\n"
+      "are decoded, and a member is inflated no further than the last one needed. FILE may be\n"
+      "'-' to read the archive from standard input. See zanj-cat(1) for more.\n\n"
+      "What is printed, by node kind (--format):\n"
+      "  array         text (numpy-like; over 1000 elements summarized with '...' unless --full),\n"
+      "                json (nested lists; complex as [re, im]; NaN/Infinity as Python writes them),\n"
+      "                csv (1-D and 2-D), npy (a .npy stream of the selection), raw (C-order\n"
+      "                little-endian bytes, nothing else)\n"
+      "  table         jsonl (one row object per line; the default), json (an array of row\n"
+      "                objects), csv (header from the table's columns)\n"
+      "  list/tuple    jsonl (one element per line; the default), json (one array)\n"
+      "  anything else JSON, indented on a terminal\n"
+      "--json is --format json. With --resolve the node is printed as JSON with every external\n"
+      "array, table and list's \"data\" filled in (the whole object when PATH is omitted).\n"
+      "A Fortran-order member or a reversed slice of a member over 8 MiB is read through an\n"
+      "unlinked temporary file in $TMPDIR (default /tmp), at most as large as the member.\n\n"
+      "Examples:\n"
+      "  zanj cat model.zanj state_dict/net.0.weight\n"
+      "  zanj cat model.zanj 'state_dict/net.0.weight[0:2, :5]' --format json\n"
+      "  zanj cat --format raw model.zanj weights > weights.bin\n"
+      "  zanj cat --format npy model.zanj weights > weights.npy\n"
+      "  zanj cat --head 5 data.zanj training_log        (first 5 rows as JSON lines)\n"
+      "  zanj cat --format csv data.zanj 'training_log[-100:]' > tail.csv\n"
+      "  zanj cat --resolve --format json model.zanj > model.json\n"
+      "  zanj cat --member __zanj_meta__.json model.zanj\n\n"
+      "Exit status: 0 ok; 1 bad archive or data (a corrupt member stops the output with a message\n"
+      "after what was already printed), or no such path (the message names the nearest existing\n"
+      "parent and its children); 2 usage error: bad option, bad slice, index out of range, too\n"
+      "many indices for the array's dimensions, a format that does not fit the node.");
+  app->add_option("FILE", opt->file, "Archive to read (- reads it from standard input)")
+      ->required()
+      ->check(input_file());
+  app->add_option("PATH", opt->target, "Object path, optionally followed by a slice (default: the root)");
+  app->add_option("-f,--format", opt->format, "Output format: text, json, jsonl, csv, npy, raw (default: by node kind)")
+      ->check(CLI::IsMember({"text", "json", "jsonl", "csv", "npy", "raw"}));
+  app->add_flag("--json", opt->json, "Same as --format json");
+  app->add_flag("--full", opt->full, "Print every element of large arrays (text format) instead of a summary");
+  app->add_option("--head", opt->head, "Only the first N rows (tables, lists) or entries along an array's first axis")
+      ->check(CLI::NonNegativeNumber);
+  app->add_option("--tail", opt->tail, "Only the last N rows (tables, lists) or entries along an array's first axis")
+      ->check(CLI::NonNegativeNumber);
+  app->add_flag("--resolve", opt->resolve, "Print the node as JSON with external arrays, tables and lists filled in");
+  app->add_option("--member", opt->member, "Print the raw bytes of this ZIP member instead, like `unzip -p`");
+  return {app, [opt] {
+            if (opt->json) {
+              if (!opt->format.empty() && opt->format != "json") usage("--json conflicts with --format " + opt->format);
+              opt->format = "json";
+            }
+            OutputBuffer out([](std::string_view text) { write_out(text); });
+            try {
+              const int status = run_cat(*opt, out);
+              out.flush();
+              return status;
+            } catch (const Error&) {
+              try {
+                out.flush();  // what was read before the failure, then main prints the error
+              } catch (const Error&) {
+              }
+              throw;
+            }
+          }};
+}
+
+}  // namespace zanj::cli

@@ -1,0 +1,161 @@
+#include "diff_command.hpp"
+
+#include <memory>
+#include <new>
+
+#include "inputs.hpp"
+#include "output.hpp"
+#include "zanj/diff.hpp"
+#include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
+#include "zanj/input.hpp"
+#include "zanj/zanj_file.hpp"
+
+namespace zanj::cli {
+namespace {
+
+struct DiffCliOptions {
+  std::string a, b;
+  std::string atol = "0", rtol = "0";
+  std::vector<std::string> tol, exclude;
+  bool nan_unequal = false;
+  bool strict = false;
+  bool json = false;
+  bool brief = false;
+};
+
+DiffOptions core_options(const DiffCliOptions& opt) {
+  DiffOptions o;
+  o.tolerance.atol = parse_tolerance_value(opt.atol, "--atol");
+  o.tolerance.rtol = parse_tolerance_value(opt.rtol, "--rtol");
+  for (const auto& spec : opt.tol) o.rules.push_back(parse_tolerance_rule(spec));
+  o.excludes = opt.exclude;
+  o.nan_equal = !opt.nan_unequal;
+  o.strict = opt.strict;
+  o.stop_at_first = opt.brief;
+  return o;
+}
+
+/// Open both archives and compare them. For diff, exit status 1 means "they differ", so an
+/// archive that cannot be read is an error of status 2, as for diff(1) and h5diff.
+DiffReport compare(const DiffCliOptions& opt, const DiffOptions& options) {
+  if (is_stdin_path(opt.a) && is_stdin_path(opt.b)) throw Error("A and B cannot both be standard input", Exit::usage);
+  try {
+    // Both archives stay loaded: they share one --max-json-values and --max-json-bytes budget: B
+    // gets what A's two documents left, so memory stays within what one archive at the limit costs.
+    const ZanjFile a = open_zanj(opt.a);
+    ZanjLimits b_limits;
+    // (the values through the count of held values, default_max_json_values; the bytes here)
+    b_limits.max_json_bytes -= a.json_bytes;
+    const ZanjFile b = open_zanj(opt.b, b_limits);
+    if (!opt.brief)
+      for (const ZanjFile* f : {&a, &b})
+        for (const auto& p : f->problems) warn(f->name() + ": " + p);
+    return diff_archives(a, b, options);
+  } catch (const Error& e) {
+    throw Error(e.what(), e.exit() == Exit::invalid ? Exit::usage : e.exit());
+  } catch (const std::bad_alloc&) {
+    throw Error("out of memory", Exit::usage);
+  } catch (const std::exception& e) {
+    throw Error(std::string("internal error: ") + e.what(), Exit::usage);
+  }
+}
+
+Json report_json(const DiffCliOptions& opt, const DiffOptions& options, const DiffReport& report) {
+  JsonArray differences, rules, excludes;
+  for (const auto& d : report.differences) differences.push_back(difference_json(d));
+  for (const auto& r : options.rules)
+    rules.emplace_back(JsonObject{{"glob", r.glob}, {"rtol", r.tolerance.rtol}, {"atol", r.tolerance.atol}});
+  for (const auto& e : options.excludes) excludes.emplace_back(e);
+  return Json(JsonObject{
+      {"a", opt.a},
+      {"b", opt.b},
+      {"equal", report.equal()},
+      {"options", JsonObject{{"rtol", options.tolerance.rtol},
+                             {"atol", options.tolerance.atol},
+                             {"tol", Json(std::move(rules))},
+                             {"exclude", Json(std::move(excludes))},
+                             {"nan_equal", options.nan_equal},
+                             {"strict", options.strict}}},
+      {"nodes_compared", report.nodes_compared},
+      {"elements_compared", report.elements_compared},
+      {"differences", Json(std::move(differences))},
+  });
+}
+
+int run_diff(const DiffCliOptions& opt) {
+  const DiffOptions options = core_options(opt);
+  const DiffReport report = compare(opt, options);
+  if (opt.json) {
+    write_out(to_json(report_json(opt, options, report)) + "\n");
+  } else if (!opt.brief) {
+    std::string out;
+    for (const auto& d : report.differences) out += terminal_safe(difference_text(d)) + "\n";
+    const auto n = report.differences.size();
+    out += n == 0 ? std::string("no differences found\n")
+                  : std::to_string(n) + (n == 1 ? " difference" : " differences") + " found\n";
+    write_out(out);
+  }
+  return report.equal() ? 0 : 1;
+}
+
+}  // namespace
+
+Command setup_diff(CLI::App& parent) {
+  auto opt = std::make_shared<DiffCliOptions>();
+  CLI::App* app = parent.add_subcommand(
+      "diff", "Compare the objects in two archives: exit 0 when equal, 1 when they differ, 2 on error");
+  app->footer(
+      "Walks both object trees together by object path and reports keys added (only in B) or\n"
+      "removed (only in A), kinds that differ, scalars and strings that differ, arrays whose\n"
+      "dtype or shape differ, and arrays, lists and tables whose values differ. How values are\n"
+      "stored (inline or external, compression, member order, byte order, the metadata and its\n"
+      "timestamp) does not count unless --strict. Arrays, external lists and tables are streamed\n"
+      "from both archives at once: memory stays bounded whatever their sizes.\n\n"
+      "Numbers compare like numpy.allclose, with B as the reference:\n"
+      "    |a - b| <= atol + rtol * |b|\n"
+      "exact by default (atol = rtol = 0). Integers compare exactly (also beyond 2^53), complex\n"
+      "numbers by |a - b|. NaN equals NaN unless --nan-unequal; an infinity equals only itself.\n"
+      "--tol PATH_GLOB=RTOL[,ATOL] sets the tolerance for matching paths and everything below\n"
+      "them (the last matching --tol wins; table columns are PATH/COLUMN). Globs are shell\n"
+      "patterns in which '*' also matches '/'.\n\n"
+      "Each difference is one line, `PATH: what` ('/' is the root; --strict adds lines for\n"
+      "`meta:PATH` and `archive:MEMBER`); differing arrays show how many elements differ and\n"
+      "the largest absolute and relative (|a - b| / |b|) differences with their index:\n"
+      "    w: 12 of 512 elements differ (max abs diff 0.25 at [3, 7], max rel diff 0.01 at [0, 2])\n\n"
+      "Examples:\n"
+      "  zanj diff old.zanj new.zanj\n"
+      "  zanj diff --rtol 1e-5 --atol 1e-8 --exclude 'logs' old.zanj new.zanj\n"
+      "  zanj diff --tol 'state_dict/*=1e-3' -q old.zanj new.zanj || echo changed\n"
+      "  zanj diff --json old.zanj new.zanj | jq '.differences[].path'\n\n"
+      "--json prints one object: {\"a\", \"b\", \"equal\", \"options\": {rtol, atol, tol, exclude,\n"
+      "nan_equal, strict}, \"nodes_compared\", \"elements_compared\", \"differences\": [...]}; each\n"
+      "difference has path, scope (object, meta, archive), kind (added, removed, kind_changed,\n"
+      "value_changed, dtype_changed, shape_changed, length_changed, columns_changed,\n"
+      "array_values, list_items, table_rows, storage_changed), a and b (the values, dtypes,\n"
+      "shapes or lengths on each side, or a description; null on the side that lacks it), and\n"
+      "for array_values, list_items and table_rows: unit, compared, differing, first_at, first,\n"
+      "max_abs_diff, max_abs_diff_at, max_rel_diff, max_rel_diff_at, rtol, atol. Positions are\n"
+      "C-order indices per axis, item indices, or [row, column]. Non-finite numbers are written\n"
+      "NaN, Infinity, -Infinity, as Python's json does.\n\n"
+      "Exit status: 0 no differences, 1 differences found, 2 error (a missing or unreadable\n"
+      "file, an invalid archive, a bad option).");
+  app->add_option("A", opt->a, "The first (old) archive; - reads it from standard input")
+      ->required()
+      ->type_name("FILE")
+      ->check(input_file());
+  app->add_option("B", opt->b, "The second (new, reference) archive")->required()->type_name("FILE")->check(input_file());
+  app->add_option("--atol", opt->atol, "Absolute tolerance (default 0)")->type_name("X");
+  app->add_option("--rtol", opt->rtol, "Relative tolerance, times |b| (default 0)")->type_name("X");
+  app->add_option("--tol", opt->tol, "Tolerances for the paths matching a glob, and below (repeatable)")
+      ->type_name("PATH_GLOB=RTOL[,ATOL]");
+  app->add_option("--exclude", opt->exclude, "Skip the paths matching a glob, and below (repeatable)")
+      ->type_name("GLOB");
+  app->add_flag("--nan-unequal", opt->nan_unequal, "NaN differs from NaN");
+  app->add_flag("--strict", opt->strict, "Storage and metadata count as differences too");
+  app->add_flag("--json", opt->json, "A machine-readable report of every difference");
+  app->add_flag("-q,--brief", opt->brief, "Print nothing; only the exit status says (stops at the first difference)");
+  return {app, [opt] { return run_diff(*opt); }};
+}
+
+}  // namespace zanj::cli

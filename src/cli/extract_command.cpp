@@ -1,0 +1,154 @@
+#include "extract_command.hpp"
+
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
+
+#include <memory>
+
+#include "inputs.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+#include "zanj/archive.hpp"
+#include "zanj/error.hpp"
+#include "zanj/extract.hpp"
+#include "zanj/input.hpp"
+#include "zanj/json.hpp"
+#include "zanj/limits.hpp"
+#include "zanj/member_name.hpp"
+#include "zanj/safe_files.hpp"
+
+namespace zanj::cli {
+namespace {
+
+struct ExtractOptions {
+  std::string file;
+  std::vector<std::string> selectors;
+  std::string directory;
+  bool force = false;
+  bool list = false;
+  bool json = false;
+  bool npy_only = false;
+  bool json_only = false;
+  ResourceLimits limits;
+};
+
+Json refused_json(const std::vector<RefusedMember>& refused) {
+  JsonArray out;
+  for (const auto& r : refused) out.emplace_back(JsonObject{{"name", r.name}, {"reason", r.reason}});
+  return Json(std::move(out));
+}
+
+/// One line per member not written, on stderr (shown even with -q: they change the exit status).
+void report_not_written(const std::string& file, const std::vector<RefusedMember>& members, const char* verb) {
+  for (const auto& r : members)
+    spdlog::error("{}: '{}' {}: {}", terminal_safe(file), terminal_safe(r.name), verb, terminal_safe(r.reason));
+}
+
+int list_plan(const ExtractOptions& opt, ExtractPlan& plan, const std::string& directory) {
+  // Targets can only be checked against a directory that exists; a missing one holds nothing.
+  if (entry_type_at(AT_FDCWD, directory) == EntryType::directory)
+    check_targets(plan, open_user_directory(directory, CreateDirs::no).get(), opt.force ? Replace::yes : Replace::no);
+  if (opt.json) {
+    JsonArray members;
+    for (const ZipEntry* e : plan.members)
+      members.emplace_back(JsonObject{{"name", e->name}, {"size", e->uncompressed_size},
+                                      {"path", directory + "/" + e->name}});
+    write_out(to_json(Json(JsonObject{{"file", opt.file},
+                                      {"directory", directory},
+                                      {"members", Json(std::move(members))},
+                                      {"bytes", plan.total_bytes},
+                                      {"refused", refused_json(plan.refused)}})) +
+              "\n");
+  } else {
+    std::vector<std::vector<std::string>> rows{{"Length", "Name"}};
+    for (const ZipEntry* e : plan.members)
+      rows.push_back({std::to_string(e->uncompressed_size), terminal_safe(directory + "/" + e->name)});
+    rows.push_back({std::to_string(plan.total_bytes), std::to_string(plan.members.size()) + " members"});
+    write_out(format_table(rows));
+  }
+  report_not_written(opt.file, plan.refused, "would be refused");
+  return plan.refused.empty() ? 0 : 1;
+}
+
+int run_extract(const ExtractOptions& opt) {
+  if (opt.npy_only && opt.json_only) throw Error("--npy-only and --json-only exclude each other", Exit::usage);
+  if (is_stdin_path(opt.file) && opt.directory.empty())
+    throw Error("reading an archive from standard input: name the directory with -C DIR", Exit::usage);
+  const Archive archive(opt.file);
+  ExtractSelection selection{opt.selectors, opt.npy_only, opt.json_only};
+  ResourceLimits limits = opt.limits;
+  limits.take_global_limits(reader_limits());  // --max-json-*, --max-ratio
+  ExtractPlan plan = plan_extract(archive, selection, limits);
+  const std::string directory = opt.directory.empty() ? default_extract_directory(opt.file) : opt.directory;
+  if (opt.list) return list_plan(opt, plan, directory);
+
+  const Replace replace = opt.force ? Replace::yes : Replace::no;
+  const UniqueFd root = open_user_directory(directory, CreateDirs::yes);
+  check_targets(plan, root.get(), replace);
+  install_interrupt_cleanup();
+  Progress progress("extract", plan.total_bytes);
+  const ExtractResult result = write_extract(archive, plan, root.get(), replace, [&](const ExtractProgress& p) {
+    progress.update(p.bytes_done, 0);
+  });
+  progress.finish();
+
+  report_not_written(opt.file, plan.refused, "refused");
+  report_not_written(opt.file, result.failed, "not extracted");
+  if (opt.json) {
+    JsonArray written;
+    for (const auto& name : result.written) written.emplace_back(name);
+    write_out(to_json(Json(JsonObject{{"file", opt.file},
+                                      {"directory", directory},
+                                      {"written", Json(std::move(written))},
+                                      {"refused", refused_json(plan.refused)},
+                                      {"failed", refused_json(result.failed)}})) +
+              "\n");
+  }
+  spdlog::info("{}: {} members written to {}", terminal_safe(opt.file), result.written.size(), terminal_safe(directory));
+  return plan.refused.empty() && result.failed.empty() ? 0 : 1;
+}
+
+}  // namespace
+
+Command setup_extract(CLI::App& parent) {
+  auto opt = std::make_shared<ExtractOptions>();
+  CLI::App* app = parent.add_subcommand("extract", "Unpack members into a directory, safely");
+  app->footer(
+      "Writes every member (or those selected) below DIR as relative paths. Hostile archives are\n"
+      "handled before anything is written: members with absolute names, '..' segments,\n"
+      "backslashes, drive letters or control characters, symlinks and devices, duplicate or\n"
+      "overlapping members, sizes past the limits, and targets behind a symlink are refused\n"
+      "(one line each on stderr) while the rest is extracted. Each member goes to a temporary\n"
+      "file first and gets its real name only once complete and its CRC-32 checked. Existing\n"
+      "files are kept unless --force. `zanj pack DIR -o OUT.zanj` packs the directory back.\n"
+      "FILE may be '-' to read an archive from standard input (with -C DIR).\n\n"
+      "Examples:\n  zanj extract model.zanj                 # into ./model/\n"
+      "  zanj extract model.zanj -C /tmp/m state_dict   # only the members under state_dict\n"
+      "  zanj extract model.zanj big_array.npy --force\n  zanj extract -l model.zanj\n\n"
+      "--json prints {\"file\", \"directory\", \"written\": [names], \"refused\": [{\"name\", \"reason\"}],\n"
+      "\"failed\": [{\"name\", \"reason\"}]}; with --list: {\"file\", \"directory\", \"members\": [{\"name\",\n"
+      "\"size\", \"path\"}], \"bytes\", \"refused\": [...]}.\n\n"
+      "Exit status: 0 all selected members written, 1 some refused or broken (the rest written),\n"
+      "2 usage error or unwritable directory.");
+  app->add_option("FILE", opt->file, "Archive to unpack (- reads it from standard input; then give -C)")
+      ->required()
+      ->check(input_file());
+  app->add_option("SELECTOR", opt->selectors,
+                  "Member names or object paths (the members referenced under that path); default: all");
+  app->add_option("-C,--directory", opt->directory, "Directory to write into (default: FILE's name without .zanj)")
+      ->type_name("DIR");
+  app->add_flag("--force", opt->force, "Replace existing files");
+  app->add_flag("-l,--list", opt->list, "Only show what would be written (and refused)");
+  app->add_flag("--npy-only", opt->npy_only, "Only .npy members (arrays)");
+  app->add_flag("--json-only", opt->json_only, "Only .json and .jsonl members (everything but arrays)");
+  app->add_flag("--json", opt->json, "Machine-readable output on stdout");
+  app->add_option("--max-total-bytes", opt->limits.max_total_bytes,
+                  "Refuse archives whose selected members declare more bytes in all (default 1 TiB)")
+      ->type_name("BYTES");
+  app->add_option("--max-member-bytes", opt->limits.max_member_bytes,
+                  "Refuse members declaring more bytes (default 1 TiB)")
+      ->type_name("BYTES");
+  return {app, [opt] { return run_extract(*opt); }};
+}
+
+}  // namespace zanj::cli

@@ -1,0 +1,161 @@
+#include "info_command.hpp"
+
+#include <cstdio>
+#include <memory>
+
+#include "inputs.hpp"
+#include "output.hpp"
+#include "style.hpp"
+#include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
+#include "zanj/summary.hpp"
+#include "zanj/zanj_file.hpp"
+
+namespace zanj::cli {
+namespace {
+
+struct InfoOptions {
+  std::vector<std::string> files;
+  bool json = false;
+  bool handlers = false;
+  bool members = true;
+};
+
+Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, const InfoOptions& opt) {
+  JsonArray largest;
+  for (const auto& a : s.largest_arrays) {
+    JsonArray shape;
+    for (auto d : a.shape) shape.emplace_back(d);
+    JsonObject o{{"path", a.path}, {"dtype", a.dtype}, {"shape", Json(std::move(shape))},
+                 {"bytes", a.bytes}, {"storage", a.storage}};
+    if (!a.member.empty()) o.emplace_back("member", a.member);
+    largest.emplace_back(std::move(o));
+  }
+  Json cfg = s.zanj_cfg.value_or(Json(nullptr));
+  if (opt.handlers && z.meta)
+    if (const Json* full = z.meta->find("zanj_cfg")) cfg = *full;
+  JsonArray problems;
+  for (const auto& p : z.problems) problems.emplace_back(p);
+  return Json(JsonObject{
+      {"file", file},
+      {"members", s.members},
+      {"compressed_bytes", s.compressed_bytes},
+      {"uncompressed_bytes", s.uncompressed_bytes},
+      {"externals", s.externals},
+      {"arrays", s.arrays},
+      {"external_arrays", s.external_arrays},
+      {"inline_arrays", s.inline_arrays},
+      {"tables", s.tables},
+      {"external_lists", s.external_lists},
+      {"array_bytes", s.array_bytes},
+      {"root_type", s.root_type},
+      {"saved_at", s.saved_at.empty() ? Json(nullptr) : Json(s.saved_at)},
+      {"timestamp", s.timestamp ? Json(*s.timestamp) : Json(nullptr)},
+      {"python", s.python.empty() ? Json(nullptr) : Json(s.python)},
+      {"torch", s.torch.empty() ? Json(nullptr) : Json(s.torch)},
+      {"zanj_cfg", std::move(cfg)},
+      {"largest_arrays", Json(std::move(largest))},
+      {"member_list", Json(members_json(z.archive))},
+      {"problems", Json(std::move(problems))},
+  });
+}
+
+std::string cfg_line(const Json& cfg) {
+  std::string out;
+  for (const char* key : {"array_mode", "external_array_threshold", "external_list_threshold", "compress",
+                          "error_mode"}) {
+    const Json* v = cfg.find(key);
+    if (!v) continue;
+    if (!out.empty()) out += "  ";
+    out += std::string(key) + "=" + terminal_safe(v->is_string() ? v->as_string() : to_json(*v));
+  }
+  return out;
+}
+
+std::string summary_text(const std::string& file, const ZanjFile& z, const Summary& s, const InfoOptions& opt) {
+  std::vector<std::vector<std::string>> rows;
+  auto row = [&](std::string key, std::string value) { rows.push_back({std::move(key), std::move(value)}); };
+  row("saved", s.invalid_timestamp ? "invalid timestamp (" + terminal_safe(*s.invalid_timestamp) + ")"
+              : s.saved_at.empty()  ? "unknown"
+                                    : s.saved_at);
+  if (!s.python.empty()) row("python", terminal_safe(s.python));
+  if (!s.torch.empty()) row("torch", terminal_safe(s.torch));
+  if (s.zanj_cfg) row("settings", cfg_line(*s.zanj_cfg));
+  if (!s.handlers.empty()) row("handlers", std::to_string(s.handlers.size()) + " (source hidden; --handlers shows it)");
+  row("root", terminal_safe(s.root_type) + (s.root_type == "dict" ? ", " + std::to_string(s.root_length) + " keys"
+                             : s.root_type == "list" ? ", " + std::to_string(s.root_length) + " elements"
+                                                     : ""));
+  row("arrays", std::to_string(s.arrays) + " (" + std::to_string(s.external_arrays) + " external, " +
+                    std::to_string(s.inline_arrays) + " inline), " + human_bytes(s.array_bytes) + " of values");
+  row("tables", std::to_string(s.tables));
+  row("lists", std::to_string(s.external_lists) + " external");
+  for (std::size_t i = 0; i < s.largest_arrays.size(); ++i) {
+    const auto& a = s.largest_arrays[i];
+    row(i == 0 ? "largest" : "", (a.path.empty() ? "(root)" : a.path) + "  " + terminal_safe(a.dtype) + shape_text(a.shape) + "  " +
+                                      human_bytes(a.bytes) + "  " + a.storage);
+  }
+  for (const auto& p : z.problems) row(colored(Color::red, "problem"), terminal_safe(p));
+  std::string out = bold(terminal_safe(file)) + ": ZANJ archive, " + std::to_string(s.members) + " members, " +
+                    human_bytes(s.compressed_bytes) + " (" + human_bytes(s.uncompressed_bytes) + " unpacked)\n";
+  out += format_table(rows, "  ");
+  if (opt.members) {
+    std::vector<std::vector<std::string>> table{
+        {dim("size"), dim("packed"), dim("method"), dim("modified"), dim("name")}};
+    for (const auto& e : z.archive.entries())
+      table.push_back({std::to_string(e.uncompressed_size), std::to_string(e.compressed_size), method_name(e.method),
+                       e.mtime_iso8601(), terminal_safe(e.name)});
+    out += "  members\n" + format_table(table, "    ");
+  }
+  if (opt.handlers && z.meta)
+    if (const Json* cfg = z.meta->find("zanj_cfg"))
+      out += "  zanj_cfg\n" + to_json(*cfg, JsonStyle{2}) + "\n";
+  return out;
+}
+
+int run_info(const InfoOptions& opt) {
+  int status = 0;
+  for (std::size_t i = 0; i < opt.files.size(); ++i) {
+    const auto& file = opt.files[i];
+    try {
+      const ZanjFile z = open_zanj(file);
+      const Summary s = summarize(z);
+      if (opt.json) {
+        write_out(to_json(summary_json(file, z, s, opt)) + "\n");
+      } else {
+        write_out((i ? "\n" : "") + summary_text(z.name(), z, s, opt));
+      }
+    } catch (const Error& e) {
+      if (opt.files.size() == 1 || is_output_closed(e)) throw;
+      std::fprintf(stderr, "zanj: error: %s\n", terminal_safe(e.what()).c_str());  // go on with the other files
+      status = std::max(status, e.exit_code());
+    }
+  }
+  return status;
+}
+
+}  // namespace
+
+Command setup_info(CLI::App& parent) {
+  auto opt = std::make_shared<InfoOptions>();
+  CLI::App* app = parent.add_subcommand("info", "Summarize archives: members, sizes, when and how they were saved");
+  app->footer(
+      "Reads only the ZIP directory and the two JSON members, never array data, so it answers\n"
+      "in milliseconds on archives of any size.\n\n"
+      "FILE may be '-' to read an archive from standard input.\n\n"
+      "Examples:\n  zanj info model.zanj\n  zanj info --json *.zanj | jq .saved_at\n"
+      "  curl -s https://example.org/model.zanj | zanj info -\n\n"
+      "--json prints one JSON object per file (one per line) with: file (as given), members,\n"
+      "compressed_bytes, uncompressed_bytes, externals, arrays, external_arrays, inline_arrays,\n"
+      "tables, external_lists, array_bytes, root_type, saved_at, timestamp, python, torch, zanj_cfg,\n"
+      "largest_arrays, member_list, problems (zanj-info(1) describes each).\n\n"
+      "Exit status: 0 ok, 1 a file is not a readable ZANJ archive, 2 usage error.");
+  app->add_option("FILE", opt->files, "Archives to describe (- reads one from standard input)")
+      ->required()
+      ->check(input_file());
+  app->add_flag("--json", opt->json, "One JSON object per file, for scripts");
+  app->add_flag("--handlers", opt->handlers, "Include the handlers' source code from zanj_cfg");
+  app->add_flag("!--no-members", opt->members, "Do not list the ZIP members");
+  return {app, [opt] { return run_info(*opt); }};
+}
+
+}  // namespace zanj::cli

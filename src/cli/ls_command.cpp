@@ -1,0 +1,243 @@
+#include "ls_command.hpp"
+
+#include <fnmatch.h>
+
+#include <cstdio>
+#include <functional>
+#include <memory>
+
+#include "inputs.hpp"
+#include "output.hpp"
+#include "style.hpp"
+#include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
+#include "zanj/object_path.hpp"
+#include "zanj/summary.hpp"
+#include "zanj/tree.hpp"
+#include "zanj/zanj_file.hpp"
+
+namespace zanj::cli {
+namespace {
+
+struct LsOptions {
+  std::string file;
+  std::string path;
+  int depth = -1;
+  std::string glob;
+  bool long_format = false;
+  bool members = false;
+  bool json = false;
+  bool paths_only = false;
+};
+
+/// Length of an external list or rows of a table: from the node, else from externals_info.
+std::optional<std::uint64_t> external_length(const ZanjFile& z, const Node& n) {
+  std::optional<std::uint64_t> len = n.table ? n.table->rows : n.list ? n.list->length : std::nullopt;
+  if (len || !z.meta) return len;
+  if (const Json* info = z.meta->find("externals_info"))
+    if (const Json* entry = info->find(n.member()))
+      if (const Json* l = entry->find("len(data)")) {
+        std::uint64_t v = 0;
+        if (l->get_uint64(v)) return v;
+      }
+  return std::nullopt;
+}
+
+Json entry_json(const ZanjFile& z, const TreeVisit& v, bool long_format) {
+  const Node& n = v.node;
+  JsonObject o{{"path", v.path}, {"kind", std::string(kind_name(n.kind))},
+               {"format", n.format.empty() ? Json(nullptr) : Json(n.format)}};
+  if (n.array) {
+    const ArrayNode& a = *n.array;
+    JsonArray shape;
+    for (auto d : a.shape) shape.emplace_back(d);
+    o.emplace_back("dtype", a.dtype);
+    o.emplace_back("shape", Json(std::move(shape)));
+    o.emplace_back("storage", a.external() ? "external" : "inline");
+    o.emplace_back("encoding", std::string(encoding_name(a.encoding)));
+    if (a.external()) o.emplace_back("member", a.member);
+    if (long_format) o.emplace_back("bytes", array_value_bytes(a.dtype, a.shape).value_or(0));
+  } else if (n.table || n.list) {
+    const auto len = external_length(z, n);
+    if (n.table) {
+      JsonArray cols;
+      for (const auto& c : n.table->columns) cols.emplace_back(c);
+      o.emplace_back("rows", len ? Json(*len) : Json(nullptr));
+      o.emplace_back("columns", Json(std::move(cols)));
+    } else {
+      o.emplace_back("length", len ? Json(*len) : Json(nullptr));
+    }
+    o.emplace_back("storage", "external");
+    o.emplace_back("member", n.member());
+  } else if (n.kind == NodeKind::list) {
+    o.emplace_back("length", static_cast<std::uint64_t>(n.json->as_array().size()));
+  } else if (n.kind == NodeKind::dict || n.kind == NodeKind::dataclass || n.kind == NodeKind::other) {
+    o.emplace_back("keys", static_cast<std::uint64_t>(node_children(n).size()));
+  }
+  if (long_format && n.is_reference())
+    if (const ZipEntry* e = z.archive.find(n.member())) {
+      o.emplace_back("member_size", e->uncompressed_size);
+      o.emplace_back("member_compressed_size", e->compressed_size);
+    }
+  return Json(std::move(o));
+}
+
+/// Kinds that hold data stand out; containers are blue; scalars stay plain.
+Color kind_color(NodeKind kind) {
+  switch (kind) {
+    case NodeKind::array: return Color::green;
+    case NodeKind::table: return Color::cyan;
+    case NodeKind::external_list: return Color::magenta;
+    case NodeKind::dict:
+    case NodeKind::list:
+    case NodeKind::dataclass: return Color::blue;
+    case NodeKind::other: return Color::yellow;
+    default: return Color::none;
+  }
+}
+
+std::string scalar_preview(const Json& j) {
+  // Only the first 57 characters show: a long string's head is enough to make them (each
+  // byte escapes to at least one character), and the rest is never copied.
+  constexpr std::size_t kHead = 256;
+  std::string text = j.is_string() && j.as_string().size() > kHead ? to_json(Json(j.as_string().substr(0, kHead)))
+                                                                     : to_json(j);
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return terminal_safe(text);  // the cut may split a UTF-8 sequence
+}
+
+std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool long_format) {
+  const Node& n = v.node;
+  std::string detail, storage;
+  if (n.array) {
+    detail = terminal_safe(n.array->dtype) + shape_text(n.array->shape);
+    storage = n.array->external() ? terminal_safe(n.array->member) : "inline (" + std::string(encoding_name(n.array->encoding)) + ")";
+    if (long_format) detail += "  " + human_bytes(array_value_bytes(n.array->dtype, n.array->shape).value_or(0));
+  } else if (n.table) {
+    const auto len = external_length(z, n);
+    detail = (len ? std::to_string(*len) : std::string("?")) + " rows x " + std::to_string(n.table->columns.size()) +
+             " columns";
+    storage = terminal_safe(n.member());
+  } else if (n.list) {
+    const auto len = external_length(z, n);
+    detail = "length " + (len ? std::to_string(*len) : std::string("?"));
+    storage = terminal_safe(n.member());
+  } else if (n.kind == NodeKind::list) {
+    detail = "length " + std::to_string(n.json->as_array().size());
+  } else if (n.kind == NodeKind::dict || n.kind == NodeKind::dataclass || n.kind == NodeKind::other) {
+    detail = std::to_string(node_children(n).size()) + " keys";
+  } else {
+    detail = scalar_preview(*n.json);
+  }
+  if (long_format && n.is_reference())
+    if (const ZipEntry* e = z.archive.find(n.member()))
+      storage += " (" + human_bytes(e->compressed_size) + " packed)";
+  std::string kind(kind_name(n.kind));
+  if (!n.format.empty() && !n.array && !n.table && !n.list) kind += " " + terminal_safe(n.format);
+  if (n.array) kind += n.array->torch ? " (torch)" : "";
+  const bool inline_storage = !n.is_reference();
+  return {bold(v.path.empty() ? "/" : v.path), colored(kind_color(n.kind), kind), detail,
+          inline_storage ? dim(storage) : storage};
+}
+
+int list_members(const ZanjFile& z, const LsOptions& opt) {
+  if (opt.json) {
+    write_out(to_json(Json(JsonObject{{"file", opt.file}, {"members", Json(members_json(z.archive))}})) + "\n");
+    return 0;
+  }
+  std::vector<std::vector<std::string>> rows{{"Length", "Method", "Size", "Cmpr", "Modified", "CRC-32", "Name"}};
+  std::uint64_t total = 0, packed = 0;
+  for (const auto& e : z.archive.entries()) {
+    const auto ratio = e.uncompressed_size ? 100 - (e.compressed_size * 100 / e.uncompressed_size) : 0;
+    rows.push_back({std::to_string(e.uncompressed_size), method_name(e.method), std::to_string(e.compressed_size),
+                    std::to_string(static_cast<std::int64_t>(ratio)) + "%", e.mtime_iso8601(), crc32_hex(e.crc32), terminal_safe(e.name)});
+    total += e.uncompressed_size;
+    packed += e.compressed_size;
+  }
+  rows.push_back({std::to_string(total), "", std::to_string(packed), "", "", "",
+                  std::to_string(z.archive.entries().size()) + " files"});
+  write_out(format_table(rows));
+  return 0;
+}
+
+int run_ls(const LsOptions& opt) {
+  const ZanjFile z = open_zanj(opt.file);
+  for (const auto& p : z.problems) warn(z.name() + ": " + p);
+  if (opt.members) return list_members(z, opt);
+
+  const PathSegments start = split_path(opt.path);
+  std::size_t matched = 0;
+  const Json* node = follow_path(z.root, start, &matched);
+  if (!node)
+    throw Error(z.name() + ": no object at path '" + opt.path + "' (the deepest existing parent is '" +
+                    join_path(PathSegments(start.begin(), start.begin() + static_cast<std::ptrdiff_t>(matched))) + "')",
+                Exit::invalid);
+
+  // Nothing proportional to the tree is held: --json and -1 print each entry as it is
+  // visited; the aligned table walks the tree twice, once for the column widths and once to
+  // print, rebuilding each row (a row costs far less to make again than a million to keep).
+  const auto visit_shown = [&](const std::function<void(const TreeVisit&)>& on_shown) {
+    walk_tree(*node, start, [&](const TreeVisit& v) {
+      if (opt.glob.empty() || fnmatch(opt.glob.c_str(), v.path.c_str(), 0) == 0) on_shown(v);
+      if (opt.depth >= 0 && v.depth >= static_cast<std::size_t>(opt.depth)) return false;
+      return !is_scalar_list(*v.node.json);  // elements of a plain list of scalars get no entries
+    });
+  };
+  ChunkedOutput out;
+  if (opt.json) {
+    // Byte for byte what to_json writes for {"file": ..., "entries": [...]}.
+    out.add("{\"file\": ");
+    write_json_string(out.buffer(), opt.file);
+    out.add(", \"entries\": [");
+    bool first = true;
+    visit_shown([&](const TreeVisit& v) {
+      if (!first) out.buffer() += ", ";
+      first = false;
+      write_json(out.buffer(), entry_json(z, v, opt.long_format));
+      out.maybe_flush();
+    });
+    out.add("]}\n");
+  } else if (opt.paths_only) {
+    visit_shown([&](const TreeVisit& v) { out.add(v.path + "\n"); });
+  } else {
+    TableWidths widths;
+    visit_shown([&](const TreeVisit& v) { widths.measure(entry_row(z, v, opt.long_format)); });
+    visit_shown([&](const TreeVisit& v) {
+      widths.append_line(out.buffer(), entry_row(z, v, opt.long_format));
+      out.maybe_flush();
+    });
+  }
+  out.flush();
+  return 0;
+}
+
+}  // namespace
+
+Command setup_ls(CLI::App& parent) {
+  auto opt = std::make_shared<LsOptions>();
+  CLI::App* app = parent.add_subcommand("ls", "List the object tree: kinds, dtypes, shapes and where values are stored");
+  app->footer(
+      "Each line is one node: its object path ('/' is the root), its kind, details (dtype and\n"
+      "shape of arrays, rows and columns of tables, length of lists, a preview of scalars) and\n"
+      "its storage (inline, or the ZIP member holding its data). Reads no array data.\n\n"
+      "FILE may be '-' to read an archive from standard input.\n\n"
+      "Examples:\n  zanj ls model.zanj\n  zanj ls model.zanj state_dict -d 1\n"
+      "  zanj ls --glob '*weight*' model.zanj\n  zanj ls --json model.zanj | jq '.entries[] | select(.kind==\"array\")'\n\n"
+      "--json prints {\"file\", \"entries\": [...]}; each entry has path, kind (dict, list, array, table,\n"
+      "external_list, dataclass, string, number, bool, null, other) and format; arrays add dtype,\n"
+      "shape, storage, encoding and member (external only); tables add rows, columns, storage and\n"
+      "member; lists add length; dicts add keys.\n\nExit status: 0 ok, 1 bad archive or no such path, 2 usage error.");
+  app->add_option("FILE", opt->file, "Archive to list (- reads it from standard input)")
+      ->required()
+      ->check(input_file());
+  app->add_option("PATH", opt->path, "Object path to start at (default: the root)");
+  app->add_option("-d,--depth", opt->depth, "Descend at most N levels below PATH")->check(CLI::NonNegativeNumber);
+  app->add_option("--glob", opt->glob, "Only show paths matching this shell pattern ('*' also matches '/')");
+  app->add_flag("-l,--long", opt->long_format, "Add value sizes and packed member sizes");
+  app->add_flag("--members", opt->members, "List the raw ZIP members instead, like `unzip -v`");
+  app->add_flag("--json", opt->json, "Machine-readable output");
+  app->add_flag("-1,--paths", opt->paths_only, "Print only object paths, one per line (for scripts and completion)");
+  return {app, [opt] { return run_ls(*opt); }};
+}
+
+}  // namespace zanj::cli

@@ -1,0 +1,105 @@
+#include "pack_command.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <memory>
+
+#include "output.hpp"
+#include "progress.hpp"
+#include "zanj/error.hpp"
+#include "zanj/json.hpp"
+#include "zanj/member_name.hpp"
+#include "zanj/limits.hpp"
+#include "zanj/pack.hpp"
+#include "zanj/safe_files.hpp"
+
+namespace zanj::cli {
+namespace {
+
+struct PackOptions {
+  std::vector<std::string> inputs;
+  std::string output;
+  PackSettings settings;
+  int level = -1;  ///< -1: not given
+  bool store = false;
+  bool json = false;
+};
+
+int run_pack(PackOptions& opt) {
+  if (opt.store && opt.level >= 0) throw Error("--store and --level exclude each other", Exit::usage);
+  opt.settings.limits.take_global_limits(reader_limits());
+  if (opt.store) opt.settings.method = ZipMethod::store;
+  if (opt.level >= 0) {
+    opt.settings.level = opt.level;
+    opt.settings.method = ZipMethod::deflate;
+  }
+  std::vector<PackInput> inputs;
+  for (const auto& arg : opt.inputs) inputs.push_back(parse_pack_input(arg));
+  if (!opt.settings.npy_key.empty() && (inputs.size() != 1 || input_kind(inputs[0].path) != InputKind::npy))
+    throw Error("--key names the array of a lone .npy input; use NAME=PATH for several inputs", Exit::usage);
+
+  const PackPlan plan = plan_pack(inputs, opt.settings);
+  for (const auto& note : plan.notes) warn(note);
+  install_interrupt_cleanup();
+  Progress progress("pack", plan.known_bytes());
+  const PackSummary summary = write_pack(plan, opt.output, opt.settings, [&](const PackProgress& p) {
+    progress.update(p.bytes_done, 0);
+  });
+  progress.finish();
+  if (opt.json)
+    write_out(to_json(Json(JsonObject{{"output", opt.output},
+                                      {"members", summary.members},
+                                      {"input_bytes", summary.input_bytes},
+                                      {"output_bytes", summary.output_bytes}})) +
+              "\n");
+  spdlog::info("{}: {} members, {} packed into {}", terminal_safe(opt.output), summary.members, human_bytes(summary.input_bytes),
+               human_bytes(summary.output_bytes));
+  return 0;
+}
+
+}  // namespace
+
+Command setup_pack(CLI::App& parent) {
+  auto opt = std::make_shared<PackOptions>();
+  CLI::App* app = parent.add_subcommand("pack", "Make a .zanj archive from .npz, .npy, JSON or an extracted directory");
+  app->footer(
+      "Makes an archive the Python library (ZANJ().read) reads back equal to the input:\n"
+      "  .npz   (numpy.savez / savez_compressed) a dict root, one key per array\n"
+      "  .npy   a dict root {STEM: array} (--key NAME to choose the key)\n"
+      "  .json  the value as the object; lists with at least --list-threshold elements go to\n"
+      "         .jsonl members, muutils arrays (numpy.ndarray:array_list_meta, hex, b64,\n"
+      "         zero_dim, or torch.Tensor:...) with at least --array-threshold elements to .npy\n"
+      "         members, as the library would store them\n"
+      "  DIR    a directory as `zanj extract` leaves it, edited or not: packed back\n"
+      "Several inputs become the keys of a dict root: NAME=PATH, or the file's stem. Arrays from\n"
+      ".npz and .npy inputs are stored as .npy members byte for byte (big-endian and Fortran-order\n"
+      "arrays keep their exact values). The archive is written to a temporary file beside OUT and\n"
+      "renamed over it only when complete: on any error an existing OUT is left untouched.\n\n"
+      "Examples:\n  zanj pack weights.npz -o weights.zanj\n  zanj pack config.json losses=run3.npy -o run3.zanj\n"
+      "  zanj extract model.zanj && $EDITOR model/__zanj__.json && zanj pack model -o model.zanj\n\n"
+      "--json prints {\"output\", \"members\", \"input_bytes\", \"output_bytes\"}.\n\n"
+      "Exit status: 0 written, 1 an input the library could not read back (nothing written),\n"
+      "2 usage error or unreadable input / unwritable output.");
+  app->add_option("INPUT", opt->inputs, "Files or a directory to pack (NAME=PATH to choose a root key)")->required();
+  app->add_option("-o,--output", opt->output, "Archive to write (replaced only on success)")
+      ->required()
+      ->type_name("OUT.zanj");
+  app->add_option("--key", opt->settings.npy_key, "Root key for a lone .npy input (default: its file stem)")->type_name("NAME");
+  app->add_option("--list-threshold", opt->settings.thresholds.list,
+                  "JSON lists with at least this many elements go to .jsonl members")
+      ->type_name("N")
+      ->capture_default_str();
+  app->add_option("--array-threshold", opt->settings.thresholds.array,
+                  "muutils arrays in JSON with at least this many elements go to .npy members")
+      ->type_name("N")
+      ->capture_default_str();
+  app->add_option("--level", opt->level, "Deflate level 0-9 (default 6, as Python's zipfile)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 9));
+  app->add_flag("--store", opt->store, "Store members uncompressed");
+  app->add_option("-j,--jobs", opt->settings.threads, "Deflate threads (default: the CPUs available)")->type_name("N");
+  app->add_flag("--json", opt->json, "Machine-readable summary on stdout");
+  return {app, [opt] { return run_pack(*opt); }};
+}
+
+}  // namespace zanj::cli

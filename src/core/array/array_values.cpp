@@ -1,0 +1,254 @@
+#include "zanj/array_values.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "zanj/error.hpp"
+#include "array/inline_array.hpp"
+#include "object/member_reader.hpp"
+#include "array/run_cursor.hpp"
+#include "io/spool_file.hpp"
+#include "array/value_bytes.hpp"
+
+namespace zanj {
+
+/// Collects selected bytes into chunks of whole elements, turns them little-endian and hands
+/// them to the sink.
+class ArrayValues::Chunker {
+ public:
+  Chunker(const Dtype& source, const ValueSink& sink, std::size_t chunk_bytes)
+      : source_(source), sink_(sink), capacity_(std::max<std::size_t>(chunk_bytes, source.itemsize)) {
+    buffer_.reserve(capacity_);
+  }
+
+  /// False once the sink has asked to stop.
+  bool append(const char* data, std::uint64_t n) {
+    while (n > 0) {
+      const auto take = static_cast<std::size_t>(std::min<std::uint64_t>(n, capacity_ - buffer_.size()));
+      buffer_.append(data, take);
+      data += take;
+      n -= take;
+      if (buffer_.size() >= capacity_ && !emit()) return false;
+    }
+    return true;
+  }
+  bool finish() { return emit(); }
+
+ private:
+  bool emit() {
+    const std::size_t whole = buffer_.size() - buffer_.size() % source_.itemsize;
+    if (whole == 0) return true;
+    swap_to_little_endian(buffer_.data(), whole, source_);
+    const bool more = sink_(std::string_view(buffer_.data(), whole));
+    buffer_.erase(0, whole);  // keeps a split element's first bytes
+    return more;
+  }
+
+  Dtype source_;
+  const ValueSink& sink_;
+  std::size_t capacity_;
+  std::string buffer_;
+};
+
+namespace {
+
+/// Offset (in elements) of the last element the selection touches: reading stops there.
+std::uint64_t last_selected_offset(const Selection& selection, const std::vector<std::uint64_t>& strides) {
+  std::uint64_t last = 0;
+  for (std::size_t k = 0; k < selection.axes.size(); ++k) {
+    std::uint64_t top = 0;
+    for (const auto& s : selection.axes[k].segments)
+      if (s.count > 0) top = std::max({top, s.start, s.at(s.count - 1)});
+    last += top * strides[k];
+  }
+  return last;
+}
+
+template <typename Out>
+bool gather_from_memory(const char* data, const Selection& selection, const std::vector<std::uint64_t>& strides,
+                        std::uint32_t itemsize, Out& out) {
+  RunCursor runs(selection, strides);
+  Run run;
+  while (runs.next(run))
+    if (!out.append(data + run.offset * itemsize, run.count * itemsize)) return false;
+  return true;
+}
+
+/// Gathering from a file: runs are taken in batches, sorted by position and read with few,
+/// large reads (nearby pieces share one), then passed on in output order.
+template <typename Out>
+bool gather_from_source(const ByteSource& source, const Selection& selection, const std::vector<std::uint64_t>& strides,
+                        std::uint32_t itemsize, Out& out) {
+  constexpr std::size_t kBatchBytes = std::size_t{4} << 20, kMaxPieces = std::size_t{1} << 16;
+  constexpr std::uint64_t kMaxRead = std::uint64_t{1} << 20, kMaxGap = std::uint64_t{64} << 10;
+  struct Piece {
+    std::uint64_t source, size;
+    std::size_t target;
+  };
+  RunCursor runs(selection, strides);
+  Run run;
+  bool have = runs.next(run);
+  std::uint64_t run_done = 0;  // bytes of the current run already in a batch
+  std::string batch;
+  std::vector<Piece> pieces;
+  std::vector<char> read_buffer(kMaxRead);
+  while (have) {
+    batch.clear();
+    pieces.clear();
+    while (have && batch.size() < kBatchBytes && pieces.size() < kMaxPieces) {
+      const std::uint64_t run_bytes = run.count * itemsize;
+      const std::uint64_t take = std::min<std::uint64_t>(run_bytes - run_done, kBatchBytes - batch.size());
+      pieces.push_back(Piece{run.offset * itemsize + run_done, take, batch.size()});
+      batch.resize(batch.size() + take);
+      run_done += take;
+      if (run_done == run_bytes) {
+        run_done = 0;
+        have = runs.next(run);
+      }
+    }
+    std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.source < b.source; });
+    for (std::size_t i = 0; i < pieces.size();) {
+      const std::uint64_t begin = pieces[i].source;
+      std::uint64_t end = begin + pieces[i].size;
+      std::size_t j = i + 1;
+      while (j < pieces.size() && pieces[j].source >= end && pieces[j].source - end <= kMaxGap &&
+             pieces[j].source + pieces[j].size - begin <= kMaxRead) {
+        end = pieces[j].source + pieces[j].size;
+        ++j;
+      }
+      if (end - begin > kMaxRead) {  // one large piece: straight into place
+        source.read_at(begin, batch.data() + pieces[i].target, pieces[i].size);
+      } else {
+        source.read_at(begin, read_buffer.data(), static_cast<std::size_t>(end - begin));
+        for (std::size_t k = i; k < j; ++k)
+          std::memcpy(batch.data() + pieces[k].target, read_buffer.data() + (pieces[k].source - begin), pieces[k].size);
+      }
+      i = j;
+    }
+    if (!out.append(batch.data(), batch.size())) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+ArrayValues::ArrayValues(const Archive& archive, const ArrayNode& node, std::string_view path, ArrayReadOptions options)
+    : archive_(&archive),
+      options_(std::move(options)),
+      where_(archive.name() + ": array '" + (path.empty() ? std::string("/") : std::string(path)) + "'") {
+  try {
+    if (!node.external()) {
+      DecodedArray decoded = decode_inline_array(node);
+      stored_dtype_ = decoded.dtype;
+      shape_ = std::move(decoded.shape);
+      inline_values_ = std::move(decoded.values);
+    } else {
+      if (node.member.empty()) throw Error("has no \"$ref\" member name");
+      entry_ = archive.find(node.member);
+      if (!entry_) throw Error("refers to member '" + node.member + "', which is not in the archive");
+      const NpyHeader header = read_npy_member_header(archive, *entry_, options_.npy);
+      if (!node.dtype.empty() && !dtypes_compatible(parse_dtype_name(node.dtype), header.dtype))
+        throw Error("declares dtype " + node.dtype + " but member '" + node.member + "' holds " + header.dtype.descr());
+      if (node.has_shape && node.shape != header.shape)
+        throw Error("declares shape " + shape_string(node.shape) + " but member '" + node.member + "' has shape " +
+                    shape_string(header.shape));
+      if (header.data_offset + header.data_bytes() > entry_->uncompressed_size)
+        throw Error("member '" + node.member + "' is too short: its header declares " +
+                    std::to_string(header.data_bytes()) + " bytes of data, it holds " +
+                    std::to_string(entry_->uncompressed_size - header.data_offset));
+      stored_dtype_ = header.dtype;
+      shape_ = header.shape;
+      fortran_order_ = header.fortran_order;
+      data_offset_ = header.data_offset;
+    }
+    if (stored_dtype_.itemsize == 0) throw Error("has dtype " + stored_dtype_.descr() + " with empty elements");
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    throw Error(what.rfind(archive.name() + ":", 0) == 0 ? what : where_ + ": " + what, e.exit());
+  }
+  dtype_ = little_endian(stored_dtype_);
+}
+
+void ArrayValues::stream(const Selection& selection, const ValueSink& sink) const {
+  if (selection.source_shape != shape_) throw Error("internal: selection made for another shape");
+  if (selection.count() == 0) return;
+  // Inline values are little-endian already; member bytes are swapped if stored big-endian.
+  Chunker out(entry_ ? stored_dtype_ : dtype_, sink, options_.chunk_bytes);
+  const bool in_order = entry_ && !fortran_order_ && selection.ascending();
+  if (in_order ? stream_in_order(selection, out) : gather(selection, out)) out.finish();
+}
+
+bool ArrayValues::stream_in_order(const Selection& selection, Chunker& out) const {
+  const std::uint64_t itemsize = stored_dtype_.itemsize;
+  RunCursor runs(selection, c_order_strides(shape_));
+  Run run;
+  bool have = runs.next(run);
+  // Byte positions below count from the start of the member, header included.
+  std::uint64_t run_begin = 0, run_end = 0, position = 0;
+  auto load = [&] {
+    run_begin = data_offset_ + run.offset * itemsize;
+    run_end = run_begin + run.count * itemsize;
+  };
+  if (have) load();
+  bool stopped = false;
+  archive_->read(*entry_, [&](std::string_view chunk) {
+    const std::uint64_t chunk_begin = position, chunk_end = position + chunk.size();
+    position = chunk_end;
+    report_progress(position);
+    while (have) {
+      if (run_begin >= chunk_end) return true;  // the next run starts in a later chunk
+      const std::uint64_t from = std::max(run_begin, chunk_begin), to = std::min(run_end, chunk_end);
+      if (!out.append(chunk.data() + (from - chunk_begin), to - from)) {
+        stopped = true;
+        return false;
+      }
+      if (run_end > chunk_end) return true;  // the run goes on in the next chunk
+      have = runs.next(run);
+      if (have) load();
+    }
+    // Past the last selected byte: decode no further, unless this was the member's end anyway;
+    // then the reader finishes and checks the size and CRC-32 of everything delivered.
+    return chunk_end >= entry_->uncompressed_size;
+  });
+  if (have && !stopped)
+    throw Error(where_ + ": member '" + entry_->name + "' ended before the data its header declares");
+  return !stopped;
+}
+
+void ArrayValues::report_progress(std::uint64_t member_bytes_read) const {
+  if (options_.progress) options_.progress(member_bytes_read, entry_->uncompressed_size);
+}
+
+void ArrayValues::read_data_prefix(std::uint64_t n, const std::function<void(std::string_view)>& sink) const {
+  std::uint64_t position = 0, delivered = 0;
+  archive_->read(*entry_, [&](std::string_view chunk) {
+    const std::uint64_t chunk_begin = position;
+    position += chunk.size();
+    report_progress(position);
+    if (position <= data_offset_) return true;
+    const std::uint64_t skip = data_offset_ > chunk_begin ? data_offset_ - chunk_begin : 0;
+    const auto take = static_cast<std::size_t>(std::min<std::uint64_t>(chunk.size() - skip, n - delivered));
+    sink(chunk.substr(static_cast<std::size_t>(skip), take));
+    delivered += take;
+    return delivered < n || position >= entry_->uncompressed_size;  // at the end: let the CRC be checked
+  });
+  if (delivered < n) throw Error(where_ + ": member '" + entry_->name + "' ended before the data its header declares");
+}
+
+bool ArrayValues::gather(const Selection& selection, Chunker& out) const {
+  const auto strides = fortran_order_ ? fortran_order_strides(shape_) : c_order_strides(shape_);
+  const std::uint32_t itemsize = stored_dtype_.itemsize;
+  if (!entry_) return gather_from_memory(inline_values_.data(), selection, strides, itemsize, out);
+  const std::uint64_t needed = (last_selected_offset(selection, strides) + 1) * itemsize;
+  if (needed <= options_.max_in_memory_bytes) {
+    std::string data;
+    data.reserve(static_cast<std::size_t>(needed));
+    read_data_prefix(needed, [&](std::string_view piece) { data.append(piece); });
+    return gather_from_memory(data.data(), selection, strides, itemsize, out);
+  }
+  SpoolFile spool(options_.spool_directory);
+  read_data_prefix(needed, [&](std::string_view piece) { spool.append(piece); });
+  return gather_from_source(spool, selection, strides, itemsize, out);
+}
+
+}  // namespace zanj

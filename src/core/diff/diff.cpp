@@ -1,0 +1,249 @@
+// Walking two trees together: dicts by key, lists by index, scalars by value; arrays, lists
+// and tables are handed to diff_arrays.cpp and diff_streams.cpp. With --strict, the metadata
+// and the ZIP container are compared too.
+#include "zanj/diff.hpp"
+
+#include <unordered_map>
+
+#include "diff/diff_walker.hpp"
+#include "zanj/object_path.hpp"
+
+namespace zanj {
+namespace detail {
+namespace {
+
+/// Nodes of one family are compared with each other; across families it is a kind change.
+/// Storage is not a family: an inline and an external array are both arrays, a JSON list and
+/// an external list both lists.
+enum class Family { string, number, boolean, null, array, list, table, mapping };
+
+Family family(const Node& n) {
+  switch (n.kind) {
+    case NodeKind::string: return Family::string;
+    case NodeKind::number: return Family::number;
+    case NodeKind::boolean: return Family::boolean;
+    case NodeKind::null: return Family::null;
+    case NodeKind::array: return Family::array;
+    case NodeKind::list:
+    case NodeKind::external_list: return Family::list;
+    case NodeKind::table: return Family::table;
+    default: return Family::mapping;
+  }
+}
+
+/// A node's children by key; small objects are searched in place, large ones through a map.
+class ChildIndex {
+ public:
+  explicit ChildIndex(std::vector<std::pair<std::string, const Json*>> children) : children_(std::move(children)) {
+    if (children_.size() > 16)
+      for (const auto& [key, value] : children_) by_key_.emplace(key, value);
+  }
+  const Json* find(const std::string& key) const {
+    if (!by_key_.empty()) {
+      const auto it = by_key_.find(key);
+      return it == by_key_.end() ? nullptr : it->second;
+    }
+    for (const auto& [k, v] : children_)
+      if (k == key) return v;
+    return nullptr;
+  }
+  const std::vector<std::pair<std::string, const Json*>>& all() const { return children_; }
+
+ private:
+  std::vector<std::pair<std::string, const Json*>> children_;
+  std::unordered_map<std::string_view, const Json*> by_key_;
+};
+
+}  // namespace
+
+std::string preview(const Json& value) {
+  std::string text = to_json(value);
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
+std::string describe_node(const Node& n) {
+  auto count = [](std::size_t k, const char* what) { return " (" + std::to_string(k) + " " + what + ")"; };
+  switch (n.kind) {
+    case NodeKind::string:
+    case NodeKind::number:
+    case NodeKind::boolean: return std::string(kind_name(n.kind)) + " " + preview(*n.json);
+    case NodeKind::null: return "null";
+    case NodeKind::dict: return "dict" + count(n.json->as_object().size(), "keys");
+    case NodeKind::list: return "list" + count(n.json->as_array().size(), "items");
+    case NodeKind::external_list: return "external list (" + n.member() + ")";
+    case NodeKind::table: return "table" + count(n.table->columns.size(), "columns");
+    case NodeKind::array: {
+      std::string shape;
+      for (auto d : n.array->shape) shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+      return std::string(n.array->torch ? "tensor " : "array ") + n.array->dtype + " [" + shape + "]";
+    }
+    default: return n.format;  // dataclass or other format-keyed node: its format says what it is
+  }
+}
+
+std::string storage_text(const Node& n) {
+  if (n.is_reference()) return "external (" + n.member() + ")";
+  if (n.array) return "inline (" + std::string(encoding_name(n.array->encoding)) + ")";
+  return "inline";
+}
+
+void TreeDiffer::add(Difference d) {
+  d.scope = scope_;
+  report_.differences.push_back(std::move(d));
+  if (options_.stop_at_first) throw DiffStopped{};
+}
+
+void TreeDiffer::storage_changed(const std::string& path, std::string a, std::string b) {
+  if (options_.strict && a != b) add({scope_, path, DiffKind::storage_changed, std::move(a), std::move(b), {}});
+}
+
+void TreeDiffer::compare(const std::string& path, const Json& a, const Json& b) {
+  if (is_excluded(options_, path)) return;
+  ++report_.nodes_compared;
+  const Node na = classify(a), nb = classify(b);
+  const Family family_a = family(na);
+  if (family_a != family(nb)) {
+    add({scope_, path, DiffKind::kind_changed, describe_node(na), describe_node(nb), {}});
+    return;
+  }
+  switch (family_a) {
+    case Family::array: compare_arrays(path, na, nb); return;
+    case Family::table: compare_tables(path, na, nb); return;
+    case Family::mapping: compare_mappings(path, na, nb); return;
+    case Family::list:
+      storage_changed(path, storage_text(na), storage_text(nb));
+      if (na.kind == NodeKind::list && nb.kind == NodeKind::list &&
+          !(is_scalar_list(a) && is_scalar_list(b))) {
+        compare_plain_lists(path, na, nb);
+      } else {
+        compare_lists(path, na, nb);  // streamed, with a count of differing items
+      }
+      return;
+    default: compare_scalars(path, na, nb); return;
+  }
+}
+
+void TreeDiffer::compare_scalars(const std::string& path, const Node& a, const Node& b) {
+  bool equal = false;
+  if (a.kind == NodeKind::number) {
+    const auto x = json_number(*a.json), y = json_number(*b.json);
+    equal = x && y && !compare_numbers(*x, *y, tolerance_for(options_, path), options_.nan_equal).differ;
+  } else {
+    equal = *a.json == *b.json;
+  }
+  if (!equal) add({scope_, path, DiffKind::value_changed, *a.json, *b.json, {}});
+}
+
+void TreeDiffer::compare_mappings(const std::string& path, const Node& a, const Node& b) {
+  if (a.format != b.format) {  // another class (or a dict became a dataclass): do not descend
+    add({scope_, path, DiffKind::kind_changed, describe_node(a), describe_node(b), {}});
+    return;
+  }
+  const ChildIndex in_a(node_children(a)), in_b(node_children(b));
+  for (const auto& [key, value] : in_a.all()) {
+    const std::string child = child_path(path, key);
+    if (const Json* other = in_b.find(key)) {
+      compare(child, *value, *other);
+    } else if (!is_excluded(options_, child)) {
+      add({scope_, child, DiffKind::removed, describe_node(classify(*value)), nullptr, {}});
+    }
+  }
+  for (const auto& [key, value] : in_b.all()) {
+    const std::string child = child_path(path, key);
+    if (!in_a.find(key) && !is_excluded(options_, child))
+      add({scope_, child, DiffKind::added, nullptr, describe_node(classify(*value)), {}});
+  }
+}
+
+void TreeDiffer::compare_plain_lists(const std::string& path, const Node& a, const Node& b) {
+  const auto &x = a.json->as_array(), &y = b.json->as_array();
+  const std::size_t common = std::min(x.size(), y.size());
+  for (std::size_t i = 0; i < common; ++i) compare(child_path(path, std::to_string(i)), x[i], y[i]);
+  for (std::size_t i = common; i < x.size(); ++i) {
+    const std::string child = child_path(path, std::to_string(i));
+    if (!is_excluded(options_, child)) add({scope_, child, DiffKind::removed, describe_node(classify(x[i])), nullptr, {}});
+  }
+  for (std::size_t i = common; i < y.size(); ++i) {
+    const std::string child = child_path(path, std::to_string(i));
+    if (!is_excluded(options_, child)) add({scope_, child, DiffKind::added, nullptr, describe_node(classify(y[i])), {}});
+  }
+}
+
+bool TreeDiffer::subtree_differs(const std::string& path, const Json& a, const Json& b, std::string& first) {
+  DiffOptions once = options_;
+  once.stop_at_first = true;
+  DiffReport scratch;
+  TreeDiffer sub(a_, b_, once, scratch, scope_);
+  try {
+    sub.compare(path, a, b);
+  } catch (const DiffStopped&) {
+  }
+  report_.nodes_compared += scratch.nodes_compared;
+  report_.elements_compared += scratch.elements_compared;
+  if (scratch.differences.empty()) return false;
+  first = difference_text(scratch.differences.front());
+  return true;
+}
+
+namespace {
+
+/// The metadata without externals_info, which only says where externals are stored.
+Json meta_for_diff(const Json& meta) {
+  if (!meta.is_object()) return meta;
+  JsonObject out;
+  for (const auto& [key, value] : meta.as_object())
+    if (key != "externals_info") out.emplace_back(key, value);
+  return Json(std::move(out));
+}
+
+/// --strict: members only on one side, compression methods, and the order of the members.
+void compare_containers(const Archive& a, const Archive& b, TreeDiffer& differ) {
+  std::vector<std::size_t> order_in_b;  // positions in b of the members both have, in a's order
+  for (const ZipEntry& e : a.entries()) {
+    const ZipEntry* other = b.find(e.python_name);  // find() takes the name as Python sees it
+    if (!other) {
+      differ.add({DiffScope::archive, e.name, DiffKind::removed, "member (" + std::to_string(e.uncompressed_size) + " bytes)", nullptr, {}});
+      continue;
+    }
+    if (other->method != e.method)
+      differ.add({DiffScope::archive, e.name, DiffKind::storage_changed, method_name(e.method), method_name(other->method), {}});
+    order_in_b.push_back(static_cast<std::size_t>(other - b.entries().data()));
+  }
+  for (const ZipEntry& e : b.entries())
+    if (!a.find(e.python_name))
+      differ.add({DiffScope::archive, e.name, DiffKind::added, nullptr, "member (" + std::to_string(e.uncompressed_size) + " bytes)", {}});
+  for (std::size_t i = 1; i < order_in_b.size(); ++i)
+    if (order_in_b[i] < order_in_b[i - 1]) {
+      const ZipEntry& moved = b.entries()[order_in_b[i]];
+      differ.add({DiffScope::archive, moved.name, DiffKind::storage_changed, "stored after '" + b.entries()[order_in_b[i - 1]].name + "'",
+                  "stored before it", {}});
+      break;  // one is enough to say the order differs
+    }
+}
+
+}  // namespace
+}  // namespace detail
+
+DiffReport diff_archives(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options) {
+  DiffReport report;
+  try {
+    detail::TreeDiffer objects(a, b, options, report, DiffScope::object);
+    objects.compare("", a.root, b.root);
+    if (options.strict) {
+      detail::TreeDiffer meta(a, b, options, report, DiffScope::meta);
+      if (a.meta && b.meta) {
+        meta.compare("", detail::meta_for_diff(*a.meta), detail::meta_for_diff(*b.meta));
+      } else if (a.meta || b.meta) {
+        meta.add({DiffScope::meta, "", a.meta ? DiffKind::removed : DiffKind::added,
+                  a.meta ? Json("metadata") : Json(nullptr), b.meta ? Json("metadata") : Json(nullptr), {}});
+      }
+      detail::TreeDiffer container(a, b, options, report, DiffScope::archive);
+      detail::compare_containers(a.archive, b.archive, container);
+    }
+  } catch (const detail::DiffStopped&) {
+  }
+  return report;
+}
+
+}  // namespace zanj

@@ -1,0 +1,116 @@
+// How differences are shown: one line each, like `h5diff -v`, or one JSON object each.
+#include <cmath>
+
+#include "diff/diff_walker.hpp"
+#include "zanj/diff.hpp"
+
+namespace zanj {
+
+std::string_view diff_kind_name(DiffKind kind) {
+  switch (kind) {
+    case DiffKind::added: return "added";
+    case DiffKind::removed: return "removed";
+    case DiffKind::kind_changed: return "kind_changed";
+    case DiffKind::value_changed: return "value_changed";
+    case DiffKind::dtype_changed: return "dtype_changed";
+    case DiffKind::shape_changed: return "shape_changed";
+    case DiffKind::length_changed: return "length_changed";
+    case DiffKind::columns_changed: return "columns_changed";
+    case DiffKind::array_values: return "array_values";
+    case DiffKind::list_items: return "list_items";
+    case DiffKind::table_rows: return "table_rows";
+    case DiffKind::storage_changed: return "storage_changed";
+  }
+  return "value_changed";
+}
+
+std::string_view diff_scope_name(DiffScope scope) {
+  switch (scope) {
+    case DiffScope::object: return "object";
+    case DiffScope::meta: return "meta";
+    case DiffScope::archive: return "archive";
+  }
+  return "object";
+}
+
+namespace {
+
+/// Descriptions and dtypes print as they are; values, shapes and lists as JSON.
+std::string side_text(const Json& side) { return side.is_string() ? side.as_string() : detail::preview(side); }
+
+std::string real_text(double value) {
+  std::string out;
+  write_json_double(out, value);
+  return out;
+}
+
+/// " (abs diff 0.5, rel diff 0.25)" for two numbers, "" otherwise.
+std::string scalar_deltas(const Json& a, const Json& b) {
+  const auto x = json_number(a), y = json_number(b);
+  if (!x || !y) return "";
+  const PairResult r = compare_numbers(*x, *y, {}, true);
+  if (!r.abs_diff) return "";
+  return " (abs diff " + real_text(*r.abs_diff) + ", rel diff " + real_text(*r.rel_diff) + ")";
+}
+
+std::string values_text(const ValueDifferences& v, bool with_first) {
+  std::string out = std::to_string(v.differing) + " of " + std::to_string(v.compared) + " " + v.unit + " differ";
+  std::vector<std::string> details;
+  if (with_first && !v.first.empty()) details.push_back("first at " + to_json(v.first_at) + ": " + v.first);
+  std::string extremes;
+  if (v.max_abs) extremes = "max abs diff " + real_text(*v.max_abs) + " at " + to_json(v.max_abs_at);
+  if (v.max_rel) extremes += (extremes.empty() ? "" : ", ") + ("max rel diff " + real_text(*v.max_rel) + " at " + to_json(v.max_rel_at));
+  if (!extremes.empty()) details.push_back(extremes);
+  for (std::size_t i = 0; i < details.size(); ++i) out += (i ? "; " : " (") + details[i];
+  return details.empty() ? out : out + ")";
+}
+
+}  // namespace
+
+std::string difference_text(const Difference& d) {
+  std::string out = d.scope == DiffScope::object ? "" : std::string(diff_scope_name(d.scope)) + ":";
+  out += d.path.empty() && d.scope != DiffScope::archive ? "/" : d.path;
+  out += ": ";
+  const std::string a = side_text(d.a), b = side_text(d.b);
+  switch (d.kind) {
+    case DiffKind::added: return out + "added (" + b + ")";
+    case DiffKind::removed: return out + "removed (" + a + ")";
+    case DiffKind::value_changed:
+      return out + "value changed: " + detail::preview(d.a) + " -> " + detail::preview(d.b) + scalar_deltas(d.a, d.b);
+    case DiffKind::array_values:
+    case DiffKind::list_items:
+    case DiffKind::table_rows:
+      return out + (d.values ? values_text(*d.values, d.kind != DiffKind::array_values) : "values differ");
+    default: {
+      std::string what(diff_kind_name(d.kind));
+      what.replace(what.find('_'), 1, " ");
+      return out + what + ": " + a + " -> " + b;
+    }
+  }
+}
+
+Json difference_json(const Difference& d) {
+  JsonObject o{{"path", d.path},
+               {"scope", std::string(diff_scope_name(d.scope))},
+               {"kind", std::string(diff_kind_name(d.kind))},
+               {"a", d.a},
+               {"b", d.b}};
+  if (d.values) {
+    const ValueDifferences& v = *d.values;
+    auto optional_number = [](const std::optional<double>& x) { return x ? Json(*x) : Json(nullptr); };
+    o.emplace_back("unit", v.unit);
+    o.emplace_back("compared", v.compared);
+    o.emplace_back("differing", v.differing);
+    o.emplace_back("first_at", v.first_at);
+    o.emplace_back("first", v.first.empty() ? Json(nullptr) : Json(v.first));
+    o.emplace_back("max_abs_diff", optional_number(v.max_abs));
+    o.emplace_back("max_abs_diff_at", v.max_abs ? v.max_abs_at : Json(nullptr));
+    o.emplace_back("max_rel_diff", optional_number(v.max_rel));
+    o.emplace_back("max_rel_diff_at", v.max_rel ? v.max_rel_at : Json(nullptr));
+    o.emplace_back("rtol", v.tolerance.rtol);
+    o.emplace_back("atol", v.tolerance.atol);
+  }
+  return Json(std::move(o));
+}
+
+}  // namespace zanj

@@ -1,0 +1,203 @@
+#include "zanj/row_values.hpp"
+
+#include <limits>
+#include <string>
+
+#include "zanj/error.hpp"
+#include "zanj/json.hpp"
+#include "object/member_reader.hpp"
+#include "io/spool_file.hpp"
+#include "zanj/value_format.hpp"
+
+namespace zanj {
+namespace {
+
+/// Stands for "not known" when a slice can be resolved without the row count.
+constexpr auto kUnknownLength = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+
+struct RowSource {
+  const Archive& archive;
+  const ZipEntry& entry;
+  std::string where;  // "archive: table 'path'"
+  bool table;
+};
+
+RowSource open_rows(const Archive& archive, const Node& node, std::string_view path) {
+  const char* what = node.table ? "table" : "list";
+  std::string where = archive.name() + ": " + what + " '" + (path.empty() ? std::string("/") : std::string(path)) + "'";
+  if (!node.table && !node.list) throw Error("internal: rows of a node that is neither a table nor a list");
+  if (node.member().empty()) throw Error(where + ": has no \"$ref\" member name");
+  const ZipEntry* entry = archive.find(node.member());
+  if (!entry) throw Error(where + ": refers to member '" + node.member() + "', which is not in the archive");
+  return RowSource{archive, *entry, std::move(where), node.table.has_value()};
+}
+
+std::uint64_t count_rows(const RowSource& rows) {
+  std::uint64_t n = 0;
+  for_each_jsonl_line(rows.archive, rows.entry, [&](std::uint64_t, std::string_view) {
+    ++n;
+    return true;
+  });
+  return n;
+}
+
+Json parse_row(const RowSource& rows, std::uint64_t index, std::string_view line) {
+  try {
+    return parse_json(line, rows.entry.name + " line " + std::to_string(index + 1));
+  } catch (const Error& e) {
+    throw Error(rows.archive.name() + ": " + e.what());
+  }
+}
+
+/// Writes rows in one format: separators, the csv header, the closing bracket.
+class RowWriter {
+ public:
+  RowWriter(const RowSource& rows, const Node& node, RowFormat format, bool single, OutputBuffer& out)
+      : rows_(rows), node_(node), format_(format), single_(single), out_(out) {
+    if (format_ == RowFormat::csv) {
+      if (!node_.table) throw Error("--format csv is for tables and arrays; this is a list (use json or jsonl)", Exit::usage);
+      for (std::size_t i = 0; i < node_.table->columns.size(); ++i) {
+        if (i) out_.text() += ',';
+        append_csv_field(out_.text(), node_.table->columns[i]);
+      }
+      out_.text() += '\n';
+    }
+    if (format_ == RowFormat::json && !single_) out_.text() += '[';
+  }
+
+  void row(std::uint64_t index, std::string_view line) {
+    const Json value = parse_row(rows_, index, line);
+    std::string& text = out_.text();
+    if (format_ == RowFormat::csv) {
+      write_csv(index, value, text);
+    } else {
+      if (format_ == RowFormat::json && count_++ > 0) text += ", ";
+      write_json(text, value);
+      if (format_ == RowFormat::jsonl) text += '\n';
+    }
+    out_.flush_if_full();
+  }
+
+  void finish() {
+    if (format_ == RowFormat::json) out_.text() += single_ ? "\n" : "]\n";
+  }
+
+ private:
+  void write_csv(std::uint64_t index, const Json& value, std::string& text) const {
+    if (!value.is_object())
+      throw Error(rows_.where + ": line " + std::to_string(index + 1) + " of member '" + rows_.entry.name +
+                  "' is not a row object");
+    const auto& columns = node_.table->columns;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      if (i) text += ',';
+      const Json* cell = value.find(columns[i]);
+      if (!cell || cell->is_null()) continue;  // pandas writes missing values as empty fields
+      if (cell->is_string()) {
+        append_csv_field(text, cell->as_string());
+      } else if (cell->is_array() || cell->is_object()) {
+        append_csv_field(text, to_json(*cell));
+      } else {
+        write_json(text, *cell);
+      }
+    }
+    text += '\n';
+  }
+
+  const RowSource& rows_;
+  const Node& node_;
+  RowFormat format_;
+  bool single_;
+  OutputBuffer& out_;
+  std::uint64_t count_ = 0;
+};
+
+/// Calls on_row for the rows start, start + step, ... (step > 0), `count` of them at most;
+/// returns how many there were.
+template <typename OnRow>
+std::uint64_t for_each_selected_row(const RowSource& rows, const Segment& s, OnRow&& on_row) {
+  std::uint64_t seen = 0;
+  if (s.count == 0) return 0;
+  const auto step = static_cast<std::uint64_t>(s.step);
+  for_each_jsonl_line(rows.archive, rows.entry, [&](std::uint64_t i, std::string_view line) {
+    if (i < s.start || (i - s.start) % step != 0) return true;
+    on_row(i, line);
+    return ++seen < s.count;
+  });
+  return seen;
+}
+
+/// A negative step: the rows in increasing order go to a temporary file, then come back last
+/// first. Line texts and their end offsets are spooled, so memory stays small.
+void write_backwards(const RowSource& rows, const Segment& s, RowWriter& writer) {
+  const Segment ascending{s.at(s.count - 1), -s.step, s.count};
+  SpoolFile lines, ends;
+  std::uint64_t end = 0;
+  for_each_selected_row(rows, ascending, [&](std::uint64_t, std::string_view line) {
+    lines.append(line);
+    end += line.size();
+    ends.append(std::string_view(reinterpret_cast<const char*>(&end), sizeof end));
+  });
+  std::string line;
+  for (std::uint64_t k = s.count; k-- > 0;) {
+    std::uint64_t stop = 0, begin = 0;
+    ends.read_at(k * sizeof stop, &stop, sizeof stop);
+    if (k > 0) ends.read_at((k - 1) * sizeof begin, &begin, sizeof begin);
+    line.resize(static_cast<std::size_t>(stop - begin));
+    lines.read_at(begin, line.data(), line.size());
+    writer.row(ascending.at(k), line);
+  }
+}
+
+}  // namespace
+
+void print_rows(const Archive& archive, const Node& node, std::string_view path, const RowRequest& request,
+                RowFormat format, OutputBuffer& out) {
+  const RowSource rows = open_rows(archive, node, path);
+  std::size_t indices = 0;
+  for (const auto& item : request.slice.items) indices += item.kind != SliceItem::Kind::ellipsis;
+  if (indices > 1)
+    throw Error("slice " + request.slice.text + " has " + std::to_string(indices) + " indices, but a " +
+                    (rows.table ? "table" : "list") + " has one dimension (its rows)",
+                Exit::usage);
+  const bool count_first = request.slice.needs_length() || request.tail;
+  const std::uint64_t length = count_first ? count_rows(rows) : kUnknownLength;
+  Selection selection;
+  try {
+    selection = select(request.slice, {length});
+    if (request.head) selection = take_head(selection, *request.head);
+    if (request.tail) selection = take_tail(selection, *request.tail);
+  } catch (const Error& e) {
+    throw Error(rows.where + ": " + e.what(), e.exit());
+  }
+  const Segment s = selection.axes[0].segments[0];
+  const bool single = !selection.axes[0].kept;
+
+  RowWriter writer(rows, node, format, single, out);
+  if (s.count > 1 && s.step < 0) {
+    write_backwards(rows, s, writer);
+  } else {
+    const std::uint64_t seen =
+        for_each_selected_row(rows, s, [&](std::uint64_t i, std::string_view line) { writer.row(i, line); });
+    if (single && seen == 0)
+      throw Error(rows.where + ": row " + std::to_string(s.start) + " is out of range (it has " +
+                      std::to_string(count_rows(rows)) + " rows)",
+                  Exit::usage);
+  }
+  writer.finish();
+}
+
+void write_rows_json(const Archive& archive, const Node& node, std::string_view path, OutputBuffer& out) {
+  const RowSource rows = open_rows(archive, node, path);
+  out.text() += '[';
+  bool first = true;
+  for_each_jsonl_line(archive, rows.entry, [&](std::uint64_t i, std::string_view line) {
+    if (!first) out.text() += ", ";
+    first = false;
+    write_json(out.text(), parse_row(rows, i, line));
+    out.flush_if_full();
+    return true;
+  });
+  out.text() += ']';
+}
+
+}  // namespace zanj

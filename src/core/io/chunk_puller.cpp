@@ -1,0 +1,70 @@
+#include "io/chunk_puller.hpp"
+
+#include <utility>
+
+namespace zanj {
+
+ChunkPuller::ChunkPuller(Producer producer, std::size_t max_queued_bytes)
+    : max_queued_bytes_(max_queued_bytes), worker_([this, p = std::move(producer)] { run(p); }) {}
+
+ChunkPuller::~ChunkPuller() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  worker_.join();
+}
+
+void ChunkPuller::run(const Producer& producer) {
+  std::exception_ptr error;
+  try {
+    producer([this](std::string_view chunk) { return push(chunk); });
+  } catch (...) {
+    error = std::current_exception();
+  }
+  {
+    std::lock_guard lock(mutex_);
+    finished_ = true;
+    error_ = error;
+  }
+  changed_.notify_all();
+}
+
+namespace {
+// What a queued chunk costs besides its bytes (the string and the deque slot): a stream of
+// one-byte jsonl lines must not queue millions of chunks inside a byte budget.
+constexpr std::size_t kChunkOverhead = 64;
+}  // namespace
+
+bool ChunkPuller::push(std::string_view chunk) {
+  std::unique_lock lock(mutex_);
+  // Wait for room; an empty queue always takes one chunk so oversized chunks cannot deadlock.
+  changed_.wait(lock, [&] {
+    return stopping_ || queue_.empty() || queued_bytes_ + chunk.size() + kChunkOverhead <= max_queued_bytes_;
+  });
+  if (stopping_) return false;
+  const bool was_empty = queue_.empty();
+  queue_.emplace_back(chunk);
+  queued_bytes_ += chunk.size() + kChunkOverhead;
+  lock.unlock();
+  if (was_empty) changed_.notify_all();  // only an empty queue can have a waiting consumer
+  return true;
+}
+
+bool ChunkPuller::next(std::string& chunk) {
+  std::unique_lock lock(mutex_);
+  changed_.wait(lock, [&] { return !queue_.empty() || finished_; });
+  if (queue_.empty()) {
+    if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+    return false;
+  }
+  chunk = std::move(queue_.front());
+  queue_.pop_front();
+  queued_bytes_ -= chunk.size() + kChunkOverhead;
+  lock.unlock();
+  changed_.notify_all();  // the producer may be waiting for room
+  return true;
+}
+
+}  // namespace zanj

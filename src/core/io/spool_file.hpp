@@ -1,0 +1,35 @@
+#pragma once
+// A temporary file with no name: for data that cannot be read in place (an archive arriving on
+// a pipe, input.hpp) or has to be read out of order and is too large to hold in memory (a
+// Fortran-order array, a reversed slice). Created with O_TMPFILE, or unlinked right after
+// creation where the filesystem lacks it, so nothing is left behind whatever happens.
+#include <string>
+#include <string_view>
+
+#include "io/byte_source.hpp"
+
+namespace zanj {
+
+class SpoolFile final : public ByteSource {
+ public:
+  /// Create it in `directory` ("" means $TMPDIR, else /tmp). Throws Error (usage), "cannot
+  /// create a temporary file in DIR: reason", when it cannot be created.
+  explicit SpoolFile(const std::string& directory = "");
+  ~SpoolFile() override;
+  SpoolFile(const SpoolFile&) = delete;
+  SpoolFile& operator=(const SpoolFile&) = delete;
+
+  /// Add bytes at the end. Throws Error (usage) when the disk is full or the write fails.
+  void append(std::string_view bytes);
+
+  std::uint64_t size() const override { return size_; }
+  void read_at(std::uint64_t offset, void* buffer, std::size_t n) const override;
+  std::size_t read_some(std::uint64_t offset, void* buffer, std::size_t n) const override;
+
+ private:
+  std::string directory_;  // for messages
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+};
+
+}  // namespace zanj

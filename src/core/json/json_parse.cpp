@@ -1,0 +1,653 @@
+// The JSON parser: Python 3.11's json.loads(bytes), byte for byte (FORMAT.md), straight into
+// the Json model.
+//
+// Two passes over the text. The first only follows the structure (brackets, commas, strings
+// skipped) to count each container's children: the value limit is enforced before anything is
+// allocated, and the second pass reserves every array and object at its exact size, so the
+// tree costs what it holds (no growth slack, no copy of an intermediate DOM). The second pass
+// validates everything and builds the tree with an explicit stack, so nesting depth costs heap,
+// not native stack.
+#include <atomic>
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <unordered_map>
+
+#include "zanj/error.hpp"
+#include "zanj/json.hpp"
+#include "zanj/limits.hpp"
+#include "base/unicode.hpp"
+
+namespace zanj {
+namespace {
+
+/// Python's int(str) refuses more digits than this (sys.int_info.default_max_str_digits).
+constexpr std::size_t kMaxIntDigits = 4300;
+
+[[noreturn]] void fail(std::string_view what, const std::string& message) {
+  throw Error(std::string(what) + ": invalid JSON (" + message + ")");
+}
+
+// ---- Decoding: json.detect_encoding, then bytes.decode(encoding, 'surrogatepass') ----------
+
+/// UTF-16 or UTF-32 text transcoded to generalized UTF-8. Like Python's codecs with
+/// 'surrogatepass', a surrogate pair is joined and a lone surrogate is kept as it is.
+std::string transcode_wide(std::string_view bytes, unsigned width, bool big_endian, std::string_view what) {
+  if (bytes.size() % width != 0) fail(what, "truncated " + std::to_string(width * 8) + "-bit text");
+  auto unit = [&](std::size_t i) {
+    std::uint32_t v = 0;
+    for (unsigned b = 0; b < width; ++b) {
+      const auto byte = static_cast<unsigned char>(bytes[i + (big_endian ? b : width - 1 - b)]);
+      v = (v << 8) | byte;
+    }
+    return v;
+  };
+  std::string out;
+  out.reserve(bytes.size() / width);
+  for (std::size_t i = 0; i < bytes.size(); i += width) {
+    std::uint32_t cp = unit(i);
+    if (width == 2 && cp >= 0xD800 && cp < 0xDC00 && i + 2 < bytes.size()) {
+      const std::uint32_t low = unit(i + 2);
+      if (low >= 0xDC00 && low < 0xE000) {
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+        i += 2;
+      }
+    }
+    if (cp > 0x10FFFF) fail(what, "code point out of range in UTF-32 text");
+    append_utf8(out, cp);  // surrogates too: generalized UTF-8
+  }
+  return out;
+}
+
+/// The text json.loads(bytes) parses: `storage` receives a transcoding when one is needed.
+std::string_view decode_input(std::string_view bytes, std::string& storage, JsonParseNotes& notes,
+                              std::string_view what) {
+  auto starts = [&](std::string_view prefix) { return bytes.substr(0, prefix.size()) == prefix; };
+  auto wide = [&](std::string_view encoding, unsigned width, bool big_endian, std::size_t bom) {
+    notes.encoding = encoding;
+    notes.bom = bom > 0;
+    storage = transcode_wide(bytes.substr(bom), width, big_endian, what);
+    return std::string_view(storage);
+  };
+  using namespace std::string_view_literals;
+  // Python's order: UTF-32 BOMs first (FF FE 00 00 also starts with the UTF-16 LE BOM).
+  if (starts("\x00\x00\xFE\xFF"sv)) return wide("utf-32", 4, true, 4);
+  if (starts("\xFF\xFE\x00\x00"sv)) return wide("utf-32", 4, false, 4);
+  if (starts("\xFE\xFF"sv)) return wide("utf-16", 2, true, 2);
+  if (starts("\xFF\xFE"sv)) return wide("utf-16", 2, false, 2);
+  if (starts("\xEF\xBB\xBF"sv)) {
+    notes.encoding = "utf-8-sig";
+    notes.bom = true;
+    return bytes.substr(3);
+  }
+  const auto b = [&](std::size_t i) { return bytes[i] != 0; };
+  if (bytes.size() >= 4) {
+    if (!b(0)) return b(1) ? wide("utf-16-be", 2, true, 0) : wide("utf-32-be", 4, true, 0);
+    if (!b(1)) return (b(2) || b(3)) ? wide("utf-16-le", 2, false, 0) : wide("utf-32-le", 4, false, 0);
+  } else if (bytes.size() == 2) {
+    if (!b(0)) return wide("utf-16-be", 2, true, 0);
+    if (!b(1)) return wide("utf-16-le", 2, false, 0);
+  }
+  return bytes;
+}
+
+bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+/// Bytes that end a run of number or literal characters in pass 1: structure, quotes, space.
+constexpr auto kRunEnd = [] {
+  std::array<bool, 256> t{};
+  for (unsigned char c : std::string_view("[]{},:\" \t\n\r")) t[c] = true;
+  return t;
+}();
+
+[[noreturn]] void too_many_values(std::string_view what, const JsonLimits& limits) {
+  throw Error(std::string(what) + ": the number of JSON values (elements and members) exceeds the limit of " +
+              std::to_string(limits.max_values) + " (raise with --max-json-values)");
+}
+
+// ---- Pass 1: the structure only ----------------------------------------------------------
+
+/// Children of each container in opening order. On text that is not JSON the counts may be
+/// wrong or missing; pass 2 then finds the error, and only uses counts as reservations.
+struct Counts {
+  std::vector<std::uint32_t> children;
+  std::uint64_t values = 0;  ///< an upper bound on the document's values (exact for valid JSON)
+};
+
+Counts count_structure(std::string_view text, const JsonLimits& limits, std::string_view what) {
+  Counts counts;
+  struct Open {
+    std::size_t index;
+    std::uint64_t commas;
+    bool empty;
+  };
+  std::vector<Open> open;
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  bool root_seen = false;
+  auto value_start = [&] {
+    if (open.empty()) {
+      if (!root_seen) counts.values = 1;
+      root_seen = true;
+    } else {
+      open.back().empty = false;
+    }
+  };
+  while (p < end) {
+    const char c = *p++;
+    switch (c) {
+      case '"':
+        value_start();
+        while (p < end && *p != '"') p += (*p == '\\' && p + 1 < end) ? 2 : 1;
+        if (p < end) ++p;
+        break;
+      case '[':
+      case '{':
+        value_start();
+        if (open.size() >= limits.max_depth) return counts;  // pass 2 reports the depth
+        open.push_back(Open{counts.children.size(), 0, true});
+        counts.children.push_back(0);
+        break;
+      case ']':
+      case '}': {
+        if (open.empty()) return counts;
+        const Open o = open.back();
+        open.pop_back();
+        const std::uint64_t n = o.empty ? 0 : o.commas + 1;
+        counts.children[o.index] = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, UINT32_MAX));
+        counts.values += n;
+        break;
+      }
+      case ',':
+        if (!open.empty()) ++open.back().commas;
+        break;
+      case ':':
+        break;
+      default:
+        if (is_space(c)) {
+          while (p < end && is_space(*p)) ++p;
+        } else {
+          value_start();
+          while (p < end && !kRunEnd[static_cast<unsigned char>(*p)]) ++p;
+        }
+    }
+    if (counts.values > limits.max_values) too_many_values(what, limits);
+  }
+  // Containers left open: the text is not JSON, but pass 2 builds them until it finds out.
+  for (const Open& o : open) {
+    const std::uint64_t n = o.empty ? 0 : o.commas + 1;
+    counts.children[o.index] = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, UINT32_MAX));
+    counts.values += n;
+  }
+  if (counts.values > limits.max_values) too_many_values(what, limits);
+  return counts;
+}
+
+// ---- Pass 2: validate and build ------------------------------------------------------------
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::string_view what, const JsonLimits& limits, const Counts& counts,
+         JsonParseNotes& notes)
+      : p_(text.data()), begin_(text.data()), end_(text.data() + text.size()), what_(what), limits_(limits),
+        counts_(counts), notes_(notes) {}
+
+  Json parse_document() {
+    skip_space();
+    Json root = parse_value_tree();
+    skip_space();
+    if (p_ != end_) error("extra data");
+    return root;
+  }
+
+ private:
+  /// A container being filled: its children arrive one by one.
+  struct Frame {
+    Json value;        ///< a JsonArray or JsonObject, reserved to its final size
+    std::string key;   ///< objects: the key whose value is being parsed
+  };
+
+  [[noreturn]] void error(const std::string& message) const {
+    fail(what_, message + " at byte " + std::to_string(p_ - begin_));
+  }
+
+  /// Pass 1's count is exact for JSON; this bounds what pass 2 builds of text that is not.
+  void count_value() {
+    if (++notes_.values > limits_.max_values) too_many_values(what_, limits_);
+  }
+
+  void skip_space() {
+    while (p_ < end_ && is_space(*p_)) ++p_;
+  }
+
+  bool take(char c) {
+    if (p_ < end_ && *p_ == c) {
+      ++p_;
+      return true;
+    }
+    return false;
+  }
+
+  bool take_word(std::string_view word) {
+    if (static_cast<std::size_t>(end_ - p_) >= word.size() && std::memcmp(p_, word.data(), word.size()) == 0) {
+      p_ += word.size();
+      return true;
+    }
+    return false;
+  }
+
+  std::uint32_t next_count() {
+    return container_index_ < counts_.children.size() ? counts_.children[container_index_++] : 0;
+  }
+
+  void open_container(std::vector<Frame>& stack, bool object) {
+    if (stack.size() >= limits_.max_depth)
+      throw Error(std::string(what_) + ": JSON nesting deeper than " + std::to_string(limits_.max_depth));
+    Frame f;
+    const std::uint32_t n = next_count();
+    if (object) {
+      JsonObject o;
+      o.reserve(n);
+      f.value = Json(std::move(o));
+    } else {
+      JsonArray a;
+      a.reserve(n);
+      f.value = Json(std::move(a));
+    }
+    stack.push_back(std::move(f));
+  }
+
+  /// The whole value at p_, containers included, iteratively.
+  Json parse_value_tree() {
+    std::vector<Frame> stack;
+    for (;;) {
+      // Here a value starts: a scalar, or a container whose first child (if any) follows.
+      Json value;
+      skip_space();
+      if (p_ < end_ && (*p_ == '[' || *p_ == '{')) {
+        const bool object = *p_++ == '{';
+        count_value();
+        open_container(stack, object);
+        skip_space();
+        if (object) {
+          if (take('}')) {
+            value = std::move(stack.back().value);
+            stack.pop_back();
+          } else {
+            read_key(stack.back());
+            continue;
+          }
+        } else {
+          if (take(']')) {
+            value = std::move(stack.back().value);
+            stack.pop_back();
+          } else {
+            continue;
+          }
+        }
+      } else {
+        value = parse_scalar();
+        count_value();
+      }
+      // `value` is complete: hand it to its container, then close every container it completes.
+      for (;;) {
+        if (stack.empty()) return value;
+        Frame& top = stack.back();
+        if (top.value.is_object()) {
+          add_member(stack, std::move(top.key), std::move(value));
+          skip_space();
+          if (take(',')) {
+            skip_space();
+            read_key(stack.back());
+            break;
+          }
+          if (!take('}')) error("expecting ',' delimiter");
+          finish_object(stack);
+        } else {
+          top.value.as_array().push_back(std::move(value));
+          skip_space();
+          if (take(',')) break;
+          if (!take(']')) error("expecting ',' delimiter");
+        }
+        value = std::move(stack.back().value);
+        stack.pop_back();
+      }
+    }
+  }
+
+  /// A key and its colon; the value follows.
+  void read_key(Frame& frame) {
+    if (!take('"')) error("expecting property name enclosed in double quotes");
+    frame.key.clear();
+    read_string_body(frame.key);
+    skip_space();
+    if (!take(':')) error("expecting ':' delimiter");
+  }
+
+  // Duplicate keys are resolved when the object closes: appends stay cheap, and small
+  // objects (nearly all of them) are checked by comparing keys, large ones through a hash map.
+  void add_member(std::vector<Frame>& stack, std::string key, Json value) {
+    stack.back().value.as_object().emplace_back(std::move(key), std::move(value));
+  }
+
+  void finish_object(std::vector<Frame>& stack) {
+    JsonObject& members = stack.back().value.as_object();
+    const std::size_t n = members.size();
+    if (n < 2) return;
+    std::size_t duplicates = 0;
+    std::vector<std::size_t> first_of;  // for each member: index of the first member with its key
+    if (n <= 16) {
+      for (std::size_t i = 1; i < n; ++i)
+        for (std::size_t j = 0; j < i; ++j)
+          if (members[j].first == members[i].first) {
+            if (first_of.empty()) {
+              first_of.resize(n);
+              for (std::size_t k = 0; k < n; ++k) first_of[k] = k;
+            }
+            first_of[i] = first_of[j];
+            ++duplicates;
+            break;
+          }
+    } else {
+      std::unordered_map<std::string_view, std::size_t> seen;
+      seen.reserve(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        auto [it, inserted] = seen.emplace(members[i].first, i);
+        if (!inserted) {
+          if (first_of.empty()) {
+            first_of.resize(n);
+            for (std::size_t k = 0; k < n; ++k) first_of[k] = k;
+          }
+          first_of[i] = it->second;
+          ++duplicates;
+        }
+      }
+    }
+    if (!duplicates) return;
+    if (notes_.duplicate_keys == 0) {
+      // The object's path: the keys (or indices) under which each enclosing container sits.
+      for (std::size_t level = 0; level + 1 < stack.size(); ++level) {
+        const Json& container = stack[level].value;
+        notes_.first_duplicate.push_back(container.is_object() ? stack[level].key
+                                                               : std::to_string(container.as_array().size()));
+      }
+      for (std::size_t i = 0; i < n; ++i)
+        if (first_of[i] != i) {
+          notes_.first_duplicate.push_back(members[i].first);
+          break;
+        }
+    }
+    notes_.duplicate_keys += duplicates;
+    // Python's dict: the first position keeps the key, the last value wins.
+    for (std::size_t i = 0; i < n; ++i)
+      if (first_of[i] != i) members[first_of[i]].second = std::move(members[i].second);
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (first_of[i] != i) continue;
+      if (kept != i) members[kept] = std::move(members[i]);
+      ++kept;
+    }
+    members.erase(members.begin() + static_cast<std::ptrdiff_t>(kept), members.end());
+  }
+
+  Json parse_scalar() {
+    if (p_ >= end_) error("expecting value");
+    switch (*p_) {
+      case '"': {
+        ++p_;
+        std::string s;
+        read_string_body(s);
+        return Json(std::move(s));
+      }
+      case 'n':
+        if (take_word("null")) return Json(nullptr);
+        break;
+      case 't':
+        if (take_word("true")) return Json(true);
+        break;
+      case 'f':
+        if (take_word("false")) return Json(false);
+        break;
+      case 'N':
+        if (take_word("NaN")) return Json(std::numeric_limits<double>::quiet_NaN());
+        break;
+      case 'I':
+        if (take_word("Infinity")) return Json(std::numeric_limits<double>::infinity());
+        break;
+      case '-':
+        if (take_word("-Infinity")) return Json(-std::numeric_limits<double>::infinity());
+        return parse_number();
+      default:
+        if (*p_ >= '0' && *p_ <= '9') return parse_number();
+    }
+    error("expecting value");
+  }
+
+  /// -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)? : Python's NUMBER_RE. What follows a partial match
+  /// (as in "1." or "01") is left for the caller, where it is always an error.
+  Json parse_number() {
+    const char* start = p_;
+    const bool negative = take('-');
+    const char* digits = p_;
+    if (p_ >= end_ || *p_ < '0' || *p_ > '9') error("expecting value");
+    if (*p_ == '0') {
+      ++p_;
+    } else {
+      while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+    }
+    const char* int_end = p_;
+    bool is_float = false;
+    if (p_ + 1 < end_ && *p_ == '.' && p_[1] >= '0' && p_[1] <= '9') {
+      is_float = true;
+      p_ += 2;
+      while (p_ < end_ && *p_ >= '0' && *p_ <= '9') ++p_;
+    }
+    if (p_ < end_ && (*p_ == 'e' || *p_ == 'E')) {
+      const char* q = p_ + 1;
+      if (q < end_ && (*q == '+' || *q == '-')) ++q;
+      if (q < end_ && *q >= '0' && *q <= '9') {
+        is_float = true;
+        while (q < end_ && *q >= '0' && *q <= '9') ++q;
+        p_ = q;
+      }
+    }
+    if (is_float) return Json(to_double(start, p_));
+    const std::size_t n = static_cast<std::size_t>(int_end - digits);
+    if (n > kMaxIntDigits) {
+      p_ = start;
+      error("an integer of " + std::to_string(n) + " digits exceeds Python's limit of " +
+            std::to_string(kMaxIntDigits));
+    }
+    std::uint64_t magnitude = 0;
+    for (const char* d = digits; d < int_end; ++d) {
+      const auto digit = static_cast<std::uint64_t>(*d - '0');
+      if (magnitude > (UINT64_MAX - digit) / 10) {
+        std::string text(digits, int_end);
+        if (negative) text.insert(text.begin(), '-');
+        return Json(BigInt{std::move(text)});
+      }
+      magnitude = magnitude * 10 + digit;
+    }
+    if (!negative) {
+      if (magnitude <= static_cast<std::uint64_t>(INT64_MAX)) return Json(static_cast<std::int64_t>(magnitude));
+      return Json(magnitude);
+    }
+    if (magnitude <= static_cast<std::uint64_t>(INT64_MAX)) return Json(-static_cast<std::int64_t>(magnitude));
+    if (magnitude == static_cast<std::uint64_t>(INT64_MAX) + 1) return Json(INT64_MIN);
+    return Json(BigInt{"-" + std::string(digits, int_end)});
+  }
+
+  /// Python's float(text): correctly rounded, overflow to +-inf, underflow to 0. `text` is
+  /// already known to match the number grammar.
+  static double to_double(const char* first, const char* last) {
+    double value = 0;
+    const auto [ptr, ec] = std::from_chars(first, last, value);
+    if (ec == std::errc() && ptr == last) return value;
+    // Out of range: beyond 1e308 or below 1e-324, and the decimal order of the first nonzero
+    // digit says which (no strtod: it would depend on the C locale).
+    const bool negative = *first == '-';
+    const char* p = first + (negative ? 1 : 0);
+    std::int64_t order = 0;
+    if (*p != '0') {
+      while (p < last && *p >= '0' && *p <= '9') ++p, ++order;
+    } else {
+      ++p;
+      if (p < last && *p == '.')
+        for (++p; p < last && *p == '0'; ++p) --order;
+    }
+    while (p < last && *p != 'e' && *p != 'E') ++p;
+    if (p < last) {
+      ++p;
+      const bool exp_negative = *p == '-';
+      if (*p == '-' || *p == '+') ++p;
+      std::int64_t exponent = 0;
+      for (; p < last; ++p) exponent = std::min<std::int64_t>(exponent * 10 + (*p - '0'), std::int64_t{1} << 40);
+      order += exp_negative ? -exponent : exponent;
+    }
+    const double magnitude = order > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+    return negative ? -magnitude : magnitude;
+  }
+
+  /// The rest of a string after its opening quote, appended to `out` as generalized UTF-8.
+  void read_string_body(std::string& out) {
+    for (;;) {
+      const char* run = p_;
+      while (p_ < end_) {
+        const auto c = static_cast<unsigned char>(*p_);
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+        ++p_;
+      }
+      out.append(run, p_);
+      if (p_ >= end_) error("unterminated string");
+      const auto c = static_cast<unsigned char>(*p_);
+      if (c == '"') {
+        ++p_;
+        return;
+      }
+      if (c == '\\') {
+        read_escape(out);
+      } else if (c < 0x20) {
+        error("invalid control character in a string");
+      } else {
+        read_utf8(out);
+      }
+    }
+  }
+
+  /// One multi-byte UTF-8 sequence, checked as Python's 'surrogatepass' decoder checks it.
+  void read_utf8(std::string& out) {
+    const auto at = [&](std::ptrdiff_t i) { return static_cast<unsigned char>(p_[i]); };
+    const auto cont = [&](std::ptrdiff_t i) { return p_ + i < end_ && (at(i) & 0xC0) == 0x80; };
+    const unsigned char c = at(0);
+    std::ptrdiff_t len = 0;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = cont(1) ? 2 : 0;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      // E0 needs A0..BF (no overlong forms); ED's surrogates (A0..BF) pass, as surrogatepass does.
+      len = (cont(1) && cont(2) && (c != 0xE0 || at(1) >= 0xA0)) ? 3 : 0;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = (cont(1) && cont(2) && cont(3) && (c != 0xF0 || at(1) >= 0x90) && (c != 0xF4 || at(1) < 0x90)) ? 4 : 0;
+    }
+    if (!len) error("invalid UTF-8");
+    out.append(p_, static_cast<std::size_t>(len));
+    p_ += len;
+  }
+
+  /// Four hex digits after "\u", or an error.
+  std::uint32_t read_hex4() {
+    if (end_ - p_ < 4) error("invalid \\uXXXX escape");
+    std::uint32_t v = 0;
+    for (int i = 0; i < 4; ++i) {
+      const int h = hex_value(p_[i]);
+      if (h < 0) error("invalid \\uXXXX escape");
+      v = (v << 4) | static_cast<std::uint32_t>(h);
+    }
+    p_ += 4;
+    return v;
+  }
+
+  void read_escape(std::string& out) {
+    ++p_;  // the backslash
+    if (p_ >= end_) error("unterminated string");
+    const char e = *p_++;
+    switch (e) {
+      case '"': out += '"'; return;
+      case '\\': out += '\\'; return;
+      case '/': out += '/'; return;
+      case 'b': out += '\b'; return;
+      case 'f': out += '\f'; return;
+      case 'n': out += '\n'; return;
+      case 'r': out += '\r'; return;
+      case 't': out += '\t'; return;
+      case 'u': break;
+      default: --p_; error("invalid \\escape");
+    }
+    std::uint32_t cp = read_hex4();
+    // A high surrogate followed by an escaped low one is one character; anything else leaves
+    // the surrogate alone (Python keeps it in the str).
+    if (cp >= 0xD800 && cp < 0xDC00 && end_ - p_ >= 6 && p_[0] == '\\' && p_[1] == 'u') {
+      const char* save = p_;
+      p_ += 2;
+      const std::uint32_t low = read_hex4();
+      if (low >= 0xDC00 && low < 0xE000)
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+      else
+        p_ = save;
+    }
+    append_utf8(out, cp);  // surrogates too: generalized UTF-8
+  }
+
+  const char* p_;
+  const char* begin_;
+  const char* end_;
+  std::string_view what_;
+  const JsonLimits& limits_;
+  const Counts& counts_;
+  std::size_t container_index_ = 0;
+  JsonParseNotes& notes_;
+};
+
+}  // namespace
+
+namespace {
+std::atomic<std::uint64_t> held_values{0};  // threads parse .jsonl lines while documents are held
+}  // namespace
+
+std::uint64_t default_max_json_values() {
+  const std::uint64_t limit = reader_limits().max_json_values, held = held_values.load();
+  return held < limit ? limit - held : 0;
+}
+
+HeldJsonValues::HeldJsonValues(std::uint64_t values) : values_(values) { held_values += values_; }
+
+HeldJsonValues& HeldJsonValues::operator=(HeldJsonValues&& other) noexcept {
+  if (this != &other) {
+    held_values -= values_;
+    values_ = std::exchange(other.values_, 0);
+  }
+  return *this;
+}
+
+HeldJsonValues::~HeldJsonValues() { held_values -= values_; }
+
+Json parse_json(std::string_view bytes, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
+  JsonParseNotes local;
+  JsonParseNotes& n = notes ? *notes : local;
+  n = JsonParseNotes{};
+  std::string transcoded;
+  const std::string_view text = decode_input(bytes, transcoded, n, what);
+  const Counts counts = count_structure(text, limits, what);
+  return Parser(text, what, limits, counts, n).parse_document();
+}
+
+}  // namespace zanj

@@ -1,0 +1,131 @@
+#include "object/member_reader.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "zanj/error.hpp"
+
+namespace zanj {
+namespace {
+constexpr std::size_t kNpyPrefix = 12;  // magic, version and the longest (4-byte) header length
+// numpy pads headers to 64 bytes and rarely writes more than 128: one read of this much
+// almost always holds the whole header, so the member is decoded from its start only once.
+constexpr std::size_t kUsualHeader = 4096;
+}  // namespace
+
+NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, const NpyLimits& limits) {
+  const std::string where = archive.name() + ": member '" + entry.name + "': ";
+  try {
+    // The fixed part (magic, version, length) says how much the header holds.
+    std::string header = archive.read_prefix(entry, kUsualHeader);
+    const std::uint64_t need = npy_header_size(std::string_view(header).substr(0, kNpyPrefix), limits);
+    if (need > header.size()) header = archive.read_prefix(entry, static_cast<std::size_t>(need));
+    header.resize(std::min<std::uint64_t>(header.size(), need));
+    NpyHeader h = parse_npy_header(header, limits);
+    if (h.data_offset > entry.uncompressed_size)
+      throw Error("header runs past the end of the member");
+    return h;
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    // Archive errors already name the archive; npy errors do not.
+    throw Error(what.rfind(archive.name(), 0) == 0 ? what : where + what, e.exit());
+  }
+}
+
+std::size_t NpyHeaderCollector::feed(std::string_view chunk) {
+  std::size_t used = 0;
+  while (!header_ && used < chunk.size()) {
+    const std::uint64_t want = need_ ? need_ : kNpyPrefix;
+    const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(want - bytes_.size(), chunk.size() - used));
+    bytes_.append(chunk.substr(used, take));
+    used += take;
+    if (bytes_.size() < want) break;
+    if (!need_) {
+      need_ = npy_header_size(bytes_, limits_);  // bounded by limits_.max_header_bytes
+      // Only a 0- or 1-byte dict is shorter than the prefix, and no such dict is valid.
+      if (need_ < bytes_.size()) throw Error("bad npy header: header dict too short");
+    }
+    if (bytes_.size() == need_) header_ = parse_npy_header(bytes_, limits_);
+  }
+  return used;
+}
+
+void NpyHeaderCollector::finish() const {
+  if (header_) return;
+  if (!need_) npy_header_size(bytes_, limits_);  // says what is wrong with a short prefix
+  throw Error("bad npy header: the member ends inside its header");
+}
+
+JsonlLineSplitter::JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line_bytes, std::string what,
+                                     std::uint64_t max_rows)
+    : on_line_(std::move(on_line)), max_line_bytes_(max_line_bytes), max_rows_(max_rows), what_(std::move(what)) {}
+
+void JsonlLineSplitter::too_long() const {
+  throw Error(what_ + ": line " + std::to_string(index_ + 1) + " is longer than " + std::to_string(max_line_bytes_) +
+              " bytes, the limit (raise with --max-jsonl-line-bytes)");
+}
+
+bool JsonlLineSplitter::hand_over(std::string_view line) {
+  if (index_ >= max_rows_)
+    throw Error(what_ + ": the number of lines exceeds the limit of " + std::to_string(max_rows_) +
+                " (raise with --max-jsonl-rows)");
+  return on_line_(index_++, line);
+}
+
+bool JsonlLineSplitter::feed(std::string_view chunk) {
+  while (!stopped_ && !chunk.empty()) {
+    const std::size_t nl = chunk.find('\n');
+    if (nl == std::string_view::npos) {
+      if (pending_.size() + chunk.size() > max_line_bytes_) too_long();
+      pending_.append(chunk);
+      return true;
+    }
+    std::string_view line = chunk.substr(0, nl);
+    if (!pending_.empty()) {
+      if (pending_.size() + line.size() > max_line_bytes_) too_long();
+      pending_.append(line);
+      line = pending_;
+    } else if (line.size() > max_line_bytes_) {
+      too_long();
+    }
+    stopped_ = !hand_over(line);
+    pending_.clear();
+    chunk.remove_prefix(nl + 1);
+  }
+  return !stopped_;
+}
+
+bool JsonlLineSplitter::finish() {
+  if (!stopped_ && !pending_.empty()) {
+    stopped_ = !hand_over(pending_);
+    pending_.clear();
+  }
+  return !stopped_;
+}
+
+void for_each_jsonl_line(const Archive& archive, const ZipEntry& entry,
+                         const std::function<bool(std::uint64_t, std::string_view)>& on_line,
+                         std::uint64_t max_line_bytes) {
+  JsonlLineSplitter splitter(on_line, max_line_bytes, archive.name() + ": member '" + entry.name + "'");
+  archive.read(entry, [&](std::string_view chunk) { return splitter.feed(chunk); });
+  splitter.finish();
+}
+
+void for_each_jsonl_value(const Archive& archive, const ZipEntry& entry,
+                          const std::function<bool(std::uint64_t, const Json&)>& on_value,
+                          std::uint64_t max_line_bytes) {
+  for_each_jsonl_line(
+      archive, entry,
+      [&](std::uint64_t index, std::string_view line) {
+        Json value;
+        try {
+          value = parse_json(line, entry.name + " line " + std::to_string(index + 1));
+        } catch (const Error& e) {
+          throw Error(archive.name() + ": " + e.what());
+        }
+        return on_value(index, value);
+      },
+      max_line_bytes);
+}
+
+}  // namespace zanj

@@ -1,0 +1,86 @@
+#pragma once
+// Reading the data members of a .zanj: the header of an .npy member, and the lines of a
+// .jsonl member, streamed. Written once here; cat, verify, diff and extract share them.
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "zanj/archive.hpp"
+#include "zanj/json.hpp"
+#include "zanj/limits.hpp"
+#include "array/npy_header.hpp"
+
+namespace zanj {
+
+/// Parse the header of an .npy member, decoding only its first bytes.
+/// Throws Error naming the archive and member when it is not a valid .npy header.
+NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, const NpyLimits& limits = {});
+
+/// Collects the header of an .npy member from its first chunks (push-style, like
+/// JsonlLineSplitter below), then parses it with parse_npy_header.
+class NpyHeaderCollector {
+ public:
+  explicit NpyHeaderCollector(const NpyLimits& limits = {}) : limits_(limits) {}
+  /// Take what belongs to the header from the start of `chunk`; returns how many bytes that
+  /// was (the rest is array data). Throws Error on a malformed header.
+  std::size_t feed(std::string_view chunk);
+  /// The member ended: throws Error when it ended inside the header.
+  void finish() const;
+  /// The header, once complete.
+  const std::optional<NpyHeader>& header() const { return header_; }
+
+ private:
+  NpyLimits limits_;
+  std::string bytes_;
+  std::uint64_t need_ = 0;  ///< whole header size, once the fixed prefix has been seen
+  std::optional<NpyHeader> header_;
+};
+
+/// Splits bytes arriving chunk by chunk into lines, without the "\n". Push-style, so code that
+/// already streams a member for other reasons (verify reads each member once) uses the same
+/// splitter as for_each_jsonl_line. Memory is one line: chunks are not kept.
+class JsonlLineSplitter {
+ public:
+  /// Return false to stop: later feed()/finish() calls then do nothing.
+  using LineHandler = std::function<bool(std::uint64_t index, std::string_view line)>;
+  /// `what` names the input in the Error thrown for a line longer than max_line_bytes, or for
+  /// more lines than max_rows (--max-jsonl-line-bytes, --max-jsonl-rows).
+  JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line_bytes, std::string what,
+                    std::uint64_t max_rows = reader_limits().max_jsonl_rows);
+  /// Split the next chunk; false once the handler has asked to stop.
+  bool feed(std::string_view chunk);
+  /// End of input: hands over a last line that has no "\n" (an empty one is not a line).
+  bool finish();
+  /// Lines handed to the handler so far.
+  std::uint64_t lines() const { return index_; }
+
+ private:
+  void too_long() const;
+  bool hand_over(std::string_view line);
+  LineHandler on_line_;
+  std::uint64_t max_line_bytes_;
+  std::uint64_t max_rows_;
+  std::string what_;
+  std::string pending_;  ///< the start of a line split across chunks
+  std::uint64_t index_ = 0;
+  bool stopped_ = false;
+};
+
+/// Call `on_line(index, text)` for each line of a .jsonl member, without the trailing "\n"
+/// (a final line without "\n" is passed too; an empty final segment is not). Return false to
+/// stop. Lines longer than max_line_bytes, or more lines than --max-jsonl-rows, throw Error.
+/// Streams: memory is one line plus a chunk.
+void for_each_jsonl_line(const Archive& archive, const ZipEntry& entry,
+                         const std::function<bool(std::uint64_t index, std::string_view line)>& on_line,
+                         std::uint64_t max_line_bytes = reader_limits().max_jsonl_line_bytes);
+
+/// Same, with each line parsed as JSON like Python's json.loads(line_bytes): a BOM at a line's
+/// start is skipped, NaN/Infinity accepted, --max-json-values applies to each line. Parse errors
+/// throw Error naming the member and line number.
+void for_each_jsonl_value(const Archive& archive, const ZipEntry& entry,
+                          const std::function<bool(std::uint64_t index, const Json& value)>& on_value,
+                          std::uint64_t max_line_bytes = reader_limits().max_jsonl_line_bytes);
+
+}  // namespace zanj

@@ -1,0 +1,136 @@
+// Writing a PackPlan: the reference's member order and headers (zip_writer.hpp), through a
+// temporary file beside the output that replaces it only once complete.
+#include "zanj/pack.hpp"
+
+#include <ctime>
+
+#include "zip/deflate_stream.hpp"
+#include "zanj/error.hpp"
+#include "zanj/safe_files.hpp"
+#include "zanj/zanj_file.hpp"
+#include "zip/zip_writer.hpp"
+
+namespace zanj {
+namespace {
+
+constexpr std::size_t kChunk = std::size_t{1} << 20;
+
+/// Streams each member's bytes from its source into the writer.
+class MemberWriter {
+ public:
+  MemberWriter(ZipWriter& zip, const PackPlan& plan, const std::function<void(const PackProgress&)>& progress)
+      : zip_(zip), progress_(progress) {
+    state_.bytes_total = plan.known_bytes();
+  }
+
+  /// Write members [first, last) of `plan`; returns how many were consumed (a run of
+  /// members from one archive is read in one pass).
+  std::size_t write_from(const std::vector<PlannedMember>& members, std::size_t first) {
+    const PlannedMember& m = members[first];
+    if (const auto* src = std::get_if<ArchiveMemberSource>(&m.source)) return copy_archive_run(members, first, *src);
+    begin(m);
+    if (const auto* file = std::get_if<DiskFileSource>(&m.source)) {
+      copy_file(file->path);
+    } else if (const auto* lines = std::get_if<JsonLinesSource>(&m.source)) {
+      std::string buffer;
+      for (const Json& item : lines->items) {
+        write_json(buffer, item);
+        buffer += '\n';
+        if (buffer.size() >= kChunk) flush(buffer);
+      }
+      flush(buffer);
+    } else {
+      put(std::get<BytesSource>(m.source).bytes);
+    }
+    zip_.end_member();
+    return 1;
+  }
+
+ private:
+  void begin(const PlannedMember& m) {
+    // force_zip64 and the 1980 date: what the reference's zipf.open(key, "w", force_zip64=True) gives.
+    zip_.begin_member(m.name, ZipMemberOptions{true, m.size, DosDateTime{}});
+  }
+
+  void put(std::string_view bytes) {
+    zip_.write(bytes);
+    state_.bytes_done += bytes.size();
+    if (progress_) progress_(state_);
+  }
+  void flush(std::string& buffer) {
+    put(buffer);
+    buffer.clear();
+  }
+
+  void copy_file(const std::string& path) {
+    read_file_chunks(path, [&](std::string_view chunk) {
+      put(chunk);
+      return true;
+    });
+  }
+
+  std::size_t copy_archive_run(const std::vector<PlannedMember>& members, std::size_t first,
+                               const ArchiveMemberSource& src) {
+    std::vector<const ZipEntry*> run;
+    for (std::size_t i = first; i < members.size(); ++i) {
+      const auto* s = std::get_if<ArchiveMemberSource>(&members[i].source);
+      if (!s || s->archive != src.archive) break;
+      run.push_back(s->entry);
+    }
+    std::size_t next = first;
+    src.archive->read_each(run, [&](const ZipEntry& e, const Archive::MemberReader& read) {
+      // read_each goes in storage order; plan_pack lists a run in that order too.
+      if (&e != run[next - first]) throw Error("internal: " + src.archive->name() + " members out of order");
+      begin(members[next]);
+      read([&](std::string_view chunk) {
+        put(chunk);
+        return true;
+      });
+      zip_.end_member();
+      ++next;
+    });
+    return run.size();
+  }
+
+  ZipWriter& zip_;
+  const std::function<void(const PackProgress&)>& progress_;
+  PackProgress state_;
+};
+
+std::pair<std::string, std::string> split_output(const std::string& out_path) {
+  const std::size_t slash = out_path.rfind('/');
+  if (slash == std::string::npos) return {".", out_path};
+  return {slash == 0 ? "/" : out_path.substr(0, slash), out_path.substr(slash + 1)};
+}
+
+}  // namespace
+
+std::string zanj_json_text(const Json& value) { return to_json(value, JsonStyle{1, '\t'}); }
+
+PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const PackSettings& settings,
+                       const std::function<void(const PackProgress&)>& progress) {
+  const auto [dir, leaf] = split_output(out_path);
+  if (leaf.empty() || leaf == "." || leaf == "..") throw Error(out_path + ": not a file name", Exit::usage);
+  const UniqueFd dir_fd = open_user_directory(dir, CreateDirs::no);
+  if (entry_type_at(dir_fd.get(), leaf) == EntryType::directory)
+    throw Error(out_path + ": is a directory", Exit::usage);
+
+  TempFile temp(dir_fd.get(), leaf);
+  ZipWriterOptions options{plan.method, settings.level, settings.threads ? settings.threads : available_cpus()};
+  ZipWriter zip(temp.fd(), out_path, options);
+  const ZipMemberOptions json_member{false, 0, DosDateTime::from_unix(std::time(nullptr))};
+  zip.add_member(std::string(kMetaMember), zanj_json_text(plan.meta), json_member);
+  zip.add_member(std::string(kMainMember), plan.root_text ? *plan.root_text : zanj_json_text(plan.root), json_member);
+  MemberWriter members(zip, plan, progress);
+  for (std::size_t i = 0; i < plan.members.size();) i += members.write_from(plan.members, i);
+  zip.finish();
+
+  PackSummary summary;
+  summary.members = zip.member_count();
+  summary.output_bytes = zip.bytes_written();
+  summary.input_bytes = plan.known_bytes();
+  temp.commit(leaf, Replace::yes);
+  return summary;
+}
+
+}  // namespace zanj

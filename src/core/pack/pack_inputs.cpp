@@ -1,0 +1,229 @@
+// Planning `pack` for files: .npz, .npy and JSON inputs, alone or several under root keys.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <unordered_map>
+
+#include "io/byte_source.hpp"
+#include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
+#include "object/member_reader.hpp"
+#include "array/npy_header.hpp"
+#include "zanj/pack.hpp"
+#include "pack/repack.hpp"
+#include "zanj/tree.hpp"
+
+namespace zanj {
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string base_name(std::string path) {
+  while (path.size() > 1 && path.back() == '/') path.pop_back();
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string stem_of(const std::string& path) {
+  std::string base = base_name(path);
+  const std::size_t dot = base.rfind('.');
+  if (dot != std::string::npos && dot > 0) base.resize(dot);
+  return base;
+}
+
+/// The reference node and externals_info details of an array stored from an .npy header.
+Json array_node(const std::string& member, const NpyHeader& h, ExternalRegistry& externals, const JsonArray& path) {
+  JsonArray shape;
+  for (auto d : h.shape) shape.emplace_back(d);
+  JsonObject details{{"type(data)", "<class 'numpy.ndarray'>"}};
+  if (!h.shape.empty()) details.emplace_back("len(data)", h.shape.front());  // len() of a 0-d array fails
+  externals.add({member, "npy", path, std::move(details)});
+  return Json(JsonObject{{std::string(kFormatKey), "numpy.ndarray:external"},
+                         {std::string(kRefKey), member},
+                         {"shape", Json(std::move(shape))},
+                         {"dtype", h.dtype.numpy_name()},
+                         {"n_elements", h.element_count()}});
+}
+
+class Planner {
+ public:
+  explicit Planner(const PackSettings& settings) : settings_(settings) {}
+
+  /// Plan one input into `slot`, found at object path `path`.
+  void add(const PackInput& input, InputKind kind, Json& slot, const JsonArray& path) {
+    switch (kind) {
+      case InputKind::npz: slot = npz(input.path, path); break;
+      case InputKind::npy: {
+        if (!path.empty()) {
+          slot = npy(input.path, path);
+          break;
+        }
+        // A lone array: the reference cannot read a root that is itself external; wrap it.
+        const std::string key = settings_.npy_key.empty() ? stem_of(input.path) : settings_.npy_key;
+        slot = Json(JsonObject{{key, npy(input.path, JsonArray{Json(key)})}});
+        break;
+      }
+      case InputKind::json: slot = json(input.path, path); break;
+      case InputKind::directory:
+        throw Error(input.path + ": a directory can only be packed on its own, not as one of several inputs",
+                    Exit::usage);
+    }
+  }
+
+  ZipMethod method() const { return settings_.method.value_or(ZipMethod::deflate); }
+
+  PackPlan finish(Json root) {
+    PackPlan plan;
+    plan.root = std::move(root);
+    plan.meta = make_meta(default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list,
+                                           static_cast<std::uint16_t>(method())),
+                          tool_sysinfo(), externals_.externals_info(), now_timestamp());
+    plan.members = std::move(members_);
+    plan.method = method();
+    return plan;
+  }
+
+ private:
+  Json npz(const std::string& path, const JsonArray& prefix) {
+    auto archive = std::make_shared<const Archive>(path);
+    std::vector<const ZipEntry*> entries;
+    for (const ZipEntry& e : archive->entries()) entries.push_back(&e);
+    // Storage order: the order numpy wrote them, and the one pass write_pack reads them in.
+    std::sort(entries.begin(), entries.end(),
+              [](const ZipEntry* a, const ZipEntry* b) { return a->local_header_offset < b->local_header_offset; });
+    const NpyLimits npy_limits{settings_.limits.max_npy_header_bytes};
+    std::unordered_map<const ZipEntry*, NpyHeaderCollector> headers;
+    // One pass decoding only the first bytes of each member: its header.
+    archive->read_each(entries, [&](const ZipEntry& e, const Archive::MemberReader& read) {
+      NpyHeaderCollector& collector = headers.emplace(&e, NpyHeaderCollector(npy_limits)).first->second;
+      try {
+        read([&](std::string_view chunk) {
+          collector.feed(chunk);
+          return !collector.header();
+        });
+        collector.finish();
+      } catch (const Error& err) {
+        throw Error(path + ": member '" + e.name + "': " + err.what());
+      }
+    });
+    JsonObject dict;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const ZipEntry& e = *entries[i];
+      const std::string what = path + ": member '" + e.name + "'";
+      if (e.is_directory()) throw Error(what + " is a directory, not an array");
+      const NpyHeader& h = *headers.at(&e).header();
+      check_npy_size(h, e.uncompressed_size, what);
+      const std::string key = ends_with(e.name, ".npy") ? e.name.substr(0, e.name.size() - 4) : e.name;
+      check_npz_key(dict, key, what);
+      JsonArray node_path = prefix;
+      node_path.emplace_back(key);
+      const std::string member = externals_.name_for(node_path, "npy");
+      dict.emplace_back(key, array_node(member, h, externals_, node_path));
+      members_.push_back({member, ArchiveMemberSource{archive, &e}, e.uncompressed_size});
+    }
+    return Json(std::move(dict));
+  }
+
+  /// numpy names an .npz array after its member without ".npy"; that name becomes a key.
+  /// Refused (nothing written, exit 1): a key that is empty (a member named ".npy"), not
+  /// UTF-8 or holding control characters (JSON and terminals would mangle it), or one
+  /// already taken in this .npz ("w" beside "w.npy"): no archive with a surprising key.
+  static void check_npz_key(const JsonObject& dict, const std::string& key, const std::string& what) {
+    if (key.empty()) throw Error(what + " would be stored under an empty key; rename it in the .npz");
+    if (!is_valid_utf8(key)) throw Error(what + " would be stored under a key that is not UTF-8");
+    std::uint32_t cp = 0;
+    for (std::string_view rest = key; !rest.empty();) {
+      rest.remove_prefix(utf8_sequence(rest, cp));  // valid UTF-8: never 0
+      if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+        throw Error(what + " would be stored under a key with a control character");
+    }
+    for (const auto& [existing, node] : dict)
+      if (existing == key) throw Error(what + " would be stored under the key '" + key + "', which another member already has");
+  }
+
+  Json npy(const std::string& path, const JsonArray& node_path) {
+    const FileSource file(path);
+    const NpyHeader h = read_npy_file_header(file, NpyLimits{settings_.limits.max_npy_header_bytes});
+    check_npy_size(h, file.size(), path);
+    const std::string member = externals_.name_for(node_path, "npy");
+    Json node = array_node(member, h, externals_, node_path);
+    members_.push_back({member, DiskFileSource{path}, file.size()});
+    return node;
+  }
+
+  Json json(const std::string& path, const JsonArray& node_path) {
+    std::string text = read_text_file(path, settings_.limits.max_json_bytes);
+    Json value;
+    try {
+      value = parse_json(text, path, JsonLimits{settings_.limits.max_json_depth});
+      text = std::string();
+      externalize_json(value, node_path, settings_.thresholds, externals_, members_);
+    } catch (const Error& err) {
+      const std::string what = err.what();
+      throw Error(what.rfind(path, 0) == 0 ? what : path + ": " + what);
+    }
+    return value;
+  }
+
+  const PackSettings& settings_;
+  ExternalRegistry externals_;
+  std::vector<PlannedMember> members_;
+};
+
+}  // namespace
+
+PackInput parse_pack_input(std::string_view arg) {
+  const std::size_t eq = arg.find('=');
+  struct stat st {};
+  const std::string whole(arg);
+  if (eq != std::string_view::npos && eq > 0 && arg.substr(0, eq).find('/') == std::string_view::npos &&
+      ::stat(whole.c_str(), &st) != 0)
+    return {std::string(arg.substr(0, eq)), std::string(arg.substr(eq + 1)), true};
+  return {stem_of(whole), whole, false};
+}
+
+InputKind input_kind(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) throw Error(path + ": no such file or directory", Exit::usage);
+  if (S_ISDIR(st.st_mode)) return InputKind::directory;
+  if (ends_with(path, ".zanj"))
+    throw Error(path + ": is already a .zanj archive (to change it: zanj extract, edit, then pack the directory)",
+                Exit::usage);
+  if (ends_with(path, ".npz")) return InputKind::npz;
+  if (ends_with(path, ".npy")) return InputKind::npy;
+  if (ends_with(path, ".json")) return InputKind::json;
+  const FileSource file(path);  // throws (usage) for what cannot be read
+  std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), 6)), '\0');
+  file.read_at(0, head.data(), head.size());
+  if (head.rfind("PK", 0) == 0) return InputKind::npz;
+  if (head.rfind("\x93NUMPY", 0) == 0) return InputKind::npy;
+  return InputKind::json;
+}
+
+PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings) {
+  if (inputs.empty()) throw Error("nothing to pack", Exit::usage);
+  std::vector<InputKind> kinds;
+  for (const PackInput& in : inputs) kinds.push_back(input_kind(in.path));
+  if (inputs.size() == 1 && kinds[0] == InputKind::directory && !inputs[0].named)
+    return plan_repack(inputs[0].path, settings);
+  Planner planner(settings);
+  if (inputs.size() == 1 && !inputs[0].named) {
+    Json root;
+    planner.add(inputs[0], kinds[0], root, {});
+    return planner.finish(std::move(root));
+  }
+  JsonObject root;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const std::string& key = inputs[i].key;
+    if (key.empty()) throw Error(inputs[i].path + ": no name to store it under (use NAME=PATH)", Exit::usage);
+    for (const auto& [existing, value] : root)
+      if (existing == key) throw Error("two inputs would both be stored under '" + key + "' (use NAME=PATH)", Exit::usage);
+    root.emplace_back(key, Json());
+    planner.add(inputs[i], kinds[i], root.back().second, JsonArray{Json(key)});
+  }
+  return planner.finish(Json(std::move(root)));
+}
+
+}  // namespace zanj

@@ -1,0 +1,164 @@
+#include "pack/pack_plan.hpp"
+
+#include <libdeflate.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+
+#include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
+
+#ifndef ZANJ_VERSION
+#define ZANJ_VERSION "0.0.0"
+#endif
+
+namespace zanj {
+
+std::uint64_t PackPlan::known_bytes() const {
+  std::uint64_t total = 0;
+  for (const auto& m : members) total += m.size;
+  return total;
+}
+
+namespace {
+
+std::string segment_text(const Json& segment) {
+  return segment.is_string() ? segment.as_string() : to_json(segment);
+}
+
+}  // namespace
+
+namespace {
+std::string joined_path(const JsonArray& path) {
+  std::string joined;
+  for (const Json& segment : path) joined += (joined.empty() ? "" : "/") + segment_text(segment);
+  return joined;
+}
+}  // namespace
+
+std::string ExternalRegistry::name_for(const JsonArray& path, std::string_view item_type) const {
+  if (path.empty()) throw Error("the root object cannot be stored as an external member (the reference cannot read it)");
+  const std::string joined = joined_path(path);
+  std::string name = joined + "." + std::string(item_type);
+  if (auto why = member_name_problem(name))
+    throw Error("cannot store '" + printable_name(joined) + "' as a member: " + *why);
+  if (names_.count(name)) throw Error("two externals would both be stored as '" + name + "'");
+  // The reference refuses a path that is a directory-prefix of another ("a" and "a/b"): one
+  // member would have to sit inside the other's name.
+  const std::string below = joined + "/";
+  if (auto it = joined_.lower_bound(below); it != joined_.end() && it->rfind(below, 0) == 0)
+    throw Error("external '" + joined + "' would be a prefix of external '" + *it + "'");
+  for (std::size_t slash = joined.find('/'); slash != std::string::npos; slash = joined.find('/', slash + 1))
+    if (joined_.count(joined.substr(0, slash)))
+      throw Error("external '" + joined.substr(0, slash) + "' would be a prefix of external '" + joined + "'");
+  return name;
+}
+
+void ExternalRegistry::add(ExternalInfo info) {
+  joined_.insert(joined_path(info.path));
+  names_.insert(info.member);
+  entries_.push_back(std::move(info));
+}
+
+Json ExternalRegistry::externals_info() const {
+  std::vector<const ExternalInfo*> order;
+  for (const auto& e : entries_) order.push_back(&e);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const ExternalInfo* a, const ExternalInfo* b) { return a->path.size() < b->path.size(); });
+  JsonObject out;
+  for (const ExternalInfo* e : order) {
+    JsonObject entry{{"item_type", e->item_type}, {"path", Json(e->path)}};
+    for (const auto& kv : e->details) entry.push_back(kv);
+    out.emplace_back(e->member, Json(std::move(entry)));
+  }
+  return Json(std::move(out));
+}
+
+Json default_zanj_cfg(std::uint64_t array_threshold, std::uint64_t list_threshold, std::uint16_t compress) {
+  return Json(JsonObject{{"error_mode", "ErrorMode.Except"},
+                         {"array_mode", "array_list_meta"},
+                         {"external_array_threshold", array_threshold},
+                         {"external_list_threshold", list_threshold},
+                         {"compress", static_cast<std::uint64_t>(compress)},
+                         {"serialization_handlers", Json(JsonObject{})},
+                         {"load_handlers", Json(JsonObject{})}});
+}
+
+Json tool_sysinfo() {
+  return Json(JsonObject{
+      {"zanj_cli", Json(JsonObject{{"name", "zanj"},
+                                   {"version", ZANJ_VERSION},
+                                   {"zlib", zlibVersion()},
+                                   {"libdeflate", LIBDEFLATE_VERSION_STRING}})}});
+}
+
+Json make_meta(Json zanj_cfg, Json sysinfo, Json externals_info, double timestamp) {
+  return Json(JsonObject{{"zanj_cfg", std::move(zanj_cfg)},
+                         {"sysinfo", std::move(sysinfo)},
+                         {"externals_info", std::move(externals_info)},
+                         {"timestamp", timestamp}});
+}
+
+double now_timestamp() {
+  using namespace std::chrono;
+  return duration<double>(system_clock::now().time_since_epoch()).count();
+}
+
+NpyHeader read_npy_file_header(const FileSource& file, const NpyLimits& limits) {
+  try {
+    std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), 12)), '\0');
+    file.read_at(0, head.data(), head.size());
+    head.resize(static_cast<std::size_t>(std::min(npy_header_size(head, limits), file.size())));
+    file.read_at(0, head.data(), head.size());
+    return parse_npy_header(head, limits);
+  } catch (const Error& err) {
+    throw Error(file.path() + ": " + err.what());
+  }
+}
+
+void check_npy_size(const NpyHeader& header, std::uint64_t size, const std::string& what) {
+  const std::uint64_t want = header.data_offset + header.data_bytes();
+  if (size != want)
+    throw Error(what + ": holds " + std::to_string(size) + " bytes, but its header (shape and dtype) needs " +
+                std::to_string(want));
+}
+
+void read_file_chunks(const std::string& path, const ChunkSink& sink) {
+  const FileSource file(path);
+  // Small files (most members of a large model) need no 1 MiB buffer, nor its zeroing.
+  const std::size_t size = static_cast<std::size_t>(std::min<std::uint64_t>(file.size() + 1, std::uint64_t{1} << 20));
+  const auto buffer = std::make_unique_for_overwrite<char[]>(size);
+  for (std::uint64_t at = 0;;) {
+    const std::size_t n = file.read_some(at, buffer.get(), size);
+    if (n == 0 || !sink(std::string_view(buffer.get(), n))) return;
+    at += n;
+  }
+}
+
+std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
+  const FileSource file(path);
+  if (file.size() > max_bytes)
+    throw Error(path + ": " + std::to_string(file.size()) + " bytes, over the limit of " + std::to_string(max_bytes));
+  std::string text(static_cast<std::size_t>(file.size()), '\0');
+  file.read_at(0, text.data(), text.size());
+  return text;
+}
+
+std::string_view python_type_name(const Json& value) {
+  switch (value.type()) {
+    case Json::Type::null: return "NoneType";
+    case Json::Type::boolean: return "bool";
+    case Json::Type::integer:
+    case Json::Type::unsigned_integer:
+    case Json::Type::big_integer: return "int";
+    case Json::Type::real: return "float";
+    case Json::Type::string: return "str";
+    case Json::Type::array: return "list";
+    case Json::Type::object: return "dict";
+  }
+  return "NoneType";
+}
+
+}  // namespace zanj

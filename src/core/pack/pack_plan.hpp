@@ -1,0 +1,112 @@
+#pragma once
+// What `pack` is about to write, decided before the output is opened: the object
+// (__zanj__.json), the metadata, and each external member with where its bytes come from.
+// Also the reference library's rules for naming external members and for describing them
+// in `externals_info`, written once here for every kind of input.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "zanj/archive.hpp"
+#include "io/byte_source.hpp"
+#include "zanj/json.hpp"
+#include "array/npy_header.hpp"
+#include "zip/zip_directory.hpp"
+
+namespace zanj {
+
+/// A member copied from another archive (an .npz), streamed.
+struct ArchiveMemberSource {
+  std::shared_ptr<const Archive> archive;
+  const ZipEntry* entry = nullptr;
+};
+/// A file on disk (an .npy input, a member of an extracted directory), streamed.
+struct DiskFileSource {
+  std::string path;
+};
+/// A `.jsonl` member: one compact JSON value per line, each ended by "\n".
+struct JsonLinesSource {
+  JsonArray items;
+};
+/// Bytes built in memory (an .npy made from an inline array).
+struct BytesSource {
+  std::string bytes;
+};
+using MemberSource = std::variant<ArchiveMemberSource, DiskFileSource, JsonLinesSource, BytesSource>;
+
+struct PlannedMember {
+  std::string name;
+  MemberSource source;
+  std::uint64_t size = 0;  ///< bytes it will hold when known in advance (0 for jsonl), for progress
+};
+
+struct PackPlan {
+  Json root;                             ///< __zanj__.json
+  std::optional<std::string> root_text;  ///< exact bytes to store instead of `root` (unchanged input)
+  Json meta;                             ///< __zanj_meta__.json
+  std::vector<PlannedMember> members;    ///< external members, in the order they are written
+  std::vector<std::string> notes;        ///< things worth a warning that did not stop the plan
+  ZipMethod method = ZipMethod::deflate;  ///< how the members are to be compressed
+  std::uint64_t known_bytes() const;     ///< sum of the members' known sizes
+};
+
+/// One external member as the reference's externals_info describes it.
+struct ExternalInfo {
+  std::string member;
+  std::string item_type;  ///< "npy" or "jsonl"
+  JsonArray path;         ///< dict keys (strings) and list indices (integers)
+  JsonObject details;     ///< "type(data)", "len(data)", "data[0]" as the reference writes them
+};
+
+/// The externals of one archive, with the reference's naming rules.
+class ExternalRegistry {
+ public:
+  /// The member name for an external at `path`: its segments joined by '/' (not escaped, as
+  /// the reference does) plus "." + item_type. Throws Error when the reference would refuse
+  /// it against the externals added so far (the same name twice; one external's path a
+  /// '/'-prefix of another's), when `path` is empty (the root never goes external), or when
+  /// the name is not safe as a file path.
+  std::string name_for(const JsonArray& path, std::string_view item_type) const;
+  /// Register an external named by name_for(). The reference checks a list's name before
+  /// storing its elements and registers it after them, so elements may sit below it.
+  void add(ExternalInfo info);
+  const std::vector<ExternalInfo>& entries() const { return entries_; }
+  /// The meta's `externals_info`: member -> {item_type, path, details...}, ordered by path
+  /// length (stable), as the reference orders it.
+  Json externals_info() const;
+
+ private:
+  std::set<std::string> joined_;  ///< reserved paths joined by '/', without the extension
+  std::set<std::string> names_;
+  std::vector<ExternalInfo> entries_;
+};
+
+/// The "zanj_cfg" the reference writes, for these settings (`compress` is the ZIP method).
+Json default_zanj_cfg(std::uint64_t array_threshold, std::uint64_t list_threshold, std::uint16_t compress);
+/// "sysinfo" naming this tool: {"zanj_cli": {"name": "zanj", "version", "zlib", "libdeflate"}}.
+Json tool_sysinfo();
+/// {"zanj_cfg", "sysinfo", "externals_info", "timestamp"} in the reference's key order.
+Json make_meta(Json zanj_cfg, Json sysinfo, Json externals_info, double timestamp);
+/// Seconds since the epoch, with sub-second precision (the meta's "timestamp").
+double now_timestamp();
+
+/// The header of an .npy file, reading only its first bytes. Throws Error naming the file.
+NpyHeader read_npy_file_header(const FileSource& file, const NpyLimits& limits = {});
+/// Throws Error unless `size` is exactly the header plus the values it describes: anything
+/// else is a broken array the reference would fail on.
+void check_npy_size(const NpyHeader& header, std::uint64_t size, const std::string& what);
+/// Stream a file to `sink` in chunks of about 1 MiB (stops when the sink returns false).
+void read_file_chunks(const std::string& path, const ChunkSink& sink);
+/// A whole file as text (a JSON input); refuses files over `max_bytes`.
+std::string read_text_file(const std::string& path, std::uint64_t max_bytes);
+
+/// Python's type name of a JSON value as the reference loads it: "int", "float", "str",
+/// "bool", "NoneType", "list", "dict".
+std::string_view python_type_name(const Json& value);
+
+}  // namespace zanj

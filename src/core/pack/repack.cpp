@@ -1,0 +1,278 @@
+// Packing an extracted (and maybe edited) directory back into an equivalent archive.
+#include "pack/repack.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <unordered_map>
+
+#include "array/dtype.hpp"
+#include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
+#include "object/member_reader.hpp"
+#include "zanj/object_path.hpp"
+#include "zanj/tree.hpp"
+#include "zanj/zanj_file.hpp"
+
+namespace zanj {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Every regular file below `dir` as a relative '/'-separated name, with its size.
+std::map<std::string, std::uint64_t> list_files(const std::string& dir, std::vector<std::string>& notes) {
+  std::map<std::string, std::uint64_t> files;
+  std::error_code ec;
+  // Directory symlinks are not followed by default; symlinked files are refused below.
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::file_status st = it->symlink_status(ec);
+    if (ec) break;
+    // Lexically: fs::relative would resolve symlinks and name their targets.
+    const std::string name = it->path().lexically_relative(dir).generic_string();
+    if (fs::is_directory(st)) continue;
+    if (fs::is_symlink(st)) throw Error(dir + ": '" + printable_name(name) + "' is a symbolic link; it is not packed");
+    if (!fs::is_regular_file(st)) throw Error(dir + ": '" + printable_name(name) + "' is not a regular file");
+    const std::string base = it->path().filename().string();
+    if (base.front() == '.' && base.find(".zanj-tmp-") != std::string::npos) {
+      notes.push_back("skipped '" + printable_name(name) + "', a temporary file left by an interrupted run");
+      continue;
+    }
+    if (auto why = member_name_problem(name)) throw Error(dir + ": '" + printable_name(name) + "': " + *why);
+    files[name] = static_cast<std::uint64_t>(it->file_size(ec));
+  }
+  if (ec) throw Error(dir + ": " + ec.message(), Exit::usage);
+  return files;
+}
+
+/// A reference node of the object, with its path as the meta writes it: keys as strings,
+/// list indices as numbers.
+struct ObjectReference {
+  Json* json;
+  Node node;
+  PathSegments segments;
+  JsonArray path;
+};
+
+/// Every reference node under `root`, in document order. One walk: the kinds of the nodes on
+/// the way down say which segments are list indices.
+std::vector<ObjectReference> object_references(Json& root) {
+  std::vector<ObjectReference> out;
+  std::vector<NodeKind> kinds;  // of the nodes from the root down to the one visited
+  walk_tree(root, {}, [&](const TreeVisit& v) {
+    kinds.resize(v.depth);
+    kinds.push_back(v.node.kind);
+    if (!v.node.is_reference() && !(v.node.array && v.node.array->external())) return true;
+    JsonArray path;
+    for (std::size_t i = 0; i < v.segments.size(); ++i) {
+      if (kinds[i] == NodeKind::list) {
+        path.emplace_back(static_cast<std::uint64_t>(std::stoull(v.segments[i])));
+      } else {
+        path.emplace_back(v.segments[i]);
+      }
+    }
+    // `root` is ours to change: the walker only hands out const views of it.
+    out.push_back({const_cast<Json*>(v.node.json), v.node, v.segments, std::move(path)});
+    return true;
+  });
+  return out;
+}
+
+/// Set `key` to `value`; true when that changed anything (NaN counts as unchanged NaN).
+bool set_key(JsonObject& object, const std::string& key, Json value) {
+  for (auto& [k, v] : object)
+    if (k == key) {
+      if (v == value || to_json(v) == to_json(value)) return false;
+      v = std::move(value);
+      return true;
+    }
+  object.emplace_back(key, std::move(value));
+  return true;
+}
+
+/// Bring an external array node in line with its (maybe edited) .npy header; true if changed.
+bool update_array_node(JsonObject& node, const ArrayNode& array, const NpyHeader& h) {
+  JsonArray shape;
+  for (auto d : h.shape) shape.emplace_back(d);
+  bool changed = set_key(node, "shape", Json(std::move(shape)));
+  bool dtype_ok = false;
+  try {
+    dtype_ok = dtypes_compatible(parse_dtype_name(array.dtype), h.dtype);
+  } catch (const Error&) {
+  }
+  if (!dtype_ok) changed |= set_key(node, "dtype", array.torch ? "torch." + h.dtype.numpy_name() : h.dtype.numpy_name());
+  changed |= set_key(node, "n_elements", h.element_count());
+  return changed;
+}
+
+struct JsonlStats {
+  std::uint64_t lines = 0;
+  std::optional<Json> first;
+};
+
+/// Lines of a .jsonl file and its first value (what the reference records as len(data), data[0]).
+JsonlStats jsonl_stats(const std::string& path, const ResourceLimits& limits) {
+  JsonlStats stats;
+  JsonlLineSplitter lines(
+      [&](std::uint64_t index, std::string_view line) {
+        if (index == 0) stats.first = parse_json(line, path + " line 1", JsonLimits{limits.max_json_depth});
+        return true;
+      },
+      limits.max_jsonl_line_bytes, path);
+  read_file_chunks(path, [&](std::string_view chunk) { return lines.feed(chunk); });
+  lines.finish();
+  stats.lines = lines.lines();
+  return stats;
+}
+
+class Repacker {
+ public:
+  Repacker(const std::string& dir, const PackSettings& settings) : dir_(dir), settings_(settings) {}
+
+  PackPlan run() {
+    std::error_code ec;
+    if (!fs::is_regular_file(fs::symlink_status(dir_ + "/" + main_name_, ec)))
+      throw Error(dir_ + ": no __zanj__.json (not a directory made by `zanj extract`)", Exit::usage);
+    files_ = list_files(dir_, plan_.notes);
+    const JsonLimits json_limits{settings_.limits.max_json_depth};
+    std::string main_text = read_text_file(path_of(main_name_), settings_.limits.max_json_bytes);
+    plan_.root = parse_json(main_text, path_of(main_name_), json_limits);
+    if (files_.count(meta_name_))
+      meta_ = parse_json(read_text_file(path_of(meta_name_), settings_.limits.max_json_bytes), path_of(meta_name_),
+                         json_limits);
+    if (const Json* old = meta_ ? meta_->find("externals_info") : nullptr; old && old->is_object())
+      for (auto& [member, entry] : const_cast<Json*>(old)->as_object()) old_info_.emplace(member, &entry);
+
+    bool root_changed = false;
+    for (ObjectReference& ref : object_references(plan_.root)) root_changed |= place_reference(ref);
+    keep_nested_entries();
+    place_meta_references();
+    for (const auto& [name, size] : files_)
+      if (placed_.insert(name).second) plan_.members.push_back({name, DiskFileSource{path_of(name)}, size});
+    if (!root_changed) plan_.root_text = std::move(main_text);
+    choose_method();
+    finish_meta();
+    return std::move(plan_);
+  }
+
+ private:
+  std::string path_of(const std::string& member) const { return dir_ + "/" + member; }
+
+  /// Check one reference of the object against its file, update the node from it, record
+  /// its externals_info entry and place its member. True when the node changed.
+  bool place_reference(ObjectReference& ref) {
+    const std::string& member = ref.node.member();
+    if (!files_.count(member))
+      throw Error(dir_ + ": the reference at '" + join_path(ref.segments) + "' names '" + printable_name(member) +
+                  "', which is not in the directory");
+    JsonObject& node = ref.json->as_object();
+    const auto old = old_info_.find(member);
+    JsonObject entry{{"item_type", ref.node.array ? "npy" : "jsonl"}, {"path", Json(std::move(ref.path))}};
+    if (old != old_info_.end() && old->second->is_object())  // its other details move over
+      for (auto& [k, v] : old->second->as_object())
+        if (k != "item_type" && k != "path") entry.emplace_back(k, std::move(v));
+    bool changed = false;
+    if (ref.node.array) {
+      const FileSource file(path_of(member));
+      const NpyHeader h = read_npy_file_header(file, NpyLimits{settings_.limits.max_npy_header_bytes});
+      check_npy_size(h, file.size(), file.path());
+      changed = update_array_node(node, *ref.node.array, h);
+      if (!h.shape.empty()) set_key(entry, "len(data)", h.shape.front());
+    } else {
+      // An edited table or list: its length and first row, in the node where the reference puts them.
+      const JsonlStats stats = jsonl_stats(path_of(member), settings_.limits);
+      set_key(entry, "len(data)", stats.lines);
+      if (stats.first) set_key(entry, "data[0]", *stats.first);
+      if (ref.node.json->find("len(data)")) changed |= set_key(node, "len(data)", stats.lines);
+      if (ref.node.json->find("data[0]") && stats.first) changed |= set_key(node, "data[0]", *stats.first);
+    }
+    if (!info_index_.count(member)) {
+      info_index_.emplace(member, info_.size());
+      info_.emplace_back(member, Json(std::move(entry)));
+    }
+    if (placed_.insert(member).second) plan_.members.push_back({member, DiskFileSource{path_of(member)}, files_.at(member)});
+    return changed;
+  }
+
+  /// Entries of the old externals_info not referenced from the object (externals nested in a
+  /// .jsonl member) stay while their file does; then the reference's order, by path length.
+  void keep_nested_entries() {
+    if (const Json* old = meta_ ? meta_->find("externals_info") : nullptr; old && old->is_object())
+      for (auto& [member, entry] : const_cast<Json*>(old)->as_object()) {  // in its order; moved from
+        if (info_index_.count(member)) continue;
+        if (!files_.count(member)) {
+          plan_.notes.push_back("dropped the externals_info entry for '" + printable_name(member) + "': no such file");
+          continue;
+        }
+        info_index_.emplace(member, info_.size());
+        info_.emplace_back(member, std::move(entry));
+      }
+    const auto depth = [](const Json& entry) {
+      const Json* p = entry.find("path");
+      return p && p->is_array() ? p->as_array().size() : 0;
+    };
+    std::stable_sort(info_.begin(), info_.end(), [&](const auto& a, const auto& b) { return depth(a.second) < depth(b.second); });
+  }
+
+  /// Members referenced from the meta (handler code stored apart) come after the object's.
+  void place_meta_references() {
+    if (!meta_) return;
+    for (const Reference& ref : collect_references(*meta_)) {
+      const std::string& member = ref.node.member();
+      if (!files_.count(member)) {
+        plan_.notes.push_back("the meta refers to '" + printable_name(member) + "', which is not in the directory");
+      } else if (placed_.insert(member).second) {
+        plan_.members.push_back({member, DiskFileSource{path_of(member)}, files_.at(member)});
+      }
+    }
+  }
+
+  /// Without a choice on the command line, keep the method the archive was saved with.
+  void choose_method() {
+    plan_.method = ZipMethod::deflate;
+    if (settings_.method) {
+      plan_.method = *settings_.method;
+    } else if (const Json* cfg = meta_ ? meta_->find("zanj_cfg") : nullptr) {
+      std::uint64_t saved = 0;
+      if (const Json* c = cfg->find("compress"); c && c->get_uint64(saved) && saved == 0) plan_.method = ZipMethod::store;
+    }
+  }
+
+  void finish_meta() {
+    const auto compress = static_cast<std::uint64_t>(plan_.method);
+    if (!meta_ || !meta_->is_object()) {
+      plan_.meta = make_meta(default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list,
+                                              static_cast<std::uint16_t>(compress)),
+                             tool_sysinfo(), Json(std::move(info_)), now_timestamp());
+      return;
+    }
+    JsonObject& m = meta_->as_object();
+    if (Json* cfg = const_cast<Json*>(meta_->find("zanj_cfg")); cfg && cfg->is_object())
+      set_key(cfg->as_object(), "compress", compress);
+    if (Json* sysinfo = const_cast<Json*>(meta_->find("sysinfo")); sysinfo && sysinfo->is_object()) {
+      set_key(sysinfo->as_object(), "zanj_cli", *tool_sysinfo().find("zanj_cli"));
+    } else {
+      set_key(m, "sysinfo", tool_sysinfo());
+    }
+    set_key(m, "externals_info", Json(std::move(info_)));
+    set_key(m, "timestamp", now_timestamp());
+    plan_.meta = std::move(*meta_);
+  }
+
+  const std::string dir_;
+  const PackSettings& settings_;
+  const std::string main_name_{kMainMember}, meta_name_{kMetaMember};
+  PackPlan plan_;
+  std::map<std::string, std::uint64_t> files_;
+  std::optional<Json> meta_;
+  std::unordered_map<std::string, Json*> old_info_;  ///< entries of the meta read, moved from as used
+  JsonObject info_;
+  std::unordered_map<std::string, std::size_t> info_index_;
+  std::set<std::string> placed_{main_name_, meta_name_};
+};
+
+}  // namespace
+
+PackPlan plan_repack(const std::string& dir, const PackSettings& settings) { return Repacker(dir, settings).run(); }
+
+}  // namespace zanj

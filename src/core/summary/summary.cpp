@@ -1,0 +1,131 @@
+#include "zanj/summary.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+
+#include "array/dtype.hpp"
+#include "zanj/error.hpp"
+#include "zanj/tree.hpp"
+
+namespace zanj {
+
+std::optional<std::string> iso8601_utc(double seconds) {
+  // Years 1 to 9999, as Python's datetime: outside, NaN and infinities included, the cast to
+  // time_t would be undefined and gmtime_r could fail.
+  constexpr double kFirst = -62135596800.0, kEnd = 253402300800.0;
+  if (!(seconds >= kFirst && seconds < kEnd)) return std::nullopt;
+  const auto t = static_cast<std::time_t>(std::floor(seconds));
+  std::tm tm{};
+  if (!gmtime_r(&t, &tm)) return std::nullopt;
+  char buf[40];  // four-digit years, as ISO 8601 and Python's isoformat() write them
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02dT%02d:%02d:%02dZ", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                tm.tm_hour, tm.tm_min, tm.tm_sec);
+  return std::string(buf);
+}
+
+std::optional<std::uint64_t> array_value_bytes(const std::string& dtype, const std::vector<std::uint64_t>& shape) {
+  std::uint64_t n = 1;
+  try {
+    n = parse_dtype_name(dtype).itemsize;
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  for (auto d : shape)
+    if (__builtin_mul_overflow(n, d, &n)) return std::nullopt;
+  return n;
+}
+
+namespace {
+
+/// zanj_cfg as shown to users: handler source code replaced by the handlers' names.
+Json config_without_code(const Json& cfg, std::vector<std::string>& handlers) {
+  if (!cfg.is_object()) return cfg;
+  JsonObject out;
+  for (const auto& [k, v] : cfg.as_object()) {
+    if (k == "serialization_handlers" || k == "load_handlers") {
+      JsonArray names;
+      if (v.is_object())
+        for (const auto& [name, body] : v.as_object()) {
+          names.emplace_back(name);
+          handlers.push_back(name);
+        }
+      out.emplace_back(k, Json(std::move(names)));
+    } else {
+      out.emplace_back(k, v);
+    }
+  }
+  return Json(std::move(out));
+}
+
+std::string first_word(std::string_view s) { return std::string(s.substr(0, s.find(' '))); }
+
+void read_meta(const Json& meta, Summary& s) {
+  if (const Json* ts = meta.find("timestamp"); ts && ts->is_number()) {
+    if (auto text = iso8601_utc(ts->to_double())) {
+      s.timestamp = ts->to_double();
+      s.saved_at = *text;
+    } else {
+      s.invalid_timestamp = ts->type() == Json::Type::big_integer ? ts->as_big_integer().digits : to_json(*ts);
+    }
+  }
+  if (const Json* sys = meta.find("sysinfo")) {
+    if (const Json* py = sys->find("python")) s.python = first_word(py->string_at("version"));
+    if (const Json* pt = sys->find("pytorch")) s.torch = std::string(pt->string_at("torch.__version__"));
+  }
+  if (const Json* cfg = meta.find("zanj_cfg")) s.zanj_cfg = config_without_code(*cfg, s.handlers);
+}
+
+}  // namespace
+
+Summary summarize(const ZanjFile& file, std::size_t largest) {
+  Summary s;
+  const auto& entries = file.archive.entries();
+  s.members = entries.size();
+  for (const auto& e : entries) {
+    s.compressed_bytes += e.compressed_size;
+    s.uncompressed_bytes += e.uncompressed_size;
+  }
+  if (file.meta) read_meta(*file.meta, s);
+  if (s.saved_at.empty() && !s.invalid_timestamp)
+    if (const ZipEntry* main = file.archive.find(kMainMember)) s.saved_at = main->mtime_iso8601();
+
+  const Node root = classify(file.root);
+  s.root_type = root.format.empty() ? std::string(kind_name(root.kind)) : root.format;
+  if (file.root.is_object()) s.root_length = file.root.as_object().size();
+  if (file.root.is_array()) s.root_length = file.root.as_array().size();
+
+  // Only the `largest` biggest arrays are kept: the list is cut back to them whenever it
+  // doubles, so a tree of a million tiny arrays holds a few thousand summaries, not a million.
+  // Stable sorting keeps the earlier of equal sizes, so the result is the full sort's prefix.
+  std::vector<ArraySummary> arrays;
+  const auto by_size = [](const ArraySummary& x, const ArraySummary& y) { return x.bytes > y.bytes; };
+  const std::size_t cut_at = std::max<std::size_t>(2 * largest, 1024);
+  walk_tree(file.root, {}, [&](const TreeVisit& v) {
+    const Node& n = v.node;
+    if (n.is_reference()) ++s.externals;
+    if (n.table) ++s.tables;
+    if (n.list) ++s.external_lists;
+    if (n.array) {
+      ++s.arrays;
+      ++(n.array->external() ? s.external_arrays : s.inline_arrays);
+      ArraySummary a{v.path, n.array->dtype, n.array->shape, 0, n.array->external() ? "external" : "inline",
+                     n.array->member};
+      a.bytes = array_value_bytes(a.dtype, a.shape).value_or(0);
+      s.array_bytes += a.bytes;
+      arrays.push_back(std::move(a));
+      if (arrays.size() >= cut_at) {
+        std::stable_sort(arrays.begin(), arrays.end(), by_size);
+        arrays.resize(largest);
+      }
+    }
+    return true;
+  });
+  std::stable_sort(arrays.begin(), arrays.end(), by_size);
+  if (arrays.size() > largest) arrays.resize(largest);
+  s.largest_arrays = std::move(arrays);
+  return s;
+}
+
+}  // namespace zanj

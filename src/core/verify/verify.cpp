@@ -1,0 +1,190 @@
+// verify(): the three passes (ZIP structure, ZANJ consistency, member data) over one archive.
+// The data pass inflates every member once, streaming, split over threads: each thread runs
+// its own Archive (reads are independent; the ByteSource is read with pread),
+// and each member's findings go to its own slot, merged in directory order at the end so the
+// report does not depend on scheduling.
+#include "zanj/verify.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <unordered_set>
+
+#include "zanj/input.hpp"
+#include "verify/verify_checks.hpp"
+
+namespace zanj {
+namespace {
+
+using Role = MemberPlan::Role;
+
+/// A read failure is recorded per member; should a pass still stop early, each restart skips
+/// the members already seen. Bounded so that a hostile archive cannot make us loop.
+constexpr int kMaxPasses = 64;
+
+/// Split the members to read into `count` groups of about equal compressed size (largest
+/// first onto the lightest group), each in storage order so its pass reads forward.
+std::vector<std::vector<std::size_t>> balance(const std::vector<ZipEntry>& entries, std::vector<std::size_t> todo,
+                                              std::size_t count) {
+  std::sort(todo.begin(), todo.end(),
+            [&](auto a, auto b) { return entries[a].compressed_size > entries[b].compressed_size; });
+  std::vector<std::vector<std::size_t>> groups(count);
+  std::vector<std::uint64_t> load(count, 0);
+  for (const std::size_t i : todo) {
+    const std::size_t g = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    groups[g].push_back(i);
+    load[g] += entries[i].compressed_size + 1;  // +1: many empty members still cost something
+  }
+  for (auto& g : groups)
+    std::sort(g.begin(), g.end(),
+              [&](auto a, auto b) { return entries[a].local_header_offset < entries[b].local_header_offset; });
+  return groups;
+}
+
+/// Bytes inflated by all reading threads together, passed on to VerifyOptions::progress.
+class SharedProgress {
+ public:
+  using Callback = std::function<void(std::uint64_t, std::uint64_t)>;
+  SharedProgress(const Callback& callback, std::uint64_t total) : callback_(callback), total_(total) {}
+  void add(std::uint64_t bytes) {
+    if (!callback_) return;
+    const std::lock_guard lock(mutex_);
+    done_ += bytes;
+    callback_(done_, total_);
+  }
+
+ private:
+  const Callback& callback_;
+  std::mutex mutex_;
+  std::uint64_t done_ = 0;
+  const std::uint64_t total_;
+};
+
+/// Inflate one group's members through their value checks; findings go to slots[entry index].
+void read_group(const Archive& archive, const std::vector<std::size_t>& group, const std::vector<MemberPlan>& plans,
+                const ResourceLimits& limits, std::vector<VerifyReport>& slots, SharedProgress& progress) {
+  const auto& entries = archive.entries();
+  const auto index_of = [&](const ZipEntry& e) { return static_cast<std::size_t>(&e - entries.data()); };
+  std::vector<const ZipEntry*> pending;
+  for (const std::size_t i : group) pending.push_back(&entries[i]);
+  std::string gave_up;  // why the last pass stopped early
+  for (int pass = 0; !pending.empty() && pass < kMaxPasses; ++pass) {
+    std::unordered_set<const ZipEntry*> seen;
+    std::vector<const ZipEntry*> missing;
+    try {
+      missing = archive.read_each_found(pending, [&](const ZipEntry& e, const Archive::MemberReader& read) {
+        seen.insert(&e);
+        VerifyReport& slot = slots[index_of(e)];
+        MemberValueCheck check(e, plans[index_of(e)], limits);
+        try {
+          read([&](std::string_view chunk) {
+            check.feed(chunk);
+            progress.add(chunk.size());
+            return true;
+          });
+        } catch (const Error& err) {
+          add_read_failure(slot, e, err, archive.name());
+          return;
+        }
+        ++slot.checked.members_read;
+        slot.checked.bytes_read += e.uncompressed_size;
+        check.finish(slot);
+      });
+    } catch (const Error& err) {
+      gave_up = err.what();
+      std::vector<const ZipEntry*> rest;
+      for (const ZipEntry* e : pending)
+        if (!seen.count(e)) rest.push_back(e);
+      const bool got_further = rest.size() < pending.size();
+      pending = std::move(rest);
+      if (got_further) continue;
+      break;
+    }
+    for (const ZipEntry* e : missing)
+      add_problem(slots[index_of(*e)], Code::entry_unreadable, e->name, "",
+                  "the ZIP reader does not present this entry");
+    pending.clear();
+  }
+  const std::string prefix = archive.name() + ": ";
+  if (gave_up.rfind(prefix, 0) == 0) gave_up.erase(0, prefix.size());
+  for (const ZipEntry* e : pending)
+    add_problem(slots[index_of(*e)], Code::entry_unreadable, e->name, "",
+                "not checked: the ZIP reader stopped before this member (" + gave_up + ")");
+}
+
+/// Every inflatable member not read already (the JSON members were), once.
+void check_member_data(const Archive& archive, const std::vector<MemberPlan>& plans,
+                       const std::vector<bool>& inflatable, const VerifyOptions& options, VerifyReport& report) {
+  const auto& entries = archive.entries();
+  std::vector<std::size_t> todo;
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (inflatable[i] && plans[i].role != Role::main_json && plans[i].role != Role::meta_json) {
+      todo.push_back(i);
+      total += entries[i].uncompressed_size;  // inflatable: their sum is within --max-total-bytes
+    }
+  SharedProgress progress(options.progress, total);
+  const std::size_t count = std::clamp<std::size_t>(options.threads, 1, std::max<std::size_t>(todo.size(), 1));
+  const auto groups = balance(entries, std::move(todo), count);
+  std::vector<VerifyReport> slots(entries.size());
+  std::vector<std::exception_ptr> failures(groups.size());
+  const auto run = [&](std::size_t g) {
+    try {
+      read_group(archive, groups[g], plans, options.limits, slots, progress);
+    } catch (...) {  // e.g. out of memory: rethrown on the calling thread below
+      failures[g] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> workers;
+  for (std::size_t g = 1; g < groups.size(); ++g) workers.emplace_back(run, g);
+  run(0);
+  for (auto& w : workers) w.join();
+  for (const auto& f : failures)
+    if (f) std::rethrow_exception(f);
+  for (const VerifyReport& slot : slots) merge_report(report, slot);
+}
+
+VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string& name,
+                           const VerifyOptions& options) {
+  VerifyReport report;
+  report.file = name;
+  ZipDirectory directory;
+  try {
+    directory = read_zip_directory(*source, ZipLimits{options.limits.max_entries});
+  } catch (const Error& e) {
+    if (e.exit() == Exit::usage) throw;  // the file could not be read at all
+    add_problem(report, directory_error_code(e.what()), "", "", e.what());
+    finish_report(report);
+    return report;
+  }
+  report.checked.members = directory.entries.size();
+  Archive archive(std::move(source), name, std::move(directory));
+  archive.set_max_ratio(options.limits.max_ratio);
+  const ZipStructure zip = check_zip_structure(archive.source(), archive.directory(), options.limits, report);
+  ZanjDocuments documents;  // outlives the plans, which point into it
+  const auto plans = check_zanj_consistency(archive, zip.inflatable, options.limits, documents, report);
+  // A .jsonl line is parsed while both documents are loaded, by two threads at once at the
+  // default -j 2: each line gets half of what the documents left of --max-json-values (as in
+  // diff), so the verdict does not depend on -j (a larger -j may hold more lines at once).
+  VerifyOptions data_options = options;
+  std::uint64_t held = 0;
+  for (const auto& document : {&documents.main, &documents.meta})
+    if (*document) held += count_json_values(**document);
+  data_options.limits.max_json_values = (options.limits.max_json_values - std::min(options.limits.max_json_values, held)) / 2;
+  check_member_data(archive, plans, zip.inflatable, data_options, report);
+  finish_report(report);
+  return report;
+}
+
+}  // namespace
+
+VerifyReport verify_file(const std::string& path, const VerifyOptions& options) {
+  return verify_source(open_input(path), input_display_name(path), options);
+}
+
+VerifyReport verify_bytes(std::string bytes, const std::string& name, const VerifyOptions& options) {
+  return verify_source(std::make_unique<MemorySource>(std::move(bytes)), name, options);
+}
+
+}  // namespace zanj

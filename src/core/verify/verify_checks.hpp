@@ -1,0 +1,197 @@
+#pragma once
+// The pieces verify() is made of, one file each, exposed so they can be unit-tested alone:
+// the problem codes and report helpers (verify_report.cpp), the ZIP structure checks
+// (verify_zip.cpp), the ZANJ consistency checks (verify_zanj.cpp) and the streaming value
+// checks of one member (verify_values.cpp). Commands use verify.hpp, not this.
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <string_view>
+#include <vector>
+
+#include "zanj/archive.hpp"
+#include "zanj/json.hpp"
+#include "zanj/limits.hpp"
+#include "object/member_reader.hpp"
+#include "zanj/object_path.hpp"
+#include "zanj/tree.hpp"
+#include "zanj/verify.hpp"
+#include "zip/zip_directory.hpp"
+
+namespace zanj {
+
+/// Every problem verify reports. The names (code_name) are the stable codes.
+enum class Code {
+  // ZIP structure
+  no_eocd, eocd_inconsistent, zip64_inconsistent, bad_central_directory, bad_local_header,
+  cd_local_mismatch, overlapping_entries, overlaps_directory, duplicate_name, ambiguous_name, ambiguous_end_record,
+  encrypted,
+  not_regular_file, unsupported_method, unsafe_name, too_many_entries, too_large, ratio_lie,
+  entry_unreadable,
+  // member data
+  crc_mismatch, size_lie, size_mismatch, data_corrupt,
+  // ZANJ consistency
+  missing_main, missing_meta, json_invalid, json_too_deep, meta_not_object, no_externals_info,
+  bad_reference, dangling_ref, unreferenced_member, externals_info_mismatch,
+  // values
+  npy_invalid, npy_mismatch, npy_data_size, jsonl_invalid, jsonl_row_count, table_columns,
+  inline_array_invalid,
+  // warnings
+  trailing_data, unaccounted_bytes, utf8_flag_missing, shared_member, npy_trailing_data, externals_info_len, duplicate_key, bom,
+};
+
+std::string_view code_name(Code code);
+bool code_is_warning(Code code);
+
+/// Record a problem in the report's errors or warnings, as the code's severity says.
+/// `member` is made printable (control and non-UTF-8 bytes escaped).
+void add_problem(VerifyReport& report, Code code, std::string_view member, std::string path, std::string message);
+/// The duplicate_key and bom warnings for what parse_json noticed in `member` (`where`: a line).
+void report_json_notes(VerifyReport& report, const JsonParseNotes& notes, std::string_view member,
+                       std::string path, std::string_view where = {});
+
+/// Add the problems of `part` (a thread's or a member's findings) and its counts to `report`.
+void merge_report(VerifyReport& report, const VerifyReport& part);
+/// Close the report: one line per code that had more problems than were listed.
+void finish_report(VerifyReport& report);
+
+/// Record why reading a member failed: the MemberDataError kinds map to crc_mismatch,
+/// size_lie, size_mismatch and data_corrupt; any other Error means the ZIP reader could not
+/// present the member (entry_unreadable). `archive_name` is stripped from the message.
+void add_read_failure(VerifyReport& report, const ZipEntry& entry, const Error& error,
+                      std::string_view archive_name);
+
+/// The code for an Error thrown by read_zip_directory (no_eocd, zip64_inconsistent, ...).
+Code directory_error_code(std::string_view message);
+
+// ---- ZIP structure (verify_zip.cpp) ----------------------------------------------------
+
+/// What the structure checks decided about inflating members.
+struct ZipStructure {
+  /// Per entry (directory order): safe to inflate. False for encrypted, non-regular, unknown
+  /// method, broken local header, overlapping or ratio-lying entries and those over the limits.
+  std::vector<bool> inflatable;
+};
+
+/// Check the directory against the local headers and the limits, without inflating anything.
+ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& directory,
+                                 const ResourceLimits& limits, VerifyReport& report);
+
+// ---- ZANJ consistency (verify_zanj.cpp) ------------------------------------------------
+
+/// What a member is for, and what its contents must agree with.
+struct MemberPlan {
+  enum class Role { other, main_json, meta_json, npy, jsonl };
+  Role role = Role::other;
+  std::string path;                           ///< object path of the first node referring to it
+  std::vector<ArrayNode> arrays;              ///< npy: every array node referring to it
+  std::optional<std::uint64_t> rows;          ///< jsonl: expected number of lines
+  std::string rows_from;                      ///< where `rows` was declared, for messages
+  std::optional<std::vector<std::string>> columns;  ///< table: keys of every row
+  bool list_elements = false;                 ///< jsonl of a list: check inline arrays in lines
+  /// jsonl: a node inside its lines that an externals_info path leads to; the loader walks
+  /// `rest` (the line index first) through the lines and asserts the node's $ref is `member`.
+  struct LineReference {
+    std::vector<Json> rest;
+    std::string member;
+    std::string path;  ///< the whole path, for messages
+  };
+  std::vector<LineReference> line_references;
+};
+
+/// The two JSON members, parsed (absent when missing or invalid).
+struct ZanjDocuments {
+  std::optional<Json> main, meta;
+};
+
+/// Read and check both JSON members, every reference and externals_info. Returns one plan
+/// per directory entry. JSON members that are not `inflatable` are not read.
+std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std::vector<bool>& inflatable,
+                                               const ResourceLimits& limits, ZanjDocuments& documents,
+                                               VerifyReport& report);
+
+// ---- externals_info paths (verify_path_walk.cpp) ----------------------------------------
+
+/// Python's tuple(path) for an externals_info "path": a list's items, a string's characters or
+/// an object's keys; nullopt when the loader would fail on it (another type, empty, or an item
+/// that is neither a str nor an int -- a bool is an int).
+std::optional<std::vector<Json>> python_path_items(const Json& path);
+
+/// An external node that an earlier externals_info entry has given its data (the loader walks
+/// the entries shortest path first and populates each node before walking the next path).
+struct PopulatedNode {
+  std::string member;  ///< the member whose data it received
+  bool jsonl = false;  ///< a list of lines (can be walked into), not an array (cannot)
+};
+using PopulatedNodes = std::unordered_map<const Json*, PopulatedNode>;
+
+/// Where the loader's walk of an externals_info path ends.
+struct PathWalk {
+  const Json* target = nullptr;  ///< the node reached; nullptr when the walk fails or goes `through`
+  std::string failure;           ///< why the loader would fail (when neither target nor through)
+  PathSegments segments;         ///< keys and list positions used (a bool or negative index resolved)
+  /// The path enters the lines of this populated .jsonl member: `rest` (starting with the line
+  /// index) is walked inside them, which only the data pass can see.
+  std::string through;
+  std::vector<Json> rest;
+  /// The walk failed at an external node with no data: one that a member loaded elsewhere could
+  /// have fed (only known where `populated` is complete).
+  bool blocked_by_external = false;
+};
+
+/// list[key] as Python evaluates it for a list of `size`: the position, or nullopt for a
+/// TypeError (not an int) or an IndexError. A bool is an int; a negative one counts from the end.
+std::optional<std::size_t> list_position(const Json& key, std::size_t size);
+
+/// Walk `items` from `root` with Python subscripts (FORMAT.md, populate_externals). `index`
+/// (optional) makes key lookups in large objects constant time.
+PathWalk walk_python_path(const Json& root, const std::vector<Json>& items, const PopulatedNodes& populated,
+                          KeyIndex* index = nullptr);
+
+// ---- values (verify_values.cpp) --------------------------------------------------------
+
+/// Checks one member's contents as its bytes stream past (a ChunkSink), against its plan.
+class MemberValueCheck {
+ public:
+  MemberValueCheck(const ZipEntry& entry, const MemberPlan& plan, const ResourceLimits& limits);
+  MemberValueCheck(const MemberValueCheck&) = delete;  // the line splitter calls back into this
+  MemberValueCheck& operator=(const MemberValueCheck&) = delete;
+  /// Look at the next chunk. Problems are remembered, never thrown: reading goes on so that
+  /// the CRC-32 of the whole member is still checked.
+  void feed(std::string_view chunk);
+  /// The member was read whole and its CRC-32 matched: report what was found.
+  void finish(VerifyReport& report);
+
+ private:
+  void feed_npy(std::string_view chunk);
+  void feed_jsonl(std::string_view chunk);
+  bool on_line(std::uint64_t index, std::string_view line);
+  void check_line_references(std::uint64_t index, const Json& value);
+  void fail(Code code, std::string message);
+  void finish_npy();
+  void finish_jsonl();
+
+  const ZipEntry& entry_;
+  const MemberPlan& plan_;
+  const ResourceLimits& limits_;
+  std::uint64_t bytes_ = 0;
+  std::optional<NpyHeaderCollector> npy_;
+  std::optional<JsonlLineSplitter> lines_;
+  std::set<std::string_view> columns_;  ///< plan_.columns, each name once (a table may repeat one)
+  /// plan_.line_references by line index (non-negative ones), and which were found.
+  std::unordered_multimap<std::uint64_t, std::size_t> references_by_line_;
+  std::vector<bool> reference_found_;
+  JsonParseNotes first_notes_;  ///< of the first line with a BOM or a repeated key
+  std::uint64_t noted_lines_ = 0, first_noted_line_ = 0;
+  VerifyReport found_;  ///< problems and counts, handed over by finish()
+  bool broken_ = false;  ///< a problem that ends the checks was found: stop looking at the contents
+};
+
+/// Check every inline array under `root` (check_inline_array); `member` names the document
+/// and `start` is the object path of `root` in it.
+void check_inline_arrays(const Json& root, std::string_view member, VerifyReport& report,
+                         const PathSegments& start = {});
+
+}  // namespace zanj

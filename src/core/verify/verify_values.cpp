@@ -1,0 +1,225 @@
+// Value checks: an .npy member's header and data length against the array nodes that refer to
+// it, a .jsonl member's lines (valid JSON, row count, table columns), and inline arrays against
+// their shape and dtype. The member checks look at bytes as they stream past, so memory stays
+// at one header or one line whatever the member's size.
+#include <algorithm>
+#include <limits>
+
+#include "array/inline_check.hpp"
+#include "zanj/object_path.hpp"
+#include "verify/verify_checks.hpp"
+
+namespace zanj {
+namespace {
+
+std::string shape_text(const std::vector<std::uint64_t>& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
+/// `message` without the "<what>: " that for_each-style helpers put first.
+std::string without_prefix(std::string message, std::string_view prefix) {
+  if (!prefix.empty() && message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+  return message;
+}
+
+/// Keys of a table row against the table's columns, in any order. A column name may repeat
+/// (pandas allows it; a row, being a dict, holds it once), so rows are held to the distinct names.
+bool row_matches(const Json& row, const std::set<std::string_view>& columns) {
+  if (!row.is_object() || row.as_object().size() != columns.size()) return false;
+  return std::all_of(columns.begin(), columns.end(), [&](std::string_view c) { return row.find(c) != nullptr; });
+}
+
+constexpr std::string_view kLinePrefix = "jsonl: ";  // what JsonlLineSplitter puts before its errors
+
+/// The line a path key selects in a list of lines of unknown length: nullopt for a negative
+/// key (counted from the end, so not checked as the lines stream by); a positive int too large
+/// for 64 bits selects no line.
+std::optional<std::uint64_t> line_index(const Json& key) {
+  if (key.is_bool()) return key.as_bool() ? 1 : 0;
+  if (key.type() == Json::Type::unsigned_integer) return key.as_uint64();
+  if (key.type() == Json::Type::integer)
+    return key.as_int64() < 0 ? std::nullopt : std::optional<std::uint64_t>(static_cast<std::uint64_t>(key.as_int64()));
+  if (key.type() == Json::Type::big_integer && !key.as_big_integer().digits.starts_with("-"))
+    return std::numeric_limits<std::uint64_t>::max();
+  return std::nullopt;
+}
+
+}  // namespace
+
+MemberValueCheck::MemberValueCheck(const ZipEntry& entry, const MemberPlan& plan, const ResourceLimits& limits)
+    : entry_(entry), plan_(plan), limits_(limits) {
+  if (plan.role == MemberPlan::Role::npy) npy_.emplace(NpyLimits{limits.max_npy_header_bytes});
+  if (plan.role == MemberPlan::Role::jsonl)
+    lines_.emplace([this](std::uint64_t i, std::string_view line) { return on_line(i, line); },
+                   limits.max_jsonl_line_bytes, "jsonl", limits.max_jsonl_rows);
+  if (plan.columns) columns_.insert(plan.columns->begin(), plan.columns->end());
+  reference_found_.resize(plan.line_references.size());
+  for (std::size_t r = 0; r < plan.line_references.size(); ++r) {
+    const auto line = line_index(plan.line_references[r].rest.front());
+    if (line)
+      references_by_line_.emplace(*line, r);
+    else
+      reference_found_[r] = true;  // counted from the end: not checked
+  }
+}
+
+void MemberValueCheck::fail(Code code, std::string message) {
+  add_problem(found_, code, entry_.name, plan_.path, std::move(message));
+  broken_ = true;
+}
+
+void MemberValueCheck::feed(std::string_view chunk) {
+  bytes_ += chunk.size();
+  if (broken_) return;
+  if (npy_) feed_npy(chunk);
+  if (lines_) feed_jsonl(chunk);
+}
+
+void MemberValueCheck::feed_npy(std::string_view chunk) {
+  if (npy_->header()) return;  // the rest is data: only its length matters
+  try {
+    npy_->feed(chunk);
+  } catch (const Error& e) {
+    fail(Code::npy_invalid, e.what());
+  }
+}
+
+void MemberValueCheck::feed_jsonl(std::string_view chunk) {
+  try {
+    lines_->feed(chunk);
+  } catch (const Error& e) {  // a line over the length limit
+    fail(Code::jsonl_invalid, without_prefix(e.what(), kLinePrefix));
+  }
+}
+
+bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
+  ++found_.checked.jsonl_rows;
+  const std::string where = "line " + std::to_string(index + 1);
+  Json value;
+  try {
+    JsonParseNotes notes;
+    value = parse_json(line, where, JsonLimits{limits_.max_json_depth, limits_.max_json_values}, &notes);
+    if ((notes.bom || notes.duplicate_keys) && noted_lines_++ == 0) {
+      first_notes_ = std::move(notes);
+      first_noted_line_ = index;
+    }
+  } catch (const Error& e) {
+    add_problem(found_, Code::jsonl_invalid, entry_.name, plan_.path, e.what());
+    return true;
+  }
+  if (plan_.columns && !row_matches(value, columns_)) {
+    add_problem(found_, Code::table_columns, entry_.name, plan_.path,
+                where + ": row is not an object with exactly the table's columns");
+  }
+  if (!references_by_line_.empty()) check_line_references(index, value);
+  if (plan_.list_elements && (value.is_object() || value.is_array())) {
+    PathSegments start = split_path(plan_.path);
+    start.push_back(std::to_string(index));
+    check_inline_arrays(value, entry_.name, found_, start);
+  }
+  return true;
+}
+
+void MemberValueCheck::check_line_references(std::uint64_t index, const Json& value) {
+  const auto [first, last] = references_by_line_.equal_range(index);
+  for (auto it = first; it != last; ++it) {
+    const MemberPlan::LineReference& ref = plan_.line_references[it->second];
+    reference_found_[it->second] = true;
+    const std::vector<Json> rest(ref.rest.begin() + 1, ref.rest.end());
+    const PathWalk walk = walk_python_path(value, rest, {});
+    if (walk.blocked_by_external) continue;  // another member may feed that node: not judged here
+    std::string why = walk.failure;
+    if (walk.target) {
+      const Json* name = walk.target->is_object() ? walk.target->find(kRefKey) : nullptr;
+      if (!name || !name->is_string() || name->as_string() != ref.member)
+        why = "it leads to a node whose $ref is not this member's name (the loader asserts it is)";
+      else if (!classify(*walk.target).is_reference())
+        why = "it leads to a node that is not an external array, list or table";
+    }
+    if (!why.empty())
+      add_problem(found_, Code::externals_info_mismatch, ref.member, ref.path,
+                  "externals_info path into line " + std::to_string(index + 1) + " of " + entry_.name + ": " + why);
+  }
+}
+
+void MemberValueCheck::finish(VerifyReport& report) {
+  if (noted_lines_) {  // one warning per member, however many lines
+    std::string where = "line " + std::to_string(first_noted_line_ + 1);
+    if (noted_lines_ > 1) where += " (and " + std::to_string(noted_lines_ - 1) + " more lines)";
+    report_json_notes(found_, first_notes_, entry_.name, plan_.path, where);
+  }
+  if (!broken_) {
+    if (npy_) finish_npy();
+    if (lines_) finish_jsonl();
+  }
+  merge_report(report, found_);
+}
+
+void MemberValueCheck::finish_npy() {
+  try {
+    npy_->finish();
+  } catch (const Error& e) {
+    return fail(Code::npy_invalid, e.what());
+  }
+  ++found_.checked.npy_members;
+  const NpyHeader& h = *npy_->header();
+  // np.load refuses these before reading any data, so nothing else about the member matters.
+  if (auto why = numpy_dtype_refusal(h.dtype)) return fail(Code::npy_invalid, *why);
+  if (auto why = numpy_shape_refusal(h.shape, h.dtype.itemsize)) return fail(Code::npy_invalid, *why);
+  for (const ArrayNode& a : plan_.arrays) {
+    std::string differ;
+    try {
+      if (!dtypes_compatible(parse_dtype_name(a.dtype), h.dtype))
+        differ = "dtype '" + a.dtype + "' in __zanj__.json, '" + h.dtype.descr() + "' in the header";
+    } catch (const Error& e) {
+      differ = e.what();
+    }
+    if (differ.empty() && a.has_shape && a.shape != h.shape)
+      differ = "shape " + shape_text(a.shape) + " in __zanj__.json, " + shape_text(h.shape) + " in the header";
+    if (differ.empty() && a.n_elements && *a.n_elements != h.element_count())
+      differ = "n_elements " + std::to_string(*a.n_elements) + " in __zanj__.json, " +
+               std::to_string(h.element_count()) + " in the header";
+    if (!differ.empty()) add_problem(found_, Code::npy_mismatch, entry_.name, plan_.path, differ);
+  }
+  const std::uint64_t want = h.data_offset + h.data_bytes();  // cannot overflow: parse_npy_header checks
+  // numpy reads exactly the bytes the shape needs: fewer fail the load, more are never looked at.
+  if (bytes_ != want)
+    add_problem(found_, bytes_ < want ? Code::npy_data_size : Code::npy_trailing_data, entry_.name, plan_.path,
+                std::to_string(bytes_ - std::min(bytes_, h.data_offset)) + " data bytes where shape " +
+                    shape_text(h.shape) + " of " + h.dtype.descr() + " needs " + std::to_string(h.data_bytes()) +
+                    (bytes_ < want ? "" : " (numpy ignores the rest)"));
+}
+
+void MemberValueCheck::finish_jsonl() {
+  try {
+    lines_->finish();
+  } catch (const Error& e) {
+    return fail(Code::jsonl_invalid, without_prefix(e.what(), kLinePrefix));
+  }
+  ++found_.checked.jsonl_members;
+  for (std::size_t r = 0; r < reference_found_.size(); ++r)
+    if (!reference_found_[r])
+      add_problem(found_, Code::externals_info_mismatch, plan_.line_references[r].member, plan_.line_references[r].path,
+                  "externals_info path selects a line past the last of the " + std::to_string(lines_->lines()) +
+                      " in " + entry_.name);
+  if (plan_.rows && lines_->lines() != *plan_.rows)
+    add_problem(found_, Code::jsonl_row_count, entry_.name, plan_.path,
+                std::to_string(lines_->lines()) + " lines where " + plan_.rows_from + " says " +
+                    std::to_string(*plan_.rows));
+}
+
+void check_inline_arrays(const Json& root, std::string_view member, VerifyReport& report,
+                         const PathSegments& start) {
+  walk_tree(root, start, [&](const TreeVisit& v) {
+    if (v.node.array && !v.node.array->external()) {
+      ++report.checked.inline_arrays;
+      if (const auto problem = check_inline_array(*v.node.array))
+        add_problem(report, Code::inline_array_invalid, member, v.path, *problem);
+    }
+    return true;
+  });
+}
+
+}  // namespace zanj

@@ -1,0 +1,330 @@
+// ZANJ consistency (FORMAT.md): both JSON members present and valid, the meta an object with
+// externals_info, every $ref (in __zanj__.json and in the meta) naming a member, every member
+// referenced, and every externals_info entry leading to its reference node with the right
+// item_type. What each member must contain is returned as a plan for the data pass.
+#include <algorithm>
+#include <set>
+#include <unordered_set>
+
+#include "array/inline_check.hpp"
+#include "zanj/object_path.hpp"
+#include "verify/verify_checks.hpp"
+#include "zanj/zanj_file.hpp"
+
+namespace zanj {
+namespace {
+
+using Role = MemberPlan::Role;
+
+/// A reference node found in one of the two JSON documents.
+struct RefSite {
+  std::string_view document;
+  PathSegments segments;
+  Node node;
+};
+
+bool is_reference_kind(const Node& n) {
+  return n.kind == NodeKind::table || n.kind == NodeKind::external_list || (n.array && n.array->external());
+}
+
+Role role_of(const Node& n) { return n.array ? Role::npy : Role::jsonl; }
+std::string_view item_type_of(Role role) { return role == Role::npy ? "npy" : "jsonl"; }
+
+std::vector<RefSite> find_references(const Json& root, std::string_view document) {
+  std::vector<RefSite> out;
+  walk_tree(root, {}, [&](const TreeVisit& v) {
+    if (is_reference_kind(v.node)) out.push_back(RefSite{document, v.segments, v.node});
+    return true;
+  });
+  return out;
+}
+
+std::string where(const RefSite& r) {
+  return r.document == kMainMember ? std::string() : " in " + std::string(r.document);
+}
+
+/// Why numpy refuses a reference node's dtype (a zero itemsize). Unknown dtypes are not judged
+/// here: the .npy header check compares them.
+std::optional<std::string> dtype_refusal(const std::string& name) {
+  try {
+    return numpy_dtype_refusal(parse_dtype_name(name));
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+/// Read and parse one JSON member; nullopt (with the problem reported) when that fails.
+std::optional<Json> read_document(const Archive& archive, std::string_view name, Code missing,
+                                  const std::vector<bool>& inflatable, const ResourceLimits& limits,
+                                  std::vector<MemberPlan>& plans, VerifyReport& report) {
+  const ZipEntry* entry = archive.find(name);
+  if (!entry) {
+    add_problem(report, missing, name, "", "no " + std::string(name) + " member");
+    return std::nullopt;
+  }
+  const std::size_t index = static_cast<std::size_t>(entry - archive.entries().data());
+  plans[index].role = name == kMainMember ? Role::main_json : Role::meta_json;
+  if (!inflatable[index]) return std::nullopt;  // the structure checks said why
+  if (entry->uncompressed_size > limits.max_json_bytes) {
+    add_problem(report, Code::too_large, name, "",
+                "declares " + std::to_string(entry->uncompressed_size) + " bytes, over the JSON limit of " +
+                    std::to_string(limits.max_json_bytes) + " (raise with --max-json-bytes)");
+    return std::nullopt;
+  }
+  std::string text;
+  try {
+    text = archive.read_all(*entry, limits.max_json_bytes);
+  } catch (const Error& e) {
+    add_read_failure(report, *entry, e, archive.name());
+    return std::nullopt;
+  }
+  ++report.checked.members_read;
+  report.checked.bytes_read += text.size();
+  try {
+    JsonParseNotes notes;
+    Json parsed = parse_json(text, "", JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);
+    report_json_notes(report, notes, name, "");
+    return parsed;
+  } catch (const Error& e) {
+    std::string message = e.what();
+    if (message.rfind(": ", 0) == 0) message.erase(0, 2);  // parse_json names the document first
+    const bool deep = message.find("deeper than") != std::string::npos || message.find("too deep") != std::string::npos;
+    const bool limit = message.find("(raise with --max-") != std::string::npos;
+    add_problem(report, deep ? Code::json_too_deep : limit ? Code::too_large : Code::json_invalid, name, "", message);
+    return std::nullopt;
+  }
+}
+
+/// One reference node: its member must exist, and becomes part of that member's plan.
+void plan_reference(const Archive& archive, const RefSite& ref, std::vector<MemberPlan>& plans,
+                    VerifyReport& report) {
+  ++report.checked.references;
+  const Node& n = ref.node;
+  const std::string path = join_path(ref.segments);
+  const std::string& member = n.member();
+  if (member.empty()) {
+    add_problem(report, Code::bad_reference, "", path, "reference node" + where(ref) + " without a $ref string");
+    return;
+  }
+  if (n.array && (!n.array->has_shape || n.array->dtype.empty()))
+    add_problem(report, Code::bad_reference, member, path, "external array" + where(ref) + " without shape or dtype");
+  else if (n.array)
+    if (const auto why = dtype_refusal(n.array->dtype))
+      add_problem(report, Code::bad_reference, member, path, "external array" + where(ref) + ": " + *why);
+  const ZipEntry* entry = archive.find(member);
+  if (!entry) {
+    add_problem(report, Code::dangling_ref, member, path, "$ref" + where(ref) + " names no member");
+    return;
+  }
+  MemberPlan& plan = plans[static_cast<std::size_t>(entry - archive.entries().data())];
+  const Role role = role_of(n);
+  if (plan.role == Role::main_json || plan.role == Role::meta_json) {
+    add_problem(report, Code::bad_reference, member, path, "$ref" + where(ref) + " names a JSON member");
+    return;
+  }
+  if (plan.role != Role::other) {
+    if (plan.role != role) {
+      add_problem(report, Code::bad_reference, member, path,
+                  "referred to as both " + std::string(item_type_of(plan.role)) + " and " + std::string(item_type_of(role)));
+      return;
+    }
+    add_problem(report, Code::shared_member, member, path, "also referred to from '" + plan.path + "'");
+  } else {
+    plan.role = role;
+    plan.path = path;
+  }
+  if (n.array) plan.arrays.push_back(*n.array);
+  const auto rows = n.table ? n.table->rows : n.list ? n.list->length : std::nullopt;
+  if (rows && !plan.rows) {
+    plan.rows = rows;
+    plan.rows_from = "len(data) of '" + path + "'";
+  }
+  if (n.table) plan.columns = n.table->columns;
+  if (n.list) plan.list_elements = true;
+}
+
+/// How the loader's walk of one externals_info entry is shown in messages.
+std::string shown_path(const PathWalk& walk) {
+  PathSegments segments = walk.segments;
+  for (const Json& key : walk.rest)
+    segments.push_back(key.is_string() ? key.as_string() : key.is_bool() ? (key.as_bool() ? "1" : "0") : to_json(key));
+  return join_path(segments);
+}
+
+/// One externals_info entry, walked as the loader walks it: it must lead to the reference node
+/// naming it. Returns that node (nullptr when it lies inside a .jsonl member's lines), or
+/// nullopt when the loader would fail on this entry.
+std::optional<const Json*> check_externals_entry(const Archive& archive, const Json& main, const std::string& key,
+                                                 const Json& info, const std::vector<Json>& items,
+                                                 PopulatedNodes& populated, KeyIndex& index,
+                                                 std::vector<MemberPlan>& plans, VerifyReport& report) {
+  const auto mismatch = [&](std::string message, std::string path = {}) -> std::optional<const Json*> {
+    add_problem(report, Code::externals_info_mismatch, key, std::move(path), std::move(message));
+    return std::nullopt;
+  };
+  const std::string_view item_type = info.string_at("item_type");
+  if (item_type != "npy" && item_type != "jsonl")  // the loader has no load function for it
+    return mismatch("externals_info item_type '" + std::string(item_type) + "' is neither npy nor jsonl");
+  const PathWalk walk = walk_python_path(main, items, populated, &index);
+  const std::string path = shown_path(walk);
+  const ZipEntry* entry = archive.find(key);
+  if (!entry) {
+    add_problem(report, Code::dangling_ref, key, path, "externals_info entry names no member");
+    return std::nullopt;
+  }
+  MemberPlan& plan = plans[static_cast<std::size_t>(entry - archive.entries().data())];
+  if (!walk.through.empty()) {
+    // The reference node sits in a line of an external list's .jsonl (a long list of large
+    // arrays): the loader finds it there, so the data pass checks it as that member streams by.
+    if (plan.role == Role::other) {
+      plan.role = item_type == "npy" ? Role::npy : Role::jsonl;
+      plan.path = path;
+    }
+    if (const ZipEntry* list = archive.find(walk.through))
+      plans[static_cast<std::size_t>(list - archive.entries().data())].line_references.push_back(
+          MemberPlan::LineReference{walk.rest, key, path});
+    return nullptr;
+  }
+  const std::string raw = to_json(*info.find("path"));
+  if (!walk.target) return mismatch("the loader cannot follow externals_info path " + raw + ": " + walk.failure);
+  const Json* ref = walk.target->is_object() ? walk.target->find(kRefKey) : nullptr;
+  if (!ref || !ref->is_string() || ref->as_string() != key)
+    return mismatch("externals_info path " + raw + " leads to a node whose $ref is not this member's name (the "
+                    "loader asserts it is)", path);
+  const Node node = classify(*walk.target);
+  if (!is_reference_kind(node))
+    return mismatch("externals_info path " + raw + " leads to a node that is not an external array, list or table",
+                    path);
+  const Role role = role_of(node);
+  if (item_type != item_type_of(role))
+    return mismatch("externals_info item_type '" + std::string(item_type) + "', the reference node wants '" +
+                    std::string(item_type_of(role)) + "'", path);
+  populated.emplace(walk.target, PopulatedNode{key, role == Role::jsonl});
+  std::uint64_t len = 0;
+  const Json* len_json = info.find("len(data)");
+  if (!len_json || !len_json->get_uint64(len)) return walk.target;
+  if (role == Role::npy) {
+    if (node.array->has_shape && !node.array->shape.empty() && node.array->shape.front() != len)
+      add_problem(report, Code::externals_info_len, key, path,
+                  "externals_info len(data) " + std::to_string(len) + " is not the first dimension " +
+                      std::to_string(node.array->shape.front()));
+  } else if (!plan.rows) {
+    plan.rows = len;
+    plan.rows_from = "externals_info len(data)";
+  } else if (*plan.rows != len) {
+    add_problem(report, Code::jsonl_row_count, key, path,
+                "externals_info len(data) " + std::to_string(len) + " disagrees with " + plan.rows_from + " (" +
+                    std::to_string(*plan.rows) + ")");
+  }
+  return walk.target;
+}
+
+/// An externals_info entry whose path the loader can walk.
+struct ExternalsEntry {
+  const std::string* key;
+  const Json* info;
+  std::vector<Json> items;
+};
+
+void check_externals_info(const Archive& archive, const Json& main, const Json& externals,
+                          const std::vector<RefSite>& main_refs, std::vector<MemberPlan>& plans,
+                          VerifyReport& report) {
+  std::set<std::string> listed, broken;  // keys; keys of bad entries
+  std::vector<ExternalsEntry> entries;
+  KeyIndex keys;  // of externals_info itself
+  for (const auto& [key, info] : externals.as_object()) {
+    listed.insert(key);
+    if (keys.find(externals, key) != &info) continue;  // a repeated key: Python's dict holds one of them
+    std::optional<std::vector<Json>> items;
+    if (!info.is_object()) {
+      add_problem(report, Code::externals_info_mismatch, key, "", "externals_info entry is not an object");
+    } else if (const Json* path = info.find("path"); !path || !(items = python_path_items(*path))) {
+      add_problem(report, Code::externals_info_mismatch, key, "",
+                  "externals_info path is not a non-empty list of str and int keys");
+    }
+    if (items)
+      entries.push_back(ExternalsEntry{&key, &info, std::move(*items)});
+    else
+      broken.insert(key);
+  }
+  // The loader walks the shortest paths first, each entry's node given its data before the next
+  // walk, so that a longer path can go on through an external list's lines.
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const ExternalsEntry& a, const ExternalsEntry& b) { return a.items.size() < b.items.size(); });
+  std::unordered_set<const Json*> reached;  // reference nodes some entry leads to
+  PopulatedNodes populated;
+  KeyIndex index;  // one path per entry into the same document
+  for (const ExternalsEntry& e : entries) {
+    if (const auto target =
+            check_externals_entry(archive, main, *e.key, *e.info, e.items, populated, index, plans, report))
+      reached.insert(*target);
+    else
+      broken.insert(*e.key);
+  }
+  // The reference loader opens exactly the members externals_info lists, and puts each one's
+  // data at the entry's path: a reference node no entry leads to is left without its data.
+  for (const RefSite& ref : main_refs) {
+    const std::string& member = ref.node.member();
+    if (member.empty() || broken.count(member) || reached.count(ref.node.json)) continue;
+    add_problem(report, Code::externals_info_mismatch, member, join_path(ref.segments),
+                listed.count(member) ? "no externals_info entry leads to this reference node (the reference loader "
+                                       "would leave it without its data)"
+                                     : "reference node has no externals_info entry (the reference loader would not "
+                                       "load it)");
+  }
+}
+
+}  // namespace
+
+std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std::vector<bool>& inflatable,
+                                               const ResourceLimits& limits, ZanjDocuments& documents,
+                                               VerifyReport& report) {
+  std::vector<MemberPlan> plans(archive.entries().size());
+  documents.main = read_document(archive, kMainMember, Code::missing_main, inflatable, limits, plans, report);
+  // Both documents stay loaded: the meta gets what the main document left of the
+  // --max-json-values and --max-json-bytes budgets, as every other command reads them.
+  ResourceLimits meta_limits = limits;
+  if (documents.main) {
+    meta_limits.max_json_values -= std::min(limits.max_json_values, count_json_values(*documents.main));
+    if (const ZipEntry* m = archive.find(kMainMember))
+      meta_limits.max_json_bytes -= std::min(limits.max_json_bytes, m->uncompressed_size);
+  }
+  documents.meta = read_document(archive, kMetaMember, Code::missing_meta, inflatable, meta_limits, plans, report);
+
+  const Json* externals = nullptr;
+  if (documents.meta) {
+    if (!documents.meta->is_object()) {
+      add_problem(report, Code::meta_not_object, kMetaMember, "",
+                  "the meta is a JSON " + std::string(documents.meta->type_name()) + ", not an object");
+    } else if (externals = documents.meta->find("externals_info"); !externals || !externals->is_object()) {
+      add_problem(report, Code::no_externals_info, kMetaMember, "", "the meta has no externals_info object");
+      externals = nullptr;
+    }
+  }
+  std::vector<RefSite> main_refs;
+  if (documents.main) {
+    main_refs = find_references(*documents.main, kMainMember);
+    check_inline_arrays(*documents.main, kMainMember, report);
+  }
+  for (const RefSite& ref : main_refs) plan_reference(archive, ref, plans, report);
+  if (documents.meta)
+    for (const RefSite& ref : find_references(*documents.meta, kMetaMember)) plan_reference(archive, ref, plans, report);
+  std::set<std::string> listed;
+  if (externals && documents.main) {
+    check_externals_info(archive, *documents.main, *externals, main_refs, plans, report);
+    for (const auto& member : externals->as_object()) listed.insert(member.first);
+  }
+  // Without both documents, what is referenced is unknown: do not call members stray.
+  if (!documents.main || !documents.meta) return plans;
+  const auto& entries = archive.entries();
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    // externals_info keys name members as Python's zipfile sees them (cp437 without the UTF-8 flag)
+    const std::string& name = entries[i].python_name;
+    if (plans[i].role == Role::other && name != kMainMember && name != kMetaMember && !listed.count(name))
+      add_problem(report, Code::unreferenced_member, entries[i].name, "",
+                  "no reference node or externals_info entry names this member (the loader ignores it)");
+  }
+  return plans;
+}
+
+}  // namespace zanj

@@ -1,0 +1,241 @@
+// ZIP structure checks: our central directory against the local headers, the layout of the
+// entries in the file, their names and methods, and the declared sizes against the limits.
+// Nothing here inflates anything: a zip bomb (overlapping entries, impossible ratios, sizes
+// over the limits) is reported from the headers alone, and its entries are marked so that
+// the data pass does not inflate them.
+#include <algorithm>
+#include <numeric>
+
+#include "zip/member_decoder.hpp"
+#include "zanj/member_name.hpp"
+#include "verify/verify_checks.hpp"
+
+namespace zanj {
+namespace {
+
+constexpr std::uint16_t kFlagEncrypted = 0x0001, kFlagDescriptor = 0x0008, kFlagStrongEncryption = 0x0040;
+constexpr std::uint32_t kDescriptorSig = 0x08074b50;
+constexpr std::uint64_t kEndRecordSize = 22;
+
+/// Bytes [begin, end) an entry occupies: local header, data and data descriptor.
+struct Extent {
+  std::uint64_t begin = 0, end = 0;
+  std::size_t index = 0;
+};
+
+
+std::string describe_type(const ZipEntry& e) {
+  if (e.is_directory()) return "a directory";
+  if (e.is_symlink()) return "a symbolic link";
+  char mode[16];
+  std::snprintf(mode, sizeof mode, "%06o", e.unix_mode());
+  return std::string("not a regular file (mode ") + mode + ")";
+}
+
+std::uint64_t le(const std::string& bytes, std::size_t at, std::size_t width) {
+  std::uint64_t v = 0;
+  for (std::size_t i = width; i-- > 0;) v = v << 8 | static_cast<unsigned char>(bytes[at + i]);
+  return v;
+}
+
+/// With flag bit 3 the CRC-32 and sizes follow the data, with or without a signature, with
+/// 4- or 8-byte sizes. Returns the descriptor's length when one of those forms agrees with
+/// the central directory, 0 when none does.
+std::uint64_t matching_descriptor(const ByteSource& source, std::uint64_t at, const ZipEntry& e) {
+  std::string bytes(24, '\0');
+  bytes.resize(source.read_some(at, bytes.data(), bytes.size()));
+  for (const bool signature : {true, false})
+    for (const std::size_t width : {8u, 4u}) {
+      const std::size_t start = signature ? 4 : 0, length = start + 4 + 2 * width;
+      if (bytes.size() < length || (signature && le(bytes, 0, 4) != kDescriptorSig)) continue;
+      if (le(bytes, start, 4) == e.crc32 && le(bytes, start + 4, width) == e.compressed_size &&
+          le(bytes, start + 4 + width, width) == e.uncompressed_size)
+        return length;
+    }
+  return 0;
+}
+
+/// Local header against central entry. Returns false when they disagree on something that
+/// decides how the data is read (name, method, flags, sizes): readers that go by local headers
+/// would read another member than the directory says, so such an entry is not inflated (and
+/// Archive::read refuses it too).
+bool compare_local(const ZipEntry& e, const LocalHeader& h, VerifyReport& report) {
+  std::vector<std::string> differ;
+  bool readable = true;
+  const auto check = [&](bool same, const char* what, bool decides_reading) {
+    if (same) return;
+    differ.emplace_back(what);
+    readable = readable && !decides_reading;
+  };
+  // With a data descriptor the local CRC-32 and sizes may be zero (written before the data).
+  const bool deferred = (h.flags & kFlagDescriptor) != 0;
+  const auto same = [&](std::uint64_t local, std::uint64_t central) {
+    return local == central || (deferred && local == 0);
+  };
+  check(h.name == e.name, "name", true);
+  check(h.method == e.method, "method", true);
+  check(h.flags == e.flags, "flags", true);
+  check(same(h.crc32, e.crc32), "CRC-32", false);
+  check(same(h.compressed_size, e.compressed_size) &&
+            same(h.zip64_compressed_size.value_or(e.compressed_size), e.compressed_size),
+        "compressed size", true);
+  check(same(h.uncompressed_size, e.uncompressed_size) &&
+            same(h.zip64_uncompressed_size.value_or(e.uncompressed_size), e.uncompressed_size),
+        "uncompressed size", true);
+  if (!differ.empty()) {
+    std::string what;
+    for (const auto& d : differ) what += (what.empty() ? "" : ", ") + d;
+    add_problem(report, Code::cd_local_mismatch, e.name, "", "central directory and local header disagree: " + what);
+  }
+  return readable;
+}
+
+/// One entry's own checks; its extent when the local header could be read.
+std::optional<Extent> check_entry(const ByteSource& source, const ZipEntry& e, std::size_t index,
+                                  const ResourceLimits& limits, std::vector<bool>& inflatable, VerifyReport& report) {
+  const auto refuse = [&](Code code, std::string message) {
+    add_problem(report, code, e.name, "", std::move(message));
+    inflatable[index] = false;
+  };
+  if (e.flags & (kFlagEncrypted | kFlagStrongEncryption)) refuse(Code::encrypted, "entry is encrypted");
+  if (!e.is_regular_file()) refuse(Code::not_regular_file, "entry is " + describe_type(e));
+  if (!method_decodable(e.method))
+    refuse(Code::unsupported_method,
+           "compression " + method_name(e.method) + " (zanj reads store, deflate, bzip2, lzma, xz, zstd)");
+  if (e.method == static_cast<std::uint16_t>(ZipMethod::store) && e.compressed_size != e.uncompressed_size)
+    refuse(Code::size_mismatch, "stored entry with " + std::to_string(e.compressed_size) + " bytes declares " +
+                                    std::to_string(e.uncompressed_size) + " uncompressed");
+  if (method_decodable(e.method) && declares_excess_ratio(e, limits.max_ratio)) {
+    const bool physical = method_physical_ratio(e.method) != 0 &&
+                          method_physical_ratio(e.method) <= limits.max_ratio;
+    refuse(Code::ratio_lie, method_name(e.method) + " entry of " + std::to_string(e.compressed_size) +
+                                " bytes claims " + std::to_string(e.uncompressed_size) + " (over " +
+                                (physical ? method_name(e.method) + "'s " : std::string("the ")) +
+                                std::to_string(allowed_ratio(e.method, limits.max_ratio)) + ":1 " +
+                                (physical ? "maximum)" : "ratio limit, --max-ratio)"));
+  }
+  LocalHeader h;
+  try {
+    h = read_local_header(source, e);
+  } catch (const Error& err) {
+    refuse(Code::bad_local_header, err.what());
+    return std::nullopt;
+  }
+  if (!compare_local(e, h, report)) inflatable[index] = false;
+  std::uint64_t end = h.data_offset + e.compressed_size;  // read_local_header checked it fits
+  if (h.flags & kFlagDescriptor) {
+    const std::uint64_t length = matching_descriptor(source, end, e);
+    if (length == 0)
+      add_problem(report, Code::cd_local_mismatch, e.name, "", "data descriptor missing or disagreeing with the central directory");
+    end += length;
+  }
+  return Extent{e.local_header_offset, end, index};
+}
+
+void check_names(const std::vector<ZipEntry>& entries, VerifyReport& report) {
+  for (const ZipEntry& e : entries) {
+    if (const auto why = member_name_problem(e.name)) {
+      add_problem(report, Code::unsafe_name, e.name, "", "unsafe member name: " + *why);
+    } else if (!e.utf8_flag() && std::any_of(e.name.begin(), e.name.end(), [](char c) { return c & 0x80; })) {
+      add_problem(report, Code::utf8_flag_missing, e.name, "", "non-ASCII name without the UTF-8 flag");
+    }
+  }
+  // Readers that pick one of several same-named entries pick differently (Python the last).
+  for (const NameClash& clash : name_clashes(entries)) {
+    const ZipEntry& first = entries[clash.entries.front()];
+    if (clash.same_name) {
+      add_problem(report, Code::duplicate_name, first.name, "",
+                  std::to_string(clash.entries.size()) + " entries have this name");
+      continue;
+    }
+    std::string others;
+    for (std::size_t k = 1; k < clash.entries.size(); ++k)
+      others += (k > 1 ? ", '" : "'") + printable_name(entries[clash.entries[k]].name) + "'";
+    add_problem(report, Code::ambiguous_name, first.name, "",
+                "equal after Unicode normalization (NFD) to " + others);
+  }
+}
+
+/// Declared sizes against the limits, before anything is inflated.
+void check_sizes(const std::vector<ZipEntry>& entries, const ResourceLimits& limits, std::vector<bool>& inflatable,
+                 VerifyReport& report) {
+  std::uint64_t total = 0;
+  bool overflow = false;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    overflow = overflow || __builtin_add_overflow(total, entries[i].uncompressed_size, &total);
+    if (entries[i].uncompressed_size > limits.max_member_bytes) {
+      add_problem(report, Code::too_large, entries[i].name, "",
+                  "declares " + std::to_string(entries[i].uncompressed_size) + " bytes, over the limit of " +
+                      std::to_string(limits.max_member_bytes));
+      inflatable[i] = false;
+    }
+  }
+  if (overflow || total > limits.max_total_bytes) {
+    add_problem(report, Code::too_large, "", "",
+                "members declare " + (overflow ? std::string("more than 2^64") : std::to_string(total)) +
+                    " bytes in total, over the limit of " + std::to_string(limits.max_total_bytes) +
+                    " (--max-total-bytes); no member data was read");
+    inflatable.assign(entries.size(), false);
+  }
+}
+
+/// Entries must not share bytes with each other or with the central directory.
+void check_layout(std::vector<Extent> extents, const ZipDirectory& dir, std::uint64_t file_size,
+                  std::vector<bool>& inflatable, VerifyReport& report) {
+  const auto& entries = dir.entries;
+  std::sort(extents.begin(), extents.end(), [](const Extent& a, const Extent& b) { return a.begin < b.begin; });
+  std::uint64_t covered = 0, gaps = 0;
+  const Extent* furthest = nullptr;  // the extent reaching furthest so far
+  for (const Extent& x : extents) {
+    if (furthest && x.begin < furthest->end) {
+      add_problem(report, Code::overlapping_entries, entries[x.index].name, "",
+                  "shares bytes with '" + printable_name(entries[furthest->index].name) + "'");
+      inflatable[x.index] = inflatable[furthest->index] = false;
+    } else if (x.begin > covered) {
+      gaps += x.begin - covered;
+    }
+    if (x.end > dir.cd_offset) {
+      add_problem(report, Code::overlaps_directory, entries[x.index].name, "",
+                  "data runs into the central directory at offset " + std::to_string(dir.cd_offset));
+      inflatable[x.index] = false;
+    }
+    if (!furthest || x.end > furthest->end) furthest = &x;
+    covered = std::max(covered, x.end);
+  }
+  if (dir.cd_offset > covered) gaps += dir.cd_offset - covered;
+  if (!dir.zip64 && dir.eocd_offset > dir.cd_offset + dir.cd_size)
+    gaps += dir.eocd_offset - (dir.cd_offset + dir.cd_size);
+  if (gaps > 0)
+    add_problem(report, Code::unaccounted_bytes, "", "", std::to_string(gaps) + " bytes belong to no entry");
+  const std::uint64_t end = dir.eocd_offset + kEndRecordSize + dir.comment.size();
+  if (end < file_size)
+    add_problem(report, Code::trailing_data, "", "", std::to_string(file_size - end) + " bytes after the end record");
+}
+
+}  // namespace
+
+ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& directory,
+                                 const ResourceLimits& limits, VerifyReport& report) {
+  const auto& entries = directory.entries;
+  ZipStructure out;
+  out.inflatable.assign(entries.size(), true);
+  std::vector<Extent> extents;
+  if (directory.other_end_record)
+    add_problem(report, Code::ambiguous_end_record, "", "",
+                "end records at offsets " + std::to_string(directory.eocd_offset) + " (read) and " +
+                    std::to_string(*directory.other_end_record) +
+                    " both open as a directory: readers list different members");
+  if (directory.python_offset_shift != 0)
+    add_problem(report, Code::ambiguous_end_record, "", "",
+                "the central directory ends " + std::to_string(directory.python_offset_shift) +
+                    " bytes before the end records: Python's zipfile shifts every offset by that and reads "
+                    "another directory");
+  for (std::size_t i = 0; i < entries.size(); ++i)
+    if (auto extent = check_entry(source, entries[i], i, limits, out.inflatable, report)) extents.push_back(*extent);
+  check_names(entries, report);
+  check_layout(std::move(extents), directory, source.size(), out.inflatable, report);
+  check_sizes(entries, limits, out.inflatable, report);
+  return out;
+}
+
+}  // namespace zanj

@@ -1,0 +1,219 @@
+#include "zip/deflate_stream.hpp"
+
+#include <libdeflate.h>
+#include <sched.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <exception>
+
+#include "zanj/error.hpp"
+
+namespace zanj {
+namespace {
+
+/// libdeflate compressors are costly to set up: one per thread and level, kept.
+libdeflate_compressor* compressor_for(int level) {
+  struct Cache {
+    int level = -1;
+    libdeflate_compressor* compressor = nullptr;
+    ~Cache() { libdeflate_free_compressor(compressor); }
+  };
+  thread_local Cache cache;
+  if (cache.level != level) {
+    libdeflate_free_compressor(cache.compressor);
+    cache.compressor = libdeflate_alloc_compressor(level);
+    cache.level = cache.compressor ? level : -1;
+    if (!cache.compressor) throw Error("deflate: cannot set up level " + std::to_string(level));
+  }
+  return cache.compressor;
+}
+
+/// One complete raw deflate stream of `input`.
+std::string compress_whole(std::string_view input, int level) {
+  libdeflate_compressor* c = compressor_for(level);
+  std::string out(libdeflate_deflate_compress_bound(c, input.size()), '\0');
+  const std::size_t n = libdeflate_deflate_compress(c, input.data(), input.size(), out.data(), out.size());
+  if (n == 0) throw Error("deflate: output larger than its bound");  // cannot happen with the bound
+  out.resize(n);
+  return out;
+}
+
+}  // namespace
+
+void unfinish_deflate_stream(std::string& stream) {
+  // Walk the stream block by block with zlib's inflate (Z_BLOCK stops at each block end, and
+  // data_type says how many bits of the last byte read are still unused) to find where the
+  // last block's header starts and how many bits are left after its end.
+  z_stream zs{};
+  if (inflateInit2(&zs, -15) != Z_OK) throw Error("deflate: cannot set up inflate");
+  zs.next_in = reinterpret_cast<Bytef*>(stream.data());
+  zs.avail_in = static_cast<uInt>(stream.size());
+  unsigned char discard[1 << 16];
+  std::uint64_t last_header_bit = 0;  // the first block starts at bit 0
+  unsigned unused_bits = 0;
+  bool whole = false;
+  for (;;) {
+    zs.next_out = discard;
+    zs.avail_out = sizeof discard;
+    if (inflate(&zs, Z_BLOCK) != Z_OK) break;
+    if (!(zs.data_type & 128)) continue;  // output buffer full, or input used up, mid-block
+    // At the end of a block: 64 says it was the last one; else the next header starts here.
+    if (zs.data_type & 64) {
+      unused_bits = static_cast<unsigned>(zs.data_type & 7);
+      whole = zs.avail_in == 0;
+      break;
+    }
+    last_header_bit = zs.total_in * 8 - (zs.data_type & 7);
+  }
+  inflateEnd(&zs);
+  if (!whole) throw Error("deflate: internal: block output is not one complete deflate stream");
+
+  stream[last_header_bit / 8] = static_cast<char>(stream[last_header_bit / 8] & ~(1u << (last_header_bit % 8)));
+  // An empty stored block: 3 header bits (not final, type 00) in the unused bits or a new
+  // byte, padding to the byte boundary, then LEN 0 and NLEN 0xFFFF.
+  stream.back() = static_cast<char>(stream.back() & ((1u << (8 - unused_bits)) - 1));
+  if (unused_bits < 3) stream.push_back('\0');
+  stream.append("\x00\x00\xff\xff", 4);
+}
+
+// ---- DeflatePool -------------------------------------------------------------
+
+DeflatePool::DeflatePool(unsigned threads) {
+  for (unsigned i = 0; i < std::max(threads, 1u); ++i) workers_.emplace_back([this] { work(); });
+}
+
+DeflatePool::~DeflatePool() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  for (auto& t : workers_) t.join();
+}
+
+void DeflatePool::submit(std::function<void()> job) {
+  {
+    std::lock_guard lock(mutex_);
+    jobs_.push_back(std::move(job));
+  }
+  wake_.notify_one();
+}
+
+void DeflatePool::work() {
+  for (;;) {
+    std::function<void()> job;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
+      if (jobs_.empty()) return;  // stopping, and nothing left to do
+      job = std::move(jobs_.front());
+      jobs_.pop_front();
+    }
+    job();
+  }
+}
+
+unsigned available_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// ---- DeflateStream -------------------------------------------------------------
+
+/// One block, compressed on a worker (or on the calling thread without a pool).
+struct DeflateStream::Block {
+  std::string input, output;
+  bool last = false;
+  bool done = false;
+  std::exception_ptr error;
+
+  void compress(int level) noexcept {
+    try {
+      output = compress_whole(input, level);
+      if (!last) unfinish_deflate_stream(output);
+    } catch (...) {
+      error = std::current_exception();
+    }
+    input = std::string();
+  }
+};
+
+/// What the workers share with the stream: they signal completion here. Held by shared_ptr
+/// so a job finishing after an exception unwound the stream still has somewhere to report.
+struct DeflateStream::Shared {
+  std::mutex mutex;
+  std::condition_variable finished;
+};
+
+DeflateStream::DeflateStream(int level, DeflatePool* pool, Sink sink)
+    : level_(level), pool_(pool && pool->threads() > 1 ? pool : nullptr), sink_(std::move(sink)),
+      shared_(std::make_shared<Shared>()) {
+  if (level < 0 || level > 9) throw Error("deflate level must be 0-9, not " + std::to_string(level), Exit::usage);
+}
+
+DeflateStream::~DeflateStream() {
+  // Do not leave workers compressing into blocks nobody will read; wait for them.
+  std::unique_lock lock(shared_->mutex);
+  shared_->finished.wait(lock, [this] {
+    return std::all_of(in_flight_.begin(), in_flight_.end(), [](const auto& b) { return b->done; });
+  });
+}
+
+void DeflateStream::write(std::string_view data) {
+  while (!data.empty()) {
+    if (pending_.empty()) pending_.reserve(kBlockSize);
+    const std::size_t take = std::min(data.size(), kBlockSize - pending_.size());
+    pending_.append(data.substr(0, take));
+    data.remove_prefix(take);
+    if (pending_.size() == kBlockSize) submit_block(false);
+  }
+}
+
+void DeflateStream::finish() {
+  submit_block(true);
+  while (!in_flight_.empty()) emit_ready(true);
+}
+
+void DeflateStream::submit_block(bool last) {
+  auto block = std::make_shared<Block>();
+  block->input = std::move(pending_);
+  pending_ = std::string();
+  block->last = last;
+  in_flight_.push_back(block);
+  if (!pool_) {
+    block->compress(level_);
+    block->done = true;
+  } else {
+    pool_->submit([block, shared = shared_, level = level_] {
+      block->compress(level);
+      std::lock_guard lock(shared->mutex);
+      block->done = true;
+      shared->finished.notify_all();
+    });
+  }
+  // Keep a few blocks in flight per worker, no more: that bounds memory.
+  while (in_flight_.size() > (pool_ ? 2 * pool_->threads() : 0)) emit_ready(true);
+  emit_ready(false);
+}
+
+void DeflateStream::emit_ready(bool wait_for_one) {
+  while (!in_flight_.empty()) {
+    std::shared_ptr<Block> front = in_flight_.front();
+    {
+      std::unique_lock lock(shared_->mutex);
+      if (!front->done) {
+        if (!wait_for_one) return;
+        shared_->finished.wait(lock, [&] { return front->done; });
+      }
+    }
+    in_flight_.pop_front();
+    if (front->error) std::rethrow_exception(front->error);
+    if (!front->output.empty()) sink_(front->output);
+    if (wait_for_one) return;
+  }
+}
+
+}  // namespace zanj

@@ -1,0 +1,524 @@
+// ZIP central-directory reader, following the PKWARE APPNOTE (sections 4.3
+// and 4.5). Everything read from the archive is untrusted: every length and
+// offset is checked against what we actually hold before it is used, and no
+// allocation is sized by a count that has not been bounded by the file size.
+#include "zip/zip_directory.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+#include <optional>
+
+#include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
+#include "base/unicode.hpp"
+
+namespace zanj {
+namespace {
+
+constexpr std::uint32_t kLocalSig = 0x04034b50, kCentralSig = 0x02014b50, kEndSig = 0x06054b50;
+constexpr std::uint32_t kZip64EndSig = 0x06064b50, kZip64LocatorSig = 0x07064b50;
+constexpr std::uint64_t kLocalSize = 30, kCentralSize = 46, kEndSize = 22;
+constexpr std::uint64_t kLocatorSize = 20, kZip64EndSize = 56;
+constexpr std::uint64_t kMaxComment = 0xFFFF;
+constexpr std::uint16_t kZip64ExtraId = 0x0001;
+constexpr std::uint64_t kMax16 = 0xFFFF, kMax32 = 0xFFFFFFFF;  // "see Zip64 record"
+
+/// The unsigned little-endian number of `width` bytes at `at`; the caller
+/// has checked that they exist.
+std::uint64_t little_endian(std::string_view bytes, std::size_t at, std::size_t width) {
+  std::uint64_t value = 0;
+  for (std::size_t i = width; i-- > 0;) value = value << 8 | static_cast<unsigned char>(bytes[at + i]);
+  return value;
+}
+
+/// Little-endian reader over bytes already in memory. Running off the end
+/// throws "<what> is truncated", so callers never index out of bounds.
+class Cursor {
+ public:
+  Cursor(std::string_view bytes, std::string what) : bytes_(bytes), what_(std::move(what)) {}
+  std::size_t remaining() const { return bytes_.size() - pos_; }
+  std::uint16_t u16() { return static_cast<std::uint16_t>(uint(2)); }
+  std::uint32_t u32() { return static_cast<std::uint32_t>(uint(4)); }
+  std::uint64_t u64() { return uint(8); }
+  void skip(std::size_t n) { take(n); }
+  std::string_view take(std::size_t n) {
+    need(n);
+    const std::string_view out = bytes_.substr(pos_, n);
+    pos_ += n;
+    return out;
+  }
+
+ private:
+  void need(std::size_t n) const {
+    if (n > remaining()) throw Error(what_ + " is truncated");
+  }
+  std::uint64_t uint(std::size_t n) {
+    need(n);
+    pos_ += n;
+    return little_endian(bytes_, pos_ - n, n);
+  }
+  std::string_view bytes_;
+  std::size_t pos_ = 0;
+  std::string what_;
+};
+
+std::string read_bytes(const ByteSource& source, std::uint64_t offset, std::size_t n) {
+  std::string out(n, '\0');
+  source.read_at(offset, out.data(), n);
+  return out;
+}
+
+/// A member name for an error message: quoted, escaped by the one terminal escape so a hostile
+/// name cannot break the one-line message or the terminal.
+std::string quoted(const std::string& name) { return "'" + terminal_safe(name) + "'"; }
+
+/// The end record fields, widened so Zip64 values can replace them.
+struct EndRecord {
+  std::uint64_t offset = 0;  // of the end of central directory record itself
+  std::uint64_t disk = 0, cd_disk = 0, entries_on_disk = 0, entries_total = 0;
+  std::uint64_t cd_size = 0, cd_offset = 0;
+  std::string comment;
+};
+
+EndRecord parse_end_record(std::string_view tail, std::size_t pos, std::uint64_t tail_start) {
+  Cursor c(tail.substr(pos), "end of central directory record");
+  EndRecord end;
+  end.offset = tail_start + pos;
+  c.skip(4);  // signature, already matched
+  end.disk = c.u16(), end.cd_disk = c.u16();
+  end.entries_on_disk = c.u16(), end.entries_total = c.u16();
+  end.cd_size = c.u32(), end.cd_offset = c.u32();
+  // A comment cut short by the end of the file is kept as far as it goes (Python does too).
+  const std::size_t comment_len = c.u16();
+  end.comment = std::string(c.take(std::min(comment_len, c.remaining())));
+  return end;
+}
+
+/// The end records found in the file's tail: the one Python's zipfile reads, and another one
+/// whose comment ends exactly at the end of the file, if there is such a different one.
+struct EndCandidates {
+  EndRecord chosen;
+  std::optional<EndRecord> exact_fit;
+};
+
+/// Python's _EndRecData: a record at exactly 22 bytes before the end with an empty comment;
+/// otherwise the last signature (rfind) in the final 65,536 + 22 bytes.
+EndCandidates find_end_records(const ByteSource& source) {
+  const std::uint64_t size = source.size();
+  const std::uint64_t tail_len = std::min(size, kEndSize + kMaxComment + 1);
+  const std::uint64_t tail_start = size - tail_len;
+  const std::string tail = read_bytes(source, tail_start, static_cast<std::size_t>(tail_len));
+  const auto is_signature = [&](std::size_t pos) { return little_endian(tail, pos, 4) == kEndSig; };
+  const auto ends_file = [&](std::size_t pos) {
+    return pos + kEndSize <= tail.size() && pos + kEndSize + little_endian(tail, pos + 20, 2) == tail.size();
+  };
+  std::optional<std::size_t> chosen;
+  if (tail.size() >= kEndSize && is_signature(tail.size() - kEndSize) && ends_file(tail.size() - kEndSize))
+    chosen = tail.size() - kEndSize;
+  for (std::size_t pos = tail.size() >= 4 ? tail.size() - 3 : 0; !chosen && pos-- > 0;)
+    if (is_signature(pos)) chosen = pos;
+  if (!chosen || *chosen + kEndSize > tail.size())
+    throw Error("no end of central directory record (not a ZIP file, or truncated)");
+  EndCandidates out{parse_end_record(tail, *chosen, tail_start), std::nullopt};
+  // Another record whose comment ends exactly at the end of the file is what readers that
+  // scan for a complete record may take instead.
+  for (std::size_t pos = tail.size() >= 4 ? tail.size() - 3 : 0; pos-- > 0;)
+    if (pos != *chosen && is_signature(pos) && ends_file(pos)) {
+      out.exact_fit = parse_end_record(tail, pos, tail_start);
+      break;
+    }
+  return out;
+}
+
+/// A 32-bit end-record field set to its maximum means "see the Zip64 record";
+/// any other value must agree with the Zip64 record (APPNOTE 4.4.1.4).
+void merge_zip64(std::uint64_t& field, std::uint64_t sentinel, std::uint64_t wide, const char* what) {
+  if (field != sentinel && field != wide)
+    throw Error(std::string("end of central directory and Zip64 end record disagree about the ") + what);
+  field = wide;
+}
+
+/// If a Zip64 locator directly precedes the end record, read the Zip64 end
+/// record it points to, fold its values into `end` and return its offset.
+std::optional<std::uint64_t> read_zip64_end(const ByteSource& source, EndRecord& end) {
+  if (end.offset < kLocatorSize) return std::nullopt;
+  const std::uint64_t locator_at = end.offset - kLocatorSize;
+  const std::string locator = read_bytes(source, locator_at, kLocatorSize);
+  Cursor loc(locator, "Zip64 end of central directory locator");
+  if (loc.u32() != kZip64LocatorSig) return std::nullopt;
+  const std::uint32_t record_disk = loc.u32();
+  const std::uint64_t record_at = loc.u64();
+  const std::uint32_t disks = loc.u32();
+  if (record_disk != 0 || disks > 1) throw Error("multi-disk (spanned) ZIP archives are not supported");
+  if (record_at > locator_at || locator_at - record_at < kZip64EndSize)
+    throw Error("Zip64 end of central directory record offset is out of range");
+
+  const std::string record = read_bytes(source, record_at, kZip64EndSize);
+  Cursor c(record, "Zip64 end of central directory record");
+  if (c.u32() != kZip64EndSig)
+    throw Error("Zip64 locator does not point to a Zip64 end of central directory record");
+  const std::uint64_t record_size = c.u64();  // excludes the signature and this field
+  if (record_size < kZip64EndSize - 12 || record_size > locator_at - record_at - 12)
+    throw Error("Zip64 end of central directory record has an impossible size");
+  c.skip(4);  // versions made by / needed
+  merge_zip64(end.disk, kMax16, c.u32(), "disk number");
+  merge_zip64(end.cd_disk, kMax16, c.u32(), "central directory disk");
+  merge_zip64(end.entries_on_disk, kMax16, c.u64(), "entry count on this disk");
+  merge_zip64(end.entries_total, kMax16, c.u64(), "total entry count");
+  merge_zip64(end.cd_size, kMax32, c.u64(), "central directory size");
+  merge_zip64(end.cd_offset, kMax32, c.u64(), "central directory offset");
+  return record_at;
+}
+
+/// `cd_limit`: where the central directory must end at the latest (the
+/// Zip64 end record if present, else the end record).
+void check_end_record(const EndRecord& end, std::uint64_t cd_limit, const ZipLimits& limits) {
+  if (end.disk != 0 || end.cd_disk != 0) throw Error("multi-disk (spanned) ZIP archives are not supported");
+  if (end.entries_on_disk != end.entries_total)
+    throw Error("end of central directory entry counts disagree (" + std::to_string(end.entries_on_disk) +
+                " on this disk, " + std::to_string(end.entries_total) + " in total)");
+  if (end.entries_total > limits.max_entries)
+    throw Error("archive claims " + std::to_string(end.entries_total) + " entries, more than the limit of " +
+                std::to_string(limits.max_entries));
+  if (end.cd_offset > cd_limit || end.cd_size > cd_limit - end.cd_offset)
+    throw Error("central directory (offset " + std::to_string(end.cd_offset) + ", size " +
+                std::to_string(end.cd_size) + ") does not end before the end of central directory record");
+  // Each entry takes at least 46 bytes: this bounds the count by the file size.
+  if (end.entries_total > end.cd_size / kCentralSize)
+    throw Error("archive claims " + std::to_string(end.entries_total) + " entries, but its " +
+                std::to_string(end.cd_size) + "-byte central directory cannot hold them");
+}
+
+/// The Zip64 extended information block (id 0x0001) of an extra field, if any.
+std::optional<std::string_view> find_zip64_extra(std::string_view extra, const std::string& owner) {
+  Cursor c(extra, "extra field of " + quoted(owner));
+  // Fewer than 4 bytes left cannot hold a block header: some writers pad
+  // the extra field with zeros, so ignore such a tail.
+  while (c.remaining() >= 4) {
+    const std::uint16_t id = c.u16();
+    const std::uint16_t len = c.u16();
+    if (len > c.remaining())
+      throw Error("extra field of " + quoted(owner) + " has a block running past its end");
+    const std::string_view data = c.take(len);
+    if (id == kZip64ExtraId) return data;
+  }
+  return std::nullopt;
+}
+
+/// Central directory: the Zip64 block holds only the fields whose fixed
+/// counterpart is at its maximum, in this order (APPNOTE 4.5.3). A maximum
+/// without a Zip64 block is kept literally, as Python's zipfile does.
+std::uint64_t resolve_central_zip64(ZipEntry& e, std::string_view block, std::uint16_t disk_start) {
+  Cursor c(block, "Zip64 extra field of " + quoted(e.name));
+  if (e.uncompressed_size == kMax32) e.uncompressed_size = c.u64();
+  if (e.compressed_size == kMax32) e.compressed_size = c.u64();
+  if (e.local_header_offset == kMax32) e.local_header_offset = c.u64();
+  return disk_start == kMax16 ? c.u32() : disk_start;
+}
+
+/// The local Zip64 block should hold both sizes (APPNOTE 4.5.3); Python
+/// writes it even for small members, whose fixed fields then hold the real
+/// sizes. A shorter block is read like the central one.
+void resolve_local_zip64(LocalHeader& h, std::string_view block, const std::string& owner) {
+  Cursor c(block, "Zip64 extra field of " + owner);
+  const bool both = block.size() >= 16;
+  const auto take = [&](std::uint64_t& field, std::optional<std::uint64_t>& recorded) {
+    if (!both && field != kMax32) return;
+    const std::uint64_t wide = c.u64();
+    recorded = wide;
+    if (field == kMax32) field = wide;
+  };
+  take(h.uncompressed_size, h.zip64_uncompressed_size);
+  take(h.compressed_size, h.zip64_compressed_size);
+}
+
+ZipEntry parse_central_entry(Cursor& c, std::uint64_t at, std::uint64_t index) {
+  const std::string where = "central directory entry " + std::to_string(index);
+  if (c.remaining() < kCentralSize) throw Error(where + " is truncated");
+  if (c.u32() != kCentralSig)
+    throw Error(where + " has a bad signature (at offset " + std::to_string(at) + ")");
+  ZipEntry e;
+  e.central_offset = at;
+  e.version_made_by = c.u16(), e.version_needed = c.u16(), e.flags = c.u16(), e.method = c.u16();
+  e.dos_time = c.u16(), e.dos_date = c.u16(), e.crc32 = c.u32();
+  e.compressed_size = c.u32(), e.uncompressed_size = c.u32();
+  const std::size_t name_len = c.u16(), extra_len = c.u16(), comment_len = c.u16();
+  std::uint64_t disk_start = c.u16();
+  c.skip(2);  // internal attributes
+  e.external_attributes = c.u32();
+  e.local_header_offset = c.u32();
+  if (name_len + extra_len + comment_len > c.remaining())
+    throw Error(where + ": name, extra field or comment runs past the end of the central directory");
+  e.name = std::string(c.take(name_len));
+  const std::string_view extra = c.take(extra_len);
+  c.skip(comment_len);
+  if (const auto block = find_zip64_extra(extra, e.name)) {
+    e.has_zip64_extra = true;
+    disk_start = resolve_central_zip64(e, *block, static_cast<std::uint16_t>(disk_start));
+  }
+  if (disk_start != 0)
+    throw Error("entry " + quoted(e.name) + " starts on another disk (multi-disk archives are not supported)");
+  return e;
+}
+
+std::vector<ZipEntry> parse_central_directory(const ByteSource& source, const EndRecord& end) {
+  if (end.cd_size > std::numeric_limits<std::size_t>::max()) throw Error("central directory too large");
+  const std::string cd = read_bytes(source, end.cd_offset, static_cast<std::size_t>(end.cd_size));
+  Cursor c(cd, "central directory");
+  std::vector<ZipEntry> entries;
+  entries.reserve(static_cast<std::size_t>(end.entries_total));  // bounded by cd_size / 46
+  for (std::uint64_t i = 0; i < end.entries_total; ++i) {
+    const std::uint64_t at = end.cd_offset + (cd.size() - c.remaining());
+    ZipEntry e = parse_central_entry(c, at, i);
+    // Local headers precede the central directory.
+    if (end.cd_offset < kLocalSize || e.local_header_offset > end.cd_offset - kLocalSize)
+      throw Error("local header offset of " + quoted(e.name) + " points into or past the central directory");
+    entries.push_back(std::move(e));
+  }
+  if (c.remaining() != 0)
+    throw Error("central directory has " + std::to_string(c.remaining()) + " bytes after its " +
+                std::to_string(end.entries_total) + " entries (wrong entry count?)");
+  return entries;
+}
+
+}  // namespace
+
+std::string method_name(std::uint16_t method) {
+  switch (static_cast<ZipMethod>(method)) {
+    case ZipMethod::store: return "store";
+    case ZipMethod::deflate: return "deflate";
+    case ZipMethod::deflate64: return "deflate64";
+    case ZipMethod::bzip2: return "bzip2";
+    case ZipMethod::lzma: return "lzma";
+    case ZipMethod::zstd: return "zstd";
+    case ZipMethod::xz: return "xz";
+  }
+  return "method " + std::to_string(method);
+}
+
+// ---- ZipEntry --------------------------------------------------------------
+
+namespace {
+constexpr std::uint32_t kTypeMask = 0170000, kTypeRegular = 0100000, kTypeSymlink = 0120000;
+}  // namespace
+
+bool ZipEntry::encrypted() const { return (flags & 0x0001) != 0; }
+bool ZipEntry::utf8_flag() const { return (flags & 0x0800) != 0; }
+bool ZipEntry::is_directory() const { return !name.empty() && name.back() == '/'; }
+std::uint32_t ZipEntry::unix_mode() const {
+  return (version_made_by >> 8) == 3 ? external_attributes >> 16 : 0;  // 3 = Unix
+}
+bool ZipEntry::is_symlink() const { return (unix_mode() & kTypeMask) == kTypeSymlink; }
+
+bool ZipEntry::is_regular_file() const {
+  const std::uint32_t type = unix_mode() & kTypeMask;
+  // No type bits at all (non-Unix makers, some writers) counts as a file.
+  return !is_directory() && (type == 0 || type == kTypeRegular);
+}
+
+std::int64_t ZipEntry::mtime_unix() const {
+  using namespace std::chrono;
+  // Month and day 0 (as in an all-zero date) are read as 1. Out-of-range
+  // days, hours and minutes roll over instead of failing: it is only a time.
+  const unsigned month_number = std::clamp((dos_date >> 5) & 0xFu, 1u, 12u);
+  const unsigned day_number = std::max(dos_date & 0x1Fu, 1u);
+  const sys_days first{year{1980 + (dos_date >> 9)} / month{month_number} / day{1}};
+  const std::int64_t days_since_epoch = (first + days{day_number - 1}).time_since_epoch().count();
+  const std::int64_t seconds =
+      (dos_time >> 11) * 3600 + ((dos_time >> 5) & 0x3F) * 60 + (dos_time & 0x1F) * 2;
+  return days_since_epoch * 86400 + seconds;
+}
+
+std::string ZipEntry::mtime_iso8601() const {
+  using namespace std::chrono;
+  const std::int64_t t = mtime_unix();  // >= 1980, so plain division floors
+  const year_month_day date{sys_days{days{t / 86400}}};
+  const std::int64_t s = t % 86400;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d", static_cast<int>(date.year()),
+                static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
+                static_cast<int>(s / 3600), static_cast<int>(s / 60 % 60), static_cast<int>(s % 60));
+  return buf;
+}
+
+// ---- ZipDirectory ----------------------------------------------------------
+
+namespace {
+
+/// Python's zipfile: UTF-8 with flag bit 11, code page 437 without (ASCII reads the same).
+std::string python_visible_name(const ZipEntry& e) {
+  if (e.utf8_flag() || std::all_of(e.name.begin(), e.name.end(), [](char c) { return (c & 0x80) == 0; }))
+    return e.name;
+  return cp437_to_utf8(e.name);
+}
+
+}  // namespace
+
+void ZipDirectory::index_names() {
+  for (ZipEntry& e : entries) e.python_name = python_visible_name(e);
+  by_name_.resize(entries.size());
+  std::iota(by_name_.begin(), by_name_.end(), std::size_t{0});
+  std::stable_sort(by_name_.begin(), by_name_.end(),
+                   [this](std::size_t a, std::size_t b) { return entries[a].python_name < entries[b].python_name; });
+}
+
+const ZipEntry* ZipDirectory::find(std::string_view name) const {
+  if (by_name_.size() != entries.size()) {  // index missing or stale
+    for (const ZipEntry& e : entries)
+      if (python_visible_name(e) == name) return &e;
+    return nullptr;
+  }
+  const auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
+                                   [this](std::size_t i, std::string_view n) {
+                                     return entries[i].python_name < n;
+                                   });
+  return it != by_name_.end() && entries[*it].python_name == name ? &entries[*it] : nullptr;
+}
+
+std::vector<NameClash> name_clashes(const std::vector<ZipEntry>& entries) {
+  std::vector<NameClash> out;
+  std::vector<std::size_t> order(entries.size());
+  // Names as Python sees them, and as bytes: each group of equal keys is a clash.
+  const auto group = [&](const std::vector<std::string>& keys, bool normalized) {
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return keys[a] < keys[b]; });
+    for (std::size_t i = 0; i < order.size();) {
+      std::size_t j = i + 1;
+      while (j < order.size() && keys[order[j]] == keys[order[i]]) ++j;
+      if (j - i > 1) {
+        NameClash clash;
+        clash.entries.assign(order.begin() + static_cast<std::ptrdiff_t>(i), order.begin() + static_cast<std::ptrdiff_t>(j));
+        std::sort(clash.entries.begin(), clash.entries.end());
+        const auto& first = entries[clash.entries.front()];
+        const bool all_raw_equal = std::all_of(clash.entries.begin(), clash.entries.end(),
+                                               [&](std::size_t k) { return entries[k].name == first.name; });
+        clash.same_name = !normalized || std::all_of(clash.entries.begin(), clash.entries.end(), [&](std::size_t k) {
+          return python_visible_name(entries[k]) == python_visible_name(first);
+        });
+        // Byte-identical groups were already reported by the first pass.
+        if (!normalized || !all_raw_equal) out.push_back(std::move(clash));
+      }
+      i = j;
+    }
+  };
+  std::vector<std::string> keys(entries.size());
+  for (std::size_t i = 0; i < entries.size(); ++i) keys[i] = entries[i].name;
+  group(keys, false);
+  for (std::size_t i = 0; i < entries.size(); ++i) keys[i] = nfd(python_visible_name(entries[i]));
+  group(keys, true);
+  return out;
+}
+
+std::optional<std::string> ZipDirectory::ambiguity() const {
+  if (other_end_record)
+    return "two end of central directory records (at offsets " + std::to_string(eocd_offset) + " and " +
+           std::to_string(*other_end_record) + ") describe different archives to different readers";
+  if (python_offset_shift != 0)
+    return "the central directory does not end where the end record begins (" +
+           std::to_string(python_offset_shift) + " bytes apart): Python's zipfile would read it elsewhere";
+  const auto clashes = name_clashes(entries);
+  if (clashes.empty()) return std::nullopt;
+  const NameClash& c = clashes.front();
+  const ZipEntry& e = entries[c.entries.front()];
+  if (c.same_name) return std::to_string(c.entries.size()) + " entries are named " + quoted(e.name);
+  // They look the same on a terminal: show their bytes as well.
+  const auto bytes = [](const std::string& name) {
+    std::string out;
+    for (const char byte : name) {
+      const auto ch = static_cast<unsigned char>(byte);
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "\\x%02X", ch);
+      out += ch >= 0x20 && ch < 0x7F ? std::string(1, byte) : std::string(hex);
+    }
+    return out;
+  };
+  const ZipEntry& other = entries[c.entries[1]];
+  return "member names " + quoted(e.name) + " and " + quoted(other.name) + " (bytes '" + bytes(e.name) + "' and '" +
+         bytes(other.name) + "') are the same name after Unicode normalization";
+}
+
+namespace {
+
+/// The end record's Zip64 values folded in and checked; returns where the directory must end.
+std::uint64_t resolve_end_record(const ByteSource& source, EndRecord& end, const ZipLimits& limits, bool& zip64) {
+  std::uint64_t cd_limit = end.offset;
+  if (const auto zip64_at = read_zip64_end(source, end)) {
+    zip64 = true;
+    cd_limit = *zip64_at;
+  }
+  check_end_record(end, cd_limit, limits);
+  return cd_limit;
+}
+
+/// Would this end record open as a directory? Its fields check out and a central header
+/// (or nothing, for an empty archive) is where it says the directory starts.
+bool opens_as_directory(const ByteSource& source, EndRecord end, const ZipLimits& limits) {
+  try {
+    bool zip64 = false;
+    resolve_end_record(source, end, limits, zip64);
+    if (end.entries_total == 0) return end.cd_size == 0;
+    return end.cd_size >= 4 && little_endian(read_bytes(source, end.cd_offset, 4), 0, 4) == kCentralSig;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+}  // namespace
+
+ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limits) {
+  EndCandidates found = find_end_records(source);
+  EndRecord& end = found.chosen;
+  ZipDirectory dir;
+  resolve_end_record(source, end, limits, dir.zip64);
+  dir.entries = parse_central_directory(source, end);
+  dir.eocd_offset = end.offset;
+  dir.cd_offset = end.cd_offset;
+  dir.cd_size = end.cd_size;
+  dir.comment = std::move(end.comment);
+  if (found.exact_fit && opens_as_directory(source, *found.exact_fit, limits))
+    dir.other_end_record = found.exact_fit->offset;
+  constexpr std::uint64_t kPythonZip64Records = kZip64EndSize + kLocatorSize;  // what Python assumes
+  const std::uint64_t directory_end = dir.zip64 ? end.offset - std::min(end.offset, kPythonZip64Records) : end.offset;
+  dir.python_offset_shift =
+      static_cast<std::int64_t>(directory_end) - static_cast<std::int64_t>(end.cd_offset + end.cd_size);
+  dir.index_names();
+  return dir;
+}
+
+// ---- local headers ---------------------------------------------------------
+
+LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry) {
+  const std::uint64_t at = entry.local_header_offset;
+  const std::string owner = "local header of " + quoted(entry.name);
+  if (at > source.size() || source.size() - at < kLocalSize)
+    throw Error(owner + " lies past the end of the file");
+  const std::string fixed = read_bytes(source, at, kLocalSize);
+  Cursor c(fixed, owner);
+  if (c.u32() != kLocalSig) throw Error(owner + " not found at offset " + std::to_string(at));
+  LocalHeader h;
+  h.version_needed = c.u16(), h.flags = c.u16(), h.method = c.u16();
+  h.dos_time = c.u16(), h.dos_date = c.u16(), h.crc32 = c.u32();
+  h.compressed_size = c.u32(), h.uncompressed_size = c.u32();
+  const std::size_t name_len = c.u16(), extra_len = c.u16();
+
+  const std::uint64_t variable_at = at + kLocalSize;  // cannot overflow: checked above
+  if (name_len + extra_len > source.size() - variable_at)
+    throw Error(owner + " runs past the end of the file");
+  const std::string variable = read_bytes(source, variable_at, name_len + extra_len);
+  h.name = variable.substr(0, name_len);
+  if (const auto block = find_zip64_extra(std::string_view(variable).substr(name_len), entry.name)) {
+    h.has_zip64_extra = true;
+    resolve_local_zip64(h, *block, owner);
+  }
+  h.data_offset = variable_at + name_len + extra_len;
+  // The central size is authoritative (the local one may be 0 with bit 3).
+  if (entry.compressed_size > source.size() - h.data_offset)
+    throw Error("data of " + quoted(entry.name) + " (" + std::to_string(entry.compressed_size) +
+                " bytes at offset " + std::to_string(h.data_offset) + ") runs past the end of the file");
+  return h;
+}
+
+}  // namespace zanj

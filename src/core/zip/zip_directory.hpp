@@ -1,0 +1,129 @@
+#pragma once
+// Our own reader for the ZIP central directory (PKWARE APPNOTE 6.3.x): the one source of
+// truth for which members exist and where their data is (member_decoder.hpp reads from it).
+// It chooses the end record Python's zipfile chooses and names entries as Python sees them.
+// This reader only parses structure; it never decompresses and never judges member names
+// (refusing "../x" or "/x" is the extractor's job, not the parser's), but it tells which
+// names readers could confuse (name_clashes, ZipDirectory::ambiguity).
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/byte_source.hpp"
+
+namespace zanj {
+
+/// Compression methods seen in .zanj archives (Python's zipfile can write any).
+enum class ZipMethod : std::uint16_t {
+  store = 0,
+  deflate = 8,
+  deflate64 = 9,
+  bzip2 = 12,
+  lzma = 14,
+  zstd = 93,
+  xz = 95,
+};
+
+/// "store", "deflate", "bzip2", "lzma", ... or "method 99" for unknown ones.
+std::string method_name(std::uint16_t method);
+
+/// One central-directory file header, with Zip64 values already resolved.
+struct ZipEntry {
+  std::string name;  ///< raw bytes of the central-directory name (UTF-8 or CP437)
+  /// The name Python's zipfile sees, in UTF-8: `name` itself with flag bit 11 (UTF-8), `name`
+  /// decoded as code page 437 without it (the same bytes for ASCII). Filled by index_names().
+  std::string python_name;
+  std::uint16_t version_made_by = 0, version_needed = 0, flags = 0, method = 0;
+  std::uint16_t dos_time = 0, dos_date = 0;
+  std::uint32_t crc32 = 0;
+  std::uint64_t compressed_size = 0, uncompressed_size = 0, local_header_offset = 0;
+  std::uint32_t external_attributes = 0;
+  bool has_zip64_extra = false;
+  std::uint64_t central_offset = 0;  ///< where this entry's central header starts
+
+  bool encrypted() const;          ///< general purpose flag bit 0
+  bool utf8_flag() const;          ///< general purpose flag bit 11 (name is UTF-8)
+  bool is_directory() const;       ///< name ends with '/'
+  /// st_mode bits (external_attributes >> 16) when made on Unix
+  /// (version_made_by >> 8 == 3), else 0.
+  std::uint32_t unix_mode() const;
+  bool is_symlink() const;         ///< S_IFLNK in unix_mode()
+  bool is_regular_file() const;    ///< not a directory, symlink, device, FIFO or socket
+  /// The DOS date/time as seconds since 1970. DOS times carry no time zone
+  /// (Python writes local time); we read them as UTC so the result does not
+  /// depend on the machine. A zero date means 1980-01-01T00:00:00.
+  std::int64_t mtime_unix() const;
+  std::string mtime_iso8601() const;  ///< e.g. "2026-11-20T12:34:56", same reading as mtime_unix
+};
+
+/// The local file header found at an entry's local_header_offset.
+struct LocalHeader {
+  std::uint16_t version_needed = 0, flags = 0, method = 0, dos_time = 0, dos_date = 0;
+  /// With flag bit 3 (data descriptor) set, these may be 0: kept as read.
+  std::uint32_t crc32 = 0;
+  std::uint64_t compressed_size = 0, uncompressed_size = 0;  ///< Zip64-resolved
+  std::string name;
+  std::uint64_t data_offset = 0;  ///< first byte of the member's data
+  bool has_zip64_extra = false;
+  /// The sizes written in the Zip64 block, when it holds them (Python writes both even for
+  /// small members); verify cross-checks them with the central directory.
+  std::optional<std::uint64_t> zip64_uncompressed_size, zip64_compressed_size;
+};
+
+struct ZipLimits {
+  /// Refuse archives claiming more entries than this, before allocating.
+  std::uint64_t max_entries = 1'000'000;
+};
+
+/// Entries whose names readers may take for one another.
+struct NameClash {
+  /// true: the same name for Python or byte for byte (a duplicate); false: different names,
+  /// equal after Unicode canonical decomposition (NFD), as macOS or libarchive may read them.
+  bool same_name = false;
+  std::vector<std::size_t> entries;  ///< positions in directory order, at least two
+};
+std::vector<NameClash> name_clashes(const std::vector<ZipEntry>& entries);
+
+struct ZipDirectory {
+  std::vector<ZipEntry> entries;  ///< in central-directory order
+  std::uint64_t eocd_offset = 0, cd_offset = 0, cd_size = 0;
+  bool zip64 = false;  ///< Zip64 end records present
+  std::string comment;
+  /// Another end record that would also open as a directory: one whose comment reaches the
+  /// end of the file (what most readers look for), when Python's zipfile chooses a different
+  /// one (the last signature in the file's final 64 KiB). Readers would list different members.
+  std::optional<std::uint64_t> other_end_record;
+  /// Python's zipfile does not trust the directory offset: it takes the directory to end where
+  /// the end record (or a 56-byte Zip64 end record and its locator) begins, and shifts every
+  /// offset by the difference. Non-zero: Python reads its directory elsewhere than we do.
+  std::int64_t python_offset_shift = 0;
+
+  /// First entry with that name as Python sees it (ZipEntry::python_name), or nullptr. Uses
+  /// the index built by index_names() (read_zip_directory calls it); if `entries` was changed
+  /// since, it falls back to a linear scan rather than answer wrongly.
+  const ZipEntry* find(std::string_view name) const;
+  /// (Re)build the name index (and every python_name) after filling or changing `entries`.
+  void index_names();
+  /// Why readers may disagree about what this archive holds (two end records, duplicate
+  /// names, names equal after NFD), in one line naming the member; nullopt when they cannot.
+  std::optional<std::string> ambiguity() const;
+
+ private:
+  /// Entry positions sorted by name, ties in directory order. Positions, not
+  /// pointers or views, so copying or moving the directory keeps it valid.
+  std::vector<std::size_t> by_name_;
+};
+
+/// Locate and parse the end records and the whole central directory. The end record is the
+/// one Python's zipfile takes: at exactly 22 bytes before the end of the file when a record
+/// with an empty comment is there, else the last signature in the final 64 KiB + 22 bytes.
+/// Throws zanj::Error (Exit::invalid) for any structural problem.
+ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limits = {});
+
+/// Parse the local header of `entry`; checks that its data lies within the file.
+LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry);
+
+}  // namespace zanj

@@ -1,0 +1,291 @@
+// ZIP output following Python's zipfile (Lib/zipfile.py, ZipInfo.FileHeader and
+// ZipFile._write_end_record) and the PKWARE APPNOTE for the record layouts.
+#include "zip/zip_writer.hpp"
+
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+#include <optional>
+
+#include "zip/deflate_stream.hpp"
+#include "zanj/error.hpp"
+#include "zanj/member_name.hpp"
+
+namespace zanj {
+namespace {
+
+constexpr std::uint32_t kLocalSig = 0x04034b50, kCentralSig = 0x02014b50, kEndSig = 0x06054b50;
+constexpr std::uint32_t kZip64EndSig = 0x06064b50, kZip64LocatorSig = 0x07064b50;
+// zipfile switches to Zip64 past 2 GiB - 1, not 4 GiB - 1: sizes and offsets are compared
+// with this limit, members with more data get 0xFFFFFFFF and the real value in the extra.
+constexpr std::uint64_t kZip64Limit = (std::uint64_t{1} << 31) - 1;
+constexpr std::uint64_t kMaxMembers = 0xFFFF;
+constexpr std::uint16_t kVersion = 20, kZip64Version = 45;
+constexpr std::uint16_t kMadeByUnix = 3 << 8;
+constexpr std::uint32_t kMode0600 = 0600u << 16;  // zipfile's default external attributes
+constexpr std::uint16_t kUtf8Flag = 0x0800;
+constexpr std::size_t kLocalFixed = 30, kZip64LocalExtra = 20;
+constexpr std::size_t kOutputBuffer = std::size_t{1} << 20;
+
+/// Append `value` as `width` (at most 8) little-endian bytes.
+void put(std::string& out, std::uint64_t value, int width) {
+  for (int i = 0; i < width; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
+}
+
+bool is_ascii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+}  // namespace
+
+DosDateTime DosDateTime::from_unix(std::int64_t seconds) {
+  const std::time_t t = static_cast<std::time_t>(seconds);
+  std::tm tm{};
+  if (!localtime_r(&t, &tm)) return {};
+  const int year = std::clamp(tm.tm_year + 1900, 1980, 2107);
+  DosDateTime d;
+  d.date = static_cast<std::uint16_t>((year - 1980) << 9 | (tm.tm_mon + 1) << 5 | tm.tm_mday);
+  d.time = static_cast<std::uint16_t>(tm.tm_hour << 11 | tm.tm_min << 5 | tm.tm_sec / 2);
+  return d;
+}
+
+/// The output file, buffered, plus the member being written.
+struct ZipWriter::Impl {
+  int fd = -1;
+  std::string name;
+  std::uint64_t offset = 0;  ///< bytes handed to write(), buffered or not
+  std::string buffer;
+  std::unique_ptr<DeflatePool> pool;
+  // the open member
+  std::optional<Entry> member;
+  bool member_zip64 = false;
+  std::unique_ptr<DeflateStream> deflater;
+  bool finished = false;
+
+  [[noreturn]] void fail(const char* what) const {
+    throw Error(name + ": cannot " + what + ": " + std::strerror(errno), Exit::usage);
+  }
+  void write_at(std::uint64_t at, std::string_view bytes) const {
+    while (!bytes.empty()) {
+      const ssize_t n = ::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(at));
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        fail("write");
+      }
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+      at += static_cast<std::uint64_t>(n);
+    }
+  }
+  void flush() {
+    write_at(offset - buffer.size(), buffer);
+    buffer.clear();
+  }
+  void append(std::string_view bytes) {
+    if (buffer.size() + bytes.size() > kOutputBuffer) flush();
+    if (bytes.size() >= kOutputBuffer) {
+      write_at(offset, bytes);
+    } else {
+      buffer.append(bytes);
+    }
+    offset += bytes.size();
+  }
+  /// Overwrite bytes already written (they may still sit in the buffer).
+  void patch(std::uint64_t at, std::string_view bytes) {
+    flush();
+    write_at(at, bytes);
+  }
+};
+
+ZipWriter::ZipWriter(int fd, std::string name, const ZipWriterOptions& options)
+    : name_(std::move(name)), options_(options), impl_(std::make_unique<Impl>()) {
+  if (options.method != ZipMethod::store && options.method != ZipMethod::deflate)
+    throw Error("can only write stored or deflated members, not " + method_name(static_cast<std::uint16_t>(options.method)),
+                Exit::usage);
+  if (options.level < 0 || options.level > 9)
+    throw Error("deflate level must be 0-9, not " + std::to_string(options.level), Exit::usage);
+  impl_->fd = fd;
+  impl_->name = name_;
+  impl_->buffer.reserve(kOutputBuffer);
+  if (options.method == ZipMethod::deflate && options.threads > 1)
+    impl_->pool = std::make_unique<DeflatePool>(options.threads);
+}
+
+ZipWriter::~ZipWriter() = default;
+
+std::uint64_t ZipWriter::bytes_written() const { return impl_->offset; }
+
+void ZipWriter::begin_member(const std::string& name, const ZipMemberOptions& options) {
+  if (impl_->finished) throw Error("internal: member added to a finished ZIP");
+  if (impl_->member) throw Error("internal: member '" + name + "' begun inside '" + impl_->member->name + "'");
+  if (name.empty() || name.size() > 0xFFFF || !is_valid_utf8(name))
+    throw Error(name_ + ": cannot name a member '" + printable_name(name) + "'");
+  Entry e;
+  e.name = name;
+  e.flags = is_ascii(name) ? 0 : kUtf8Flag;
+  e.time = options.modified.time;
+  e.date = options.modified.date;
+  e.offset = impl_->offset;
+  // As zipfile's _open_to_write: Zip64 when forced or when the data may reach the limit.
+  impl_->member_zip64 = options.force_zip64 || options.expected_size + options.expected_size / 20 > kZip64Limit;
+  std::string header;
+  put(header, kLocalSig, 4);
+  put(header, kVersion, 2);
+  put(header, e.flags, 2);
+  put(header, static_cast<std::uint16_t>(options_.method), 2);
+  put(header, e.time, 2);
+  put(header, e.date, 2);
+  header.append(12, '\0');  // CRC-32 and sizes: patched in end_member()
+  put(header, name.size(), 2);
+  put(header, impl_->member_zip64 ? kZip64LocalExtra : 0, 2);
+  header += name;
+  if (impl_->member_zip64) {
+    put(header, 1, 2);   // Zip64 extended information
+    put(header, 16, 2);  // both sizes, patched later
+    header.append(16, '\0');
+  }
+  impl_->append(header);
+  impl_->member = std::move(e);
+  if (options_.method == ZipMethod::deflate) {
+    Impl* impl = impl_.get();
+    impl_->deflater = std::make_unique<DeflateStream>(options_.level, impl_->pool.get(), [impl](std::string_view out) {
+      impl->member->compressed += out.size();
+      impl->append(out);
+    });
+  }
+}
+
+void ZipWriter::write(std::string_view data) {
+  if (!impl_->member) throw Error("internal: ZIP data written outside a member");
+  if (data.empty()) return;
+  Entry& e = *impl_->member;
+  e.crc = static_cast<std::uint32_t>(crc32_z(e.crc, reinterpret_cast<const Bytef*>(data.data()), data.size()));
+  e.uncompressed += data.size();
+  if (impl_->deflater) {
+    impl_->deflater->write(data);
+  } else {
+    e.compressed += data.size();
+    impl_->append(data);
+  }
+}
+
+void ZipWriter::end_member() {
+  if (!impl_->member) throw Error("internal: ZIP member ended twice");
+  if (impl_->deflater) {
+    impl_->deflater->finish();
+    impl_->deflater.reset();
+  }
+  Entry e = std::move(*impl_->member);
+  impl_->member.reset();
+  const bool large = e.uncompressed > kZip64Limit || e.compressed > kZip64Limit;
+  if (large && !impl_->member_zip64)
+    throw Error(name_ + ": member '" + e.name + "' grew past 2 GiB without a Zip64 header");
+  if (large) e.version = kZip64Version;
+  patch_local_header(e, impl_->member_zip64);
+  entries_.push_back(std::move(e));
+}
+
+void ZipWriter::patch_local_header(const Entry& e, bool zip64) {
+  const bool large = e.uncompressed > kZip64Limit || e.compressed > kZip64Limit;
+  std::string fixed;
+  put(fixed, e.version, 2);
+  impl_->patch(e.offset + 4, fixed);
+  fixed.clear();
+  put(fixed, e.crc, 4);
+  put(fixed, large ? 0xFFFFFFFFu : e.compressed, 4);
+  put(fixed, large ? 0xFFFFFFFFu : e.uncompressed, 4);
+  impl_->patch(e.offset + 14, fixed);
+  if (zip64) {
+    std::string extra;
+    put(extra, e.uncompressed, 8);  // zipfile's order: file size, then compressed size
+    put(extra, e.compressed, 8);
+    impl_->patch(e.offset + kLocalFixed + e.name.size() + 4, extra);
+  }
+}
+
+void ZipWriter::add_member(const std::string& name, std::string_view data, ZipMemberOptions options) {
+  options.expected_size = data.size();
+  begin_member(name, options);
+  write(data);
+  end_member();
+}
+
+void ZipWriter::write_central_directory() {
+  const std::uint64_t cd_offset = impl_->offset;
+  std::string out;
+  for (const Entry& e : entries_) {
+    // As _write_end_record: the Zip64 extra holds only the values past the limit.
+    std::string extra;
+    const bool large = e.uncompressed > kZip64Limit || e.compressed > kZip64Limit;
+    if (large) {
+      put(extra, e.uncompressed, 8);
+      put(extra, e.compressed, 8);
+    }
+    if (e.offset > kZip64Limit) put(extra, e.offset, 8);
+    if (!extra.empty()) extra = std::string("\x01\x00", 2) + static_cast<char>(extra.size()) + '\0' + extra;
+    const std::uint16_t version = extra.empty() ? e.version : kZip64Version;
+    put(out, kCentralSig, 4);
+    put(out, kMadeByUnix | version, 2);
+    put(out, version, 2);
+    put(out, e.flags, 2);
+    put(out, static_cast<std::uint16_t>(options_.method), 2);
+    put(out, e.time, 2);
+    put(out, e.date, 2);
+    put(out, e.crc, 4);
+    put(out, large ? 0xFFFFFFFFu : e.compressed, 4);
+    put(out, large ? 0xFFFFFFFFu : e.uncompressed, 4);
+    put(out, e.name.size(), 2);
+    put(out, extra.size(), 2);
+    put(out, 0, 2);  // comment length
+    put(out, 0, 2);  // disk number
+    put(out, 0, 2);  // internal attributes
+    put(out, kMode0600, 4);
+    put(out, e.offset > kZip64Limit ? 0xFFFFFFFFu : e.offset, 4);
+    out += e.name;
+    out += extra;
+    if (out.size() >= kOutputBuffer) {
+      impl_->append(out);
+      out.clear();
+    }
+  }
+  impl_->append(out);
+  out.clear();
+  const std::uint64_t cd_end = impl_->offset;
+  const std::uint64_t count = entries_.size(), cd_size = cd_end - cd_offset;
+  if (count > kMaxMembers || cd_offset > kZip64Limit || cd_size > kZip64Limit) {
+    put(out, kZip64EndSig, 4);
+    put(out, 44, 8);  // size of the rest of this record
+    put(out, kZip64Version, 2);
+    put(out, kZip64Version, 2);
+    put(out, 0, 8);   // this disk, disk with the central directory
+    put(out, count, 8);
+    put(out, count, 8);
+    put(out, cd_size, 8);
+    put(out, cd_offset, 8);
+    put(out, kZip64LocatorSig, 4);
+    put(out, 0, 4);
+    put(out, cd_end, 8);
+    put(out, 1, 4);  // total disks
+  }
+  put(out, kEndSig, 4);
+  put(out, 0, 4);  // disk numbers
+  put(out, std::min(count, kMaxMembers), 2);
+  put(out, std::min(count, kMaxMembers), 2);
+  put(out, std::min<std::uint64_t>(cd_size, 0xFFFFFFFF), 4);
+  put(out, std::min<std::uint64_t>(cd_offset, 0xFFFFFFFF), 4);
+  put(out, 0, 2);  // comment length
+  impl_->append(out);
+}
+
+void ZipWriter::finish() {
+  if (impl_->member) throw Error("internal: ZIP finished with member '" + impl_->member->name + "' open");
+  if (impl_->finished) return;
+  write_central_directory();
+  impl_->flush();
+  impl_->finished = true;
+}
+
+}  // namespace zanj

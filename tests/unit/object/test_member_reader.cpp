@@ -1,0 +1,117 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "test_support.hpp"
+#include "zanj/error.hpp"
+#include "object/member_reader.hpp"
+
+using namespace zanj;
+using test::open_corpus;
+
+TEST_SUITE("member_reader") {
+  TEST_CASE("npy headers of real members") {
+    Archive a = open_corpus("dtypes.zanj");
+    const NpyHeader f = read_npy_member_header(a, *a.find("f4_fortran.npy"));
+    CHECK(f.fortran_order);
+    CHECK(f.shape == std::vector<std::uint64_t>{20, 15});
+    CHECK(f.dtype.descr() == "<f4");
+    CHECK(f.data_offset + f.data_bytes() == a.find("f4_fortran.npy")->uncompressed_size);
+    Archive b = open_corpus("malformed/npy_shape_mismatch.zanj");
+    const NpyHeader m = read_npy_member_header(b, *b.find("big_array.npy"));
+    CHECK(m.shape != std::vector<std::uint64_t>{32, 16});
+  }
+
+  TEST_CASE("a member that is not npy is an Error naming it") {
+    Archive a = open_corpus("basic.zanj");
+    CHECK_THROWS_WITH_AS(read_npy_member_header(a, *a.find("long_list.jsonl")),
+                         doctest::Contains("member 'long_list.jsonl'"), Error);
+  }
+
+  TEST_CASE("jsonl lines stream in order") {
+    Archive a = open_corpus("basic.zanj");
+    std::uint64_t count = 0;
+    for_each_jsonl_value(a, *a.find("long_list.jsonl"), [&](std::uint64_t i, const Json& v) {
+      CHECK(v.as_int64() == static_cast<std::int64_t>(i));
+      ++count;
+      return true;
+    });
+    CHECK(count == 300);
+  }
+
+  TEST_CASE("jsonl rows with NaN, and stopping early") {
+    Archive a = open_corpus("nan_values.zanj");
+    std::vector<Json> rows;
+    for_each_jsonl_value(a, *a.find("table.jsonl"), [&](std::uint64_t, const Json& v) {
+      rows.push_back(v);
+      return true;
+    });
+    REQUIRE(rows.size() == 3);
+    CHECK(std::isnan(rows[1].find("x")->as_real()));
+    CHECK(rows[1].find("y")->is_null());
+    int seen = 0;
+    for_each_jsonl_line(a, *a.find("table.jsonl"), [&](std::uint64_t, std::string_view) { return ++seen < 2; });
+    CHECK(seen == 2);
+  }
+
+  TEST_CASE("JsonlLineSplitter: lines across chunk boundaries, a last line, stopping") {
+    const std::string text = "ab\n\ncdef\ng";
+    for (std::size_t chunk = 1; chunk <= text.size(); ++chunk) {
+      std::vector<std::string> lines;
+      JsonlLineSplitter splitter(
+          [&](std::uint64_t i, std::string_view line) {
+            CHECK(i == lines.size());
+            lines.emplace_back(line);
+            return true;
+          },
+          100, "t");
+      for (std::size_t at = 0; at < text.size(); at += chunk) CHECK(splitter.feed(std::string_view(text).substr(at, chunk)));
+      CHECK(splitter.finish());
+      CHECK(lines == std::vector<std::string>{"ab", "", "cdef", "g"});
+      CHECK(splitter.lines() == 4);
+    }
+    int seen = 0;
+    JsonlLineSplitter stopper([&](std::uint64_t, std::string_view) { return ++seen < 2; }, 100, "t");
+    CHECK_FALSE(stopper.feed("1\n2\n3\n"));
+    CHECK_FALSE(stopper.feed("4\n"));
+    CHECK_FALSE(stopper.finish());
+    CHECK(seen == 2);
+    JsonlLineSplitter bounded([](std::uint64_t, std::string_view) { return true; }, 3, "what");
+    CHECK(bounded.feed("123\n12"));
+    CHECK_THROWS_WITH_AS(bounded.feed("34"), "what: line 2 is longer than 3 bytes, the limit (raise with --max-jsonl-line-bytes)", Error);
+  }
+
+  TEST_CASE("NpyHeaderCollector: the header from any chunking, the data left over") {
+    const std::string header = make_npy_header(parse_descr("<i2"), false, {5});
+    const std::string member = header + std::string(10, '\x01');
+    for (std::size_t chunk : {1, 5, 11, 12, 13, 200}) {
+      NpyHeaderCollector collector;
+      std::uint64_t data = 0;
+      for (std::size_t at = 0; at < member.size(); at += chunk) {
+        const std::string_view piece = std::string_view(member).substr(at, chunk);
+        data += piece.size() - collector.feed(piece);
+      }
+      collector.finish();
+      REQUIRE(collector.header());
+      CHECK(collector.header()->shape == std::vector<std::uint64_t>{5});
+      CHECK(data == 10);
+    }
+    NpyHeaderCollector short_member;
+    short_member.feed(header.substr(0, 30));
+    CHECK_THROWS_WITH_AS(short_member.finish(), doctest::Contains("ends inside its header"), Error);
+    NpyHeaderCollector tiny;
+    tiny.feed("\x93NUM");
+    CHECK_THROWS_AS(tiny.finish(), Error);
+    NpyHeaderCollector limited(NpyLimits{16});
+    CHECK_THROWS_WITH_AS(limited.feed(header), doctest::Contains("exceeds the limit"), Error);
+    NpyHeaderCollector bad;
+    CHECK_THROWS_WITH_AS(bad.feed("not an npy member at all"), doctest::Contains("bad magic"), Error);
+  }
+
+  TEST_CASE("line length is bounded") {
+    Archive a = open_corpus("dataframe.zanj");
+    CHECK_THROWS_WITH_AS(
+        for_each_jsonl_line(a, *a.find("table.jsonl"), [](std::uint64_t, std::string_view) { return true; }, 10),
+        doctest::Contains("longer than 10 bytes"), Error);
+  }
+}

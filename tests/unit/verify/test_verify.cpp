@@ -1,0 +1,157 @@
+#include <doctest/doctest.h>
+
+#include "doctest_printers.hpp"
+
+#include <algorithm>
+
+#include "temp_dir.hpp"
+#include "test_support.hpp"
+#include "zanj/error.hpp"
+#include "zanj/verify.hpp"
+#include "verify/verify_checks.hpp"
+#include "zanj_fixture.hpp"
+
+using namespace zanj;
+using test::corpus;
+using test::FixtureParts;
+using test::fixture_zip;
+
+namespace {
+
+std::vector<std::string> codes(const VerifyReport& r) {
+  std::vector<std::string> out;
+  for (const auto* list : {&r.errors, &r.warnings})
+    for (const Problem& p : *list) out.push_back(p.code);
+  return out;
+}
+
+bool has(const VerifyReport& r, std::string_view code) {
+  const auto all = codes(r);
+  return std::find(all.begin(), all.end(), code) != all.end();
+}
+
+const char* const kValid[] = {"basic.zanj",     "dataclass.zanj", "dataframe.zanj", "dtypes.zanj", "inline_b64.zanj",
+                              "inline_hex.zanj", "model.zanj",     "nan_values.zanj", "stored.zanj", "tuple_list.zanj"};
+
+}  // namespace
+
+TEST_SUITE("verify") {
+  TEST_CASE("every corpus archive is valid, and every member is read once") {
+    for (const char* name : kValid) {
+      CAPTURE(name);
+      const VerifyReport r = verify_file(corpus(name));
+      CHECK(r.ok());
+      CHECK(codes(r).empty());
+      CHECK(r.checked.members > 0);
+      CHECK(r.checked.members_read == r.checked.members);
+    }
+  }
+
+  TEST_CASE("the malformed corpus is invalid, each for its reason") {
+    const std::pair<const char*, const char*> cases[] = {
+        {"truncated.zanj", "no_eocd"},          {"bad_crc.zanj", "crc_mismatch"},
+        {"no_main.zanj", "missing_main"},       {"no_meta.zanj", "missing_meta"},
+        {"bad_main_json.zanj", "json_invalid"}, {"missing_external.zanj", "dangling_ref"},
+        {"zip_slip.zanj", "unsafe_name"},       {"absolute_path.zanj", "unsafe_name"},
+        {"npy_shape_mismatch.zanj", "npy_mismatch"}};
+    for (const auto& [name, code] : cases) {
+      CAPTURE(name);
+      const VerifyReport r = verify_file(corpus(std::string("malformed/") + name));
+      CHECK_FALSE(r.ok());
+      CHECK(has(r, code));
+    }
+  }
+
+  TEST_CASE("a missing file cannot be verified (usage), a non-ZIP file is invalid") {
+    try {
+      verify_file(corpus("nope.zanj"));
+      FAIL("verified a missing file");
+    } catch (const Error& e) {
+      CHECK(e.exit() == Exit::usage);
+    }
+    const VerifyReport r = verify_bytes(std::string(500, 'x'), "junk");
+    CHECK(r.file == "junk");
+    CHECK(codes(r) == std::vector<std::string>{"no_eocd"});
+  }
+
+  TEST_CASE("the built fixture is valid; memory and file give the same report") {
+    const VerifyReport r = verify_bytes(fixture_zip(), "fixture");
+    CHECK(codes(r).empty());
+    CHECK(r.checked.npy_members == 1);
+    CHECK(r.checked.jsonl_members == 2);
+    CHECK(r.checked.jsonl_rows == 5);
+    CHECK(r.checked.inline_arrays == 1);
+    CHECK(r.checked.references == 3);
+    const VerifyReport disk = verify_file(corpus("dtypes.zanj"));
+    const VerifyReport memory = verify_bytes(test::read_file(corpus("dtypes.zanj")), corpus("dtypes.zanj"));
+    CHECK(to_json(report_json(disk)) == to_json(report_json(memory)));
+  }
+
+  TEST_CASE("progress counts every data member's bytes once, whatever the threads") {
+    const VerifyReport plain = verify_file(corpus("model.zanj"));
+    for (unsigned threads : {1u, 2u, 4u}) {
+      CAPTURE(threads);
+      VerifyOptions options;
+      options.threads = threads;
+      std::uint64_t last = 0, total = 0, calls = 0;
+      options.progress = [&](std::uint64_t done, std::uint64_t all) {
+        CHECK(done > last);  // calls are serialized, so the count only grows
+        last = done;
+        total = all;
+        ++calls;
+      };
+      const VerifyReport r = verify_file(corpus("model.zanj"), options);
+      CHECK(r.ok());
+      CHECK(calls > 0);
+      CHECK(last == total);
+      // The JSON members are read before the data pass and are not counted in it.
+      CHECK(total < r.checked.bytes_read);
+      CHECK(r.checked.bytes_read == plain.checked.bytes_read);
+    }
+  }
+
+  TEST_CASE("all problems are reported, in the same order whatever the threads") {
+    FixtureParts parts;
+    parts.arr = test::fixture_npy("<f4", {3, 4});  // shape mismatch
+    parts.lst = "0\n1\n";                          // row count
+    parts.tab = "{\"a\": 1}\n[1]\n";               // columns, twice
+    std::string bytes = fixture_zip(parts);
+    VerifyOptions one, four;
+    one.threads = 1;
+    four.threads = 4;
+    const VerifyReport a = verify_bytes(bytes, "f", one);
+    const VerifyReport b = verify_bytes(bytes, "f", four);
+    CHECK(codes(a) == std::vector<std::string>{"npy_mismatch", "jsonl_row_count", "table_columns", "table_columns"});
+    CHECK(to_json(report_json(a)) == to_json(report_json(b)));
+  }
+
+  TEST_CASE("limits: total size refuses all inflation, entry count, JSON depth") {
+    VerifyOptions small;
+    small.limits.max_total_bytes = 100;
+    const VerifyReport r = verify_bytes(fixture_zip(), "f", small);
+    CHECK(has(r, "too_large"));
+    CHECK(r.checked.bytes_read == 0);
+    VerifyOptions few;
+    few.limits.max_entries = 2;
+    CHECK(codes(verify_bytes(fixture_zip(), "f", few)) == std::vector<std::string>{"too_many_entries"});
+    VerifyOptions shallow;
+    shallow.limits.max_json_depth = 1;
+    CHECK(has(verify_bytes(fixture_zip(), "f", shallow), "json_too_deep"));
+  }
+
+  TEST_CASE("report_json has the documented shape") {
+    const VerifyReport r = verify_file(corpus("malformed/bad_crc.zanj"));
+    const Json j = report_json(r);
+    CHECK(j.find("file")->as_string() == corpus("malformed/bad_crc.zanj"));
+    CHECK(j.find("ok")->as_bool() == false);
+    const Json& e = j.find("errors")->as_array().at(0);
+    CHECK(e.string_at("code") == "crc_mismatch");
+    CHECK(e.string_at("member") == "big_array.npy");
+    CHECK(e.find("path")->is_string());
+    CHECK(e.find("message")->is_string());
+    CHECK(j.find("warnings")->as_array().empty());
+    for (const char* key : {"members", "members_read", "bytes_read", "references", "npy_members", "jsonl_members",
+                            "jsonl_rows", "inline_arrays"})
+      CHECK(j.find("checked")->find(key) != nullptr);
+  }
+}

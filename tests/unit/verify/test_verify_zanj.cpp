@@ -1,0 +1,174 @@
+#include <doctest/doctest.h>
+
+#include "doctest_printers.hpp"
+
+#include <algorithm>
+
+#include "test_support.hpp"
+#include "verify/verify_checks.hpp"
+#include "zanj_fixture.hpp"
+
+using namespace zanj;
+using Role = MemberPlan::Role;
+using test::FixtureParts;
+using test::fixture_main;
+using test::fixture_meta;
+
+namespace {
+
+struct Result {
+  VerifyReport report;
+  std::vector<MemberPlan> plans;
+  std::vector<std::string> codes;
+};
+
+Result consistency(const Archive& archive) {
+  Result r;
+  ZanjDocuments docs;
+  r.plans = check_zanj_consistency(archive, std::vector<bool>(archive.entries().size(), true), {}, docs, r.report);
+  for (const auto* list : {&r.report.errors, &r.report.warnings})
+    for (const Problem& p : *list) r.codes.push_back(p.code);
+  return r;
+}
+
+Result consistency(const FixtureParts& parts, std::vector<test::TestMember> extra = {}) {
+  auto members = test::fixture_members(parts);
+  members.insert(members.end(), extra.begin(), extra.end());
+  return consistency(Archive(std::make_unique<MemorySource>(test::build_zip(members).bytes), "f"));
+}
+
+std::string replaced(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_SUITE("verify_zanj") {
+  TEST_CASE("plans say what each member is and what it must agree with") {
+    const Result r = consistency(FixtureParts{});
+    CHECK(r.codes.empty());
+    REQUIRE(r.plans.size() == 5);
+    CHECK(r.plans[0].role == Role::meta_json);
+    CHECK(r.plans[1].role == Role::main_json);
+    CHECK(r.plans[2].role == Role::npy);
+    REQUIRE(r.plans[2].arrays.size() == 1);
+    CHECK(r.plans[2].arrays[0].shape == std::vector<std::uint64_t>{4, 3});
+    CHECK(r.plans[2].path == "arr");
+    CHECK(r.plans[3].role == Role::jsonl);
+    CHECK(r.plans[3].rows == 3u);  // from externals_info
+    CHECK(r.plans[3].list_elements);
+    CHECK(r.plans[4].rows == 2u);  // from the node
+    CHECK(r.plans[4].columns == std::vector<std::string>{"a", "b"});
+    CHECK(r.report.checked.references == 3);
+    CHECK(r.report.checked.members_read == 2);  // the two JSON members
+  }
+
+  TEST_CASE("references in the meta are legitimate (tuple_list.zanj)") {
+    const Result r = consistency(test::open_corpus("tuple_list.zanj"));
+    CHECK(r.codes.empty());
+    CHECK(r.report.checked.references == 6);
+    CHECK(std::count_if(r.plans.begin(), r.plans.end(), [](const MemberPlan& p) { return p.role == Role::jsonl; }) == 6);
+  }
+
+  TEST_CASE("missing and broken documents") {
+    auto members = test::fixture_members();
+    members.erase(members.begin() + 1);
+    CHECK(consistency(Archive(std::make_unique<MemorySource>(test::build_zip(members).bytes), "f")).codes ==
+          std::vector<std::string>{"missing_main"});
+    FixtureParts p;
+    p.main = "{\"a\": [1, }";
+    CHECK(consistency(p).codes == std::vector<std::string>{"json_invalid"});
+    p = {};
+    p.meta = "[]";
+    CHECK(consistency(p).codes == std::vector<std::string>{"meta_not_object"});
+    p.meta = "{\"zanj_cfg\": {}}";
+    CHECK(consistency(p).codes == std::vector<std::string>{"no_externals_info"});
+  }
+
+  TEST_CASE("references: dangling, malformed, stray members") {
+    FixtureParts p;
+    p.main = replaced(fixture_main(), "\"$ref\": \"lst.jsonl\"", "\"$ref\": \"gone.jsonl\"");
+    const Result dangling = consistency(p);
+    CHECK(std::count(dangling.codes.begin(), dangling.codes.end(), "dangling_ref") == 1);
+    CHECK(std::count(dangling.codes.begin(), dangling.codes.end(), "externals_info_mismatch") == 2);
+    p.main = replaced(fixture_main(), "\"shape\": [4, 3],", "");
+    CHECK(consistency(p).codes == std::vector<std::string>{"bad_reference"});
+    p.main = replaced(fixture_main(), "\"$ref\": \"tab.jsonl\",", "");
+    const Result no_ref = consistency(p);
+    CHECK(std::count(no_ref.codes.begin(), no_ref.codes.end(), "bad_reference") == 1);
+    const Result stray = consistency(FixtureParts{}, {{"stray.bin", "x"}});  // the loader ignores it
+    CHECK(stray.codes == std::vector<std::string>{"unreferenced_member"});
+    CHECK(stray.report.errors.empty());
+  }
+
+  TEST_CASE("externals_info: path, item_type, missing entry, len(data)") {
+    FixtureParts p;
+    p.meta = replaced(fixture_meta(), "\"path\": [\"arr\"]", "\"path\": [\"lst\"]");
+    CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch"});
+    p.meta = replaced(fixture_meta(), "{\"item_type\": \"npy\"", "{\"item_type\": \"jsonl\"");
+    CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch"});
+    p.meta = replaced(fixture_meta(), "\"tab.jsonl\": {\"item_type\": \"jsonl\", \"path\": [\"tab\"], \"len(data)\": 2}",
+                      "\"tab.jsonl\": 7");
+    CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch"});
+    p.meta = replaced(fixture_meta(), ",\n   \"tab.jsonl\": {\"item_type\": \"jsonl\", \"path\": [\"tab\"], \"len(data)\": 2}", "");
+    CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch"});
+    p.meta = replaced(fixture_meta(), "\"path\": [\"tab\"], \"len(data)\": 2", "\"path\": [\"tab\"], \"len(data)\": 5");
+    CHECK(consistency(p).codes == std::vector<std::string>{"jsonl_row_count"});
+    p.meta = replaced(fixture_meta(), "\"path\": [\"arr\"], \"len(data)\": 4", "\"path\": [\"arr\"], \"len(data)\": 3");
+    CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_len"});
+  }
+
+  TEST_CASE("externals_info paths are walked with Python subscripts") {
+    FixtureParts p;
+    p.main = replaced(fixture_main(), "\"arr\": {", "\"7\": {");  // the array under the key "7"
+    p.meta = replaced(fixture_meta(), "\"path\": [\"arr\"]", "\"path\": [\"7\"]");
+    CHECK(consistency(p).codes.empty());
+    p.meta = replaced(fixture_meta(), "\"path\": [\"arr\"]", "\"path\": [7]");  // dict[7]: KeyError
+    CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch"});
+    p.main = replaced(fixture_main(), "\"arr\": {", "\"l\": [0, {");
+    p.main = replaced(p.main, "\"n_elements\": 12}", "\"n_elements\": 12}]");  // {"l": [0, ARRAY]}
+    for (const char* path : {"[\"l\", 1]", "[\"l\", true]", "[\"l\", -1]"}) {
+      p.meta = replaced(fixture_meta(), "[\"arr\"]", path);
+      CAPTURE(path);
+      const Result r = consistency(p);
+      CHECK(r.codes.empty());
+      CHECK(r.plans[2].path == "l/1");
+    }
+    for (const char* path : {"[\"l\", \"1\"]", "[\"l\", 2]", "[\"l\", 1.0]", "[]", "\"l\""}) {
+      p.meta = replaced(fixture_meta(), "[\"arr\"]", path);
+      CAPTURE(path);
+      CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch"});
+    }
+  }
+
+  TEST_CASE("a reference inside an external list's lines is found through externals_info") {
+    // ZANJ serializes the items of a long list before writing them as .jsonl lines, so a large
+    // array item becomes its own member, referred to from inside the list's member.
+    FixtureParts p;
+    p.lst = "0\n{\"__muutils_format__\": \"numpy.ndarray:external\", \"$ref\": \"lst/1.npy\", \"shape\": [4, 3], "
+            "\"dtype\": \"float32\", \"n_elements\": 12}\n2\n";
+    p.meta = replaced(fixture_meta(), "\"arr.npy\": {",
+                      "\"lst/1.npy\": {\"item_type\": \"npy\", \"path\": [\"lst\", 1]},\n   \"arr.npy\": {");
+    const Result r = consistency(p, {{"lst/1.npy", test::fixture_npy(), true}});
+    CHECK(r.codes.empty());
+    CHECK(r.plans.back().role == Role::npy);
+    CHECK(r.plans.back().path == "lst/1");
+    p.meta = replaced(fixture_meta(), "\"arr.npy\": {",
+                      "\"lst/1.npy\": {\"item_type\": \"npz\", \"path\": [\"lst\", 1]},\n   \"arr.npy\": {");
+    CHECK(consistency(p, {{"lst/1.npy", test::fixture_npy(), true}}).codes ==
+          std::vector<std::string>{"externals_info_mismatch"});
+  }
+
+  TEST_CASE("two nodes sharing a member is a warning; as two kinds, an error") {
+    FixtureParts p;
+    p.main = replaced(fixture_main(), "\"name\": \"x\",",
+                      "\"name\": \"x\", \"again\": {\"__muutils_format__\": \"list:external\", \"$ref\": \"lst.jsonl\"},");
+    CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch", "shared_member"});
+    p.main = replaced(fixture_main(), "\"name\": \"x\",",
+                      "\"name\": \"x\", \"again\": {\"__muutils_format__\": \"list:external\", \"$ref\": \"arr.npy\"},");
+    const Result r = consistency(p);
+    CHECK(std::count(r.codes.begin(), r.codes.end(), "bad_reference") == 1);
+  }
+}

@@ -1,0 +1,147 @@
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "temp_dir.hpp"
+#include "test_support.hpp"
+#include "zanj/archive.hpp"
+#include "zanj/error.hpp"
+#include "zip/zip_writer.hpp"
+
+using namespace zanj;
+using zanj::test::member;
+using zanj::test::TempDir;
+
+namespace {
+
+std::uint64_t le(const std::string& b, std::size_t at, int width) {
+  std::uint64_t v = 0;
+  for (int i = width; i-- > 0;) v = v << 8 | static_cast<unsigned char>(b[at + i]);
+  return v;
+}
+
+/// Write members with `fill`, then return the file's path.
+template <typename Fill>
+std::string write_zip(const TempDir& dir, const ZipWriterOptions& options, Fill fill) {
+  const std::string path = dir / "out.zip";
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  REQUIRE(fd >= 0);
+  {
+    ZipWriter w(fd, path, options);
+    fill(w);
+    w.finish();
+  }
+  ::close(fd);
+  return path;
+}
+
+}  // namespace
+
+TEST_SUITE("zip_writer") {
+  TEST_CASE("members read back through our directory parser and libarchive") {
+    TempDir dir;
+    std::string big(3 << 20, '\0');
+    for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>((i * 7919) >> 5);
+    for (ZipMethod method : {ZipMethod::deflate, ZipMethod::store}) {
+      ZipWriterOptions options;
+      options.method = method;
+      options.threads = 2;
+      const std::string path = write_zip(dir, options, [&](ZipWriter& w) {
+        w.add_member("__zanj_meta__.json", "{\"a\": 1}", {false, 0, DosDateTime::from_unix(1'700'000'000)});
+        w.add_member("empty.jsonl", "");
+        w.begin_member("big/array.npy", {true, 0, {}});
+        for (std::size_t at = 0; at < big.size(); at += 100000) w.write(std::string_view(big).substr(at, 100000));
+        w.end_member();
+      });
+      Archive a(path);
+      REQUIRE(a.entries().size() == 3);
+      CHECK(member(a, "__zanj_meta__.json") == "{\"a\": 1}");
+      CHECK(member(a, "empty.jsonl").empty());
+      CHECK(member(a, "big/array.npy") == big);
+      for (const ZipEntry& e : a.entries()) CHECK(e.method == static_cast<std::uint16_t>(method));
+    }
+  }
+
+  TEST_CASE("header fields are those Python's zipfile writes") {
+    TempDir dir;
+    const std::string path = write_zip(dir, {}, [](ZipWriter& w) {
+      w.add_member("main.json", "{}", {false, 0, DosDateTime::from_unix(1'700'000'000)});
+      w.add_member("x.npy", "data", {true, 0, {}});
+      w.add_member("n\xC3\xA4me.jsonl", "1\n", {true, 0, {}});
+    });
+    Archive a(path);
+    const auto& entries = a.entries();
+    REQUIRE(entries.size() == 3);
+    for (const ZipEntry& e : entries) {
+      CHECK(e.version_made_by == 0x0314);  // Unix, 2.0
+      CHECK(e.version_needed == 20);
+      CHECK(e.external_attributes == 0600u << 16);
+      CHECK(!e.has_zip64_extra);  // the central directory carries no Zip64 extra for small members
+    }
+    CHECK(entries[0].flags == 0);
+    CHECK(entries[2].utf8_flag());  // non-ASCII name
+    CHECK(entries[0].dos_date != 0x21);
+    CHECK(entries[1].dos_date == 0x21);  // 1980-01-01, like zipfile's externals
+    CHECK(entries[1].dos_time == 0);
+    const LocalHeader plain = read_local_header(a.source(), entries[0]);
+    const LocalHeader forced = read_local_header(a.source(), entries[1]);
+    CHECK(!plain.has_zip64_extra);
+    CHECK(forced.has_zip64_extra);  // force_zip64: sizes in the local extra too
+    CHECK(forced.uncompressed_size == 4);
+    CHECK(forced.crc32 == entries[1].crc32);
+    const std::string bytes = zanj::test::read_file(path);
+    // The local extra of x.npy: id 1, 16 bytes, file size then compressed size.
+    const std::size_t extra_at = entries[1].local_header_offset + 30 + 5;
+    CHECK(le(bytes, extra_at, 2) == 1);
+    CHECK(le(bytes, extra_at + 2, 2) == 16);
+    CHECK(le(bytes, extra_at + 4, 8) == 4);
+    CHECK(le(bytes, extra_at + 12, 8) == entries[1].compressed_size);
+    CHECK(!a.directory().zip64);
+  }
+
+  TEST_CASE("more than 65535 members get Zip64 end records") {
+    TempDir dir;
+    const std::string path = write_zip(dir, {ZipMethod::store, 0, 1}, [](ZipWriter& w) {
+      for (int i = 0; i < 65536 + 3; ++i) w.add_member(std::to_string(i), "");
+    });
+    Archive a(path);
+    CHECK(a.directory().zip64);
+    CHECK(a.entries().size() == 65539);
+    CHECK(a.entries().back().name == "65538");
+  }
+
+  TEST_CASE("misuse is refused") {
+    TempDir dir;
+    const std::string path = dir / "x.zip";
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    REQUIRE(fd >= 0);
+    CHECK_THROWS_AS(ZipWriter(fd, path, {ZipMethod::bzip2, 6, 1}), Error);
+    CHECK_THROWS_AS(ZipWriter(fd, path, {ZipMethod::deflate, 11, 1}), Error);
+    ZipWriter w(fd, path);
+    CHECK_THROWS_AS(w.begin_member(""), Error);
+    CHECK_THROWS_AS(w.begin_member("bad\xFF"), Error);
+    CHECK_THROWS_AS(w.write("x"), Error);
+    w.begin_member("a");
+    CHECK_THROWS_AS(w.begin_member("b"), Error);
+    CHECK_THROWS_AS(w.finish(), Error);
+    w.end_member();
+    w.finish();
+    ::close(fd);
+  }
+
+  TEST_CASE("write errors are reported") {
+    TempDir dir;
+    const int fd = ::open((dir / "ro").c_str(), O_RDONLY | O_CREAT | O_CLOEXEC, 0644);
+    REQUIRE(fd >= 0);
+    ZipWriter w(fd, "ro");
+    CHECK_THROWS_WITH_AS(w.add_member("a", "x"), doctest::Contains("ro: cannot write"), Error);
+    ::close(fd);
+  }
+
+  TEST_CASE("DOS times from the epoch") {
+    const DosDateTime d = DosDateTime::from_unix(0);  // before 1980: clamped
+    CHECK((d.date >> 9) == 0);
+    const DosDateTime later = DosDateTime::from_unix(1'795'217'122);  // 2026
+    CHECK((later.date >> 9) == 46);
+  }
+}
