@@ -33,7 +33,8 @@ The core of the zanj tool as a static library, libzanj.a, with its public
 headers, a CMake package (find_package(zanj), target zanj::zanj) and a
 pkg-config file (zanj.pc).")
 
-# Debian's layout differs from `cmake --install`'s in two places, fixed in the staging tree.
+# Debian's layout differs from `cmake --install`'s: fixed in the staging tree.
 set(CPACK_PRE_BUILD_SCRIPTS ${PROJECT_SOURCE_DIR}/cmake/DebianLayout.cmake)
+set(CPACK_ZANJ_STRIP ${CMAKE_STRIP})  # for that script (CPack passes on CPACK_* variables)
 
 include(CPack)
