@@ -1,22 +1,64 @@
 """End-to-end: `cmake --install BUILD --prefix TMP` puts the binary, every man page and the
-three shell completions where their consumers look for them."""
+three shell completions where their consumers look for them, and the library beside them:
+libzanj.a, the public headers (include/zanj, nothing else), the CMake package and zanj.pc.
+A program outside the tree (tests/consumer) then builds against that prefix, once with
+find_package(zanj) and once with pkg-config, and lists the corpus archives as Python does."""
 import filecmp
 import glob
+import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import tempfile
+import zipfile
 
-from common import SOURCE_DIR, ZANJ, ZanjTest, main
+from common import SOURCE_DIR, ZANJ, ZanjTest, archives, corpus, main
 
 CMAKE = os.environ.get("CMAKE") or shutil.which("cmake") or "cmake"
+CXX = shutil.which("c++") or "c++"
 BUILD_DIR = os.path.dirname(os.path.abspath(ZANJ))
+# In the sanitizer build libzanj.a is instrumented, and the sanitizer flags are deliberately not
+# part of the installed target (they are the build's choice): a consumer links with them itself.
+SANITIZE = os.environ.get("ZANJ_SANITIZE", "").upper() in ("ON", "1", "TRUE", "YES")
+SANITIZER_FLAGS = ["-fsanitize=address,undefined"] if SANITIZE else []
 
 COMPLETIONS = {
     "completions/zanj.bash": "share/bash-completion/completions/zanj",
     "completions/_zanj": "share/zsh/site-functions/_zanj",
     "completions/zanj.fish": "share/fish/vendor_completions.d/zanj.fish",
 }
+
+
+def project_version():
+    with open(os.path.join(SOURCE_DIR, "CMakeLists.txt")) as f:
+        return re.search(r"project\(zanj VERSION (\S+)", f.read()).group(1)
+
+
+def build_type():
+    with open(os.path.join(BUILD_DIR, "CMakeCache.txt")) as f:
+        return re.search(r"^CMAKE_BUILD_TYPE:\w+=(.*)$", f.read(), re.M).group(1)
+
+
+def public_headers():
+    return sorted("include/zanj/" + os.path.basename(h)
+                  for h in glob.glob(os.path.join(SOURCE_DIR, "include", "zanj", "*.hpp")))
+
+
+class JsonObject(list):
+    """A JSON object as its (key, value) pairs in file order."""
+
+
+def expected_listing(archive):
+    """What tests/consumer/main.cpp prints for an archive: its members in central-directory
+    order, then the root object's keys in file order."""
+    with zipfile.ZipFile(archive) as z:
+        lines = [f"member {name}" for name in z.namelist()]
+        root = json.loads(z.read("__zanj__.json"), object_pairs_hook=JsonObject)
+    if isinstance(root, JsonObject):
+        lines += [f"key {key}" for key, _ in root]
+    return "".join(line + "\n" for line in lines)
 
 
 class Install(ZanjTest):
@@ -33,6 +75,17 @@ class Install(ZanjTest):
 
     def installed(self, relative):
         return os.path.join(self.prefix, relative)
+
+    def run_step(self, what, args, env=None):
+        p = subprocess.run(args, capture_output=True, timeout=180, env=env)
+        self.assertEqual(p.returncode, 0, f"{what} failed: {shlex.join(args)}\n{p.stdout.decode()}{p.stderr.decode()}")
+        return p.stdout.decode()
+
+    def assertListsEveryArchive(self, consumer):
+        for name in archives():
+            with self.subTest(archive=name):
+                self.assertEqual(self.run_step("the consumer", [consumer, corpus(name)]),
+                                 expected_listing(corpus(name)))
 
     def test_install_succeeds(self):
         self.assertEqual(self.result.returncode, 0, self.result.stderr.decode())
@@ -67,12 +120,50 @@ class Install(ZanjTest):
             self.assertTrue(os.path.isfile(path), target)
             self.assertTrue(filecmp.cmp(os.path.join(SOURCE_DIR, source), path, shallow=False), target)
 
+    def test_public_headers_and_nothing_private(self):
+        found = sorted(os.path.relpath(os.path.join(d, f), self.prefix)
+                       for d, _, files in os.walk(self.installed("include")) for f in files)
+        self.assertEqual(found, public_headers())
+        for header in found:
+            self.assertTrue(filecmp.cmp(os.path.join(SOURCE_DIR, header), self.installed(header), shallow=False),
+                            header)
+
+    def test_versions(self):
+        version = project_version()
+        with open(self.installed("lib/cmake/zanj/zanjConfigVersion.cmake")) as f:
+            self.assertIn(f'set(PACKAGE_VERSION "{version}")', f.read())
+        env = dict(os.environ, PKG_CONFIG_PATH=self.installed("lib/pkgconfig"))
+        self.assertEqual(self.run_step("pkg-config", ["pkg-config", "--modversion", "zanj"], env).strip(), version)
+
     def test_nothing_else(self):
         found = sorted(os.path.relpath(os.path.join(d, f), self.prefix)
                        for d, _, files in os.walk(self.prefix) for f in files)
         man_pages = sorted("share/man/man1/" + os.path.basename(p)
                            for p in glob.glob(os.path.join(SOURCE_DIR, "man", "*.1")))
-        self.assertEqual(found, sorted(["bin/zanj", *COMPLETIONS.values(), *man_pages]))
+        library = ["lib/libzanj.a", "lib/pkgconfig/zanj.pc"] + [
+            "lib/cmake/zanj/" + f for f in ("zanjConfig.cmake", "zanjConfigVersion.cmake", "zanjTargets.cmake",
+                                            f"zanjTargets-{build_type().lower()}.cmake")]
+        self.assertEqual(found, sorted(["bin/zanj", *COMPLETIONS.values(), *man_pages, *library,
+                                        *public_headers()]))
+
+    def test_consumer_with_find_package(self):
+        build = os.path.join(self.tmp.name, "consumer-cmake")
+        generator = ["-G", "Ninja"] if shutil.which("ninja") else []
+        self.run_step("configuring tests/consumer", [
+            CMAKE, "-S", os.path.join(SOURCE_DIR, "tests", "consumer"), "-B", build, *generator,
+            "-DCMAKE_PREFIX_PATH=" + self.prefix, "-DCMAKE_CXX_FLAGS=" + " ".join(SANITIZER_FLAGS)])
+        self.run_step("building tests/consumer", [CMAKE, "--build", build])
+        self.assertListsEveryArchive(os.path.join(build, "zanj_consumer"))
+
+    def test_consumer_with_pkg_config(self):
+        env = dict(os.environ, PKG_CONFIG_PATH=self.installed("lib/pkgconfig"))
+        # pkg-config escapes the spaces of the prefix with backslashes, as a shell would read them.
+        flags = shlex.split(self.run_step("pkg-config", ["pkg-config", "--cflags", "--libs", "--static", "zanj"], env))
+        consumer = os.path.join(self.tmp.name, "consumer-pkg-config")
+        self.run_step("compiling tests/consumer/main.cpp", [
+            CXX, "-std=c++20", *SANITIZER_FLAGS, os.path.join(SOURCE_DIR, "tests", "consumer", "main.cpp"),
+            "-o", consumer, *flags])
+        self.assertListsEveryArchive(consumer)
 
 
 if __name__ == "__main__":
