@@ -59,7 +59,7 @@ struct ZipWriter::Impl {
   std::string name;
   std::uint64_t offset = 0;  ///< bytes handed to write(), buffered or not
   std::string buffer;
-  std::unique_ptr<DeflatePool> pool;
+  std::unique_ptr<ThreadPool> pool;
   // the open member
   std::optional<Entry> member;
   bool member_zip64 = false;
@@ -111,7 +111,7 @@ ZipWriter::ZipWriter(int fd, std::string name, const ZipWriterOptions& options)
   impl_->name = name_;
   impl_->buffer.reserve(kOutputBuffer);
   if (options.method == ZipMethod::deflate && options.threads > 1)
-    impl_->pool = std::make_unique<DeflatePool>(options.threads);
+    impl_->pool = std::make_unique<ThreadPool>(options.threads);
 }
 
 ZipWriter::~ZipWriter() = default;
