@@ -24,9 +24,7 @@ struct InfoOptions {
 Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, const InfoOptions& opt) {
   JsonArray largest;
   for (const auto& a : s.largest_arrays) {
-    JsonArray shape;
-    for (auto d : a.shape) shape.emplace_back(d);
-    JsonObject o{{"path", a.path}, {"dtype", a.dtype}, {"shape", Json(std::move(shape))},
+    JsonObject o{{"path", a.path}, {"dtype", a.dtype}, {"shape", shape_json(a.shape)},
                  {"bytes", a.bytes}, {"storage", a.storage}};
     if (!a.member.empty()) o.emplace_back("member", a.member);
     largest.emplace_back(std::move(o));

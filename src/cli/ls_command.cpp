@@ -49,10 +49,8 @@ Json entry_json(const ZanjFile& z, const TreeVisit& v, bool long_format) {
                {"format", n.format.empty() ? Json(nullptr) : Json(n.format)}};
   if (n.array) {
     const ArrayNode& a = *n.array;
-    JsonArray shape;
-    for (auto d : a.shape) shape.emplace_back(d);
     o.emplace_back("dtype", a.dtype);
-    o.emplace_back("shape", Json(std::move(shape)));
+    o.emplace_back("shape", shape_json(a.shape));
     o.emplace_back("storage", a.external() ? "external" : "inline");
     o.emplace_back("encoding", std::string(encoding_name(a.encoding)));
     if (a.external()) o.emplace_back("member", a.member);

@@ -33,8 +33,6 @@ std::string crc32_hex(std::uint32_t crc);
 /// The archive's ZIP members as JSON, one object each with name, size, compressed_size,
 /// method, crc32 and modified: `info --json`'s member_list and `ls --members --json`'s members.
 JsonArray members_json(const Archive& archive);
-/// "[32, 16]", "[]" for 0-d.
-std::string shape_text(const std::vector<std::uint64_t>& shape);
 /// Print `zanj: warning: <message>` on stderr (unless -q), escaped by terminal_safe.
 void warn(std::string_view message);
 /// Left-align columns: each row is a vector of cells; the last column is not padded. Cells

@@ -242,4 +242,20 @@ std::string to_json(const Json& value, const JsonStyle& style) {
   return out;
 }
 
+Json shape_json(const std::vector<std::uint64_t>& shape) {
+  JsonArray out;
+  out.reserve(shape.size());
+  for (const auto d : shape) out.emplace_back(d);
+  return Json(std::move(out));
+}
+
+std::string shape_text(const std::vector<std::uint64_t>& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += ", ";
+    out += std::to_string(shape[i]);
+  }
+  return out + "]";
+}
+
 }  // namespace zanj
