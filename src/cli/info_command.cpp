@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
 #include "style.hpp"
@@ -124,7 +125,7 @@ int run_info(const InfoOptions& opt) {
       }
     } catch (const Error& e) {
       if (opt.files.size() == 1 || is_output_closed(e)) throw;
-      std::fprintf(stderr, "zanj: error: %s\n", terminal_safe(e.what()).c_str());  // go on with the other files
+      error(e.what());  // go on with the other files
       status = std::max(status, e.exit_code());
     }
   }

@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 
+#include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
 #include "style.hpp"

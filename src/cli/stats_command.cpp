@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
 #include "zanj/array_stats.hpp"
