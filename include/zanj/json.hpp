@@ -150,4 +150,9 @@ void write_json_double(std::string& out, double value);
 /// Same for a float32 value: shortest form that round-trips at single precision.
 void write_json_float(std::string& out, float value);
 
+/// An array shape as JSON, a list of integers: [32, 16], [] for 0-d.
+Json shape_json(const std::vector<std::uint64_t>& shape);
+/// An array shape as text, as Python prints a list: "[32, 16]", "[]" for 0-d.
+std::string shape_text(const std::vector<std::uint64_t>& shape);
+
 }  // namespace zanj

@@ -29,6 +29,9 @@ class UniqueFd {
     fd_ = -1;
     return fd;
   }
+  /// Close now, reporting what close() says (delayed write errors on NFS or a full quota);
+  /// false with errno set on failure. Afterwards empty either way.
+  bool close();
 
  private:
   int fd_ = -1;

@@ -3,6 +3,7 @@
 #include <memory>
 #include <optional>
 
+#include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
 #include "progress.hpp"

@@ -3,6 +3,7 @@
 #include <memory>
 #include <new>
 
+#include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
 #include "zanj/diff.hpp"

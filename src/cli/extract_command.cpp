@@ -1,10 +1,10 @@
 #include "extract_command.hpp"
 
 #include <fcntl.h>
-#include <spdlog/spdlog.h>
 
 #include <memory>
 
+#include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -41,7 +41,7 @@ Json refused_json(const std::vector<RefusedMember>& refused) {
 /// One line per member not written, on stderr (shown even with -q: they change the exit status).
 void report_not_written(const std::string& file, const std::vector<RefusedMember>& members, const char* verb) {
   for (const auto& r : members)
-    spdlog::error("{}: '{}' {}: {}", terminal_safe(file), terminal_safe(r.name), verb, terminal_safe(r.reason));
+    error(file + ": '" + r.name + "' " + verb + ": " + r.reason);
 }
 
 int list_plan(const ExtractOptions& opt, ExtractPlan& plan, const std::string& directory) {
@@ -104,7 +104,7 @@ int run_extract(const ExtractOptions& opt) {
                                       {"failed", refused_json(result.failed)}})) +
               "\n");
   }
-  spdlog::info("{}: {} members written to {}", terminal_safe(opt.file), result.written.size(), terminal_safe(directory));
+  info(opt.file + ": " + std::to_string(result.written.size()) + " members written to " + directory);
   return plan.refused.empty() && result.failed.empty() ? 0 : 1;
 }
 

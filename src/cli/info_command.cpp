@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
 #include "style.hpp"
@@ -24,9 +25,7 @@ struct InfoOptions {
 Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, const InfoOptions& opt) {
   JsonArray largest;
   for (const auto& a : s.largest_arrays) {
-    JsonArray shape;
-    for (auto d : a.shape) shape.emplace_back(d);
-    JsonObject o{{"path", a.path}, {"dtype", a.dtype}, {"shape", Json(std::move(shape))},
+    JsonObject o{{"path", a.path}, {"dtype", a.dtype}, {"shape", shape_json(a.shape)},
                  {"bytes", a.bytes}, {"storage", a.storage}};
     if (!a.member.empty()) o.emplace_back("member", a.member);
     largest.emplace_back(std::move(o));
@@ -126,7 +125,7 @@ int run_info(const InfoOptions& opt) {
       }
     } catch (const Error& e) {
       if (opt.files.size() == 1 || is_output_closed(e)) throw;
-      std::fprintf(stderr, "zanj: error: %s\n", terminal_safe(e.what()).c_str());  // go on with the other files
+      error(e.what());  // go on with the other files
       status = std::max(status, e.exit_code());
     }
   }

@@ -1,7 +1,7 @@
 #include "inputs.hpp"
 
-#include <spdlog/spdlog.h>
 
+#include "diagnostics.hpp"
 #include "zanj/error.hpp"
 #include "zanj/input.hpp"
 #include "zanj/member_name.hpp"
@@ -21,8 +21,9 @@ CLI::Validator input_file() {
 ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits) {
   ZanjFile z(file, limits);
   if (is_stdin_path(file))
-    spdlog::info("read {} bytes from standard input", z.archive.file_size());
-  spdlog::debug("{}: {} members, {} bytes", terminal_safe(z.name()), z.archive.entries().size(), z.archive.file_size());
+    info("read " + std::to_string(z.archive.file_size()) + " bytes from standard input");
+  debug(z.name() + ": " + std::to_string(z.archive.entries().size()) + " members, " +
+        std::to_string(z.archive.file_size()) + " bytes");
   return z;
 }
 

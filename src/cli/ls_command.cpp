@@ -6,6 +6,7 @@
 #include <functional>
 #include <memory>
 
+#include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
 #include "style.hpp"
@@ -43,42 +44,74 @@ std::optional<std::uint64_t> external_length(const ZanjFile& z, const Node& n) {
   return std::nullopt;
 }
 
+/// What a node holds, as ls tells it: decided once, for both the JSON and the table.
+enum class Holds { array, table, external_list, list, keys, scalar };
+
+struct NodeFacts {
+  Holds holds = Holds::scalar;
+  /// Rows of a table, items of a list, keys of a dict-like node; nullopt when an external
+  /// table's or list's length is stated nowhere.
+  std::optional<std::uint64_t> count;
+  std::uint64_t value_bytes = 0;       ///< an array's values, with -l
+  const ZipEntry* member = nullptr;    ///< the member a reference node points to, with -l
+};
+
+NodeFacts describe(const ZanjFile& z, const Node& n, bool long_format) {
+  NodeFacts f;
+  if (n.array) {
+    f.holds = Holds::array;
+    if (long_format) f.value_bytes = array_value_bytes(n.array->dtype, n.array->shape).value_or(0);
+  } else if (n.table || n.list) {
+    f.holds = n.table ? Holds::table : Holds::external_list;
+    f.count = external_length(z, n);
+  } else if (n.kind == NodeKind::list) {
+    f.holds = Holds::list;
+    f.count = n.json->as_array().size();
+  } else if (n.kind == NodeKind::dict || n.kind == NodeKind::dataclass || n.kind == NodeKind::other) {
+    f.holds = Holds::keys;
+    f.count = node_children(n).size();
+  }
+  if (long_format && n.is_reference()) f.member = z.archive.find(n.member());
+  return f;
+}
+
 Json entry_json(const ZanjFile& z, const TreeVisit& v, bool long_format) {
   const Node& n = v.node;
+  const NodeFacts f = describe(z, n, long_format);
+  const Json count = f.count ? Json(*f.count) : Json(nullptr);
   JsonObject o{{"path", v.path}, {"kind", std::string(kind_name(n.kind))},
                {"format", n.format.empty() ? Json(nullptr) : Json(n.format)}};
-  if (n.array) {
-    const ArrayNode& a = *n.array;
-    JsonArray shape;
-    for (auto d : a.shape) shape.emplace_back(d);
-    o.emplace_back("dtype", a.dtype);
-    o.emplace_back("shape", Json(std::move(shape)));
-    o.emplace_back("storage", a.external() ? "external" : "inline");
-    o.emplace_back("encoding", std::string(encoding_name(a.encoding)));
-    if (a.external()) o.emplace_back("member", a.member);
-    if (long_format) o.emplace_back("bytes", array_value_bytes(a.dtype, a.shape).value_or(0));
-  } else if (n.table || n.list) {
-    const auto len = external_length(z, n);
-    if (n.table) {
+  switch (f.holds) {
+    case Holds::array: {
+      const ArrayNode& a = *n.array;
+      o.emplace_back("dtype", a.dtype);
+      o.emplace_back("shape", shape_json(a.shape));
+      o.emplace_back("storage", a.external() ? "external" : "inline");
+      o.emplace_back("encoding", std::string(encoding_name(a.encoding)));
+      if (a.external()) o.emplace_back("member", a.member);
+      if (long_format) o.emplace_back("bytes", f.value_bytes);
+      break;
+    }
+    case Holds::table: {
       JsonArray cols;
       for (const auto& c : n.table->columns) cols.emplace_back(c);
-      o.emplace_back("rows", len ? Json(*len) : Json(nullptr));
+      o.emplace_back("rows", count);
       o.emplace_back("columns", Json(std::move(cols)));
-    } else {
-      o.emplace_back("length", len ? Json(*len) : Json(nullptr));
+      break;
     }
+    case Holds::external_list:
+    case Holds::list: o.emplace_back("length", count); break;
+    case Holds::keys: o.emplace_back("keys", count); break;
+    case Holds::scalar: break;
+  }
+  if (f.holds == Holds::table || f.holds == Holds::external_list) {
     o.emplace_back("storage", "external");
     o.emplace_back("member", n.member());
-  } else if (n.kind == NodeKind::list) {
-    o.emplace_back("length", static_cast<std::uint64_t>(n.json->as_array().size()));
-  } else if (n.kind == NodeKind::dict || n.kind == NodeKind::dataclass || n.kind == NodeKind::other) {
-    o.emplace_back("keys", static_cast<std::uint64_t>(node_children(n).size()));
   }
-  if (long_format && n.is_reference())
-    if (const ZipEntry* e = z.archive.find(n.member())) {
-      o.emplace_back("member_size", e->uncompressed_size);
-      o.emplace_back("member_compressed_size", e->compressed_size);
-    }
+  if (f.member) {
+    o.emplace_back("member_size", f.member->uncompressed_size);
+    o.emplace_back("member_compressed_size", f.member->compressed_size);
+  }
   return Json(std::move(o));
 }
 
@@ -108,30 +141,23 @@ std::string scalar_preview(const Json& j) {
 
 std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool long_format) {
   const Node& n = v.node;
+  const NodeFacts f = describe(z, n, long_format);
+  const std::string count = f.count ? std::to_string(*f.count) : std::string("?");
   std::string detail, storage;
-  if (n.array) {
-    detail = terminal_safe(n.array->dtype) + shape_text(n.array->shape);
-    storage = n.array->external() ? terminal_safe(n.array->member) : "inline (" + std::string(encoding_name(n.array->encoding)) + ")";
-    if (long_format) detail += "  " + human_bytes(array_value_bytes(n.array->dtype, n.array->shape).value_or(0));
-  } else if (n.table) {
-    const auto len = external_length(z, n);
-    detail = (len ? std::to_string(*len) : std::string("?")) + " rows x " + std::to_string(n.table->columns.size()) +
-             " columns";
-    storage = terminal_safe(n.member());
-  } else if (n.list) {
-    const auto len = external_length(z, n);
-    detail = "length " + (len ? std::to_string(*len) : std::string("?"));
-    storage = terminal_safe(n.member());
-  } else if (n.kind == NodeKind::list) {
-    detail = "length " + std::to_string(n.json->as_array().size());
-  } else if (n.kind == NodeKind::dict || n.kind == NodeKind::dataclass || n.kind == NodeKind::other) {
-    detail = std::to_string(node_children(n).size()) + " keys";
-  } else {
-    detail = scalar_preview(*n.json);
+  switch (f.holds) {
+    case Holds::array:
+      detail = terminal_safe(n.array->dtype) + shape_text(n.array->shape);
+      storage = n.array->external() ? terminal_safe(n.array->member) : "inline (" + std::string(encoding_name(n.array->encoding)) + ")";
+      if (long_format) detail += "  " + human_bytes(f.value_bytes);
+      break;
+    case Holds::table: detail = count + " rows x " + std::to_string(n.table->columns.size()) + " columns"; break;
+    case Holds::external_list:
+    case Holds::list: detail = "length " + count; break;
+    case Holds::keys: detail = count + " keys"; break;
+    case Holds::scalar: detail = scalar_preview(*n.json); break;
   }
-  if (long_format && n.is_reference())
-    if (const ZipEntry* e = z.archive.find(n.member()))
-      storage += " (" + human_bytes(e->compressed_size) + " packed)";
+  if (f.holds == Holds::table || f.holds == Holds::external_list) storage = terminal_safe(n.member());
+  if (f.member) storage += " (" + human_bytes(f.member->compressed_size) + " packed)";
   std::string kind(kind_name(n.kind));
   if (!n.format.empty() && !n.array && !n.table && !n.list) kind += " " + terminal_safe(n.format);
   if (n.array) kind += n.array->torch ? " (torch)" : "";

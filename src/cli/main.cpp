@@ -8,6 +8,7 @@
 
 #include "cat_command.hpp"
 #include "command.hpp"
+#include "diagnostics.hpp"
 #include "diff_command.hpp"
 #include "extract_command.hpp"
 #include "info_command.hpp"
@@ -39,7 +40,7 @@ constexpr const char* kFooter =
 int report(const std::string& message, int status) {
   // Messages quote keys, names and paths from archives and the command line: escaped here,
   // once, so none can put a control sequence on the terminal.
-  if (!message.empty()) std::fprintf(stderr, "zanj: error: %s\n", zanj::terminal_safe(message).c_str());
+  if (!message.empty()) zanj::cli::error(message);
   return status;
 }
 
@@ -90,7 +91,7 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    std::fprintf(stderr, "zanj: error: %s\nRun 'zanj --help' for usage.\n", zanj::terminal_safe(e.what()).c_str());
+    zanj::cli::usage_error(e.what());
     return static_cast<int>(zanj::Exit::usage);
   } catch (const zanj::Error& e) {  // a FILE argument that cannot be read (inputs.hpp)
     return report(e.what(), e.exit_code());

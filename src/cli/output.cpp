@@ -1,6 +1,5 @@
 #include "output.hpp"
 
-#include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -66,16 +65,6 @@ JsonArray members_json(const Archive& archive) {
   return members;
 }
 
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) {
-    if (i) out += ", ";
-    out += std::to_string(shape[i]);
-  }
-  return out + "]";
-}
-
-void warn(std::string_view message) { spdlog::warn("{}", terminal_safe(message)); }
 
 void TableWidths::measure(const std::vector<std::string>& row) {
   for (std::size_t i = 0; i < row.size(); ++i) {

@@ -1,6 +1,6 @@
 #pragma once
 // Small helpers shared by the subcommands' output code: stdout writing, human sizes,
-// terminal detection, warnings on stderr.
+// terminal detection. Messages on stderr go through diagnostics.hpp.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -33,10 +33,6 @@ std::string crc32_hex(std::uint32_t crc);
 /// The archive's ZIP members as JSON, one object each with name, size, compressed_size,
 /// method, crc32 and modified: `info --json`'s member_list and `ls --members --json`'s members.
 JsonArray members_json(const Archive& archive);
-/// "[32, 16]", "[]" for 0-d.
-std::string shape_text(const std::vector<std::uint64_t>& shape);
-/// Print `zanj: warning: <message>` on stderr (unless -q), escaped by terminal_safe.
-void warn(std::string_view message);
 /// Left-align columns: each row is a vector of cells; the last column is not padded. Cells
 /// may be coloured (style.hpp): widths are measured in terminal columns, not bytes.
 std::string format_table(const std::vector<std::vector<std::string>>& rows, std::string_view indent = "");

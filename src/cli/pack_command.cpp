@@ -1,9 +1,9 @@
 #include "pack_command.hpp"
 
-#include <spdlog/spdlog.h>
 
 #include <memory>
 
+#include "diagnostics.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "zanj/error.hpp"
@@ -52,8 +52,8 @@ int run_pack(PackOptions& opt) {
                                       {"input_bytes", summary.input_bytes},
                                       {"output_bytes", summary.output_bytes}})) +
               "\n");
-  spdlog::info("{}: {} members, {} packed into {}", terminal_safe(opt.output), summary.members, human_bytes(summary.input_bytes),
-               human_bytes(summary.output_bytes));
+  info(opt.output + ": " + std::to_string(summary.members) + " members, " + human_bytes(summary.input_bytes) +
+       " packed into " + human_bytes(summary.output_bytes));
   return 0;
 }
 

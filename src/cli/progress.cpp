@@ -1,6 +1,5 @@
 #include "progress.hpp"
 
-#include <spdlog/spdlog.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -8,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 
+#include "diagnostics.hpp"
 #include "output.hpp"
 #include "zanj/error.hpp"
 
@@ -24,15 +24,6 @@ std::size_t terminal_width() {
   struct winsize ws {};
   if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
   return 80;
-}
-
-void write_stderr(std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t n = ::write(STDERR_FILENO, text.data(), text.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;  // progress is a courtesy: never fail the operation over it
-    text.remove_prefix(static_cast<std::size_t>(n));
-  }
 }
 
 std::string duration_text(double seconds) {
@@ -103,13 +94,13 @@ bool progress_wanted(bool data_on_stdout) {
     case ProgressMode::automatic: break;
   }
   return stderr_is_terminal() && !(data_on_stdout && stdout_is_terminal()) &&
-         spdlog::default_logger_raw()->should_log(spdlog::level::warn);
+         warnings_shown();
 }
 
 Progress::Progress(std::string label, std::uint64_t total) : Progress(std::move(label), total, progress_wanted()) {}
 
 Progress::Progress(std::string label, std::uint64_t total, bool enabled)
-    : Progress(std::move(label), total, enabled, write_stderr, 0, Clock::now(),
+    : Progress(std::move(label), total, enabled, write_progress, 0, Clock::now(),
                g_mode == ProgressMode::always ? Clock::duration::zero() : Clock::duration(kAutoFirstDraw)) {
   if (enabled_) std::signal(SIGPIPE, SIG_IGN);
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
 #include "zanj/array_stats.hpp"
@@ -35,9 +36,7 @@ Json number_json(const std::optional<Number>& n) {
 }
 
 Json stats_json(const std::string& path, const ArrayNode& a, const ArrayStats& s) {
-  JsonArray shape;
-  for (auto d : a.shape) shape.emplace_back(d);
-  return Json(JsonObject{{"path", path},           {"dtype", a.dtype},           {"shape", Json(std::move(shape))},
+  return Json(JsonObject{{"path", path},           {"dtype", a.dtype},           {"shape", shape_json(a.shape)},
                          {"count", s.count},       {"finite", s.finite},         {"nan", s.nan},
                          {"pos_inf", s.pos_inf},   {"neg_inf", s.neg_inf},       {"min", number_json(s.min)},
                          {"max", number_json(s.max)}, {"sum", optional_json(s.sum)}, {"mean", optional_json(s.mean)},

@@ -1,11 +1,8 @@
 #include "terminal.hpp"
 
-#include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/spdlog.h>
-
 #include <cstdlib>
-#include <memory>
 
+#include "diagnostics.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "style.hpp"
@@ -31,15 +28,7 @@ void apply_terminal_options(const TerminalOptions& options) {
   const char* no_color = std::getenv("NO_COLOR");
   enable_color(color_wanted(mode, stdout_is_terminal(), no_color));
 
-  const auto color = color_wanted(mode, stderr_is_terminal(), no_color) ? spdlog::color_mode::always
-                                                                          : spdlog::color_mode::never;
-  auto logger = std::make_shared<spdlog::logger>("zanj", std::make_shared<spdlog::sinks::stderr_color_sink_mt>(color));
-  logger->set_pattern("zanj: %^%l%$: %v");
-  logger->set_level(options.quiet         ? spdlog::level::err
-                    : options.verbose == 0 ? spdlog::level::warn
-                    : options.verbose == 1 ? spdlog::level::info
-                                           : spdlog::level::debug);
-  spdlog::set_default_logger(logger);
+  configure_diagnostics(options.verbose, options.quiet, color_wanted(mode, stderr_is_terminal(), no_color));
   set_progress_mode(parse_progress_mode(options.progress));
 }
 

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
 #include "progress.hpp"
@@ -69,7 +70,7 @@ int run_verify(const VerifyCliOptions& opt) {
     try {
       report = verify_with_progress(file, options);
     } catch (const Error& e) {  // the file could not be read after all: go on with the others
-      std::fprintf(stderr, "zanj: error: %s\n", terminal_safe(e.what()).c_str());
+      error(e.what());
       status = std::max(status, e.exit_code());
       continue;
     }

@@ -4,17 +4,11 @@
 
 #include "zanj/error.hpp"
 #include "zanj/member_name.hpp"
+#include "base/hex_digit.hpp"
 #include "base/unicode.hpp"
 
 namespace zanj {
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 constexpr std::array<std::int8_t, 256> base64_table() {
   std::array<std::int8_t, 256> t{};
@@ -38,7 +32,7 @@ std::string decode_hex(std::string_view text) {
   std::string out;
   out.reserve(text.size() / 2);
   for (std::size_t i = 0; i < text.size(); i += 2) {
-    const int hi = hex_value(text[i]), lo = hex_value(text[i + 1]);
+    const int hi = hex_digit_value(text[i]), lo = hex_digit_value(text[i + 1]);
     if (hi < 0 || lo < 0) throw Error("hex data has a non-hex character at offset " + std::to_string(hi < 0 ? i : i + 1));
     out += static_cast<char>(hi * 16 + lo);
   }

@@ -73,11 +73,8 @@ std::string describe_node(const Node& n) {
     case NodeKind::list: return "list" + count(n.json->as_array().size(), "items");
     case NodeKind::external_list: return "external list (" + n.member() + ")";
     case NodeKind::table: return "table" + count(n.table->columns.size(), "columns");
-    case NodeKind::array: {
-      std::string shape;
-      for (auto d : n.array->shape) shape += (shape.empty() ? "" : ", ") + std::to_string(d);
-      return std::string(n.array->torch ? "tensor " : "array ") + n.array->dtype + " [" + shape + "]";
-    }
+    case NodeKind::array:
+      return std::string(n.array->torch ? "tensor " : "array ") + n.array->dtype + " " + shape_text(n.array->shape);
     default: return n.format;  // dataclass or other format-keyed node: its format says what it is
   }
 }

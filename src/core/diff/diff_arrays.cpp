@@ -24,12 +24,6 @@ std::optional<Dtype> parsed_dtype(const std::string& name) {
   }
 }
 
-Json shape_json(const std::vector<std::uint64_t>& shape) {
-  JsonArray out;
-  for (auto d : shape) out.emplace_back(d);
-  return Json(std::move(out));
-}
-
 /// A flat C-order index as one index per axis.
 Json unravel(std::uint64_t flat, const std::vector<std::uint64_t>& shape) {
   JsonArray out(shape.size());

@@ -47,6 +47,17 @@ FloatText shortest_of(Float value, std::chars_format format) {
   return text;
 }
 
+/// The shortest `format` text that reads back as `value` at `precision`; a half tries up to
+/// `half_digits` digits (its shortest form is searched, to_chars knows no half type).
+FloatText shortest_in(double value, FloatPrecision precision, std::chars_format format, int half_digits) {
+  switch (precision) {
+    case FloatPrecision::double_: return shortest_of(value, format);
+    case FloatPrecision::single: return shortest_of(static_cast<float>(value), format);
+    case FloatPrecision::half: break;
+  }
+  return shortest_half(value, format, 0, half_digits);
+}
+
 }  // namespace
 
 void write_json_real(std::string& out, double value, FloatPrecision precision) {
@@ -66,21 +77,11 @@ void write_json_real(std::string& out, double value, FloatPrecision precision) {
 }
 
 FloatText shortest_fixed(double value, FloatPrecision precision) {
-  switch (precision) {
-    case FloatPrecision::double_: return shortest_of(value, std::chars_format::fixed);
-    case FloatPrecision::single: return shortest_of(static_cast<float>(value), std::chars_format::fixed);
-    case FloatPrecision::half: break;
-  }
-  return shortest_half(value, std::chars_format::fixed, 0, 30);
+  return shortest_in(value, precision, std::chars_format::fixed, 30);
 }
 
 FloatText shortest_scientific(double value, FloatPrecision precision) {
-  switch (precision) {
-    case FloatPrecision::double_: return shortest_of(value, std::chars_format::scientific);
-    case FloatPrecision::single: return shortest_of(static_cast<float>(value), std::chars_format::scientific);
-    case FloatPrecision::half: break;
-  }
-  return shortest_half(value, std::chars_format::scientific, 0, 16);
+  return shortest_in(value, precision, std::chars_format::scientific, 16);
 }
 
 FloatText fixed_with_digits(double value, int fraction_digits) {

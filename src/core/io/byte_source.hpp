@@ -9,6 +9,8 @@
 #include <string>
 #include <utility>
 
+#include "zanj/safe_files.hpp"
+
 namespace zanj {
 
 /// Random-access bytes: a file on disk or a buffer in memory (fuzzing, tests).
@@ -31,13 +33,10 @@ class FileSource final : public ByteSource {
   /// Throws Error(path + ": <reason>", Exit::usage) when the path cannot be
   /// opened or is not a regular file (directories, devices, FIFOs, sockets).
   explicit FileSource(const std::string& path);
-  /// Takes ownership of `fd`, an open descriptor of a regular file (standard input redirected
-  /// from a file, a spooled temporary file); `name` is used in messages. Throws like the path
-  /// constructor, after closing fd, when it is not a regular file.
-  FileSource(int fd, std::string name);
-  ~FileSource() override;
-  FileSource(const FileSource&) = delete;
-  FileSource& operator=(const FileSource&) = delete;
+  /// Takes `fd`, an open descriptor of a regular file (standard input redirected from a
+  /// file, a spooled temporary file); `name` is used in messages. Throws like the path
+  /// constructor (fd is closed then) when it is not a regular file.
+  FileSource(UniqueFd fd, std::string name);
 
   std::uint64_t size() const override { return size_; }
   void read_at(std::uint64_t offset, void* buffer, std::size_t n) const override;
@@ -46,11 +45,11 @@ class FileSource final : public ByteSource {
   const std::string& path() const { return path_; }
 
  private:
-  /// fstat the descriptor: refuse non-regular files (closing fd_), record the size.
+  /// fstat the descriptor: refuse non-regular files, record the size.
   void take_size();
 
   std::string path_;
-  int fd_ = -1;
+  UniqueFd fd_;
   std::uint64_t size_ = 0;
 };
 

@@ -5,7 +5,9 @@
 namespace zanj {
 
 ChunkPuller::ChunkPuller(Producer producer, std::size_t max_queued_bytes)
-    : max_queued_bytes_(max_queued_bytes), worker_([this, p = std::move(producer)] { run(p); }) {}
+    : max_queued_bytes_(max_queued_bytes) {
+  worker_.submit([this, p = std::move(producer)] { run(p); });
+}
 
 ChunkPuller::~ChunkPuller() {
   {
@@ -13,7 +15,7 @@ ChunkPuller::~ChunkPuller() {
     stopping_ = true;
   }
   changed_.notify_all();
-  worker_.join();
+  worker_.wait();
 }
 
 void ChunkPuller::run(const Producer& producer) {

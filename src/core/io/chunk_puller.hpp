@@ -13,7 +13,8 @@
 #include <mutex>
 #include <string>
 #include <string_view>
-#include <thread>
+
+#include "base/thread_pool.hpp"
 
 namespace zanj {
 
@@ -49,7 +50,11 @@ class ChunkPuller {
   bool finished_ = false;  // the producer returned or threw
   bool stopping_ = false;  // the consumer is gone
   std::exception_ptr error_;
-  std::thread worker_;     // last: starts after everything above is ready
+  // A pool of its own, of one worker, rather than a shared one: the producer blocks until
+  // the consumer takes its chunks, for as long as the stream lasts, so on a shared bounded
+  // pool two pullers (diff reads both archives in lockstep) could take every worker and the
+  // task feeding the other side would never start. Last: destroyed (joined) first.
+  ThreadPool worker_{1};
 };
 
 }  // namespace zanj

@@ -17,22 +17,6 @@ namespace {
 
 constexpr std::size_t kSpoolChunk = 1 << 20;  // bytes copied per read while spooling
 
-/// Closes its descriptor unless released: spooling can throw half-way.
-class OwnedFd {
- public:
-  explicit OwnedFd(int fd) : fd_(fd) {}
-  ~OwnedFd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  OwnedFd(const OwnedFd&) = delete;
-  OwnedFd& operator=(const OwnedFd&) = delete;
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
-
 std::unique_ptr<ByteSource> open_stdin() {
   const std::string name(kStdinName);
   struct stat st {};
@@ -42,9 +26,9 @@ std::unique_ptr<ByteSource> open_stdin() {
     throw Error(name + ": standard input is a terminal; pipe an archive in or give a file name", Exit::usage);
   // `zanj info - < file.zanj`: the file itself is seekable, no copy needed.
   if (S_ISREG(st.st_mode) && ::lseek(STDIN_FILENO, 0, SEEK_CUR) == 0) {
-    const int fd = ::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
-    if (fd < 0) throw Error(name + ": " + std::strerror(errno), Exit::usage);
-    return std::make_unique<FileSource>(fd, name);
+    UniqueFd fd(::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0));
+    if (!fd) throw Error(name + ": " + std::strerror(errno), Exit::usage);
+    return std::make_unique<FileSource>(std::move(fd), name);
   }
   return spool_to_temporary_file(STDIN_FILENO, name);
 }
@@ -72,8 +56,9 @@ std::unique_ptr<ByteSource> open_input(const std::string& path) {
   if (::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode)) {
     // A pipe with a name (`zanj info <(curl ...)` passes /dev/fd/63) cannot seek either.
     // Opened without blocking so that a FIFO nobody writes to reads as empty, not forever.
-    OwnedFd fifo(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
-    if (fifo.get() < 0) throw Error(path + ": " + std::strerror(errno), Exit::usage);
+    // Owned here: spooling can throw half-way.
+    UniqueFd fifo(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+    if (!fifo) throw Error(path + ": " + std::strerror(errno), Exit::usage);
     ::fcntl(fifo.get(), F_SETFL, ::fcntl(fifo.get(), F_GETFL) & ~O_NONBLOCK);
     return spool_to_temporary_file(fifo.get(), path);
   }

@@ -78,6 +78,8 @@ UniqueFd::~UniqueFd() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+bool UniqueFd::close() { return ::close(release()) == 0; }
+
 UniqueFd& UniqueFd::operator=(UniqueFd&& other) noexcept {
   if (this != &other) {
     if (fd_ >= 0) ::close(fd_);
@@ -213,7 +215,7 @@ void TempFile::write(std::string_view bytes) {
 void TempFile::commit(const std::string& final_name, Replace replace) {
   if (!live_) throw Error("internal: temporary file committed twice");
   // close() reports delayed write errors (NFS, quotas): a file that failed is not committed.
-  if (::close(fd_.release()) != 0) fail("cannot write '" + final_name + "'");
+  if (!fd_.close()) fail("cannot write '" + final_name + "'");
   int r = 0;
   if (replace == Replace::yes) {
     r = ::renameat(dir_.get(), name_.c_str(), dir_.get(), final_name.c_str());

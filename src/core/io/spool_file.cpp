@@ -18,13 +18,13 @@ std::string default_directory() {
 }
 
 /// A new read-write file with no name, so nothing is left behind whatever happens to us.
-int create_unlinked_file(const std::string& dir) {
-  int fd = ::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-  if (fd >= 0) return fd;
+UniqueFd create_unlinked_file(const std::string& dir) {
+  UniqueFd fd(::open(dir.c_str(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600));
+  if (fd) return fd;
   // Some filesystems lack O_TMPFILE: make a named file and remove its name at once.
   std::string name = dir + "/zanj-spool-XXXXXX";
-  fd = ::mkostemp(name.data(), O_CLOEXEC);
-  if (fd < 0) throw Error("cannot create a temporary file in " + dir + ": " + std::strerror(errno), Exit::usage);
+  fd = UniqueFd(::mkostemp(name.data(), O_CLOEXEC));
+  if (!fd) throw Error("cannot create a temporary file in " + dir + ": " + std::strerror(errno), Exit::usage);
   ::unlink(name.c_str());
   return fd;
 }
@@ -34,11 +34,9 @@ int create_unlinked_file(const std::string& dir) {
 SpoolFile::SpoolFile(const std::string& directory)
     : directory_(directory.empty() ? default_directory() : directory), fd_(create_unlinked_file(directory_)) {}
 
-SpoolFile::~SpoolFile() { ::close(fd_); }
-
 void SpoolFile::append(std::string_view bytes) {
   while (!bytes.empty()) {
-    const ssize_t n = ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(size_));
+    const ssize_t n = ::pwrite(fd_.get(), bytes.data(), bytes.size(), static_cast<off_t>(size_));
     if (n < 0) {
       if (errno == EINTR) continue;
       throw Error("cannot write to a temporary file in " + directory_ + ": " + std::strerror(errno), Exit::usage);
@@ -52,7 +50,7 @@ std::size_t SpoolFile::read_some(std::uint64_t offset, void* buffer, std::size_t
   if (offset >= size_) return 0;
   if (n > size_ - offset) n = static_cast<std::size_t>(size_ - offset);
   for (;;) {
-    const ssize_t got = ::pread(fd_, buffer, n, static_cast<off_t>(offset));
+    const ssize_t got = ::pread(fd_.get(), buffer, n, static_cast<off_t>(offset));
     if (got >= 0) return static_cast<std::size_t>(got);
     if (errno != EINTR)
       throw Error("cannot read a temporary file in " + directory_ + ": " + std::strerror(errno), Exit::usage);

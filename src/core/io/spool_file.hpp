@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "io/byte_source.hpp"
+#include "zanj/safe_files.hpp"
 
 namespace zanj {
 
@@ -15,9 +16,6 @@ class SpoolFile final : public ByteSource {
   /// Create it in `directory` ("" means $TMPDIR, else /tmp). Throws Error (usage), "cannot
   /// create a temporary file in DIR: reason", when it cannot be created.
   explicit SpoolFile(const std::string& directory = "");
-  ~SpoolFile() override;
-  SpoolFile(const SpoolFile&) = delete;
-  SpoolFile& operator=(const SpoolFile&) = delete;
 
   /// Add bytes at the end. Throws Error (usage) when the disk is full or the write fails.
   void append(std::string_view bytes);
@@ -28,7 +26,7 @@ class SpoolFile final : public ByteSource {
 
  private:
   std::string directory_;  // for messages
-  int fd_ = -1;
+  UniqueFd fd_;
   std::uint64_t size_ = 0;
 };
 

@@ -71,6 +71,24 @@ std::string_view Json::type_name() const noexcept {
   }
 }
 
+namespace {
+
+/// JSON's two-character escape for `cp` (what Python's json writes), or null where it has none.
+const char* short_escape(std::uint32_t cp) {
+  switch (cp) {
+    case '"': return "\\\"";
+    case '\\': return "\\\\";
+    case '\n': return "\\n";
+    case '\r': return "\\r";
+    case '\t': return "\\t";
+    case '\b': return "\\b";
+    case '\f': return "\\f";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
 void write_json_string(std::string& out, std::string_view text) {
   static constexpr char hex[] = "0123456789abcdef";
   auto escape_unit = [&](std::uint32_t unit) {  // \uXXXX
@@ -99,20 +117,8 @@ void write_json_string(std::string& out, std::string_view text) {
         escape_unit(0xDC00u | c);
         len = 1;
       }
-    } else if (cp == '"') {
-      out += "\\\"";
-    } else if (cp == '\\') {
-      out += "\\\\";
-    } else if (cp == '\n') {
-      out += "\\n";
-    } else if (cp == '\r') {
-      out += "\\r";
-    } else if (cp == '\t') {
-      out += "\\t";
-    } else if (cp == '\b') {
-      out += "\\b";
-    } else if (cp == '\f') {
-      out += "\\f";
+    } else if (const char* escape = short_escape(cp)) {
+      out += escape;
     } else if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) {  // C0, DEL, C1: never raw on a terminal
       escape_unit(cp);
     } else {
@@ -166,6 +172,22 @@ void write_indent(std::string& out, const JsonStyle& style, int level) {
   out.append(static_cast<std::size_t>(style.indent * level), style.indent_char);
 }
 
+/// The `count` items of an array or object between `brackets`, separated as Python's json
+/// does, one per line when indenting; `sink` may flush after each item.
+template <typename WriteItem>
+void write_items(std::string& out, const char (&brackets)[3], std::size_t count, const JsonStyle& style, int level,
+                 OutputBuffer* sink, const WriteItem& write_item) {
+  out += brackets[0];
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i) out += style.indent ? "," : ", ";
+    if (style.indent) write_indent(out, style, level + 1);
+    write_item(i);
+    if (sink) sink->flush_if_full();
+  }
+  if (style.indent && count != 0) write_indent(out, style, level);
+  out += brackets[1];
+}
+
 // `sink`, when given, owns `out` (its text()) and may pass it on between elements, so a large
 // document streams out instead of being held as text beside its tree.
 void write_value(std::string& out, const Json& v, const JsonStyle& style, int level, OutputBuffer* sink) {
@@ -185,30 +207,17 @@ void write_value(std::string& out, const Json& v, const JsonStyle& style, int le
     case T::string: write_json_string(out, v.as_string()); break;
     case T::array: {
       const auto& a = v.as_array();
-      out += '[';
-      for (std::size_t i = 0; i < a.size(); ++i) {
-        if (i) out += style.indent ? "," : ", ";
-        if (style.indent) write_indent(out, style, level + 1);
-        write_value(out, a[i], style, level + 1, sink);
-        if (sink) sink->flush_if_full();
-      }
-      if (style.indent && !a.empty()) write_indent(out, style, level);
-      out += ']';
+      write_items(out, "[]", a.size(), style, level, sink,
+                  [&](std::size_t i) { write_value(out, a[i], style, level + 1, sink); });
       break;
     }
     case T::object: {
       const auto& o = v.as_object();
-      out += '{';
-      for (std::size_t i = 0; i < o.size(); ++i) {
-        if (i) out += style.indent ? "," : ", ";
-        if (style.indent) write_indent(out, style, level + 1);
+      write_items(out, "{}", o.size(), style, level, sink, [&](std::size_t i) {
         write_json_string(out, o[i].first);
         out += ": ";
         write_value(out, o[i].second, style, level + 1, sink);
-        if (sink) sink->flush_if_full();
-      }
-      if (style.indent && !o.empty()) write_indent(out, style, level);
-      out += '}';
+      });
       break;
     }
   }
@@ -240,6 +249,22 @@ std::string to_json(const Json& value, const JsonStyle& style) {
   std::string out;
   write_json(out, value, style);
   return out;
+}
+
+Json shape_json(const std::vector<std::uint64_t>& shape) {
+  JsonArray out;
+  out.reserve(shape.size());
+  for (const auto d : shape) out.emplace_back(d);
+  return Json(std::move(out));
+}
+
+std::string shape_text(const std::vector<std::uint64_t>& shape) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) out += ", ";
+    out += std::to_string(shape[i]);
+  }
+  return out + "]";
 }
 
 }  // namespace zanj

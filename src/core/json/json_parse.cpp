@@ -19,6 +19,7 @@
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
 #include "zanj/limits.hpp"
+#include "base/hex_digit.hpp"
 #include "base/unicode.hpp"
 
 namespace zanj {
@@ -187,13 +188,6 @@ Counts count_structure(std::string_view text, const JsonLimits& limits, std::str
 }
 
 // ---- Pass 2: validate and build ------------------------------------------------------------
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
 
 class Parser {
  public:
@@ -568,7 +562,7 @@ class Parser {
     if (end_ - p_ < 4) error("invalid \\uXXXX escape");
     std::uint32_t v = 0;
     for (int i = 0; i < 4; ++i) {
-      const int h = hex_value(p_[i]);
+      const int h = hex_digit_value(p_[i]);
       if (h < 0) error("invalid \\uXXXX escape");
       v = (v << 4) | static_cast<std::uint32_t>(h);
     }

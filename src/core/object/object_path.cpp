@@ -4,6 +4,7 @@
 
 #include "zanj/error.hpp"
 #include "zanj/member_name.hpp"
+#include "base/hex_digit.hpp"
 
 namespace zanj {
 
@@ -49,13 +50,6 @@ std::string child_path(std::string_view parent, std::string_view segment) {
 }
 
 namespace {
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
 [[noreturn]] void bad_escape(std::string_view path) {
   throw Error("bad object path '" + terminal_safe(path) +
                   "': '~' starts an escape: ~0 is '~', ~1 is '/', ~e an empty key, ~xNN the byte NN (hex)",
@@ -78,8 +72,9 @@ PathSegments split_path(std::string_view path) {
       if (next == '0' || next == '1') {
         current += next == '0' ? '~' : '/';
         ++i;
-      } else if (next == 'x' && i + 3 < path.size() && hex_digit(path[i + 2]) >= 0 && hex_digit(path[i + 3]) >= 0) {
-        current += static_cast<char>(hex_digit(path[i + 2]) * 16 + hex_digit(path[i + 3]));
+      } else if (next == 'x' && i + 3 < path.size() && hex_digit_value(path[i + 2]) >= 0 &&
+                 hex_digit_value(path[i + 3]) >= 0) {
+        current += static_cast<char>(hex_digit_value(path[i + 2]) * 16 + hex_digit_value(path[i + 3]));
         i += 3;
       } else if (next == 'e' && current.empty() && (i + 2 == path.size() || path[i + 2] == '/')) {
         ++i;  // "~e" is a whole segment: the empty key

@@ -125,15 +125,13 @@ class Externalizer {
     const std::string member = externals_.name_for(path, "npy");
     const bool torch = array.torch;
     NpyMember npy = npy_from_inline(array, path);
-    JsonArray shape;
-    for (auto d : npy.shape) shape.emplace_back(d);
     const std::string dtype = torch ? "torch." + npy.dtype.numpy_name() : npy.dtype.numpy_name();
     JsonObject details{{"type(data)", "<class 'numpy.ndarray'>"}};
     if (!npy.shape.empty()) details.emplace_back("len(data)", npy.shape.front());
     externals_.add({member, "npy", path, std::move(details)});
     value = Json(JsonObject{{std::string(kFormatKey), torch ? "torch.Tensor:external" : "numpy.ndarray:external"},
                             {std::string(kRefKey), member},
-                            {"shape", Json(std::move(shape))},
+                            {"shape", shape_json(npy.shape)},
                             {"dtype", dtype},
                             {"n_elements", elements}});
     const std::uint64_t size = npy.bytes.size();

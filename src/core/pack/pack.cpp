@@ -4,7 +4,7 @@
 
 #include <ctime>
 
-#include "zip/deflate_stream.hpp"
+#include "base/thread_pool.hpp"
 #include "zanj/error.hpp"
 #include "zanj/safe_files.hpp"
 #include "zanj/zanj_file.hpp"

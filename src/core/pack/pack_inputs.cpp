@@ -35,14 +35,12 @@ std::string stem_of(const std::string& path) {
 
 /// The reference node and externals_info details of an array stored from an .npy header.
 Json array_node(const std::string& member, const NpyHeader& h, ExternalRegistry& externals, const JsonArray& path) {
-  JsonArray shape;
-  for (auto d : h.shape) shape.emplace_back(d);
   JsonObject details{{"type(data)", "<class 'numpy.ndarray'>"}};
   if (!h.shape.empty()) details.emplace_back("len(data)", h.shape.front());  // len() of a 0-d array fails
   externals.add({member, "npy", path, std::move(details)});
   return Json(JsonObject{{std::string(kFormatKey), "numpy.ndarray:external"},
                          {std::string(kRefKey), member},
-                         {"shape", Json(std::move(shape))},
+                         {"shape", shape_json(h.shape)},
                          {"dtype", h.dtype.numpy_name()},
                          {"n_elements", h.element_count()}});
 }

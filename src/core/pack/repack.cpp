@@ -92,9 +92,7 @@ bool set_key(JsonObject& object, const std::string& key, Json value) {
 
 /// Bring an external array node in line with its (maybe edited) .npy header; true if changed.
 bool update_array_node(JsonObject& node, const ArrayNode& array, const NpyHeader& h) {
-  JsonArray shape;
-  for (auto d : h.shape) shape.emplace_back(d);
-  bool changed = set_key(node, "shape", Json(std::move(shape)));
+  bool changed = set_key(node, "shape", shape_json(h.shape));
   bool dtype_ok = false;
   try {
     dtype_ok = dtypes_compatible(parse_dtype_name(array.dtype), h.dtype);

@@ -1,17 +1,17 @@
 // verify(): the three passes (ZIP structure, ZANJ consistency, member data) over one archive.
-// The data pass inflates every member once, streaming, split over threads: each thread runs
+// The data pass inflates every member once, streaming, split over a ThreadPool: each thread runs
 // its own Archive (reads are independent; the ByteSource is read with pread),
 // and each member's findings go to its own slot, merged in directory order at the end so the
 // report does not depend on scheduling.
 #include "zanj/verify.hpp"
 
 #include <algorithm>
-#include <exception>
 #include <mutex>
-#include <thread>
+#include <optional>
 #include <unordered_set>
 
 #include "zanj/input.hpp"
+#include "base/thread_pool.hpp"
 #include "verify/verify_checks.hpp"
 
 namespace zanj {
@@ -128,20 +128,17 @@ void check_member_data(const Archive& archive, const std::vector<MemberPlan>& pl
   const std::size_t count = std::clamp<std::size_t>(options.threads, 1, std::max<std::size_t>(todo.size(), 1));
   const auto groups = balance(entries, std::move(todo), count);
   std::vector<VerifyReport> slots(entries.size());
-  std::vector<std::exception_ptr> failures(groups.size());
-  const auto run = [&](std::size_t g) {
-    try {
-      read_group(archive, groups[g], plans, options.limits, slots, progress);
-    } catch (...) {  // e.g. out of memory: rethrown on the calling thread below
-      failures[g] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> workers;
-  for (std::size_t g = 1; g < groups.size(); ++g) workers.emplace_back(run, g);
-  run(0);
-  for (auto& w : workers) w.join();
-  for (const auto& f : failures)
-    if (f) std::rethrow_exception(f);
+  {
+    // The calling thread reads the first group; an exception from another (e.g. out of
+    // memory) is rethrown here by wait(), and the pool's destructor waits for the rest
+    // should the first group throw.
+    std::optional<ThreadPool> pool;
+    if (groups.size() > 1) pool.emplace(static_cast<unsigned>(groups.size() - 1));
+    for (std::size_t g = 1; g < groups.size(); ++g)
+      pool->submit([&, g] { read_group(archive, groups[g], plans, options.limits, slots, progress); });
+    read_group(archive, groups[0], plans, options.limits, slots, progress);
+    if (pool) pool->wait();
+  }
   for (const VerifyReport& slot : slots) merge_report(report, slot);
 }
 

@@ -12,12 +12,6 @@
 namespace zanj {
 namespace {
 
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + "]";
-}
-
 /// `message` without the "<what>: " that for_each-style helpers put first.
 std::string without_prefix(std::string message, std::string_view prefix) {
   if (!prefix.empty() && message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());

@@ -7,15 +7,12 @@
 #include <numeric>
 
 #include "zip/member_decoder.hpp"
+#include "zip/zip_format.hpp"
 #include "zanj/member_name.hpp"
 #include "verify/verify_checks.hpp"
 
 namespace zanj {
 namespace {
-
-constexpr std::uint16_t kFlagEncrypted = 0x0001, kFlagDescriptor = 0x0008, kFlagStrongEncryption = 0x0040;
-constexpr std::uint32_t kDescriptorSig = 0x08074b50;
-constexpr std::uint64_t kEndRecordSize = 22;
 
 /// Bytes [begin, end) an entry occupies: local header, data and data descriptor.
 struct Extent {
@@ -207,7 +204,7 @@ void check_layout(std::vector<Extent> extents, const ZipDirectory& dir, std::uin
     gaps += dir.eocd_offset - (dir.cd_offset + dir.cd_size);
   if (gaps > 0)
     add_problem(report, Code::unaccounted_bytes, "", "", std::to_string(gaps) + " bytes belong to no entry");
-  const std::uint64_t end = dir.eocd_offset + kEndRecordSize + dir.comment.size();
+  const std::uint64_t end = dir.eocd_offset + kEndSize + dir.comment.size();
   if (end < file_size)
     add_problem(report, Code::trailing_data, "", "", std::to_string(file_size - end) + " bytes after the end record");
 }

@@ -1,7 +1,6 @@
 #include "zip/deflate_stream.hpp"
 
 #include <libdeflate.h>
-#include <sched.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -77,50 +76,6 @@ void unfinish_deflate_stream(std::string& stream) {
   stream.append("\x00\x00\xff\xff", 4);
 }
 
-// ---- DeflatePool -------------------------------------------------------------
-
-DeflatePool::DeflatePool(unsigned threads) {
-  for (unsigned i = 0; i < std::max(threads, 1u); ++i) workers_.emplace_back([this] { work(); });
-}
-
-DeflatePool::~DeflatePool() {
-  {
-    std::lock_guard lock(mutex_);
-    stopping_ = true;
-  }
-  wake_.notify_all();
-  for (auto& t : workers_) t.join();
-}
-
-void DeflatePool::submit(std::function<void()> job) {
-  {
-    std::lock_guard lock(mutex_);
-    jobs_.push_back(std::move(job));
-  }
-  wake_.notify_one();
-}
-
-void DeflatePool::work() {
-  for (;;) {
-    std::function<void()> job;
-    {
-      std::unique_lock lock(mutex_);
-      wake_.wait(lock, [this] { return stopping_ || !jobs_.empty(); });
-      if (jobs_.empty()) return;  // stopping, and nothing left to do
-      job = std::move(jobs_.front());
-      jobs_.pop_front();
-    }
-    job();
-  }
-}
-
-unsigned available_cpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return std::max(1, CPU_COUNT(&set));
-  return std::max(1u, std::thread::hardware_concurrency());
-}
-
 // ---- DeflateStream -------------------------------------------------------------
 
 /// One block, compressed on a worker (or on the calling thread without a pool).
@@ -148,7 +103,7 @@ struct DeflateStream::Shared {
   std::condition_variable finished;
 };
 
-DeflateStream::DeflateStream(int level, DeflatePool* pool, Sink sink)
+DeflateStream::DeflateStream(int level, ThreadPool* pool, Sink sink)
     : level_(level), pool_(pool && pool->threads() > 1 ? pool : nullptr), sink_(std::move(sink)),
       shared_(std::make_shared<Shared>()) {
   if (level < 0 || level > 9) throw Error("deflate level must be 0-9, not " + std::to_string(level), Exit::usage);

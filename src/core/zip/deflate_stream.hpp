@@ -2,47 +2,21 @@
 // Raw deflate (RFC 1951 without a zlib header: what a ZIP member holds) of bytes arriving in
 // chunks, with libdeflate: at the same level it compresses numeric arrays many times faster
 // than zlib, as well or better. libdeflate only compresses whole buffers, so input is cut into
-// 1 MiB blocks, each compressed on its own (on worker threads when there are several CPUs).
+// 1 MiB blocks, each compressed on its own (on a ThreadPool's workers when there are several CPUs).
 // Every block but a member's last is then made continuable: the final-block bit of its last
 // deflate block is cleared and an empty stored block added so that it ends on a byte boundary
 // (what zlib's Z_SYNC_FLUSH emits). The blocks, concatenated in order, are one valid deflate
 // stream. Memory stays at a few blocks.
-#include <condition_variable>
 #include <cstddef>
 #include <deque>
 #include <functional>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <string_view>
-#include <thread>
-#include <vector>
+
+#include "base/thread_pool.hpp"
 
 namespace zanj {
-
-/// Worker threads shared by the members of one archive.
-class DeflatePool {
- public:
-  explicit DeflatePool(unsigned threads);
-  ~DeflatePool();
-  DeflatePool(const DeflatePool&) = delete;
-  DeflatePool& operator=(const DeflatePool&) = delete;
-
-  unsigned threads() const { return static_cast<unsigned>(workers_.size()); }
-  /// Run `job` on a worker. Jobs must not throw (they report errors through their own state).
-  void submit(std::function<void()> job);
-
- private:
-  void work();
-  std::mutex mutex_;
-  std::condition_variable wake_;
-  std::deque<std::function<void()>> jobs_;
-  bool stopping_ = false;
-  std::vector<std::thread> workers_;
-};
-
-/// CPUs this process may run on (its affinity mask), at least 1.
-unsigned available_cpus();
 
 /// Make a complete raw deflate stream continuable: clear the final-block bit of its last
 /// block and append an empty stored block, so that it ends on a byte boundary and another
@@ -59,7 +33,7 @@ class DeflateStream {
   /// `level` 0-9 (libdeflate's scale, like zlib's: 0 stores, 6 is the default). With `pool`
   /// null (or of one thread) blocks are compressed on the calling thread. `sink` receives the
   /// compressed bytes in order, always on the calling thread.
-  DeflateStream(int level, DeflatePool* pool, Sink sink);
+  DeflateStream(int level, ThreadPool* pool, Sink sink);
   ~DeflateStream();
   DeflateStream(const DeflateStream&) = delete;
   DeflateStream& operator=(const DeflateStream&) = delete;
@@ -75,7 +49,7 @@ class DeflateStream {
   void emit_ready(bool wait_for_one);
 
   int level_;
-  DeflatePool* pool_;
+  ThreadPool* pool_;
   Sink sink_;
   std::string pending_;  ///< input not yet handed to a block
   std::shared_ptr<Shared> shared_;

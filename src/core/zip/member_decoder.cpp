@@ -13,6 +13,7 @@
 #include <cstdlib>
 
 #include "zanj/error.hpp"
+#include "zip/zip_format.hpp"
 
 namespace zanj {
 namespace {
@@ -201,7 +202,7 @@ std::unique_ptr<MemberDecoder> decoder_for(std::uint16_t method, std::uint64_t d
 
 /// Reads go by the central directory; the local header must describe the same member.
 void check_local_header(const ZipEntry& e, const LocalHeader& h, const std::string& who) {
-  const bool deferred = (h.flags & 0x0008) != 0;  // CRC-32 and sizes in a data descriptor
+  const bool deferred = (h.flags & kFlagDescriptor) != 0;  // CRC-32 and sizes in a data descriptor
   const auto same = [&](std::uint64_t local, std::uint64_t central) {
     return local == central || (deferred && local == 0);
   };

@@ -14,17 +14,10 @@
 #include "zanj/error.hpp"
 #include "zanj/member_name.hpp"
 #include "base/unicode.hpp"
+#include "zip/zip_format.hpp"
 
 namespace zanj {
 namespace {
-
-constexpr std::uint32_t kLocalSig = 0x04034b50, kCentralSig = 0x02014b50, kEndSig = 0x06054b50;
-constexpr std::uint32_t kZip64EndSig = 0x06064b50, kZip64LocatorSig = 0x07064b50;
-constexpr std::uint64_t kLocalSize = 30, kCentralSize = 46, kEndSize = 22;
-constexpr std::uint64_t kLocatorSize = 20, kZip64EndSize = 56;
-constexpr std::uint64_t kMaxComment = 0xFFFF;
-constexpr std::uint16_t kZip64ExtraId = 0x0001;
-constexpr std::uint64_t kMax16 = 0xFFFF, kMax32 = 0xFFFFFFFF;  // "see Zip64 record"
 
 /// The unsigned little-endian number of `width` bytes at `at`; the caller
 /// has checked that they exist.
@@ -305,8 +298,8 @@ namespace {
 constexpr std::uint32_t kTypeMask = 0170000, kTypeRegular = 0100000, kTypeSymlink = 0120000;
 }  // namespace
 
-bool ZipEntry::encrypted() const { return (flags & 0x0001) != 0; }
-bool ZipEntry::utf8_flag() const { return (flags & 0x0800) != 0; }
+bool ZipEntry::encrypted() const { return (flags & kFlagEncrypted) != 0; }
+bool ZipEntry::utf8_flag() const { return (flags & kFlagUtf8) != 0; }
 bool ZipEntry::is_directory() const { return !name.empty() && name.back() == '/'; }
 std::uint32_t ZipEntry::unix_mode() const {
   return (version_made_by >> 8) == 3 ? external_attributes >> 16 : 0;  // 3 = Unix

@@ -12,14 +12,13 @@
 #include <optional>
 
 #include "zip/deflate_stream.hpp"
+#include "zip/zip_format.hpp"
 #include "zanj/error.hpp"
 #include "zanj/member_name.hpp"
 
 namespace zanj {
 namespace {
 
-constexpr std::uint32_t kLocalSig = 0x04034b50, kCentralSig = 0x02014b50, kEndSig = 0x06054b50;
-constexpr std::uint32_t kZip64EndSig = 0x06064b50, kZip64LocatorSig = 0x07064b50;
 // zipfile switches to Zip64 past 2 GiB - 1, not 4 GiB - 1: sizes and offsets are compared
 // with this limit, members with more data get 0xFFFFFFFF and the real value in the extra.
 constexpr std::uint64_t kZip64Limit = (std::uint64_t{1} << 31) - 1;
@@ -27,8 +26,7 @@ constexpr std::uint64_t kMaxMembers = 0xFFFF;
 constexpr std::uint16_t kVersion = 20, kZip64Version = 45;
 constexpr std::uint16_t kMadeByUnix = 3 << 8;
 constexpr std::uint32_t kMode0600 = 0600u << 16;  // zipfile's default external attributes
-constexpr std::uint16_t kUtf8Flag = 0x0800;
-constexpr std::size_t kLocalFixed = 30, kZip64LocalExtra = 20;
+constexpr std::size_t kZip64LocalExtra = 20;
 constexpr std::size_t kOutputBuffer = std::size_t{1} << 20;
 
 /// Append `value` as `width` (at most 8) little-endian bytes.
@@ -59,7 +57,7 @@ struct ZipWriter::Impl {
   std::string name;
   std::uint64_t offset = 0;  ///< bytes handed to write(), buffered or not
   std::string buffer;
-  std::unique_ptr<DeflatePool> pool;
+  std::unique_ptr<ThreadPool> pool;
   // the open member
   std::optional<Entry> member;
   bool member_zip64 = false;
@@ -111,7 +109,7 @@ ZipWriter::ZipWriter(int fd, std::string name, const ZipWriterOptions& options)
   impl_->name = name_;
   impl_->buffer.reserve(kOutputBuffer);
   if (options.method == ZipMethod::deflate && options.threads > 1)
-    impl_->pool = std::make_unique<DeflatePool>(options.threads);
+    impl_->pool = std::make_unique<ThreadPool>(options.threads);
 }
 
 ZipWriter::~ZipWriter() = default;
@@ -125,7 +123,7 @@ void ZipWriter::begin_member(const std::string& name, const ZipMemberOptions& op
     throw Error(name_ + ": cannot name a member '" + printable_name(name) + "'");
   Entry e;
   e.name = name;
-  e.flags = is_ascii(name) ? 0 : kUtf8Flag;
+  e.flags = is_ascii(name) ? 0 : kFlagUtf8;
   e.time = options.modified.time;
   e.date = options.modified.date;
   e.offset = impl_->offset;
@@ -202,7 +200,7 @@ void ZipWriter::patch_local_header(const Entry& e, bool zip64) {
     std::string extra;
     put(extra, e.uncompressed, 8);  // zipfile's order: file size, then compressed size
     put(extra, e.compressed, 8);
-    impl_->patch(e.offset + kLocalFixed + e.name.size() + 4, extra);
+    impl_->patch(e.offset + kLocalSize + e.name.size() + 4, extra);
   }
 }
 

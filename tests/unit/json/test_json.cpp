@@ -266,3 +266,17 @@ TEST_SUITE("json python semantics") {
     CHECK(notes.values == 5);
   }
 }
+
+TEST_SUITE("json shapes") {
+  TEST_CASE("shape_json: a list of integers, empty for 0-d") {
+    CHECK(to_json(shape_json({32, 16})) == "[32, 16]");
+    CHECK(to_json(shape_json({})) == "[]");
+    CHECK(to_json(shape_json({0, 18446744073709551615ull})) == "[0, 18446744073709551615]");
+    CHECK(shape_json({7}).as_array().front().is_integer());
+  }
+  TEST_CASE("shape_text: as Python prints the list") {
+    CHECK(shape_text({32, 16}) == "[32, 16]");
+    CHECK(shape_text({5}) == "[5]");
+    CHECK(shape_text({}) == "[]");
+  }
+}

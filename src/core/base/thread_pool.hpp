@@ -1,0 +1,54 @@
+#pragma once
+// The one way the core runs work on other threads: a fixed set of workers taking tasks from a
+// queue. verify reads groups of members on it, the pack deflater compresses blocks on it, and
+// each ChunkPuller runs its producer on a pool of its own (one worker: that producer blocks
+// until the consumer takes its chunks, so it must never wait behind, or hold up, other tasks).
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace zanj {
+
+class ThreadPool {
+ public:
+  /// Start `threads` workers (at least one).
+  explicit ThreadPool(unsigned threads);
+  /// Runs every task already submitted, then joins the workers. An exception a task threw and
+  /// nobody collected with wait() is dropped.
+  ~ThreadPool();
+  ThreadPool(const ThreadPool&) = delete;
+  ThreadPool& operator=(const ThreadPool&) = delete;
+
+  unsigned threads() const { return static_cast<unsigned>(workers_.size()); }
+
+  /// Queue `task` for the next free worker. Tasks run in submission order when there is one
+  /// worker. A task must not wait for a task queued after it on the same pool: with every
+  /// worker waiting, nothing would run it.
+  void submit(std::function<void()> task);
+
+  /// Block until every task submitted so far has finished, then rethrow the first exception
+  /// any of them threw since the last wait() (the others are dropped).
+  void wait();
+
+ private:
+  void work();
+
+  std::mutex mutex_;
+  std::condition_variable wake_;  // a task was queued, or the pool is stopping
+  std::condition_variable idle_;  // the last running task finished
+  std::deque<std::function<void()>> tasks_;
+  std::size_t unfinished_ = 0;  // queued or running
+  std::exception_ptr error_;
+  bool stopping_ = false;
+  std::vector<std::thread> workers_;  // last: they start once everything above is ready
+};
+
+/// CPUs this process may run on (its affinity mask), at least 1.
+unsigned available_cpus();
+
+}  // namespace zanj

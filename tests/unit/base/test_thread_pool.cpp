@@ -1,0 +1,81 @@
+// ThreadPool: tasks run, errors reach the waiter, destruction finishes the queue and joins.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+#include "base/thread_pool.hpp"
+
+using namespace zanj;
+
+TEST_SUITE("thread_pool") {
+  TEST_CASE("every submitted task runs before wait() returns") {
+    ThreadPool pool(3);
+    CHECK(pool.threads() == 3);
+    std::atomic<int> sum{0};
+    for (int i = 1; i <= 100; ++i) pool.submit([&sum, i] { sum += i; });
+    pool.wait();
+    CHECK(sum == 5050);
+    // The pool is reusable after a wait().
+    pool.submit([&sum] { sum += 1; });
+    pool.wait();
+    CHECK(sum == 5051);
+  }
+
+  TEST_CASE("at least one worker; one worker runs tasks in submission order") {
+    ThreadPool pool(0);
+    CHECK(pool.threads() == 1);
+    std::vector<int> order;
+    for (int i = 0; i < 20; ++i) pool.submit([&order, i] { order.push_back(i); });
+    pool.wait();
+    REQUIRE(order.size() == 20);
+    for (int i = 0; i < 20; ++i) CHECK(order[static_cast<std::size_t>(i)] == i);
+  }
+
+  TEST_CASE("an exception reaches wait(), once, after the other tasks finished") {
+    ThreadPool pool(2);
+    std::atomic<int> ran{0};
+    pool.submit([] { throw std::runtime_error("task failed"); });
+    for (int i = 0; i < 10; ++i) pool.submit([&ran] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      ++ran;
+    });
+    CHECK_THROWS_WITH_AS(pool.wait(), "task failed", std::runtime_error);
+    CHECK(ran == 10);
+    pool.wait();  // the error was collected: nothing more to throw
+  }
+
+  TEST_CASE("destruction runs the queued tasks and joins the workers") {
+    std::atomic<int> ran{0};
+    {
+      ThreadPool pool(2);
+      for (int i = 0; i < 50; ++i) pool.submit([&ran] {
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        ++ran;
+      });
+      pool.submit([] { throw std::runtime_error("nobody waits for this"); });
+    }
+    CHECK(ran == 50);
+  }
+
+  TEST_CASE("a task may wait for a task submitted before it when workers remain free") {
+    // The documented rule: never wait for a task queued after you. Waiting on an earlier one
+    // is fine with two workers: the earlier task is already running or runs on the other.
+    ThreadPool pool(2);
+    std::atomic<bool> first_done{false};
+    std::atomic<bool> second_saw{false};
+    pool.submit([&] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      first_done = true;
+    });
+    pool.submit([&] {
+      while (!first_done) std::this_thread::yield();
+      second_saw = true;
+    });
+    pool.wait();
+    CHECK(second_saw);
+  }
+}
