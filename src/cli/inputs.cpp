@@ -3,8 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include "zanj/error.hpp"
-#include "zanj/input.hpp"
-#include "zanj/member_name.hpp"
+#include "zanj/archive.hpp"
+#include "zanj/format.hpp"
 
 namespace zanj::cli {
 
@@ -21,8 +21,8 @@ CLI::Validator input_file() {
 ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits) {
   ZanjFile z(file, limits);
   if (is_stdin_path(file))
-    spdlog::info("read {} bytes from standard input", z.archive.file_size());
-  spdlog::debug("{}: {} members, {} bytes", terminal_safe(z.name()), z.archive.entries().size(), z.archive.file_size());
+    spdlog::info("read {} bytes from standard input", z.archive().file_size());
+  spdlog::debug("{}: {} members, {} bytes", terminal_safe(z.name()), z.archive().entries().size(), z.archive().file_size());
   return z;
 }
 

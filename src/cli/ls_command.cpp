@@ -10,11 +10,10 @@
 #include "output.hpp"
 #include "style.hpp"
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
-#include "zanj/object_path.hpp"
-#include "zanj/summary.hpp"
+#include "zanj/format.hpp"
 #include "zanj/tree.hpp"
-#include "zanj/zanj_file.hpp"
+#include "zanj/summary.hpp"
+#include "zanj/archive.hpp"
 
 namespace zanj::cli {
 namespace {
@@ -33,12 +32,12 @@ struct LsOptions {
 /// Length of an external list or rows of a table: from the node, else from externals_info.
 std::optional<std::uint64_t> external_length(const ZanjFile& z, const Node& n) {
   std::optional<std::uint64_t> len = n.table ? n.table->rows : n.list ? n.list->length : std::nullopt;
-  if (len || !z.meta) return len;
-  if (const Json* info = z.meta->find("externals_info"))
-    if (const Json* entry = info->find(n.member()))
-      if (const Json* l = entry->find("len(data)")) {
+  if (len || !z.meta()) return len;
+  if (const JsonView info = z.meta().find("externals_info"))
+    if (const JsonView entry = info.find(n.member()))
+      if (const JsonView l = entry.find("len(data)")) {
         std::uint64_t v = 0;
-        if (l->get_uint64(v)) return v;
+        if (l.get_uint64(v)) return v;
       }
   return std::nullopt;
 }
@@ -70,12 +69,12 @@ Json entry_json(const ZanjFile& z, const TreeVisit& v, bool long_format) {
     o.emplace_back("storage", "external");
     o.emplace_back("member", n.member());
   } else if (n.kind == NodeKind::list) {
-    o.emplace_back("length", static_cast<std::uint64_t>(n.json->as_array().size()));
+    o.emplace_back("length", static_cast<std::uint64_t>(n.json.size()));
   } else if (n.kind == NodeKind::dict || n.kind == NodeKind::dataclass || n.kind == NodeKind::other) {
     o.emplace_back("keys", static_cast<std::uint64_t>(node_children(n).size()));
   }
   if (long_format && n.is_reference())
-    if (const ZipEntry* e = z.archive.find(n.member())) {
+    if (const ZipEntry* e = z.archive().find(n.member())) {
       o.emplace_back("member_size", e->uncompressed_size);
       o.emplace_back("member_compressed_size", e->compressed_size);
     }
@@ -96,11 +95,11 @@ Color kind_color(NodeKind kind) {
   }
 }
 
-std::string scalar_preview(const Json& j) {
+std::string scalar_preview(JsonView j) {
   // Only the first 57 characters show: a long string's head is enough to make them (each
   // byte escapes to at least one character), and the rest is never copied.
   constexpr std::size_t kHead = 256;
-  std::string text = j.is_string() && j.as_string().size() > kHead ? to_json(Json(j.as_string().substr(0, kHead)))
+  std::string text = j.is_string() && j.as_string().size() > kHead ? to_json(Json(std::string(j.as_string().substr(0, kHead))))
                                                                      : to_json(j);
   if (text.size() > 60) text = text.substr(0, 57) + "...";
   return terminal_safe(text);  // the cut may split a UTF-8 sequence
@@ -123,14 +122,14 @@ std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool l
     detail = "length " + (len ? std::to_string(*len) : std::string("?"));
     storage = terminal_safe(n.member());
   } else if (n.kind == NodeKind::list) {
-    detail = "length " + std::to_string(n.json->as_array().size());
+    detail = "length " + std::to_string(n.json.size());
   } else if (n.kind == NodeKind::dict || n.kind == NodeKind::dataclass || n.kind == NodeKind::other) {
     detail = std::to_string(node_children(n).size()) + " keys";
   } else {
-    detail = scalar_preview(*n.json);
+    detail = scalar_preview(n.json);
   }
   if (long_format && n.is_reference())
-    if (const ZipEntry* e = z.archive.find(n.member()))
+    if (const ZipEntry* e = z.archive().find(n.member()))
       storage += " (" + human_bytes(e->compressed_size) + " packed)";
   std::string kind(kind_name(n.kind));
   if (!n.format.empty() && !n.array && !n.table && !n.list) kind += " " + terminal_safe(n.format);
@@ -142,12 +141,12 @@ std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool l
 
 int list_members(const ZanjFile& z, const LsOptions& opt) {
   if (opt.json) {
-    write_out(to_json(Json(JsonObject{{"file", opt.file}, {"members", Json(members_json(z.archive))}})) + "\n");
+    write_out(to_json(Json(JsonObject{{"file", opt.file}, {"members", Json(members_json(z.archive()))}})) + "\n");
     return 0;
   }
   std::vector<std::vector<std::string>> rows{{"Length", "Method", "Size", "Cmpr", "Modified", "CRC-32", "Name"}};
   std::uint64_t total = 0, packed = 0;
-  for (const auto& e : z.archive.entries()) {
+  for (const auto& e : z.archive().entries()) {
     const auto ratio = e.uncompressed_size ? 100 - (e.compressed_size * 100 / e.uncompressed_size) : 0;
     rows.push_back({std::to_string(e.uncompressed_size), method_name(e.method), std::to_string(e.compressed_size),
                     std::to_string(static_cast<std::int64_t>(ratio)) + "%", e.mtime_iso8601(), crc32_hex(e.crc32), terminal_safe(e.name)});
@@ -155,19 +154,19 @@ int list_members(const ZanjFile& z, const LsOptions& opt) {
     packed += e.compressed_size;
   }
   rows.push_back({std::to_string(total), "", std::to_string(packed), "", "", "",
-                  std::to_string(z.archive.entries().size()) + " files"});
+                  std::to_string(z.archive().entries().size()) + " files"});
   write_out(format_table(rows));
   return 0;
 }
 
 int run_ls(const LsOptions& opt) {
   const ZanjFile z = open_zanj(opt.file);
-  for (const auto& p : z.problems) warn(z.name() + ": " + p);
+  for (const auto& p : z.problems()) warn(z.name() + ": " + p);
   if (opt.members) return list_members(z, opt);
 
   const PathSegments start = split_path(opt.path);
   std::size_t matched = 0;
-  const Json* node = follow_path(z.root, start, &matched);
+  const JsonView node = follow_path(z.root(), start, &matched);
   if (!node)
     throw Error(z.name() + ": no object at path '" + opt.path + "' (the deepest existing parent is '" +
                     join_path(PathSegments(start.begin(), start.begin() + static_cast<std::ptrdiff_t>(matched))) + "')",
@@ -177,10 +176,10 @@ int run_ls(const LsOptions& opt) {
   // visited; the aligned table walks the tree twice, once for the column widths and once to
   // print, rebuilding each row (a row costs far less to make again than a million to keep).
   const auto visit_shown = [&](const std::function<void(const TreeVisit&)>& on_shown) {
-    walk_tree(*node, start, [&](const TreeVisit& v) {
+    walk_tree(node, start, [&](const TreeVisit& v) {
       if (opt.glob.empty() || fnmatch(opt.glob.c_str(), v.path.c_str(), 0) == 0) on_shown(v);
       if (opt.depth >= 0 && v.depth >= static_cast<std::size_t>(opt.depth)) return false;
-      return !is_scalar_list(*v.node.json);  // elements of a plain list of scalars get no entries
+      return !is_scalar_list(v.node.json);  // elements of a plain list of scalars get no entries
     });
   };
   ChunkedOutput out;

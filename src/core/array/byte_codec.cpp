@@ -3,7 +3,7 @@
 #include <array>
 
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 #include "base/unicode.hpp"
 
 namespace zanj {

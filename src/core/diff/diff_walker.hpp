@@ -7,6 +7,7 @@
 
 #include "zanj/diff.hpp"
 #include "zanj/tree.hpp"
+#include "array/value_compare.hpp"
 
 namespace zanj::detail {
 

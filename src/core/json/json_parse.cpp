@@ -20,6 +20,7 @@
 #include "zanj/json.hpp"
 #include "zanj/limits.hpp"
 #include "base/unicode.hpp"
+#include "json/json_parse.hpp"
 
 namespace zanj {
 namespace {

@@ -7,8 +7,10 @@
 #include "zip/deflate_stream.hpp"
 #include "zanj/error.hpp"
 #include "zanj/safe_files.hpp"
-#include "zanj/zanj_file.hpp"
+#include "object/zanj_file_access.hpp"
 #include "zip/zip_writer.hpp"
+#include "io/temp_file.hpp"
+#include "pack/pack_plan.hpp"
 
 namespace zanj {
 namespace {
@@ -131,6 +133,20 @@ PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const 
   summary.input_bytes = plan.known_bytes();
   temp.commit(leaf, Replace::yes);
   return summary;
+}
+
+PackJob prepare_pack(const std::vector<PackInput>& inputs, const PackSettings& settings) {
+  PackJob job;
+  PrivateAccess::impl_pointer(job) = std::make_shared<const PackJob::Plan>(PackJob::Plan{plan_pack(inputs, settings)});
+  return job;
+}
+
+const std::vector<std::string>& PackJob::notes() const { return impl_->plan.notes; }
+std::uint64_t PackJob::known_bytes() const { return impl_->plan.known_bytes(); }
+
+PackSummary write_pack(const PackJob& job, const std::string& out_path, const PackSettings& settings,
+                       const std::function<void(const PackProgress&)>& progress) {
+  return write_pack(PrivateAccess::impl(job).plan, out_path, settings, progress);
 }
 
 }  // namespace zanj

@@ -8,6 +8,7 @@
 #include "array/dtype.hpp"
 #include "zanj/error.hpp"
 #include "zanj/tree.hpp"
+#include "object/zanj_file_access.hpp"
 
 namespace zanj {
 
@@ -81,20 +82,19 @@ void read_meta(const Json& meta, Summary& s) {
 
 Summary summarize(const ZanjFile& file, std::size_t largest) {
   Summary s;
-  const auto& entries = file.archive.entries();
+  const auto& entries = file.archive().entries();
   s.members = entries.size();
   for (const auto& e : entries) {
     s.compressed_bytes += e.compressed_size;
     s.uncompressed_bytes += e.uncompressed_size;
   }
-  if (file.meta) read_meta(*file.meta, s);
+  if (meta_json(file)) read_meta(*meta_json(file), s);
   if (s.saved_at.empty() && !s.invalid_timestamp)
-    if (const ZipEntry* main = file.archive.find(kMainMember)) s.saved_at = main->mtime_iso8601();
+    if (const ZipEntry* main = file.archive().find(kMainMember)) s.saved_at = main->mtime_iso8601();
 
-  const Node root = classify(file.root);
+  const Node root = classify(file.root());
   s.root_type = root.format.empty() ? std::string(kind_name(root.kind)) : root.format;
-  if (file.root.is_object()) s.root_length = file.root.as_object().size();
-  if (file.root.is_array()) s.root_length = file.root.as_array().size();
+  if (file.root().is_object() || file.root().is_array()) s.root_length = file.root().size();
 
   // Only the `largest` biggest arrays are kept: the list is cut back to them whenever it
   // doubles, so a tree of a million tiny arrays holds a few thousand summaries, not a million.
@@ -102,7 +102,7 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
   std::vector<ArraySummary> arrays;
   const auto by_size = [](const ArraySummary& x, const ArraySummary& y) { return x.bytes > y.bytes; };
   const std::size_t cut_at = std::max<std::size_t>(2 * largest, 1024);
-  walk_tree(file.root, {}, [&](const TreeVisit& v) {
+  walk_tree(file.root(), {}, [&](const TreeVisit& v) {
     const Node& n = v.node;
     if (n.is_reference()) ++s.externals;
     if (n.table) ++s.tables;

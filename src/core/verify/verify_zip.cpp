@@ -7,7 +7,7 @@
 #include <numeric>
 
 #include "zip/member_decoder.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 #include "verify/verify_checks.hpp"
 
 namespace zanj {

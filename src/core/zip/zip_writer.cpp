@@ -13,7 +13,7 @@
 
 #include "zip/deflate_stream.hpp"
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 
 namespace zanj {
 namespace {
