@@ -44,7 +44,7 @@ DiffReport compare(const DiffCliOptions& opt, const DiffOptions& options) {
     // gets what A's two documents left, so memory stays within what one archive at the limit costs.
     const ZanjFile a = open_zanj(opt.a);
     ZanjLimits b_limits;
-    // (the values through the count of held values, default_max_json_values; the bytes here)
+    // (the values through the process-wide count of held values; the bytes here)
     b_limits.max_json_bytes -= a.json_bytes();
     const ZanjFile b = open_zanj(opt.b, b_limits);
     if (!opt.brief)
