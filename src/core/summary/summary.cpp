@@ -8,7 +8,6 @@
 #include "array/dtype.hpp"
 #include "zanj/error.hpp"
 #include "zanj/tree.hpp"
-#include "object/zanj_file_access.hpp"
 
 namespace zanj {
 
@@ -41,20 +40,20 @@ std::optional<std::uint64_t> array_value_bytes(const std::string& dtype, const s
 namespace {
 
 /// zanj_cfg as shown to users: handler source code replaced by the handlers' names.
-Json config_without_code(const Json& cfg, std::vector<std::string>& handlers) {
-  if (!cfg.is_object()) return cfg;
+Json config_without_code(JsonView cfg, std::vector<std::string>& handlers) {
+  if (!cfg.is_object()) return cfg.copy();
   JsonObject out;
-  for (const auto& [k, v] : cfg.as_object()) {
+  for (const auto [k, v] : cfg.members()) {
     if (k == "serialization_handlers" || k == "load_handlers") {
       JsonArray names;
       if (v.is_object())
-        for (const auto& [name, body] : v.as_object()) {
-          names.emplace_back(name);
-          handlers.push_back(name);
+        for (const auto handler : v.members()) {
+          names.emplace_back(std::string(handler.key));
+          handlers.emplace_back(handler.key);
         }
-      out.emplace_back(k, Json(std::move(names)));
+      out.emplace_back(std::string(k), Json(std::move(names)));
     } else {
-      out.emplace_back(k, v);
+      out.emplace_back(std::string(k), v.copy());
     }
   }
   return Json(std::move(out));
@@ -62,20 +61,20 @@ Json config_without_code(const Json& cfg, std::vector<std::string>& handlers) {
 
 std::string first_word(std::string_view s) { return std::string(s.substr(0, s.find(' '))); }
 
-void read_meta(const Json& meta, Summary& s) {
-  if (const Json* ts = meta.find("timestamp"); ts && ts->is_number()) {
-    if (auto text = iso8601_utc(ts->to_double())) {
-      s.timestamp = ts->to_double();
+void read_meta(JsonView meta, Summary& s) {
+  if (const JsonView ts = meta.find("timestamp"); ts.is_number()) {
+    if (auto text = iso8601_utc(ts.to_double())) {
+      s.timestamp = ts.to_double();
       s.saved_at = *text;
     } else {
-      s.invalid_timestamp = ts->type() == Json::Type::big_integer ? ts->as_big_integer().digits : to_json(*ts);
+      s.invalid_timestamp = ts.type() == Json::Type::big_integer ? std::string(ts.big_integer_digits()) : to_json(ts);
     }
   }
-  if (const Json* sys = meta.find("sysinfo")) {
-    if (const Json* py = sys->find("python")) s.python = first_word(py->string_at("version"));
-    if (const Json* pt = sys->find("pytorch")) s.torch = std::string(pt->string_at("torch.__version__"));
+  if (const JsonView sys = meta.find("sysinfo")) {
+    if (const JsonView py = sys.find("python")) s.python = first_word(py.string_at("version"));
+    if (const JsonView pt = sys.find("pytorch")) s.torch = std::string(pt.string_at("torch.__version__"));
   }
-  if (const Json* cfg = meta.find("zanj_cfg")) s.zanj_cfg = config_without_code(*cfg, s.handlers);
+  if (const JsonView cfg = meta.find("zanj_cfg")) s.zanj_cfg = config_without_code(cfg, s.handlers);
 }
 
 }  // namespace
@@ -88,7 +87,7 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
     s.compressed_bytes += e.compressed_size;
     s.uncompressed_bytes += e.uncompressed_size;
   }
-  if (meta_json(file)) read_meta(*meta_json(file), s);
+  if (file.meta()) read_meta(file.meta(), s);
   if (s.saved_at.empty() && !s.invalid_timestamp)
     if (const ZipEntry* main = file.archive().find(kMainMember)) s.saved_at = main->mtime_iso8601();
 
