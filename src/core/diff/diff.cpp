@@ -8,7 +8,6 @@
 #include "diff/diff_walker.hpp"
 #include "object/tree_json.hpp"
 #include "array/value_compare.hpp"
-#include "object/zanj_file_access.hpp"
 #include "json/json_view_access.hpp"
 
 namespace zanj {
@@ -65,15 +64,21 @@ std::string preview(const Json& value) {
   return text;
 }
 
+std::string preview(JsonView value) {
+  std::string text = to_json(value);
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
 std::string describe_node(const Node& n) {
   auto count = [](std::size_t k, const char* what) { return " (" + std::to_string(k) + " " + what + ")"; };
   switch (n.kind) {
     case NodeKind::string:
     case NodeKind::number:
-    case NodeKind::boolean: return std::string(kind_name(n.kind)) + " " + preview(json_of(n.json));
+    case NodeKind::boolean: return std::string(kind_name(n.kind)) + " " + preview(n.json);
     case NodeKind::null: return "null";
-    case NodeKind::dict: return "dict" + count(json_of(n.json).as_object().size(), "keys");
-    case NodeKind::list: return "list" + count(json_of(n.json).as_array().size(), "items");
+    case NodeKind::dict: return "dict" + count(n.json.size(), "keys");
+    case NodeKind::list: return "list" + count(n.json.size(), "items");
     case NodeKind::external_list: return "external list (" + n.member() + ")";
     case NodeKind::table: return "table" + count(n.table->columns.size(), "columns");
     case NodeKind::array: {
@@ -101,7 +106,7 @@ void TreeDiffer::storage_changed(const std::string& path, std::string a, std::st
   if (options_.strict && a != b) add({scope_, path, DiffKind::storage_changed, std::move(a), std::move(b), {}});
 }
 
-void TreeDiffer::compare(const std::string& path, const Json& a, const Json& b) {
+void TreeDiffer::compare(const std::string& path, JsonView a, JsonView b) {
   if (is_excluded(options_, path)) return;
   ++report_.nodes_compared;
   const Node na = classify(a), nb = classify(b);
@@ -133,9 +138,9 @@ void TreeDiffer::compare_scalars(const std::string& path, const Node& a, const N
     const auto x = json_number(json_of(a.json)), y = json_number(json_of(b.json));
     equal = x && y && !compare_numbers(*x, *y, tolerance_for(options_, path), options_.nan_equal).differ;
   } else {
-    equal = json_of(a.json) == json_of(b.json);
+    equal = a.json == b.json;
   }
-  if (!equal) add({scope_, path, DiffKind::value_changed, json_of(a.json), json_of(b.json), {}});
+  if (!equal) add({scope_, path, DiffKind::value_changed, a.json.copy(), b.json.copy(), {}});
 }
 
 void TreeDiffer::compare_mappings(const std::string& path, const Node& a, const Node& b) {
@@ -147,7 +152,7 @@ void TreeDiffer::compare_mappings(const std::string& path, const Node& a, const 
   for (const auto& [key, value] : in_a.all()) {
     const std::string child = child_path(path, key);
     if (const JsonView other = in_b.find(key)) {
-      compare(child, json_of(value), json_of(other));
+      compare(child, value, other);
     } else if (!is_excluded(options_, child)) {
       add({scope_, child, DiffKind::removed, describe_node(classify(value)), nullptr, {}});
     }
@@ -160,7 +165,7 @@ void TreeDiffer::compare_mappings(const std::string& path, const Node& a, const 
 }
 
 void TreeDiffer::compare_plain_lists(const std::string& path, const Node& a, const Node& b) {
-  const auto &x = json_of(a.json).as_array(), &y = json_of(b.json).as_array();
+  const JsonView x = a.json, y = b.json;
   const std::size_t common = std::min(x.size(), y.size());
   for (std::size_t i = 0; i < common; ++i) compare(child_path(path, std::to_string(i)), x[i], y[i]);
   for (std::size_t i = common; i < x.size(); ++i) {
@@ -173,7 +178,7 @@ void TreeDiffer::compare_plain_lists(const std::string& path, const Node& a, con
   }
 }
 
-bool TreeDiffer::subtree_differs(const std::string& path, const Json& a, const Json& b, std::string& first) {
+bool TreeDiffer::subtree_differs(const std::string& path, JsonView a, JsonView b, std::string& first) {
   DiffOptions once = options_;
   once.stop_at_first = true;
   DiffReport scratch;
@@ -192,11 +197,11 @@ bool TreeDiffer::subtree_differs(const std::string& path, const Json& a, const J
 namespace {
 
 /// The metadata without externals_info, which only says where externals are stored.
-Json meta_for_diff(const Json& meta) {
-  if (!meta.is_object()) return meta;
+Json meta_for_diff(JsonView meta) {
+  if (!meta.is_object()) return meta.copy();
   JsonObject out;
-  for (const auto& [key, value] : meta.as_object())
-    if (key != "externals_info") out.emplace_back(key, value);
+  for (const auto [key, value] : meta.members())
+    if (key != "externals_info") out.emplace_back(std::string(key), value.copy());
   return Json(std::move(out));
 }
 
@@ -232,14 +237,15 @@ DiffReport diff_archives(const ZanjFile& a, const ZanjFile& b, const DiffOptions
   DiffReport report;
   try {
     detail::TreeDiffer objects(a, b, options, report, DiffScope::object);
-    objects.compare("", root_json(a), root_json(b));
+    objects.compare("", a.root(), b.root());
     if (options.strict) {
       detail::TreeDiffer meta(a, b, options, report, DiffScope::meta);
-      if (meta_json(a) && meta_json(b)) {
-        meta.compare("", detail::meta_for_diff(*meta_json(a)), detail::meta_for_diff(*meta_json(b)));
-      } else if (meta_json(a) || meta_json(b)) {
-        meta.add({DiffScope::meta, "", meta_json(a) ? DiffKind::removed : DiffKind::added,
-                  meta_json(a) ? Json("metadata") : Json(nullptr), meta_json(b) ? Json("metadata") : Json(nullptr), {}});
+      if (a.meta() && b.meta()) {
+        const Json meta_a = detail::meta_for_diff(a.meta()), meta_b = detail::meta_for_diff(b.meta());
+        meta.compare("", view_of(meta_a), view_of(meta_b));
+      } else if (a.meta() || b.meta()) {
+        meta.add({DiffScope::meta, "", a.meta() ? DiffKind::removed : DiffKind::added,
+                  a.meta() ? Json("metadata") : Json(nullptr), b.meta() ? Json("metadata") : Json(nullptr), {}});
       }
       detail::TreeDiffer container(a, b, options, report, DiffScope::archive);
       detail::compare_containers(a.archive(), b.archive(), container);

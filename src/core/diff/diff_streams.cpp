@@ -145,7 +145,7 @@ void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Nod
     if (nx && ny) {
       differ = tracker.numbers(*nx, *ny, {index});
     } else if (x->is_array() || x->is_object() || y->is_array() || y->is_object()) {
-      differ = tracker.other(!subtree_differs(child_path(path, std::to_string(index)), *x, *y, what), {index});
+      differ = tracker.other(!subtree_differs(child_path(path, std::to_string(index)), view_of(*x), view_of(*y), what), {index});
     } else {
       differ = tracker.other(*x == *y, {index});
     }

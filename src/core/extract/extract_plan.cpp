@@ -10,7 +10,7 @@
 #include "zip/member_name.hpp"
 #include "object/tree_json.hpp"
 #include "zanj/tree.hpp"
-#include "object/zanj_file_access.hpp"
+#include "zanj/archive.hpp"
 #include "json/json_parse.hpp"
 #include "io/temp_file.hpp"
 #include "zip/archive_access.hpp"

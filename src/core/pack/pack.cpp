@@ -7,10 +7,11 @@
 #include "zip/deflate_stream.hpp"
 #include "zanj/error.hpp"
 #include "zanj/safe_files.hpp"
-#include "object/zanj_file_access.hpp"
+#include "zanj/archive.hpp"
 #include "zip/zip_writer.hpp"
 #include "io/temp_file.hpp"
 #include "pack/pack_plan.hpp"
+#include "base/private_access.hpp"
 
 namespace zanj {
 namespace {

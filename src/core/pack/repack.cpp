@@ -13,7 +13,7 @@
 #include "object/member_reader.hpp"
 #include "object/tree_json.hpp"
 #include "zanj/tree.hpp"
-#include "object/zanj_file_access.hpp"
+#include "zanj/archive.hpp"
 #include "json/json_parse.hpp"
 #include "pack/json_externalize.hpp"
 #include "json/json_view_access.hpp"

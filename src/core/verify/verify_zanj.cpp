@@ -9,7 +9,7 @@
 #include "array/inline_check.hpp"
 #include "object/tree_json.hpp"
 #include "verify/verify_checks.hpp"
-#include "object/zanj_file_access.hpp"
+#include "zanj/archive.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"
 
