@@ -114,12 +114,6 @@ class Archive {
   using MemberReader = std::function<void(const ChunkSink&)>;
   void read_each(const std::vector<const ZipEntry*>& wanted,
                  const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const;
-  /// Same; returns the wanted members that could not be presented: none, since each is read
-  /// from its own central-directory record (kept for callers written against a name-matching
-  /// reader).
-  std::vector<const ZipEntry*> read_each_found(
-      const std::vector<const ZipEntry*>& wanted,
-      const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const;
 
   /// Most bytes a member may decode to per compressed byte (ResourceLimits::max_ratio);
   /// deflate is held to its physical 1032:1 whatever this says.

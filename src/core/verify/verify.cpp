@@ -75,7 +75,7 @@ void read_group(const Archive& archive, const std::vector<std::size_t>& group, c
     std::unordered_set<const ZipEntry*> seen;
     std::vector<const ZipEntry*> missing;
     try {
-      missing = archive.read_each_found(pending, [&](const ZipEntry& e, const Archive::MemberReader& read) {
+      missing = read_each_found(archive, pending, [&](const ZipEntry& e, const Archive::MemberReader& read) {
         seen.insert(&e);
         VerifyReport& slot = slots[index_of(e)];
         MemberValueCheck check(e, plans[index_of(e)], limits);

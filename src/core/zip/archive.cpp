@@ -103,10 +103,10 @@ void Archive::read_each(const std::vector<const ZipEntry*>& wanted,
   }
 }
 
-std::vector<const ZipEntry*> Archive::read_each_found(
-    const std::vector<const ZipEntry*>& wanted,
-    const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const {
-  read_each(wanted, on_member);
+std::vector<const ZipEntry*> read_each_found(
+    const Archive& archive, const std::vector<const ZipEntry*>& wanted,
+    const std::function<void(const ZipEntry&, const Archive::MemberReader&)>& on_member) {
+  archive.read_each(wanted, on_member);
   return {};  // every entry is read from its own central-directory record: none can go missing
 }
 

@@ -3,8 +3,10 @@
 // read local headers themselves) and the parsed central directory; and archives made from a
 // source the caller opened (verify opens over a directory it read with its own limits).
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "base/private_access.hpp"
 #include "io/byte_source.hpp"
@@ -25,6 +27,13 @@ struct Archive::Impl {
 Archive open_archive(std::unique_ptr<ByteSource> source, std::string name);
 /// Use a directory already read from `source`. Does not refuse ambiguity (verify reports it).
 Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory);
+
+/// Archive::read_each; returns the wanted members that could not be presented: none, since
+/// each is read from its own central-directory record (kept for verify, written against a
+/// name-matching reader).
+std::vector<const ZipEntry*> read_each_found(
+    const Archive& archive, const std::vector<const ZipEntry*>& wanted,
+    const std::function<void(const ZipEntry&, const Archive::MemberReader&)>& on_member);
 
 inline const ByteSource& archive_source(const Archive& archive) { return *PrivateAccess::impl(archive).source; }
 inline const ZipDirectory& archive_directory(const Archive& archive) { return PrivateAccess::impl(archive).directory; }

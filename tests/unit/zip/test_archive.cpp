@@ -106,7 +106,7 @@ TEST_SUITE("archive") {
     ZipEntry ghost = *a.find("big_array.npy");
     ghost.name = "ghost.npy";
     std::vector<std::string> seen;
-    const auto missing = a.read_each_found({a.find("big_array.npy"), &ghost}, [&](const ZipEntry& e, const auto&) {
+    const auto missing = read_each_found(a, {a.find("big_array.npy"), &ghost}, [&](const ZipEntry& e, const auto&) {
       seen.push_back(e.name);
     });
     CHECK(seen.size() == 2);  // presented, both: nothing is matched by name
