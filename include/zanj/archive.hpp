@@ -120,10 +120,9 @@ class Archive {
   void set_max_ratio(std::uint64_t ratio);
   std::uint64_t max_ratio() const;
 
-  struct Impl;  ///< private (the byte source and the parsed central directory)
-
  private:
   friend struct PrivateAccess;
+  struct Impl;  // the byte source and the parsed central directory
   explicit Archive(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
@@ -170,10 +169,9 @@ class ZanjFile {
   /// second archive what the first left).
   std::uint64_t json_bytes() const;
 
-  struct Impl;  ///< private (the parsed documents)
-
  private:
   friend struct PrivateAccess;
+  struct Impl;  // the parsed documents
   std::unique_ptr<Impl> impl_;
 };
 

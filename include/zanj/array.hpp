@@ -145,10 +145,9 @@ class ArrayValues {
   /// The selected values in a new buffer.
   std::vector<std::byte> read(const Selection& selection) const;
 
-  class Reader;  ///< private (the opened array)
-
  private:
   friend struct PrivateAccess;
+  class Reader;  // the opened array
   std::shared_ptr<const Reader> impl_;
 };
 

@@ -63,10 +63,9 @@ class PackJob {
   /// Bytes of the members whose sizes are known in advance (for progress).
   std::uint64_t known_bytes() const;
 
-  struct Plan;  ///< private (what will be written, and where each member's bytes come from)
-
  private:
   friend struct PrivateAccess;
+  struct Plan;  // what will be written, and where each member's bytes come from
   std::shared_ptr<const Plan> impl_;
 };
 PackJob prepare_pack(const std::vector<PackInput>& inputs, const PackSettings& settings);

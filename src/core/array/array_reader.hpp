@@ -67,6 +67,6 @@ class ArrayValues::Reader {
 };
 
 /// The opened array behind an ArrayValues (for the dtypes, which the API names only as text).
-inline const ArrayValues::Reader& reader_of(const ArrayValues& values) { return PrivateAccess::impl(values); }
+inline const auto& reader_of(const ArrayValues& values) { return PrivateAccess::impl(values); }
 
 }  // namespace zanj

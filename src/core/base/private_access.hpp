@@ -6,6 +6,7 @@
 // object/zanj_file_access.hpp, array/array_reader.hpp, json/json_view_access.hpp, ...), so
 // nothing outside src/core ever sees them.
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 #include "zanj/json.hpp"
@@ -13,6 +14,15 @@
 namespace zanj {
 
 struct PrivateAccess {
+  /// The type of a public class's private state (named through a function: access to impl_
+  /// is checked where the function is declared, inside this friend).
+  template <class T>
+  static auto impl_address(const T& object) -> decltype(&*object.impl_) {
+    return &*object.impl_;
+  }
+  template <class T>
+  using Impl = std::remove_cvref_t<std::remove_pointer_t<decltype(impl_address(std::declval<const T&>()))>>;
+
   /// The private state of a pimpl'd public object.
   template <class T>
   static auto& impl(const T& object) {

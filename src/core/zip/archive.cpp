@@ -27,7 +27,7 @@ Archive Archive::from_memory(std::string bytes, std::string name) {
 Archive::Archive(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 Archive open_archive(std::unique_ptr<ByteSource> source, std::string name) {
-  auto impl = std::make_unique<Archive::Impl>();
+  auto impl = std::make_unique<PrivateAccess::Impl<Archive>>();
   impl->source = std::move(source);
   impl->name = std::move(name);
   try {
@@ -42,7 +42,7 @@ Archive open_archive(std::unique_ptr<ByteSource> source, std::string name) {
 }
 
 Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory) {
-  auto impl = std::make_unique<Archive::Impl>();
+  auto impl = std::make_unique<PrivateAccess::Impl<Archive>>();
   impl->source = std::move(source);
   impl->name = std::move(name);
   impl->directory = std::move(directory);
