@@ -23,9 +23,12 @@ set_target_properties(zanj_core PROPERTIES OUTPUT_NAME zanj EXPORT_NAME zanj)
 set_property(TARGET zanj_core APPEND PROPERTY INTERFACE_COMPILE_FEATURES cxx_std_20)
 install(TARGETS zanj_core EXPORT zanjTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
-# Every header in include/zanj is public; private headers sit beside their sources in src/.
+# Every header in include/zanj is public; private headers sit beside their sources in src/core.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/zanj DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         COMPONENT development FILES_MATCHING PATTERN "*.hpp")
+# ... and zanj/version.hpp, generated from the project's VERSION (src/core/CMakeLists.txt).
+install(FILES ${PROJECT_BINARY_DIR}/include/zanj/version.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/zanj
+        COMPONENT development)
 
 set(ZANJ_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/zanj)
 install(EXPORT zanjTargets NAMESPACE zanj:: DESTINATION ${ZANJ_CMAKE_DIR} COMPONENT development)

@@ -20,7 +20,10 @@
 #include "zanj/tree.hpp"
 #include "zanj/verify.hpp"
 #include "verify/verify_checks.hpp"
-#include "zanj/zanj_file.hpp"
+#include "object/zanj_file_access.hpp"
+#include "json/json_parse.hpp"
+#include "zip/archive_access.hpp"
+#include "object/tree_json.hpp"
 
 namespace zanj::fuzz {
 
@@ -90,15 +93,15 @@ inline void archive(const std::uint8_t* data, std::size_t size) {
   try {
     ZanjLimits limits;
     limits.max_json_bytes = 1 << 20;
-    limits.json.max_depth = 64;
-    const ZanjFile file(Archive(std::make_unique<MemorySource>(bytes), "fuzz"), limits);
+    limits.max_json_depth = 64;
+    const ZanjFile file(open_archive(std::make_unique<MemorySource>(bytes), "fuzz"), limits);
     (void)summarize(file);
-    for (const ZipEntry& e : file.archive.entries()) {
+    for (const ZipEntry& e : file.archive().entries()) {
       if (e.uncompressed_size > (1 << 20)) continue;
       try {
-        if (e.name.size() > 4 && e.name.substr(e.name.size() - 4) == ".npy") (void)read_npy_member_header(file.archive, e);
+        if (e.name.size() > 4 && e.name.substr(e.name.size() - 4) == ".npy") (void)read_npy_member_header(file.archive(), e);
         if (e.name.size() > 6 && e.name.substr(e.name.size() - 6) == ".jsonl")
-          for_each_jsonl_value(file.archive, e, [](std::uint64_t, const Json&) { return true; }, 1 << 20);
+          for_each_jsonl_value(file.archive(), e, [](std::uint64_t, const Json&) { return true; }, 1 << 20);
       } catch (const Error&) {
       }
     }

@@ -1,8 +1,9 @@
 #pragma once
-// A ZIP archive opened for reading: the member table from our own central-directory parser,
-// and member data read from each entry's own central-directory record (member_decoder.hpp),
-// streamed in chunks. Every read is bounded by the declared size and a ratio limit, and
-// checked against the declared CRC-32.
+// Opening archives: a ZIP archive (Archive: its members and their bytes) and a .zanj archive
+// (ZanjFile: the archive plus its two parsed JSON members, the object and the metadata).
+//
+// Every read is bounded by the member's declared size and a ratio limit, and checked against
+// its declared CRC-32. Member data is streamed in chunks; nothing is read until asked for.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -10,54 +11,92 @@
 #include <string_view>
 #include <vector>
 
-#include "io/byte_source.hpp"
 #include "zanj/error.hpp"
+#include "zanj/json.hpp"
 #include "zanj/limits.hpp"
-#include "zip/zip_directory.hpp"
 
 namespace zanj {
 
-/// A member's data is bad. Thrown by Archive reads (it is an Error like any other) so that
-/// callers which report rather than stop (verify) can tell the failures apart.
-class MemberDataError : public Error {
- public:
-  enum class Kind {
-    undecodable,   ///< the decompressor failed (corrupt stream, unsupported method)
-    too_long,      ///< it inflates past its declared size (reading stopped there)
-    too_short,     ///< it ends before its declared size
-    crc_mismatch,  ///< the CRC-32 of its bytes differs from the declared one
-  };
-  MemberDataError(Kind kind, std::string message) : Error(std::move(message)), kind_(kind) {}
-  Kind kind() const noexcept { return kind_; }
+struct PrivateAccess;
 
- private:
-  Kind kind_;
+/// Compression methods seen in .zanj archives (Python's zipfile can write any).
+enum class ZipMethod : std::uint16_t {
+  store = 0,
+  deflate = 8,
+  deflate64 = 9,
+  bzip2 = 12,
+  lzma = 14,
+  zstd = 93,
+  xz = 95,
+};
+
+/// "store", "deflate", "bzip2", "lzma", ... or "method 99" for unknown ones.
+std::string method_name(std::uint16_t method);
+
+/// One member as the ZIP central directory describes it, with Zip64 values already resolved.
+struct ZipEntry {
+  std::string name;  ///< raw bytes of the central-directory name (UTF-8 or CP437)
+  /// The name Python's zipfile sees, in UTF-8: `name` itself with flag bit 11 (UTF-8), `name`
+  /// decoded as code page 437 without it (the same bytes for ASCII).
+  std::string python_name;
+  std::uint16_t version_made_by = 0, version_needed = 0, flags = 0, method = 0;
+  std::uint16_t dos_time = 0, dos_date = 0;
+  std::uint32_t crc32 = 0;
+  std::uint64_t compressed_size = 0, uncompressed_size = 0, local_header_offset = 0;
+  std::uint32_t external_attributes = 0;
+  bool has_zip64_extra = false;
+  std::uint64_t central_offset = 0;  ///< where this entry's central header starts
+
+  bool encrypted() const;          ///< general purpose flag bit 0
+  bool utf8_flag() const;          ///< general purpose flag bit 11 (name is UTF-8)
+  bool is_directory() const;       ///< name ends with '/'
+  /// st_mode bits (external_attributes >> 16) when made on Unix
+  /// (version_made_by >> 8 == 3), else 0.
+  std::uint32_t unix_mode() const;
+  bool is_symlink() const;         ///< S_IFLNK in unix_mode()
+  bool is_regular_file() const;    ///< not a directory, symlink, device, FIFO or socket
+  /// The DOS date/time as seconds since 1970. DOS times carry no time zone
+  /// (Python writes local time); we read them as UTC so the result does not
+  /// depend on the machine. A zero date means 1980-01-01T00:00:00.
+  std::int64_t mtime_unix() const;
+  std::string mtime_iso8601() const;  ///< e.g. "2026-11-20T12:34:56", same reading as mtime_unix
 };
 
 /// Receives a member's bytes chunk by chunk; return false to stop reading early.
 using ChunkSink = std::function<bool(std::string_view chunk)>;
 
+/// The name standard input gets in messages ("<stdin>: not a ZIP file").
+inline constexpr std::string_view kStdinName = "<stdin>";
+/// True for "-", the conventional name of standard input.
+bool is_stdin_path(std::string_view path);
+/// The name to use in messages for an input: kStdinName for "-", else the path itself.
+std::string input_display_name(const std::string& path);
+/// Why `path` cannot be opened as an input archive, as strerror words ("No such file or
+/// directory", "Is a directory", "Permission denied"), or "" when it looks openable (always
+/// for "-"). For argument checks before any work starts; opening still has the last word.
+std::string input_problem(const std::string& path);
+
+/// A ZIP archive opened for reading. Move-only; entries stay valid while it lives.
 class Archive {
  public:
-  /// Open a file, or standard input for "-" (named "<stdin>"; see input.hpp). Throws Error
-  /// (usage) when it cannot be opened, (invalid) when it is not a ZIP or is ambiguous
-  /// (ZipDirectory::ambiguity(): duplicate or normalization-equal names, two end records).
+  /// Open a file, or standard input for "-" (named "<stdin>"; a pipe is first copied to an
+  /// unlinked temporary file, since a ZIP reader must seek). Throws Error (usage) when it
+  /// cannot be opened, (invalid) when it is not a ZIP or is ambiguous (duplicate or
+  /// normalization-equal names, two end records: readers could see different members).
   explicit Archive(const std::string& path);
-  /// Open bytes from any source; `name` is used in messages. Refuses ambiguity the same way.
-  Archive(std::unique_ptr<ByteSource> source, std::string name);
-  /// Use a directory already read from `source` (verify reads it once, with its own limits,
-  /// reports ambiguity itself, and opens one Archive per thread). Does not refuse ambiguity.
-  Archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory);
+  /// The same for an archive already in memory; `name` is used in messages.
+  static Archive from_memory(std::string bytes, std::string name);
   ~Archive();
   Archive(Archive&&) noexcept;
   Archive& operator=(Archive&&) noexcept;
 
-  const std::string& name() const { return name_; }
-  const ZipDirectory& directory() const { return directory_; }
-  const std::vector<ZipEntry>& entries() const { return directory_.entries; }
-  const ZipEntry* find(std::string_view member) const { return directory_.find(member); }
-  std::uint64_t file_size() const { return source_->size(); }
-  const ByteSource& source() const { return *source_; }
+  const std::string& name() const;
+  /// Every member, in central-directory order.
+  const std::vector<ZipEntry>& entries() const;
+  /// The first member with that name as Python sees it (ZipEntry::python_name), or nullptr.
+  const ZipEntry* find(std::string_view member) const;
+  /// Size of the archive in bytes.
+  std::uint64_t file_size() const;
 
   /// Stream one member's uncompressed bytes to `sink`, read from the entry's local header
   /// (checked against the entry: a disagreement is an Error). Throws MemberDataError when the
@@ -75,26 +114,69 @@ class Archive {
   using MemberReader = std::function<void(const ChunkSink&)>;
   void read_each(const std::vector<const ZipEntry*>& wanted,
                  const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const;
-  /// Same; returns the wanted members that could not be presented: none, since each is read
-  /// from its own central-directory record (kept for callers written against a name-matching
-  /// reader).
-  std::vector<const ZipEntry*> read_each_found(
-      const std::vector<const ZipEntry*>& wanted,
-      const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const;
 
   /// Most bytes a member may decode to per compressed byte (ResourceLimits::max_ratio);
   /// deflate is held to its physical 1032:1 whatever this says.
-  void set_max_ratio(std::uint64_t ratio) { max_ratio_ = ratio; }
-  std::uint64_t max_ratio() const { return max_ratio_; }
+  void set_max_ratio(std::uint64_t ratio);
+  std::uint64_t max_ratio() const;
 
  private:
-  std::unique_ptr<ByteSource> source_;
-  std::string name_;
-  ZipDirectory directory_;
-  std::uint64_t max_ratio_ = reader_limits().max_ratio;  // the global --max-ratio
+  friend struct PrivateAccess;
+  struct Impl;  // the byte source and the parsed central directory
+  explicit Archive(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
 };
 
 /// Versions of the decompression libraries zanj links (zlib, bzip2, liblzma, zstd), one per line.
 std::string archive_library_versions();
+
+inline constexpr std::string_view kMainMember = "__zanj__.json";
+inline constexpr std::string_view kMetaMember = "__zanj_meta__.json";
+
+/// What opening a .zanj archive may spend on its two JSON members. Both stay loaded, so they
+/// share one budget (the meta gets what the object left), and so do all documents held at
+/// once in the process (ResourceLimits::max_json_values through reader_limits()).
+struct ZanjLimits {
+  std::uint64_t max_json_bytes = reader_limits().max_json_bytes;  ///< --max-json-bytes
+  std::size_t max_json_depth = 1024;                              ///< deepest nesting
+  /// Most JSON values (elements, members, roots) of both documents; 0: what --max-json-values
+  /// leaves after the documents already held elsewhere in the process.
+  std::uint64_t max_json_values = 0;
+};
+
+/// A .zanj archive: the ZIP archive plus its parsed object (__zanj__.json) and metadata
+/// (__zanj_meta__.json). Move-only; views from root() and meta() are valid while it lives.
+class ZanjFile {
+ public:
+  /// Opens the archive ("-" is standard input) and parses both JSON members. Throws Error
+  /// when the archive or __zanj__.json is unusable. A missing or broken meta is not fatal
+  /// here (meta() is invalid and problems() says why): what can be shown should still be shown.
+  explicit ZanjFile(const std::string& path, const ZanjLimits& limits = {});
+  explicit ZanjFile(Archive archive, const ZanjLimits& limits = {});
+  ~ZanjFile();
+  ZanjFile(ZanjFile&&) noexcept;
+  ZanjFile& operator=(ZanjFile&&) noexcept;
+
+  const Archive& archive() const;
+  /// The object: __zanj__.json's root value.
+  JsonView root() const;
+  /// __zanj_meta__.json's root value; invalid (false) when it is missing or broken.
+  JsonView meta() const;
+  /// Why the meta is missing or broken, one line each.
+  const std::vector<std::string>& problems() const;
+  const std::string& name() const { return archive().name(); }
+  /// Bytes of the two JSON members together (they share --max-json-bytes: diff gives the
+  /// second archive what the first left).
+  std::uint64_t json_bytes() const;
+
+ private:
+  friend struct PrivateAccess;
+  struct Impl;  // the parsed documents
+  std::unique_ptr<Impl> impl_;
+};
+
+/// The versions zanj reports for `--version`: zanj, the decompression libraries (zlib, bzip2,
+/// liblzma, zstd), one per line.
+std::string version_report();
 
 }  // namespace zanj

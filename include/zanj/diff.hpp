@@ -5,7 +5,7 @@
 // timestamps) is not a difference unless options.strict.
 //
 // Numbers compare with numpy.allclose's rule, |a - b| <= atol + rtol * |b| (b is the second
-// archive), exact by default; see value_compare.hpp. Arrays, external lists and tables are
+// archive), exact by default (Tolerance, zanj/array.hpp). Arrays, external lists and tables are
 // streamed from both archives chunk by chunk, so memory stays bounded whatever their sizes.
 #include <cstdint>
 #include <optional>
@@ -13,9 +13,9 @@
 #include <string_view>
 #include <vector>
 
+#include "zanj/archive.hpp"
+#include "zanj/array.hpp"
 #include "zanj/json.hpp"
-#include "array/value_compare.hpp"
-#include "zanj/zanj_file.hpp"
 
 namespace zanj {
 

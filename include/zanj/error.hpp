@@ -26,4 +26,21 @@ class Error : public std::runtime_error {
   Exit exit_;
 };
 
+/// A member's data is bad. Thrown by Archive reads (it is an Error like any other) so that
+/// callers which report rather than stop (verify) can tell the failures apart.
+class MemberDataError : public Error {
+ public:
+  enum class Kind {
+    undecodable,   ///< the decompressor failed (corrupt stream, unsupported method)
+    too_long,      ///< it inflates past its declared size (reading stopped there)
+    too_short,     ///< it ends before its declared size
+    crc_mismatch,  ///< the CRC-32 of its bytes differs from the declared one
+  };
+  MemberDataError(Kind kind, std::string message) : Error(std::move(message)), kind_(kind) {}
+  Kind kind() const noexcept { return kind_; }
+
+ private:
+  Kind kind_;
+};
+
 }  // namespace zanj

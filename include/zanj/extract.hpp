@@ -1,7 +1,7 @@
 #pragma once
 // Unpacking an archive safely. Everything is decided before anything is written: which
 // members (all, or those under object paths / named members), and which of them are
-// refused, with the reason: unsafe names (the rules `verify` uses, member_name.hpp),
+// refused, with the reason: unsafe names (the rules `verify` uses),
 // symlinks and other non-files, encryption, duplicate or conflicting names, overlapping
 // data, sizes past the resource limits, and targets that exist or lie behind a symlink.
 // Then one streaming pass writes each accepted member to a temporary file in its directory

@@ -1,8 +1,15 @@
 #pragma once
-// The JSON value model every command works on, and its parser (json_parse.cpp), which reads
-// exactly what Python 3.11's json.loads(bytes) reads (FORMAT.md): the bare NaN / Infinity /
-// -Infinity tokens, integers of any size up to 4,300 digits, 1e400 as inf, lone surrogate
-// escapes, a leading BOM, and duplicate keys with the last value winning.
+// JSON in the API, two ways:
+// - Json is a VALUE: what callers build (JsonObject / JsonArray) and print (write_json, to_json),
+//   e.g. the reports commands write. It owns its contents.
+// - JsonView is a read-only HANDLE to a value inside a parsed document (an opened archive's
+//   __zanj__.json and meta, and the nodes of its tree). It is small and copyable, valid while
+//   the document's owner (the ZanjFile) lives, and says nothing about how the document is held,
+//   so that representation can change without changing this API. copy() makes a Json of it.
+// Documents are parsed as Python 3.11's json.loads(bytes) reads them (FORMAT.md): the bare
+// NaN / Infinity / -Infinity tokens, integers of any size up to 4,300 digits, 1e400 as inf,
+// lone surrogate escapes, a leading BOM, and duplicate keys with the last value winning.
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -13,7 +20,11 @@
 namespace zanj {
 
 class Json;
+class JsonView;
+class JsonViewIterator;
+class JsonMembers;
 class OutputBuffer;
+struct PrivateAccess;
 using JsonArray = std::vector<Json>;
 /// Objects keep their keys in file order (what users saw when they saved).
 using JsonObject = std::vector<std::pair<std::string, Json>>;
@@ -81,55 +92,130 @@ class Json {
       v_{nullptr};
 };
 
-/// What a JSON document parsed now may hold: --max-json-values as the command line set it
-/// (limits.hpp's reader_limits()) less the values of documents that stay loaded meanwhile
-/// (HeldJsonValues). A .jsonl line read while an archive's trees are loaded gets what they left,
-/// so everything in memory at once stays within the one limit.
-std::uint64_t default_max_json_values();
-
-/// Values in a tree: the root, every element and every member (what parse_json counted).
-std::uint64_t count_json_values(const Json& value);
-
-/// Counts `values` as held by loaded documents until destroyed (ZanjFile's root and meta).
-class HeldJsonValues {
+/// A read-only handle to one value of a parsed document (see the top of this file). A default
+/// (or not-found) view is invalid: it converts to false and answers like a JSON null.
+class JsonView {
  public:
-  HeldJsonValues() = default;
-  explicit HeldJsonValues(std::uint64_t values);
-  HeldJsonValues(HeldJsonValues&& other) noexcept : values_(std::exchange(other.values_, 0)) {}
-  HeldJsonValues& operator=(HeldJsonValues&& other) noexcept;
-  HeldJsonValues(const HeldJsonValues&) = delete;
-  HeldJsonValues& operator=(const HeldJsonValues&) = delete;
-  ~HeldJsonValues();
+  using Type = Json::Type;
+
+  JsonView() = default;
+  explicit operator bool() const noexcept { return json_ != nullptr; }
+
+  Type type() const noexcept;
+  bool is_null() const noexcept { return type() == Type::null; }
+  bool is_bool() const noexcept { return type() == Type::boolean; }
+  bool is_number() const noexcept;
+  bool is_integer() const noexcept;  ///< int64, uint64 or big integer
+  bool is_string() const noexcept { return type() == Type::string; }
+  bool is_array() const noexcept { return type() == Type::array; }
+  bool is_object() const noexcept { return type() == Type::object; }
+
+  /// The as_* accessors require the matching type (std::bad_variant_access otherwise).
+  bool as_bool() const;
+  std::string_view as_string() const;
+  std::int64_t as_int64() const;
+  std::uint64_t as_uint64() const;
+  double as_real() const;
+  std::string_view big_integer_digits() const;  ///< decimal text of an integer past 64 bits
+  /// Any number as a double (big integers approximately), bools as 0 and 1, else NaN.
+  double to_double() const;
+  /// A non-negative integer that fits 64 bits, or false.
+  bool get_uint64(std::uint64_t& out) const noexcept;
+  /// "object", "array", "string", "number", "bool" or "null".
+  std::string_view type_name() const noexcept;
+
+  /// Object member by key (the first of equal keys); an invalid view when absent or when this
+  /// is not an object.
+  JsonView find(std::string_view key) const noexcept;
+  /// String member by key, or an empty view when absent or not a string.
+  std::string_view string_at(std::string_view key) const noexcept;
+
+  /// Elements of an array, members of an object, else 0.
+  std::size_t size() const noexcept;
+  /// Element i of an array, or the value of member i of an object (i < size()).
+  JsonView operator[](std::size_t i) const;
+  /// The key of member i of an object (i < size()).
+  std::string_view key(std::size_t i) const;
+
+  /// Iterates an array's elements or an object's member values (in file order); members()
+  /// gives an object's (key, value) pairs.
+  JsonViewIterator begin() const;
+  JsonViewIterator end() const;
+  JsonMembers members() const;
+
+  /// The value as a Json of its own (null for an invalid view).
+  Json copy() const;
+  /// Same value (deep comparison; an invalid view equals only another invalid view).
+  bool operator==(const JsonView& other) const;
 
  private:
-  std::uint64_t values_ = 0;
+  friend struct PrivateAccess;
+  explicit JsonView(const Json* json) : json_(json) {}
+  const Json* json_ = nullptr;
 };
 
-/// What a document may make the parser spend. The value count (every element, member and the
-/// root) is checked by a first structural pass, before anything is allocated for the tree.
-struct JsonLimits {
-  std::size_t max_depth = 1024;
-  std::uint64_t max_values = default_max_json_values();
+/// Walks a JsonView's elements (or an object's member values) by index.
+class JsonViewIterator {
+ public:
+  using value_type = JsonView;
+  using difference_type = std::ptrdiff_t;
+  JsonViewIterator() = default;
+  JsonViewIterator(JsonView parent, std::size_t i) : parent_(parent), i_(i) {}
+  JsonView operator*() const { return parent_[i_]; }
+  JsonViewIterator& operator++() {
+    ++i_;
+    return *this;
+  }
+  JsonViewIterator operator++(int) {
+    JsonViewIterator old = *this;
+    ++i_;
+    return old;
+  }
+  bool operator==(const JsonViewIterator& o) const { return i_ == o.i_; }
+  std::size_t index() const { return i_; }
+  std::string_view key() const { return parent_.key(i_); }  ///< objects only
+
+ private:
+  JsonView parent_;
+  std::size_t i_ = 0;
 };
 
-/// What Python's json accepts silently but is worth a warning: filled by parse_json when asked.
-struct JsonParseNotes {
-  bool bom = false;                   ///< a byte-order mark was skipped
-  std::string_view encoding = "utf-8";  ///< as Python's json.detect_encoding names it
-  std::uint64_t duplicate_keys = 0;   ///< keys repeating an earlier key of the same object
-  std::vector<std::string> first_duplicate;  ///< path segments to the first repeated key
-  std::uint64_t values = 0;           ///< values in the document (root, elements and members)
+/// One member of an object: its key and its value.
+struct JsonMember {
+  std::string_view key;
+  JsonView value;
 };
 
-/// Parse a complete JSON document from bytes, as Python's json.loads(bytes) does: the
-/// encoding is detected (UTF-8, UTF-8 with BOM, UTF-16 and UTF-32 by BOM or NUL pattern),
-/// surrogates are accepted ('surrogatepass'), and strings keep them as 3-byte sequences
-/// (generalized UTF-8) that write_json prints back as backslash-u escapes. Duplicate keys keep
-/// their first position and take the last value, like a Python dict. `what` names the
-/// document in error messages (a member name). Throws zanj::Error on invalid JSON, or when
-/// nesting exceeds max_depth or the value count max_values.
-Json parse_json(std::string_view text, std::string_view what, const JsonLimits& limits = {},
-                JsonParseNotes* notes = nullptr);
+/// An object's members, in file order, for range-for: `for (auto [key, value] : v.members())`.
+class JsonMembers {
+ public:
+  class Iterator {
+   public:
+    using value_type = JsonMember;
+    using difference_type = std::ptrdiff_t;
+    Iterator() = default;
+    explicit Iterator(JsonViewIterator at) : at_(at) {}
+    JsonMember operator*() const { return JsonMember{at_.key(), *at_}; }
+    Iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    bool operator==(const Iterator& o) const { return at_ == o.at_; }
+
+   private:
+    JsonViewIterator at_;
+  };
+  explicit JsonMembers(JsonView object) : object_(object) {}
+  Iterator begin() const { return Iterator(object_.begin()); }
+  Iterator end() const { return Iterator(object_.end()); }
+
+ private:
+  JsonView object_;
+};
+
+inline JsonViewIterator JsonView::begin() const { return JsonViewIterator(*this, 0); }
+inline JsonViewIterator JsonView::end() const { return JsonViewIterator(*this, size()); }
+inline JsonMembers JsonView::members() const { return JsonMembers(*this); }
 
 /// How to print JSON.
 struct JsonStyle {
@@ -142,6 +228,10 @@ void write_json(std::string& out, const Json& value, const JsonStyle& style = {}
 std::string to_json(const Json& value, const JsonStyle& style = {});
 /// The same into an OutputBuffer, flushed as it fills: the text is never held whole.
 void write_json(OutputBuffer& out, const Json& value, const JsonStyle& style = {});
+/// The same for a view into a document (an invalid view prints as null).
+void write_json(std::string& out, JsonView value, const JsonStyle& style = {});
+std::string to_json(JsonView value, const JsonStyle& style = {});
+void write_json(OutputBuffer& out, JsonView value, const JsonStyle& style = {});
 /// Append a JSON string literal (quotes and escapes) for UTF-8 text. Surrogates held as
 /// 3-byte sequences (lone surrogate escapes the parser read) are written as backslash-u escapes (\\udc80).
 void write_json_string(std::string& out, std::string_view text);

@@ -1,21 +1,30 @@
 #pragma once
 // `pack`: making a .zanj archive the reference library reads back equal to the input, from
 // .npz files (numpy.savez / savez_compressed), .npy files, JSON files, or a directory laid
-// out as `extract` leaves one. Planned first (pack_plan.hpp), then written to a temporary
+// out as `extract` leaves one. Planned first (prepare_pack), then written to a temporary
 // file beside the output and renamed into place only once complete.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "pack/json_externalize.hpp"
+#include "zanj/archive.hpp"
+#include "zanj/json.hpp"
 #include "zanj/limits.hpp"
-#include "pack/pack_plan.hpp"
-#include "zip/zip_directory.hpp"
 
 namespace zanj {
+
+struct PrivateAccess;
+
+/// When JSON lists and inline arrays go to members of their own, as the reference library
+/// decides it (its external_array_threshold and external_list_threshold).
+struct Thresholds {
+  std::uint64_t array = 256;  ///< external_array_threshold: elements
+  std::uint64_t list = 256;   ///< external_list_threshold: length
+};
 
 struct PackSettings {
   Thresholds thresholds;                  ///< when JSON lists and inline arrays go external
@@ -47,7 +56,19 @@ InputKind input_kind(const std::string& path);
 /// Several inputs (or named ones) become the keys of a dict root; a directory must be alone.
 /// Arrays from .npz and .npy inputs are always stored as .npy members, their bytes
 /// unchanged. Throws Error naming the input on anything the reference could not read back.
-PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings);
+class PackJob {
+ public:
+  /// Things worth a warning that did not stop the plan.
+  const std::vector<std::string>& notes() const;
+  /// Bytes of the members whose sizes are known in advance (for progress).
+  std::uint64_t known_bytes() const;
+
+ private:
+  friend struct PrivateAccess;
+  struct Plan;  // what will be written, and where each member's bytes come from
+  std::shared_ptr<const Plan> impl_;
+};
+PackJob prepare_pack(const std::vector<PackInput>& inputs, const PackSettings& settings);
 
 struct PackProgress {
   std::uint64_t bytes_done = 0, bytes_total = 0;  ///< member bytes, of those known in advance
@@ -58,14 +79,11 @@ struct PackSummary {
   std::uint64_t output_bytes = 0;  ///< size of the archive
 };
 
-/// Write `plan` to `out_path` in the reference's layout (meta, object, externals; Zip64
+/// Write the planned archive to `out_path` in the reference's layout (meta, object, externals; Zip64
 /// extras on the externals' local headers). The archive goes to a temporary file in the
 /// same directory, renamed over `out_path` only when complete: on any error an existing
 /// `out_path` is untouched and the temporary file is removed.
-PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const PackSettings& settings,
+PackSummary write_pack(const PackJob& job, const std::string& out_path, const PackSettings& settings,
                        const std::function<void(const PackProgress&)>& progress = {});
-
-/// The JSON text of a ZANJ JSON member: tab-indented like the reference's json.dumps.
-std::string zanj_json_text(const Json& value);
 
 }  // namespace zanj

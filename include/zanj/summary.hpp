@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "zanj/json.hpp"
-#include "zanj/zanj_file.hpp"
+#include "zanj/archive.hpp"
 
 namespace zanj {
 
@@ -41,8 +41,5 @@ Summary summarize(const ZanjFile& file, std::size_t largest = 5);
 /// Seconds since the epoch as "2026-11-20T12:34:56Z"; nullopt outside the years 1 to 9999
 /// (NaN and infinities included).
 std::optional<std::string> iso8601_utc(double seconds);
-
-/// Size of one array's values, from its dtype name and shape; nullopt when unknown.
-std::optional<std::uint64_t> array_value_bytes(const std::string& dtype, const std::vector<std::uint64_t>& shape);
 
 }  // namespace zanj

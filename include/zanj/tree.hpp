@@ -1,7 +1,14 @@
 #pragma once
-// The object model of __zanj__.json: what kind each JSON node is (plain value, array in any
-// storage mode, table, external list, dataclass, other format-keyed node) and a walker that
-// visits the tree in document order. Every command that looks at the tree goes through here.
+// The object tree of __zanj__.json: what kind each JSON node is (plain value, array in any
+// storage mode, table, external list, dataclass, other format-keyed node), a walker that
+// visits the tree in document order, and object paths, the names of its nodes. Every command
+// that looks at the tree goes through here.
+//
+// Object paths: dict keys and list indices joined by "/", with "~" written "~0" and "/"
+// written "~1" (JSON Pointer escaping), an empty key written "~e", and each byte of a control
+// character (C0, DEL, C1) or of invalid UTF-8 written "~xNN". The root is the empty path.
+// Printed paths are therefore terminal-safe, and every key has exactly one printed form that
+// reads back to it (README "Object paths").
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -32,7 +39,7 @@ struct ArrayNode {
   bool has_shape = false;              ///< "shape" present and a list of non-negative ints
   std::optional<std::uint64_t> n_elements;
   std::string member;                  ///< $ref (external only)
-  const Json* data = nullptr;          ///< "data" (inline only)
+  JsonView data;                       ///< "data" (inline only)
   bool external() const { return encoding == ArrayEncoding::external; }
   /// Product of shape (1 for a 0-d array); nullopt if the shape is missing or overflows.
   std::optional<std::uint64_t> element_count() const;
@@ -50,11 +57,11 @@ struct ExternalListNode {
   std::optional<std::uint64_t> length; ///< "len(data)" when present
 };
 
-/// One classified JSON node. Pointers refer into the Json it was made from.
+/// One classified JSON node. Its views refer into the document it was made from.
 struct Node {
   NodeKind kind = NodeKind::null;
   std::string format;                  ///< the format key's value, "" when absent
-  const Json* json = nullptr;
+  JsonView json;
   std::optional<ArrayNode> array;
   std::optional<TableNode> table;
   std::optional<ExternalListNode> list;
@@ -64,11 +71,11 @@ struct Node {
 };
 
 /// Classify one JSON node (never throws: malformed reference nodes keep what they have).
-Node classify(const Json& json);
+Node classify(JsonView json);
 
 /// True for a JSON array whose elements are all scalars (no objects or arrays):
 /// `ls` prints such a list as one entry.
-bool is_scalar_list(const Json& json);
+bool is_scalar_list(JsonView json);
 
 /// What the walker reports for each node.
 struct TreeVisit {
@@ -81,17 +88,52 @@ struct TreeVisit {
 /// visitor to skip a node's children. Format-keyed leaf nodes (arrays, tables, external lists)
 /// have no children; dataclasses and other format-keyed objects have their fields (not the
 /// format key) as children.
-void walk_tree(const Json& start, const std::vector<std::string>& start_segments,
+void walk_tree(JsonView start, const std::vector<std::string>& start_segments,
                const std::function<bool(const TreeVisit&)>& visitor);
 
 /// Children of a node in document order as (segment, value) pairs, following the rules above.
-std::vector<std::pair<std::string, const Json*>> node_children(const Node& node);
+std::vector<std::pair<std::string, JsonView>> node_children(const Node& node);
 
 /// Every reference node (external array, table or list) under `root` with its path segments.
 struct Reference {
   std::vector<std::string> segments;
   Node node;
 };
-std::vector<Reference> collect_references(const Json& root);
+std::vector<Reference> collect_references(JsonView root);
+
+using PathSegments = std::vector<std::string>;
+
+std::string escape_path_segment(std::string_view segment);
+/// Join segments into an object path.
+std::string join_path(const PathSegments& segments);
+/// Append one segment to an existing path string.
+std::string child_path(std::string_view parent, std::string_view segment);
+/// Split an object path into unescaped segments. A single leading "/" is accepted and ignored;
+/// an empty segment between slashes ("a//b") is also the empty key. Throws zanj::Error (usage)
+/// on a "~" that does not start ~0, ~1, ~xNN or a whole segment ~e.
+PathSegments split_path(std::string_view path);
+
+/// Follow `segments` from `root`: keys in objects, decimal indices in arrays. Returns an
+/// invalid view when a segment is missing; `found` (if given) receives how many matched.
+JsonView follow_path(JsonView root, const PathSegments& segments, std::size_t* found = nullptr);
+
+/// A node as a user names it: an object path, optionally followed by a slice ("w[0:10]").
+struct NodeTarget {
+  std::string path;       ///< the object path, as written
+  PathSegments segments;  ///< its unescaped segments
+  std::string slice;      ///< "[...]" written after the path, or ""
+};
+
+/// Split `text` into an object path and a trailing slice. Text that names an existing node as
+/// a whole is a path even when it ends in "]" (a key may contain brackets); otherwise the
+/// slice starts at a '[' in the last segment whose prefix is an existing node (or at the first
+/// '[' of the last segment, so a wrong path is reported as such). Throws Error (usage) for a
+/// malformed path escape.
+NodeTarget parse_node_target(JsonView root, std::string_view text);
+
+/// The node at `target`. Throws Error (invalid) when there is none, naming the nearest existing
+/// parent and some of its keys or its index range; for a table or external list it says to
+/// select rows with a slice instead.
+JsonView find_node(JsonView root, const NodeTarget& target, std::string_view archive_name);
 
 }  // namespace zanj

@@ -64,7 +64,7 @@ struct VerifyOptions {
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
-/// Verify the archive at `path` ("-": standard input, see input.hpp). Throws Error
+/// Verify the archive at `path` ("-": standard input, as for Archive). Throws Error
 /// (Exit::usage) only when it cannot be opened or read; everything wrong with its bytes,
 /// including not being a ZIP at all, is in the report.
 VerifyReport verify_file(const std::string& path, const VerifyOptions& options = {});

@@ -8,17 +8,10 @@
 #include "output.hpp"
 #include "progress.hpp"
 #include "zanj/archive.hpp"
-#include "zanj/array_values.hpp"
+#include "zanj/array.hpp"
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
-#include "zanj/node_lookup.hpp"
-#include "zanj/output_buffer.hpp"
-#include "zanj/resolve.hpp"
-#include "zanj/row_values.hpp"
-#include "zanj/slice.hpp"
+#include "zanj/format.hpp"
 #include "zanj/tree.hpp"
-#include "zanj/value_format.hpp"
-#include "zanj/zanj_file.hpp"
 
 namespace zanj::cli {
 namespace {
@@ -77,7 +70,7 @@ void print_array_node(const ZanjFile& z, const Node& node, const NodeTarget& tar
   Progress progress("cat " + (target.path.empty() ? std::string("/") : terminal_safe(target.path)), 0, progress_wanted(true));
   ArrayReadOptions read;
   read.progress = progress.reporter();
-  const ArrayValues values(z.archive, *node.array, target.path, read);
+  const ArrayValues values(z.archive(), *node.array, target.path, read);
   Selection selection;
   try {
     selection = target.slice.empty() ? select_all(values.shape()) : select(parse_slice(target.slice), values.shape());
@@ -102,15 +95,15 @@ void print_rows_node(const ZanjFile& z, const Node& node, const NodeTarget& targ
   }
   RowRequest request{target.slice.empty() ? SliceSpec{} : parse_slice(target.slice), opt.head, opt.tail};
   const RowFormat format = opt.format == "json" ? RowFormat::json : opt.format == "csv" ? RowFormat::csv : RowFormat::jsonl;
-  print_rows(z.archive, node, target.path, request, format, out);
+  print_rows(z.archive(), node, target.path, request, format, out);
 }
 
 int run_cat(const CatOptions& opt, OutputBuffer& out) {
   if (!opt.member.empty()) return print_member(opt, out);
   const ZanjFile z = open_zanj(opt.file);
-  for (const auto& p : z.problems) warn(z.name() + ": " + p);
-  const NodeTarget target = parse_node_target(z.root, opt.target);
-  const Json& json = find_node(z.root, target, z.name());
+  for (const auto& p : z.problems()) warn(z.name() + ": " + p);
+  const NodeTarget target = parse_node_target(z.root(), opt.target);
+  const JsonView json = find_node(z.root(), target, z.name());
   const Node node = classify(json);
   const int indent = stdout_is_terminal() ? 2 : 0;  // pretty for people, one line for pipes
 

@@ -8,7 +8,7 @@
 #include <memory>
 #include <string>
 
-#include "zanj/member_name.hpp"
+#include "zanj/format.hpp"  // terminal_safe
 
 namespace zanj::cli {
 namespace {

@@ -8,9 +8,8 @@
 #include "output.hpp"
 #include "zanj/diff.hpp"
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
-#include "zanj/input.hpp"
-#include "zanj/zanj_file.hpp"
+#include "zanj/format.hpp"
+#include "zanj/archive.hpp"
 
 namespace zanj::cli {
 namespace {
@@ -46,12 +45,12 @@ DiffReport compare(const DiffCliOptions& opt, const DiffOptions& options) {
     // gets what A's two documents left, so memory stays within what one archive at the limit costs.
     const ZanjFile a = open_zanj(opt.a);
     ZanjLimits b_limits;
-    // (the values through the count of held values, default_max_json_values; the bytes here)
-    b_limits.max_json_bytes -= a.json_bytes;
+    // (the values through the process-wide count of held values; the bytes here)
+    b_limits.max_json_bytes -= a.json_bytes();
     const ZanjFile b = open_zanj(opt.b, b_limits);
     if (!opt.brief)
       for (const ZanjFile* f : {&a, &b})
-        for (const auto& p : f->problems) warn(f->name() + ": " + p);
+        for (const auto& p : f->problems()) warn(f->name() + ": " + p);
     return diff_archives(a, b, options);
   } catch (const Error& e) {
     throw Error(e.what(), e.exit() == Exit::invalid ? Exit::usage : e.exit());

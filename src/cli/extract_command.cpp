@@ -11,10 +11,9 @@
 #include "zanj/archive.hpp"
 #include "zanj/error.hpp"
 #include "zanj/extract.hpp"
-#include "zanj/input.hpp"
 #include "zanj/json.hpp"
 #include "zanj/limits.hpp"
-#include "zanj/member_name.hpp"
+#include "zanj/format.hpp"
 #include "zanj/safe_files.hpp"
 
 namespace zanj::cli {

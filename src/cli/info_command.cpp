@@ -8,9 +8,9 @@
 #include "output.hpp"
 #include "style.hpp"
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
+#include "zanj/format.hpp"
 #include "zanj/summary.hpp"
-#include "zanj/zanj_file.hpp"
+#include "zanj/archive.hpp"
 
 namespace zanj::cli {
 namespace {
@@ -31,10 +31,10 @@ Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, 
     largest.emplace_back(std::move(o));
   }
   Json cfg = s.zanj_cfg.value_or(Json(nullptr));
-  if (opt.handlers && z.meta)
-    if (const Json* full = z.meta->find("zanj_cfg")) cfg = *full;
+  if (opt.handlers && z.meta())
+    if (const JsonView full = z.meta().find("zanj_cfg")) cfg = full.copy();
   JsonArray problems;
-  for (const auto& p : z.problems) problems.emplace_back(p);
+  for (const auto& p : z.problems()) problems.emplace_back(p);
   return Json(JsonObject{
       {"file", file},
       {"members", s.members},
@@ -54,7 +54,7 @@ Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, 
       {"torch", s.torch.empty() ? Json(nullptr) : Json(s.torch)},
       {"zanj_cfg", std::move(cfg)},
       {"largest_arrays", Json(std::move(largest))},
-      {"member_list", Json(members_json(z.archive))},
+      {"member_list", Json(members_json(z.archive()))},
       {"problems", Json(std::move(problems))},
   });
 }
@@ -93,21 +93,21 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
     row(i == 0 ? "largest" : "", (a.path.empty() ? "(root)" : a.path) + "  " + terminal_safe(a.dtype) + shape_text(a.shape) + "  " +
                                       human_bytes(a.bytes) + "  " + a.storage);
   }
-  for (const auto& p : z.problems) row(colored(Color::red, "problem"), terminal_safe(p));
+  for (const auto& p : z.problems()) row(colored(Color::red, "problem"), terminal_safe(p));
   std::string out = bold(terminal_safe(file)) + ": ZANJ archive, " + std::to_string(s.members) + " members, " +
                     human_bytes(s.compressed_bytes) + " (" + human_bytes(s.uncompressed_bytes) + " unpacked)\n";
   out += format_table(rows, "  ");
   if (opt.members) {
     std::vector<std::vector<std::string>> table{
         {dim("size"), dim("packed"), dim("method"), dim("modified"), dim("name")}};
-    for (const auto& e : z.archive.entries())
+    for (const auto& e : z.archive().entries())
       table.push_back({std::to_string(e.uncompressed_size), std::to_string(e.compressed_size), method_name(e.method),
                        e.mtime_iso8601(), terminal_safe(e.name)});
     out += "  members\n" + format_table(table, "    ");
   }
-  if (opt.handlers && z.meta)
-    if (const Json* cfg = z.meta->find("zanj_cfg"))
-      out += "  zanj_cfg\n" + to_json(*cfg, JsonStyle{2}) + "\n";
+  if (opt.handlers && z.meta())
+    if (const JsonView cfg = z.meta().find("zanj_cfg"))
+      out += "  zanj_cfg\n" + to_json(cfg, JsonStyle{2}) + "\n";
   return out;
 }
 

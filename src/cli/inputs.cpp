@@ -3,8 +3,8 @@
 
 #include "diagnostics.hpp"
 #include "zanj/error.hpp"
-#include "zanj/input.hpp"
-#include "zanj/member_name.hpp"
+#include "zanj/archive.hpp"
+#include "zanj/format.hpp"
 
 namespace zanj::cli {
 
@@ -21,9 +21,9 @@ CLI::Validator input_file() {
 ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits) {
   ZanjFile z(file, limits);
   if (is_stdin_path(file))
-    info("read " + std::to_string(z.archive.file_size()) + " bytes from standard input");
-  debug(z.name() + ": " + std::to_string(z.archive.entries().size()) + " members, " +
-        std::to_string(z.archive.file_size()) + " bytes");
+    info("read " + std::to_string(z.archive().file_size()) + " bytes from standard input");
+  debug(z.name() + ": " + std::to_string(z.archive().entries().size()) + " members, " +
+        std::to_string(z.archive().file_size()) + " bytes");
   return z;
 }
 

@@ -4,7 +4,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
-#include "zanj/zanj_file.hpp"
+#include "zanj/archive.hpp"
 
 namespace zanj::cli {
 

@@ -11,11 +11,10 @@
 #include "output.hpp"
 #include "style.hpp"
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
-#include "zanj/object_path.hpp"
-#include "zanj/summary.hpp"
+#include "zanj/format.hpp"
 #include "zanj/tree.hpp"
-#include "zanj/zanj_file.hpp"
+#include "zanj/summary.hpp"
+#include "zanj/archive.hpp"
 
 namespace zanj::cli {
 namespace {
@@ -34,12 +33,12 @@ struct LsOptions {
 /// Length of an external list or rows of a table: from the node, else from externals_info.
 std::optional<std::uint64_t> external_length(const ZanjFile& z, const Node& n) {
   std::optional<std::uint64_t> len = n.table ? n.table->rows : n.list ? n.list->length : std::nullopt;
-  if (len || !z.meta) return len;
-  if (const Json* info = z.meta->find("externals_info"))
-    if (const Json* entry = info->find(n.member()))
-      if (const Json* l = entry->find("len(data)")) {
+  if (len || !z.meta()) return len;
+  if (const JsonView info = z.meta().find("externals_info"))
+    if (const JsonView entry = info.find(n.member()))
+      if (const JsonView l = entry.find("len(data)")) {
         std::uint64_t v = 0;
-        if (l->get_uint64(v)) return v;
+        if (l.get_uint64(v)) return v;
       }
   return std::nullopt;
 }
@@ -66,12 +65,12 @@ NodeFacts describe(const ZanjFile& z, const Node& n, bool long_format) {
     f.count = external_length(z, n);
   } else if (n.kind == NodeKind::list) {
     f.holds = Holds::list;
-    f.count = n.json->as_array().size();
+    f.count = n.json.size();
   } else if (n.kind == NodeKind::dict || n.kind == NodeKind::dataclass || n.kind == NodeKind::other) {
     f.holds = Holds::keys;
     f.count = node_children(n).size();
   }
-  if (long_format && n.is_reference()) f.member = z.archive.find(n.member());
+  if (long_format && n.is_reference()) f.member = z.archive().find(n.member());
   return f;
 }
 
@@ -129,11 +128,11 @@ Color kind_color(NodeKind kind) {
   }
 }
 
-std::string scalar_preview(const Json& j) {
+std::string scalar_preview(JsonView j) {
   // Only the first 57 characters show: a long string's head is enough to make them (each
   // byte escapes to at least one character), and the rest is never copied.
   constexpr std::size_t kHead = 256;
-  std::string text = j.is_string() && j.as_string().size() > kHead ? to_json(Json(j.as_string().substr(0, kHead)))
+  std::string text = j.is_string() && j.as_string().size() > kHead ? to_json(Json(std::string(j.as_string().substr(0, kHead))))
                                                                      : to_json(j);
   if (text.size() > 60) text = text.substr(0, 57) + "...";
   return terminal_safe(text);  // the cut may split a UTF-8 sequence
@@ -154,7 +153,7 @@ std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool l
     case Holds::external_list:
     case Holds::list: detail = "length " + count; break;
     case Holds::keys: detail = count + " keys"; break;
-    case Holds::scalar: detail = scalar_preview(*n.json); break;
+    case Holds::scalar: detail = scalar_preview(n.json); break;
   }
   if (f.holds == Holds::table || f.holds == Holds::external_list) storage = terminal_safe(n.member());
   if (f.member) storage += " (" + human_bytes(f.member->compressed_size) + " packed)";
@@ -168,12 +167,12 @@ std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool l
 
 int list_members(const ZanjFile& z, const LsOptions& opt) {
   if (opt.json) {
-    write_out(to_json(Json(JsonObject{{"file", opt.file}, {"members", Json(members_json(z.archive))}})) + "\n");
+    write_out(to_json(Json(JsonObject{{"file", opt.file}, {"members", Json(members_json(z.archive()))}})) + "\n");
     return 0;
   }
   std::vector<std::vector<std::string>> rows{{"Length", "Method", "Size", "Cmpr", "Modified", "CRC-32", "Name"}};
   std::uint64_t total = 0, packed = 0;
-  for (const auto& e : z.archive.entries()) {
+  for (const auto& e : z.archive().entries()) {
     const auto ratio = e.uncompressed_size ? 100 - (e.compressed_size * 100 / e.uncompressed_size) : 0;
     rows.push_back({std::to_string(e.uncompressed_size), method_name(e.method), std::to_string(e.compressed_size),
                     std::to_string(static_cast<std::int64_t>(ratio)) + "%", e.mtime_iso8601(), crc32_hex(e.crc32), terminal_safe(e.name)});
@@ -181,19 +180,19 @@ int list_members(const ZanjFile& z, const LsOptions& opt) {
     packed += e.compressed_size;
   }
   rows.push_back({std::to_string(total), "", std::to_string(packed), "", "", "",
-                  std::to_string(z.archive.entries().size()) + " files"});
+                  std::to_string(z.archive().entries().size()) + " files"});
   write_out(format_table(rows));
   return 0;
 }
 
 int run_ls(const LsOptions& opt) {
   const ZanjFile z = open_zanj(opt.file);
-  for (const auto& p : z.problems) warn(z.name() + ": " + p);
+  for (const auto& p : z.problems()) warn(z.name() + ": " + p);
   if (opt.members) return list_members(z, opt);
 
   const PathSegments start = split_path(opt.path);
   std::size_t matched = 0;
-  const Json* node = follow_path(z.root, start, &matched);
+  const JsonView node = follow_path(z.root(), start, &matched);
   if (!node)
     throw Error(z.name() + ": no object at path '" + opt.path + "' (the deepest existing parent is '" +
                     join_path(PathSegments(start.begin(), start.begin() + static_cast<std::ptrdiff_t>(matched))) + "')",
@@ -203,10 +202,10 @@ int run_ls(const LsOptions& opt) {
   // visited; the aligned table walks the tree twice, once for the column widths and once to
   // print, rebuilding each row (a row costs far less to make again than a million to keep).
   const auto visit_shown = [&](const std::function<void(const TreeVisit&)>& on_shown) {
-    walk_tree(*node, start, [&](const TreeVisit& v) {
+    walk_tree(node, start, [&](const TreeVisit& v) {
       if (opt.glob.empty() || fnmatch(opt.glob.c_str(), v.path.c_str(), 0) == 0) on_shown(v);
       if (opt.depth >= 0 && v.depth >= static_cast<std::size_t>(opt.depth)) return false;
-      return !is_scalar_list(*v.node.json);  // elements of a plain list of scalars get no entries
+      return !is_scalar_list(v.node.json);  // elements of a plain list of scalars get no entries
     });
   };
   ChunkedOutput out;

@@ -18,9 +18,9 @@
 #include "terminal.hpp"
 #include "verify_command.hpp"
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
+#include "zanj/format.hpp"
 #include "zanj/limits.hpp"
-#include "zanj/zanj_file.hpp"
+#include "zanj/archive.hpp"
 
 namespace {
 

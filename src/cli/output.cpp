@@ -9,7 +9,7 @@
 
 #include "style.hpp"
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
+#include "zanj/format.hpp"
 
 namespace zanj::cli {
 

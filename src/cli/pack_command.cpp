@@ -8,7 +8,7 @@
 #include "progress.hpp"
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
-#include "zanj/member_name.hpp"
+#include "zanj/format.hpp"
 #include "zanj/limits.hpp"
 #include "zanj/pack.hpp"
 #include "zanj/safe_files.hpp"
@@ -38,11 +38,11 @@ int run_pack(PackOptions& opt) {
   if (!opt.settings.npy_key.empty() && (inputs.size() != 1 || input_kind(inputs[0].path) != InputKind::npy))
     throw Error("--key names the array of a lone .npy input; use NAME=PATH for several inputs", Exit::usage);
 
-  const PackPlan plan = plan_pack(inputs, opt.settings);
-  for (const auto& note : plan.notes) warn(note);
+  const PackJob job = prepare_pack(inputs, opt.settings);
+  for (const auto& note : job.notes()) warn(note);
   install_interrupt_cleanup();
-  Progress progress("pack", plan.known_bytes());
-  const PackSummary summary = write_pack(plan, opt.output, opt.settings, [&](const PackProgress& p) {
+  Progress progress("pack", job.known_bytes());
+  const PackSummary summary = write_pack(job, opt.output, opt.settings, [&](const PackProgress& p) {
     progress.update(p.bytes_done, 0);
   });
   progress.finish();

@@ -8,12 +8,11 @@
 #include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
-#include "zanj/array_stats.hpp"
+#include "zanj/array.hpp"
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
-#include "zanj/object_path.hpp"
+#include "zanj/format.hpp"
 #include "zanj/tree.hpp"
-#include "zanj/zanj_file.hpp"
+#include "zanj/archive.hpp"
 
 namespace zanj::cli {
 namespace {
@@ -57,18 +56,18 @@ std::string short_number(const std::optional<Number>& n) {
 
 int run_stats(const StatsOptions& opt) {
   const ZanjFile z = open_zanj(opt.file);
-  for (const auto& p : z.problems) warn(z.name() + ": " + p);
+  for (const auto& p : z.problems()) warn(z.name() + ": " + p);
   const PathSegments start = split_path(opt.path);
-  const Json* node = follow_path(z.root, start);
+  const JsonView node = follow_path(z.root(), start);
   if (!node) throw Error(z.name() + ": no object at path '" + opt.path + "'");
 
   JsonArray arrays;
   std::vector<std::vector<std::string>> rows{
       {"path", "dtype", "shape", "count", "min", "max", "mean", "std", "nan", "inf"}};
-  walk_tree(*node, start, [&](const TreeVisit& v) {
+  walk_tree(node, start, [&](const TreeVisit& v) {
     if (!v.node.array) return true;
     if (!opt.glob.empty() && fnmatch(opt.glob.c_str(), v.path.c_str(), 0) != 0) return false;
-    const ArrayStats s = array_stats(z.archive, *v.node.array, v.path);
+    const ArrayStats s = array_stats(z.archive(), *v.node.array, v.path);
     if (opt.json) {
       arrays.push_back(stats_json(v.path, *v.node.array, s));
     } else {

@@ -8,7 +8,7 @@
 #include "output.hpp"
 #include "progress.hpp"
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
+#include "zanj/format.hpp"
 #include "zanj/limits.hpp"
 #include "zanj/verify.hpp"
 

@@ -5,11 +5,13 @@
 #include <string>
 
 #include "npy_archive.hpp"
-#include "zanj/array_values.hpp"
+#include "array/array_reader.hpp"
 #include "zanj/json.hpp"
-#include "zanj/output_buffer.hpp"
-#include "zanj/slice.hpp"
+#include "zanj/format.hpp"
+#include "zanj/array.hpp"
 #include "zanj/tree.hpp"
+#include "json/json_parse.hpp"
+#include "object/tree_json.hpp"
 
 namespace zanj::test {
 

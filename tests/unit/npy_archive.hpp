@@ -10,6 +10,7 @@
 #include "array/dtype.hpp"
 #include "array/npy_header.hpp"
 #include "zip_builder.hpp"
+#include "zip/archive_access.hpp"
 
 namespace zanj::test {
 
@@ -21,7 +22,7 @@ inline std::string npy_member(const std::string& descr, bool fortran, const std:
 
 /// An archive of the given members, held in memory.
 inline Archive memory_archive(const std::vector<TestMember>& members, const std::string& name = "test.zanj") {
-  return Archive(std::make_unique<MemorySource>(build_zip(members).bytes), name);
+  return open_archive(std::make_unique<MemorySource>(build_zip(members).bytes), name);
 }
 
 /// Little-endian bytes of a sequence of values of one type.

@@ -1,4 +1,4 @@
-#include "zanj/array_values.hpp"
+#include "array/array_reader.hpp"
 
 #include <algorithm>
 #include <cstring>
@@ -14,7 +14,7 @@ namespace zanj {
 
 /// Collects selected bytes into chunks of whole elements, turns them little-endian and hands
 /// them to the sink.
-class ArrayValues::Chunker {
+class ArrayValues::Reader::Chunker {
  public:
   Chunker(const Dtype& source, const ValueSink& sink, std::size_t chunk_bytes)
       : source_(source), sink_(sink), capacity_(std::max<std::size_t>(chunk_bytes, source.itemsize)) {
@@ -132,7 +132,7 @@ bool gather_from_source(const ByteSource& source, const Selection& selection, co
 
 }  // namespace
 
-ArrayValues::ArrayValues(const Archive& archive, const ArrayNode& node, std::string_view path, ArrayReadOptions options)
+ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::string_view path, ArrayReadOptions options)
     : archive_(&archive),
       options_(std::move(options)),
       where_(archive.name() + ": array '" + (path.empty() ? std::string("/") : std::string(path)) + "'") {
@@ -169,7 +169,7 @@ ArrayValues::ArrayValues(const Archive& archive, const ArrayNode& node, std::str
   dtype_ = little_endian(stored_dtype_);
 }
 
-void ArrayValues::stream(const Selection& selection, const ValueSink& sink) const {
+void ArrayValues::Reader::stream(const Selection& selection, const ValueSink& sink) const {
   if (selection.source_shape != shape_) throw Error("internal: selection made for another shape");
   if (selection.count() == 0) return;
   // Inline values are little-endian already; member bytes are swapped if stored big-endian.
@@ -178,7 +178,7 @@ void ArrayValues::stream(const Selection& selection, const ValueSink& sink) cons
   if (in_order ? stream_in_order(selection, out) : gather(selection, out)) out.finish();
 }
 
-bool ArrayValues::stream_in_order(const Selection& selection, Chunker& out) const {
+bool ArrayValues::Reader::stream_in_order(const Selection& selection, Chunker& out) const {
   const std::uint64_t itemsize = stored_dtype_.itemsize;
   RunCursor runs(selection, c_order_strides(shape_));
   Run run;
@@ -215,11 +215,11 @@ bool ArrayValues::stream_in_order(const Selection& selection, Chunker& out) cons
   return !stopped;
 }
 
-void ArrayValues::report_progress(std::uint64_t member_bytes_read) const {
+void ArrayValues::Reader::report_progress(std::uint64_t member_bytes_read) const {
   if (options_.progress) options_.progress(member_bytes_read, entry_->uncompressed_size);
 }
 
-void ArrayValues::read_data_prefix(std::uint64_t n, const std::function<void(std::string_view)>& sink) const {
+void ArrayValues::Reader::read_data_prefix(std::uint64_t n, const std::function<void(std::string_view)>& sink) const {
   std::uint64_t position = 0, delivered = 0;
   archive_->read(*entry_, [&](std::string_view chunk) {
     const std::uint64_t chunk_begin = position;
@@ -235,7 +235,7 @@ void ArrayValues::read_data_prefix(std::uint64_t n, const std::function<void(std
   if (delivered < n) throw Error(where_ + ": member '" + entry_->name + "' ended before the data its header declares");
 }
 
-bool ArrayValues::gather(const Selection& selection, Chunker& out) const {
+bool ArrayValues::Reader::gather(const Selection& selection, Chunker& out) const {
   const auto strides = fortran_order_ ? fortran_order_strides(shape_) : c_order_strides(shape_);
   const std::uint32_t itemsize = stored_dtype_.itemsize;
   if (!entry_) return gather_from_memory(inline_values_.data(), selection, strides, itemsize, out);
@@ -249,6 +249,36 @@ bool ArrayValues::gather(const Selection& selection, Chunker& out) const {
   SpoolFile spool(options_.spool_directory);
   read_data_prefix(needed, [&](std::string_view piece) { spool.append(piece); });
   return gather_from_source(spool, selection, strides, itemsize, out);
+}
+
+ArrayValues::ArrayValues(const Archive& archive, const ArrayNode& node, std::string_view path, ArrayReadOptions options)
+    : impl_(std::make_shared<const Reader>(archive, node, path, std::move(options))) {}
+
+std::string ArrayValues::dtype() const { return impl_->dtype().descr(); }
+std::size_t ArrayValues::item_size() const { return impl_->dtype().itemsize; }
+const std::vector<std::uint64_t>& ArrayValues::shape() const { return impl_->shape(); }
+bool ArrayValues::external() const { return impl_->external(); }
+bool ArrayValues::fortran_order() const { return impl_->fortran_order(); }
+void ArrayValues::stream(const Selection& selection, const ValueSink& sink) const { impl_->stream(selection, sink); }
+
+void ArrayValues::read_into(const Selection& selection, void* destination, std::size_t capacity) const {
+  const std::uint64_t count = selection.count(), item = item_size();
+  if (item != 0 && count > capacity / item)
+    throw Error("a buffer of " + std::to_string(capacity) + " bytes cannot hold " + std::to_string(count) +
+                    " values of " + std::to_string(item) + " bytes",
+                Exit::usage);
+  auto* out = static_cast<char*>(destination);
+  impl_->stream(selection, [&](std::string_view elements) {
+    std::memcpy(out, elements.data(), elements.size());
+    out += elements.size();
+    return true;
+  });
+}
+
+std::vector<std::byte> ArrayValues::read(const Selection& selection) const {
+  std::vector<std::byte> out(static_cast<std::size_t>(selection.count() * item_size()));
+  read_into(selection, out.data(), out.size());
+  return out;
 }
 
 }  // namespace zanj

@@ -3,7 +3,7 @@
 #include <array>
 
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 #include "base/hex_digit.hpp"
 #include "base/unicode.hpp"
 

@@ -7,8 +7,9 @@
 #include "array/byte_codec.hpp"
 #include "zanj/error.hpp"
 #include "array/float16.hpp"
-#include "zanj/slice.hpp"
+#include "zanj/array.hpp"
 #include "array/value_bytes.hpp"
+#include "json/json_view_access.hpp"
 
 namespace zanj {
 namespace {
@@ -167,8 +168,8 @@ DecodedArray decode_inline_array(const ArrayNode& node) {
 
   if (node.encoding == ArrayEncoding::hex || node.encoding == ArrayEncoding::b64) {
     const bool hex = node.encoding == ArrayEncoding::hex;
-    if (!node.data->is_string()) throw Error(std::string(hex ? "hex" : "base64") + " \"data\" is not a string");
-    const std::string& text = node.data->as_string();
+    if (!node.data.is_string()) throw Error(std::string(hex ? "hex" : "base64") + " \"data\" is not a string");
+    const std::string_view text = node.data.as_string();
     // Check the length before decoding: no allocation for a shape the text cannot fill.
     const std::uint64_t text_bytes = hex ? text.size() / 2 : text.size() / 4 * 3;
     if (text_bytes < bytes || text_bytes > bytes + 2)
@@ -186,7 +187,7 @@ DecodedArray decode_inline_array(const ArrayNode& node) {
   // list or zero_dim: JSON values, encoded directly little-endian.
   const ElementEncoder encoder(out.dtype);
   std::string where = "data";
-  decode_nested(*node.data, out.shape, 0, where, encoder, out.values);
+  decode_nested(json_of(node.data), out.shape, 0, where, encoder, out.values);
   return out;
 }
 

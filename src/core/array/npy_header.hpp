@@ -12,12 +12,11 @@
 
 #include "array/dtype.hpp"
 
+#include "zanj/array.hpp"
+
 namespace zanj {
 
-struct NpyLimits {
-  /// Longest header dict accepted, in bytes; numpy's own default limit.
-  std::size_t max_header_bytes = 10000;
-};
+// NpyLimits is public (zanj/array.hpp).
 
 struct NpyHeader {
   int major = 1, minor = 0;

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "zanj/slice.hpp"
+#include "zanj/array.hpp"
 
 namespace zanj {
 

@@ -1,4 +1,4 @@
-#include "zanj/slice.hpp"
+#include "zanj/array.hpp"
 
 #include <algorithm>
 #include <charconv>

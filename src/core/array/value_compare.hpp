@@ -8,39 +8,16 @@
 #include <string>
 #include <string_view>
 
+#include "zanj/array.hpp"
 #include "zanj/json.hpp"
 
 namespace zanj {
 
-__extension__ typedef __int128 Int128;  // holds any int64 or uint64, and their differences
-
-/// numpy.allclose's tolerances: a pair is close when |a - b| <= atol + rtol * |b|.
-struct Tolerance {
-  double rtol = 0;
-  double atol = 0;
-  bool exact() const { return rtol == 0 && atol == 0; }
-  bool operator==(const Tolerance&) const = default;
-};
-
-/// One number from an array element or a JSON value. Integers stay integers so that 64-bit
-/// values (beyond 2^53) compare exactly; bools are the integers 0 and 1.
-struct Number {
-  enum class Kind { integer, real, complex };
-  Kind kind = Kind::integer;
-  Int128 integer = 0;
-  double re = 0, im = 0;  ///< real and complex (re is also set for integers, rounded)
-
-  static Number from_integer(Int128 v) { return {Kind::integer, v, static_cast<double>(v), 0}; }
-  static Number from_real(double v) { return {Kind::real, 0, v, 0}; }
-  static Number from_complex(std::complex<double> v) { return {Kind::complex, 0, v.real(), v.imag()}; }
-};
+// Int128, Number, number_text and Tolerance are public (zanj/array.hpp).
 
 /// The number a JSON value holds (integers of any size, reals, NaN and infinities); nullopt
 /// for anything that is not a number (bools included: JSON keeps them apart).
 std::optional<Number> json_number(const Json& value);
-
-/// Text for a number: integers in decimal, reals as Python prints them, complex as "(1+2j)".
-std::string number_text(const Number& n);
 
 /// What comparing one pair found.
 struct PairResult {

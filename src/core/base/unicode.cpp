@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "base/unicode_tables.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 
 namespace zanj {
 namespace {

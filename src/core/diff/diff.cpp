@@ -6,7 +6,9 @@
 #include <unordered_map>
 
 #include "diff/diff_walker.hpp"
-#include "zanj/object_path.hpp"
+#include "object/tree_json.hpp"
+#include "array/value_compare.hpp"
+#include "json/json_view_access.hpp"
 
 namespace zanj {
 namespace detail {
@@ -34,24 +36,24 @@ Family family(const Node& n) {
 /// A node's children by key; small objects are searched in place, large ones through a map.
 class ChildIndex {
  public:
-  explicit ChildIndex(std::vector<std::pair<std::string, const Json*>> children) : children_(std::move(children)) {
+  explicit ChildIndex(std::vector<std::pair<std::string, JsonView>> children) : children_(std::move(children)) {
     if (children_.size() > 16)
       for (const auto& [key, value] : children_) by_key_.emplace(key, value);
   }
-  const Json* find(const std::string& key) const {
+  JsonView find(const std::string& key) const {
     if (!by_key_.empty()) {
       const auto it = by_key_.find(key);
-      return it == by_key_.end() ? nullptr : it->second;
+      return it == by_key_.end() ? JsonView() : it->second;
     }
     for (const auto& [k, v] : children_)
       if (k == key) return v;
-    return nullptr;
+    return JsonView();
   }
-  const std::vector<std::pair<std::string, const Json*>>& all() const { return children_; }
+  const std::vector<std::pair<std::string, JsonView>>& all() const { return children_; }
 
  private:
-  std::vector<std::pair<std::string, const Json*>> children_;
-  std::unordered_map<std::string_view, const Json*> by_key_;
+  std::vector<std::pair<std::string, JsonView>> children_;
+  std::unordered_map<std::string_view, JsonView> by_key_;
 };
 
 }  // namespace
@@ -62,15 +64,21 @@ std::string preview(const Json& value) {
   return text;
 }
 
+std::string preview(JsonView value) {
+  std::string text = to_json(value);
+  if (text.size() > 60) text = text.substr(0, 57) + "...";
+  return text;
+}
+
 std::string describe_node(const Node& n) {
   auto count = [](std::size_t k, const char* what) { return " (" + std::to_string(k) + " " + what + ")"; };
   switch (n.kind) {
     case NodeKind::string:
     case NodeKind::number:
-    case NodeKind::boolean: return std::string(kind_name(n.kind)) + " " + preview(*n.json);
+    case NodeKind::boolean: return std::string(kind_name(n.kind)) + " " + preview(n.json);
     case NodeKind::null: return "null";
-    case NodeKind::dict: return "dict" + count(n.json->as_object().size(), "keys");
-    case NodeKind::list: return "list" + count(n.json->as_array().size(), "items");
+    case NodeKind::dict: return "dict" + count(n.json.size(), "keys");
+    case NodeKind::list: return "list" + count(n.json.size(), "items");
     case NodeKind::external_list: return "external list (" + n.member() + ")";
     case NodeKind::table: return "table" + count(n.table->columns.size(), "columns");
     case NodeKind::array:
@@ -95,7 +103,7 @@ void TreeDiffer::storage_changed(const std::string& path, std::string a, std::st
   if (options_.strict && a != b) add({scope_, path, DiffKind::storage_changed, std::move(a), std::move(b), {}});
 }
 
-void TreeDiffer::compare(const std::string& path, const Json& a, const Json& b) {
+void TreeDiffer::compare(const std::string& path, JsonView a, JsonView b) {
   if (is_excluded(options_, path)) return;
   ++report_.nodes_compared;
   const Node na = classify(a), nb = classify(b);
@@ -124,12 +132,12 @@ void TreeDiffer::compare(const std::string& path, const Json& a, const Json& b) 
 void TreeDiffer::compare_scalars(const std::string& path, const Node& a, const Node& b) {
   bool equal = false;
   if (a.kind == NodeKind::number) {
-    const auto x = json_number(*a.json), y = json_number(*b.json);
+    const auto x = json_number(json_of(a.json)), y = json_number(json_of(b.json));
     equal = x && y && !compare_numbers(*x, *y, tolerance_for(options_, path), options_.nan_equal).differ;
   } else {
-    equal = *a.json == *b.json;
+    equal = a.json == b.json;
   }
-  if (!equal) add({scope_, path, DiffKind::value_changed, *a.json, *b.json, {}});
+  if (!equal) add({scope_, path, DiffKind::value_changed, a.json.copy(), b.json.copy(), {}});
 }
 
 void TreeDiffer::compare_mappings(const std::string& path, const Node& a, const Node& b) {
@@ -140,21 +148,21 @@ void TreeDiffer::compare_mappings(const std::string& path, const Node& a, const 
   const ChildIndex in_a(node_children(a)), in_b(node_children(b));
   for (const auto& [key, value] : in_a.all()) {
     const std::string child = child_path(path, key);
-    if (const Json* other = in_b.find(key)) {
-      compare(child, *value, *other);
+    if (const JsonView other = in_b.find(key)) {
+      compare(child, value, other);
     } else if (!is_excluded(options_, child)) {
-      add({scope_, child, DiffKind::removed, describe_node(classify(*value)), nullptr, {}});
+      add({scope_, child, DiffKind::removed, describe_node(classify(value)), nullptr, {}});
     }
   }
   for (const auto& [key, value] : in_b.all()) {
     const std::string child = child_path(path, key);
     if (!in_a.find(key) && !is_excluded(options_, child))
-      add({scope_, child, DiffKind::added, nullptr, describe_node(classify(*value)), {}});
+      add({scope_, child, DiffKind::added, nullptr, describe_node(classify(value)), {}});
   }
 }
 
 void TreeDiffer::compare_plain_lists(const std::string& path, const Node& a, const Node& b) {
-  const auto &x = a.json->as_array(), &y = b.json->as_array();
+  const JsonView x = a.json, y = b.json;
   const std::size_t common = std::min(x.size(), y.size());
   for (std::size_t i = 0; i < common; ++i) compare(child_path(path, std::to_string(i)), x[i], y[i]);
   for (std::size_t i = common; i < x.size(); ++i) {
@@ -167,7 +175,7 @@ void TreeDiffer::compare_plain_lists(const std::string& path, const Node& a, con
   }
 }
 
-bool TreeDiffer::subtree_differs(const std::string& path, const Json& a, const Json& b, std::string& first) {
+bool TreeDiffer::subtree_differs(const std::string& path, JsonView a, JsonView b, std::string& first) {
   DiffOptions once = options_;
   once.stop_at_first = true;
   DiffReport scratch;
@@ -186,11 +194,11 @@ bool TreeDiffer::subtree_differs(const std::string& path, const Json& a, const J
 namespace {
 
 /// The metadata without externals_info, which only says where externals are stored.
-Json meta_for_diff(const Json& meta) {
-  if (!meta.is_object()) return meta;
+Json meta_for_diff(JsonView meta) {
+  if (!meta.is_object()) return meta.copy();
   JsonObject out;
-  for (const auto& [key, value] : meta.as_object())
-    if (key != "externals_info") out.emplace_back(key, value);
+  for (const auto [key, value] : meta.members())
+    if (key != "externals_info") out.emplace_back(std::string(key), value.copy());
   return Json(std::move(out));
 }
 
@@ -226,17 +234,18 @@ DiffReport diff_archives(const ZanjFile& a, const ZanjFile& b, const DiffOptions
   DiffReport report;
   try {
     detail::TreeDiffer objects(a, b, options, report, DiffScope::object);
-    objects.compare("", a.root, b.root);
+    objects.compare("", a.root(), b.root());
     if (options.strict) {
       detail::TreeDiffer meta(a, b, options, report, DiffScope::meta);
-      if (a.meta && b.meta) {
-        meta.compare("", detail::meta_for_diff(*a.meta), detail::meta_for_diff(*b.meta));
-      } else if (a.meta || b.meta) {
-        meta.add({DiffScope::meta, "", a.meta ? DiffKind::removed : DiffKind::added,
-                  a.meta ? Json("metadata") : Json(nullptr), b.meta ? Json("metadata") : Json(nullptr), {}});
+      if (a.meta() && b.meta()) {
+        const Json meta_a = detail::meta_for_diff(a.meta()), meta_b = detail::meta_for_diff(b.meta());
+        meta.compare("", view_of(meta_a), view_of(meta_b));
+      } else if (a.meta() || b.meta()) {
+        meta.add({DiffScope::meta, "", a.meta() ? DiffKind::removed : DiffKind::added,
+                  a.meta() ? Json("metadata") : Json(nullptr), b.meta() ? Json("metadata") : Json(nullptr), {}});
       }
       detail::TreeDiffer container(a, b, options, report, DiffScope::archive);
-      detail::compare_containers(a.archive, b.archive, container);
+      detail::compare_containers(a.archive(), b.archive(), container);
     }
   } catch (const detail::DiffStopped&) {
   }

@@ -7,7 +7,7 @@
 #include <memory>
 
 #include "diff/diff_walker.hpp"
-#include "zanj/array_values.hpp"
+#include "array/array_reader.hpp"
 #include "io/chunk_puller.hpp"
 #include "array/dtype.hpp"
 #include "array/element_numbers.hpp"
@@ -142,15 +142,15 @@ void TreeDiffer::compare_arrays(const std::string& path, const Node& a, const No
   }
   // Reading checks each array against its node (dtype, shape, member size): a broken array
   // is an error, not a difference.
-  const ArrayValues va(a_.archive, x, path), vb(b_.archive, y, path);
+  const ArrayValues va(a_.archive(), x, path), vb(b_.archive(), y, path);
   if (options_.strict) {
-    const Dtype &sa = va.stored_dtype(), &sb = vb.stored_dtype();
+    const Dtype &sa = reader_of(va).stored_dtype(), &sb = reader_of(vb).stored_dtype();
     if (sa.order != sb.order) storage_changed(path, "byte order of " + sa.descr(), "byte order of " + sb.descr());
     if (va.fortran_order() != vb.fortran_order())
       storage_changed(path, va.fortran_order() ? "Fortran order" : "C order", vb.fortran_order() ? "Fortran order" : "C order");
   }
   // Numbers compare with numbers whatever their dtypes; strings only with strings of their kind.
-  const Dtype &ta = va.dtype(), &tb = vb.dtype();
+  const Dtype &ta = reader_of(va).dtype(), &tb = reader_of(vb).dtype();
   const bool comparable = is_numeric(ta) ? is_numeric(tb) : ta.kind == tb.kind;
   if (!comparable || ta.itemsize == 0 || tb.itemsize == 0) return;
 

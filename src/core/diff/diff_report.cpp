@@ -3,6 +3,7 @@
 
 #include "diff/diff_walker.hpp"
 #include "zanj/diff.hpp"
+#include "array/value_compare.hpp"
 
 namespace zanj {
 

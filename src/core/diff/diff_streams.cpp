@@ -10,7 +10,9 @@
 #include "io/chunk_puller.hpp"
 #include "zanj/error.hpp"
 #include "object/member_reader.hpp"
-#include "zanj/object_path.hpp"
+#include "object/tree_json.hpp"
+#include "json/json_parse.hpp"
+#include "json/json_view_access.hpp"
 
 namespace zanj::detail {
 namespace {
@@ -22,18 +24,18 @@ class ItemSource {
   ItemSource(const ZanjFile& file, const Node& node, const std::string& path, std::size_t queue_bytes)
       : file_(file) {
     if (!node.is_reference()) {
-      if (!node.json->is_array())
+      if (!json_of(node.json).is_array())
         throw Error(file.name() + ": " + std::string(kind_name(node.kind)) + " at '" + path + "' has no " +
                     std::string(kRefKey));
-      inline_ = &node.json->as_array();
+      inline_ = &json_of(node.json).as_array();
       return;
     }
-    const ZipEntry* entry = file.archive.find(node.member());
+    const ZipEntry* entry = file.archive().find(node.member());
     if (!entry)
       throw Error(file.name() + ": member '" + node.member() + "' referenced at '" + path + "' is missing");
     member_ = node.member();
     puller_ = std::make_unique<ChunkPuller>(
-        [&archive = file.archive, entry](const ChunkPuller::Sink& sink) {
+        [&archive = file.archive(), entry](const ChunkPuller::Sink& sink) {
           for_each_jsonl_line(archive, *entry, [&](std::uint64_t, std::string_view line) { return sink(line); });
         },
         queue_bytes);
@@ -143,7 +145,7 @@ void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Nod
     if (nx && ny) {
       differ = tracker.numbers(*nx, *ny, {index});
     } else if (x->is_array() || x->is_object() || y->is_array() || y->is_object()) {
-      differ = tracker.other(!subtree_differs(child_path(path, std::to_string(index)), *x, *y, what), {index});
+      differ = tracker.other(!subtree_differs(child_path(path, std::to_string(index)), view_of(*x), view_of(*y), what), {index});
     } else {
       differ = tracker.other(*x == *y, {index});
     }

@@ -7,6 +7,7 @@
 
 #include "zanj/diff.hpp"
 #include "zanj/tree.hpp"
+#include "array/value_compare.hpp"
 
 namespace zanj::detail {
 
@@ -20,13 +21,13 @@ class TreeDiffer {
       : a_(a), b_(b), options_(options), report_(report), scope_(scope) {}
 
   /// Compare two nodes at object path `path` and everything below them.
-  void compare(const std::string& path, const Json& a, const Json& b);
+  void compare(const std::string& path, JsonView a, JsonView b);
   /// Record one difference; throws DiffStopped when options.stop_at_first.
   void add(Difference d);
 
   /// Whether `a` and `b` (list items, compared as whole subtrees) differ, and if so the first
   /// difference's text; reads members like compare() but keeps no report.
-  bool subtree_differs(const std::string& path, const Json& a, const Json& b, std::string& first);
+  bool subtree_differs(const std::string& path, JsonView a, JsonView b, std::string& first);
 
   const DiffOptions& options() const { return options_; }
 
@@ -55,5 +56,6 @@ std::string describe_node(const Node& node);
 std::string storage_text(const Node& node);
 /// A JSON value shortened for one-line messages.
 std::string preview(const Json& value);
+std::string preview(JsonView value);
 
 }  // namespace zanj::detail

@@ -5,7 +5,8 @@
 
 #include "zanj/error.hpp"
 #include "zanj/extract.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
+#include "io/temp_file.hpp"
 
 namespace zanj {
 namespace {

@@ -7,10 +7,13 @@
 #include "zanj/error.hpp"
 #include "zanj/extract.hpp"
 #include "zanj/json.hpp"
-#include "zanj/member_name.hpp"
-#include "zanj/object_path.hpp"
+#include "zip/member_name.hpp"
+#include "object/tree_json.hpp"
 #include "zanj/tree.hpp"
-#include "zanj/zanj_file.hpp"
+#include "zanj/archive.hpp"
+#include "json/json_parse.hpp"
+#include "io/temp_file.hpp"
+#include "zip/archive_access.hpp"
 
 namespace zanj {
 namespace {
@@ -74,7 +77,7 @@ std::vector<Extent> extents(const Archive& archive) {
   for (const ZipEntry& e : archive.entries()) {
     Extent x;
     try {
-      const LocalHeader h = read_local_header(archive.source(), e);
+      const LocalHeader h = read_local_header(archive_source(archive), e);
       x.begin = e.local_header_offset;
       x.end = h.data_offset + e.compressed_size;
       if (h.name != e.name) x.problem = "its local header names it differently ('" + printable_name(h.name) + "')";

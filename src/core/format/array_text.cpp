@@ -12,7 +12,8 @@
 #include "array/element_types.hpp"
 #include "array/float16.hpp"
 #include "format/float_column.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
+#include "array/array_reader.hpp"
 
 namespace zanj {
 namespace {
@@ -224,8 +225,8 @@ void print_array_text(const ArrayValues& values, const Selection& selection, con
     out.text() += "[]\n";
     return;
   }
-  const std::uint32_t itemsize = values.dtype().itemsize;
-  visit_element_type(values.dtype(), [&](auto tag) {
+  const std::uint32_t itemsize = reader_of(values).dtype().itemsize;
+  visit_element_type(reader_of(values).dtype(), [&](auto tag) {
     TextColumn<typename decltype(tag)::type> column(itemsize);
     TextLayout layout(shown, options.line_width);
     auto measure = [&](std::string_view chunk) {

@@ -3,10 +3,10 @@
 // aligned, floats with at most 8 digits after the point (scientific notation when the values
 // span many magnitudes), and large arrays summarized with "..." after the first and before the
 // last few elements of each axis. Only the elements shown are read.
-#include "zanj/array_values.hpp"
-#include "zanj/output_buffer.hpp"
-#include "zanj/slice.hpp"
-#include "zanj/value_format.hpp"
+#include "array/array_reader.hpp"
+#include "zanj/format.hpp"
+#include "zanj/array.hpp"
+#include "format/element_text.hpp"
 
 namespace zanj {
 

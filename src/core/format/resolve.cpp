@@ -1,16 +1,15 @@
-#include "zanj/resolve.hpp"
+#include "zanj/format.hpp"
 
 #include "zanj/error.hpp"
-#include "zanj/row_values.hpp"
 #include "zanj/tree.hpp"
-#include "zanj/value_format.hpp"
+#include "format/element_text.hpp"
 
 namespace zanj {
 namespace {
 
 bool is_reference(const Node& node) { return node.is_reference() || (node.array && node.array->external()); }
 
-bool contains_reference(const Json& value) {
+bool contains_reference(JsonView value) {
   bool found = false;
   walk_tree(value, {}, [&](const TreeVisit& v) {
     found = found || is_reference(v.node);
@@ -24,7 +23,7 @@ class ResolvedWriter {
   ResolvedWriter(const ZanjFile& file, const ResolveOptions& options, OutputBuffer& out)
       : file_(file), options_(options), out_(out) {}
 
-  void value(const Json& v, const std::string& path, int level) {
+  void value(JsonView v, const std::string& path, int level) {
     const Node node = classify(v);
     if (is_reference(node)) return reference(node, path, level);
     if (!contains_reference(v)) return plain(v, level);
@@ -36,12 +35,12 @@ class ResolvedWriter {
       newline(child_level);
     };
     if (array) {
-      for (const auto& child : v.as_array()) {
+      for (const JsonView child : v) {
         next(level + 1);
         value(child, child_path(path, std::to_string(i - 1)), level + 1);
       }
     } else {
-      for (const auto& [key, child] : v.as_object()) {
+      for (const auto [key, child] : v.members()) {
         next(level + 1);
         key_text(key);
         value(child, child_path(path, key), level + 1);
@@ -58,13 +57,13 @@ class ResolvedWriter {
     out_.text().append(static_cast<std::size_t>(options_.indent * level), ' ');
   }
 
-  void key_text(const std::string& key) {
+  void key_text(std::string_view key) {
     write_json_string(out_.text(), key);
     out_.text() += ": ";
   }
 
   /// A subtree without references, through the one JSON writer, indented to its level.
-  void plain(const Json& v, int level) {
+  void plain(JsonView v, int level) {
     if (!options_.indent) return write_json(out_, v);
     const std::string text = to_json(v, JsonStyle{options_.indent});
     const std::string indent(static_cast<std::size_t>(options_.indent * level), ' ');
@@ -77,7 +76,7 @@ class ResolvedWriter {
   /// The node's own keys, then "data" with the values from its member.
   void reference(const Node& node, const std::string& path, int level) {
     out_.text() += '{';
-    for (const auto& [key, child] : node.json->as_object()) {
+    for (const auto [key, child] : node.json.members()) {
       if (key == "data") continue;  // replaced by the member's values below
       newline(level + 1);
       key_text(key);
@@ -87,10 +86,10 @@ class ResolvedWriter {
     newline(level + 1);
     key_text("data");
     if (node.array) {
-      const ArrayValues values(file_.archive, *node.array, path, options_.arrays);
+      const ArrayValues values(file_.archive(), *node.array, path, options_.arrays);
       write_array_json(values, select_all(values.shape()), out_);
     } else {
-      write_rows_json(file_.archive, node, path, out_);
+      write_rows_json(file_.archive(), node, path, out_);
     }
     newline(level);
     out_.text() += '}';
@@ -104,7 +103,7 @@ class ResolvedWriter {
 
 }  // namespace
 
-void write_resolved(const ZanjFile& file, const Json& node, const PathSegments& segments, const ResolveOptions& options,
+void write_resolved(const ZanjFile& file, JsonView node, const PathSegments& segments, const ResolveOptions& options,
                     OutputBuffer& out) {
   // A zero-size array too large to print as JSON is refused before anything is printed.
   walk_tree(node, segments, [&](const TreeVisit& v) {

@@ -1,4 +1,4 @@
-#include "zanj/row_values.hpp"
+#include "zanj/format.hpp"
 
 #include <limits>
 #include <string>
@@ -7,7 +7,8 @@
 #include "zanj/json.hpp"
 #include "object/member_reader.hpp"
 #include "io/spool_file.hpp"
-#include "zanj/value_format.hpp"
+#include "format/element_text.hpp"
+#include "json/json_parse.hpp"
 
 namespace zanj {
 namespace {

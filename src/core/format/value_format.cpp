@@ -1,4 +1,4 @@
-#include "zanj/value_format.hpp"
+#include "format/element_text.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -13,6 +13,7 @@
 #include "format/float_text.hpp"
 #include "zanj/json.hpp"
 #include "array/npy_header.hpp"
+#include "array/array_reader.hpp"
 
 namespace zanj {
 namespace {
@@ -135,7 +136,7 @@ void write_array_csv(const ArrayValues& values, const Selection& selection, Outp
                     "-D (select fewer dimensions with a slice such as [0])",
                 Exit::usage);
   const std::uint64_t columns = shape.size() == 2 ? shape[1] : 1;
-  const Dtype& dtype = values.dtype();
+  const Dtype& dtype = reader_of(values).dtype();
   std::uint64_t column = 0;
   visit_element_type(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -195,7 +196,7 @@ void append_element_csv(std::string& out, const Dtype& dtype, const char* elemen
 
 void write_array_json(const ArrayValues& values, const Selection& selection, OutputBuffer& out) {
   NestedLists lists(selection.shape());
-  const Dtype& dtype = values.dtype();
+  const Dtype& dtype = reader_of(values).dtype();
   visit_element_type(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     values.stream(selection, [&](std::string_view chunk) {
@@ -220,7 +221,7 @@ void print_array(const ArrayValues& values, const Selection& selection, const Ar
       out.text() += '\n';
       return;
     case ValueFormat::csv: return write_array_csv(values, selection, out);
-    case ValueFormat::npy: out.write(make_npy_header(values.dtype(), false, selection.shape())); [[fallthrough]];
+    case ValueFormat::npy: out.write(make_npy_header(reader_of(values).dtype(), false, selection.shape())); [[fallthrough]];
     case ValueFormat::raw:
       values.stream(selection, [&](std::string_view chunk) {
         out.write(chunk);

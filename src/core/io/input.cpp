@@ -1,4 +1,4 @@
-#include "zanj/input.hpp"
+#include "io/input.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -14,6 +14,7 @@
 #include <random>
 
 #include "zanj/error.hpp"
+#include "io/temp_file.hpp"
 
 namespace zanj {
 namespace {

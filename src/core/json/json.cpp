@@ -6,8 +6,9 @@
 #include "zanj/json.hpp"
 
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
-#include "zanj/output_buffer.hpp"
+#include "zip/member_name.hpp"
+#include "zanj/format.hpp"
+#include "json/json_parse.hpp"
 
 namespace zanj {
 

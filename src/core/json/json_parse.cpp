@@ -21,6 +21,7 @@
 #include "zanj/limits.hpp"
 #include "base/hex_digit.hpp"
 #include "base/unicode.hpp"
+#include "json/json_parse.hpp"
 
 namespace zanj {
 namespace {

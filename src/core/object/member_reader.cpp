@@ -4,6 +4,7 @@
 #include <string>
 
 #include "zanj/error.hpp"
+#include "json/json_parse.hpp"
 
 namespace zanj {
 namespace {

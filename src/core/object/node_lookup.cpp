@@ -1,4 +1,4 @@
-#include "zanj/node_lookup.hpp"
+#include "zanj/tree.hpp"
 
 #include "zanj/error.hpp"
 #include "zanj/tree.hpp"
@@ -8,14 +8,14 @@ namespace {
 
 constexpr std::size_t kChildrenShown = 10;
 
-std::string describe_children(const Json& parent) {
+std::string describe_children(JsonView parent) {
   const Node node = classify(parent);
   if (node.table || node.list)
     return "it is " + std::string(node.table ? "a table" : "an external list") +
            ": select rows with a slice after its path, such as [0:10]";
   if (node.array) return "it is an array: select values with a slice after its path, such as [0]";
   if (parent.is_array()) {
-    const auto n = parent.as_array().size();
+    const auto n = parent.size();
     return n == 0 ? "it is an empty list" : "it is a list with indices 0 to " + std::to_string(n - 1);
   }
   const auto children = node_children(node);
@@ -30,7 +30,7 @@ std::string describe_children(const Json& parent) {
 
 }  // namespace
 
-NodeTarget parse_node_target(const Json& root, std::string_view text) {
+NodeTarget parse_node_target(JsonView root, std::string_view text) {
   NodeTarget whole{std::string(text), split_path(text), ""};
   if (text.empty() || text.back() != ']' || follow_path(root, whole.segments)) return whole;
   const std::size_t last_segment = text.rfind('/') == std::string_view::npos ? 0 : text.rfind('/') + 1;
@@ -46,14 +46,14 @@ NodeTarget parse_node_target(const Json& root, std::string_view text) {
                     std::string(text.substr(chosen))};
 }
 
-const Json& find_node(const Json& root, const NodeTarget& target, std::string_view archive_name) {
+JsonView find_node(JsonView root, const NodeTarget& target, std::string_view archive_name) {
   std::size_t matched = 0;
-  if (const Json* node = follow_path(root, target.segments, &matched)) return *node;
+  if (const JsonView node = follow_path(root, target.segments, &matched)) return node;
   const PathSegments parent_segments(target.segments.begin(), target.segments.begin() + static_cast<std::ptrdiff_t>(matched));
-  const Json* parent = follow_path(root, parent_segments);
+  const JsonView parent = follow_path(root, parent_segments);
   const std::string parent_path = parent_segments.empty() ? "the root" : "'" + join_path(parent_segments) + "'";
   throw Error(std::string(archive_name) + ": no object at path '" + target.path + "': " + parent_path + " has no '" +
-              escape_path_segment(target.segments[matched]) + "'; " + describe_children(*parent));
+              escape_path_segment(target.segments[matched]) + "'; " + describe_children(parent));
 }
 
 }  // namespace zanj

@@ -1,9 +1,9 @@
-#include "zanj/object_path.hpp"
+#include "object/tree_json.hpp"
 
 #include <charconv>
 
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 #include "base/hex_digit.hpp"
 
 namespace zanj {
@@ -125,6 +125,10 @@ const Json* follow_path(const Json& root, const PathSegments& segments, std::siz
   }
   if (found) *found = matched;
   return matched == segments.size() ? node : nullptr;
+}
+
+JsonView follow_path(JsonView root, const PathSegments& segments, std::size_t* found) {
+  return view_of(follow_path(json_or_null(root), segments, found));
 }
 
 bool path_from_json(const Json& list, PathSegments& out) {

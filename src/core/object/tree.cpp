@@ -1,6 +1,6 @@
 #include "zanj/tree.hpp"
 
-#include "zanj/object_path.hpp"
+#include "object/tree_json.hpp"
 
 namespace zanj {
 
@@ -98,7 +98,7 @@ ArrayNode make_array(const Json& json, ArrayEncoding encoding, bool torch) {
   if (encoding == ArrayEncoding::external) {
     a.member = std::string(json.string_at(kRefKey));
   } else {
-    a.data = json.find("data");
+    a.data = view_of(json.find("data"));
   }
   return a;
 }
@@ -131,7 +131,7 @@ Node classify_formatted(const Json& json, std::string_view format, Node node) {
 
 Node classify(const Json& json) {
   Node node;
-  node.json = &json;
+  node.json = view_of(json);
   switch (json.type()) {
     case Json::Type::null: node.kind = NodeKind::null; return node;
     case Json::Type::boolean: node.kind = NodeKind::boolean; return node;
@@ -157,20 +157,20 @@ bool is_scalar_list(const Json& json) {
   return true;
 }
 
-std::vector<std::pair<std::string, const Json*>> node_children(const Node& node) {
-  std::vector<std::pair<std::string, const Json*>> out;
+std::vector<std::pair<std::string, JsonView>> node_children(const Node& node) {
+  std::vector<std::pair<std::string, JsonView>> out;
   switch (node.kind) {
     case NodeKind::list: {
-      const auto& a = node.json->as_array();
-      out.reserve(a.size());
-      for (std::size_t i = 0; i < a.size(); ++i) out.emplace_back(std::to_string(i), &a[i]);
+      out.reserve(node.json.size());
+      std::size_t i = 0;
+      for (const JsonView element : node.json) out.emplace_back(std::to_string(i++), element);
       break;
     }
     case NodeKind::dict:
     case NodeKind::dataclass:
     case NodeKind::other:
-      for (const auto& [k, v] : node.json->as_object())
-        if (k != kFormatKey) out.emplace_back(k, &v);
+      for (const auto& [k, v] : node.json.members())
+        if (k != kFormatKey) out.emplace_back(std::string(k), v);
       break;
     default: break;
   }
@@ -225,5 +225,14 @@ std::vector<Reference> collect_references(const Json& root) {
   });
   return refs;
 }
+
+// The API's entry points: views of the document, read through the Json tree above.
+Node classify(JsonView json) { return classify(json_or_null(json)); }
+bool is_scalar_list(JsonView json) { return is_scalar_list(json_or_null(json)); }
+void walk_tree(JsonView start, const std::vector<std::string>& start_segments,
+               const std::function<bool(const TreeVisit&)>& visitor) {
+  walk_tree(json_or_null(start), start_segments, visitor);
+}
+std::vector<Reference> collect_references(JsonView root) { return collect_references(json_or_null(root)); }
 
 }  // namespace zanj

@@ -1,58 +1,70 @@
-#include "zanj/zanj_file.hpp"
+#include "object/zanj_file_access.hpp"
 
 #include "zanj/error.hpp"
-
-#ifndef ZANJ_VERSION
-#define ZANJ_VERSION "0.0.0"
-#endif
+#include "zanj/version.hpp"
 
 namespace zanj {
+namespace {
 
-ZanjFile::ZanjFile(const std::string& path, const ZanjLimits& limits) : ZanjFile(Archive(path), limits) {}
-
-ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits) : archive(std::move(opened)) {
-  const ZipEntry* main = archive.find(kMainMember);
-  if (!main) throw Error(archive.name() + ": no __zanj__.json member (not a ZANJ archive)");
-  root = read_json_member(*main, limits, &json_values);
-  json_bytes = main->uncompressed_size;
-  held = HeldJsonValues(json_values);
-  const ZipEntry* meta_entry = archive.find(kMetaMember);
-  if (!meta_entry) {
-    problems.push_back("no __zanj_meta__.json member");
-    return;
-  }
-  // Both trees stay loaded, so they share one --max-json-values budget: the meta gets what the
-  // main document left (it is small in real archives; the budget is what bounds memory).
-  ZanjLimits meta_limits = limits;
-  meta_limits.json.max_values = limits.json.max_values - json_values;
-  meta_limits.max_json_bytes = limits.max_json_bytes - json_bytes;
-  try {
-    meta = read_json_member(*meta_entry, meta_limits, &json_values);
-    json_bytes += meta_entry->uncompressed_size;
-    held = HeldJsonValues(json_values);
-  } catch (const Error& e) {
-    problems.push_back(e.what());
-  }
-}
-
-Json ZanjFile::read_json_member(const ZipEntry& entry, const ZanjLimits& limits, std::uint64_t* values) const {
-  if (entry.uncompressed_size > limits.max_json_bytes)
+/// Parse one JSON member of `archive`; adds its value count to *values.
+Json read_json_member(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes, const JsonLimits& limits,
+                      std::uint64_t* values) {
+  if (entry.uncompressed_size > max_bytes)
     throw Error(archive.name() + ": " + entry.name + ": its size of " + std::to_string(entry.uncompressed_size) +
-                " bytes exceeds the limit of " + std::to_string(limits.max_json_bytes) +
-                " (raise with --max-json-bytes)");
-  const std::string text = archive.read_all(entry, limits.max_json_bytes);
+                " bytes exceeds the limit of " + std::to_string(max_bytes) + " (raise with --max-json-bytes)");
+  const std::string text = archive.read_all(entry, max_bytes);
   try {
     JsonParseNotes notes;
-    Json parsed = parse_json(text, entry.name, limits.json, &notes);
-    if (values) *values += notes.values;
+    Json parsed = parse_json(text, entry.name, limits, &notes);
+    *values += notes.values;
     return parsed;
   } catch (const Error& e) {
     throw Error(archive.name() + ": " + e.what());
   }
 }
 
+}  // namespace
+
+ZanjFile::ZanjFile(const std::string& path, const ZanjLimits& limits) : ZanjFile(Archive(path), limits) {}
+
+ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
+    : impl_(std::make_unique<Impl>(Impl{std::move(opened), {}, {}, {}, 0, 0, {}})) {
+  Impl& z = *impl_;
+  const ZipEntry* main = z.archive.find(kMainMember);
+  if (!main) throw Error(z.archive.name() + ": no __zanj__.json member (not a ZANJ archive)");
+  JsonLimits json_limits{limits.max_json_depth, limits.max_json_values ? limits.max_json_values : default_max_json_values()};
+  z.root = read_json_member(z.archive, *main, limits.max_json_bytes, json_limits, &z.json_values);
+  z.json_bytes = main->uncompressed_size;
+  z.held = HeldJsonValues(z.json_values);
+  const ZipEntry* meta_entry = z.archive.find(kMetaMember);
+  if (!meta_entry) {
+    z.problems.push_back("no __zanj_meta__.json member");
+    return;
+  }
+  // Both trees stay loaded, so they share one --max-json-values budget: the meta gets what the
+  // main document left (it is small in real archives; the budget is what bounds memory).
+  json_limits.max_values -= z.json_values;
+  try {
+    z.meta = read_json_member(z.archive, *meta_entry, limits.max_json_bytes - z.json_bytes, json_limits, &z.json_values);
+    z.json_bytes += meta_entry->uncompressed_size;
+    z.held = HeldJsonValues(z.json_values);
+  } catch (const Error& e) {
+    z.problems.push_back(e.what());
+  }
+}
+
+ZanjFile::~ZanjFile() = default;
+ZanjFile::ZanjFile(ZanjFile&&) noexcept = default;
+ZanjFile& ZanjFile::operator=(ZanjFile&&) noexcept = default;
+
+const Archive& ZanjFile::archive() const { return impl_->archive; }
+JsonView ZanjFile::root() const { return PrivateAccess::view(&impl_->root); }
+JsonView ZanjFile::meta() const { return PrivateAccess::view(meta_json(*this)); }
+const std::vector<std::string>& ZanjFile::problems() const { return impl_->problems; }
+std::uint64_t ZanjFile::json_bytes() const { return impl_->json_bytes; }
+
 std::string version_report() {
-  std::string out = "zanj " ZANJ_VERSION "\n";
+  std::string out = "zanj " ZANJ_VERSION_STRING "\n";
   out += archive_library_versions();
   out += "\n";
   return out;

@@ -8,7 +8,7 @@
 #include "array/inline_array.hpp"
 #include "array/npy_header.hpp"
 #include "array/value_bytes.hpp"
-#include "zanj/object_path.hpp"
+#include "object/tree_json.hpp"
 #include "zanj/tree.hpp"
 
 namespace zanj {

@@ -12,10 +12,7 @@
 
 namespace zanj {
 
-struct Thresholds {
-  std::uint64_t array = 256;  ///< external_array_threshold: elements
-  std::uint64_t list = 256;   ///< external_list_threshold: length
-};
+// Thresholds is public (zanj/pack.hpp).
 
 /// Rewrite `value`, found at object path `path` (empty: the root), in place:
 /// - a list with at least `thresholds.list` elements becomes a `list:external` node whose

@@ -7,8 +7,11 @@
 #include "base/thread_pool.hpp"
 #include "zanj/error.hpp"
 #include "zanj/safe_files.hpp"
-#include "zanj/zanj_file.hpp"
+#include "zanj/archive.hpp"
 #include "zip/zip_writer.hpp"
+#include "io/temp_file.hpp"
+#include "pack/pack_plan.hpp"
+#include "base/private_access.hpp"
 
 namespace zanj {
 namespace {
@@ -131,6 +134,20 @@ PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const 
   summary.input_bytes = plan.known_bytes();
   temp.commit(leaf, Replace::yes);
   return summary;
+}
+
+PackJob prepare_pack(const std::vector<PackInput>& inputs, const PackSettings& settings) {
+  PackJob job;
+  PrivateAccess::impl_pointer(job) = std::make_shared<const PrivateAccess::Impl<PackJob>>(PrivateAccess::Impl<PackJob>{plan_pack(inputs, settings)});
+  return job;
+}
+
+const std::vector<std::string>& PackJob::notes() const { return impl_->plan.notes; }
+std::uint64_t PackJob::known_bytes() const { return impl_->plan.known_bytes(); }
+
+PackSummary write_pack(const PackJob& job, const std::string& out_path, const PackSettings& settings,
+                       const std::function<void(const PackProgress&)>& progress) {
+  return write_pack(PrivateAccess::impl(job).plan, out_path, settings, progress);
 }
 
 }  // namespace zanj

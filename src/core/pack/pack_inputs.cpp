@@ -6,12 +6,15 @@
 
 #include "io/byte_source.hpp"
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 #include "object/member_reader.hpp"
 #include "array/npy_header.hpp"
 #include "zanj/pack.hpp"
 #include "pack/repack.hpp"
 #include "zanj/tree.hpp"
+#include "json/json_parse.hpp"
+#include "pack/pack_plan.hpp"
+#include "pack/json_externalize.hpp"
 
 namespace zanj {
 namespace {

@@ -8,11 +8,9 @@
 #include <memory>
 
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 
-#ifndef ZANJ_VERSION
-#define ZANJ_VERSION "0.0.0"
-#endif
+#include "zanj/version.hpp"
 
 namespace zanj {
 
@@ -89,7 +87,7 @@ Json default_zanj_cfg(std::uint64_t array_threshold, std::uint64_t list_threshol
 Json tool_sysinfo() {
   return Json(JsonObject{
       {"zanj_cli", Json(JsonObject{{"name", "zanj"},
-                                   {"version", ZANJ_VERSION},
+                                   {"version", ZANJ_VERSION_STRING},
                                    {"zlib", zlibVersion()},
                                    {"libdeflate", LIBDEFLATE_VERSION_STRING}})}});
 }

@@ -16,6 +16,7 @@
 #include "io/byte_source.hpp"
 #include "zanj/json.hpp"
 #include "array/npy_header.hpp"
+#include "zanj/pack.hpp"
 #include "zip/zip_directory.hpp"
 
 namespace zanj {
@@ -108,5 +109,18 @@ std::string read_text_file(const std::string& path, std::uint64_t max_bytes);
 /// Python's type name of a JSON value as the reference loads it: "int", "float", "str",
 /// "bool", "NoneType", "list", "dict".
 std::string_view python_type_name(const Json& value);
+
+/// PackJob's private state.
+struct PackJob::Plan {
+  PackPlan plan;
+};
+
+/// Plan the archive for `inputs` (prepare_pack's plan; the tests look inside it).
+PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings);
+/// Write a plan (write_pack of a PackJob).
+PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const PackSettings& settings,
+                       const std::function<void(const PackProgress&)>& progress = {});
+/// The JSON text of a ZANJ JSON member: tab-indented like the reference's json.dumps.
+std::string zanj_json_text(const Json& value);
 
 }  // namespace zanj

@@ -9,11 +9,14 @@
 
 #include "array/dtype.hpp"
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 #include "object/member_reader.hpp"
-#include "zanj/object_path.hpp"
+#include "object/tree_json.hpp"
 #include "zanj/tree.hpp"
-#include "zanj/zanj_file.hpp"
+#include "zanj/archive.hpp"
+#include "json/json_parse.hpp"
+#include "pack/json_externalize.hpp"
+#include "json/json_view_access.hpp"
 
 namespace zanj {
 namespace {
@@ -72,7 +75,7 @@ std::vector<ObjectReference> object_references(Json& root) {
       }
     }
     // `root` is ours to change: the walker only hands out const views of it.
-    out.push_back({const_cast<Json*>(v.node.json), v.node, v.segments, std::move(path)});
+    out.push_back({const_cast<Json*>(json_ptr(v.node.json)), v.node, v.segments, std::move(path)});
     return true;
   });
   return out;
@@ -181,8 +184,8 @@ class Repacker {
       const JsonlStats stats = jsonl_stats(path_of(member), settings_.limits);
       set_key(entry, "len(data)", stats.lines);
       if (stats.first) set_key(entry, "data[0]", *stats.first);
-      if (ref.node.json->find("len(data)")) changed |= set_key(node, "len(data)", stats.lines);
-      if (ref.node.json->find("data[0]") && stats.first) changed |= set_key(node, "data[0]", *stats.first);
+      if (ref.node.json.find("len(data)")) changed |= set_key(node, "len(data)", stats.lines);
+      if (ref.node.json.find("data[0]") && stats.first) changed |= set_key(node, "data[0]", *stats.first);
     }
     if (!info_index_.count(member)) {
       info_index_.emplace(member, info_.size());

@@ -1,8 +1,8 @@
-#include "zanj/array_stats.hpp"
+#include "summary/stats_accumulator.hpp"
 
 #include <cmath>
 
-#include "zanj/array_values.hpp"
+#include "array/array_reader.hpp"
 #include "array/element_numbers.hpp"
 
 namespace zanj {
@@ -80,7 +80,7 @@ ArrayStats StatsAccumulator::result(bool numeric) const {
 
 ArrayStats array_stats(const Archive& archive, const ArrayNode& node, std::string_view path) {
   const ArrayValues values(archive, node, path);
-  const Dtype& dtype = values.dtype();
+  const Dtype& dtype = reader_of(values).dtype();
   const bool real = is_numeric(dtype) && dtype.kind != DtypeKind::complex;
   StatsAccumulator acc;
   const NumberDecoder decode = number_decoder(dtype);

@@ -40,20 +40,20 @@ std::optional<std::uint64_t> array_value_bytes(const std::string& dtype, const s
 namespace {
 
 /// zanj_cfg as shown to users: handler source code replaced by the handlers' names.
-Json config_without_code(const Json& cfg, std::vector<std::string>& handlers) {
-  if (!cfg.is_object()) return cfg;
+Json config_without_code(JsonView cfg, std::vector<std::string>& handlers) {
+  if (!cfg.is_object()) return cfg.copy();
   JsonObject out;
-  for (const auto& [k, v] : cfg.as_object()) {
+  for (const auto [k, v] : cfg.members()) {
     if (k == "serialization_handlers" || k == "load_handlers") {
       JsonArray names;
       if (v.is_object())
-        for (const auto& [name, body] : v.as_object()) {
-          names.emplace_back(name);
-          handlers.push_back(name);
+        for (const auto handler : v.members()) {
+          names.emplace_back(std::string(handler.key));
+          handlers.emplace_back(handler.key);
         }
-      out.emplace_back(k, Json(std::move(names)));
+      out.emplace_back(std::string(k), Json(std::move(names)));
     } else {
-      out.emplace_back(k, v);
+      out.emplace_back(std::string(k), v.copy());
     }
   }
   return Json(std::move(out));
@@ -61,40 +61,39 @@ Json config_without_code(const Json& cfg, std::vector<std::string>& handlers) {
 
 std::string first_word(std::string_view s) { return std::string(s.substr(0, s.find(' '))); }
 
-void read_meta(const Json& meta, Summary& s) {
-  if (const Json* ts = meta.find("timestamp"); ts && ts->is_number()) {
-    if (auto text = iso8601_utc(ts->to_double())) {
-      s.timestamp = ts->to_double();
+void read_meta(JsonView meta, Summary& s) {
+  if (const JsonView ts = meta.find("timestamp"); ts.is_number()) {
+    if (auto text = iso8601_utc(ts.to_double())) {
+      s.timestamp = ts.to_double();
       s.saved_at = *text;
     } else {
-      s.invalid_timestamp = ts->type() == Json::Type::big_integer ? ts->as_big_integer().digits : to_json(*ts);
+      s.invalid_timestamp = ts.type() == Json::Type::big_integer ? std::string(ts.big_integer_digits()) : to_json(ts);
     }
   }
-  if (const Json* sys = meta.find("sysinfo")) {
-    if (const Json* py = sys->find("python")) s.python = first_word(py->string_at("version"));
-    if (const Json* pt = sys->find("pytorch")) s.torch = std::string(pt->string_at("torch.__version__"));
+  if (const JsonView sys = meta.find("sysinfo")) {
+    if (const JsonView py = sys.find("python")) s.python = first_word(py.string_at("version"));
+    if (const JsonView pt = sys.find("pytorch")) s.torch = std::string(pt.string_at("torch.__version__"));
   }
-  if (const Json* cfg = meta.find("zanj_cfg")) s.zanj_cfg = config_without_code(*cfg, s.handlers);
+  if (const JsonView cfg = meta.find("zanj_cfg")) s.zanj_cfg = config_without_code(cfg, s.handlers);
 }
 
 }  // namespace
 
 Summary summarize(const ZanjFile& file, std::size_t largest) {
   Summary s;
-  const auto& entries = file.archive.entries();
+  const auto& entries = file.archive().entries();
   s.members = entries.size();
   for (const auto& e : entries) {
     s.compressed_bytes += e.compressed_size;
     s.uncompressed_bytes += e.uncompressed_size;
   }
-  if (file.meta) read_meta(*file.meta, s);
+  if (file.meta()) read_meta(file.meta(), s);
   if (s.saved_at.empty() && !s.invalid_timestamp)
-    if (const ZipEntry* main = file.archive.find(kMainMember)) s.saved_at = main->mtime_iso8601();
+    if (const ZipEntry* main = file.archive().find(kMainMember)) s.saved_at = main->mtime_iso8601();
 
-  const Node root = classify(file.root);
+  const Node root = classify(file.root());
   s.root_type = root.format.empty() ? std::string(kind_name(root.kind)) : root.format;
-  if (file.root.is_object()) s.root_length = file.root.as_object().size();
-  if (file.root.is_array()) s.root_length = file.root.as_array().size();
+  if (file.root().is_object() || file.root().is_array()) s.root_length = file.root().size();
 
   // Only the `largest` biggest arrays are kept: the list is cut back to them whenever it
   // doubles, so a tree of a million tiny arrays holds a few thousand summaries, not a million.
@@ -102,7 +101,7 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
   std::vector<ArraySummary> arrays;
   const auto by_size = [](const ArraySummary& x, const ArraySummary& y) { return x.bytes > y.bytes; };
   const std::size_t cut_at = std::max<std::size_t>(2 * largest, 1024);
-  walk_tree(file.root, {}, [&](const TreeVisit& v) {
+  walk_tree(file.root(), {}, [&](const TreeVisit& v) {
     const Node& n = v.node;
     if (n.is_reference()) ++s.externals;
     if (n.table) ++s.tables;

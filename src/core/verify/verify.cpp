@@ -10,9 +10,11 @@
 #include <optional>
 #include <unordered_set>
 
-#include "zanj/input.hpp"
+#include "io/input.hpp"
 #include "base/thread_pool.hpp"
 #include "verify/verify_checks.hpp"
+#include "json/json_parse.hpp"
+#include "zip/archive_access.hpp"
 
 namespace zanj {
 namespace {
@@ -73,7 +75,7 @@ void read_group(const Archive& archive, const std::vector<std::size_t>& group, c
     std::unordered_set<const ZipEntry*> seen;
     std::vector<const ZipEntry*> missing;
     try {
-      missing = archive.read_each_found(pending, [&](const ZipEntry& e, const Archive::MemberReader& read) {
+      missing = read_each_found(archive, pending, [&](const ZipEntry& e, const Archive::MemberReader& read) {
         seen.insert(&e);
         VerifyReport& slot = slots[index_of(e)];
         MemberValueCheck check(e, plans[index_of(e)], limits);
@@ -156,9 +158,9 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
     return report;
   }
   report.checked.members = directory.entries.size();
-  Archive archive(std::move(source), name, std::move(directory));
+  Archive archive = open_archive(std::move(source), name, std::move(directory));
   archive.set_max_ratio(options.limits.max_ratio);
-  const ZipStructure zip = check_zip_structure(archive.source(), archive.directory(), options.limits, report);
+  const ZipStructure zip = check_zip_structure(archive_source(archive), archive_directory(archive), options.limits, report);
   ZanjDocuments documents;  // outlives the plans, which point into it
   const auto plans = check_zanj_consistency(archive, zip.inflatable, options.limits, documents, report);
   // A .jsonl line is parsed while both documents are loaded, by two threads at once at the

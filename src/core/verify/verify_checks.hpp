@@ -15,10 +15,11 @@
 #include "zanj/json.hpp"
 #include "zanj/limits.hpp"
 #include "object/member_reader.hpp"
-#include "zanj/object_path.hpp"
+#include "object/tree_json.hpp"
 #include "zanj/tree.hpp"
 #include "zanj/verify.hpp"
 #include "zip/zip_directory.hpp"
+#include "json/json_parse.hpp"
 
 namespace zanj {
 

@@ -2,8 +2,8 @@
 #include <algorithm>
 #include <array>
 
-#include "zanj/member_name.hpp"
-#include "zanj/object_path.hpp"
+#include "zip/member_name.hpp"
+#include "object/tree_json.hpp"
 #include "verify/verify_checks.hpp"
 
 namespace zanj {

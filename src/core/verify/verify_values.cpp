@@ -6,8 +6,9 @@
 #include <limits>
 
 #include "array/inline_check.hpp"
-#include "zanj/object_path.hpp"
+#include "object/tree_json.hpp"
 #include "verify/verify_checks.hpp"
+#include "json/json_parse.hpp"
 
 namespace zanj {
 namespace {

@@ -7,9 +7,11 @@
 #include <unordered_set>
 
 #include "array/inline_check.hpp"
-#include "zanj/object_path.hpp"
+#include "object/tree_json.hpp"
 #include "verify/verify_checks.hpp"
-#include "zanj/zanj_file.hpp"
+#include "zanj/archive.hpp"
+#include "json/json_parse.hpp"
+#include "json/json_view_access.hpp"
 
 namespace zanj {
 namespace {
@@ -265,7 +267,7 @@ void check_externals_info(const Archive& archive, const Json& main, const Json& 
   // data at the entry's path: a reference node no entry leads to is left without its data.
   for (const RefSite& ref : main_refs) {
     const std::string& member = ref.node.member();
-    if (member.empty() || broken.count(member) || reached.count(ref.node.json)) continue;
+    if (member.empty() || broken.count(member) || reached.count(json_ptr(ref.node.json))) continue;
     add_problem(report, Code::externals_info_mismatch, member, join_path(ref.segments),
                 listed.count(member) ? "no externals_info entry leads to this reference node (the reference loader "
                                        "would leave it without its data)"

@@ -8,7 +8,7 @@
 
 #include "zip/member_decoder.hpp"
 #include "zip/zip_format.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 #include "verify/verify_checks.hpp"
 
 namespace zanj {

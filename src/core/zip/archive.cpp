@@ -2,6 +2,8 @@
 // (member_decoder.hpp), so files and in-memory fuzz inputs take the same path.
 #include "zanj/archive.hpp"
 
+#include "zip/archive_access.hpp"
+
 #include <bzlib.h>
 #include <lzma.h>
 #include <zlib.h>
@@ -10,44 +12,64 @@
 #include <algorithm>
 
 #include "zanj/error.hpp"
-#include "zanj/input.hpp"
+#include "io/input.hpp"
 #include "zip/member_decoder.hpp"
 #include "zip/member_prefix.hpp"
 
 namespace zanj {
 
-Archive::Archive(const std::string& path) : Archive(open_input(path), input_display_name(path)) {}
+Archive::Archive(const std::string& path) : Archive(std::move(open_archive(open_input(path), input_display_name(path)).impl_)) {}
 
-Archive::Archive(std::unique_ptr<ByteSource> source, std::string name)
-    : source_(std::move(source)), name_(std::move(name)) {
+Archive Archive::from_memory(std::string bytes, std::string name) {
+  return open_archive(std::make_unique<MemorySource>(std::move(bytes)), std::move(name));
+}
+
+Archive::Archive(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Archive open_archive(std::unique_ptr<ByteSource> source, std::string name) {
+  auto impl = std::make_unique<PrivateAccess::Impl<Archive>>();
+  impl->source = std::move(source);
+  impl->name = std::move(name);
   try {
-    directory_ = read_zip_directory(*source_);
+    impl->directory = read_zip_directory(*impl->source);
   } catch (const Error& e) {
-    throw Error(name_ + ": " + e.what(), e.exit());
+    throw Error(impl->name + ": " + e.what(), e.exit());
   }
   // Opened for its data: an archive that readers may read differently is refused here, once,
   // for every command (verify opens over its own directory and reports these instead).
-  if (const auto why = directory_.ambiguity()) throw Error(name_ + ": " + *why + "; refusing to read it");
+  if (const auto why = impl->directory.ambiguity()) throw Error(impl->name + ": " + *why + "; refusing to read it");
+  return PrivateAccess::make<Archive>(std::move(impl));
 }
 
-Archive::Archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory)
-    : source_(std::move(source)), name_(std::move(name)), directory_(std::move(directory)) {
-  directory_.index_names();  // positions from the copy we were given may be stale
+Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory) {
+  auto impl = std::make_unique<PrivateAccess::Impl<Archive>>();
+  impl->source = std::move(source);
+  impl->name = std::move(name);
+  impl->directory = std::move(directory);
+  impl->directory.index_names();  // positions from the copy we were given may be stale
+  return PrivateAccess::make<Archive>(std::move(impl));
 }
 
 Archive::~Archive() = default;
 Archive::Archive(Archive&&) noexcept = default;
 Archive& Archive::operator=(Archive&&) noexcept = default;
 
+const std::string& Archive::name() const { return impl_->name; }
+const std::vector<ZipEntry>& Archive::entries() const { return impl_->directory.entries; }
+const ZipEntry* Archive::find(std::string_view member) const { return impl_->directory.find(member); }
+std::uint64_t Archive::file_size() const { return impl_->source->size(); }
+void Archive::set_max_ratio(std::uint64_t ratio) { impl_->max_ratio = ratio; }
+std::uint64_t Archive::max_ratio() const { return impl_->max_ratio; }
+
 void Archive::read(const ZipEntry& entry, const ChunkSink& sink) const {
   MemberStreamOptions options;
-  options.max_ratio = max_ratio_;
-  stream_member(*source_, entry, name_, options, sink);
+  options.max_ratio = impl_->max_ratio;
+  stream_member(*impl_->source, entry, impl_->name, options, sink);
 }
 
 std::string Archive::read_all(const ZipEntry& entry, std::uint64_t max_bytes) const {
   if (entry.uncompressed_size > max_bytes)
-    throw Error(name_ + ": member '" + entry.name + "' declares " + std::to_string(entry.uncompressed_size) +
+    throw Error(impl_->name + ": member '" + entry.name + "' declares " + std::to_string(entry.uncompressed_size) +
                 " bytes, over the limit of " + std::to_string(max_bytes));
   // The declared size is a claim, not a fact: nothing is reserved for it. The string grows
   // (geometrically) only as decoded bytes arrive, and decoding stops at the declared size.
@@ -60,7 +82,7 @@ std::string Archive::read_all(const ZipEntry& entry, std::uint64_t max_bytes) co
 }
 
 std::string Archive::read_prefix(const ZipEntry& entry, std::size_t n) const {
-  return *read_member_prefix(*source_, entry, n, name_);
+  return *read_member_prefix(*impl_->source, entry, n, impl_->name);
 }
 
 void Archive::read_each(const std::vector<const ZipEntry*>& wanted,
@@ -81,10 +103,10 @@ void Archive::read_each(const std::vector<const ZipEntry*>& wanted,
   }
 }
 
-std::vector<const ZipEntry*> Archive::read_each_found(
-    const std::vector<const ZipEntry*>& wanted,
-    const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const {
-  read_each(wanted, on_member);
+std::vector<const ZipEntry*> read_each_found(
+    const Archive& archive, const std::vector<const ZipEntry*>& wanted,
+    const std::function<void(const ZipEntry&, const Archive::MemberReader&)>& on_member) {
+  archive.read_each(wanted, on_member);
   return {};  // every entry is read from its own central-directory record: none can go missing
 }
 

@@ -1,4 +1,4 @@
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 
 #include <cstdio>
 

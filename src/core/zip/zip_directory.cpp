@@ -12,7 +12,7 @@
 #include <optional>
 
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 #include "base/unicode.hpp"
 #include "zip/zip_format.hpp"
 

@@ -13,51 +13,11 @@
 #include <vector>
 
 #include "io/byte_source.hpp"
+#include "zanj/archive.hpp"
 
 namespace zanj {
 
-/// Compression methods seen in .zanj archives (Python's zipfile can write any).
-enum class ZipMethod : std::uint16_t {
-  store = 0,
-  deflate = 8,
-  deflate64 = 9,
-  bzip2 = 12,
-  lzma = 14,
-  zstd = 93,
-  xz = 95,
-};
-
-/// "store", "deflate", "bzip2", "lzma", ... or "method 99" for unknown ones.
-std::string method_name(std::uint16_t method);
-
-/// One central-directory file header, with Zip64 values already resolved.
-struct ZipEntry {
-  std::string name;  ///< raw bytes of the central-directory name (UTF-8 or CP437)
-  /// The name Python's zipfile sees, in UTF-8: `name` itself with flag bit 11 (UTF-8), `name`
-  /// decoded as code page 437 without it (the same bytes for ASCII). Filled by index_names().
-  std::string python_name;
-  std::uint16_t version_made_by = 0, version_needed = 0, flags = 0, method = 0;
-  std::uint16_t dos_time = 0, dos_date = 0;
-  std::uint32_t crc32 = 0;
-  std::uint64_t compressed_size = 0, uncompressed_size = 0, local_header_offset = 0;
-  std::uint32_t external_attributes = 0;
-  bool has_zip64_extra = false;
-  std::uint64_t central_offset = 0;  ///< where this entry's central header starts
-
-  bool encrypted() const;          ///< general purpose flag bit 0
-  bool utf8_flag() const;          ///< general purpose flag bit 11 (name is UTF-8)
-  bool is_directory() const;       ///< name ends with '/'
-  /// st_mode bits (external_attributes >> 16) when made on Unix
-  /// (version_made_by >> 8 == 3), else 0.
-  std::uint32_t unix_mode() const;
-  bool is_symlink() const;         ///< S_IFLNK in unix_mode()
-  bool is_regular_file() const;    ///< not a directory, symlink, device, FIFO or socket
-  /// The DOS date/time as seconds since 1970. DOS times carry no time zone
-  /// (Python writes local time); we read them as UTC so the result does not
-  /// depend on the machine. A zero date means 1980-01-01T00:00:00.
-  std::int64_t mtime_unix() const;
-  std::string mtime_iso8601() const;  ///< e.g. "2026-11-20T12:34:56", same reading as mtime_unix
-};
+// ZipMethod, method_name and ZipEntry are public: zanj/archive.hpp.
 
 /// The local file header found at an entry's local_header_offset.
 struct LocalHeader {

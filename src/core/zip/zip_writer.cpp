@@ -14,7 +14,7 @@
 #include "zip/deflate_stream.hpp"
 #include "zip/zip_format.hpp"
 #include "zanj/error.hpp"
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 
 namespace zanj {
 namespace {

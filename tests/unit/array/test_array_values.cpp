@@ -6,10 +6,12 @@
 
 #include "npy_archive.hpp"
 #include "test_support.hpp"
-#include "zanj/array_values.hpp"
+#include "array/array_reader.hpp"
 #include "zanj/error.hpp"
 #include "object/member_reader.hpp"
-#include "zanj/zanj_file.hpp"
+#include "object/zanj_file_access.hpp"
+#include "json/json_parse.hpp"
+#include "object/tree_json.hpp"
 
 using namespace zanj;
 using namespace zanj::test;
@@ -19,7 +21,7 @@ namespace {
 std::string all_values(const ArrayValues& values, const Selection& selection, std::size_t* calls = nullptr) {
   std::string out;
   values.stream(selection, [&](std::string_view chunk) {
-    CHECK(chunk.size() % values.dtype().itemsize == 0);  // whole elements only
+    CHECK(chunk.size() % reader_of(values).dtype().itemsize == 0);  // whole elements only
     if (calls) ++*calls;
     out.append(chunk);
     return true;
@@ -45,21 +47,21 @@ Json reference_json(const std::string& member, const std::string& dtype, const s
 TEST_SUITE("array_values") {
   TEST_CASE("a Fortran-order member comes out in C order, from memory or from a spool file") {
     ZanjFile z(kCorpus + "/dtypes.zanj");
-    const Node f4 = classify(*z.root.find("f4_fortran"));
+    const Node f4 = classify(*root_json(z).find("f4_fortran"));
     const ArrayNode& node = *f4.array;
-    const ZipEntry& entry = *z.archive.find("f4_fortran.npy");
-    const NpyHeader header = read_npy_member_header(z.archive, entry);
-    const std::string stored = z.archive.read_all(entry, 1 << 20).substr(header.data_offset);
+    const ZipEntry& entry = *z.archive().find("f4_fortran.npy");
+    const NpyHeader header = read_npy_member_header(z.archive(), entry);
+    const std::string stored = z.archive().read_all(entry, 1 << 20).substr(header.data_offset);
     std::string expected;  // element (i, j) of a Fortran (20, 15) array is at i + 20 j
     for (std::size_t i = 0; i < 20; ++i)
       for (std::size_t j = 0; j < 15; ++j) expected.append(stored, (i + 20 * j) * 4, 4);
 
-    const ArrayValues in_memory(z.archive, node, "f4_fortran");
+    const ArrayValues in_memory(z.archive(), node, "f4_fortran");
     CHECK(in_memory.fortran_order());
     CHECK(all_values(in_memory, select_all({20, 15})) == expected);
     ArrayReadOptions spool;
     spool.max_in_memory_bytes = 0;
-    const ArrayValues spooled(z.archive, node, "f4_fortran", spool);
+    const ArrayValues spooled(z.archive(), node, "f4_fortran", spool);
     CHECK(all_values(spooled, select_all({20, 15})) == expected);
     const Selection row = select(parse_slice("[-1, ::-7]"), {20, 15});
     const std::string want = expected.substr((19 * 15 + 14) * 4, 4) + expected.substr((19 * 15 + 7) * 4, 4) +
@@ -76,8 +78,8 @@ TEST_SUITE("array_values") {
                                 {"f.npy", npy_member(">i4", true, {2, 3}, swapped(bytes_of(fortran), 4))}});
     const Json c = reference_json("c.npy", ">f8", "[3, 4]");
     const ArrayValues cv(a, *classify(c).array, "c");
-    CHECK(cv.stored_dtype().order == ByteOrder::big);
-    CHECK(cv.dtype().order == ByteOrder::little);
+    CHECK(reader_of(cv).stored_dtype().order == ByteOrder::big);
+    CHECK(reader_of(cv).dtype().order == ByteOrder::little);
     CHECK(as<double>(all_values(cv, select_all({3, 4}))) == values);
     CHECK(as<double>(all_values(cv, select(parse_slice("[::-1, 1]"), {3, 4}))) == std::vector<double>{9, 5, 1});
     CHECK(as<double>(all_values(cv, select(parse_slice("[1:, 2:]"), {3, 4}))) == std::vector<double>{6, 7, 10, 11});
@@ -106,9 +108,9 @@ TEST_SUITE("array_values") {
 
   TEST_CASE("progress follows the member's inflated bytes, in order or gathered") {
     ZanjFile z(kCorpus + "/stored.zanj");  // data: int64 0..999, an 8,128-byte member
-    const Node data = classify(*z.root.find("data"));
+    const Node data = classify(*root_json(z).find("data"));
     const ArrayNode& node = *data.array;
-    const std::uint64_t size = z.archive.find(node.member)->uncompressed_size;
+    const std::uint64_t size = z.archive().find(node.member)->uncompressed_size;
     for (const char* slice : {"[:]", "[::-1]"}) {
       CAPTURE(slice);
       std::vector<std::uint64_t> seen;
@@ -117,7 +119,7 @@ TEST_SUITE("array_values") {
         CHECK(total == size);
         seen.push_back(done);
       };
-      const ArrayValues v(z.archive, node, "data", options);
+      const ArrayValues v(z.archive(), node, "data", options);
       seen.clear();  // the header read in the constructor does not count
       all_values(v, select(parse_slice(slice), {1000}));
       REQUIRE_FALSE(seen.empty());
@@ -128,12 +130,12 @@ TEST_SUITE("array_values") {
 
   TEST_CASE("reversed and strided selections of a C-order member") {
     ZanjFile z(kCorpus + "/stored.zanj");  // data: int64 0..999
-    const Node data = classify(*z.root.find("data"));
+    const Node data = classify(*root_json(z).find("data"));
     const ArrayNode& node = *data.array;
     ArrayReadOptions spool;
     spool.max_in_memory_bytes = 0;
     for (const ArrayReadOptions& options : {ArrayReadOptions{}, spool}) {
-      const ArrayValues v(z.archive, node, "data", options);
+      const ArrayValues v(z.archive(), node, "data", options);
       const auto reversed = as<std::int64_t>(all_values(v, select(parse_slice("[::-250]"), {1000})));
       CHECK(reversed == std::vector<std::int64_t>{999, 749, 499, 249});
       const auto forward = as<std::int64_t>(all_values(v, select(parse_slice("[5:20:5]"), {1000})));
@@ -144,7 +146,7 @@ TEST_SUITE("array_values") {
 
   TEST_CASE("inline arrays read like external ones") {
     ZanjFile z(kCorpus + "/inline_hex.zanj");
-    const ArrayValues v(z.archive, *classify(*z.root.find("a")).array, "a");
+    const ArrayValues v(z.archive(), *classify(*root_json(z).find("a")).array, "a");
     CHECK_FALSE(v.external());
     CHECK(as<float>(all_values(v, select_all({10}))) == std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
     CHECK(as<float>(all_values(v, select(parse_slice("[::-4]"), {10}))) == std::vector<float>{9, 5, 1});
@@ -169,7 +171,7 @@ TEST_SUITE("array_values") {
 
   TEST_CASE("corrupt member data stops the stream with an Error") {
     ZanjFile z(kCorpus + "/malformed/bad_crc.zanj");
-    const ArrayValues v(z.archive, *classify(*z.root.find("big_array")).array, "big_array");
+    const ArrayValues v(z.archive(), *classify(*root_json(z).find("big_array")).array, "big_array");
     CHECK_THROWS_WITH_AS(all_values(v, select_all(v.shape())), doctest::Contains("CRC-32"), Error);
   }
 }

@@ -8,6 +8,8 @@
 #include "array/float16.hpp"
 #include "array/inline_array.hpp"
 #include "zanj/json.hpp"
+#include "json/json_parse.hpp"
+#include "object/tree_json.hpp"
 
 using namespace zanj;
 using namespace std::string_literals;

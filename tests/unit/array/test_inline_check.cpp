@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
 #include "array/inline_check.hpp"
+#include "json/json_parse.hpp"
+#include "object/tree_json.hpp"
 
 using namespace zanj;
 

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "zanj/error.hpp"
-#include "zanj/slice.hpp"
+#include "zanj/array.hpp"
 
 using namespace zanj;
 

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "array/value_compare.hpp"
+#include "json/json_parse.hpp"
 
 using namespace zanj;
 

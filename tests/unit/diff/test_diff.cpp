@@ -2,6 +2,7 @@
 
 #include "zanj/diff.hpp"
 #include "zanj_builder.hpp"
+#include "zip/archive_access.hpp"
 
 using namespace zanj;
 using zanj::test::make_zanj;
@@ -126,7 +127,7 @@ TEST_SUITE("diff") {
   TEST_CASE("--strict notices members stored in another order") {
     using zanj::test::TestMember;
     auto build = [](std::vector<TestMember> members) {
-      return ZanjFile(Archive(std::make_unique<MemorySource>(zanj::test::build_zip(members).bytes), "t.zanj"));
+      return ZanjFile(open_archive(std::make_unique<MemorySource>(zanj::test::build_zip(members).bytes), "t.zanj"));
     };
     const ZanjFile a = build({{"__zanj_meta__.json", "{}"}, {"__zanj__.json", "{}"}});
     const ZanjFile b = build({{"__zanj__.json", "{}"}, {"__zanj_meta__.json", "{}"}});

@@ -8,6 +8,7 @@
 #include "zanj/error.hpp"
 #include "zanj/extract.hpp"
 #include "zip_builder.hpp"
+#include "zip/archive_access.hpp"
 
 using namespace zanj;
 using zanj::test::open_corpus;
@@ -17,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Archive from_bytes(std::string bytes) { return Archive(std::make_unique<MemorySource>(std::move(bytes)), "test.zip"); }
+Archive from_bytes(std::string bytes) { return open_archive(std::make_unique<MemorySource>(std::move(bytes)), "test.zip"); }
 std::vector<std::string> names(const ExtractPlan& plan) {
   std::vector<std::string> out;
   for (const ZipEntry* e : plan.members) out.push_back(e->name);
@@ -75,7 +76,7 @@ TEST_SUITE("extract_plan") {
     // opened over its directory (as verify does).
     CHECK_THROWS_WITH_AS(from_bytes(bytes), doctest::Contains("2 entries are named 'twice'"), Error);
     MemorySource probe(bytes);
-    const Archive a(std::make_unique<MemorySource>(bytes), "test.zip", read_zip_directory(probe));
+    const Archive a = open_archive(std::make_unique<MemorySource>(bytes), "test.zip", read_zip_directory(probe));
     const ExtractPlan plan = plan_extract(a, {});
     CHECK(names(plan) == std::vector<std::string>{"a", "dir/", "dir/c"});
     CHECK(reason_for(plan, "link") == "a symbolic link");

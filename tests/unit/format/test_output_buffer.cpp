@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "zanj/output_buffer.hpp"
+#include "zanj/format.hpp"
 
 using namespace zanj;
 

@@ -5,7 +5,10 @@
 #include "array_fixture.hpp"
 #include "test_support.hpp"
 #include "zanj/error.hpp"
-#include "zanj/resolve.hpp"
+#include "zanj/format.hpp"
+#include "json/json_parse.hpp"
+#include "object/zanj_file_access.hpp"
+#include "object/tree_json.hpp"
 
 using namespace zanj;
 using namespace zanj::test;
@@ -14,7 +17,7 @@ namespace {
 std::string resolved(const ZanjFile& z, const PathSegments& at = {}, int indent = 0) {
   ResolveOptions options;
   options.indent = indent;
-  return printed([&](OutputBuffer& out) { write_resolved(z, *follow_path(z.root, at), at, options, out); });
+  return printed([&](OutputBuffer& out) { write_resolved(z, follow_path(z.root(), at), at, options, out); });
 }
 }  // namespace
 
@@ -31,8 +34,8 @@ TEST_SUITE("resolve") {
     CHECK(big->find("data")->as_array().size() == 32);
     CHECK(big->find("data")->as_array()[0].as_array().size() == 16);
     CHECK(big->find("$ref")->as_string() == "big_array.npy");
-    CHECK(*doc.find("small_array") == *z.root.find("small_array"));  // inline arrays stay as they are
-    CHECK(*doc.find("tags") == *z.root.find("tags"));
+    CHECK(*doc.find("small_array") == *root_json(z).find("small_array"));  // inline arrays stay as they are
+    CHECK(*doc.find("tags") == *root_json(z).find("tags"));
     const Json* matrix = follow_path(doc, {"nested", "deeper", "matrix"});
     CHECK(matrix->find("data")->as_array()[0].as_array()[0].to_double() == 1.0);  // identity matrix
   }

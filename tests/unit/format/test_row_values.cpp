@@ -3,8 +3,9 @@
 #include "array_fixture.hpp"
 #include "test_support.hpp"
 #include "zanj/error.hpp"
-#include "zanj/row_values.hpp"
-#include "zanj/zanj_file.hpp"
+#include "zanj/format.hpp"
+#include "object/zanj_file_access.hpp"
+#include "object/tree_json.hpp"
 
 using namespace zanj;
 using namespace zanj::test;
@@ -12,9 +13,9 @@ using namespace zanj::test;
 namespace {
 std::string rows(const ZanjFile& z, const std::string& key, const std::string& slice, RowFormat format,
                  std::optional<std::uint64_t> head = {}, std::optional<std::uint64_t> tail = {}) {
-  const Node node = classify(*z.root.find(key));
+  const Node node = classify(*root_json(z).find(key));
   RowRequest request{slice.empty() ? SliceSpec{} : parse_slice(slice), head, tail};
-  return printed([&](OutputBuffer& out) { print_rows(z.archive, node, key, request, format, out); });
+  return printed([&](OutputBuffer& out) { print_rows(z.archive(), node, key, request, format, out); });
 }
 
 /// A table with awkward cells, and a list, in an archive built here.
@@ -81,8 +82,8 @@ TEST_SUITE("row_values") {
 
   TEST_CASE("all rows as one JSON array") {
     const ZanjFile z(corpus("nan_values.zanj"));
-    const Node node = classify(*z.root.find("table"));
-    CHECK(printed([&](OutputBuffer& out) { write_rows_json(z.archive, node, "table", out); }) ==
+    const Node node = classify(*root_json(z).find("table"));
+    CHECK(printed([&](OutputBuffer& out) { write_rows_json(z.archive(), node, "table", out); }) ==
           R"([{"x": 1.0, "y": "a"}, {"x": NaN, "y": null}, {"x": 3.0, "y": "c"}])");
   }
 }

@@ -3,7 +3,7 @@
 #include "array_fixture.hpp"
 #include "zanj/error.hpp"
 #include "array/npy_header.hpp"
-#include "zanj/value_format.hpp"
+#include "format/element_text.hpp"
 
 using namespace zanj;
 using namespace zanj::test;

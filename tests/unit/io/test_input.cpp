@@ -15,7 +15,7 @@
 #include "test_support.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/error.hpp"
-#include "zanj/input.hpp"
+#include "io/input.hpp"
 
 using namespace zanj;
 using test::corpus;

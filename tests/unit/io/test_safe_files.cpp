@@ -7,6 +7,7 @@
 #include "temp_dir.hpp"
 #include "zanj/error.hpp"
 #include "zanj/safe_files.hpp"
+#include "io/temp_file.hpp"
 
 using namespace zanj;
 using zanj::test::TempDir;

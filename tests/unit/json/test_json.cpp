@@ -4,6 +4,7 @@
 
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
+#include "json/json_parse.hpp"
 
 using namespace zanj;
 

@@ -1,7 +1,8 @@
 #include <doctest/doctest.h>
 
 #include "zanj/error.hpp"
-#include "zanj/object_path.hpp"
+#include "object/tree_json.hpp"
+#include "json/json_parse.hpp"
 
 using namespace zanj;
 

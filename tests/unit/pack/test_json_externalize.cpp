@@ -4,6 +4,7 @@
 #include "zanj/error.hpp"
 #include "pack/json_externalize.hpp"
 #include "array/npy_header.hpp"
+#include "json/json_parse.hpp"
 
 using namespace zanj;
 using test::member_names;

@@ -6,7 +6,10 @@
 #include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/pack.hpp"
-#include "zanj/zanj_file.hpp"
+#include "object/zanj_file_access.hpp"
+#include "json/json_parse.hpp"
+#include "zip/archive_access.hpp"
+#include "pack/pack_plan.hpp"
 
 using namespace zanj;
 using zanj::test::convert;
@@ -43,7 +46,7 @@ TEST_SUITE("pack") {
     CHECK(last.bytes_total == 270);
     CHECK(last.bytes_done >= 270);
     for (const auto& e : out.entries()) {
-      const LocalHeader h = read_local_header(out.source(), e);
+      const LocalHeader h = read_local_header(archive_source(out), e);
       const bool external = e.name.rfind("__zanj", 0) != 0;
       CHECK(h.has_zip64_extra == external);    // force_zip64 on the externals only
       CHECK((e.dos_date == 0x21) == external);  // externals dated 1980-01-01, JSON members now
@@ -89,9 +92,9 @@ TEST_SUITE("pack") {
     settings.method = ZipMethod::store;
     write_pack(plan_pack({parse_pack_input(convert("arrays_compressed.npz"))}, settings), tmp / "s.zanj", settings);
     const ZanjFile z(tmp / "s.zanj");
-    CHECK(z.problems.empty());
-    for (const auto& e : z.archive.entries()) CHECK(e.method == 0);
-    CHECK(z.root.find("tiny")->string_at("$ref") == "tiny.npy");
+    CHECK(z.problems().empty());
+    for (const auto& e : z.archive().entries()) CHECK(e.method == 0);
+    CHECK(z.root().find("tiny").string_at("$ref") == "tiny.npy");
   }
 
   TEST_CASE("JSON members are tab-indented like the reference's") {

@@ -4,6 +4,7 @@
 #include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/pack.hpp"
+#include "pack/pack_plan.hpp"
 
 using namespace zanj;
 using zanj::test::convert;

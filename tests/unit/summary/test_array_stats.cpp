@@ -4,21 +4,21 @@
 #include <limits>
 
 #include "test_support.hpp"
-#include "zanj/array_stats.hpp"
+#include "summary/stats_accumulator.hpp"
 #include "zanj/error.hpp"
-#include "zanj/object_path.hpp"
-#include "zanj/zanj_file.hpp"
+#include "object/tree_json.hpp"
+#include "object/zanj_file_access.hpp"
 
 using namespace zanj;
 
 namespace {
 ArrayStats corpus_stats(const char* archive, const char* path) {
   const ZanjFile z(test::corpus(archive));
-  const Json* node = follow_path(z.root, split_path(path));
+  const Json* node = follow_path(root_json(z), split_path(path));
   REQUIRE(node != nullptr);
   const Node n = classify(*node);
   REQUIRE(n.array);
-  return array_stats(z.archive, *n.array, path);
+  return array_stats(z.archive(), *n.array, path);
 }
 }  // namespace
 

@@ -5,6 +5,8 @@
 #include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "zanj/summary.hpp"
+#include "object/zanj_file_access.hpp"
+#include "zanj/array.hpp"
 
 using namespace zanj;
 using test::corpus;
@@ -12,7 +14,7 @@ using test::corpus;
 TEST_SUITE("summary") {
   TEST_CASE("basic.zanj") {
     ZanjFile z(corpus("basic.zanj"));
-    CHECK(z.problems.empty());
+    CHECK(z.problems().empty());
     const Summary s = summarize(z, 2);
     CHECK(s.members == 5);
     CHECK(s.arrays == 3);
@@ -34,8 +36,8 @@ TEST_SUITE("summary") {
 
   TEST_CASE("a missing meta is a problem, not a failure; a missing main member is") {
     ZanjFile z(corpus("malformed/no_meta.zanj"));
-    CHECK_FALSE(z.meta);
-    CHECK(z.problems.size() == 1);
+    CHECK_FALSE(meta_json(z));
+    CHECK(z.problems().size() == 1);
     const Summary s = summarize(z);
     CHECK(s.python.empty());
     CHECK_FALSE(s.saved_at.empty());  // from the member's date

@@ -2,6 +2,7 @@
 
 #include "doctest_printers.hpp"
 #include "verify/verify_checks.hpp"
+#include "json/json_parse.hpp"
 
 using namespace zanj;
 

@@ -4,6 +4,7 @@
 
 #include "verify/verify_checks.hpp"
 #include "zanj_fixture.hpp"
+#include "json/json_parse.hpp"
 
 using namespace zanj;
 using Role = MemberPlan::Role;

@@ -7,6 +7,8 @@
 #include "test_support.hpp"
 #include "verify/verify_checks.hpp"
 #include "zanj_fixture.hpp"
+#include "zip/archive_access.hpp"
+#include "object/zanj_file_access.hpp"
 
 using namespace zanj;
 using Role = MemberPlan::Role;
@@ -34,7 +36,7 @@ Result consistency(const Archive& archive) {
 Result consistency(const FixtureParts& parts, std::vector<test::TestMember> extra = {}) {
   auto members = test::fixture_members(parts);
   members.insert(members.end(), extra.begin(), extra.end());
-  return consistency(Archive(std::make_unique<MemorySource>(test::build_zip(members).bytes), "f"));
+  return consistency(open_archive(std::make_unique<MemorySource>(test::build_zip(members).bytes), "f"));
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
@@ -75,7 +77,7 @@ TEST_SUITE("verify_zanj") {
   TEST_CASE("missing and broken documents") {
     auto members = test::fixture_members();
     members.erase(members.begin() + 1);
-    CHECK(consistency(Archive(std::make_unique<MemorySource>(test::build_zip(members).bytes), "f")).codes ==
+    CHECK(consistency(open_archive(std::make_unique<MemorySource>(test::build_zip(members).bytes), "f")).codes ==
           std::vector<std::string>{"missing_main"});
     FixtureParts p;
     p.main = "{\"a\": [1, }";

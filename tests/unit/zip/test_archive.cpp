@@ -5,6 +5,7 @@
 #include "zanj/archive.hpp"
 #include "zanj/error.hpp"
 #include "zip_builder.hpp"
+#include "zip/archive_access.hpp"
 
 using namespace zanj;
 using test::corpus;
@@ -57,7 +58,7 @@ TEST_SUITE("archive") {
 
   TEST_CASE("archives open from memory exactly as from disk") {
     Archive from_disk(corpus("basic.zanj"));
-    Archive from_memory(std::make_unique<MemorySource>(read_file(corpus("basic.zanj"))), "mem");
+    Archive from_memory = open_archive(std::make_unique<MemorySource>(read_file(corpus("basic.zanj"))), "mem");
     REQUIRE(from_memory.entries().size() == from_disk.entries().size());
     const ZipEntry* e = from_memory.find("__zanj__.json");
     REQUIRE(e);
@@ -65,7 +66,7 @@ TEST_SUITE("archive") {
   }
 
   TEST_CASE("not a ZIP, truncated, missing file") {
-    CHECK_THROWS_WITH_AS(Archive(std::make_unique<MemorySource>(std::string(100, 'x')), "junk"),
+    CHECK_THROWS_WITH_AS(open_archive(std::make_unique<MemorySource>(std::string(100, 'x')), "junk"),
                          doctest::Contains("junk:"), Error);
     CHECK_THROWS_AS(Archive(corpus("malformed/truncated.zanj")), Error);
     try {
@@ -105,7 +106,7 @@ TEST_SUITE("archive") {
     ZipEntry ghost = *a.find("big_array.npy");
     ghost.name = "ghost.npy";
     std::vector<std::string> seen;
-    const auto missing = a.read_each_found({a.find("big_array.npy"), &ghost}, [&](const ZipEntry& e, const auto&) {
+    const auto missing = read_each_found(a, {a.find("big_array.npy"), &ghost}, [&](const ZipEntry& e, const auto&) {
       seen.push_back(e.name);
     });
     CHECK(seen.size() == 2);  // presented, both: nothing is matched by name
@@ -117,7 +118,7 @@ TEST_SUITE("archive") {
   TEST_CASE("an archive over a directory read beforehand") {
     MemorySource probe(read_file(corpus("stored.zanj")));
     ZipDirectory dir = read_zip_directory(probe);
-    Archive a(std::make_unique<MemorySource>(read_file(corpus("stored.zanj"))), "mem", std::move(dir));
+    Archive a = open_archive(std::make_unique<MemorySource>(read_file(corpus("stored.zanj"))), "mem", std::move(dir));
     REQUIRE(a.find("data.npy"));
     CHECK(a.read_all(*a.find("data.npy"), 1 << 20).size() == 8128);
   }
@@ -127,7 +128,7 @@ TEST_SUITE("archive") {
     auto zip = test::build_zip({{name, "payload"}});
     test::patch(zip.bytes, zip.local_offsets[0] + 6, 0x800, 2);
     test::patch(zip.bytes, zip.central_offsets[0] + 8, 0x800, 2);
-    Archive a(std::make_unique<MemorySource>(zip.bytes), "utf8");
+    Archive a = open_archive(std::make_unique<MemorySource>(zip.bytes), "utf8");
     REQUIRE(a.find(name));
     CHECK(a.read_all(*a.find(name), 100) == "payload");
   }

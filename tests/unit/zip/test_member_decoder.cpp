@@ -5,6 +5,7 @@
 #include "codec_fixture.hpp"
 #include "zanj/archive.hpp"
 #include "zip/member_decoder.hpp"
+#include "zip/archive_access.hpp"
 
 using namespace zanj;
 using namespace zanj::test;
@@ -20,7 +21,7 @@ std::string sample(std::size_t n) {
   return out;
 }
 
-Archive open_bytes(std::string bytes) { return Archive(std::make_unique<MemorySource>(std::move(bytes)), "t.zip"); }
+Archive open_bytes(std::string bytes) { return open_archive(std::make_unique<MemorySource>(std::move(bytes)), "t.zip"); }
 
 std::string read_chunked(const Archive& a, const ZipEntry& e, std::size_t* chunks = nullptr) {
   std::string out;

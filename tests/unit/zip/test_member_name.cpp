@@ -1,6 +1,6 @@
 #include <doctest/doctest.h>
 
-#include "zanj/member_name.hpp"
+#include "zip/member_name.hpp"
 
 using namespace zanj;
 

@@ -3,9 +3,10 @@
 #include "zanj/archive.hpp"
 #include "io/byte_source.hpp"
 #include "zanj/error.hpp"
-#include "zanj/input.hpp"
+#include "io/input.hpp"
 #include "zip/member_prefix.hpp"
 #include "test_support.hpp"
+#include "zip/archive_access.hpp"
 
 using namespace zanj;
 using test::open_corpus;
@@ -20,7 +21,7 @@ TEST_SUITE("member_prefix") {
         const std::string whole = a.read_all(e, 1 << 24);
         for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{12}, std::size_t{128},
                                     std::size_t{5000}, whole.size(), whole.size() + 10}) {
-          const auto prefix = read_member_prefix(a.source(), e, n, a.name());
+          const auto prefix = read_member_prefix(archive_source(a), e, n, a.name());
           REQUIRE(prefix.has_value());
           CHECK(*prefix == whole.substr(0, n));
           CHECK(a.read_prefix(e, n) == whole.substr(0, n));
@@ -33,11 +34,11 @@ TEST_SUITE("member_prefix") {
     const Archive a = open_corpus("model.zanj");
     ZipEntry bzip2 = a.entries().front();
     bzip2.method = 12;
-    CHECK_THROWS_WITH_AS(read_member_prefix(a.source(), bzip2, 10, a.name()), doctest::Contains("disagree (method)"),
+    CHECK_THROWS_WITH_AS(read_member_prefix(archive_source(a), bzip2, 10, a.name()), doctest::Contains("disagree (method)"),
                          Error);
     ZipEntry encrypted = a.entries().front();
     encrypted.flags |= 1;
-    CHECK_THROWS_AS(read_member_prefix(a.source(), encrypted, 10, a.name()), MemberDataError);
+    CHECK_THROWS_AS(read_member_prefix(archive_source(a), encrypted, 10, a.name()), MemberDataError);
   }
 
   TEST_CASE("a corrupt deflate stream is an undecodable member") {
@@ -46,9 +47,9 @@ TEST_SUITE("member_prefix") {
     for (const ZipEntry& e : a.entries())
       if (e.method == 8 && e.uncompressed_size > 100) deflated = &e;
     REQUIRE(deflated);
-    const LocalHeader local = read_local_header(a.source(), *deflated);
-    std::string bytes(a.source().size(), '\0');
-    a.source().read_at(0, bytes.data(), bytes.size());
+    const LocalHeader local = read_local_header(archive_source(a), *deflated);
+    std::string bytes(archive_source(a).size(), '\0');
+    archive_source(a).read_at(0, bytes.data(), bytes.size());
     bytes[local.data_offset] = static_cast<char>(0xFF);  // block type 3: reserved, invalid
     const MemorySource broken(std::move(bytes));
     try {
@@ -63,7 +64,7 @@ TEST_SUITE("member_prefix") {
   TEST_CASE("a local header past the end of the file is an Error naming the member") {
     const Archive a = open_corpus("stored.zanj");
     ZipEntry moved = a.entries().back();
-    moved.local_header_offset = a.source().size() - 4;
-    CHECK_THROWS_AS(read_member_prefix(a.source(), moved, 10, a.name()), Error);
+    moved.local_header_offset = archive_source(a).size() - 4;
+    CHECK_THROWS_AS(read_member_prefix(archive_source(a), moved, 10, a.name()), Error);
   }
 }

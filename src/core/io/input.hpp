@@ -2,28 +2,17 @@
 // Where an archive comes from: a file name, or "-" for standard input. A ZIP reader must seek
 // (the directory is at the end), so a pipe on standard input is first copied, chunk by chunk,
 // into an unlinked temporary file; standard input redirected from a regular file is read in
-// place. Every command opens its archives through open_input, so all of them accept "-".
+// place. Every archive is opened through open_input, so all of them accept "-".
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "io/byte_source.hpp"
+#include "zanj/archive.hpp"
 
 namespace zanj {
 
-/// The name standard input gets in messages ("<stdin>: not a ZIP file").
-inline constexpr std::string_view kStdinName = "<stdin>";
-
-/// True for "-", the conventional name of standard input.
-bool is_stdin_path(std::string_view path);
-
-/// The name to use in messages for an input: kStdinName for "-", else the path itself.
-std::string input_display_name(const std::string& path);
-
-/// Why `path` cannot be opened as an input archive, as strerror words ("No such file or
-/// directory", "Is a directory", "Permission denied"), or "" when it looks openable (always
-/// for "-"). For argument checks before any work starts; open_input still has the last word.
-std::string input_problem(const std::string& path);
+// kStdinName, is_stdin_path, input_display_name and input_problem are public (zanj/archive.hpp).
 
 /// Open an input archive. "-" reads standard input: in place when it is a regular file
 /// positioned at its start, else spooled (see spool_to_temporary_file); a terminal is refused.

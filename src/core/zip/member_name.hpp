@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "zanj/format.hpp"
+
 namespace zanj {
 
 /// Why `name` is unsafe as a relative path below an extraction directory, or nullopt when it
@@ -20,12 +22,8 @@ bool is_valid_utf8(std::string_view text);
 /// start of `text` and its code point, or 0 when `text` starts with an invalid byte.
 std::size_t utf8_sequence(std::string_view text, std::uint32_t& code_point);
 
-/// THE escape for text from an archive (keys, member names, format and dtype strings, error
-/// messages) on its way to a terminal: every byte of a C0 control, DEL, a C1 control
-/// (U+0080-U+009F, which terminals read as CSI and friends) or an invalid UTF-8 sequence
-/// (including WTF-8 surrogates) becomes \xNN; everything else passes unchanged. The result
-/// is valid UTF-8 on one line, and escaping it again changes nothing.
-std::string terminal_safe(std::string_view text);
+// terminal_safe, THE escape for text on its way to a terminal, is public (zanj/format.hpp).
+
 /// The same escape, under the name older callers use.
 inline std::string printable_name(std::string_view name) { return terminal_safe(name); }
 

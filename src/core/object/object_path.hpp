@@ -1,29 +1,15 @@
 #pragma once
-// Object paths: dict keys and list indices joined by "/", with "~" written "~0" and "/"
-// written "~1" (JSON Pointer escaping), an empty key written "~e", and each byte of a control
-// character (C0, DEL, C1) or of invalid UTF-8 written "~xNN". The root is the empty path.
-// Printed paths are therefore terminal-safe, and every key has exactly one printed form that
-// reads back to it (README "Object paths").
+// Object paths (zanj/tree.hpp) followed through a parsed document's Json tree, fast for many
+// paths into one document; and paths written as JSON lists (externals_info).
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "zanj/json.hpp"
+#include "zanj/tree.hpp"
 
 namespace zanj {
-
-using PathSegments = std::vector<std::string>;
-
-std::string escape_path_segment(std::string_view segment);
-/// Join segments into an object path.
-std::string join_path(const PathSegments& segments);
-/// Append one segment to an existing path string.
-std::string child_path(std::string_view parent, std::string_view segment);
-/// Split an object path into unescaped segments. A single leading "/" is accepted and ignored;
-/// an empty segment between slashes ("a//b") is also the empty key. Throws zanj::Error (usage)
-/// on a "~" that does not start ~0, ~1, ~xNN or a whole segment ~e.
-PathSegments split_path(std::string_view path);
 
 /// Key lookups for many paths into one document. Json::find scans an object's keys, so
 /// following 50,000 paths into a root of 50,000 arrays would compare keys a billion times; an

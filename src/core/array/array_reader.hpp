@@ -1,8 +1,8 @@
 #pragma once
-// The values of one array node, wherever they are stored: inline in __zanj__.json (any mode)
-// or in an .npy member, C or Fortran order, either byte order. Whatever the storage, values
-// come out the same way: whole elements, C order, little-endian, chunk by chunk, only the
-// selected ones. `cat`, `--resolve` and later `diff`/`stats` read arrays through here.
+// The values of one array node, wherever they are stored (ArrayValues in zanj/array.hpp is
+// the API; this is what it holds): inline in __zanj__.json (any mode) or in an .npy member, C
+// or Fortran order, either byte order. Whatever the storage, values come out the same way:
+// whole elements, C order, little-endian, chunk by chunk, only the selected ones.
 //
 // How an external member is read: a C-order member and a selection in increasing order are
 // streamed front to back, copying only the selected byte ranges and stopping after the last
@@ -18,32 +18,20 @@
 #include "zanj/archive.hpp"
 #include "array/dtype.hpp"
 #include "array/npy_header.hpp"
-#include "zanj/slice.hpp"
+#include "base/private_access.hpp"
+#include "zanj/array.hpp"
 #include "zanj/tree.hpp"
 
 namespace zanj {
 
-struct ArrayReadOptions {
-  /// Out-of-order reads of members larger than this spool to a temporary file.
-  std::uint64_t max_in_memory_bytes = std::uint64_t{8} << 20;
-  std::string spool_directory;  ///< "" means $TMPDIR, else /tmp
-  NpyLimits npy;
-  std::size_t chunk_bytes = std::size_t{1} << 20;  ///< about how much each sink call gets
-  /// Called as an external member is inflated (optional): its bytes read so far and its size.
-  /// A read that stops after the last selected value ends before the size is reached.
-  std::function<void(std::uint64_t done, std::uint64_t total)> progress;
-};
-
-/// Receives values: whole elements, C order, little-endian. Return false to stop reading.
-using ValueSink = std::function<bool(std::string_view elements)>;
-
-class ArrayValues {
+/// ArrayValues' private state: the opened array (ArrayValues forwards to it).
+class ArrayValues::Reader {
  public:
   /// Open the array at object path `path` (used in messages). Inline nodes are decoded now
   /// (decode_inline_array); external ones have their .npy header read and checked against
   /// the node: dtype and shape must agree and the member must hold all the data. Throws Error
   /// (invalid) naming the archive, the path and what is wrong.
-  ArrayValues(const Archive& archive, const ArrayNode& node, std::string_view path, ArrayReadOptions options = {});
+  Reader(const Archive& archive, const ArrayNode& node, std::string_view path, ArrayReadOptions options = {});
 
   /// The dtype of the delivered values (little-endian).
   const Dtype& dtype() const { return dtype_; }
@@ -77,5 +65,8 @@ class ArrayValues {
   std::vector<std::uint64_t> shape_;
   bool fortran_order_ = false;
 };
+
+/// The opened array behind an ArrayValues (for the dtypes, which the API names only as text).
+inline const auto& reader_of(const ArrayValues& values) { return PrivateAccess::impl(values); }
 
 }  // namespace zanj

@@ -1,0 +1,47 @@
+#pragma once
+// The private half of safe_files (zanj/safe_files.hpp): directories opened below a root one
+// component at a time, and temporary files renamed into place only when complete.
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "zanj/safe_files.hpp"
+
+namespace zanj {
+
+/// Open the directory `relative` ('/'-separated, "" for `root` itself) below `root`, one
+/// component at a time, never following a symlink. Missing components are created when
+/// `create` is yes, else the result is empty. Throws Error naming the first component that
+/// is a symlink or not a directory.
+std::optional<UniqueFd> open_below(int root, std::string_view relative, CreateDirs create);
+
+/// A new temporary file in a directory, renamed to its final name by commit() and removed
+/// if never committed: by the destructor, and by SIGINT/SIGTERM/SIGHUP once
+/// install_interrupt_cleanup() has run.
+class TempFile {
+ public:
+  /// Create ".<hint>.zanj-tmp-XXXXXX" in `dir` (O_CREAT|O_EXCL|O_NOFOLLOW). `hint` is
+  /// shortened to fit a file name. Throws Error (usage) when it cannot.
+  TempFile(int dir, std::string_view hint);
+  ~TempFile();
+  TempFile(const TempFile&) = delete;
+  TempFile& operator=(const TempFile&) = delete;
+
+  int fd() const { return fd_.get(); }
+  const std::string& name() const { return name_; }
+  /// Write all of `bytes` at the current position. Throws Error (usage) on failure.
+  void write(std::string_view bytes);
+  /// Close and rename to `final_name` in the same directory. With Replace::no an existing
+  /// file there is left alone and Error is thrown. Afterwards the destructor does nothing.
+  void commit(const std::string& final_name, Replace replace);
+  /// Remove the file now (idempotent).
+  void discard() noexcept;
+
+ private:
+  UniqueFd dir_, fd_;
+  std::string name_;
+  int slot_ = -1;  ///< entry in the interrupt-cleanup table
+  bool live_ = false;
+};
+
+}  // namespace zanj

@@ -1,0 +1,64 @@
+#pragma once
+// The JSON parser (json_parse.cpp) and the budget it parses under. Private: the API hands out
+// documents as JsonView (zanj/json.hpp), never the parser or its limits.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "zanj/json.hpp"
+
+namespace zanj {
+
+/// What a JSON document parsed now may hold: --max-json-values as the command line set it
+/// (limits.hpp's reader_limits()) less the values of documents that stay loaded meanwhile
+/// (HeldJsonValues). A .jsonl line read while an archive's trees are loaded gets what they left,
+/// so everything in memory at once stays within the one limit.
+std::uint64_t default_max_json_values();
+
+/// Values in a tree: the root, every element and every member (what parse_json counted).
+std::uint64_t count_json_values(const Json& value);
+
+/// Counts `values` as held by loaded documents until destroyed (ZanjFile's root and meta).
+class HeldJsonValues {
+ public:
+  HeldJsonValues() = default;
+  explicit HeldJsonValues(std::uint64_t values);
+  HeldJsonValues(HeldJsonValues&& other) noexcept : values_(std::exchange(other.values_, 0)) {}
+  HeldJsonValues& operator=(HeldJsonValues&& other) noexcept;
+  HeldJsonValues(const HeldJsonValues&) = delete;
+  HeldJsonValues& operator=(const HeldJsonValues&) = delete;
+  ~HeldJsonValues();
+
+ private:
+  std::uint64_t values_ = 0;
+};
+
+/// What a document may make the parser spend. The value count (every element, member and the
+/// root) is checked by a first structural pass, before anything is allocated for the tree.
+struct JsonLimits {
+  std::size_t max_depth = 1024;
+  std::uint64_t max_values = default_max_json_values();
+};
+
+/// What Python's json accepts silently but is worth a warning: filled by parse_json when asked.
+struct JsonParseNotes {
+  bool bom = false;                   ///< a byte-order mark was skipped
+  std::string_view encoding = "utf-8";  ///< as Python's json.detect_encoding names it
+  std::uint64_t duplicate_keys = 0;   ///< keys repeating an earlier key of the same object
+  std::vector<std::string> first_duplicate;  ///< path segments to the first repeated key
+  std::uint64_t values = 0;           ///< values in the document (root, elements and members)
+};
+
+/// Parse a complete JSON document from bytes, as Python's json.loads(bytes) does: the
+/// encoding is detected (UTF-8, UTF-8 with BOM, UTF-16 and UTF-32 by BOM or NUL pattern),
+/// surrogates are accepted ('surrogatepass'), and strings keep them as 3-byte sequences
+/// (generalized UTF-8) that write_json prints back as backslash-u escapes. Duplicate keys keep
+/// their first position and take the last value, like a Python dict. `what` names the
+/// document in error messages (a member name). Throws zanj::Error on invalid JSON, or when
+/// nesting exceeds max_depth or the value count max_values.
+Json parse_json(std::string_view text, std::string_view what, const JsonLimits& limits = {},
+                JsonParseNotes* notes = nullptr);
+
+}  // namespace zanj

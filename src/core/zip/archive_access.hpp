@@ -1,0 +1,41 @@
+#pragma once
+// Archive's private state, and how core code reaches it: the byte source (verify and extract
+// read local headers themselves) and the parsed central directory; and archives made from a
+// source the caller opened (verify opens over a directory it read with its own limits).
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/private_access.hpp"
+#include "io/byte_source.hpp"
+#include "zanj/archive.hpp"
+#include "zip/zip_directory.hpp"
+
+namespace zanj {
+
+struct Archive::Impl {
+  std::unique_ptr<ByteSource> source;
+  std::string name;
+  ZipDirectory directory;
+  std::uint64_t max_ratio = reader_limits().max_ratio;  // the global --max-ratio
+};
+
+/// Open bytes from any source; `name` is used in messages. Refuses ambiguity as
+/// Archive(path) does.
+Archive open_archive(std::unique_ptr<ByteSource> source, std::string name);
+/// Use a directory already read from `source`. Does not refuse ambiguity (verify reports it).
+Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory);
+
+/// Archive::read_each; returns the wanted members that could not be presented: none, since
+/// each is read from its own central-directory record (kept for verify, written against a
+/// name-matching reader).
+std::vector<const ZipEntry*> read_each_found(
+    const Archive& archive, const std::vector<const ZipEntry*>& wanted,
+    const std::function<void(const ZipEntry&, const Archive::MemberReader&)>& on_member);
+
+inline const ByteSource& archive_source(const Archive& archive) { return *PrivateAccess::impl(archive).source; }
+inline const ZipDirectory& archive_directory(const Archive& archive) { return PrivateAccess::impl(archive).directory; }
+
+}  // namespace zanj
