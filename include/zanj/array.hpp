@@ -76,9 +76,6 @@ struct Selection {
   bool everything() const;
 };
 
-/// A shape as text for messages: "[32, 16]", "[]" for 0-d.
-std::string shape_string(const std::vector<std::uint64_t>& shape);
-
 /// Everything, in C order.
 Selection select_all(const std::vector<std::uint64_t>& shape);
 

@@ -150,8 +150,8 @@ ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::
       if (!node.dtype.empty() && !dtypes_compatible(parse_dtype_name(node.dtype), header.dtype))
         throw Error("declares dtype " + node.dtype + " but member '" + node.member + "' holds " + header.dtype.descr());
       if (node.has_shape && node.shape != header.shape)
-        throw Error("declares shape " + shape_string(node.shape) + " but member '" + node.member + "' has shape " +
-                    shape_string(header.shape));
+        throw Error("declares shape " + shape_text(node.shape) + " but member '" + node.member + "' has shape " +
+                    shape_text(header.shape));
       if (header.data_offset + header.data_bytes() > entry_->uncompressed_size)
         throw Error("member '" + node.member + "' is too short: its header declares " +
                     std::to_string(header.data_bytes()) + " bytes of data, it holds " +

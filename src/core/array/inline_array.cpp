@@ -127,7 +127,7 @@ void decode_nested(const Json& v, const std::vector<std::uint64_t>& shape, std::
   if (axis == shape.size()) return encoder.encode(v, where, out);
   if (!v.is_array() || v.as_array().size() != shape[axis])
     throw Error(where + " should be a list of " + std::to_string(shape[axis]) + " elements (axis " + std::to_string(axis) +
-                " of shape " + shape_string(shape) + "), found " +
+                " of shape " + shape_text(shape) + "), found " +
                 (v.is_array() ? "a list of " + std::to_string(v.as_array().size()) : std::string(v.type_name())));
   const std::size_t saved = where.size();
   for (std::size_t i = 0; i < v.as_array().size(); ++i) {
@@ -156,13 +156,13 @@ DecodedArray decode_inline_array(const ArrayNode& node) {
   if (!node.has_shape) throw Error("the array has no valid \"shape\" (a list of non-negative integers)");
   out.shape = node.shape;
   if (node.encoding == ArrayEncoding::zero_dim && !out.shape.empty())
-    throw Error("a zero_dim array has shape " + shape_string(out.shape) + ", not []");
+    throw Error("a zero_dim array has shape " + shape_text(out.shape) + ", not []");
   const auto count = node.element_count();
   std::uint64_t bytes = 0;
   if (!count || __builtin_mul_overflow(*count, std::uint64_t{out.dtype.itemsize}, &bytes))
-    throw Error("the array's shape " + shape_string(out.shape) + " is too large");
+    throw Error("the array's shape " + shape_text(out.shape) + " is too large");
   if (node.n_elements && *node.n_elements != *count)
-    throw Error("\"n_elements\" is " + std::to_string(*node.n_elements) + " but shape " + shape_string(out.shape) +
+    throw Error("\"n_elements\" is " + std::to_string(*node.n_elements) + " but shape " + shape_text(out.shape) +
                 " holds " + std::to_string(*count));
   if (!node.data) throw Error("the inline array has no \"data\"");
 
@@ -174,12 +174,12 @@ DecodedArray decode_inline_array(const ArrayNode& node) {
     const std::uint64_t text_bytes = hex ? text.size() / 2 : text.size() / 4 * 3;
     if (text_bytes < bytes || text_bytes > bytes + 2)
       throw Error(std::string(hex ? "hex" : "base64") + " \"data\" holds about " + std::to_string(text_bytes) +
-                  " bytes but shape " + shape_string(out.shape) + " of " + out.dtype.numpy_name() + " needs " +
+                  " bytes but shape " + shape_text(out.shape) + " of " + out.dtype.numpy_name() + " needs " +
                   std::to_string(bytes));
     out.values = hex ? decode_hex(text) : decode_base64(text);
     if (out.values.size() != bytes)
       throw Error(std::string(hex ? "hex" : "base64") + " \"data\" holds " + std::to_string(out.values.size()) +
-                  " bytes but shape " + shape_string(out.shape) + " of " + out.dtype.numpy_name() + " needs " +
+                  " bytes but shape " + shape_text(out.shape) + " of " + out.dtype.numpy_name() + " needs " +
                   std::to_string(bytes));
     swap_to_little_endian(out.values, out.dtype);
     return out;

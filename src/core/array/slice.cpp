@@ -76,12 +76,6 @@ Segment resolve_range(const SliceItem& item, std::int64_t n) {
 
 }  // namespace
 
-std::string shape_string(const std::vector<std::uint64_t>& shape) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
-
 bool SliceSpec::needs_length() const {
   for (const auto& item : items) {
     if (item.kind == SliceItem::Kind::index && item.index < 0) return true;
@@ -172,7 +166,7 @@ Selection select(const SliceSpec& spec, const std::vector<std::uint64_t>& shape)
   if (explicit_axes > shape.size())
     throw Error("slice " + spec.text + " has " + std::to_string(explicit_axes) + " indices but the array has " +
                     std::to_string(shape.size()) + " dimension" + (shape.size() == 1 ? "" : "s") + " (shape " +
-                    shape_string(shape) + ")",
+                    shape_text(shape) + ")",
                 Exit::usage);
   std::size_t axis = 0;
   for (const auto& item : spec.items) {
@@ -188,7 +182,7 @@ Selection select(const SliceSpec& spec, const std::vector<std::uint64_t>& shape)
       const std::int64_t i = item.index < 0 ? item.index + n : item.index;
       if (i < 0 || i >= n)
         throw Error("index " + std::to_string(item.index) + " is out of range for axis " + std::to_string(axis) +
-                        " with size " + std::to_string(n) + " (shape " + shape_string(shape) + ")",
+                        " with size " + std::to_string(n) + " (shape " + shape_text(shape) + ")",
                     Exit::usage);
       a.segments = {Segment{static_cast<std::uint64_t>(i), 1, 1}};
       a.kept = false;

@@ -100,9 +100,9 @@ TEST_SUITE("slice") {
   }
 
   TEST_CASE("shapes in messages") {
-    CHECK(shape_string({32, 16}) == "[32, 16]");
-    CHECK(shape_string({7}) == "[7]");
-    CHECK(shape_string({}) == "[]");
+    CHECK(shape_text({32, 16}) == "[32, 16]");
+    CHECK(shape_text({7}) == "[7]");
+    CHECK(shape_text({}) == "[]");
   }
 
   TEST_CASE("summaries, head and tail") {
