@@ -1,6 +1,6 @@
 # What `cmake --install` puts under the prefix, in two components that cmake/Package.cmake turns
 # into two Debian packages:
-# - runtime: bin/zanj (src/cli/CMakeLists.txt; the default component, set in CMakeLists.txt),
+# - runtime: bin/zanj (installed by src/cli/CMakeLists.txt),
 #   the man pages (every man/*.1, so new pages install without editing this) and the
 #   completions, each where its consumer looks: man, bash-completion, zsh's fpath, fish's
 #   vendor directory;
