@@ -26,10 +26,10 @@ endif()
 # hashes (libcrypto) come, do not link them into the executable: a NEEDED library is mapped
 # and relocated on every run, and --as-needed cannot drop one that the program calls (tried:
 # Debian's libcurl.so.4 and libcrypto.so.3 linked in bring 28 more libraries and take a local
-# `info` from 3.0M to 15.6M instructions, 2 ms to 8 ms). Open
-# them (or a small zanj module that links them) with dlopen/dlsym the first time a URL or a
-# hash is asked for, so a local `info` never loads them; `ldd build/zanj` and
-# LD_DEBUG=statistics on a local `info` show whether that still holds.
+# `info` from 3.0M to 15.6M instructions, 2 ms to 8 ms). Open them (or a small zanj module
+# that links them) with dlopen/dlsym the first time a URL or a hash is asked for, so a local
+# `info` never loads them; `ldd build/zanj` and LD_DEBUG=statistics on a local `info` show
+# whether that still holds.
 add_library(zanj_executable_settings INTERFACE)
 target_link_options(zanj_executable_settings INTERFACE -Wl,-O1,--as-needed)
 if(NOT ZANJ_SANITIZE)
