@@ -337,11 +337,19 @@ std::string ZipEntry::mtime_iso8601() const {
   const std::int64_t t = mtime_unix();  // >= 1980, so plain division floors
   const year_month_day date{sys_days{days{t / 86400}}};
   const std::int64_t s = t % 86400;
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d", static_cast<int>(date.year()),
-                static_cast<unsigned>(date.month()), static_cast<unsigned>(date.day()),
-                static_cast<int>(s / 3600), static_cast<int>(s / 60 % 60), static_cast<int>(s % 60));
-  return buf;
+  // Digits by hand, not snprintf: ls and info print this for every member. DOS years are
+  // 1980-2107, so four digits always suffice.
+  char buf[] = "0000-00-00T00:00:00";
+  const auto put = [&](std::size_t at, unsigned value, std::size_t width) {
+    for (std::size_t i = width; i-- > 0; value /= 10) buf[at + i] = static_cast<char>('0' + value % 10);
+  };
+  put(0, static_cast<unsigned>(static_cast<int>(date.year())), 4);
+  put(5, static_cast<unsigned>(date.month()), 2);
+  put(8, static_cast<unsigned>(date.day()), 2);
+  put(11, static_cast<unsigned>(s / 3600), 2);
+  put(14, static_cast<unsigned>(s / 60 % 60), 2);
+  put(17, static_cast<unsigned>(s % 60), 2);
+  return std::string(buf, sizeof buf - 1);
 }
 
 // ---- ZipDirectory ----------------------------------------------------------
