@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <optional>
@@ -371,23 +372,37 @@ std::string python_visible_name(const ZipEntry& e) {
 
 void ZipDirectory::index_names() {
   for (ZipEntry& e : entries) e.python_name = python_visible_name(e);
-  by_name_.resize(entries.size());
-  std::iota(by_name_.begin(), by_name_.end(), std::size_t{0});
-  std::stable_sort(by_name_.begin(), by_name_.end(),
-                   [this](std::size_t a, std::size_t b) { return entries[a].python_name < entries[b].python_name; });
+  // A hash table, not a sorted list: building it is linear and a lookup compares one name,
+  // where sorting 50,000 names and bisecting for every reference showed in the profile.
+  std::size_t size = 16;
+  while (size < 2 * entries.size()) size *= 2;
+  by_name_.assign(size, kNoEntry);
+  const std::size_t mask = size - 1;
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    const std::string_view name = entries[i].python_name;
+    for (std::size_t slot = std::hash<std::string_view>{}(name) & mask;; slot = (slot + 1) & mask) {
+      if (by_name_[slot] == kNoEntry) {
+        by_name_[slot] = i;
+        break;
+      }
+      if (entries[by_name_[slot]].python_name == name) break;  // the first entry of a name wins
+    }
+  }
+  indexed_ = entries.size();
 }
 
 const ZipEntry* ZipDirectory::find(std::string_view name) const {
-  if (by_name_.size() != entries.size()) {  // index missing or stale
+  if (indexed_ != entries.size()) {  // index missing or stale
     for (const ZipEntry& e : entries)
       if (python_visible_name(e) == name) return &e;
     return nullptr;
   }
-  const auto it = std::lower_bound(by_name_.begin(), by_name_.end(), name,
-                                   [this](std::size_t i, std::string_view n) {
-                                     return entries[i].python_name < n;
-                                   });
-  return it != by_name_.end() && entries[*it].python_name == name ? &entries[*it] : nullptr;
+  const std::size_t mask = by_name_.size() - 1;
+  for (std::size_t slot = std::hash<std::string_view>{}(name) & mask;; slot = (slot + 1) & mask) {
+    const std::size_t i = by_name_[slot];
+    if (i == kNoEntry) return nullptr;
+    if (entries[i].python_name == name) return &entries[i];
+  }
 }
 
 std::vector<NameClash> name_clashes(const std::vector<ZipEntry>& entries) {
