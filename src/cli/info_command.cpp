@@ -98,12 +98,21 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
                     human_bytes(s.compressed_bytes) + " (" + human_bytes(s.uncompressed_bytes) + " unpacked)\n";
   out += format_table(rows, "  ");
   if (opt.members) {
-    std::vector<std::vector<std::string>> table{
-        {dim("size"), dim("packed"), dim("method"), dim("modified"), dim("name")}};
-    for (const auto& e : z.archive().entries())
-      table.push_back({std::to_string(e.uncompressed_size), std::to_string(e.compressed_size), method_name(e.method),
-                       e.mtime_iso8601(), terminal_safe(e.name)});
-    out += "  members\n" + format_table(table, "    ");
+    // Two passes over the entries (widths, then lines) instead of a table of every row: an
+    // archive of many members would hold five strings per member until the end.
+    const std::vector<std::string> header{dim("size"), dim("packed"), dim("method"), dim("modified"), dim("name")};
+    std::vector<std::string> cells(header.size());
+    const auto fill = [&](const ZipEntry& e) -> const std::vector<std::string>& {
+      cells[0] = std::to_string(e.uncompressed_size), cells[1] = std::to_string(e.compressed_size);
+      cells[2] = method_name(e.method), cells[3] = e.mtime_iso8601(), cells[4] = terminal_safe(e.name);
+      return cells;
+    };
+    TableWidths widths;
+    widths.measure(header);
+    for (const auto& e : z.archive().entries()) widths.measure(fill(e));
+    out += "  members\n";
+    widths.append_line(out, header, "    ");
+    for (const auto& e : z.archive().entries()) widths.append_line(out, fill(e), "    ");
   }
   if (opt.handlers && z.meta())
     if (const JsonView cfg = z.meta().find("zanj_cfg"))

@@ -74,13 +74,15 @@ void TableWidths::measure(const std::vector<std::string>& row) {
 }
 
 void TableWidths::append_line(std::string& out, const std::vector<std::string>& row, std::string_view indent) const {
-  std::string line(indent);
+  // Straight into `out`, no line string in between: info and ls call this once per member.
+  const std::size_t start = out.size();
+  out += indent;
   for (std::size_t i = 0; i < row.size(); ++i) {
-    line += row[i];
-    if (i + 1 < row.size()) line.append(width[i] - display_width(row[i]) + 2, ' ');
+    out += row[i];
+    if (i + 1 < row.size()) out.append(width[i] - display_width(row[i]) + 2, ' ');
   }
-  while (!line.empty() && line.back() == ' ') line.pop_back();
-  out += line + '\n';
+  while (out.size() > start && out.back() == ' ') out.pop_back();
+  out += '\n';
 }
 
 std::string format_table(const std::vector<std::vector<std::string>>& rows, std::string_view indent) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <optional>
 
 #include "array/dtype.hpp"
 #include "zanj/error.hpp"
@@ -98,7 +99,10 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
   // Only the `largest` biggest arrays are kept: the list is cut back to them whenever it
   // doubles, so a tree of a million tiny arrays holds a few thousand summaries, not a million.
   // Stable sorting keeps the earlier of equal sizes, so the result is the full sort's prefix.
+  // After a cut, an array no bigger than the smallest kept one ranks after all the kept ones
+  // and can never come back: it is not even summarized (many equal arrays are the common case).
   std::vector<ArraySummary> arrays;
+  std::optional<std::uint64_t> floor;  // size of the smallest array kept at the last cut
   const auto by_size = [](const ArraySummary& x, const ArraySummary& y) { return x.bytes > y.bytes; };
   const std::size_t cut_at = std::max<std::size_t>(2 * largest, 1024);
   walk_tree(file.root(), {}, [&](const TreeVisit& v) {
@@ -109,14 +113,15 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
     if (n.array) {
       ++s.arrays;
       ++(n.array->external() ? s.external_arrays : s.inline_arrays);
-      ArraySummary a{v.path, n.array->dtype, n.array->shape, 0, n.array->external() ? "external" : "inline",
-                     n.array->member};
-      a.bytes = array_value_bytes(a.dtype, a.shape).value_or(0);
-      s.array_bytes += a.bytes;
-      arrays.push_back(std::move(a));
+      const std::uint64_t bytes = array_value_bytes(n.array->dtype, n.array->shape).value_or(0);
+      s.array_bytes += bytes;
+      if (floor && bytes <= *floor) return true;
+      arrays.push_back(ArraySummary{v.path, n.array->dtype, n.array->shape, bytes,
+                                    n.array->external() ? "external" : "inline", n.array->member});
       if (arrays.size() >= cut_at) {
         std::stable_sort(arrays.begin(), arrays.end(), by_size);
         arrays.resize(largest);
+        floor = arrays.empty() ? UINT64_MAX : arrays.back().bytes;
       }
     }
     return true;

@@ -6,6 +6,7 @@
 #include "zanj/verify.hpp"
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <unordered_set>
@@ -63,11 +64,33 @@ class SharedProgress {
   const std::uint64_t total_;
 };
 
-/// Inflate one group's members through their value checks; findings go to slots[entry index].
+void add_counts(VerifyCounts& c, const VerifyCounts& d) {
+  c.members_read += d.members_read, c.bytes_read += d.bytes_read, c.references += d.references;
+  c.npy_members += d.npy_members, c.jsonl_members += d.jsonl_members, c.jsonl_rows += d.jsonl_rows;
+  c.inline_arrays += d.inline_arrays;
+}
+
+/// What one group's members turned up: the counts, and the problems of each member that had
+/// any, by entry index. Not one report per member: most have nothing to say, and on a
+/// many-member archive a report per entry was megabytes.
+struct GroupFindings {
+  VerifyCounts counts;
+  std::map<std::size_t, VerifyReport> problems;
+};
+
+/// Inflate one group's members through their value checks; findings go to `found`.
 void read_group(const Archive& archive, const std::vector<std::size_t>& group, const std::vector<MemberPlan>& plans,
-                const ResourceLimits& limits, std::vector<VerifyReport>& slots, SharedProgress& progress) {
+                const ResourceLimits& limits, GroupFindings& found, SharedProgress& progress) {
   const auto& entries = archive.entries();
   const auto index_of = [&](const ZipEntry& e) { return static_cast<std::size_t>(&e - entries.data()); };
+  // A member's findings: counts into the group's, problems kept under its index.
+  const auto keep = [&](std::size_t index, VerifyReport&& member) {
+    add_counts(found.counts, member.checked);
+    member.checked = {};
+    if (member.errors.empty() && member.warnings.empty() && member.code_counts.empty()) return;
+    const auto [at, fresh] = found.problems.try_emplace(index, std::move(member));
+    if (!fresh) merge_report(at->second, member);
+  };
   std::vector<const ZipEntry*> pending;
   for (const std::size_t i : group) pending.push_back(&entries[i]);
   std::string gave_up;  // why the last pass stopped early
@@ -77,7 +100,7 @@ void read_group(const Archive& archive, const std::vector<std::size_t>& group, c
     try {
       missing = read_each_found(archive, pending, [&](const ZipEntry& e, const Archive::MemberReader& read) {
         seen.insert(&e);
-        VerifyReport& slot = slots[index_of(e)];
+        VerifyReport slot;
         MemberValueCheck check(e, plans[index_of(e)], limits);
         try {
           read([&](std::string_view chunk) {
@@ -87,11 +110,13 @@ void read_group(const Archive& archive, const std::vector<std::size_t>& group, c
           });
         } catch (const Error& err) {
           add_read_failure(slot, e, err, archive.name());
+          keep(index_of(e), std::move(slot));
           return;
         }
         ++slot.checked.members_read;
         slot.checked.bytes_read += e.uncompressed_size;
         check.finish(slot);
+        keep(index_of(e), std::move(slot));
       });
     } catch (const Error& err) {
       gave_up = err.what();
@@ -103,16 +128,21 @@ void read_group(const Archive& archive, const std::vector<std::size_t>& group, c
       if (got_further) continue;
       break;
     }
-    for (const ZipEntry* e : missing)
-      add_problem(slots[index_of(*e)], Code::entry_unreadable, e->name, "",
-                  "the ZIP reader does not present this entry");
+    for (const ZipEntry* e : missing) {
+      VerifyReport slot;
+      add_problem(slot, Code::entry_unreadable, e->name, "", "the ZIP reader does not present this entry");
+      keep(index_of(*e), std::move(slot));
+    }
     pending.clear();
   }
   const std::string prefix = archive.name() + ": ";
   if (gave_up.rfind(prefix, 0) == 0) gave_up.erase(0, prefix.size());
-  for (const ZipEntry* e : pending)
-    add_problem(slots[index_of(*e)], Code::entry_unreadable, e->name, "",
+  for (const ZipEntry* e : pending) {
+    VerifyReport slot;
+    add_problem(slot, Code::entry_unreadable, e->name, "",
                 "not checked: the ZIP reader stopped before this member (" + gave_up + ")");
+    keep(index_of(*e), std::move(slot));
+  }
 }
 
 /// Every inflatable member not read already (the JSON members were), once.
@@ -129,7 +159,7 @@ void check_member_data(const Archive& archive, const std::vector<MemberPlan>& pl
   SharedProgress progress(options.progress, total);
   const std::size_t count = std::clamp<std::size_t>(options.threads, 1, std::max<std::size_t>(todo.size(), 1));
   const auto groups = balance(entries, std::move(todo), count);
-  std::vector<VerifyReport> slots(entries.size());
+  std::vector<GroupFindings> found(groups.size());
   {
     // The calling thread reads the first group; an exception from another (e.g. out of
     // memory) is rethrown here by wait(), and the pool's destructor waits for the rest
@@ -137,11 +167,20 @@ void check_member_data(const Archive& archive, const std::vector<MemberPlan>& pl
     std::optional<ThreadPool> pool;
     if (groups.size() > 1) pool.emplace(static_cast<unsigned>(groups.size() - 1));
     for (std::size_t g = 1; g < groups.size(); ++g)
-      pool->submit([&, g] { read_group(archive, groups[g], plans, options.limits, slots, progress); });
-    read_group(archive, groups[0], plans, options.limits, slots, progress);
+      pool->submit([&, g] { read_group(archive, groups[g], plans, options.limits, found[g], progress); });
+    read_group(archive, groups[0], plans, options.limits, found[0], progress);
     if (pool) pool->wait();
   }
-  for (const VerifyReport& slot : slots) merge_report(report, slot);
+  // Merged in directory order, as if every member had its own report.
+  std::vector<std::pair<std::size_t, const VerifyReport*>> problems;
+  VerifyReport counts;
+  for (const GroupFindings& g : found) {
+    for (const auto& [index, part] : g.problems) problems.emplace_back(index, &part);
+    add_counts(counts.checked, g.counts);
+  }
+  std::sort(problems.begin(), problems.end());
+  for (const auto& [index, part] : problems) merge_report(report, *part);
+  merge_report(report, counts);
 }
 
 VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string& name,

@@ -18,11 +18,18 @@ namespace {
 
 using Role = MemberPlan::Role;
 
-/// A reference node found in one of the two JSON documents.
+/// A reference node found in one of the two JSON documents, while the walk is at it.
 struct RefSite {
   std::string_view document;
-  PathSegments segments;
-  Node node;
+  const PathSegments& segments;
+  const Node& node;
+};
+
+/// What the externals_info check needs of a reference node in __zanj__.json after the walk:
+/// not a copy of the node and its path segments, which on 50,000 references was about 30 MB.
+struct MainRef {
+  const Json* json;
+  std::string member, path;
 };
 
 bool is_reference_kind(const Node& n) {
@@ -31,15 +38,6 @@ bool is_reference_kind(const Node& n) {
 
 Role role_of(const Node& n) { return n.array ? Role::npy : Role::jsonl; }
 std::string_view item_type_of(Role role) { return role == Role::npy ? "npy" : "jsonl"; }
-
-std::vector<RefSite> find_references(const Json& root, std::string_view document) {
-  std::vector<RefSite> out;
-  walk_tree(root, {}, [&](const TreeVisit& v) {
-    if (is_reference_kind(v.node)) out.push_back(RefSite{document, v.segments, v.node});
-    return true;
-  });
-  return out;
-}
 
 std::string where(const RefSite& r) {
   return r.document == kMainMember ? std::string() : " in " + std::string(r.document);
@@ -98,15 +96,16 @@ std::optional<Json> read_document(const Archive& archive, std::string_view name,
 }
 
 /// One reference node: its member must exist, and becomes part of that member's plan.
-void plan_reference(const Archive& archive, const RefSite& ref, std::vector<MemberPlan>& plans,
-                    VerifyReport& report) {
+/// Returns the node's object path.
+std::string plan_reference(const Archive& archive, const RefSite& ref, std::vector<MemberPlan>& plans,
+                           VerifyReport& report) {
   ++report.checked.references;
   const Node& n = ref.node;
-  const std::string path = join_path(ref.segments);
+  std::string path = join_path(ref.segments);
   const std::string& member = n.member();
   if (member.empty()) {
     add_problem(report, Code::bad_reference, "", path, "reference node" + where(ref) + " without a $ref string");
-    return;
+    return path;
   }
   if (n.array && (!n.array->has_shape || n.array->dtype.empty()))
     add_problem(report, Code::bad_reference, member, path, "external array" + where(ref) + " without shape or dtype");
@@ -116,19 +115,19 @@ void plan_reference(const Archive& archive, const RefSite& ref, std::vector<Memb
   const ZipEntry* entry = archive.find(member);
   if (!entry) {
     add_problem(report, Code::dangling_ref, member, path, "$ref" + where(ref) + " names no member");
-    return;
+    return path;
   }
   MemberPlan& plan = plans[static_cast<std::size_t>(entry - archive.entries().data())];
   const Role role = role_of(n);
   if (plan.role == Role::main_json || plan.role == Role::meta_json) {
     add_problem(report, Code::bad_reference, member, path, "$ref" + where(ref) + " names a JSON member");
-    return;
+    return path;
   }
   if (plan.role != Role::other) {
     if (plan.role != role) {
       add_problem(report, Code::bad_reference, member, path,
                   "referred to as both " + std::string(item_type_of(plan.role)) + " and " + std::string(item_type_of(role)));
-      return;
+      return path;
     }
     add_problem(report, Code::shared_member, member, path, "also referred to from '" + plan.path + "'");
   } else {
@@ -143,6 +142,21 @@ void plan_reference(const Archive& archive, const RefSite& ref, std::vector<Memb
   }
   if (n.table) plan.columns = n.table->columns;
   if (n.list) plan.list_elements = true;
+  return path;
+}
+
+/// Every reference node of one document planned, in document order, as the walk finds it;
+/// with `keep`, what check_externals_info needs of each is returned.
+std::vector<MainRef> plan_references(const Archive& archive, const Json& root, std::string_view document,
+                                     std::vector<MemberPlan>& plans, VerifyReport& report, bool keep) {
+  std::vector<MainRef> out;
+  walk_tree(root, {}, [&](const TreeVisit& v) {
+    if (!is_reference_kind(v.node)) return true;
+    std::string path = plan_reference(archive, RefSite{document, v.segments, v.node}, plans, report);
+    if (keep) out.push_back(MainRef{json_ptr(v.node.json), v.node.member(), std::move(path)});
+    return true;
+  });
+  return out;
 }
 
 /// How the loader's walk of one externals_info entry is shown in messages.
@@ -229,7 +243,7 @@ struct ExternalsEntry {
 };
 
 void check_externals_info(const Archive& archive, const Json& main, const Json& externals,
-                          const std::vector<RefSite>& main_refs, std::vector<MemberPlan>& plans,
+                          const std::vector<MainRef>& main_refs, std::vector<MemberPlan>& plans,
                           VerifyReport& report) {
   std::set<std::string> listed, broken;  // keys; keys of bad entries
   std::vector<ExternalsEntry> entries;
@@ -265,10 +279,10 @@ void check_externals_info(const Archive& archive, const Json& main, const Json& 
   }
   // The reference loader opens exactly the members externals_info lists, and puts each one's
   // data at the entry's path: a reference node no entry leads to is left without its data.
-  for (const RefSite& ref : main_refs) {
-    const std::string& member = ref.node.member();
-    if (member.empty() || broken.count(member) || reached.count(json_ptr(ref.node.json))) continue;
-    add_problem(report, Code::externals_info_mismatch, member, join_path(ref.segments),
+  for (const MainRef& ref : main_refs) {
+    const std::string& member = ref.member;
+    if (member.empty() || broken.count(member) || reached.count(ref.json)) continue;
+    add_problem(report, Code::externals_info_mismatch, member, ref.path,
                 listed.count(member) ? "no externals_info entry leads to this reference node (the reference loader "
                                        "would leave it without its data)"
                                      : "reference node has no externals_info entry (the reference loader would not "
@@ -303,14 +317,14 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
       externals = nullptr;
     }
   }
-  std::vector<RefSite> main_refs;
+  // Reference nodes are planned as the walk finds them (the inline arrays' problems first, as
+  // they always came), not gathered first: only what the externals_info check needs is kept.
+  std::vector<MainRef> main_refs;
   if (documents.main) {
-    main_refs = find_references(*documents.main, kMainMember);
     check_inline_arrays(*documents.main, kMainMember, report);
+    main_refs = plan_references(archive, *documents.main, kMainMember, plans, report, true);
   }
-  for (const RefSite& ref : main_refs) plan_reference(archive, ref, plans, report);
-  if (documents.meta)
-    for (const RefSite& ref : find_references(*documents.meta, kMetaMember)) plan_reference(archive, ref, plans, report);
+  if (documents.meta) plan_references(archive, *documents.meta, kMetaMember, plans, report, false);
   std::set<std::string> listed;
   if (externals && documents.main) {
     check_externals_info(archive, *documents.main, *externals, main_refs, plans, report);

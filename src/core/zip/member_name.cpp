@@ -1,5 +1,6 @@
 #include "zip/member_name.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace zanj {
@@ -47,6 +48,8 @@ bool is_valid_utf8(std::string_view text) {
 }
 
 std::string terminal_safe(std::string_view text) {
+  // Printable ASCII passes unchanged: most names are, and ls prints one per member.
+  if (std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7F; })) return std::string(text);
   std::string out;
   out.reserve(text.size());
   auto escape = [&](std::string_view bytes) {

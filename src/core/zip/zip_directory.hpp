@@ -72,9 +72,12 @@ struct ZipDirectory {
   std::optional<std::string> ambiguity() const;
 
  private:
-  /// Entry positions sorted by name, ties in directory order. Positions, not
-  /// pointers or views, so copying or moving the directory keeps it valid.
+  /// Open-addressing hash table of entry positions by python_name (the first entry of a name
+  /// only), a power of two in size, at most half full; kNoEntry marks a free slot. Positions,
+  /// not pointers or views, so copying or moving the directory keeps it valid.
+  static constexpr std::size_t kNoEntry = static_cast<std::size_t>(-1);
   std::vector<std::size_t> by_name_;
+  std::size_t indexed_ = kNoEntry;  ///< entries.size() when the index was built
 };
 
 /// Locate and parse the end records and the whole central directory. The end record is the

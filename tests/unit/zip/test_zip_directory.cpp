@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <string>
@@ -283,6 +284,49 @@ TEST_CASE("names as Python sees them: cp437 without the UTF-8 flag, clashes afte
   const auto dup = name_clashes(dir.entries);  // bytes equal (0, 3), Python's names equal (1, 3)
   REQUIRE(dup.size() == 2);
   CHECK((dup[0].same_name && dup[1].same_name));
+}
+
+TEST_CASE("many members: the index finds every name, and clashes hide among many ASCII names") {
+  ZipDirectory dir;
+  constexpr std::size_t kMany = 20000;
+  for (std::size_t i = 0; i < kMany; ++i) {
+    ZipEntry e;
+    e.name = "w" + std::to_string(i) + ".npy";
+    dir.entries.push_back(std::move(e));
+  }
+  dir.index_names();
+  for (std::size_t i = 0; i < kMany; ++i) REQUIRE(dir.find("w" + std::to_string(i) + ".npy") == &dir.entries[i]);
+  CHECK(dir.find("w.npy") == nullptr);
+  CHECK(dir.find("") == nullptr);
+  CHECK(dir.find("w20000.npy") == nullptr);
+  CHECK(name_clashes(dir.entries).empty());
+  CHECK_FALSE(dir.ambiguity().has_value());
+  // One NFD-equal pair (precomposed and decomposed é) among them, far apart.
+  dir.entries[7].name = "caf\xC3\xA9.npy";
+  dir.entries[7].flags = 0x0800;
+  dir.entries[kMany - 3].name = "cafe\xCC\x81.npy";
+  dir.entries[kMany - 3].flags = 0x0800;
+  // The Kelvin sign decomposes to an ASCII K: it clashes with a plain ASCII name.
+  dir.entries[100].name = "K.npy";
+  dir.entries[kMany - 1].name = "\xE2\x84\xAA.npy";
+  dir.entries[kMany - 1].flags = 0x0800;
+  // And a plain duplicate.
+  dir.entries[12345].name = "w5.npy";
+  dir.index_names();
+  CHECK(dir.find("w5.npy") == &dir.entries[5]);  // the first of a name
+  CHECK(dir.find("K.npy") == &dir.entries[100]);
+  CHECK(dir.find("\xE2\x84\xAA.npy") == &dir.entries[kMany - 1]);
+  const auto clashes = name_clashes(dir.entries);
+  REQUIRE(clashes.size() == 3);
+  CHECK(clashes[0].same_name);
+  CHECK(clashes[0].entries == std::vector<std::size_t>{5, 12345});
+  std::vector<std::vector<std::size_t>> normalized;
+  for (const auto& c : clashes)
+    if (!c.same_name) normalized.push_back(c.entries);
+  std::sort(normalized.begin(), normalized.end());
+  CHECK(normalized == std::vector<std::vector<std::size_t>>{{7, kMany - 3}, {100, kMany - 1}});
+  REQUIRE(dir.ambiguity().has_value());
+  CHECK(dir.ambiguity()->find("entries are named 'w5.npy'") != std::string::npos);
 }
 
 TEST_CASE("Zip64: end records and extras replace the 32-bit fields") {
