@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -107,27 +108,47 @@ struct EndCandidates {
 
 /// Python's _EndRecData: a record at exactly 22 bytes before the end with an empty comment;
 /// otherwise the last signature (rfind) in the final 65,536 + 22 bytes.
+/// Where the last end-record signature starts among the positions before `end`, or npos. The
+/// tail is up to 64 KiB and searched twice on every open, so it is scanned with memrchr for
+/// the signature's first byte rather than by decoding a 32-bit value at every position.
+std::size_t last_end_signature_before(std::string_view tail, std::size_t end) {
+  const char signature[4] = {static_cast<char>(kEndSig & 0xff), static_cast<char>((kEndSig >> 8) & 0xff),
+                             static_cast<char>((kEndSig >> 16) & 0xff), static_cast<char>(kEndSig >> 24)};
+  while (end > 0) {
+    const void* hit = memrchr(tail.data(), signature[0], end);
+    if (!hit) break;
+    const auto pos = static_cast<std::size_t>(static_cast<const char*>(hit) - tail.data());
+    if (pos + 4 <= tail.size() && std::memcmp(tail.data() + pos, signature, 4) == 0) return pos;
+    end = pos;
+  }
+  return std::string_view::npos;
+}
+
 EndCandidates find_end_records(const ByteSource& source) {
   const std::uint64_t size = source.size();
   const std::uint64_t tail_len = std::min(size, kEndSize + kMaxComment + 1);
   const std::uint64_t tail_start = size - tail_len;
   const std::string tail = read_bytes(source, tail_start, static_cast<std::size_t>(tail_len));
-  const auto is_signature = [&](std::size_t pos) { return little_endian(tail, pos, 4) == kEndSig; };
   const auto ends_file = [&](std::size_t pos) {
     return pos + kEndSize <= tail.size() && pos + kEndSize + little_endian(tail, pos + 20, 2) == tail.size();
   };
+  // Signatures may start anywhere a whole one fits: before tail.size() - 3.
+  const std::size_t search_end = tail.size() >= 4 ? tail.size() - 3 : 0;
   std::optional<std::size_t> chosen;
-  if (tail.size() >= kEndSize && is_signature(tail.size() - kEndSize) && ends_file(tail.size() - kEndSize))
+  if (tail.size() >= kEndSize && little_endian(tail, tail.size() - kEndSize, 4) == kEndSig &&
+      ends_file(tail.size() - kEndSize))
     chosen = tail.size() - kEndSize;
-  for (std::size_t pos = tail.size() >= 4 ? tail.size() - 3 : 0; !chosen && pos-- > 0;)
-    if (is_signature(pos)) chosen = pos;
+  if (!chosen)
+    if (const std::size_t pos = last_end_signature_before(tail, search_end); pos != std::string_view::npos)
+      chosen = pos;
   if (!chosen || *chosen + kEndSize > tail.size())
     throw Error("no end of central directory record (not a ZIP file, or truncated)");
   EndCandidates out{parse_end_record(tail, *chosen, tail_start), std::nullopt};
   // Another record whose comment ends exactly at the end of the file is what readers that
   // scan for a complete record may take instead.
-  for (std::size_t pos = tail.size() >= 4 ? tail.size() - 3 : 0; pos-- > 0;)
-    if (pos != *chosen && is_signature(pos) && ends_file(pos)) {
+  for (std::size_t pos = last_end_signature_before(tail, search_end); pos != std::string_view::npos;
+       pos = last_end_signature_before(tail, pos))
+    if (pos != *chosen && ends_file(pos)) {
       out.exact_fit = parse_end_record(tail, pos, tail_start);
       break;
     }
