@@ -330,7 +330,7 @@ def growth_goals(growth):
             continue
         (n0, t0, m0), (n1, t1, m1), (n2, t2, m2) = pts[-3:]
         for what, a, b, c, unit in (("time", t0, t1, t2, "ms"), ("peak RSS", m0, m1, m2, "KiB")):
-            scale = 1e6 if unit == "ms" else 1024  # per 1,000 members
+            scale = 1e6 if unit == "ms" else 1024e3  # s -> ms and MiB -> KiB, per 1,000 members
             before, after = (b - a) / (n1 - n0) * scale, (c - b) / (n2 - n1) * scale
             ratio = after / before if before > 0 else float("inf")
             lines.append(f"| growth | {tool}: {what} per 1,000 members, {n1 // 1000}k->{n2 // 1000}k within "
