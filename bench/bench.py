@@ -329,20 +329,27 @@ STEP = 1.5  # growth: the cost per member over the last step may exceed the one 
 def growth_goals(growth):
     """-> table lines: per zanj command and measure, is the cost per added member of the last step
     (e.g. 100k -> 200k) within STEP times that of the step before (10k -> 100k)? Linear growth gives
-    about 1; a step, or a superlinear part, more."""
-    lines = []
-    for tool in ("zanj info", "zanj ls", "zanj verify"):
-        pts = sorted((r["members"], r["seconds"], r["rss_mib"]) for r in growth if r["tool"] == tool)
+    about 1; a step, or a superlinear part, more. The peer's own ratio is shown beside it: a machine
+    that slows down under load in the middle of the series moves both."""
+    def last_steps(tool, key):
+        pts = sorted((r["members"], r[key]) for r in growth if r["tool"] == tool)
         if len(pts) < 3:
-            continue
-        (n0, t0, m0), (n1, t1, m1), (n2, t2, m2) = pts[-3:]
-        for what, a, b, c, unit in (("time", t0, t1, t2, "ms"), ("peak RSS", m0, m1, m2, "KiB")):
-            scale = 1e6 if unit == "ms" else 1024e3  # s -> ms and MiB -> KiB, per 1,000 members
-            before, after = (b - a) / (n1 - n0) * scale, (c - b) / (n2 - n1) * scale
-            ratio = after / before if before > 0 else float("inf")
+            return None
+        (n0, a), (n1, b), (n2, c) = pts[-3:]
+        before, after = (b - a) / (n1 - n0), (c - b) / (n2 - n1)
+        return (n0, n1, n2), before, after, (after / before if before > 0 else float("inf"))
+
+    lines = []
+    for tool, peer in (("zanj info", "unzip -l"), ("zanj ls", "unzip -l"), ("zanj verify", "unzip -tq")):
+        for what, key, unit, scale in (("time", "seconds", "ms", 1e6), ("peak RSS", "rss_mib", "KiB", 1024e3)):
+            mine, theirs = last_steps(tool, key), last_steps(peer, key)
+            if not mine:
+                continue
+            (n0, n1, n2), before, after, ratio = mine  # scale: s -> ms, MiB -> KiB, per 1,000 members
+            beside = f"; {peer}: {theirs[3]:.2f}x" if theirs and key == "seconds" else ""  # its RSS is flat
             lines.append(f"| growth | {tool}: {what} per 1,000 members, {n1 // 1000}k->{n2 // 1000}k within "
-                         f"{STEP}x of {n0 // 1000}k->{n1 // 1000}k | {after:.2f} vs {before:.2f} {unit} "
-                         f"({ratio:.2f}x) | {'met' if ratio <= STEP else 'MISSED'} |")
+                         f"{STEP}x of {n0 // 1000}k->{n1 // 1000}k | {after * scale:.2f} vs {before * scale:.2f} {unit} "
+                         f"({ratio:.2f}x{beside}) | {'met' if ratio <= STEP else 'MISSED'} |")
     return lines
 
 
