@@ -375,7 +375,11 @@ def report(rows, growth, facts, path, svg):
              f"Medians of the runs; peak RSS is the largest of the runs. A command is run `--runs` times "
              f"({ARGS.runs} here; 3 at most on 1GiB and for the growth archives over 100,000 members), "
              f"fewer once its runs took {BUDGET:.0f} s in all, once only if its first run takes over "
-             f"{LONG_RUN:.0f} s.", "", "Inputs:", ""]
+             f"{LONG_RUN:.0f} s.", ""]
+    if facts.get("load"):  # other work on the machine slows every tool, unevenly
+        lines += [f"Load average (1 min) when each input started: {', '.join(facts['load'])} "
+                  f"(on {os.cpu_count()} cores).", ""]
+    lines += ["Inputs:", ""]
     lines += [f"- {line}" for line in facts["inputs"]]
     lines += ["", "| input | operation | tool | median | runs | peak RSS |", "|---|---|---|---|---|---|"]
     for r in rows:
@@ -456,6 +460,7 @@ def main():
             json.dump({"runs": ARGS.runs, "rows": rows, "growth": growth, "facts": facts}, f)
     for label in wanted:
         print(f"input {label}: generating", flush=True)
+        facts.setdefault("load", []).append(f"{label} {os.getloadavg()[0]:.1f}")
         runs = max(1, ARGS.runs if label != "1GiB" else min(ARGS.runs, 3))
         if label == "json":
             target = SMALL_JSON_BYTES if small else JSON_BYTES
