@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """zanj benchmark harness (standard library only). Run it through bench/run.
 
-Generates deterministic inputs with build/zanj_bench_gen and `zanj pack`, then times zanj
-against unzip, zip and Python's zipfile on the same files in the same run: medians of several
-runs, peak RSS of each command (wait4 rusage). Prints a table of ratios and writes
-bench/RESULTS.md with the machine description.
+Generates deterministic inputs (build/zanj_bench_gen and `zanj pack`, or Python's zipfile as
+ZANJ().save writes an archive: inputs.py), then times zanj against unzip, zip and Python's
+zipfile and json on the same files in the same run: medians of several runs, peak RSS of each
+command (GNU time). Prints a table of ratios and writes bench/RESULTS.md with the machine
+description, and the many-member growth plot bench/growth.svg (growth_plot.py).
 """
 import argparse
 import json
@@ -18,6 +19,9 @@ import tempfile
 import time
 import zipfile
 
+from growth_plot import write_growth_svg
+from inputs import external_array_info, library_meta, make_json_heavy, make_many_members
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # (archive size name, arrays, elements per array, table rows)
@@ -25,7 +29,12 @@ SIZES = {
     "10MiB": (40, 64 * 1024, 2000),
     "1GiB": (40, 6_700_000, 200_000),
 }
-MANY_MEMBERS = 50_000
+MANY_MEMBERS = 50_000  # the many-member archive (zanj pack of an extracted directory)
+JSON_BYTES = 20_000_000  # the JSON-heavy archive's __zanj__.json
+GROWTH = (1_000, 10_000, 100_000, 200_000)  # members of the growth series (inputs.py archives)
+# --small-only (CI's smoke run): the same inputs, small
+SMALL_MANY_MEMBERS, SMALL_JSON_BYTES, SMALL_GROWTH = 2_000, 1_000_000, (1_000, 2_000)
+INPUTS_VERSION = "2"  # bumped when a generator's output changes: bench/work is regenerated
 
 
 def sh(cmd, **kw):
@@ -33,11 +42,14 @@ def sh(cmd, **kw):
 
 
 LONG_RUN = 60.0  # seconds: a command this slow is timed once (its noise is small beside it)
+BUDGET = 30.0  # seconds: no more runs of a command once its runs took this long in all
 
 
-def measure(cmd, runs, setup=None):
+def measure(cmd, runs, setup=None, self_timed=False):
     """-> (median seconds, peak RSS MiB over runs, runs made); `setup` runs before each
-    (untimed). A command whose first run takes over LONG_RUN seconds is not repeated.
+    (untimed). A command whose first run takes over LONG_RUN seconds is not repeated, nor one
+    whose runs took BUDGET seconds in all. A `self_timed` command prints the seconds of the part
+    that counts as its last line of output (Python's json.loads without reading the member).
 
     Peak RSS comes from GNU time (`%M`): a child forked from this Python process would inherit
     its high-water mark (~16 MiB) and hide smaller peaks; time's own is about 2 MiB."""
@@ -49,15 +61,16 @@ def measure(cmd, runs, setup=None):
                 setup()
             start = time.perf_counter()
             p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file, *cmd],
-                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                               stdout=subprocess.PIPE if self_timed else subprocess.DEVNULL,
+                               stderr=subprocess.PIPE)
             elapsed = time.perf_counter() - start
             if p.returncode != 0:
                 raise SystemExit(f"benchmark command failed ({p.returncode}): {' '.join(cmd)}\n"
                                  + p.stderr.decode(errors="replace"))
-            times.append(elapsed)
+            times.append(float(p.stdout.split()[-1]) if self_timed else elapsed)
             with open(rss_file) as f:
                 peak = max(peak, int(f.read().split()[-1]) / 1024)
-            if elapsed > LONG_RUN:
+            if elapsed > LONG_RUN or sum(times) > BUDGET:
                 break
     return statistics.median(times), peak, len(times)
 
@@ -82,7 +95,7 @@ def make_dir_input(gen, work, name, arrays, elements, rows):
         key = f"w{i:05d}"
         root[key] = {"__muutils_format__": "numpy.ndarray:external", "$ref": key + ".npy",
                      "shape": shape, "dtype": "float32", "n_elements": shape[0] * shape[1]}
-        externals[key + ".npy"] = {"item_type": "npy", "path": [key]}
+        externals[key + ".npy"] = external_array_info([key], shape)
     if rows:
         make_table(os.path.join(d, "log.jsonl"), rows)
         root["log"] = {"__muutils_format__": "pandas.DataFrame:external", "$ref": "log.jsonl",
@@ -92,9 +105,7 @@ def make_dir_input(gen, work, name, arrays, elements, rows):
     with open(os.path.join(d, "__zanj__.json"), "w") as f:
         json.dump(root, f, indent="\t")
     with open(os.path.join(d, "__zanj_meta__.json"), "w") as f:
-        json.dump({"zanj_cfg": {"external_array_threshold": 256, "external_list_threshold": 256,
-                                "array_mode": "array_list_meta", "compress": 8},
-                   "externals_info": externals, "timestamp": 0.0}, f, indent="\t")
+        json.dump(library_meta(externals), f, indent="\t")
     return d
 
 
@@ -155,29 +166,53 @@ with zipfile.ZipFile(sys.argv[1]) as src, zipfile.ZipFile(sys.argv[2], "w", zipf
 """
 
 
-def bench_archive(zanj, work, label, archive, npz, npydir, member, runs, rows):
+PY_NAMELIST = "import sys,zipfile; zipfile.ZipFile(sys.argv[1]).namelist()"
+PY_TESTZIP = "import sys,zipfile; sys.exit(zipfile.ZipFile(sys.argv[1]).testzip() is not None)"
+# Python's json.loads of __zanj__.json: the member is read first, only the loads is timed
+PY_JSON_LOADS = """
+import json, sys, time, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z:
+    text = z.read("__zanj__.json")
+start = time.perf_counter()
+json.loads(text)
+print(time.perf_counter() - start)
+"""
+
+
+def adder(rows, label, runs, **extra):
+    def add(op, tool, cmd, setup=None, self_timed=False):
+        t, rss, made = measure(cmd, runs, setup, self_timed)
+        rows.append({"input": label, "op": op, "tool": tool, "seconds": t, "rss_mib": rss, "runs": made, **extra})
+        print(f"  {label:10} {op:8} {tool:24} {t * 1000:10.1f} ms {rss:8.1f} MiB  ({made} runs)", flush=True)
+    return add
+
+
+def listing_rows(add, zanj, archive, zanj_global=()):
+    """info, ls and verify of zanj beside unzip's and Python's zipfile's"""
+    z = [zanj, *zanj_global]
+    add("info", "zanj info", [*z, "info", archive])
+    add("info", "unzip -l", ["unzip", "-l", archive])
+    add("info", "python zipfile namelist", [sys.executable, "-c", PY_NAMELIST, archive])
+    add("ls", "zanj ls", [*z, "ls", archive])
+    add("verify", "zanj verify", [*z, "verify", "-q", archive])
+    add("verify", "unzip -tq", ["unzip", "-tq", archive])
+    add("verify", "python zipfile testzip", [sys.executable, "-c", PY_TESTZIP, archive])
+
+
+def bench_archive(zanj, work, label, archive, npz, npydir, member, runs, rows, zanj_global=()):
     out = os.path.join(work, "out")
 
     def clean():
         shutil.rmtree(out, ignore_errors=True)
 
-    def add(op, tool, cmd, setup=None):
-        t, rss, made = measure(cmd, runs, setup)
-        rows.append({"input": label, "op": op, "tool": tool, "seconds": t, "rss_mib": rss, "runs": made})
-        print(f"  {label:8} {op:8} {tool:24} {t * 1000:10.1f} ms {rss:8.1f} MiB  ({made} runs)", flush=True)
-
-    add("info", "zanj info", [zanj, "info", archive])
-    add("info", "unzip -l", ["unzip", "-l", archive])
-    add("ls", "zanj ls", [zanj, "ls", archive])
-    add("verify", "zanj verify", [zanj, "verify", "-q", archive])
-    add("verify", "unzip -tq", ["unzip", "-tq", archive])
-    add("verify", "python zipfile", [sys.executable, "-c", "import sys,zipfile; sys.exit(zipfile.ZipFile(sys.argv[1]).testzip() is not None)", archive])
+    add = adder(rows, label, runs)
+    listing_rows(add, zanj, archive, zanj_global)
     if member:
         add("cat", "zanj cat --format raw", [zanj, "cat", "--format", "raw", archive, member[:-4]])
         add("cat", "unzip -p", ["unzip", "-p", archive, member])
         add("cat", "zanj cat --format json", [zanj, "cat", "--format", "json", archive, member[:-4]])
         add("cat", "zanj cat (text summary)", [zanj, "cat", archive, member[:-4]])
-    add("extract", "zanj extract", [zanj, "extract", "-q", archive, "-C", out], clean)
+    add("extract", "zanj extract", [zanj, *zanj_global, "extract", "-q", archive, "-C", out], clean)
     add("extract", "unzip -q -d", ["unzip", "-q", archive, "-d", out], clean)
     if npz:
         packed = os.path.join(work, "packed.zanj")
@@ -197,17 +232,138 @@ def bench_archive(zanj, work, label, archive, npz, npydir, member, runs, rows):
     clean()
 
 
-GOALS = [  # (description, input, op, zanj tool, reference tool, max ratio)
-    ("info <= 1.5x unzip -l", "1GiB", "info", "zanj info", "unzip -l", 1.5),
-    ("verify <= 0.6x unzip -tq", "1GiB", "verify", "zanj verify", "unzip -tq", 0.6),
-    ("cat <= 1.1x unzip -p", "1GiB", "cat", "zanj cat --format raw", "unzip -p", 1.1),
-    ("extract <= 1.0x unzip", "1GiB", "extract", "zanj extract", "unzip -q -d", 1.0),
-    ("pack <= 1.0x zip", "1GiB", "pack", "zanj pack", "zip -6 -r", 1.0),
-    ("pack <= 0.5x python ZANJ save", "1GiB", "pack", "zanj pack", "python ZANJ save", 0.5),
+def limit_options(zanj, archive):
+    """The global options zanj needs to read `archive` at all: none if info, ls and verify read it
+    with its defaults, else each limit its error names (`raise with --max-json-values`) raised far
+    enough (a JSON value takes at least two bytes, so the archive's JSON bytes bound the count)."""
+    with zipfile.ZipFile(archive) as z:
+        bound = sum(i.file_size for i in z.infolist() if i.filename.endswith(".json"))
+    options = []
+    for _ in range(3):
+        for command in (["info"], ["ls"], ["verify"]):
+            p = subprocess.run([zanj, *options, *command, archive], capture_output=True, text=True)
+            if p.returncode != 0:
+                break
+        else:
+            return options
+        said = p.stdout + p.stderr  # verify reports a limit as a finding on stdout
+        named = [o for o in ("--max-json-values", "--max-json-bytes") if f"raise with {o}" in said and o not in options]
+        if not named:
+            raise SystemExit(f"zanj {command[0]} {archive} failed ({p.returncode}): {said}")
+        options += [named[0], str(bound)]
+    raise SystemExit(f"zanj {command[0]} {archive} still fails with {options}")
+
+
+def bench_json(zanj, label, archive, leaf, runs, rows):
+    """-> the global options zanj needed on the JSON-heavy archive"""
+    options = limit_options(zanj, archive)
+    add = adder(rows, label, runs)
+    listing_rows(add, zanj, archive, options)
+    add("cat", "zanj cat (one leaf)", [zanj, *options, "cat", archive, leaf])
+    add("cat", "unzip -p __zanj__.json", ["unzip", "-p", archive, "__zanj__.json"])
+    add("json", "python json.loads", [sys.executable, "-c", PY_JSON_LOADS, archive], self_timed=True)
+    return options
+
+
+def bench_growth(zanj, work, counts, runs, rows):
+    """-> notes on the global options zanj needed"""
+    notes = []
+    for n in counts:
+        archive = make_many_members(os.path.join(work, f"growth-{n}.zanj"), n)
+        options = limit_options(zanj, archive)
+        if options:
+            notes.append(f"{n:,} members: `{' '.join(options)}`")
+        # the largest archives take a second or more per command: three runs are enough there
+        add = adder(rows, f"growth-{n // 1000}k", max(1, min(runs, 3) if n > 100_000 else runs), members=n)
+        listing_rows(add, zanj, archive, options)
+    return notes
+
+
+def ratio_goal(inp, mine, ref, limit):
+    def check(get, _facts):
+        a, b = get.get((inp, mine)), get.get((inp, ref))
+        if not (a and b and b["seconds"] > 0):
+            return None
+        ratio = a["seconds"] / b["seconds"]
+        return f"{ratio:.2f}x ({a['seconds'] * 1000:.1f} / {b['seconds'] * 1000:.1f} ms)", ratio <= limit
+    return check
+
+
+def rss_goal(inp, tools, limit_mib):
+    """every tool in `tools` (None: every zanj row) of `inp` peaks at most at limit_mib(facts)"""
+    def check(get, facts):
+        mine = [r for (i, t), r in get.items() if i == inp and (t in tools if tools else t.startswith("zanj"))]
+        limit = limit_mib(facts)
+        if not mine or limit is None:
+            return None
+        worst = max(mine, key=lambda r: r["rss_mib"])
+        return (f"{worst['rss_mib']:.1f} MiB ({worst['tool']}; limit {limit:.1f} MiB)", worst["rss_mib"] <= limit)
+    return check
+
+
+JSON_RSS_TOOLS = ("zanj info", "zanj ls", "zanj verify", "zanj cat (one leaf)")
+GOALS = [  # (input, description, check(rows by (input, tool), facts) -> (measured, met) or None)
+    ("1GiB", "info <= 1.5x unzip -l", ratio_goal("1GiB", "zanj info", "unzip -l", 1.5)),
+    ("1GiB", "verify <= 0.6x unzip -tq", ratio_goal("1GiB", "zanj verify", "unzip -tq", 0.6)),
+    ("1GiB", "cat <= 1.1x unzip -p", ratio_goal("1GiB", "zanj cat --format raw", "unzip -p", 1.1)),
+    ("1GiB", "extract <= 1.0x unzip", ratio_goal("1GiB", "zanj extract", "unzip -q -d", 1.0)),
+    ("1GiB", "pack <= 1.0x zip", ratio_goal("1GiB", "zanj pack", "zip -6 -r", 1.0)),
+    ("1GiB", "pack <= 0.5x python ZANJ save", ratio_goal("1GiB", "zanj pack", "python ZANJ save", 0.5)),
+    ("1GiB", "peak RSS <= 64 MiB for every zanj command", rss_goal("1GiB", None, lambda f: 64)),
+    ("1GiB", "info on 1 GiB within 2x of info on 10 MiB", None),  # two inputs: see report()
+    ("many", "info <= 1.5x unzip -l", ratio_goal("many", "zanj info", "unzip -l", 1.5)),
+    ("many", "ls <= 2x unzip -l", ratio_goal("many", "zanj ls", "unzip -l", 2.0)),
+    ("many", "verify <= 1.0x unzip -tq", ratio_goal("many", "zanj verify", "unzip -tq", 1.0)),
+    ("many", "peak RSS <= 64 MiB for every zanj command", rss_goal("many", None, lambda f: 64)),
+    ("json", "info <= 0.5x python json.loads", ratio_goal("json", "zanj info", "python json.loads", 0.5)),
+    ("json", "verify <= 0.5x python json.loads", ratio_goal("json", "zanj verify", "python json.loads", 0.5)),
+    ("json", "cat of one leaf <= 0.5x python json.loads",
+     ratio_goal("json", "zanj cat (one leaf)", "python json.loads", 0.5)),
+    ("json", "peak RSS of info, ls, verify, cat <= 2x the member + 16 MiB",
+     rss_goal("json", JSON_RSS_TOOLS, lambda f: f.get("json_mib") and 2 * f["json_mib"] + 16)),
+    ("10MiB", "info <= 1.5x unzip -l (small archive)", ratio_goal("10MiB", "zanj info", "unzip -l", 1.5)),
 ]
+STEP = 1.5  # growth: the cost per member over the last step may exceed the one before by this much
 
 
-def report(rows, sizes, path):
+def growth_goals(growth):
+    """-> table lines: per zanj command and measure, is the cost per added member of the last step
+    (e.g. 100k -> 200k) within STEP times that of the step before (10k -> 100k)? Linear growth gives
+    about 1; a step, or a superlinear part, more. The peer's own ratio is shown beside it: a machine
+    that slows down under load in the middle of the series moves both."""
+    def last_steps(tool, key):
+        pts = sorted((r["members"], r[key]) for r in growth if r["tool"] == tool)
+        if len(pts) < 3:
+            return None
+        (n0, a), (n1, b), (n2, c) = pts[-3:]
+        before, after = (b - a) / (n1 - n0), (c - b) / (n2 - n1)
+        return (n0, n1, n2), before, after, (after / before if before > 0 else float("inf"))
+
+    lines = []
+    for tool, peer in (("zanj info", "unzip -l"), ("zanj ls", "unzip -l"), ("zanj verify", "unzip -tq")):
+        for what, key, unit, scale in (("time", "seconds", "ms", 1e6), ("peak RSS", "rss_mib", "KiB", 1024e3)):
+            mine, theirs = last_steps(tool, key), last_steps(peer, key)
+            if not mine:
+                continue
+            (n0, n1, n2), before, after, ratio = mine  # scale: s -> ms, MiB -> KiB, per 1,000 members
+            beside = f"; {peer}: {theirs[3]:.2f}x" if theirs and key == "seconds" else ""  # its RSS is flat
+            lines.append(f"| growth | {tool}: {what} per 1,000 members, {n1 // 1000}k->{n2 // 1000}k within "
+                         f"{STEP}x of {n0 // 1000}k->{n1 // 1000}k | {after * scale:.2f} vs {before * scale:.2f} {unit} "
+                         f"({ratio:.2f}x{beside}) | {'met' if ratio <= STEP else 'MISSED'} |")
+    return lines
+
+
+def growth_table(growth):
+    counts = sorted({r["members"] for r in growth})
+    lines = ["| tool | " + " | ".join(f"{n:,} members" for n in counts) + " |",
+             "|---|" + "---|" * len(counts)]
+    for tool in dict.fromkeys(r["tool"] for r in growth):
+        cells = {r["members"]: f"{r['seconds'] * 1000:.1f} ms, {r['rss_mib']:.1f} MiB" for r in growth if r["tool"] == tool}
+        lines.append(f"| {tool} | " + " | ".join(cells.get(n, "-") for n in counts) + " |")
+    return lines
+
+
+def report(rows, growth, facts, path, svg):
     get = {(r["input"], r["tool"]): r for r in rows}
     lines = ["# zanj benchmark results", "",
              f"Generated by `bench/run` on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}.", "",
@@ -216,39 +372,55 @@ def report(rows, sizes, path):
              f"- unzip: {version(['unzip', '-v'])}",
              f"- zip: {version(['zip', '-v'], 'This is Zip')}",
              f"- Python: {platform.python_version()}, numpy: {numpy_version()}", "",
-             f"Medians of the runs; peak RSS is the largest of the runs. A command whose first run takes "
-             f"over {LONG_RUN:.0f} s is run once.", "",
-             "| input | operation | tool | median | runs | peak RSS |", "|---|---|---|---|---|---|"]
+             f"Medians of the runs; peak RSS is the largest of the runs. A command is run `--runs` times "
+             f"({ARGS.runs} here; 3 at most on 1GiB and for the growth archives over 100,000 members), "
+             f"fewer once its runs took {BUDGET:.0f} s in all, once only if its first run takes over "
+             f"{LONG_RUN:.0f} s.", ""]
+    if facts.get("load"):  # other work on the machine slows every tool, unevenly
+        lines += [f"Load average (1 min) when each input started: {', '.join(facts['load'])} "
+                  f"(on {os.cpu_count()} cores).", ""]
+    lines += ["Inputs:", ""]
+    lines += [f"- {line}" for line in facts["inputs"]]
+    lines += ["", "| input | operation | tool | median | runs | peak RSS |", "|---|---|---|---|---|---|"]
     for r in rows:
         lines.append(f"| {r['input']} | {r['op']} | {r['tool']} | {r['seconds'] * 1000:.1f} ms | {r['runs']} "
                      f"| {r['rss_mib']:.1f} MiB |")
-    lines += ["", "## Goals", "", "| goal | ratio | verdict |", "|---|---|---|"]
-    for desc, inp, op, mine, ref, limit in GOALS:
-        a, b = get.get((inp, mine)), get.get((inp, ref))
-        if a and b and b["seconds"] > 0:
-            ratio = a["seconds"] / b["seconds"]
-            lines.append(f"| {desc} | {ratio:.2f}x | {'met' if ratio <= limit else 'MISSED'} |")
+    lines += ["", "## Goals", "", "| input | goal | measured | verdict |", "|---|---|---|---|"]
+    for inp, desc, check in GOALS:
+        if check is None:  # info on 1 GiB against info on 10 MiB
+            a, b = get.get(("1GiB", "zanj info")), get.get(("10MiB", "zanj info"))
+            result = (f"{a['seconds'] / b['seconds']:.2f}x", a["seconds"] <= 2 * b["seconds"]) if a and b else None
         else:
-            lines.append(f"| {desc} | - | not measured |")
-    # The issue sets every goal on the 1 GiB archive; the 50,000-member archive's peak is shown
-    # beside it, since memory there grows with the JSON members, which are parsed whole.
-    for inp, goal in (("1GiB", True), ("many", False)):
-        mine = [r for r in rows if r["tool"].startswith("zanj") and r["input"] == inp]
-        if not mine:
-            continue
-        worst = max(mine, key=lambda r: r["rss_mib"])
-        verdict = ("met" if worst["rss_mib"] <= 64 else "MISSED") if goal else "for reference"
-        lines.append(f"| peak RSS <= 64 MiB for every zanj command ({inp}) | {worst['rss_mib']:.1f} MiB "
-                     f"({worst['op']}) | {verdict} |")
-    a, b = get.get(("1GiB", "zanj info")), get.get(("10MiB", "zanj info"))
-    if a and b:
-        ratio = a["seconds"] / b["seconds"]
-        lines.append(f"| info on 1 GiB within 2x of info on 10 MiB | {ratio:.2f}x | {'met' if ratio <= 2 else 'MISSED'} |")
+            result = check(get, facts)
+        if result:
+            lines.append(f"| {inp} | {desc} | {result[0]} | {'met' if result[1] else 'MISSED'} |")
+        elif any(r["input"] == inp for r in rows):
+            lines.append(f"| {inp} | {desc} | - | not measured |")
+    lines += growth_goals(growth)
+    if growth:
+        lines += ["", "## Growth with the member count", "",
+                  f"![time and peak RSS against member count]({os.path.basename(svg)})", "",
+                  f"Archives of N members written as ZANJ().save writes them (inputs.py): a dict of N "
+                  f"external float32 arrays of shape (1, 16), each its own .npy member. Median time, peak RSS:", ""]
+        lines += growth_table(growth)
     text = "\n".join(lines) + "\n"
     print("\n" + text)
     if path:
         with open(path, "w") as f:
             f.write(text)
+
+
+def fresh_work(work):
+    """bench/work caches the inputs; one made by an older generator is made again"""
+    stamp = os.path.join(work, "inputs-version")
+    if os.path.exists(work) and (not os.path.exists(stamp) or open(stamp).read() != INPUTS_VERSION):
+        shutil.rmtree(work)
+    os.makedirs(work, exist_ok=True)
+    with open(stamp, "w") as f:
+        f.write(INPUTS_VERSION)
+
+
+ALL_INPUTS = ("10MiB", "1GiB", "many", "json", "growth")
 
 
 def main():
@@ -258,27 +430,86 @@ def main():
     ap.add_argument("--gen", required=True)
     ap.add_argument("--work", default=os.path.join(HERE, "work"))
     ap.add_argument("--runs", type=int, default=5)
-    ap.add_argument("--small-only", action="store_true", help="only the 10 MiB input (CI smoke test)")
-    ap.add_argument("--results", default=None, help="write the Markdown table here")
+    ap.add_argument("--small-only", action="store_true",
+                    help=f"CI's smoke test: the 10 MiB input, {SMALL_MANY_MEMBERS:,} members, a "
+                         f"{SMALL_JSON_BYTES / 1e6:g} MB JSON, growth at {SMALL_GROWTH}; no 1GiB")
+    ap.add_argument("--inputs", default=",".join(ALL_INPUTS), help=f"comma-separated subset of {ALL_INPUTS}")
+    ap.add_argument("--results", default=None, help="write the Markdown table here (and growth.svg beside it)")
+    ap.add_argument("--report-only", action="store_true",
+                    help="measure nothing: write the report of the last run again (from WORK/last-run.json)")
     ARGS = ap.parse_args()
     zanj, work = os.path.abspath(ARGS.zanj), os.path.abspath(ARGS.work)
-    os.makedirs(work, exist_ok=True)
-    rows = []
-    sizes = ["10MiB"] if ARGS.small_only else ["10MiB", "1GiB", "many"]
-    for label in sizes:
+    last_run = os.path.join(work, "last-run.json")
+    if ARGS.report_only:
+        with open(last_run) as f:
+            saved = json.load(f)
+        ARGS.runs = saved["runs"]
+        write_report(zanj, work, saved["rows"], saved["growth"], saved["facts"])
+        return
+    fresh_work(work)
+    small = ARGS.small_only
+    wanted = [i for i in ARGS.inputs.split(",") if i and not (small and i == "1GiB")]
+    unknown = set(wanted) - set(ALL_INPUTS)
+    if unknown:
+        ap.error(f"unknown inputs {sorted(unknown)}; known: {ALL_INPUTS}")
+    many = SMALL_MANY_MEMBERS if small else MANY_MEMBERS
+    rows, growth, facts = [], [], {"inputs": []}
+
+    def save():  # after each input: --report-only can report a run cut short
+        with open(last_run, "w") as f:
+            json.dump({"runs": ARGS.runs, "rows": rows, "growth": growth, "facts": facts}, f)
+    for label in wanted:
         print(f"input {label}: generating", flush=True)
+        facts.setdefault("load", []).append(f"{label} {os.getloadavg()[0]:.1f}")
+        runs = max(1, ARGS.runs if label != "1GiB" else min(ARGS.runs, 3))
+        if label == "json":
+            target = SMALL_JSON_BYTES if small else JSON_BYTES
+            archive, leaf, size, count = make_json_heavy(os.path.join(work, f"json-{target}.zanj"), target)
+            facts["json_mib"] = size / 2**20
+            options = bench_json(zanj, label, archive, leaf, runs, rows)
+            facts["inputs"].append(
+                f"json: `__zanj__.json` of {size / 1e6:.1f} MB ({size / 2**20:.1f} MiB), a dict of {count:,} small dicts of "
+                f"scalars, every twentieth with a (2, 2) array_list_meta array, no other member (ZANJ().save's layout, inputs.py); "
+                f"`cat` prints the leaf `{leaf}`; "
+                + (f"zanj refuses it with the default limits, so its commands run with `{' '.join(options)}`"
+                   if options else "zanj reads it with its default limits"))
+            save()
+            continue
+        if label == "growth":
+            counts = SMALL_GROWTH if small else GROWTH
+            notes = bench_growth(zanj, work, counts, ARGS.runs, growth)
+            facts["inputs"].append(f"growth: {', '.join(f'{n:,}' for n in counts)} members (see below); "
+                                   + (f"zanj refuses the larger ones with the default limits (the JSON members share "
+                                      f"one --max-json-values budget), so its commands run with: {'; '.join(notes)}"
+                                      if notes else "zanj reads them all with its default limits"))
+            save()
+            continue
         if label == "many":
-            d = make_dir_input(ARGS.gen, work, label, MANY_MEMBERS, 16, 0)
-            archive, npz, member = os.path.join(work, label + ".zanj"), None, None
+            d = make_dir_input(ARGS.gen, work, f"many-{many}", many, 16, 0)
+            archive, npz, member = os.path.join(work, f"many-{many}.zanj"), None, None
+            facts["inputs"].append(f"many: {many:,} external float32 arrays of shape (1, 16), each its own .npy "
+                                   f"member, packed by `zanj pack` from an extracted directory")
         else:
             arrays, elements, table_rows = SIZES[label]
             d = make_dir_input(ARGS.gen, work, label, arrays, elements, table_rows)
             archive, npz, member = os.path.join(work, label + ".zanj"), make_npz(d, os.path.join(work, label + ".npz")), "w00017.npy"
+            facts["inputs"].append(f"{label}: {arrays} float32 arrays of {elements:,} elements and a "
+                                   f"{table_rows:,}-row table, packed by `zanj pack`")
         if not os.path.exists(archive):
             sh([zanj, "pack", d, "-o", archive])
-        runs = max(1, ARGS.runs if label != "1GiB" else min(ARGS.runs, 3))
-        bench_archive(zanj, work, label, archive, npz, d, member, runs, rows)
-    report(rows, sizes, ARGS.results)
+        options = limit_options(zanj, archive) if label == "many" else []
+        if options:
+            facts["inputs"][-1] += f"; zanj refuses it with the default limits, so its commands run with `{' '.join(options)}`"
+        bench_archive(zanj, work, label, archive, npz, d, member, runs, rows, options)
+        save()
+    write_report(zanj, work, rows, growth, facts)
+
+
+def write_report(zanj, work, rows, growth, facts):
+    svg = os.path.join(os.path.dirname(os.path.abspath(ARGS.results)) if ARGS.results else work, "growth.svg")
+    if growth:
+        write_growth_svg(svg, growth, f"zanj {version([zanj, '--version'])[5:]} on {machine()}")
+    report(rows, growth, facts, ARGS.results, svg)
 
 
 if __name__ == "__main__":
