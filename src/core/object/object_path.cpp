@@ -128,7 +128,22 @@ const Json* follow_path(const Json& root, const PathSegments& segments, std::siz
 }
 
 JsonView follow_path(JsonView root, const PathSegments& segments, std::size_t* found) {
-  return view_of(follow_path(json_or_null(root), segments, found));
+  JsonView node = root;
+  std::size_t matched = 0;
+  for (const auto& seg : segments) {
+    JsonView next;
+    if (node.is_object()) {
+      next = node.find(seg);
+    } else if (node.is_array()) {
+      std::size_t position = 0;
+      if (parse_index(seg, position) && position < node.size()) next = node[position];
+    }
+    if (!next) break;
+    node = next;
+    ++matched;
+  }
+  if (found) *found = matched;
+  return matched == segments.size() ? node : JsonView();
 }
 
 bool path_from_json(const Json& list, PathSegments& out) {
