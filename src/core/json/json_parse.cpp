@@ -196,7 +196,8 @@ class JsonDocumentBuilder {
     const std::uint64_t nodes = counts.values + counts.keys;
     if (nodes >= UINT32_MAX) too_many_values(what_, limits_);
     doc_.nodes_.reserve(static_cast<std::size_t>(nodes));
-    doc_.children_.reserve(static_cast<std::size_t>(counts.values + 2 * counts.keys));
+    // Every value but the root is one entry in its container's list; a member adds its key.
+    doc_.children_.reserve(static_cast<std::size_t>(counts.values + counts.keys));
   }
 
   static JsonDocument build(std::string_view bytes, std::string* owned, std::string_view what,
@@ -704,6 +705,9 @@ JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* own
   } else if (owned) {
     const std::size_t start = static_cast<std::size_t>(text.data() - bytes.data());
     doc.owned_text_ = std::move(*owned);
+    // Text read in growing chunks may hold up to twice its size; it stays as long as the
+    // document, so give the slack back now, before the nodes are allocated.
+    if (doc.owned_text_.capacity() > doc.owned_text_.size() + doc.owned_text_.size() / 8) doc.owned_text_.shrink_to_fit();
     doc.text_start_ = start;
     parsed = std::string_view(doc.owned_text_).substr(start);
   } else {

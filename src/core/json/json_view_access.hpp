@@ -4,6 +4,7 @@
 // Core code that holds a Json converts here; code that only reads uses the view, which works
 // on both.
 #include <cstdint>
+#include <functional>
 #include <utility>
 
 #include "base/private_access.hpp"
@@ -27,5 +28,10 @@ inline JsonViewIdentity view_identity(JsonView view) {
   if (const Json* json = PrivateAccess::json(view)) return {json, 0};
   return {PrivateAccess::document(view), PrivateAccess::node(view)};
 }
+struct JsonViewIdentityHash {
+  std::size_t operator()(const JsonViewIdentity& id) const noexcept {
+    return std::hash<const void*>()(id.first) ^ (std::hash<std::uint32_t>()(id.second) * 0x9E3779B97F4A7C15ull);
+  }
+};
 
 }  // namespace zanj
