@@ -8,6 +8,7 @@
 // validates everything and builds the tree with an explicit stack, so nesting depth costs heap,
 // not native stack.
 #include <atomic>
+#include <bit>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -198,6 +199,9 @@ class JsonDocumentBuilder {
     doc_.nodes_.reserve(static_cast<std::size_t>(nodes));
     // Every value but the root is one entry in its container's list; a member adds its key.
     doc_.children_.reserve(static_cast<std::size_t>(counts.values + counts.keys));
+    // The open containers' entries never outnumber the document's: reserved whole, this costs
+    // memory only for the pages used (no copies as it grows, and no doubled slack).
+    pending_.reserve(static_cast<std::size_t>(counts.values + counts.keys));
   }
 
   static JsonDocument build(std::string_view bytes, std::string* owned, std::string_view what,
@@ -369,11 +373,23 @@ class JsonDocumentBuilder {
             break;
           }
     } else {
-      std::unordered_map<std::string_view, std::size_t> seen;
-      seen.reserve(n);
+      // An open-addressing table of member indices (+1; 0 is free), 8 bytes per member where a
+      // node-based hash map would take about 50.
+      std::vector<std::uint32_t> table(std::bit_ceil(2 * n), 0);
+      const std::size_t mask = table.size() - 1;
+      const std::hash<std::string_view> hash;
       for (std::size_t i = 0; i < n; ++i) {
-        auto [it, inserted] = seen.emplace(key_at(i), i);
-        if (!inserted) mark(i, it->second);
+        const std::string_view key = key_at(i);
+        for (std::size_t slot = hash(key) & mask;; slot = (slot + 1) & mask) {
+          if (table[slot] == 0) {
+            table[slot] = static_cast<std::uint32_t>(i + 1);
+            break;
+          }
+          if (key_at(table[slot] - 1) == key) {
+            mark(i, table[slot] - 1);
+            break;
+          }
+        }
       }
     }
     if (!duplicates) return;
@@ -705,9 +721,6 @@ JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* own
   } else if (owned) {
     const std::size_t start = static_cast<std::size_t>(text.data() - bytes.data());
     doc.owned_text_ = std::move(*owned);
-    // Text read in growing chunks may hold up to twice its size; it stays as long as the
-    // document, so give the slack back now, before the nodes are allocated.
-    if (doc.owned_text_.capacity() > doc.owned_text_.size() + doc.owned_text_.size() / 8) doc.owned_text_.shrink_to_fit();
     doc.text_start_ = start;
     parsed = std::string_view(doc.owned_text_).substr(start);
   } else {
