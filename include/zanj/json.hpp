@@ -20,6 +20,7 @@
 namespace zanj {
 
 class Json;
+class JsonDocument;
 class JsonView;
 class JsonViewIterator;
 class JsonMembers;
@@ -99,7 +100,7 @@ class JsonView {
   using Type = Json::Type;
 
   JsonView() = default;
-  explicit operator bool() const noexcept { return json_ != nullptr; }
+  explicit operator bool() const noexcept { return json_ != nullptr || doc_ != nullptr; }
 
   Type type() const noexcept;
   bool is_null() const noexcept { return type() == Type::null; }
@@ -151,7 +152,11 @@ class JsonView {
  private:
   friend struct PrivateAccess;
   explicit JsonView(const Json* json) : json_(json) {}
+  JsonView(const JsonDocument* doc, std::uint32_t node) : doc_(doc), node_(node) {}
+  // Either a Json value (one built in memory) or node `node_` of a parsed document.
   const Json* json_ = nullptr;
+  const JsonDocument* doc_ = nullptr;
+  std::uint32_t node_ = 0;
 };
 
 /// Walks a JsonView's elements (or an object's member values) by index.

@@ -12,7 +12,8 @@ from common import ZANJ, ZanjTest, external_list, main
 
 SANITIZED = os.environ.get("ZANJ_SANITIZE", "").upper() in ("1", "ON", "TRUE", "YES")
 MAX_RSS_KB = 128 * 1024
-VALUES = 1_000_000  # the default --max-json-values
+VALUES = 2_000_000  # the default --max-json-values
+JSON_BYTES = 32 << 20  # the default --max-json-bytes
 TIME = "/usr/bin/time"
 
 
@@ -81,7 +82,8 @@ class MemoryBounds(ZanjTest):
     def test_documents_at_the_value_limit(self):
         k = VALUES - 16  # the root list is a value too, and the meta gets what is left
         s24 = b'"' + b"s" * 24 + b'"'  # the most costly value per byte of a small archive
-        for name, text in (("strings.zanj", b"[" + b",".join([s24] * k) + b"]"),
+        ks = min(k, (JSON_BYTES - 64) // len(s24 + b","))  # as many as --max-json-bytes lets in
+        for name, text in (("strings.zanj", b"[" + b",".join([s24] * ks) + b"]"),
                            ("dicts.zanj", b"[" + b",".join([b'{"a":0}'] * (k // 2)) + b"]")):
             path = self.write(name, text)
             for args in matrix(commands(path)[1 if name == "strings.zanj" else 0:], 1 if name == "strings.zanj" else 2):
@@ -108,11 +110,11 @@ class MemoryBounds(ZanjTest):
             if args[0] != "extract":
                 self.assertBounded(args, "" if args[0] == "verify" else
                                    f"exceeds the limit of {VALUES} (raise with --max-json-values)")
-        # A realistic document just over the default: 180,000 small dicts hold 1.08 million values.
+        # A realistic document just over the default: 340,000 small dicts hold 2.04 million values.
         real = self.write("real.zanj", json.dumps([{"name": f"item_{i}", "value": i * 0.5, "tags": ["a"], "ok": True}
-                                                   for i in range(180_000)]).encode(), small=False)
+                                                   for i in range(340_000)]).encode(), small=False)
         self.assertBounded(["cat", real], f"exceeds the limit of {VALUES} (raise with --max-json-values)")
-        code, _, _ = peak_rss_kb("--max-json-values", "1100000", "cat", real)
+        code, _, _ = peak_rss_kb("--max-json-values", "2100000", "cat", real)
         self.assertEqual(code, 0)
         big = self.write("bigstr.zanj", b'{"s":"' + b"x" * (40 << 20) + b'"}')
         self.assertBounded(["ls", big], "(raise with --max-json-bytes)")

@@ -9,7 +9,6 @@
 #include "array/float16.hpp"
 #include "zanj/array.hpp"
 #include "array/value_bytes.hpp"
-#include "json/json_view_access.hpp"
 
 namespace zanj {
 namespace {
@@ -27,7 +26,7 @@ class ElementEncoder {
   explicit ElementEncoder(const Dtype& dtype) : dtype_(dtype) {}
 
   /// `where` names the element in messages ("data[1][2]").
-  void encode(const Json& v, const std::string& where, std::string& out) const {
+  void encode(JsonView v, const std::string& where, std::string& out) const {
     switch (dtype_.kind) {
       case DtypeKind::boolean:
         if (!v.is_bool()) fail(where, v, "true or false");
@@ -43,18 +42,18 @@ class ElementEncoder {
   }
 
  private:
-  [[noreturn]] void fail(const std::string& where, const Json& v, const std::string& wanted) const {
+  [[noreturn]] void fail(const std::string& where, JsonView v, const std::string& wanted) const {
     std::string text = to_json(v);
     if (text.size() > 40) text = text.substr(0, 37) + "...";
     throw Error(where + " is " + text + ", not " + wanted + " (dtype " + dtype_.numpy_name() + ")");
   }
 
-  double number(const Json& v, const std::string& where) const {
+  double number(JsonView v, const std::string& where) const {
     if (!v.is_number()) fail(where, v, "a number");
     return v.to_double();
   }
 
-  void encode_signed(const Json& v, const std::string& where, std::string& out) const {
+  void encode_signed(JsonView v, const std::string& where, std::string& out) const {
     const int bits = static_cast<int>(dtype_.itemsize * 8);
     const std::int64_t lo = bits == 64 ? std::numeric_limits<std::int64_t>::min() : -(std::int64_t{1} << (bits - 1));
     const std::int64_t hi = bits == 64 ? std::numeric_limits<std::int64_t>::max() : (std::int64_t{1} << (bits - 1)) - 1;
@@ -64,7 +63,7 @@ class ElementEncoder {
     for (std::uint32_t b = 0; b < dtype_.itemsize; ++b) out += static_cast<char>((u >> (8 * b)) & 0xFF);
   }
 
-  void encode_unsigned(const Json& v, const std::string& where, std::string& out) const {
+  void encode_unsigned(JsonView v, const std::string& where, std::string& out) const {
     const int bits = static_cast<int>(dtype_.itemsize * 8);
     const std::uint64_t hi = bits == 64 ? std::numeric_limits<std::uint64_t>::max() : (std::uint64_t{1} << bits) - 1;
     std::uint64_t u = 0;
@@ -80,12 +79,12 @@ class ElementEncoder {
     if (size == 8) put(out, value);
   }
 
-  void encode_complex(const Json& v, const std::string& where, std::string& out) const {
+  void encode_complex(JsonView v, const std::string& where, std::string& out) const {
     // [re, im] as the reference writes complex values; a plain number is a real value.
     double re = 0, im = 0;
-    if (v.is_array() && v.as_array().size() == 2 && v.as_array()[0].is_number() && v.as_array()[1].is_number()) {
-      re = v.as_array()[0].to_double();
-      im = v.as_array()[1].to_double();
+    if (v.is_array() && v.size() == 2 && v[0].is_number() && v[1].is_number()) {
+      re = v[0].to_double();
+      im = v[1].to_double();
     } else if (v.is_number()) {
       re = v.to_double();
     } else {
@@ -95,7 +94,7 @@ class ElementEncoder {
     encode_float(im, dtype_.itemsize / 2, out);
   }
 
-  void encode_unicode(const Json& v, const std::string& where, std::string& out) const {
+  void encode_unicode(JsonView v, const std::string& where, std::string& out) const {
     if (!v.is_string()) fail(where, v, "a string");
     const std::size_t start = out.size();
     append_utf32le(out, v.as_string());
@@ -103,7 +102,7 @@ class ElementEncoder {
     out.append(dtype_.itemsize - (out.size() - start), '\0');
   }
 
-  void encode_bytes(const Json& v, const std::string& where, std::string& out) const {
+  void encode_bytes(JsonView v, const std::string& where, std::string& out) const {
     // Byte strings are shown as Latin-1 text (see byte_codec.hpp); read them back the same way.
     if (!v.is_string()) fail(where, v, "a string");
     std::string bytes;
@@ -122,17 +121,17 @@ class ElementEncoder {
 };
 
 /// Walks list-mode data level by level, checking each list's length against the shape.
-void decode_nested(const Json& v, const std::vector<std::uint64_t>& shape, std::size_t axis, std::string& where,
+void decode_nested(JsonView v, const std::vector<std::uint64_t>& shape, std::size_t axis, std::string& where,
                    const ElementEncoder& encoder, std::string& out) {
   if (axis == shape.size()) return encoder.encode(v, where, out);
-  if (!v.is_array() || v.as_array().size() != shape[axis])
+  if (!v.is_array() || v.size() != shape[axis])
     throw Error(where + " should be a list of " + std::to_string(shape[axis]) + " elements (axis " + std::to_string(axis) +
                 " of shape " + shape_text(shape) + "), found " +
-                (v.is_array() ? "a list of " + std::to_string(v.as_array().size()) : std::string(v.type_name())));
+                (v.is_array() ? "a list of " + std::to_string(v.size()) : std::string(v.type_name())));
   const std::size_t saved = where.size();
-  for (std::size_t i = 0; i < v.as_array().size(); ++i) {
+  for (std::size_t i = 0; i < v.size(); ++i) {
     where += "[" + std::to_string(i) + "]";
-    decode_nested(v.as_array()[i], shape, axis + 1, where, encoder, out);
+    decode_nested(v[i], shape, axis + 1, where, encoder, out);
     where.resize(saved);
   }
 }
@@ -187,7 +186,7 @@ DecodedArray decode_inline_array(const ArrayNode& node) {
   // list or zero_dim: JSON values, encoded directly little-endian.
   const ElementEncoder encoder(out.dtype);
   std::string where = "data";
-  decode_nested(json_of(node.data), out.shape, 0, where, encoder, out.values);
+  decode_nested(node.data, out.shape, 0, where, encoder, out.values);
   return out;
 }
 

@@ -1,5 +1,7 @@
 #include "array/value_compare.hpp"
 
+#include "json/json_view_access.hpp"
+
 #include <cmath>
 #include <limits>
 
@@ -81,13 +83,15 @@ PairResult compare_reals(double a, double b, const Tolerance& t, bool nan_equal)
 
 }  // namespace
 
-std::optional<Number> json_number(const Json& value) {
+std::optional<Number> json_number(const Json& value) { return json_number(view_of(value)); }
+
+std::optional<Number> json_number(JsonView value) {
   switch (value.type()) {
     case Json::Type::integer: return Number::from_integer(value.as_int64());
     case Json::Type::unsigned_integer: return Number::from_integer(value.as_uint64());
     case Json::Type::big_integer: {
       Int128 v = 0;
-      if (parse_int128(value.as_big_integer().digits, v)) return Number::from_integer(v);
+      if (parse_int128(value.big_integer_digits(), v)) return Number::from_integer(v);
       return Number::from_real(value.to_double());
     }
     case Json::Type::real: return Number::from_real(value.as_real());

@@ -18,6 +18,7 @@ namespace zanj {
 /// The number a JSON value holds (integers of any size, reals, NaN and infinities); nullopt
 /// for anything that is not a number (bools included: JSON keeps them apart).
 std::optional<Number> json_number(const Json& value);
+std::optional<Number> json_number(JsonView value);
 
 /// What comparing one pair found.
 struct PairResult {

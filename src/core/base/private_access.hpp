@@ -44,6 +44,9 @@ struct PrivateAccess {
   }
   static const Json* json(JsonView view) { return view.json_; }
   static JsonView view(const Json* json) { return JsonView(json); }
+  static JsonView view(const JsonDocument* doc, std::uint32_t node) { return JsonView(doc, node); }
+  static const JsonDocument* document(JsonView view) { return view.doc_; }
+  static std::uint32_t node(JsonView view) { return view.node_; }
 };
 
 }  // namespace zanj

@@ -132,7 +132,7 @@ void TreeDiffer::compare(const std::string& path, JsonView a, JsonView b) {
 void TreeDiffer::compare_scalars(const std::string& path, const Node& a, const Node& b) {
   bool equal = false;
   if (a.kind == NodeKind::number) {
-    const auto x = json_number(json_of(a.json)), y = json_number(json_of(b.json));
+    const auto x = json_number(a.json), y = json_number(b.json);
     equal = x && y && !compare_numbers(*x, *y, tolerance_for(options_, path), options_.nan_equal).differ;
   } else {
     equal = a.json == b.json;

@@ -24,10 +24,10 @@ class ItemSource {
   ItemSource(const ZanjFile& file, const Node& node, const std::string& path, std::size_t queue_bytes)
       : file_(file) {
     if (!node.is_reference()) {
-      if (!json_of(node.json).is_array())
+      if (!node.json.is_array())
         throw Error(file.name() + ": " + std::string(kind_name(node.kind)) + " at '" + path + "' has no " +
                     std::string(kRefKey));
-      inline_ = &json_of(node.json).as_array();
+      inline_ = node.json;
       return;
     }
     const ZipEntry* entry = file.archive().find(node.member());
@@ -43,7 +43,11 @@ class ItemSource {
 
   /// The next item, valid until the following call; nullptr at the end.
   const Json* next() {
-    if (inline_) return position_ < inline_->size() ? &(*inline_)[position_++] : nullptr;
+    if (inline_) {  // one item at a time, as the lines of a member come
+      if (position_ >= inline_.size()) return nullptr;
+      current_ = inline_[position_++].copy();
+      return &current_;
+    }
     if (!puller_->next(line_)) return nullptr;
     ++position_;
     try {
@@ -60,8 +64,8 @@ class ItemSource {
   std::uint64_t count_rest() {
     std::uint64_t n = 0;
     if (inline_) {
-      n = inline_->size() - position_;
-      position_ = inline_->size();
+      n = inline_.size() - position_;
+      position_ = inline_.size();
       return n;
     }
     while (puller_->next(line_)) ++n;
@@ -70,7 +74,7 @@ class ItemSource {
 
  private:
   const ZanjFile& file_;
-  const JsonArray* inline_ = nullptr;
+  JsonView inline_;  ///< the list in __zanj__.json, or invalid for a member's lines
   std::size_t position_ = 0;
   std::string member_;
   std::unique_ptr<ChunkPuller> puller_;

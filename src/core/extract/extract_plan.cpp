@@ -28,13 +28,13 @@ bool passes_filters(const ZipEntry& e, const ExtractSelection& sel) {
   return true;
 }
 
-Json read_main_json(const Archive& archive, const ResourceLimits& limits) {
+JsonDocument read_main_json(const Archive& archive, const ResourceLimits& limits) {
   const ZipEntry* main = archive.find(kMainMember);
   if (!main)
     throw Error(archive.name() + ": no __zanj__.json member, so object paths cannot be used (name members instead)");
-  const std::string text = archive.read_all(*main, limits.max_json_bytes);
+  std::string text = archive.read_all(*main, limits.max_json_bytes);
   try {
-    return parse_json(text, kMainMember, JsonLimits{limits.max_json_depth, limits.max_json_values});
+    return parse_document(std::move(text), kMainMember, JsonLimits{limits.max_json_depth, limits.max_json_values});
   } catch (const Error& e) {
     throw Error(archive.name() + ": " + e.what());
   }
@@ -42,7 +42,7 @@ Json read_main_json(const Archive& archive, const ResourceLimits& limits) {
 
 /// Mark the entries `selector` names: a member name, else the members referenced under an
 /// object path. Referenced members missing from the archive become refusals.
-void select(const Archive& archive, const std::string& selector, std::optional<Json>& root,
+void select(const Archive& archive, const std::string& selector, std::optional<JsonDocument>& root,
             const ResourceLimits& limits, std::vector<bool>& chosen, ExtractPlan& plan) {
   const auto& entries = archive.entries();
   bool matched = false;
@@ -50,9 +50,9 @@ void select(const Archive& archive, const std::string& selector, std::optional<J
     if (entries[i].name == selector) chosen[i] = matched = true;
   if (matched) return;
   if (!root) root = read_main_json(archive, limits);
-  const Json* node = follow_path(*root, split_path(selector));
+  const JsonView node = follow_path(root->root(), split_path(selector));
   if (!node) throw Error(archive.name() + ": '" + selector + "' is neither a member nor an object path");
-  const std::vector<Reference> refs = collect_references(*node);
+  const std::vector<Reference> refs = collect_references(node);
   if (refs.empty())
     throw Error(archive.name() + ": nothing under '" + selector +
                 "' is stored in its own member (its data is inline in __zanj__.json)");
@@ -130,7 +130,7 @@ ExtractPlan plan_extract(const Archive& archive, const ExtractSelection& selecti
   const auto& entries = archive.entries();
   ExtractPlan plan;
   std::vector<bool> chosen(entries.size(), selection.selectors.empty());
-  std::optional<Json> root;  // parsed only when a selector is an object path
+  std::optional<JsonDocument> root;  // parsed only when a selector is an object path
   for (const std::string& selector : selection.selectors) select(archive, selector, root, limits, chosen, plan);
 
   std::unordered_map<std::string, std::size_t> copies;

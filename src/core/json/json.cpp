@@ -9,6 +9,7 @@
 #include "zip/member_name.hpp"
 #include "zanj/format.hpp"
 #include "json/json_parse.hpp"
+#include "json/json_view_access.hpp"
 
 namespace zanj {
 
@@ -190,37 +191,36 @@ void write_items(std::string& out, const char (&brackets)[3], std::size_t count,
 }
 
 // `sink`, when given, owns `out` (its text()) and may pass it on between elements, so a large
-// document streams out instead of being held as text beside its tree.
-void write_value(std::string& out, const Json& v, const JsonStyle& style, int level, OutputBuffer* sink) {
+// document streams out instead of being held as text beside its tree. One writer for both
+// kinds of value: a Json goes through its view.
+void write_value(std::string& out, JsonView v, const JsonStyle& style, int level, OutputBuffer* sink) {
   using T = Json::Type;
   switch (v.type()) {
     case T::null: out += "null"; break;
     case T::boolean: out += v.as_bool() ? "true" : "false"; break;
     case T::integer: out += std::to_string(v.as_int64()); break;
     case T::unsigned_integer: out += std::to_string(v.as_uint64()); break;
-    case T::big_integer:
+    case T::big_integer: {
       // The parser keeps the text of integers beyond 64 bits; never echo text that is not one.
-      if (!is_json_integer_text(v.as_big_integer().digits))
-        throw Error("not a JSON integer: '" + terminal_safe(v.as_big_integer().digits.substr(0, 40)) + "'");
-      out += v.as_big_integer().digits;
+      const std::string_view digits = v.big_integer_digits();
+      if (!is_json_integer_text(digits))
+        throw Error("not a JSON integer: '" + terminal_safe(digits.substr(0, 40)) + "'");
+      out += digits;
       break;
+    }
     case T::real: write_json_double(out, v.as_real()); break;
     case T::string: write_json_string(out, v.as_string()); break;
-    case T::array: {
-      const auto& a = v.as_array();
-      write_items(out, "[]", a.size(), style, level, sink,
-                  [&](std::size_t i) { write_value(out, a[i], style, level + 1, sink); });
+    case T::array:
+      write_items(out, "[]", v.size(), style, level, sink,
+                  [&](std::size_t i) { write_value(out, v[i], style, level + 1, sink); });
       break;
-    }
-    case T::object: {
-      const auto& o = v.as_object();
-      write_items(out, "{}", o.size(), style, level, sink, [&](std::size_t i) {
-        write_json_string(out, o[i].first);
+    case T::object:
+      write_items(out, "{}", v.size(), style, level, sink, [&](std::size_t i) {
+        write_json_string(out, v.key(i));
         out += ": ";
-        write_value(out, o[i].second, style, level + 1, sink);
+        write_value(out, v[i], style, level + 1, sink);
       });
       break;
-    }
   }
 }
 
@@ -230,7 +230,16 @@ void write_json_double(std::string& out, double value) { write_shortest(out, val
 void write_json_float(std::string& out, float value) { write_shortest(out, value); }
 
 void write_json(std::string& out, const Json& value, const JsonStyle& style) {
-  write_value(out, value, style, 0, nullptr);
+  write_value(out, view_of(value), style, 0, nullptr);
+}
+void write_json(std::string& out, JsonView value, const JsonStyle& style) { write_value(out, value, style, 0, nullptr); }
+std::string to_json(JsonView value, const JsonStyle& style) {
+  std::string out;
+  write_json(out, value, style);
+  return out;
+}
+void write_json(OutputBuffer& out, JsonView value, const JsonStyle& style) {
+  write_value(out.text(), value, style, 0, &out);
 }
 
 std::uint64_t count_json_values(const Json& value) {
@@ -243,7 +252,7 @@ std::uint64_t count_json_values(const Json& value) {
 }
 
 void write_json(OutputBuffer& out, const Json& value, const JsonStyle& style) {
-  write_value(out.text(), value, style, 0, &out);
+  write_value(out.text(), view_of(value), style, 0, &out);
 }
 
 std::string to_json(const Json& value, const JsonStyle& style) {

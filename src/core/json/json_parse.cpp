@@ -8,6 +8,7 @@
 // validates everything and builds the tree with an explicit stack, so nesting depth costs heap,
 // not native stack.
 #include <atomic>
+#include <bit>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -112,17 +113,16 @@ constexpr auto kRunEnd = [] {
 
 // ---- Pass 1: the structure only ----------------------------------------------------------
 
-/// Children of each container in opening order. On text that is not JSON the counts may be
-/// wrong or missing; pass 2 then finds the error, and only uses counts as reservations.
+/// How many nodes the document needs. On text that is not JSON the counts may be wrong; pass
+/// 2 then finds the error, and only uses them as reservations.
 struct Counts {
-  std::vector<std::uint32_t> children;
   std::uint64_t values = 0;  ///< an upper bound on the document's values (exact for valid JSON)
+  std::uint64_t keys = 0;    ///< colons outside strings: the object members
 };
 
 Counts count_structure(std::string_view text, const JsonLimits& limits, std::string_view what) {
   Counts counts;
   struct Open {
-    std::size_t index;
     std::uint64_t commas;
     bool empty;
   };
@@ -150,23 +150,21 @@ Counts count_structure(std::string_view text, const JsonLimits& limits, std::str
       case '{':
         value_start();
         if (open.size() >= limits.max_depth) return counts;  // pass 2 reports the depth
-        open.push_back(Open{counts.children.size(), 0, true});
-        counts.children.push_back(0);
+        open.push_back(Open{0, true});
         break;
       case ']':
       case '}': {
         if (open.empty()) return counts;
         const Open o = open.back();
         open.pop_back();
-        const std::uint64_t n = o.empty ? 0 : o.commas + 1;
-        counts.children[o.index] = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, UINT32_MAX));
-        counts.values += n;
+        counts.values += o.empty ? 0 : o.commas + 1;
         break;
       }
       case ',':
         if (!open.empty()) ++open.back().commas;
         break;
       case ':':
+        ++counts.keys;
         break;
       default:
         if (is_space(c)) {
@@ -179,37 +177,51 @@ Counts count_structure(std::string_view text, const JsonLimits& limits, std::str
     if (counts.values > limits.max_values) too_many_values(what, limits);
   }
   // Containers left open: the text is not JSON, but pass 2 builds them until it finds out.
-  for (const Open& o : open) {
-    const std::uint64_t n = o.empty ? 0 : o.commas + 1;
-    counts.children[o.index] = static_cast<std::uint32_t>(std::min<std::uint64_t>(n, UINT32_MAX));
-    counts.values += n;
-  }
+  for (const Open& o : open) counts.values += o.empty ? 0 : o.commas + 1;
   if (counts.values > limits.max_values) too_many_values(what, limits);
   return counts;
 }
 
+}  // namespace
+
 // ---- Pass 2: validate and build ------------------------------------------------------------
 
-class Parser {
+class JsonDocumentBuilder {
  public:
-  Parser(std::string_view text, std::string_view what, const JsonLimits& limits, const Counts& counts,
-         JsonParseNotes& notes)
-      : p_(text.data()), begin_(text.data()), end_(text.data() + text.size()), what_(what), limits_(limits),
-        counts_(counts), notes_(notes) {}
+  using Node = JsonDocument::Node;
 
-  Json parse_document() {
+  JsonDocumentBuilder(JsonDocument& doc, std::string_view text, std::string_view what, const JsonLimits& limits,
+                      const Counts& counts, JsonParseNotes& notes)
+      : p_(text.data()), begin_(text.data()), end_(text.data() + text.size()), what_(what), limits_(limits),
+        notes_(notes), doc_(doc) {
+    const std::uint64_t nodes = counts.values + counts.keys;
+    if (nodes >= UINT32_MAX) too_many_values(what_, limits_);
+    doc_.nodes_.reserve(static_cast<std::size_t>(nodes));
+    // Every value but the root is one entry in its container's list; a member adds its key.
+    doc_.children_.reserve(static_cast<std::size_t>(counts.values + counts.keys));
+    // The open containers' entries never outnumber the document's: reserved whole, this costs
+    // memory only for the pages used (no copies as it grows, and no doubled slack).
+    pending_.reserve(static_cast<std::size_t>(counts.values + counts.keys));
+  }
+
+  static JsonDocument build(std::string_view bytes, std::string* owned, std::string_view what,
+                            const JsonLimits& limits, JsonParseNotes* notes);
+
+  void parse_document() {
     skip_space();
-    Json root = parse_value_tree();
+    parse_value_tree();
     skip_space();
     if (p_ != end_) error("extra data");
-    return root;
+    doc_.values_ = notes_.values;
   }
 
  private:
-  /// A container being filled: its children arrive one by one.
+  /// A container being filled: its children's entries gather on `pending_`, from `first` on.
   struct Frame {
-    Json value;        ///< a JsonArray or JsonObject, reserved to its final size
-    std::string key;   ///< objects: the key whose value is being parsed
+    std::uint32_t node;
+    bool object;
+    std::size_t first;       ///< where its entries start in pending_
+    std::uint32_t key = 0;   ///< objects: the key node whose value is being parsed
   };
 
   [[noreturn]] void error(const std::string& message) const {
@@ -241,33 +253,42 @@ class Parser {
     return false;
   }
 
-  std::uint32_t next_count() {
-    return container_index_ < counts_.children.size() ? counts_.children[container_index_++] : 0;
+  std::uint32_t add_node(Json::Type type) {
+    if (doc_.nodes_.size() >= UINT32_MAX - 1) too_many_values(what_, limits_);
+    Node n{};
+    n.type_code = static_cast<std::uint8_t>(type);
+    doc_.nodes_.push_back(n);
+    return static_cast<std::uint32_t>(doc_.nodes_.size() - 1);
   }
+  Node& node(std::uint32_t index) { return doc_.nodes_[index]; }
 
   void open_container(std::vector<Frame>& stack, bool object) {
     if (stack.size() >= limits_.max_depth)
       throw Error(std::string(what_) + ": JSON nesting deeper than " + std::to_string(limits_.max_depth));
-    Frame f;
-    const std::uint32_t n = next_count();
-    if (object) {
-      JsonObject o;
-      o.reserve(n);
-      f.value = Json(std::move(o));
-    } else {
-      JsonArray a;
-      a.reserve(n);
-      f.value = Json(std::move(a));
-    }
-    stack.push_back(std::move(f));
+    stack.push_back(Frame{add_node(object ? Json::Type::object : Json::Type::array), object, pending_.size()});
+  }
+
+  /// The container on top of the stack is complete: its entries move to the document.
+  std::uint32_t close_container(std::vector<Frame>& stack) {
+    const Frame f = stack.back();
+    if (f.object) resolve_duplicates(stack);
+    Node& n = node(f.node);
+    n.offset = doc_.children_.size();
+    const std::size_t entries = pending_.size() - f.first;
+    n.size = static_cast<std::uint32_t>(f.object ? entries / 2 : entries);
+    doc_.children_.insert(doc_.children_.end(), pending_.begin() + static_cast<std::ptrdiff_t>(f.first),
+                          pending_.end());
+    pending_.resize(f.first);
+    stack.pop_back();
+    return f.node;
   }
 
   /// The whole value at p_, containers included, iteratively.
-  Json parse_value_tree() {
+  void parse_value_tree() {
     std::vector<Frame> stack;
     for (;;) {
       // Here a value starts: a scalar, or a container whose first child (if any) follows.
-      Json value;
+      std::uint32_t value;
       skip_space();
       if (p_ < end_ && (*p_ == '[' || *p_ == '{')) {
         const bool object = *p_++ == '{';
@@ -276,16 +297,14 @@ class Parser {
         skip_space();
         if (object) {
           if (take('}')) {
-            value = std::move(stack.back().value);
-            stack.pop_back();
+            value = close_container(stack);
           } else {
             read_key(stack.back());
             continue;
           }
         } else {
           if (take(']')) {
-            value = std::move(stack.back().value);
-            stack.pop_back();
+            value = close_container(stack);
           } else {
             continue;
           }
@@ -296,10 +315,11 @@ class Parser {
       }
       // `value` is complete: hand it to its container, then close every container it completes.
       for (;;) {
-        if (stack.empty()) return value;
+        if (stack.empty()) return;
         Frame& top = stack.back();
-        if (top.value.is_object()) {
-          add_member(stack, std::move(top.key), std::move(value));
+        if (top.object) {
+          pending_.push_back(top.key);
+          pending_.push_back(value);
           skip_space();
           if (take(',')) {
             skip_space();
@@ -307,15 +327,13 @@ class Parser {
             break;
           }
           if (!take('}')) error("expecting ',' delimiter");
-          finish_object(stack);
         } else {
-          top.value.as_array().push_back(std::move(value));
+          pending_.push_back(value);
           skip_space();
           if (take(',')) break;
           if (!take(']')) error("expecting ',' delimiter");
         }
-        value = std::move(stack.back().value);
-        stack.pop_back();
+        value = close_container(stack);
       }
     }
   }
@@ -323,48 +341,54 @@ class Parser {
   /// A key and its colon; the value follows.
   void read_key(Frame& frame) {
     if (!take('"')) error("expecting property name enclosed in double quotes");
-    frame.key.clear();
-    read_string_body(frame.key);
+    frame.key = read_string();
     skip_space();
     if (!take(':')) error("expecting ':' delimiter");
   }
 
+  std::string_view key_text(std::uint32_t key) const { return doc_.text_of(doc_.nodes_[key]); }
+
   // Duplicate keys are resolved when the object closes: appends stay cheap, and small
   // objects (nearly all of them) are checked by comparing keys, large ones through a hash map.
-  void add_member(std::vector<Frame>& stack, std::string key, Json value) {
-    stack.back().value.as_object().emplace_back(std::move(key), std::move(value));
-  }
-
-  void finish_object(std::vector<Frame>& stack) {
-    JsonObject& members = stack.back().value.as_object();
-    const std::size_t n = members.size();
+  void resolve_duplicates(const std::vector<Frame>& stack) {
+    std::uint32_t* members = pending_.data() + stack.back().first;  // (key, value) pairs
+    const std::size_t n = (pending_.size() - stack.back().first) / 2;
     if (n < 2) return;
+    const auto key_at = [&](std::size_t i) { return key_text(members[2 * i]); };
     std::size_t duplicates = 0;
     std::vector<std::size_t> first_of;  // for each member: index of the first member with its key
+    const auto mark = [&](std::size_t i, std::size_t first) {
+      if (first_of.empty()) {
+        first_of.resize(n);
+        for (std::size_t k = 0; k < n; ++k) first_of[k] = k;
+      }
+      first_of[i] = first;
+      ++duplicates;
+    };
     if (n <= 16) {
       for (std::size_t i = 1; i < n; ++i)
         for (std::size_t j = 0; j < i; ++j)
-          if (members[j].first == members[i].first) {
-            if (first_of.empty()) {
-              first_of.resize(n);
-              for (std::size_t k = 0; k < n; ++k) first_of[k] = k;
-            }
-            first_of[i] = first_of[j];
-            ++duplicates;
+          if (key_at(j) == key_at(i)) {
+            mark(i, first_of.empty() ? j : first_of[j]);
             break;
           }
     } else {
-      std::unordered_map<std::string_view, std::size_t> seen;
-      seen.reserve(n);
+      // An open-addressing table of member indices (+1; 0 is free), 8 bytes per member where a
+      // node-based hash map would take about 50.
+      std::vector<std::uint32_t> table(std::bit_ceil(2 * n), 0);
+      const std::size_t mask = table.size() - 1;
+      const std::hash<std::string_view> hash;
       for (std::size_t i = 0; i < n; ++i) {
-        auto [it, inserted] = seen.emplace(members[i].first, i);
-        if (!inserted) {
-          if (first_of.empty()) {
-            first_of.resize(n);
-            for (std::size_t k = 0; k < n; ++k) first_of[k] = k;
+        const std::string_view key = key_at(i);
+        for (std::size_t slot = hash(key) & mask;; slot = (slot + 1) & mask) {
+          if (table[slot] == 0) {
+            table[slot] = static_cast<std::uint32_t>(i + 1);
+            break;
           }
-          first_of[i] = it->second;
-          ++duplicates;
+          if (key_at(table[slot] - 1) == key) {
+            mark(i, table[slot] - 1);
+            break;
+          }
         }
       }
     }
@@ -372,55 +396,54 @@ class Parser {
     if (notes_.duplicate_keys == 0) {
       // The object's path: the keys (or indices) under which each enclosing container sits.
       for (std::size_t level = 0; level + 1 < stack.size(); ++level) {
-        const Json& container = stack[level].value;
-        notes_.first_duplicate.push_back(container.is_object() ? stack[level].key
-                                                               : std::to_string(container.as_array().size()));
+        const Frame& f = stack[level];
+        const std::size_t entries = (level + 1 < stack.size() ? stack[level + 1].first : pending_.size()) - f.first;
+        notes_.first_duplicate.push_back(f.object ? std::string(key_text(f.key)) : std::to_string(entries));
       }
       for (std::size_t i = 0; i < n; ++i)
         if (first_of[i] != i) {
-          notes_.first_duplicate.push_back(members[i].first);
+          notes_.first_duplicate.push_back(std::string(key_at(i)));
           break;
         }
     }
     notes_.duplicate_keys += duplicates;
     // Python's dict: the first position keeps the key, the last value wins.
     for (std::size_t i = 0; i < n; ++i)
-      if (first_of[i] != i) members[first_of[i]].second = std::move(members[i].second);
+      if (first_of[i] != i) members[2 * first_of[i] + 1] = members[2 * i + 1];
     std::size_t kept = 0;
     for (std::size_t i = 0; i < n; ++i) {
       if (first_of[i] != i) continue;
-      if (kept != i) members[kept] = std::move(members[i]);
+      members[2 * kept] = members[2 * i];
+      members[2 * kept + 1] = members[2 * i + 1];
       ++kept;
     }
-    members.erase(members.begin() + static_cast<std::ptrdiff_t>(kept), members.end());
+    pending_.resize(stack.back().first + 2 * kept);
   }
 
-  Json parse_scalar() {
+  std::uint32_t parse_scalar() {
     if (p_ >= end_) error("expecting value");
     switch (*p_) {
       case '"': {
         ++p_;
-        std::string s;
-        read_string_body(s);
-        return Json(std::move(s));
+        return read_string();
       }
       case 'n':
-        if (take_word("null")) return Json(nullptr);
+        if (take_word("null")) return add_node(Json::Type::null);
         break;
       case 't':
-        if (take_word("true")) return Json(true);
+        if (take_word("true")) return add_bool(true);
         break;
       case 'f':
-        if (take_word("false")) return Json(false);
+        if (take_word("false")) return add_bool(false);
         break;
       case 'N':
-        if (take_word("NaN")) return Json(std::numeric_limits<double>::quiet_NaN());
+        if (take_word("NaN")) return add_real(std::numeric_limits<double>::quiet_NaN());
         break;
       case 'I':
-        if (take_word("Infinity")) return Json(std::numeric_limits<double>::infinity());
+        if (take_word("Infinity")) return add_real(std::numeric_limits<double>::infinity());
         break;
       case '-':
-        if (take_word("-Infinity")) return Json(-std::numeric_limits<double>::infinity());
+        if (take_word("-Infinity")) return add_real(-std::numeric_limits<double>::infinity());
         return parse_number();
       default:
         if (*p_ >= '0' && *p_ <= '9') return parse_number();
@@ -428,9 +451,37 @@ class Parser {
     error("expecting value");
   }
 
+  std::uint32_t add_bool(bool b) {
+    const std::uint32_t i = add_node(Json::Type::boolean);
+    node(i).u = b ? 1 : 0;
+    return i;
+  }
+  std::uint32_t add_real(double d) {
+    const std::uint32_t i = add_node(Json::Type::real);
+    node(i).d = d;
+    return i;
+  }
+  std::uint32_t add_int(std::int64_t v) {
+    const std::uint32_t i = add_node(Json::Type::integer);
+    node(i).i = v;
+    return i;
+  }
+  std::uint32_t add_uint(std::uint64_t v) {
+    const std::uint32_t i = add_node(Json::Type::unsigned_integer);
+    node(i).u = v;
+    return i;
+  }
+  /// A string or big integer whose bytes are text_[first, last).
+  std::uint32_t add_text(Json::Type type, const char* first, const char* last) {
+    const std::uint32_t i = add_node(type);
+    node(i).offset = static_cast<std::uint64_t>(first - begin_);
+    node(i).size = static_cast<std::uint32_t>(last - first);
+    return i;
+  }
+
   /// -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)? : Python's NUMBER_RE. What follows a partial match
   /// (as in "1." or "01") is left for the caller, where it is always an error.
-  Json parse_number() {
+  std::uint32_t parse_number() {
     const char* start = p_;
     const bool negative = take('-');
     const char* digits = p_;
@@ -456,7 +507,7 @@ class Parser {
         p_ = q;
       }
     }
-    if (is_float) return Json(to_double(start, p_));
+    if (is_float) return add_real(to_double(start, p_));
     const std::size_t n = static_cast<std::size_t>(int_end - digits);
     if (n > kMaxIntDigits) {
       p_ = start;
@@ -467,19 +518,17 @@ class Parser {
     for (const char* d = digits; d < int_end; ++d) {
       const auto digit = static_cast<std::uint64_t>(*d - '0');
       if (magnitude > (UINT64_MAX - digit) / 10) {
-        std::string text(digits, int_end);
-        if (negative) text.insert(text.begin(), '-');
-        return Json(BigInt{std::move(text)});
+        return add_text(Json::Type::big_integer, start, int_end);  // the sign, if any, and the digits
       }
       magnitude = magnitude * 10 + digit;
     }
     if (!negative) {
-      if (magnitude <= static_cast<std::uint64_t>(INT64_MAX)) return Json(static_cast<std::int64_t>(magnitude));
-      return Json(magnitude);
+      if (magnitude <= static_cast<std::uint64_t>(INT64_MAX)) return add_int(static_cast<std::int64_t>(magnitude));
+      return add_uint(magnitude);
     }
-    if (magnitude <= static_cast<std::uint64_t>(INT64_MAX)) return Json(-static_cast<std::int64_t>(magnitude));
-    if (magnitude == static_cast<std::uint64_t>(INT64_MAX) + 1) return Json(INT64_MIN);
-    return Json(BigInt{"-" + std::string(digits, int_end)});
+    if (magnitude <= static_cast<std::uint64_t>(INT64_MAX)) return add_int(-static_cast<std::int64_t>(magnitude));
+    if (magnitude == static_cast<std::uint64_t>(INT64_MAX) + 1) return add_int(INT64_MIN);
+    return add_text(Json::Type::big_integer, start, int_end);
   }
 
   /// Python's float(text): correctly rounded, overflow to +-inf, underflow to 0. `text` is
@@ -513,8 +562,12 @@ class Parser {
     return negative ? -magnitude : magnitude;
   }
 
-  /// The rest of a string after its opening quote, appended to `out` as generalized UTF-8.
-  void read_string_body(std::string& out) {
+  /// The rest of a string after its opening quote, as a string node: a view of the text while
+  /// nothing needs decoding, else its bytes decoded (generalized UTF-8) into the arena.
+  std::uint32_t read_string() {
+    const char* const first = p_;
+    std::string* out = nullptr;  // the arena, once an escape was met
+    std::size_t arena_start = 0;
     for (;;) {
       const char* run = p_;
       while (p_ < end_) {
@@ -522,25 +575,44 @@ class Parser {
         if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
         ++p_;
       }
-      out.append(run, p_);
+      if (out) out->append(run, p_);
       if (p_ >= end_) error("unterminated string");
       const auto c = static_cast<unsigned char>(*p_);
       if (c == '"') {
         ++p_;
-        return;
+        break;
       }
       if (c == '\\') {
-        read_escape(out);
+        if (!out) {
+          out = &doc_.arena_;
+          arena_start = out->size();
+          out->append(first, p_);
+        }
+        read_escape(*out);
       } else if (c < 0x20) {
         error("invalid control character in a string");
       } else {
-        read_utf8(out);
+        const char* sequence = p_;
+        p_ += utf8_length();
+        if (out) out->append(sequence, p_);
       }
     }
+    if (!out) {
+      if (p_ - 1 - first > std::ptrdiff_t{UINT32_MAX}) error("a string of 4 GiB or more");
+      return add_text(Json::Type::string, first, p_ - 1);
+    }
+    const std::size_t size = out->size() - arena_start;
+    if (size > UINT32_MAX) error("a string of 4 GiB or more");
+    const std::uint32_t i = add_node(Json::Type::string);
+    node(i).in_arena = true;
+    node(i).offset = arena_start;
+    node(i).size = static_cast<std::uint32_t>(size);
+    return i;
   }
 
-  /// One multi-byte UTF-8 sequence, checked as Python's 'surrogatepass' decoder checks it.
-  void read_utf8(std::string& out) {
+  /// The length of the multi-byte UTF-8 sequence at p_, checked as Python's 'surrogatepass'
+  /// decoder checks it.
+  std::ptrdiff_t utf8_length() const {
     const auto at = [&](std::ptrdiff_t i) { return static_cast<unsigned char>(p_[i]); };
     const auto cont = [&](std::ptrdiff_t i) { return p_ + i < end_ && (at(i) & 0xC0) == 0x80; };
     const unsigned char c = at(0);
@@ -554,8 +626,7 @@ class Parser {
       len = (cont(1) && cont(2) && cont(3) && (c != 0xF0 || at(1) >= 0x90) && (c != 0xF4 || at(1) < 0x90)) ? 4 : 0;
     }
     if (!len) error("invalid UTF-8");
-    out.append(p_, static_cast<std::size_t>(len));
-    p_ += len;
+    return len;
   }
 
   /// Four hex digits after "\u", or an error.
@@ -607,12 +678,10 @@ class Parser {
   const char* end_;
   std::string_view what_;
   const JsonLimits& limits_;
-  const Counts& counts_;
-  std::size_t container_index_ = 0;
   JsonParseNotes& notes_;
+  JsonDocument& doc_;
+  std::vector<std::uint32_t> pending_;  ///< entries of the open containers, innermost last
 };
-
-}  // namespace
 
 namespace {
 std::atomic<std::uint64_t> held_values{0};  // threads parse .jsonl lines while documents are held
@@ -635,14 +704,42 @@ HeldJsonValues& HeldJsonValues::operator=(HeldJsonValues&& other) noexcept {
 
 HeldJsonValues::~HeldJsonValues() { held_values -= values_; }
 
-Json parse_json(std::string_view bytes, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
+/// Parse `bytes` into a document that owns them (`owned`: the caller's string to take) or
+/// only points into them (the caller keeps them alive while the document lives).
+JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* owned, std::string_view what,
+                                        const JsonLimits& limits, JsonParseNotes* notes) {
   JsonParseNotes local;
   JsonParseNotes& n = notes ? *notes : local;
   n = JsonParseNotes{};
+  JsonDocument doc;
   std::string transcoded;
   const std::string_view text = decode_input(bytes, transcoded, n, what);
-  const Counts counts = count_structure(text, limits, what);
-  return Parser(text, what, limits, counts, n).parse_document();
+  std::string_view parsed = text;
+  if (text.data() == transcoded.data() && !transcoded.empty()) {  // UTF-16/32: keep the UTF-8 text
+    doc.owned_text_ = std::move(transcoded);
+    parsed = doc.owned_text_;
+  } else if (owned) {
+    const std::size_t start = static_cast<std::size_t>(text.data() - bytes.data());
+    doc.owned_text_ = std::move(*owned);
+    doc.text_start_ = start;
+    parsed = std::string_view(doc.owned_text_).substr(start);
+  } else {
+    doc.external_text_ = text.data();
+  }
+  const Counts counts = count_structure(parsed, limits, what);
+  JsonDocumentBuilder(doc, parsed, what, limits, counts, n).parse_document();
+  return doc;
+}
+
+JsonDocument parse_document(std::string text, std::string_view what, const JsonLimits& limits,
+                            JsonParseNotes* notes) {
+  const std::string_view bytes = text;
+  return JsonDocumentBuilder::build(bytes, &text, what, limits, notes);
+}
+
+Json parse_json(std::string_view bytes, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
+  const JsonDocument doc = JsonDocumentBuilder::build(bytes, nullptr, what, limits, notes);
+  return doc.root().copy();
 }
 
 }  // namespace zanj

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "json/json_document.hpp"
 #include "zanj/json.hpp"
 
 namespace zanj {
@@ -58,6 +59,10 @@ struct JsonParseNotes {
 /// their first position and take the last value, like a Python dict. `what` names the
 /// document in error messages (a member name). Throws zanj::Error on invalid JSON, or when
 /// nesting exceeds max_depth or the value count max_values.
+JsonDocument parse_document(std::string text, std::string_view what, const JsonLimits& limits = {},
+                            JsonParseNotes* notes = nullptr);
+/// The same as a Json value of its own, for code that builds or edits a tree (pack) or
+/// keeps a small value (a .jsonl line).
 Json parse_json(std::string_view text, std::string_view what, const JsonLimits& limits = {},
                 JsonParseNotes* notes = nullptr);
 

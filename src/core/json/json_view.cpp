@@ -1,61 +1,216 @@
-// JsonView over the Json tree the parser builds. Every accessor goes through here, so when the
-// document representation changes, only this file (and json_view_access.hpp) follow.
+// JsonView over either representation: a Json value built in memory, or a node of a parsed
+// JsonDocument (json_document.hpp). Every accessor goes through here, so when a
+// representation changes, only this file (and json_view_access.hpp) follow.
+#include <cmath>
+#include <cstdlib>
+#include <variant>
+
+#include "json/json_document.hpp"
 #include "json/json_view_access.hpp"
 #include "zanj/json.hpp"
 
 namespace zanj {
 namespace {
+using Node = JsonDocument::Node;
+
 const Json& null_json() {
   static const Json null;
   return null;
 }
 /// An invalid view reads as JSON null.
 const Json& value(const Json* json) { return json ? *json : null_json(); }
+
+[[noreturn]] void wrong_type() { throw std::bad_variant_access(); }
 }  // namespace
 
-JsonView::Type JsonView::type() const noexcept { return value(json_).type(); }
-bool JsonView::is_number() const noexcept { return value(json_).is_number(); }
-bool JsonView::is_integer() const noexcept { return value(json_).is_integer(); }
-bool JsonView::as_bool() const { return value(json_).as_bool(); }
-std::string_view JsonView::as_string() const { return value(json_).as_string(); }
-std::int64_t JsonView::as_int64() const { return value(json_).as_int64(); }
-std::uint64_t JsonView::as_uint64() const { return value(json_).as_uint64(); }
-double JsonView::as_real() const { return value(json_).as_real(); }
-std::string_view JsonView::big_integer_digits() const { return value(json_).as_big_integer().digits; }
-double JsonView::to_double() const { return value(json_).to_double(); }
-bool JsonView::get_uint64(std::uint64_t& out) const noexcept { return value(json_).get_uint64(out); }
-std::string_view JsonView::type_name() const noexcept { return value(json_).type_name(); }
-JsonView JsonView::find(std::string_view key) const noexcept { return JsonView(value(json_).find(key)); }
-std::string_view JsonView::string_at(std::string_view key) const noexcept { return value(json_).string_at(key); }
+JsonView JsonDocument::root() const { return nodes_.empty() ? JsonView() : PrivateAccess::view(this, 0); }
+
+std::size_t JsonDocument::bytes() const {
+  return owned_text_.capacity() + arena_.capacity() + nodes_.capacity() * sizeof(Node) +
+         children_.capacity() * sizeof(std::uint32_t);
+}
+
+// In a document view, doc_->node(node_) is the value.
+#define ZANJ_NODE (doc_->node(node_))
+
+JsonView::Type JsonView::type() const noexcept { return doc_ ? ZANJ_NODE.type() : value(json_).type(); }
+
+bool JsonView::is_number() const noexcept {
+  switch (type()) {
+    case Type::integer:
+    case Type::unsigned_integer:
+    case Type::big_integer:
+    case Type::real: return true;
+    default: return false;
+  }
+}
+bool JsonView::is_integer() const noexcept {
+  const Type t = type();
+  return t == Type::integer || t == Type::unsigned_integer || t == Type::big_integer;
+}
+
+bool JsonView::as_bool() const {
+  if (!doc_) return value(json_).as_bool();
+  if (ZANJ_NODE.type() != Type::boolean) wrong_type();
+  return ZANJ_NODE.u != 0;
+}
+std::string_view JsonView::as_string() const {
+  if (!doc_) return value(json_).as_string();
+  if (ZANJ_NODE.type() != Type::string) wrong_type();
+  return doc_->text_of(ZANJ_NODE);
+}
+std::int64_t JsonView::as_int64() const {
+  if (!doc_) return value(json_).as_int64();
+  if (ZANJ_NODE.type() != Type::integer) wrong_type();
+  return ZANJ_NODE.i;
+}
+std::uint64_t JsonView::as_uint64() const {
+  if (!doc_) return value(json_).as_uint64();
+  if (ZANJ_NODE.type() != Type::unsigned_integer) wrong_type();
+  return ZANJ_NODE.u;
+}
+double JsonView::as_real() const {
+  if (!doc_) return value(json_).as_real();
+  if (ZANJ_NODE.type() != Type::real) wrong_type();
+  return ZANJ_NODE.d;
+}
+std::string_view JsonView::big_integer_digits() const {
+  if (!doc_) return value(json_).as_big_integer().digits;
+  if (ZANJ_NODE.type() != Type::big_integer) wrong_type();
+  return doc_->text_of(ZANJ_NODE);
+}
+
+double JsonView::to_double() const {
+  if (!doc_) return value(json_).to_double();
+  switch (type()) {
+    case Type::integer: return static_cast<double>(ZANJ_NODE.i);
+    case Type::unsigned_integer: return static_cast<double>(ZANJ_NODE.u);
+    case Type::big_integer: return std::strtod(std::string(big_integer_digits()).c_str(), nullptr);
+    case Type::real: return ZANJ_NODE.d;
+    case Type::boolean: return ZANJ_NODE.u ? 1.0 : 0.0;
+    default: return std::nan("");
+  }
+}
+
+bool JsonView::get_uint64(std::uint64_t& out) const noexcept {
+  if (!doc_) return value(json_).get_uint64(out);
+  const Node& n = ZANJ_NODE;
+  if (n.type() == Type::unsigned_integer || (n.type() == Type::integer && n.i >= 0)) {
+    out = n.u;
+    return true;
+  }
+  return false;
+}
+
+std::string_view JsonView::type_name() const noexcept {
+  switch (type()) {
+    case Type::null: return "null";
+    case Type::boolean: return "bool";
+    case Type::string: return "string";
+    case Type::array: return "array";
+    case Type::object: return "object";
+    default: return "number";
+  }
+}
+
+JsonView JsonView::find(std::string_view key) const noexcept {
+  if (!doc_) return JsonView(value(json_).find(key));
+  const Node& n = ZANJ_NODE;
+  if (n.type() != Type::object) return {};
+  const std::uint32_t* entries = doc_->children(n);
+  for (std::uint32_t i = 0; i < n.size; ++i)
+    if (doc_->text_of(doc_->node(entries[2 * i])) == key) return JsonView(doc_, entries[2 * i + 1]);
+  return {};
+}
+
+std::string_view JsonView::string_at(std::string_view key) const noexcept {
+  const JsonView v = find(key);
+  return v.is_string() ? v.as_string() : std::string_view();
+}
 
 std::size_t JsonView::size() const noexcept {
+  if (doc_) {
+    const Node& n = ZANJ_NODE;
+    return (n.type() == Type::array || n.type() == Type::object) ? n.size : 0;
+  }
   if (is_array()) return json_->as_array().size();
   if (is_object()) return json_->as_object().size();
   return 0;
 }
 
 JsonView JsonView::operator[](std::size_t i) const {
+  if (doc_) {
+    const Node& n = ZANJ_NODE;
+    if (n.type() != Type::array && n.type() != Type::object) wrong_type();
+    if (i >= n.size) throw std::out_of_range("JsonView index out of range");
+    const std::uint32_t* entries = doc_->children(n);
+    return JsonView(doc_, n.type() == Type::array ? entries[i] : entries[2 * i + 1]);
+  }
   if (is_array()) return JsonView(&json_->as_array().at(i));
   return JsonView(&json_->as_object().at(i).second);
 }
 
-std::string_view JsonView::key(std::size_t i) const { return value(json_).as_object().at(i).first; }
+std::string_view JsonView::key(std::size_t i) const {
+  if (!doc_) return value(json_).as_object().at(i).first;
+  const Node& n = ZANJ_NODE;
+  if (n.type() != Type::object) wrong_type();
+  if (i >= n.size) throw std::out_of_range("JsonView key index out of range");
+  return doc_->text_of(doc_->node(doc_->children(n)[2 * i]));
+}
 
-Json JsonView::copy() const { return value(json_); }
+Json JsonView::copy() const {
+  if (!doc_) return value(json_);
+  switch (type()) {
+    case Type::null: return Json();
+    case Type::boolean: return Json(as_bool());
+    case Type::integer: return Json(as_int64());
+    case Type::unsigned_integer: return Json(as_uint64());
+    case Type::big_integer: return Json(BigInt{std::string(big_integer_digits())});
+    case Type::real: return Json(as_real());
+    case Type::string: return Json(std::string(as_string()));
+    case Type::array: {
+      JsonArray a;
+      a.reserve(size());
+      for (const JsonView e : *this) a.push_back(e.copy());
+      return Json(std::move(a));
+    }
+    case Type::object: {
+      JsonObject o;
+      o.reserve(size());
+      for (const auto [k, v] : members()) o.emplace_back(std::string(k), v.copy());
+      return Json(std::move(o));
+    }
+  }
+  return Json();
+}
+
+#undef ZANJ_NODE
 
 bool JsonView::operator==(const JsonView& other) const {
-  if (!json_ || !other.json_) return json_ == other.json_;
-  return *json_ == *other.json_;
-}
-
-void write_json(std::string& out, JsonView view, const JsonStyle& style) {
-  write_json(out, value(json_ptr(view)), style);
-}
-std::string to_json(JsonView view, const JsonStyle& style) {
-  return to_json(value(json_ptr(view)), style);
-}
-void write_json(OutputBuffer& out, JsonView view, const JsonStyle& style) {
-  write_json(out, value(json_ptr(view)), style);
+  if (!*this || !other) return !*this && !other && json_ == other.json_;
+  if (json_ && other.json_) return *json_ == *other.json_;
+  if (type() != other.type()) return false;
+  switch (type()) {
+    case Type::null: return true;
+    case Type::boolean: return as_bool() == other.as_bool();
+    case Type::integer: return as_int64() == other.as_int64();
+    case Type::unsigned_integer: return as_uint64() == other.as_uint64();
+    case Type::big_integer: return big_integer_digits() == other.big_integer_digits();
+    case Type::real: return as_real() == other.as_real();
+    case Type::string: return as_string() == other.as_string();
+    case Type::array:
+    case Type::object: {
+      const std::size_t n = size();
+      if (n != other.size()) return false;
+      const bool object = type() == Type::object;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (object && key(i) != other.key(i)) return false;
+        if (!((*this)[i] == other[i])) return false;
+      }
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace zanj

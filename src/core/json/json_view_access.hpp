@@ -1,7 +1,12 @@
 #pragma once
-// Between a parsed document's Json tree and the JsonView handles the API gives out. Core code
-// that still works on Json (the parser's output) converts here; code that only reads should
-// prefer the view.
+// Between the two things a JsonView can show: a Json value (what pack builds and edits, what
+// a .jsonl line parses to) and a node of a parsed JsonDocument (what an opened archive holds).
+// Core code that holds a Json converts here; code that only reads uses the view, which works
+// on both.
+#include <cstdint>
+#include <functional>
+#include <utility>
+
 #include "base/private_access.hpp"
 #include "zanj/json.hpp"
 
@@ -11,14 +16,22 @@ namespace zanj {
 inline JsonView view_of(const Json& json) { return PrivateAccess::view(&json); }
 /// A view of a value that may be absent (nullptr: an invalid view).
 inline JsonView view_of(const Json* json) { return PrivateAccess::view(json); }
-/// The Json a view shows, or nullptr for an invalid view.
+/// The Json a view shows, or nullptr for an invalid view or a view into a JsonDocument.
 inline const Json* json_ptr(JsonView view) { return PrivateAccess::json(view); }
-/// The Json a valid view shows.
+/// The Json a valid view of a Json shows.
 inline const Json& json_of(JsonView view) { return *PrivateAccess::json(view); }
-/// The Json a view shows; JSON null for an invalid view.
-inline const Json& json_or_null(JsonView view) {
-  static const Json null;
-  return view ? json_of(view) : null;
+
+/// What tells two views of the same value apart from views of equal values (for sets of
+/// nodes): the Json's address, or the document and the node's index.
+using JsonViewIdentity = std::pair<const void*, std::uint32_t>;
+inline JsonViewIdentity view_identity(JsonView view) {
+  if (const Json* json = PrivateAccess::json(view)) return {json, 0};
+  return {PrivateAccess::document(view), PrivateAccess::node(view)};
 }
+struct JsonViewIdentityHash {
+  std::size_t operator()(const JsonViewIdentity& id) const noexcept {
+    return std::hash<const void*>()(id.first) ^ (std::hash<std::uint32_t>()(id.second) * 0x9E3779B97F4A7C15ull);
+  }
+};
 
 }  // namespace zanj

@@ -97,15 +97,15 @@ bool parse_index(std::string_view s, std::size_t& index) {
 }
 }  // namespace
 
-const Json* KeyIndex::find(const Json& object, std::string_view key) {
-  if (!object.is_object() || object.as_object().size() < kIndexFrom) return object.find(key);
-  auto [it, created] = indexes_.try_emplace(&object);
+JsonView KeyIndex::find(JsonView object, std::string_view key) {
+  if (!object.is_object() || object.size() < kIndexFrom) return object.find(key);
+  auto [it, created] = indexes_.try_emplace(view_identity(object));
   if (created) {
-    it->second.reserve(object.as_object().size());
-    for (const auto& [k, v] : object.as_object()) it->second.try_emplace(k, &v);  // first of equal keys
+    it->second.reserve(object.size());
+    for (const auto [k, v] : object.members()) it->second.try_emplace(k, v);  // first of equal keys
   }
   const auto hit = it->second.find(key);
-  return hit == it->second.end() ? nullptr : hit->second;
+  return hit == it->second.end() ? JsonView() : hit->second;
 }
 
 const Json* follow_path(const Json& root, const PathSegments& segments, std::size_t* found, KeyIndex* index) {
@@ -114,7 +114,7 @@ const Json* follow_path(const Json& root, const PathSegments& segments, std::siz
   for (const auto& seg : segments) {
     const Json* next = nullptr;
     if (node->is_object()) {
-      next = index ? index->find(*node, seg) : node->find(seg);
+      next = index ? json_ptr(index->find(view_of(*node), seg)) : node->find(seg);
     } else if (node->is_array()) {
       std::size_t position = 0;
       if (parse_index(seg, position) && position < node->as_array().size()) next = &node->as_array()[position];
@@ -128,7 +128,22 @@ const Json* follow_path(const Json& root, const PathSegments& segments, std::siz
 }
 
 JsonView follow_path(JsonView root, const PathSegments& segments, std::size_t* found) {
-  return view_of(follow_path(json_or_null(root), segments, found));
+  JsonView node = root;
+  std::size_t matched = 0;
+  for (const auto& seg : segments) {
+    JsonView next;
+    if (node.is_object()) {
+      next = node.find(seg);
+    } else if (node.is_array()) {
+      std::size_t position = 0;
+      if (parse_index(seg, position) && position < node.size()) next = node[position];
+    }
+    if (!next) break;
+    node = next;
+    ++matched;
+  }
+  if (found) *found = matched;
+  return matched == segments.size() ? node : JsonView();
 }
 
 bool path_from_json(const Json& list, PathSegments& out) {

@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "json/json_view_access.hpp"
 #include "zanj/json.hpp"
 #include "zanj/tree.hpp"
 
@@ -14,15 +15,16 @@ namespace zanj {
 /// Key lookups for many paths into one document. Json::find scans an object's keys, so
 /// following 50,000 paths into a root of 50,000 arrays would compare keys a billion times; an
 /// object with many keys is indexed by its first lookup here, and later ones hash. Holds
-/// pointers into the Json it is used on: keep that alive and unchanged while this lives.
+/// views into the document it is used on: keep that alive and unchanged while this lives.
 class KeyIndex {
  public:
-  /// object.find(key), the first of equal keys as Json::find gives it.
-  const Json* find(const Json& object, std::string_view key);
+  /// object.find(key), the first of equal keys as JsonView::find gives it.
+  JsonView find(JsonView object, std::string_view key);
+  const Json* find(const Json& object, std::string_view key) { return json_ptr(find(view_of(object), key)); }
 
  private:
   static constexpr std::size_t kIndexFrom = 64;  // fewer keys: a scan is as fast
-  std::unordered_map<const Json*, std::unordered_map<std::string_view, const Json*>> indexes_;
+  std::unordered_map<JsonViewIdentity, std::unordered_map<std::string_view, JsonView>, JsonViewIdentityHash> indexes_;
 };
 
 /// Follow `segments` from `root`: keys in objects, decimal indices in arrays.

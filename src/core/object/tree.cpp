@@ -50,10 +50,10 @@ const std::string& Node::member() const {
 
 namespace {
 
-std::optional<std::uint64_t> uint_at(const Json& obj, std::string_view key) {
+std::optional<std::uint64_t> uint_at(JsonView obj, std::string_view key) {
   std::uint64_t v = 0;
-  const Json* j = obj.find(key);
-  if (j && j->get_uint64(v)) return v;
+  const JsonView j = obj.find(key);
+  if (j && j.get_uint64(v)) return v;
   return std::nullopt;
 }
 
@@ -77,14 +77,14 @@ std::optional<ArrayEncoding> array_encoding(std::string_view format, bool& torch
   return std::nullopt;
 }
 
-ArrayNode make_array(const Json& json, ArrayEncoding encoding, bool torch) {
+ArrayNode make_array(JsonView json, ArrayEncoding encoding, bool torch) {
   ArrayNode a;
   a.encoding = encoding;
   a.torch = torch;
   a.dtype = std::string(json.string_at("dtype"));
-  if (const Json* shape = json.find("shape"); shape && shape->is_array()) {
+  if (const JsonView shape = json.find("shape"); shape.is_array()) {
     a.has_shape = true;
-    for (const auto& d : shape->as_array()) {
+    for (const JsonView d : shape) {
       std::uint64_t v = 0;
       if (!d.get_uint64(v)) {
         a.has_shape = false;
@@ -98,12 +98,12 @@ ArrayNode make_array(const Json& json, ArrayEncoding encoding, bool torch) {
   if (encoding == ArrayEncoding::external) {
     a.member = std::string(json.string_at(kRefKey));
   } else {
-    a.data = view_of(json.find("data"));
+    a.data = json.find("data");
   }
   return a;
 }
 
-Node classify_formatted(const Json& json, std::string_view format, Node node) {
+Node classify_formatted(JsonView json, std::string_view format, Node node) {
   bool torch = false;
   if (auto encoding = array_encoding(format, torch)) {
     node.kind = NodeKind::array;
@@ -114,9 +114,9 @@ Node classify_formatted(const Json& json, std::string_view format, Node node) {
                                  uint_at(json, "len(data)")};
   } else if (ends_with(format, "DataFrame:external")) {
     TableNode t{std::string(json.string_at(kRefKey)), {}, uint_at(json, "len(data)")};
-    if (const Json* cols = json.find("columns"); cols && cols->is_array())
-      for (const auto& c : cols->as_array())
-        t.columns.push_back(c.is_string() ? c.as_string() : to_json(c));
+    if (const JsonView cols = json.find("columns"); cols.is_array())
+      for (const JsonView c : cols)
+        t.columns.push_back(c.is_string() ? std::string(c.as_string()) : to_json(c));
     node.kind = NodeKind::table;
     node.table = std::move(t);
   } else if (ends_with(format, "(SerializableDataclass)")) {
@@ -129,9 +129,9 @@ Node classify_formatted(const Json& json, std::string_view format, Node node) {
 
 }  // namespace
 
-Node classify(const Json& json) {
+Node classify(JsonView json) {
   Node node;
-  node.json = view_of(json);
+  node.json = json;
   switch (json.type()) {
     case Json::Type::null: node.kind = NodeKind::null; return node;
     case Json::Type::boolean: node.kind = NodeKind::boolean; return node;
@@ -140,19 +140,19 @@ Node classify(const Json& json) {
     case Json::Type::object: break;
     default: node.kind = NodeKind::number; return node;
   }
-  const Json* format = json.find(kFormatKey);
+  const JsonView format = json.find(kFormatKey);
   if (!format) {
     node.kind = NodeKind::dict;
     return node;
   }
-  node.format = format->is_string() ? format->as_string() : to_json(*format);
+  node.format = format.is_string() ? std::string(format.as_string()) : to_json(format);
   const std::string format_text = node.format;  // node is moved below; keep the key alive
   return classify_formatted(json, format_text, std::move(node));
 }
 
-bool is_scalar_list(const Json& json) {
+bool is_scalar_list(JsonView json) {
   if (!json.is_array()) return false;
-  for (const auto& e : json.as_array())
+  for (const JsonView e : json)
     if (e.is_array() || e.is_object()) return false;
   return true;
 }
@@ -178,13 +178,13 @@ std::vector<std::pair<std::string, JsonView>> node_children(const Node& node) {
 }
 
 namespace {
-void walk_node(const Json& json, std::string& path, std::vector<std::string>& segments, std::size_t depth,
+void walk_node(JsonView json, std::string& path, std::vector<std::string>& segments, std::size_t depth,
                const std::function<bool(const TreeVisit&)>& visitor) {
   const Node node = classify(json);
   if (!visitor(TreeVisit{path, segments, node, depth})) return;
   // The children are visited as node_children() lists them, without building that list: a
   // list of millions of elements would cost tens of MiB of index strings and pointers.
-  auto visit = [&](std::string segment, const Json& child) {
+  auto visit = [&](std::string segment, JsonView child) {
     const std::size_t saved = path.size();
     path = child_path(path, segment);
     segments.push_back(std::move(segment));
@@ -194,29 +194,29 @@ void walk_node(const Json& json, std::string& path, std::vector<std::string>& se
   };
   switch (node.kind) {
     case NodeKind::list: {
-      const auto& a = json.as_array();
-      for (std::size_t i = 0; i < a.size(); ++i) visit(std::to_string(i), a[i]);
+      const std::size_t n = json.size();
+      for (std::size_t i = 0; i < n; ++i) visit(std::to_string(i), json[i]);
       break;
     }
     case NodeKind::dict:
     case NodeKind::dataclass:
     case NodeKind::other:
-      for (const auto& [k, v] : json.as_object())
-        if (k != kFormatKey) visit(k, v);
+      for (const auto [k, v] : json.members())
+        if (k != kFormatKey) visit(std::string(k), v);
       break;
     default: break;
   }
 }
 }  // namespace
 
-void walk_tree(const Json& start, const std::vector<std::string>& start_segments,
+void walk_tree(JsonView start, const std::vector<std::string>& start_segments,
                const std::function<bool(const TreeVisit&)>& visitor) {
   std::string path = join_path(start_segments);
   std::vector<std::string> segments = start_segments;
   walk_node(start, path, segments, 0, visitor);
 }
 
-std::vector<Reference> collect_references(const Json& root) {
+std::vector<Reference> collect_references(JsonView root) {
   std::vector<Reference> refs;
   walk_tree(root, {}, [&](const TreeVisit& v) {
     if (v.node.is_reference() || (v.node.array && v.node.array->external()))
@@ -226,13 +226,13 @@ std::vector<Reference> collect_references(const Json& root) {
   return refs;
 }
 
-// The API's entry points: views of the document, read through the Json tree above.
-Node classify(JsonView json) { return classify(json_or_null(json)); }
-bool is_scalar_list(JsonView json) { return is_scalar_list(json_or_null(json)); }
-void walk_tree(JsonView start, const std::vector<std::string>& start_segments,
+// For core code holding a Json tree (pack's): the same through its view.
+Node classify(const Json& json) { return classify(view_of(json)); }
+bool is_scalar_list(const Json& json) { return is_scalar_list(view_of(json)); }
+void walk_tree(const Json& start, const std::vector<std::string>& start_segments,
                const std::function<bool(const TreeVisit&)>& visitor) {
-  walk_tree(json_or_null(start), start_segments, visitor);
+  walk_tree(view_of(start), start_segments, visitor);
 }
-std::vector<Reference> collect_references(JsonView root) { return collect_references(json_or_null(root)); }
+std::vector<Reference> collect_references(const Json& root) { return collect_references(view_of(root)); }
 
 }  // namespace zanj

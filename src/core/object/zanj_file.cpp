@@ -7,15 +7,15 @@ namespace zanj {
 namespace {
 
 /// Parse one JSON member of `archive`; adds its value count to *values.
-Json read_json_member(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes, const JsonLimits& limits,
+JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes, const JsonLimits& limits,
                       std::uint64_t* values) {
   if (entry.uncompressed_size > max_bytes)
     throw Error(archive.name() + ": " + entry.name + ": its size of " + std::to_string(entry.uncompressed_size) +
                 " bytes exceeds the limit of " + std::to_string(max_bytes) + " (raise with --max-json-bytes)");
-  const std::string text = archive.read_all(entry, max_bytes);
+  std::string text = archive.read_all(entry, max_bytes);
   try {
     JsonParseNotes notes;
-    Json parsed = parse_json(text, entry.name, limits, &notes);
+    JsonDocument parsed = parse_document(std::move(text), entry.name, limits, &notes);
     *values += notes.values;
     return parsed;
   } catch (const Error& e) {
@@ -58,8 +58,8 @@ ZanjFile::ZanjFile(ZanjFile&&) noexcept = default;
 ZanjFile& ZanjFile::operator=(ZanjFile&&) noexcept = default;
 
 const Archive& ZanjFile::archive() const { return impl_->archive; }
-JsonView ZanjFile::root() const { return PrivateAccess::view(&impl_->root); }
-JsonView ZanjFile::meta() const { return PrivateAccess::view(meta_json(*this)); }
+JsonView ZanjFile::root() const { return impl_->root.root(); }
+JsonView ZanjFile::meta() const { return impl_->meta ? impl_->meta->root() : JsonView(); }
 const std::vector<std::string>& ZanjFile::problems() const { return impl_->problems; }
 std::uint64_t ZanjFile::json_bytes() const { return impl_->json_bytes; }
 

@@ -208,7 +208,7 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
   VerifyOptions data_options = options;
   std::uint64_t held = 0;
   for (const auto& document : {&documents.main, &documents.meta})
-    if (*document) held += count_json_values(**document);
+    if (*document) held += (*document)->values();
   data_options.limits.max_json_values = (options.limits.max_json_values - std::min(options.limits.max_json_values, held)) / 2;
   check_member_data(archive, plans, zip.inflatable, data_options, report);
   finish_report(report);

@@ -104,7 +104,7 @@ struct MemberPlan {
 
 /// The two JSON members, parsed (absent when missing or invalid).
 struct ZanjDocuments {
-  std::optional<Json> main, meta;
+  std::optional<JsonDocument> main, meta;
 };
 
 /// Read and check both JSON members, every reference and externals_info. Returns one plan
@@ -118,7 +118,8 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
 /// Python's tuple(path) for an externals_info "path": a list's items, a string's characters or
 /// an object's keys; nullopt when the loader would fail on it (another type, empty, or an item
 /// that is neither a str nor an int -- a bool is an int).
-std::optional<std::vector<Json>> python_path_items(const Json& path);
+std::optional<std::vector<Json>> python_path_items(JsonView path);
+inline std::optional<std::vector<Json>> python_path_items(const Json& path) { return python_path_items(view_of(path)); }
 
 /// An external node that an earlier externals_info entry has given its data (the loader walks
 /// the entries shortest path first and populates each node before walking the next path).
@@ -126,11 +127,11 @@ struct PopulatedNode {
   std::string member;  ///< the member whose data it received
   bool jsonl = false;  ///< a list of lines (can be walked into), not an array (cannot)
 };
-using PopulatedNodes = std::unordered_map<const Json*, PopulatedNode>;
+using PopulatedNodes = std::unordered_map<JsonViewIdentity, PopulatedNode, JsonViewIdentityHash>;
 
 /// Where the loader's walk of an externals_info path ends.
 struct PathWalk {
-  const Json* target = nullptr;  ///< the node reached; nullptr when the walk fails or goes `through`
+  JsonView target;  ///< the node reached; invalid when the walk fails or goes `through`
   std::string failure;           ///< why the loader would fail (when neither target nor through)
   PathSegments segments;         ///< keys and list positions used (a bool or negative index resolved)
   /// The path enters the lines of this populated .jsonl member: `rest` (starting with the line
@@ -148,8 +149,12 @@ std::optional<std::size_t> list_position(const Json& key, std::size_t size);
 
 /// Walk `items` from `root` with Python subscripts (FORMAT.md, populate_externals). `index`
 /// (optional) makes key lookups in large objects constant time.
-PathWalk walk_python_path(const Json& root, const std::vector<Json>& items, const PopulatedNodes& populated,
+PathWalk walk_python_path(JsonView root, const std::vector<Json>& items, const PopulatedNodes& populated,
                           KeyIndex* index = nullptr);
+inline PathWalk walk_python_path(const Json& root, const std::vector<Json>& items, const PopulatedNodes& populated,
+                                 KeyIndex* index = nullptr) {
+  return walk_python_path(view_of(root), items, populated, index);
+}
 
 // ---- values (verify_values.cpp) --------------------------------------------------------
 
@@ -169,7 +174,7 @@ class MemberValueCheck {
   void feed_npy(std::string_view chunk);
   void feed_jsonl(std::string_view chunk);
   bool on_line(std::uint64_t index, std::string_view line);
-  void check_line_references(std::uint64_t index, const Json& value);
+  void check_line_references(std::uint64_t index, JsonView value);
   void fail(Code code, std::string message);
   void finish_npy();
   void finish_jsonl();
@@ -192,7 +197,11 @@ class MemberValueCheck {
 
 /// Check every inline array under `root` (check_inline_array); `member` names the document
 /// and `start` is the object path of `root` in it.
-void check_inline_arrays(const Json& root, std::string_view member, VerifyReport& report,
+void check_inline_arrays(JsonView root, std::string_view member, VerifyReport& report,
                          const PathSegments& start = {});
+inline void check_inline_arrays(const Json& root, std::string_view member, VerifyReport& report,
+                                const PathSegments& start = {}) {
+  check_inline_arrays(view_of(root), member, report, start);
+}
 
 }  // namespace zanj

@@ -47,14 +47,14 @@ std::string describe(const Json& key) {
 
 }  // namespace
 
-std::optional<std::vector<Json>> python_path_items(const Json& path) {
+std::optional<std::vector<Json>> python_path_items(JsonView path) {
   std::vector<Json> items;
   if (path.is_array()) {
-    items = path.as_array();
+    for (const JsonView item : path) items.push_back(item.copy());
   } else if (path.is_string()) {
-    items = characters(path.as_string());  // tuple("ab") is ('a', 'b')
+    items = characters(std::string(path.as_string()));  // tuple("ab") is ('a', 'b')
   } else if (path.is_object()) {
-    for (const auto& [key, value] : path.as_object()) items.emplace_back(key);  // tuple(dict): its keys
+    for (const auto [key, value] : path.members()) items.emplace_back(std::string(key));  // tuple(dict): its keys
   } else {
     return std::nullopt;  // len(5) or tuple(None) raises
   }
@@ -64,12 +64,12 @@ std::optional<std::vector<Json>> python_path_items(const Json& path) {
   return items;
 }
 
-PathWalk walk_python_path(const Json& root, const std::vector<Json>& items, const PopulatedNodes& populated,
+PathWalk walk_python_path(JsonView root, const std::vector<Json>& items, const PopulatedNodes& populated,
                           KeyIndex* index) {
   PathWalk walk;
-  const Json* node = &root;
+  JsonView node = root;
   // Root objects can hold 50,000 keys: every lookup goes through the index when there is one.
-  const auto find = [&](const Json& object, std::string_view key) {
+  const auto find = [&](JsonView object, std::string_view key) {
     return index ? index->find(object, key) : object.find(key);
   };
   const auto fail = [&](std::string why) {
@@ -78,20 +78,20 @@ PathWalk walk_python_path(const Json& root, const std::vector<Json>& items, cons
   };
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Json& key = items[i];
-    if (node->is_object()) {
+    if (node.is_object()) {
       // An external node on the way is entered through its "data": what an earlier (shorter)
       // entry loaded into it, else a "data" key already on disk; without either the loader fails.
-      if (const Json* format = find(*node, kFormatKey)) {
-        if (!format->is_string()) return fail("a format key that is not a string is on the way");
-        if (format->as_string().ends_with(":external")) {
-          if (const auto fed = populated.find(node); fed != populated.end()) {
+      if (const JsonView format = find(node, kFormatKey)) {
+        if (!format.is_string()) return fail("a format key that is not a string is on the way");
+        if (format.as_string().ends_with(":external")) {
+          if (const auto fed = populated.find(view_identity(node)); fed != populated.end()) {
             if (!fed->second.jsonl)
               return fail("the path goes into the array of '" + fed->second.member + "', which has no keys");
             walk.through = fed->second.member;
             walk.rest.assign(items.begin() + static_cast<std::ptrdiff_t>(i), items.end());
             return walk;
           }
-          node = find(*node, "data");
+          node = find(node, "data");
           if (!node) {
             walk.blocked_by_external = true;
             return fail("the path goes through an external node that nothing loads");
@@ -99,19 +99,19 @@ PathWalk walk_python_path(const Json& root, const std::vector<Json>& items, cons
         }
       }
     }
-    if (node->is_array()) {
-      const auto at = list_position(key, node->as_array().size());
+    if (node.is_array()) {
+      const auto at = list_position(key, node.size());
       if (!at) return fail("key " + describe(key) + " does not index a list of " +
-                           std::to_string(node->as_array().size()) + (key.is_string() ? " (a list needs an int)" : ""));
+                           std::to_string(node.size()) + (key.is_string() ? " (a list needs an int)" : ""));
       walk.segments.push_back(std::to_string(*at));
-      node = &node->as_array()[*at];
-    } else if (node->is_object()) {
+      node = node[*at];
+    } else if (node.is_object()) {
       if (!key.is_string()) return fail("key " + describe(key) + " into a dict (a dict needs a str key)");
-      node = find(*node, key.as_string());
+      node = find(node, key.as_string());
       if (!node) return fail("no key " + describe(key));
       walk.segments.push_back(key.as_string());
     } else {
-      return fail("key " + describe(key) + " into a " + std::string(node->type_name()));
+      return fail("key " + describe(key) + " into a " + std::string(node.type_name()));
     }
   }
   walk.target = node;

@@ -21,9 +21,9 @@ std::string without_prefix(std::string message, std::string_view prefix) {
 
 /// Keys of a table row against the table's columns, in any order. A column name may repeat
 /// (pandas allows it; a row, being a dict, holds it once), so rows are held to the distinct names.
-bool row_matches(const Json& row, const std::set<std::string_view>& columns) {
-  if (!row.is_object() || row.as_object().size() != columns.size()) return false;
-  return std::all_of(columns.begin(), columns.end(), [&](std::string_view c) { return row.find(c) != nullptr; });
+bool row_matches(JsonView row, const std::set<std::string_view>& columns) {
+  if (!row.is_object() || row.size() != columns.size()) return false;
+  return std::all_of(columns.begin(), columns.end(), [&](std::string_view c) { return bool(row.find(c)); });
 }
 
 constexpr std::string_view kLinePrefix = "jsonl: ";  // what JsonlLineSplitter puts before its errors
@@ -92,10 +92,10 @@ void MemberValueCheck::feed_jsonl(std::string_view chunk) {
 bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
   ++found_.checked.jsonl_rows;
   const std::string where = "line " + std::to_string(index + 1);
-  Json value;
+  JsonDocument document;
   try {
     JsonParseNotes notes;
-    value = parse_json(line, where, JsonLimits{limits_.max_json_depth, limits_.max_json_values}, &notes);
+    document = parse_document(std::string(line), where, JsonLimits{limits_.max_json_depth, limits_.max_json_values}, &notes);
     if ((notes.bom || notes.duplicate_keys) && noted_lines_++ == 0) {
       first_notes_ = std::move(notes);
       first_noted_line_ = index;
@@ -104,6 +104,7 @@ bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
     add_problem(found_, Code::jsonl_invalid, entry_.name, plan_.path, e.what());
     return true;
   }
+  const JsonView value = document.root();
   if (plan_.columns && !row_matches(value, columns_)) {
     add_problem(found_, Code::table_columns, entry_.name, plan_.path,
                 where + ": row is not an object with exactly the table's columns");
@@ -117,7 +118,7 @@ bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
   return true;
 }
 
-void MemberValueCheck::check_line_references(std::uint64_t index, const Json& value) {
+void MemberValueCheck::check_line_references(std::uint64_t index, JsonView value) {
   const auto [first, last] = references_by_line_.equal_range(index);
   for (auto it = first; it != last; ++it) {
     const MemberPlan::LineReference& ref = plan_.line_references[it->second];
@@ -127,10 +128,10 @@ void MemberValueCheck::check_line_references(std::uint64_t index, const Json& va
     if (walk.blocked_by_external) continue;  // another member may feed that node: not judged here
     std::string why = walk.failure;
     if (walk.target) {
-      const Json* name = walk.target->is_object() ? walk.target->find(kRefKey) : nullptr;
-      if (!name || !name->is_string() || name->as_string() != ref.member)
+      const JsonView name = walk.target.find(kRefKey);
+      if (!name || !name.is_string() || name.as_string() != ref.member)
         why = "it leads to a node whose $ref is not this member's name (the loader asserts it is)";
-      else if (!classify(*walk.target).is_reference())
+      else if (!classify(walk.target).is_reference())
         why = "it leads to a node that is not an external array, list or table";
     }
     if (!why.empty())
@@ -205,7 +206,7 @@ void MemberValueCheck::finish_jsonl() {
                     std::to_string(*plan_.rows));
 }
 
-void check_inline_arrays(const Json& root, std::string_view member, VerifyReport& report,
+void check_inline_arrays(JsonView root, std::string_view member, VerifyReport& report,
                          const PathSegments& start) {
   walk_tree(root, start, [&](const TreeVisit& v) {
     if (v.node.array && !v.node.array->external()) {

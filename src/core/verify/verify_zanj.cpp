@@ -28,7 +28,7 @@ struct RefSite {
 /// What the externals_info check needs of a reference node in __zanj__.json after the walk:
 /// not a copy of the node and its path segments, which on 50,000 references was about 30 MB.
 struct MainRef {
-  const Json* json;
+  JsonViewIdentity identity;
   std::string member, path;
 };
 
@@ -54,7 +54,7 @@ std::optional<std::string> dtype_refusal(const std::string& name) {
 }
 
 /// Read and parse one JSON member; nullopt (with the problem reported) when that fails.
-std::optional<Json> read_document(const Archive& archive, std::string_view name, Code missing,
+std::optional<JsonDocument> read_document(const Archive& archive, std::string_view name, Code missing,
                                   const std::vector<bool>& inflatable, const ResourceLimits& limits,
                                   std::vector<MemberPlan>& plans, VerifyReport& report) {
   const ZipEntry* entry = archive.find(name);
@@ -82,7 +82,7 @@ std::optional<Json> read_document(const Archive& archive, std::string_view name,
   report.checked.bytes_read += text.size();
   try {
     JsonParseNotes notes;
-    Json parsed = parse_json(text, "", JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);
+    JsonDocument parsed = parse_document(std::move(text), "", JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);
     report_json_notes(report, notes, name, "");
     return parsed;
   } catch (const Error& e) {
@@ -147,13 +147,13 @@ std::string plan_reference(const Archive& archive, const RefSite& ref, std::vect
 
 /// Every reference node of one document planned, in document order, as the walk finds it;
 /// with `keep`, what check_externals_info needs of each is returned.
-std::vector<MainRef> plan_references(const Archive& archive, const Json& root, std::string_view document,
+std::vector<MainRef> plan_references(const Archive& archive, JsonView root, std::string_view document,
                                      std::vector<MemberPlan>& plans, VerifyReport& report, bool keep) {
   std::vector<MainRef> out;
   walk_tree(root, {}, [&](const TreeVisit& v) {
     if (!is_reference_kind(v.node)) return true;
     std::string path = plan_reference(archive, RefSite{document, v.segments, v.node}, plans, report);
-    if (keep) out.push_back(MainRef{json_ptr(v.node.json), v.node.member(), std::move(path)});
+    if (keep) out.push_back(MainRef{view_identity(v.node.json), v.node.member(), std::move(path)});
     return true;
   });
   return out;
@@ -170,11 +170,11 @@ std::string shown_path(const PathWalk& walk) {
 /// One externals_info entry, walked as the loader walks it: it must lead to the reference node
 /// naming it. Returns that node (nullptr when it lies inside a .jsonl member's lines), or
 /// nullopt when the loader would fail on this entry.
-std::optional<const Json*> check_externals_entry(const Archive& archive, const Json& main, const std::string& key,
-                                                 const Json& info, const std::vector<Json>& items,
+std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView main, const std::string& key,
+                                                 JsonView info, const std::vector<Json>& items,
                                                  PopulatedNodes& populated, KeyIndex& index,
                                                  std::vector<MemberPlan>& plans, VerifyReport& report) {
-  const auto mismatch = [&](std::string message, std::string path = {}) -> std::optional<const Json*> {
+  const auto mismatch = [&](std::string message, std::string path = {}) -> std::optional<JsonView> {
     add_problem(report, Code::externals_info_mismatch, key, std::move(path), std::move(message));
     return std::nullopt;
   };
@@ -199,15 +199,15 @@ std::optional<const Json*> check_externals_entry(const Archive& archive, const J
     if (const ZipEntry* list = archive.find(walk.through))
       plans[static_cast<std::size_t>(list - archive.entries().data())].line_references.push_back(
           MemberPlan::LineReference{walk.rest, key, path});
-    return nullptr;
+    return JsonView();
   }
-  const std::string raw = to_json(*info.find("path"));
+  const std::string raw = to_json(info.find("path"));
   if (!walk.target) return mismatch("the loader cannot follow externals_info path " + raw + ": " + walk.failure);
-  const Json* ref = walk.target->is_object() ? walk.target->find(kRefKey) : nullptr;
-  if (!ref || !ref->is_string() || ref->as_string() != key)
+  const JsonView ref = walk.target.find(kRefKey);
+  if (!ref || !ref.is_string() || ref.as_string() != key)
     return mismatch("externals_info path " + raw + " leads to a node whose $ref is not this member's name (the "
                     "loader asserts it is)", path);
-  const Node node = classify(*walk.target);
+  const Node node = classify(walk.target);
   if (!is_reference_kind(node))
     return mismatch("externals_info path " + raw + " leads to a node that is not an external array, list or table",
                     path);
@@ -215,10 +215,10 @@ std::optional<const Json*> check_externals_entry(const Archive& archive, const J
   if (item_type != item_type_of(role))
     return mismatch("externals_info item_type '" + std::string(item_type) + "', the reference node wants '" +
                     std::string(item_type_of(role)) + "'", path);
-  populated.emplace(walk.target, PopulatedNode{key, role == Role::jsonl});
+  populated.emplace(view_identity(walk.target), PopulatedNode{key, role == Role::jsonl});
   std::uint64_t len = 0;
-  const Json* len_json = info.find("len(data)");
-  if (!len_json || !len_json->get_uint64(len)) return walk.target;
+  const JsonView len_json = info.find("len(data)");
+  if (!len_json || !len_json.get_uint64(len)) return walk.target;
   if (role == Role::npy) {
     if (node.array->has_shape && !node.array->shape.empty() && node.array->shape.front() != len)
       add_problem(report, Code::externals_info_len, key, path,
@@ -237,29 +237,30 @@ std::optional<const Json*> check_externals_entry(const Archive& archive, const J
 
 /// An externals_info entry whose path the loader can walk.
 struct ExternalsEntry {
-  const std::string* key;
-  const Json* info;
+  std::string key;
+  JsonView info;
   std::vector<Json> items;
 };
 
-void check_externals_info(const Archive& archive, const Json& main, const Json& externals,
+void check_externals_info(const Archive& archive, JsonView main, JsonView externals,
                           const std::vector<MainRef>& main_refs, std::vector<MemberPlan>& plans,
                           VerifyReport& report) {
   std::set<std::string> listed, broken;  // keys; keys of bad entries
   std::vector<ExternalsEntry> entries;
   KeyIndex keys;  // of externals_info itself
-  for (const auto& [key, info] : externals.as_object()) {
+  for (const auto [key_view, info] : externals.members()) {
+    const std::string key(key_view);
     listed.insert(key);
-    if (keys.find(externals, key) != &info) continue;  // a repeated key: Python's dict holds one of them
+    if (view_identity(keys.find(externals, key)) != view_identity(info)) continue;  // a repeated key: Python's dict holds one of them
     std::optional<std::vector<Json>> items;
     if (!info.is_object()) {
       add_problem(report, Code::externals_info_mismatch, key, "", "externals_info entry is not an object");
-    } else if (const Json* path = info.find("path"); !path || !(items = python_path_items(*path))) {
+    } else if (const JsonView path = info.find("path"); !path || !(items = python_path_items(path))) {
       add_problem(report, Code::externals_info_mismatch, key, "",
                   "externals_info path is not a non-empty list of str and int keys");
     }
     if (items)
-      entries.push_back(ExternalsEntry{&key, &info, std::move(*items)});
+      entries.push_back(ExternalsEntry{key, info, std::move(*items)});
     else
       broken.insert(key);
   }
@@ -267,21 +268,21 @@ void check_externals_info(const Archive& archive, const Json& main, const Json& 
   // walk, so that a longer path can go on through an external list's lines.
   std::stable_sort(entries.begin(), entries.end(),
                    [](const ExternalsEntry& a, const ExternalsEntry& b) { return a.items.size() < b.items.size(); });
-  std::unordered_set<const Json*> reached;  // reference nodes some entry leads to
+  std::unordered_set<JsonViewIdentity, JsonViewIdentityHash> reached;  // reference nodes some entry leads to
   PopulatedNodes populated;
   KeyIndex index;  // one path per entry into the same document
   for (const ExternalsEntry& e : entries) {
     if (const auto target =
-            check_externals_entry(archive, main, *e.key, *e.info, e.items, populated, index, plans, report))
-      reached.insert(*target);
+            check_externals_entry(archive, main, e.key, e.info, e.items, populated, index, plans, report))
+      reached.insert(view_identity(*target));
     else
-      broken.insert(*e.key);
+      broken.insert(e.key);
   }
   // The reference loader opens exactly the members externals_info lists, and puts each one's
   // data at the entry's path: a reference node no entry leads to is left without its data.
   for (const MainRef& ref : main_refs) {
     const std::string& member = ref.member;
-    if (member.empty() || broken.count(member) || reached.count(ref.json)) continue;
+    if (member.empty() || broken.count(member) || reached.count(ref.identity)) continue;
     add_problem(report, Code::externals_info_mismatch, member, ref.path,
                 listed.count(member) ? "no externals_info entry leads to this reference node (the reference loader "
                                        "would leave it without its data)"
@@ -301,34 +302,36 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
   // --max-json-values and --max-json-bytes budgets, as every other command reads them.
   ResourceLimits meta_limits = limits;
   if (documents.main) {
-    meta_limits.max_json_values -= std::min(limits.max_json_values, count_json_values(*documents.main));
+    meta_limits.max_json_values -= std::min(limits.max_json_values, documents.main->values());
     if (const ZipEntry* m = archive.find(kMainMember))
       meta_limits.max_json_bytes -= std::min(limits.max_json_bytes, m->uncompressed_size);
   }
   documents.meta = read_document(archive, kMetaMember, Code::missing_meta, inflatable, meta_limits, plans, report);
 
-  const Json* externals = nullptr;
+  JsonView externals;
+  const JsonView main = documents.main ? documents.main->root() : JsonView();
+  const JsonView meta = documents.meta ? documents.meta->root() : JsonView();
   if (documents.meta) {
-    if (!documents.meta->is_object()) {
+    if (!meta.is_object()) {
       add_problem(report, Code::meta_not_object, kMetaMember, "",
-                  "the meta is a JSON " + std::string(documents.meta->type_name()) + ", not an object");
-    } else if (externals = documents.meta->find("externals_info"); !externals || !externals->is_object()) {
+                  "the meta is a JSON " + std::string(meta.type_name()) + ", not an object");
+    } else if (externals = meta.find("externals_info"); !externals || !externals.is_object()) {
       add_problem(report, Code::no_externals_info, kMetaMember, "", "the meta has no externals_info object");
-      externals = nullptr;
+      externals = JsonView();
     }
   }
   // Reference nodes are planned as the walk finds them (the inline arrays' problems first, as
   // they always came), not gathered first: only what the externals_info check needs is kept.
   std::vector<MainRef> main_refs;
   if (documents.main) {
-    check_inline_arrays(*documents.main, kMainMember, report);
-    main_refs = plan_references(archive, *documents.main, kMainMember, plans, report, true);
+    check_inline_arrays(main, kMainMember, report);
+    main_refs = plan_references(archive, main, kMainMember, plans, report, true);
   }
-  if (documents.meta) plan_references(archive, *documents.meta, kMetaMember, plans, report, false);
+  if (documents.meta) plan_references(archive, meta, kMetaMember, plans, report, false);
   std::set<std::string> listed;
   if (externals && documents.main) {
-    check_externals_info(archive, *documents.main, *externals, main_refs, plans, report);
-    for (const auto& member : externals->as_object()) listed.insert(member.first);
+    check_externals_info(archive, main, externals, main_refs, plans, report);
+    for (const auto [key, value] : externals.members()) listed.insert(std::string(key));
   }
   // Without both documents, what is referenced is unknown: do not call members stray.
   if (!documents.main || !documents.meta) return plans;

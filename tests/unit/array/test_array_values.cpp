@@ -47,7 +47,7 @@ Json reference_json(const std::string& member, const std::string& dtype, const s
 TEST_SUITE("array_values") {
   TEST_CASE("a Fortran-order member comes out in C order, from memory or from a spool file") {
     ZanjFile z(kCorpus + "/dtypes.zanj");
-    const Node f4 = classify(*root_json(z).find("f4_fortran"));
+    const Node f4 = classify(z.root().find("f4_fortran"));
     const ArrayNode& node = *f4.array;
     const ZipEntry& entry = *z.archive().find("f4_fortran.npy");
     const NpyHeader header = read_npy_member_header(z.archive(), entry);
@@ -108,7 +108,7 @@ TEST_SUITE("array_values") {
 
   TEST_CASE("progress follows the member's inflated bytes, in order or gathered") {
     ZanjFile z(kCorpus + "/stored.zanj");  // data: int64 0..999, an 8,128-byte member
-    const Node data = classify(*root_json(z).find("data"));
+    const Node data = classify(z.root().find("data"));
     const ArrayNode& node = *data.array;
     const std::uint64_t size = z.archive().find(node.member)->uncompressed_size;
     for (const char* slice : {"[:]", "[::-1]"}) {
@@ -130,7 +130,7 @@ TEST_SUITE("array_values") {
 
   TEST_CASE("reversed and strided selections of a C-order member") {
     ZanjFile z(kCorpus + "/stored.zanj");  // data: int64 0..999
-    const Node data = classify(*root_json(z).find("data"));
+    const Node data = classify(z.root().find("data"));
     const ArrayNode& node = *data.array;
     ArrayReadOptions spool;
     spool.max_in_memory_bytes = 0;
@@ -146,7 +146,7 @@ TEST_SUITE("array_values") {
 
   TEST_CASE("inline arrays read like external ones") {
     ZanjFile z(kCorpus + "/inline_hex.zanj");
-    const ArrayValues v(z.archive(), *classify(*root_json(z).find("a")).array, "a");
+    const ArrayValues v(z.archive(), *classify(z.root().find("a")).array, "a");
     CHECK_FALSE(v.external());
     CHECK(as<float>(all_values(v, select_all({10}))) == std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9});
     CHECK(as<float>(all_values(v, select(parse_slice("[::-4]"), {10}))) == std::vector<float>{9, 5, 1});
@@ -171,7 +171,7 @@ TEST_SUITE("array_values") {
 
   TEST_CASE("corrupt member data stops the stream with an Error") {
     ZanjFile z(kCorpus + "/malformed/bad_crc.zanj");
-    const ArrayValues v(z.archive(), *classify(*root_json(z).find("big_array")).array, "big_array");
+    const ArrayValues v(z.archive(), *classify(z.root().find("big_array")).array, "big_array");
     CHECK_THROWS_WITH_AS(all_values(v, select_all(v.shape())), doctest::Contains("CRC-32"), Error);
   }
 }

@@ -11,7 +11,7 @@ TEST_CASE("reader_limits is one object, with the documented defaults") {
   CHECK(&a == &reader_limits());
   const ResourceLimits defaults;
   CHECK(defaults.max_json_bytes == std::uint64_t{32} << 20);
-  CHECK(defaults.max_json_values == 1'000'000);
+  CHECK(defaults.max_json_values == 2'000'000);
   CHECK(defaults.max_jsonl_line_bytes == std::uint64_t{8} << 20);
   CHECK(defaults.max_ratio == 10'000);
   CHECK(ResourceLimits::max_deflate_ratio == 1032);

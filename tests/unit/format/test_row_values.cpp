@@ -13,7 +13,7 @@ using namespace zanj::test;
 namespace {
 std::string rows(const ZanjFile& z, const std::string& key, const std::string& slice, RowFormat format,
                  std::optional<std::uint64_t> head = {}, std::optional<std::uint64_t> tail = {}) {
-  const Node node = classify(*root_json(z).find(key));
+  const Node node = classify(z.root().find(key));
   RowRequest request{slice.empty() ? SliceSpec{} : parse_slice(slice), head, tail};
   return printed([&](OutputBuffer& out) { print_rows(z.archive(), node, key, request, format, out); });
 }
@@ -82,7 +82,7 @@ TEST_SUITE("row_values") {
 
   TEST_CASE("all rows as one JSON array") {
     const ZanjFile z(corpus("nan_values.zanj"));
-    const Node node = classify(*root_json(z).find("table"));
+    const Node node = classify(z.root().find("table"));
     CHECK(printed([&](OutputBuffer& out) { write_rows_json(z.archive(), node, "table", out); }) ==
           R"([{"x": 1.0, "y": "a"}, {"x": NaN, "y": null}, {"x": 3.0, "y": "c"}])");
   }

@@ -40,7 +40,7 @@ TEST_SUITE("node_lookup") {
     CHECK(t.segments == PathSegments{"a/b", "c"});
     t = parse_node_target(root(), "");
     CHECK(t.segments.empty());
-    CHECK(json_ptr(find_node(root(), t, "f")) == json_ptr(root()));
+    CHECK(view_identity(find_node(root(), t, "f")) == view_identity(root()));
     t = parse_node_target(root(), "/list/1");
     CHECK(find_node(root(), t, "f").as_int64() == 2);
     t = parse_node_target(root(), "nope[1]");  // no such node: the bracket is taken as a slice

@@ -14,9 +14,9 @@ using namespace zanj;
 namespace {
 ArrayStats corpus_stats(const char* archive, const char* path) {
   const ZanjFile z(test::corpus(archive));
-  const Json* node = follow_path(root_json(z), split_path(path));
-  REQUIRE(node != nullptr);
-  const Node n = classify(*node);
+  const JsonView node = follow_path(z.root(), split_path(path));
+  REQUIRE(node);
+  const Node n = classify(node);
   REQUIRE(n.array);
   return array_stats(z.archive(), *n.array, path);
 }

@@ -36,7 +36,7 @@ TEST_SUITE("summary") {
 
   TEST_CASE("a missing meta is a problem, not a failure; a missing main member is") {
     ZanjFile z(corpus("malformed/no_meta.zanj"));
-    CHECK_FALSE(meta_json(z));
+    CHECK_FALSE(z.meta());
     CHECK(z.problems().size() == 1);
     const Summary s = summarize(z);
     CHECK(s.python.empty());

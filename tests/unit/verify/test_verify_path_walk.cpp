@@ -19,7 +19,7 @@ std::string walk(const Json& doc, const std::string& path_json, const PopulatedN
   const PathWalk w = walk_python_path(doc, *keys, populated);
   if (!w.through.empty()) return "through " + w.through + " at " + join_path(w.segments);
   if (!w.target) return "fails: " + w.failure;
-  return to_json(*w.target);
+  return to_json(w.target);
 }
 
 }  // namespace
@@ -66,8 +66,8 @@ TEST_SUITE("verify_path_walk") {
                                 "doc");
     CHECK(walk(doc, R"(["lst", 1])").starts_with("fails"));  // nothing loaded it: no data
     PopulatedNodes populated;
-    populated.emplace(doc.find("lst"), PopulatedNode{"lst.jsonl", true});
-    populated.emplace(doc.find("arr"), PopulatedNode{"a.npy", false});
+    populated.emplace(view_identity(view_of(doc.find("lst"))), PopulatedNode{"lst.jsonl", true});
+    populated.emplace(view_identity(view_of(doc.find("arr"))), PopulatedNode{"a.npy", false});
     CHECK(walk(doc, R"(["lst", 1, "x"])", populated) == "through lst.jsonl at lst");
     CHECK(walk(doc, R"(["arr", 0])", populated).starts_with("fails"));  // an ndarray has no keys
     CHECK(walk(doc, R"(["odd", -1])") == "6");                           // data on disk

@@ -1,0 +1,66 @@
+#pragma once
+// A parsed JSON document in one flat piece: what an opened archive holds of __zanj__.json and
+// its meta. A tree of Json values costs 40-110 bytes per value (a std::variant each, a
+// std::string per key, a vector per container); here every value and every key is one 16-byte
+// node in one array, in document order, and a container's children are listed in one shared
+// index array (an element: its node; an object member: its key node, then its value node). A
+// string is a view into the document's text when it needs no decoding (the common case), or
+// its decoded bytes in one arena. JsonView (json_view.cpp) reads it; nothing else needs to.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "zanj/json.hpp"
+
+namespace zanj {
+
+class JsonDocument {
+ public:
+  struct Node {
+    std::uint8_t type_code;  ///< a Json::Type
+    bool in_arena;        ///< strings and big integers: bytes in arena_, else in the text
+    std::uint32_t size;   ///< strings and big integers: bytes; arrays and objects: children
+    union {
+      std::int64_t i;
+      std::uint64_t u;
+      double d;
+      std::uint64_t offset;  ///< strings: first byte; containers: first entry in children_
+    };
+    Json::Type type() const { return static_cast<Json::Type>(type_code); }
+  };
+
+  JsonDocument() = default;
+  JsonDocument(JsonDocument&&) noexcept = default;
+  JsonDocument& operator=(JsonDocument&&) noexcept = default;
+
+  /// The root value (an invalid view for an empty document).
+  JsonView root() const;
+  const Node& node(std::uint32_t index) const { return nodes_[index]; }
+  /// A string's or big integer's bytes.
+  std::string_view text_of(const Node& n) const {
+    return {(n.in_arena ? arena_.data() : text()) + n.offset, n.size};
+  }
+  /// A container's child entries: `size` node indices for an array, 2 x `size` (key, value)
+  /// for an object.
+  const std::uint32_t* children(const Node& n) const { return children_.data() + n.offset; }
+  /// Values held (the root, every element and every member), as --max-json-values counts.
+  std::uint64_t values() const { return values_; }
+  /// Heap bytes held (the text, the arena, the nodes and the child lists).
+  std::size_t bytes() const;
+
+ private:
+  friend class JsonDocumentBuilder;
+  const char* text() const { return (external_text_ ? external_text_ : owned_text_.data()) + text_start_; }
+
+  std::string owned_text_;                ///< the (decoded) text, when the document owns it
+  const char* external_text_ = nullptr;   ///< the text, when the caller keeps it alive
+  std::size_t text_start_ = 0;            ///< past a byte-order mark in owned_text_
+  std::string arena_;                     ///< strings that needed decoding (escapes)
+  std::vector<Node> nodes_;
+  std::vector<std::uint32_t> children_;
+  std::uint64_t values_ = 0;
+};
+static_assert(sizeof(JsonDocument::Node) == 16);
+
+}  // namespace zanj
