@@ -13,15 +13,7 @@
 
 namespace zanj {
 
-bool Json::is_number() const noexcept {
-  switch (type()) {
-    case Type::integer:
-    case Type::unsigned_integer:
-    case Type::big_integer:
-    case Type::real: return true;
-    default: return false;
-  }
-}
+bool Json::is_number() const noexcept { return json_type_is_number(type()); }
 
 bool Json::is_integer() const noexcept {
   return type() == Type::integer || type() == Type::unsigned_integer || type() == Type::big_integer;
@@ -62,16 +54,18 @@ std::string_view Json::string_at(std::string_view key) const noexcept {
   return (v && v->is_string()) ? std::string_view(v->as_string()) : std::string_view();
 }
 
-std::string_view Json::type_name() const noexcept {
-  switch (type()) {
-    case Type::null: return "null";
-    case Type::boolean: return "bool";
-    case Type::string: return "string";
-    case Type::array: return "array";
-    case Type::object: return "object";
+std::string_view json_type_name(Json::Type type) noexcept {
+  switch (type) {
+    case Json::Type::null: return "null";
+    case Json::Type::boolean: return "bool";
+    case Json::Type::string: return "string";
+    case Json::Type::array: return "array";
+    case Json::Type::object: return "object";
     default: return "number";
   }
 }
+
+std::string_view Json::type_name() const noexcept { return json_type_name(type()); }
 
 namespace {
 

@@ -35,15 +35,7 @@ std::size_t JsonDocument::bytes() const {
 
 JsonView::Type JsonView::type() const noexcept { return doc_ ? ZANJ_NODE.type() : value(json_).type(); }
 
-bool JsonView::is_number() const noexcept {
-  switch (type()) {
-    case Type::integer:
-    case Type::unsigned_integer:
-    case Type::big_integer:
-    case Type::real: return true;
-    default: return false;
-  }
-}
+bool JsonView::is_number() const noexcept { return json_type_is_number(type()); }
 bool JsonView::is_integer() const noexcept {
   const Type t = type();
   return t == Type::integer || t == Type::unsigned_integer || t == Type::big_integer;
@@ -102,16 +94,7 @@ bool JsonView::get_uint64(std::uint64_t& out) const noexcept {
   return false;
 }
 
-std::string_view JsonView::type_name() const noexcept {
-  switch (type()) {
-    case Type::null: return "null";
-    case Type::boolean: return "bool";
-    case Type::string: return "string";
-    case Type::array: return "array";
-    case Type::object: return "object";
-    default: return "number";
-  }
-}
+std::string_view JsonView::type_name() const noexcept { return json_type_name(type()); }
 
 JsonView JsonView::find(std::string_view key) const noexcept {
   if (!doc_) return JsonView(value(json_).find(key));

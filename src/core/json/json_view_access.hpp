@@ -28,6 +28,15 @@ inline JsonViewIdentity view_identity(JsonView view) {
   if (const Json* json = PrivateAccess::json(view)) return {json, 0};
   return {PrivateAccess::document(view), PrivateAccess::node(view)};
 }
+/// "object", "array", "string", "number", "bool" or "null": Json::type_name and
+/// JsonView::type_name both answer with this (json.cpp).
+std::string_view json_type_name(Json::Type type) noexcept;
+/// Whether a type is one of the four kinds of number (Json::is_number, JsonView::is_number).
+inline bool json_type_is_number(Json::Type t) noexcept {
+  return t == Json::Type::integer || t == Json::Type::unsigned_integer || t == Json::Type::big_integer ||
+         t == Json::Type::real;
+}
+
 struct JsonViewIdentityHash {
   std::size_t operator()(const JsonViewIdentity& id) const noexcept {
     return std::hash<const void*>()(id.first) ^ (std::hash<std::uint32_t>()(id.second) * 0x9E3779B97F4A7C15ull);
