@@ -30,10 +30,8 @@ std::size_t JsonDocument::bytes() const {
          children_.capacity() * sizeof(std::uint32_t);
 }
 
-// In a document view, doc_->node(node_) is the value.
-#define ZANJ_NODE (doc_->node(node_))
 
-JsonView::Type JsonView::type() const noexcept { return doc_ ? ZANJ_NODE.type() : value(json_).type(); }
+JsonView::Type JsonView::type() const noexcept { return doc_ ? doc_->node(node_).type() : value(json_).type(); }
 
 bool JsonView::is_number() const noexcept { return json_type_is_number(type()); }
 bool JsonView::is_integer() const noexcept {
@@ -43,50 +41,50 @@ bool JsonView::is_integer() const noexcept {
 
 bool JsonView::as_bool() const {
   if (!doc_) return value(json_).as_bool();
-  if (ZANJ_NODE.type() != Type::boolean) wrong_type();
-  return ZANJ_NODE.u != 0;
+  if (doc_->node(node_).type() != Type::boolean) wrong_type();
+  return doc_->node(node_).u != 0;
 }
 std::string_view JsonView::as_string() const {
   if (!doc_) return value(json_).as_string();
-  if (ZANJ_NODE.type() != Type::string) wrong_type();
-  return doc_->text_of(ZANJ_NODE);
+  if (doc_->node(node_).type() != Type::string) wrong_type();
+  return doc_->text_of(doc_->node(node_));
 }
 std::int64_t JsonView::as_int64() const {
   if (!doc_) return value(json_).as_int64();
-  if (ZANJ_NODE.type() != Type::integer) wrong_type();
-  return ZANJ_NODE.i;
+  if (doc_->node(node_).type() != Type::integer) wrong_type();
+  return doc_->node(node_).i;
 }
 std::uint64_t JsonView::as_uint64() const {
   if (!doc_) return value(json_).as_uint64();
-  if (ZANJ_NODE.type() != Type::unsigned_integer) wrong_type();
-  return ZANJ_NODE.u;
+  if (doc_->node(node_).type() != Type::unsigned_integer) wrong_type();
+  return doc_->node(node_).u;
 }
 double JsonView::as_real() const {
   if (!doc_) return value(json_).as_real();
-  if (ZANJ_NODE.type() != Type::real) wrong_type();
-  return ZANJ_NODE.d;
+  if (doc_->node(node_).type() != Type::real) wrong_type();
+  return doc_->node(node_).d;
 }
 std::string_view JsonView::big_integer_digits() const {
   if (!doc_) return value(json_).as_big_integer().digits;
-  if (ZANJ_NODE.type() != Type::big_integer) wrong_type();
-  return doc_->text_of(ZANJ_NODE);
+  if (doc_->node(node_).type() != Type::big_integer) wrong_type();
+  return doc_->text_of(doc_->node(node_));
 }
 
 double JsonView::to_double() const {
   if (!doc_) return value(json_).to_double();
   switch (type()) {
-    case Type::integer: return static_cast<double>(ZANJ_NODE.i);
-    case Type::unsigned_integer: return static_cast<double>(ZANJ_NODE.u);
+    case Type::integer: return static_cast<double>(doc_->node(node_).i);
+    case Type::unsigned_integer: return static_cast<double>(doc_->node(node_).u);
     case Type::big_integer: return std::strtod(std::string(big_integer_digits()).c_str(), nullptr);
-    case Type::real: return ZANJ_NODE.d;
-    case Type::boolean: return ZANJ_NODE.u ? 1.0 : 0.0;
+    case Type::real: return doc_->node(node_).d;
+    case Type::boolean: return doc_->node(node_).u ? 1.0 : 0.0;
     default: return std::nan("");
   }
 }
 
 bool JsonView::get_uint64(std::uint64_t& out) const noexcept {
   if (!doc_) return value(json_).get_uint64(out);
-  const Node& n = ZANJ_NODE;
+  const Node& n = doc_->node(node_);
   if (n.type() == Type::unsigned_integer || (n.type() == Type::integer && n.i >= 0)) {
     out = n.u;
     return true;
@@ -98,7 +96,7 @@ std::string_view JsonView::type_name() const noexcept { return json_type_name(ty
 
 JsonView JsonView::find(std::string_view key) const noexcept {
   if (!doc_) return JsonView(value(json_).find(key));
-  const Node& n = ZANJ_NODE;
+  const Node& n = doc_->node(node_);
   if (n.type() != Type::object) return {};
   const std::uint32_t* entries = doc_->children(n);
   for (std::uint32_t i = 0; i < n.size; ++i)
@@ -113,7 +111,7 @@ std::string_view JsonView::string_at(std::string_view key) const noexcept {
 
 std::size_t JsonView::size() const noexcept {
   if (doc_) {
-    const Node& n = ZANJ_NODE;
+    const Node& n = doc_->node(node_);
     return (n.type() == Type::array || n.type() == Type::object) ? n.size : 0;
   }
   if (is_array()) return json_->as_array().size();
@@ -123,7 +121,7 @@ std::size_t JsonView::size() const noexcept {
 
 JsonView JsonView::operator[](std::size_t i) const {
   if (doc_) {
-    const Node& n = ZANJ_NODE;
+    const Node& n = doc_->node(node_);
     if (n.type() != Type::array && n.type() != Type::object) wrong_type();
     if (i >= n.size) throw std::out_of_range("JsonView index out of range");
     const std::uint32_t* entries = doc_->children(n);
@@ -135,7 +133,7 @@ JsonView JsonView::operator[](std::size_t i) const {
 
 std::string_view JsonView::key(std::size_t i) const {
   if (!doc_) return value(json_).as_object().at(i).first;
-  const Node& n = ZANJ_NODE;
+  const Node& n = doc_->node(node_);
   if (n.type() != Type::object) wrong_type();
   if (i >= n.size) throw std::out_of_range("JsonView key index out of range");
   return doc_->text_of(doc_->node(doc_->children(n)[2 * i]));
@@ -167,7 +165,6 @@ Json JsonView::copy() const {
   return Json();
 }
 
-#undef ZANJ_NODE
 
 bool JsonView::operator==(const JsonView& other) const {
   if (!*this || !other) return !*this && !other && json_ == other.json_;

@@ -7,7 +7,6 @@
 #include <unordered_set>
 
 #include "array/inline_check.hpp"
-#include "object/tree_json.hpp"
 #include "verify/verify_checks.hpp"
 #include "zanj/archive.hpp"
 #include "json/json_parse.hpp"
