@@ -1,0 +1,43 @@
+#pragma once
+// Libraries that only some inputs need, opened the first time one of them is asked for.
+// A local `zanj info` must not pay for libcurl (URLs) or libcrypto (hashes): a library the
+// executable names as NEEDED is mapped and relocated on every run, whether used or not
+// (cmake/Settings.cmake has the measurements). So those libraries are not linked: the code
+// that needs one calls SharedLibrary::load, then symbol<>() for each function, once, and keeps
+// the pointers. Their headers are still used at compile time, for the types.
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+namespace zanj {
+
+class SharedLibrary {
+ public:
+  /// The first of `sonames` that dlopen opens (for example {"libcurl.so.4"}), opened once per
+  /// process and never closed; later calls with the same first soname return the same object.
+  /// Safe to call from several threads. Throws Error(`feature` + " needs " + soname + ": " +
+  /// dlerror, Exit::usage) when none opens, so the user learns which package to install.
+  static const SharedLibrary& load(std::string_view feature,
+                                   std::initializer_list<const char*> sonames);
+
+  /// The function `name` as a pointer of type Function* (Function is a function type, for
+  /// example decltype(curl_easy_init)). Throws Error(Exit::usage) naming the library and the
+  /// symbol when it is missing (a library older than the one zanj was built against).
+  template <class Function>
+  Function* symbol(const char* name) const {
+    return reinterpret_cast<Function*>(address_of(name));
+  }
+
+  /// The soname that was opened.
+  const std::string& soname() const { return soname_; }
+
+ private:
+  SharedLibrary(void* handle, std::string soname, std::string feature);
+  void* address_of(const char* name) const;
+
+  void* handle_;
+  std::string soname_;
+  std::string feature_;
+};
+
+}  // namespace zanj
