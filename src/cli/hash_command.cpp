@@ -129,8 +129,12 @@ Command setup_hash(CLI::App& parent) {
   app->add_option("--algorithm", opt->algorithm, "Digest algorithm: sha256 (default), sha512, sha3-256, blake2b512")
       ->type_name("NAME")
       ->check(CLI::IsMember(hash_algorithms()));
-  app->add_option("--include", opt->include, "Hash only the paths matching a glob, and below (repeatable)")->type_name("GLOB");
-  app->add_option("--exclude", opt->exclude, "Leave out the paths matching a glob, and below (repeatable)")->type_name("GLOB");
+  app->add_option("--include", opt->include, "Hash only the paths matching a glob, and below (repeatable)")
+      ->type_name("GLOB")
+      ->allow_extra_args(false);
+  app->add_option("--exclude", opt->exclude, "Leave out the paths matching a glob, and below (repeatable)")
+      ->type_name("GLOB")
+      ->allow_extra_args(false);
   app->add_flag("--json", opt->json, "Per-node digests as JSON, for a lock file");
   app->add_option("--check", opt->check, "Check archives against a lock written by --json")->type_name("LOCK");
   return {app, [opt] {

@@ -171,7 +171,7 @@ class Hasher:
         if value is None:
             return "null"
         if isinstance(value, bool):
-            return "boolean"
+            return "bool"
         if isinstance(value, (int, float)):
             return "number"
         if isinstance(value, str):
@@ -195,7 +195,7 @@ class Hasher:
         kind = self.kind(value)
         if kind == "null":
             return self.h(b"n")
-        if kind == "boolean":
+        if kind == "bool":
             return self.h(b"t" if value else b"f")
         if kind == "number" and isinstance(value, int):
             return self.h(b"i" + str(value).encode())
