@@ -82,6 +82,12 @@ struct ValueDifferences {
   std::string first; ///< what it is, e.g. "1.5 -> 1.75"
   std::optional<double> max_abs, max_rel;
   Json max_abs_at, max_rel_at;
+  /// Whether the elements at max_abs_at / max_rel_at differ themselves (a tolerance or NaNs
+  /// can put the largest distance between values that count as equal): the text report
+  /// shows a maximum only where it is a difference.
+  bool max_abs_differs = true, max_rel_differs = true;
+  /// max_abs exactly, for integer arrays (a double would round differences past 2^53).
+  std::optional<Int128> max_abs_integer;
   Tolerance tolerance;  ///< the tolerance these values were compared with
 };
 

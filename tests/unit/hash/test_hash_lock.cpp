@@ -15,7 +15,7 @@ TEST_SUITE("hash lock") {
     ContentDigest d{"m.zanj", "sha256", "ab", {"w*"}, {"w/b"}, {{"", "dict", "ab"}, {"w", "dict", "cd"}}};
     const std::string one = to_json(content_digest_json(d));
     const std::string path = dir.path() + "/m.lock";
-    for (const std::string text : {one + "\n", one + "\n" + one + "\n", "[" + one + ", " + one + "]"}) {
+    for (const std::string& text : {one + "\n", one + "\n" + one + "\n", "[" + one + ", " + one + "]"}) {
       std::ofstream(path) << text;
       const auto lock = read_hash_lock(path);
       REQUIRE(!lock.empty());
@@ -31,7 +31,7 @@ TEST_SUITE("hash lock") {
   TEST_CASE("anything else is a usage error") {
     test::TempDir dir;
     const std::string path = dir.path() + "/bad.lock";
-    for (const std::string text : {"", "{}", "not json", R"({"file": "a", "algorithm": "sha256"})"}) {
+    for (const char* text : {"", "{}", "not json", R"({"file": "a", "algorithm": "sha256"})"}) {
       std::ofstream(path) << text;
       CHECK_THROWS_AS(read_hash_lock(path), Error);
     }
