@@ -178,9 +178,9 @@ class Hasher:
             return "string"
         if isinstance(value, list):
             return "list"
-        fmt = value.get(FORMAT_KEY)
-        if fmt is None:
+        if FORMAT_KEY not in value:
             return "dict"
+        fmt = format_text(value[FORMAT_KEY])
         if array_format(fmt):
             return "array"
         if fmt in ("list:external", "tuple:external"):
@@ -208,7 +208,7 @@ class Hasher:
             items_tree = tree and any(isinstance(x, (list, dict)) for x in value)
             return self.h(b"l" + b"".join(self.node(x, child(path, str(i)), items_tree) for i, x in enumerate(value)))
         if kind in ("dict", "dataclass", "other"):
-            msg = b"d" if kind == "dict" else b"o" + text(value[FORMAT_KEY])
+            msg = b"d" if kind == "dict" else b"o" + text(format_text(value[FORMAT_KEY]))
             children = [(k, self.node(v, child(path, k), tree)) for k, v in value.items() if k != FORMAT_KEY]
             for k, d in sorted(children, key=lambda kd: kd[0].encode("utf-8", "surrogatepass")):
                 msg += text(k) + d
@@ -242,6 +242,11 @@ class Hasher:
         msg = b"a" + text(fmt.split(":", 1)[0]) + text(dtype.descr()) + u64(len(shape))
         msg += b"".join(u64(d) for d in shape)
         return self.h(msg + canonical_nans(data, dtype))
+
+
+def format_text(fmt):
+    """A format that is not a string counts as its compact JSON text."""
+    return fmt if isinstance(fmt, str) else json.dumps(fmt)
 
 
 def array_format(fmt):
