@@ -121,7 +121,13 @@ struct HashOptions {
   std::vector<std::string> includes;  ///< globs; when any, only matching paths and below count
   std::vector<std::string> excludes;  ///< globs; a matching path and everything below is left out
   std::size_t queue_bytes = std::size_t{4} << 20;  ///< read-ahead per streamed member
+  bool node_digests = true;           ///< fill ContentDigest::nodes (`--json`, `--check`)
 };
+
+/// Whether the node at object path `path` is selected by the globs: no --exclude glob matches
+/// it or an ancestor's path, and (when there are --include globs) one matches it or an
+/// ancestor's path.
+bool hash_selects(const HashOptions& options, std::string_view path);
 
 /// One node's digest, by object path as `zanj ls` prints it ("" is the root).
 struct NodeDigest {

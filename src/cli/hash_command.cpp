@@ -34,6 +34,7 @@ int run_hash(const HashCliOptions& opt) {
   options.algorithm = opt.algorithm;
   options.includes = opt.include;
   options.excludes = opt.exclude;
+  options.node_digests = opt.json;
   int status = 0;
   for (const auto& file : opt.files) {
     try {
@@ -56,12 +57,10 @@ int check_one(const ContentDigest& pinned, const std::string& file, const HashCl
   options.includes = opt.include.empty() ? pinned.includes : opt.include;
   options.excludes = opt.exclude.empty() ? pinned.excludes : opt.exclude;
   const ContentDigest now = digest_of(file, options);
-  // Only the pinned nodes the selection still covers are compared.
+  // Only the pinned nodes the selection covers are compared.
   std::vector<NodeDigest> wanted;
-  for (const auto& n : pinned.nodes) {
-    const bool kept = std::any_of(now.nodes.begin(), now.nodes.end(), [&](const NodeDigest& m) { return m.path == n.path; });
-    if (kept || (opt.include.empty() && opt.exclude.empty())) wanted.push_back(n);
-  }
+  for (const auto& n : pinned.nodes)
+    if (hash_selects(options, n.path)) wanted.push_back(n);
   std::vector<HashChange> changes;
   if (pinned.nodes.empty()) {
     if (pinned.digest != now.digest) changes.push_back({HashChange::Kind::changed, ""});

@@ -157,6 +157,17 @@ class HashTest(ZanjTest):
         self.assertEqual(sorted(r.text.splitlines()),
                          sorted([f"{changed}: w: changed", f"{changed}: cfg/lr: changed",
                                  f"{changed}: new: added", f"{changed}: FAILED"]))
+        # globs on the command line narrow the check: the weights alone still match
+        self.assertOk(run("hash", "--check", lock, "--include", "w", self.make("lr.zanj", cfg={"lr": 0.5})))
+        r = run("hash", "--check", lock, "--exclude", "cfg", changed)
+        self.assertEqual(r.code, 1)
+        self.assertNotIn("cfg/lr", r.text)
+        self.assertIn(f"{changed}: w: changed\n", r.text)
+        # a pinned node that is gone
+        gone = self.make("gone.zanj", extra={"table": None})
+        r = run("hash", "--check", lock, gone)
+        self.assertEqual(r.code, 1)
+        self.assertIn(f"{gone}: table: changed\n", r.text)  # a table became null: same path, other kind
 
     def test_include_and_exclude(self):
         base = self.make("base.zanj")

@@ -74,7 +74,8 @@ class ContentHasher {
     if (tree && !included) included = options_.includes.empty() || any_match(options_.includes, path);
     const Node n = classify(json);
     std::size_t slot = nodes_.size();
-    if (tree && included) nodes_.push_back({path, std::string(kind_name(n.kind)), ""});
+    const bool listed = tree && included && options_.node_digests;
+    if (listed) nodes_.push_back({path, std::string(kind_name(n.kind)), ""});
     std::optional<std::string> digest;
     switch (n.kind) {
       case NodeKind::dict:
@@ -91,7 +92,7 @@ class ContentHasher {
       default:
         if (included) digest = pool_.of(hash::scalar_encoding(json));
     }
-    if (tree && included) nodes_[slot].digest = hex_text(*digest);
+    if (listed) nodes_[slot].digest = hex_text(*digest);
     return digest;
   }
 
@@ -132,16 +133,21 @@ class ContentHasher {
   std::optional<std::string> list(const Node& n, const std::string& path, bool included, bool tree) {
     const bool items_are_nodes = tree && !is_scalar_list(n.json);
     if (!included && !items_are_nodes) return std::nullopt;
-    std::string message(1, hash::kListTag);
+    // Streamed into the digest item by item: a list of millions holds no copy of their digests.
+    auto digest = pool_.take();
+    digest->update(std::string(1, hash::kListTag));
     bool any = false;
     for (std::size_t i = 0; i < n.json.size(); ++i) {
       if (auto d = node(n.json[i], child_path(path, std::to_string(i)), included, items_are_nodes)) {
-        message += *d;
+        digest->update(*d);
         any = true;
       }
     }
-    if (!included && !any) return std::nullopt;
-    return pool_.of(message);
+    if (!included && !any) {
+      pool_.finish(std::move(digest));  // back to the pool, unused
+      return std::nullopt;
+    }
+    return pool_.finish(std::move(digest));
   }
 
   std::string array(const Node& n, const std::string& path) {
@@ -222,6 +228,24 @@ class ContentHasher {
 }  // namespace
 
 const std::vector<std::string>& hash_algorithms() { return digest_algorithms(); }
+
+bool hash_selects(const HashOptions& options, std::string_view path) {
+  // The path and each ancestor's: the prefixes ending before a '/' ("~1" escapes a '/' in a key).
+  bool included = options.includes.empty();
+  for (std::size_t end = 0;; ++end) {
+    end = path.find('/', end);
+    const std::string prefix(path.substr(0, end));
+    if (any_match(options.excludes, prefix)) return false;
+    included = included || any_match(options.includes, prefix);
+    if (end == std::string_view::npos) break;
+  }
+  // The root is every path's ancestor.
+  if (!path.empty()) {
+    if (any_match(options.excludes, "")) return false;
+    included = included || any_match(options.includes, "");
+  }
+  return included;
+}
 
 ContentDigest hash_archive(const ZanjFile& file, const HashOptions& options) {
   ContentHasher hasher(file, options);

@@ -101,4 +101,24 @@ TEST_SUITE("hash content") {
   TEST_CASE("a repeated key counts once, with its last value (as Python reads it)") {
     CHECK(digest_of(R"({"a": 1, "a": 2})") == digest_of(R"({"a": 2})"));
   }
+
+  TEST_CASE("hash_selects decides by a path and its ancestors; node_digests=false lists nothing") {
+    HashOptions o;
+    CHECK(hash_selects(o, ""));
+    CHECK(hash_selects(o, "a/b"));
+    o.includes = {"m*"};
+    CHECK(hash_selects(o, "model/w"));
+    CHECK(hash_selects(o, "m"));
+    CHECK_FALSE(hash_selects(o, "cfg/m"));  // '*' crosses '/', but the glob is anchored at the start
+    CHECK_FALSE(hash_selects(o, ""));
+    o.excludes = {"model/opt"};
+    CHECK_FALSE(hash_selects(o, "model/opt/state/0"));
+    CHECK(hash_selects(o, "model/optimizer"));
+    const ZanjFile z = make_zanj(R"({"a": [{"b": 1}]})");
+    HashOptions quiet;
+    quiet.node_digests = false;
+    const ContentDigest d = hash_archive(z, quiet);
+    CHECK(d.nodes.empty());
+    CHECK(d.digest == hash_archive(z, {}).digest);
+  }
 }
