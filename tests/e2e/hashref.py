@@ -256,9 +256,14 @@ def array_format(fmt):
 
 
 def escape(segment):
+    """An object path segment as zanj prints it: ~0, ~1, ~e, and ~xNN for each UTF-8 byte of
+    a control character (C0, DEL, C1)."""
     out = ""
     for ch in segment:
-        out += {"~": "~0", "/": "~1"}.get(ch, ch)
+        if ord(ch) < 0x20 or 0x7F <= ord(ch) <= 0x9F:
+            out += "".join(f"~x{b:02X}" for b in ch.encode("utf-8"))
+        else:
+            out += {"~": "~0", "/": "~1"}.get(ch, ch)
     return out or "~e"
 
 

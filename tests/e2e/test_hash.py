@@ -130,6 +130,43 @@ class HashTest(ZanjTest):
                 other = self.assertOk(run("hash", "--algorithm", "blake2b512", path)).text.split()[0]
                 self.assertEqual(other, hashref.hash_file(path, "blake2b512")[0])
 
+    def test_python_reimplementation_agrees_on_edge_values(self):
+        neg_nan = struct.pack("<I", 0xFFC00001)  # a negative NaN with a payload
+        root = {
+            "f16": inline_array("array_list_meta", "float16", [3], [1.5, float("nan"), -0.0]),
+            "c8": inline_array("array_hex_meta", "complex64", [2], pack_values("<f", [1, 2, float("nan"), 0])),
+            "u": inline_array("array_list_meta", "<U3", [2], ["ab", "\u00e9t\u00e9"]),
+            "b": inline_array("array_b64_meta", "bool", [2, 2], b"\x01\x00\x00\x01"),
+            "zero": {"__muutils_format__": "numpy.ndarray:zero_dim", "data": 7, "shape": [], "dtype": "int64",
+                     "n_elements": 1},
+            "t": {"__muutils_format__": "torch.Tensor:array_list_meta", "data": [[1, 2]], "shape": [1, 2],
+                  "dtype": "torch.long", "n_elements": 2},
+            "nan_npy": external_array("nan.npy", "float32", [2]),
+            "i2_be": external_array("be.npy", ">i2", [3]),
+            "dc": {"__muutils_format__": "Cfg(SerializableDataclass)", "lr": 1e400, "z": -0.0, "\u00e9": 1, "e": 2},
+            "set": {"__muutils_format__": "set", "items": [1, 2]},
+            "big": [2 ** 64, -(2 ** 70), 0, -1],
+            "nested": [[1, [2, []]], {}, [{"k": None}]],
+            "": {"~/": True, "tab\there\x1b\u0085": 1},
+            "df": {"__muutils_format__": "polars.DataFrame:external", "$ref": "df.jsonl", "columns": ["x", 5]},
+            "tup": external_list("tup.jsonl", tuple_=True),
+        }
+        members = {"nan.npy": npy_bytes("<f4", (2,), neg_nan + struct.pack("<f", 1.0)),
+                   "be.npy": npy_bytes(">i2", (3,), pack_values(">h", [1, -2, 300])),
+                   "df.jsonl": jsonl_bytes([{"x": float("nan"), "5": "y"}]),
+                   "tup.jsonl": jsonl_bytes([[1, 2], "s", None])}
+        path = write_reference_zanj(self.path("edge.zanj"), root, members)
+        mine = self.assertOk(run("hash", "--json", path)).json()
+        digest, nodes = hashref.hash_file(path)
+        self.assertEqual(mine["nodes"], nodes)
+        self.assertEqual(mine["digest"], digest)
+        # NaN is NaN however it was written: the npy's negative payload NaN hashes like JSON's NaN
+        inline = write_reference_zanj(self.path("inline_nan.zanj"), {
+            "nan_npy": inline_array("array_list_meta", "float32", [2], [float("nan"), 1.0])})
+        external = write_reference_zanj(self.path("external_nan.zanj"), {"nan_npy": root["nan_npy"]},
+                                        {"nan.npy": members["nan.npy"]})
+        self.assertEqual(self.digest(inline), self.digest(external))
+
     def test_json_nodes_pin_subtrees(self):
         r = self.assertOk(run("hash", "--json", self.make("base.zanj"))).json()
         paths = [n["path"] for n in r["nodes"]]
