@@ -162,7 +162,10 @@ class ContentHasher {
     digest->update(header);
     const Selection all = select_all(values.shape());
     const bool floats = hash::has_nans_to_canonicalize(dtype);
-    if (!values.external()) {
+    // Inline arrays are in memory already, and a small member costs less to inflate here than
+    // to hand to a worker thread: only large members are read ahead.
+    const ZipEntry* entry = values.external() ? file_.archive().find(n.array->member) : nullptr;
+    if (!entry || entry->uncompressed_size <= options_.queue_bytes) {
       values.stream(all, [&](std::string_view chunk) {
         if (floats) {
           std::string copy(chunk);
@@ -200,21 +203,29 @@ class ContentHasher {
       header += hash::kListTag;
     }
     digest->update(header);
-    const Archive& archive = file_.archive();
-    ChunkPuller lines(
-        [&archive, entry](const ChunkPuller::Sink& sink) {
-          for_each_jsonl_line(archive, *entry, [&](std::uint64_t, std::string_view line) { return sink(line); });
-        },
-        options_.queue_bytes);
-    std::string line;
-    for (std::uint64_t number = 1; lines.next(line); ++number) {
-      Json item;
+    std::uint64_t number = 0;
+    const auto item = [&](std::string_view line) {
+      Json value;
       try {
-        item = parse_json(line, n.member() + " line " + std::to_string(number));
+        value = parse_json(line, n.member() + " line " + std::to_string(++number));
       } catch (const Error& e) {
         throw Error(file_.name() + ": " + e.what());
       }
-      digest->update(*node(view_of(item), path, true, false));
+      digest->update(*node(view_of(value), path, true, false));
+    };
+    const Archive& archive = file_.archive();
+    if (entry->uncompressed_size <= options_.queue_bytes) {  // small: no worker thread
+      for_each_jsonl_line(archive, *entry, [&](std::uint64_t, std::string_view line) {
+        item(line);
+        return true;
+      });
+    } else {
+      ChunkPuller lines(
+          [&archive, entry](const ChunkPuller::Sink& sink) {
+            for_each_jsonl_line(archive, *entry, [&](std::uint64_t, std::string_view line) { return sink(line); });
+          },
+          options_.queue_bytes);
+      for (std::string line; lines.next(line);) item(line);
     }
     return pool_.finish(std::move(digest));
   }

@@ -121,4 +121,18 @@ TEST_SUITE("hash content") {
     CHECK(d.nodes.empty());
     CHECK(d.digest == hash_archive(z, {}).digest);
   }
+
+  TEST_CASE("members read ahead on a worker (large) or inflated in place (small) hash alike") {
+    std::string values;
+    for (int i = 0; i < 1000; ++i) values += std::string("\0\0\x80\x3f", 4);
+    const std::string root = R"({"w": {"__muutils_format__": "numpy.ndarray:external", "$ref": "w.npy",
+                                       "dtype": "float32", "shape": [1000]},
+                                 "l": {"__muutils_format__": "list:external", "$ref": "l.jsonl"}})";
+    std::vector<std::string> lines;
+    for (int i = 0; i < 500; ++i) lines.push_back("{\"i\": " + std::to_string(i) + "}");
+    const ZanjFile z = make_zanj(root, {{"w.npy", test::npy_member("<f4", false, {1000}, values)}, {"l.jsonl", test::jsonl(lines)}});
+    HashOptions worker;
+    worker.queue_bytes = 64;  // every member counts as large
+    CHECK(hash_archive(z, worker).digest == hash_archive(z, {}).digest);
+  }
 }
