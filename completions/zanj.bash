@@ -62,7 +62,7 @@ _zanj()
     _init_completion -s -n : || return
 
     local zanj=${words[0]}
-    local commands="info ls cat verify extract pack diff stats"
+    local commands="info ls cat verify extract pack diff stats hash"
     local global_opts="-h --help --help-all -v --verbose -q --quiet --color --progress -V --version
         --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --max-ratio"
 
@@ -76,7 +76,7 @@ _zanj()
             --color | --progress | -d | --depth | --glob | -C | -o | -f | --format | --head | --tail | --member | \
                 -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header | --max-ratio | \
                 --atol | --rtol | --tol | --exclude | --directory | --max-member-bytes | --output | --key | \
-                --list-threshold | --array-threshold | --level | \
+                --algorithm | --include | --check | --list-threshold | --array-threshold | --level | \
                 --max-json-bytes | --max-json-values | --max-jsonl-line-bytes | --max-jsonl-rows) ((i++)) ;;
             -*) ;;
             *)
@@ -92,12 +92,20 @@ _zanj()
             ;;
         -d | --depth | --glob | --head | --tail | --member | -j | --jobs | --max-total-bytes | --max-entries | \
             --max-json-depth | --max-npy-header | --max-ratio | --atol | --rtol | --tol | --exclude | --max-member-bytes | \
-            --key | --list-threshold | --array-threshold | --level | \
+            --key | --list-threshold | --array-threshold | --level | --include | \
             --max-json-bytes | --max-json-values | --max-jsonl-line-bytes | --max-jsonl-rows)
             return # a number, a pattern, a member name: nothing to offer
             ;;
         -f | --format)
             COMPREPLY=($(compgen -W 'text json jsonl csv npy raw' -- "$cur"))
+            return
+            ;;
+        --algorithm)
+            COMPREPLY=($(compgen -W 'sha256 sha512 sha3-256 blake2b512' -- "$cur"))
+            return
+            ;;
+        --check)
+            _filedir
             return
             ;;
         -C | --directory)
@@ -128,7 +136,8 @@ _zanj()
         verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
         extract) opts="-C --directory --force -l --list --npy-only --json-only --json --max-total-bytes --max-member-bytes" ;;
         pack) opts="-o --output --key --list-threshold --array-threshold --level --store -j --jobs --json" ;;
-        diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --json -q --brief" ;;
+        diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --structure --json -q --brief" ;;
+        hash) opts="--algorithm --include --exclude --json --check" ;;
         stats) opts="--glob --json" ;;
     esac
     if [[ $cur == -* ]]; then
@@ -141,7 +150,7 @@ _zanj()
     case $command:${#args[@]} in
         ls:1 | cat:1 | stats:1 | extract:[1-9]*) _zanj_object_paths "$zanj" "${args[0]}" ;;
         pack:*) _filedir ;;
-        info:* | ls:0 | cat:0 | verify:* | extract:0 | diff:0 | diff:1 | stats:0) _filedir zanj ;;
+        info:* | ls:0 | cat:0 | verify:* | extract:0 | diff:0 | diff:1 | stats:0 | hash:*) _filedir zanj ;;
     esac
 } &&
     complete -F _zanj zanj

@@ -38,7 +38,7 @@ function __zanj_next_arg
             echo path
         case 'pack:*'
             echo file
-        case 'info:*' 'verify:*' 'ls:0' 'cat:0' 'extract:0' 'diff:0' 'diff:1' 'stats:0'
+        case 'info:*' 'verify:*' 'ls:0' 'cat:0' 'extract:0' 'diff:0' 'diff:1' 'stats:0' 'hash:*'
             echo archive
         case 'extract:*'
             echo path
@@ -104,6 +104,7 @@ complete -c zanj -n $next_is_command -a extract -d 'Write members or arrays unde
 complete -c zanj -n $next_is_command -a pack -d 'Build a .zanj archive'
 complete -c zanj -n $next_is_command -a diff -d 'Compare two archives'
 complete -c zanj -n $next_is_command -a stats -d 'Array statistics: min, max, mean, std, NaN/Inf counts'
+complete -c zanj -n $next_is_command -a hash -d 'Content digests independent of storage'
 
 # Arguments.
 complete -c zanj -n 'test (__zanj_next_arg) = archive' -k -a '(__fish_complete_suffix .zanj)'
@@ -170,8 +171,16 @@ complete -c zanj -n '__zanj_using diff' -l tol -x -d 'PATH_GLOB=RTOL[,ATOL] for 
 complete -c zanj -n '__zanj_using diff' -l exclude -x -d 'Skip paths matching a glob'
 complete -c zanj -n '__zanj_using diff' -l nan-unequal -d 'NaN differs from NaN'
 complete -c zanj -n '__zanj_using diff' -l strict -d 'Storage and metadata count too'
+complete -c zanj -n '__zanj_using diff' -l structure -d 'Keys, kinds, dtypes, shapes, lengths, columns only'
 complete -c zanj -n '__zanj_using diff' -l json -d 'Machine-readable report'
 complete -c zanj -n '__zanj_using diff' -s q -l brief -d 'Only the exit status'
+
+# hash
+complete -c zanj -n '__zanj_using hash' -l algorithm -x -a 'sha256 sha512 sha3-256 blake2b512' -d 'Digest algorithm'
+complete -c zanj -n '__zanj_using hash' -l include -x -d 'Hash only paths matching a glob'
+complete -c zanj -n '__zanj_using hash' -l exclude -x -d 'Leave out paths matching a glob'
+complete -c zanj -n '__zanj_using hash' -l json -d 'Per-node digests, for a lock'
+complete -c zanj -n '__zanj_using hash' -l check -r -F -d 'Check archives against a lock'
 
 # stats
 complete -c zanj -n '__zanj_using stats' -l glob -x -d 'Only arrays matching a shell pattern'

@@ -38,6 +38,9 @@ struct DiffOptions {
   bool nan_equal = true;              ///< NaN equals NaN (numpy's equal_nan)
   bool strict = false;                ///< storage and metadata count too
   bool stop_at_first = false;         ///< only whether they differ matters (`diff -q`)
+  /// `diff --structure`: compare keys, node kinds, dtypes, shapes, list lengths and table
+  /// columns; values (scalars, elements, items, rows) are not read.
+  bool structure_only = false;
   std::size_t queue_bytes = std::size_t{4} << 20;  ///< read-ahead per streamed member
 };
 
@@ -79,6 +82,12 @@ struct ValueDifferences {
   std::string first; ///< what it is, e.g. "1.5 -> 1.75"
   std::optional<double> max_abs, max_rel;
   Json max_abs_at, max_rel_at;
+  /// Whether the elements at max_abs_at / max_rel_at differ themselves (a tolerance or NaNs
+  /// can put the largest distance between values that count as equal): the text report
+  /// shows a maximum only where it is a difference.
+  bool max_abs_differs = true, max_rel_differs = true;
+  /// max_abs exactly, for integer arrays (a double would round differences past 2^53).
+  std::optional<Int128> max_abs_integer;
   Tolerance tolerance;  ///< the tolerance these values were compared with
 };
 
@@ -100,6 +109,73 @@ struct DiffReport {
 /// Compare two opened archives. Throws Error when either cannot be read (a member is corrupt,
 /// an array does not match its header, ...): a diff of unreadable data means nothing.
 DiffReport diff_archives(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options);
+
+// ---------------------------------------------------------------------------------------
+// Content digests (`zanj hash`): a digest of the object alone, the same however it is stored
+// (compression, inline or external, byte order, memory order, member order, ZIP dates, the
+// metadata). Every node gets a digest made from its children's (a Merkle tree), so a subtree
+// can be pinned. The canonical encoding is specified in docs/hash.md.
+
+struct HashOptions {
+  std::string algorithm = "sha256";   ///< one of hash_algorithms()
+  std::vector<std::string> includes;  ///< globs; when any, only matching paths and below count
+  std::vector<std::string> excludes;  ///< globs; a matching path and everything below is left out
+  std::size_t queue_bytes = std::size_t{4} << 20;  ///< read-ahead per streamed member
+  bool node_digests = true;           ///< fill ContentDigest::nodes (`--json`, `--check`)
+};
+
+/// Whether the node at object path `path` is selected by the globs: no --exclude glob matches
+/// it or an ancestor's path, and (when there are --include globs) one matches it or an
+/// ancestor's path.
+bool hash_selects(const HashOptions& options, std::string_view path);
+
+/// One node's digest, by object path as `zanj ls` prints it ("" is the root).
+struct NodeDigest {
+  std::string path;
+  std::string kind;    ///< kind_name(): "dict", "array", ...
+  std::string digest;  ///< lowercase hex
+};
+
+struct ContentDigest {
+  std::string file;                ///< the archive as named on the command line
+  std::string algorithm;
+  std::string digest;              ///< the root's digest, lowercase hex
+  std::vector<std::string> includes, excludes;  ///< the globs it was made with
+  std::vector<NodeDigest> nodes;   ///< selected tree nodes, depth-first in document order
+};
+
+/// The algorithms offered, the default ("sha256") first.
+const std::vector<std::string>& hash_algorithms();
+
+/// Digest the object of an opened archive. Arrays and external lists and tables are streamed
+/// as they are inflated. With includes, the root's digest covers only the selected subtrees
+/// (and the dicts and lists leading to them); excluded subtrees are left out as if absent.
+/// Throws Error (usage) for an unknown algorithm or a missing libcrypto, (invalid) when a
+/// value cannot be read.
+ContentDigest hash_archive(const ZanjFile& file, const HashOptions& options);
+
+/// `zanj hash --json`: {"file", "algorithm", "digest", "include", "exclude",
+/// "nodes": [{"path", "kind", "digest"}, ...]}.
+Json content_digest_json(const ContentDigest& digest);
+/// Read a lock written by `zanj hash --json`: one such object per line (or one object, or a
+/// JSON array of them). Throws Error (usage) when the file cannot be read or is not a lock.
+std::vector<ContentDigest> read_hash_lock(const std::string& path);
+
+/// How one pinned node compares with the archive now.
+struct HashChange {
+  enum class Kind { changed, missing, added };
+  Kind kind = Kind::changed;
+  std::string path;
+};
+/// "changed", "missing", "added"
+std::string_view hash_change_name(HashChange::Kind kind);
+
+/// Compare pinned digests with current ones. Reported are the deepest differences only: a
+/// changed node whose pinned descendants all match (a key was added or removed, a value
+/// changed), nodes pinned but gone (missing), and nodes now present under a pinned parent
+/// but not pinned themselves (added). Ancestors of these, which changed as a consequence, are
+/// not listed. Empty when everything matches. Order: the pinned order, added nodes last.
+std::vector<HashChange> compare_digests(const std::vector<NodeDigest>& pinned, const std::vector<NodeDigest>& now);
 
 /// One line for a difference, like `h5diff -v`: "path: what" (the root is "/"; metadata and
 /// archive paths start with "meta:" and "archive:").

@@ -20,6 +20,7 @@ struct DiffCliOptions {
   std::vector<std::string> tol, exclude;
   bool nan_unequal = false;
   bool strict = false;
+  bool structure = false;
   bool json = false;
   bool brief = false;
 };
@@ -33,6 +34,7 @@ DiffOptions core_options(const DiffCliOptions& opt) {
   o.nan_equal = !opt.nan_unequal;
   o.strict = opt.strict;
   o.stop_at_first = opt.brief;
+  o.structure_only = opt.structure;
   return o;
 }
 
@@ -76,7 +78,8 @@ Json report_json(const DiffCliOptions& opt, const DiffOptions& options, const Di
                              {"tol", Json(std::move(rules))},
                              {"exclude", Json(std::move(excludes))},
                              {"nan_equal", options.nan_equal},
-                             {"strict", options.strict}}},
+                             {"strict", options.strict},
+                             {"structure", options.structure_only}}},
       {"nodes_compared", report.nodes_compared},
       {"elements_compared", report.elements_compared},
       {"differences", Json(std::move(differences))},
@@ -138,6 +141,10 @@ Command setup_diff(CLI::App& parent) {
       "max_abs_diff, max_abs_diff_at, max_rel_diff, max_rel_diff_at, rtol, atol. Positions are\n"
       "C-order indices per axis, item indices, or [row, column]. Non-finite numbers are written\n"
       "NaN, Infinity, -Infinity, as Python's json does.\n\n"
+      "--structure compares only the structure: keys, node kinds, dtypes, shapes, list lengths\n"
+      "and table columns; scalars, elements, items and rows are not compared (nor read, except\n"
+      "external lists, whose lengths need counting). \"Did this run change the model's\n"
+      "architecture?\" is `zanj diff --structure golden.zanj new.zanj`.\n\n"
       "Exit status: 0 no differences, 1 differences found, 2 error (a missing or unreadable\n"
       "file, an invalid archive, a bad option).");
   app->add_option("A", opt->a, "The first (old) archive; - reads it from standard input")
@@ -153,9 +160,17 @@ Command setup_diff(CLI::App& parent) {
       ->type_name("GLOB");
   app->add_flag("--nan-unequal", opt->nan_unequal, "NaN differs from NaN");
   app->add_flag("--strict", opt->strict, "Storage and metadata count as differences too");
+  app->add_flag("--structure", opt->structure,
+                "Compare keys, kinds, dtypes, shapes, list lengths and table columns only, not values");
   app->add_flag("--json", opt->json, "A machine-readable report of every difference");
   app->add_flag("-q,--brief", opt->brief, "Print nothing; only the exit status says (stops at the first difference)");
-  return {app, [opt] { return run_diff(*opt); }};
+  return {app, [opt, app] {
+            if (opt->structure)
+              for (const char* option : {"--atol", "--rtol", "--tol", "--nan-unequal"})
+                if (app->count(option) > 0)
+                  throw Error(std::string(option) + " has no use with --structure (values are not compared)", Exit::usage);
+            return run_diff(*opt);
+          }};
 }
 
 }  // namespace zanj::cli

@@ -13,6 +13,7 @@
 #include "diagnostics.hpp"
 #include "diff_command.hpp"
 #include "extract_command.hpp"
+#include "hash_command.hpp"
 #include "info_command.hpp"
 #include "ls_command.hpp"
 #include "pack_command.hpp"
@@ -54,6 +55,7 @@ constexpr CommandEntry kCommands[] = {
     {"pack", zanj::cli::setup_pack},
     {"diff", zanj::cli::setup_diff},
     {"stats", zanj::cli::setup_stats},
+    {"hash", zanj::cli::setup_hash},
 };
 
 const CommandEntry* command_named(std::string_view name) {

@@ -196,7 +196,7 @@ class SafeOutput(ZanjTest):
         f = self.file
         for args in [("info", f), ("info", "--handlers", f), ("ls", f), ("ls", "-l", f), ("ls", "-1", f),
                      ("ls", "--members", f), ("cat", f), ("cat", f, "fmt"), ("stats", f), ("verify", f),
-                     ("verify", "-v", f), ("diff", f, self.other), ("extract", "-l", f),
+                     ("verify", "-v", f), ("diff", f, self.other), ("extract", "-l", f), ("hash", f),
                      ("cat", f, "nope" + ESC + "[2J/x"), ("cat", f, "~e/nope" + BEL), ("ls", f, "zz" + CSI),
                      ("stats", f, "no" + ESC), ("cat", f, "arr[9" + ESC + "]"), ("cat", "--member", "x" + ESC, f)]:
             self.run_text(*args)
@@ -223,6 +223,8 @@ class SafeOutput(ZanjTest):
         json.loads(out.decode("utf-8"))
         self.run_json("diff", "--json", f, self.other, code=1)
         self.run_json("extract", "-l", "--json", f, code=1)
+        nodes = self.run_json("hash", "--json", f)["nodes"]
+        self.assertIn("t~x1B]0;pwned~x07", [n["path"] for n in nodes])
 
     def test_extract_messages(self):
         with tempfile.TemporaryDirectory() as out:

@@ -35,7 +35,7 @@ def commands(path, key=""):
     k = [key] if key else []
     return [["info", path], ["ls", path], ["ls", "--json", path], ["ls", "-1", path], ["cat", path, *k],
             ["cat", "--json", path, *k], ["cat", "--resolve", path, *k], ["verify", path], ["stats", path],
-            ["diff", path, b], ["extract", "-l", path]]
+            ["diff", path, b], ["extract", "-l", path], ["hash", path]]
 
 
 def matrix(cmds, step=1):

@@ -48,37 +48,38 @@ double relative(double abs_diff, double b_magnitude) {
 }
 
 PairResult compare_integers(Int128 a, Int128 b, const Tolerance& t) {
-  if (a == b) return {false, 0.0, 0.0};
+  if (a == b) return {false, 0.0, 0.0, Int128{0}};
   const Int128 d = a - b;  // both within +-2^64: no overflow
-  const double abs_diff = static_cast<double>(d < 0 ? -d : d);
+  const Int128 exact = d < 0 ? -d : d;
+  const double abs_diff = static_cast<double>(exact);
   const double b_magnitude = static_cast<double>(b < 0 ? -b : b);
-  return {!within(abs_diff, b_magnitude, t), abs_diff, relative(abs_diff, b_magnitude)};
+  return {!within(abs_diff, b_magnitude, t), abs_diff, relative(abs_diff, b_magnitude), exact};
 }
 
 PairResult compare_complex(std::complex<double> a, std::complex<double> b, const Tolerance& t, bool nan_equal) {
   const bool nan_a = std::isnan(a.real()) || std::isnan(a.imag());
   const bool nan_b = std::isnan(b.real()) || std::isnan(b.imag());
-  if (nan_a || nan_b) return {!(nan_a && nan_b && nan_equal), std::nullopt, std::nullopt};
+  if (nan_a || nan_b) return {!(nan_a && nan_b && nan_equal), std::nullopt, std::nullopt, std::nullopt};
   const bool inf_a = std::isinf(a.real()) || std::isinf(a.imag());
   const bool inf_b = std::isinf(b.real()) || std::isinf(b.imag());
   if (inf_a || inf_b) {  // close only to the very same infinity
-    if (a == b) return {false, 0.0, 0.0};
-    return {true, kInfinity, kInfinity};
+    if (a == b) return {false, 0.0, 0.0, std::nullopt};
+    return {true, kInfinity, kInfinity, std::nullopt};
   }
   const double abs_diff = std::abs(a - b);
   const double b_magnitude = std::abs(b);
-  return {!within(abs_diff, b_magnitude, t), abs_diff, relative(abs_diff, b_magnitude)};
+  return {!within(abs_diff, b_magnitude, t), abs_diff, relative(abs_diff, b_magnitude), std::nullopt};
 }
 
 PairResult compare_reals(double a, double b, const Tolerance& t, bool nan_equal) {
-  if (std::isnan(a) || std::isnan(b)) return {!(std::isnan(a) && std::isnan(b) && nan_equal), std::nullopt, std::nullopt};
+  if (std::isnan(a) || std::isnan(b)) return {!(std::isnan(a) && std::isnan(b) && nan_equal), std::nullopt, std::nullopt, std::nullopt};
   if (std::isinf(a) || std::isinf(b)) {
-    if (a == b) return {false, 0.0, 0.0};
-    return {true, kInfinity, kInfinity};
+    if (a == b) return {false, 0.0, 0.0, std::nullopt};
+    return {true, kInfinity, kInfinity, std::nullopt};
   }
   const double abs_diff = std::fabs(a - b);
   const double b_magnitude = std::fabs(b);
-  return {!within(abs_diff, b_magnitude, t), abs_diff, relative(abs_diff, b_magnitude)};
+  return {!within(abs_diff, b_magnitude, t), abs_diff, relative(abs_diff, b_magnitude), std::nullopt};
 }
 
 }  // namespace
@@ -157,10 +158,13 @@ bool DeltaTracker::numbers(const Number& a, const Number& b, Position at, const 
   if (r.abs_diff && (!max_abs_ || *r.abs_diff > *max_abs_)) {
     max_abs_ = r.abs_diff;
     max_abs_at_ = at;
+    max_abs_differs_ = r.differ;
+    max_abs_exact_ = r.exact_abs_diff;
   }
   if (r.rel_diff && (!max_rel_ || *r.rel_diff > *max_rel_)) {
     max_rel_ = r.rel_diff;
     max_rel_at_ = at;
+    max_rel_differs_ = r.differ;
   }
   count(r.differ, at);
   return r.differ;
@@ -173,6 +177,7 @@ void DeltaTracker::equal_run(std::uint64_t n, Position first, bool numbers) {
   if (!max_abs_) {
     max_abs_ = 0.0;
     max_abs_at_ = first;
+    max_abs_exact_.reset();  // equal bytes say nothing about whether these are integers
   }
   if (!max_rel_) {
     max_rel_ = 0.0;

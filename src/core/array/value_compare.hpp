@@ -26,6 +26,8 @@ struct PairResult {
   /// |a - b| and |a - b| / |b| (infinite when b is 0 and a is not); nullopt when a NaN is
   /// involved, where no distance means anything.
   std::optional<double> abs_diff, rel_diff;
+  /// |a - b| exactly, for two integers (a double rounds differences past 2^53).
+  std::optional<Int128> exact_abs_diff;
 };
 
 /// Compare two numbers: integers exactly (their difference is exact, so a tolerance applies
@@ -71,6 +73,12 @@ class DeltaTracker {
   const std::optional<double>& max_rel() const { return max_rel_; }
   Position max_abs_at() const { return max_abs_at_; }
   Position max_rel_at() const { return max_rel_at_; }
+  /// Whether the pair at max_abs_at() / max_rel_at() is itself a difference (with a tolerance,
+  /// or NaNs, the largest distance may be between values that count as equal).
+  bool max_abs_differs() const { return max_abs_differs_; }
+  bool max_rel_differs() const { return max_rel_differs_; }
+  /// max_abs() exactly when the pair it was reached at was two integers.
+  const std::optional<Int128>& max_abs_exact() const { return max_abs_exact_; }
 
  private:
   void count(bool differ, Position at);
@@ -81,6 +89,8 @@ class DeltaTracker {
   std::optional<Position> first_;
   std::optional<double> max_abs_, max_rel_;
   Position max_abs_at_, max_rel_at_;
+  bool max_abs_differs_ = false, max_rel_differs_ = false;
+  std::optional<Int128> max_abs_exact_;
 };
 
 }  // namespace zanj

@@ -130,6 +130,7 @@ void TreeDiffer::compare(const std::string& path, JsonView a, JsonView b) {
 }
 
 void TreeDiffer::compare_scalars(const std::string& path, const Node& a, const Node& b) {
+  if (options_.structure_only) return;  // same family (both numbers, both strings...): same structure
   bool equal = false;
   if (a.kind == NodeKind::number) {
     const auto x = json_number(a.json), y = json_number(b.json);

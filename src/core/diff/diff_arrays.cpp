@@ -140,6 +140,7 @@ void TreeDiffer::compare_arrays(const std::string& path, const Node& a, const No
     add({scope_, path, DiffKind::shape_changed, shape_json(x.shape), shape_json(y.shape), {}});
     return;
   }
+  if (options_.structure_only) return;  // values are not structure
   // Reading checks each array against its node (dtype, shape, member size): a broken array
   // is an error, not a difference.
   const ArrayValues va(a_.archive(), x, path), vb(b_.archive(), y, path);
@@ -183,6 +184,13 @@ void TreeDiffer::compare_arrays(const std::string& path, const Node& a, const No
   v.max_rel = tracker.max_rel();
   v.max_abs_at = unravel(tracker.max_abs_at().index, va.shape());
   v.max_rel_at = unravel(tracker.max_rel_at().index, va.shape());
+  v.max_abs_differs = tracker.max_abs_differs();
+  v.max_rel_differs = tracker.max_rel_differs();
+  // Integer arrays: the difference is exact (0 when only equal runs were seen).
+  const auto integral = [](const Dtype& t) {
+    return t.kind == DtypeKind::signed_int || t.kind == DtypeKind::unsigned_int || t.kind == DtypeKind::boolean;
+  };
+  if (integral(ta) && integral(tb) && v.max_abs) v.max_abs_integer = tracker.max_abs_exact().value_or(Int128{0});
   v.tolerance = tracker.tolerance();
   add({scope_, path, DiffKind::array_values, nullptr, nullptr, std::move(v)});
 }

@@ -54,13 +54,22 @@ std::string scalar_deltas(const Json& a, const Json& b) {
   return " (abs diff " + real_text(*r.abs_diff) + ", rel diff " + real_text(*r.rel_diff) + ")";
 }
 
+/// An exact integer difference as digits, else the double as Python prints it.
+std::string max_abs_text(const ValueDifferences& v) {
+  return v.max_abs_integer ? number_text(Number::from_integer(*v.max_abs_integer)) : real_text(*v.max_abs);
+}
+
 std::string values_text(const ValueDifferences& v, bool with_first) {
   std::string out = std::to_string(v.differing) + " of " + std::to_string(v.compared) + " " + v.unit + " differ";
   std::vector<std::string> details;
-  if (with_first && !v.first.empty()) details.push_back("first at " + to_json(v.first_at) + ": " + v.first);
+  // A maximum is shown only where it is a difference itself; NaN against NaN has no distance,
+  // so then the first difference is shown instead.
+  const bool show_abs = v.max_abs && v.max_abs_differs, show_rel = v.max_rel && v.max_rel_differs;
+  if ((with_first || (!show_abs && !show_rel)) && !v.first.empty())
+    details.push_back("first at " + to_json(v.first_at) + ": " + v.first);
   std::string extremes;
-  if (v.max_abs) extremes = "max abs diff " + real_text(*v.max_abs) + " at " + to_json(v.max_abs_at);
-  if (v.max_rel) extremes += (extremes.empty() ? "" : ", ") + ("max rel diff " + real_text(*v.max_rel) + " at " + to_json(v.max_rel_at));
+  if (show_abs) extremes = "max abs diff " + max_abs_text(v) + " at " + to_json(v.max_abs_at);
+  if (show_rel) extremes += (extremes.empty() ? "" : ", ") + ("max rel diff " + real_text(*v.max_rel) + " at " + to_json(v.max_rel_at));
   if (!extremes.empty()) details.push_back(extremes);
   for (std::size_t i = 0; i < details.size(); ++i) out += (i ? "; " : " (") + details[i];
   return details.empty() ? out : out + ")";
@@ -104,7 +113,11 @@ Json difference_json(const Difference& d) {
     o.emplace_back("differing", v.differing);
     o.emplace_back("first_at", v.first_at);
     o.emplace_back("first", v.first.empty() ? Json(nullptr) : Json(v.first));
-    o.emplace_back("max_abs_diff", optional_number(v.max_abs));
+    if (v.max_abs_integer && *v.max_abs_integer >= 0 && *v.max_abs_integer <= Int128{UINT64_MAX}) {
+      o.emplace_back("max_abs_diff", static_cast<std::uint64_t>(*v.max_abs_integer));  // exact
+    } else {
+      o.emplace_back("max_abs_diff", optional_number(v.max_abs));
+    }
     o.emplace_back("max_abs_diff_at", v.max_abs ? v.max_abs_at : Json(nullptr));
     o.emplace_back("max_rel_diff", optional_number(v.max_rel));
     o.emplace_back("max_rel_diff_at", v.max_rel ? v.max_rel_at : Json(nullptr));

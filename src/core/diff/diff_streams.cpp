@@ -94,6 +94,8 @@ ValueDifferences summarize(const DeltaTracker& t, std::string unit, std::uint64_
   v.max_rel = t.max_rel();
   v.max_abs_at = where(t.max_abs_at());
   v.max_rel_at = where(t.max_rel_at());
+  v.max_abs_differs = t.max_abs_differs();
+  v.max_rel_differs = t.max_rel_differs();
   v.tolerance = t.tolerance();
   return v;
 }
@@ -146,7 +148,9 @@ void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Nod
     const auto nx = json_number(*x), ny = json_number(*y);
     bool differ = false;
     std::string what;
-    if (nx && ny) {
+    if (options_.structure_only && !(x->is_array() || x->is_object() || y->is_array() || y->is_object())) {
+      differ = tracker.other(x->type() == y->type() || (nx && ny), {index});  // only the kind of a scalar item counts
+    } else if (nx && ny) {
       differ = tracker.numbers(*nx, *ny, {index});
     } else if (x->is_array() || x->is_object() || y->is_array() || y->is_object()) {
       differ = tracker.other(!subtree_differs(child_path(path, std::to_string(index)), view_of(*x), view_of(*y), what), {index});
@@ -175,6 +179,7 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
     for (const auto& c : b.table->columns) cb.emplace_back(c);
     add({scope_, path, DiffKind::columns_changed, Json(std::move(ca)), Json(std::move(cb)), {}});
   }
+  if (options_.structure_only) return;  // rows are values
   ItemSource rows_a(a_, a, path, options_.queue_bytes), rows_b(b_, b, path, options_.queue_bytes);
   DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
   Columns columns(options_, path);

@@ -167,4 +167,43 @@ TEST_SUITE("diff_arrays") {
                                           {{"w.npy", npy("<f8", {2, 3}, std::vector<double>{0, 1, 2, 3, 4, 5}).substr(0, 100)}});
     CHECK_THROWS_AS(diff(external_f8(), short_data), Error);
   }
+
+  TEST_CASE("NaN against NaN with --nan-unequal: the first difference, never a maximum where none is") {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    DiffOptions o;
+    o.nan_equal = false;
+    const DiffReport r = diff(external_f8({0, 1, 2, 3, nan, 5}), external_f8({0, 1, 2, 3, nan, 5}), o);
+    REQUIRE(r.differences.size() == 1);
+    CHECK(difference_text(r.differences[0]) == "w: 1 of 6 elements differ (first at [1, 1]: NaN -> NaN)");
+    // with a tolerance the largest distance may be between close values: not shown either
+    o.tolerance.atol = 1;
+    const DiffReport t = diff(external_f8({0, 1, 2, 3, nan, 5}), external_f8({0.5, 1, 2, 3, nan, 5}), o);
+    REQUIRE(t.differences.size() == 1);
+    CHECK(difference_text(t.differences[0]) == "w: 1 of 6 elements differ (first at [1, 1]: NaN -> NaN)");
+  }
+
+  TEST_CASE("integer differences are exact integers") {
+    const std::int64_t big = (std::int64_t{1} << 62) - 10;
+    const ZanjFile a = make_zanj(external("int64", "[2]"), {{"w.npy", npy<std::int64_t>("<i8", {2}, {0, 1})}});
+    const ZanjFile b = make_zanj(external("int64", "[2]"), {{"w.npy", npy<std::int64_t>("<i8", {2}, {big, 1})}});
+    const DiffReport r = diff(a, b);
+    REQUIRE(r.differences.size() == 1);
+    CHECK(difference_text(r.differences[0]).find("max abs diff 4611686018427387894 at [0]") != std::string::npos);
+    CHECK(difference_json(r.differences[0]).find("max_abs_diff")->as_uint64() == 4611686018427387894u);
+  }
+
+  TEST_CASE("--structure: dtypes and shapes count, values do not") {
+    DiffOptions o;
+    o.structure_only = true;
+    CHECK(diff(external_f8(), external_f8({9, 9, 9, 9, 9, 9}), o).equal());
+    const ZanjFile f4 = make_zanj(external("float32", "[2, 3]"), {{"w.npy", npy<float>("<f4", {2, 3}, {0, 1, 2, 3, 4, 5})}});
+    const ZanjFile shape = make_zanj(external("float64", "[3, 2]"), {{"w.npy", npy("<f8", {3, 2}, std::vector<double>(6))}});
+    CHECK(diff(external_f8(), f4, o).differences.at(0).kind == DiffKind::dtype_changed);
+    CHECK(diff(external_f8(), shape, o).differences.at(0).kind == DiffKind::shape_changed);
+    CHECK(diff(make_zanj(R"({"a": 1, "l": [1, 2], "s": "x"})"), make_zanj(R"({"a": 2.5, "l": [3, 4], "s": "y"})"), o).equal());
+    const DiffReport r = diff(make_zanj(R"({"a": 1, "l": [1, 2], "k": {}})"), make_zanj(R"({"a": "1", "l": [1], "n": 0})"), o);
+    std::vector<std::string> kinds;
+    for (const auto& d : r.differences) kinds.emplace_back(diff_kind_name(d.kind));
+    CHECK(kinds == std::vector<std::string>{"kind_changed", "length_changed", "removed", "added"});
+  }
 }

@@ -1,0 +1,149 @@
+#include "hash_command.hpp"
+
+#include <algorithm>
+#include <memory>
+
+#include "diagnostics.hpp"
+#include "inputs.hpp"
+#include "output.hpp"
+#include "zanj/diff.hpp"
+#include "zanj/error.hpp"
+#include "zanj/format.hpp"
+
+namespace zanj::cli {
+namespace {
+
+struct HashCliOptions {
+  std::vector<std::string> files;
+  std::string algorithm = "sha256";
+  std::vector<std::string> include, exclude;
+  std::string check;  ///< the lock, with --check
+  bool json = false;
+};
+
+ContentDigest digest_of(const std::string& file, const HashOptions& options) {
+  const ZanjFile z = open_zanj(file);
+  ContentDigest d = hash_archive(z, options);
+  d.file = file;
+  return d;
+}
+
+/// Hash each file; an unreadable or invalid one is reported and the others still hashed.
+int run_hash(const HashCliOptions& opt) {
+  HashOptions options;
+  options.algorithm = opt.algorithm;
+  options.includes = opt.include;
+  options.excludes = opt.exclude;
+  options.node_digests = opt.json;
+  int status = 0;
+  for (const auto& file : opt.files) {
+    try {
+      const ContentDigest d = digest_of(file, options);
+      write_out(opt.json ? to_json(content_digest_json(d)) + "\n" : d.digest + "  " + terminal_safe(file) + "\n");
+    } catch (const Error& e) {
+      if (opt.files.size() == 1 || is_output_closed(e)) throw;
+      error(e.what());
+      status = std::max(status, e.exit_code());
+    }
+  }
+  return status;
+}
+
+/// Check one pinned archive: 0 when every pinned digest matches, 1 with the changed paths.
+int check_one(const ContentDigest& pinned, const std::string& file, const HashCliOptions& opt) {
+  HashOptions options;
+  options.algorithm = pinned.algorithm;
+  // The lock's globs made its digests; globs given now replace them (docs/hash.md).
+  options.includes = opt.include.empty() ? pinned.includes : opt.include;
+  options.excludes = opt.exclude.empty() ? pinned.excludes : opt.exclude;
+  const ContentDigest now = digest_of(file, options);
+  // Only the pinned nodes the selection covers are compared.
+  std::vector<NodeDigest> wanted;
+  for (const auto& n : pinned.nodes)
+    if (hash_selects(options, n.path)) wanted.push_back(n);
+  std::vector<HashChange> changes;
+  if (pinned.nodes.empty()) {
+    if (pinned.digest != now.digest) changes.push_back({HashChange::Kind::changed, ""});
+  } else {
+    changes = compare_digests(wanted, now.nodes);
+  }
+  std::string out;
+  const std::string name = terminal_safe(file);
+  for (const auto& c : changes)
+    out += name + ": " + terminal_safe(c.path.empty() ? "/" : c.path) + ": " + std::string(hash_change_name(c.kind)) + "\n";
+  out += name + (changes.empty() ? ": OK\n" : ": FAILED\n");
+  write_out(out);
+  return changes.empty() ? 0 : 1;
+}
+
+int run_check(const HashCliOptions& opt) {
+  if (opt.files.size() > 1) throw Error("--check takes one LOCK and at most one FILE", Exit::usage);
+  const std::vector<ContentDigest> lock = read_hash_lock(opt.check);
+  if (!opt.files.empty() && lock.size() != 1)
+    throw Error(opt.check + ": holds " + std::to_string(lock.size()) + " archives; name none to check them all", Exit::usage);
+  int status = 0;
+  for (const auto& pinned : lock) {
+    const std::string file = opt.files.empty() ? pinned.file : opt.files.front();
+    try {
+      status = std::max(status, check_one(pinned, file, opt));
+    } catch (const Error& e) {
+      if (lock.size() == 1 || is_output_closed(e)) throw;
+      error(e.what());
+      status = std::max(status, e.exit_code());
+    }
+  }
+  return status;
+}
+
+}  // namespace
+
+Command setup_hash(CLI::App& parent) {
+  auto opt = std::make_shared<HashCliOptions>();
+  CLI::App* app = parent.add_subcommand(
+      "hash", "Content digests of archives, the same however the object is stored; --check verifies a lock");
+  app->footer(
+      "Prints `DIGEST  FILE` per archive, as sha256sum does, but the digest is of the object:\n"
+      "its keys, node kinds, dtypes, shapes and values. Compression, stored or deflated members,\n"
+      "inline or external storage, member order, ZIP dates and comments, the metadata member\n"
+      "(timestamp, sysinfo), and the byte order or memory order of arrays do not change it; one\n"
+      "ulp, a scalar, a dtype or a key does. Dict key order does not count (as in Python's dict\n"
+      "equality). Arrays and external lists are hashed as they are inflated. docs/hash.md and\n"
+      "zanj-hash(1) specify the encoding, so that others can compute the same digests.\n\n"
+      "--json prints {\"file\", \"algorithm\", \"digest\", \"include\", \"exclude\", \"nodes\":\n"
+      "[{\"path\", \"kind\", \"digest\"}, ...]} per archive (one per line): every node by object\n"
+      "path as `zanj ls` prints it, so a subtree can be pinned. Saved as a lock, it is checked\n"
+      "with --check LOCK [FILE]: exit 0 when every pinned digest matches, else 1 and one line\n"
+      "per path that changed (`FILE: PATH: changed|missing|added`), the deepest ones only.\n"
+      "--include and --exclude (shell globs in which '*' also matches '/'; a match and\n"
+      "everything below it) restrict hashing and checking to subtrees; --check uses the lock's\n"
+      "globs unless others are given.\n\n"
+      "Examples:\n"
+      "  zanj hash model.zanj\n"
+      "  zanj hash --json --include 'state_dict*' model.zanj > weights.lock\n"
+      "  zanj hash --check weights.lock new.zanj || echo 'weights changed'\n\n"
+      "Exit status: 0 ok, 1 an invalid archive or a --check mismatch, 2 usage error or\n"
+      "unreadable input.");
+  app->add_option("FILE", opt->files, "Archives to hash (- reads one from standard input); with --check, the archive to check")
+      ->check(input_file());
+  app->add_option("--algorithm", opt->algorithm, "Digest algorithm: sha256 (default), sha512, sha3-256, blake2b512")
+      ->type_name("NAME")
+      ->check(CLI::IsMember(hash_algorithms()));
+  app->add_option("--include", opt->include, "Hash only the paths matching a glob, and below (repeatable)")
+      ->type_name("GLOB")
+      ->allow_extra_args(false);
+  app->add_option("--exclude", opt->exclude, "Leave out the paths matching a glob, and below (repeatable)")
+      ->type_name("GLOB")
+      ->allow_extra_args(false);
+  app->add_flag("--json", opt->json, "Per-node digests as JSON, for a lock file");
+  app->add_option("--check", opt->check, "Check archives against a lock written by --json")->type_name("LOCK");
+  return {app, [opt] {
+            if (!opt->check.empty()) {
+              if (opt->json) throw Error("--check and --json cannot be combined", Exit::usage);
+              return run_check(*opt);
+            }
+            if (opt->files.empty()) throw Error("hash: FILE is required (or --check LOCK)", Exit::usage);
+            return run_hash(*opt);
+          }};
+}
+
+}  // namespace zanj::cli

@@ -1,0 +1,275 @@
+// `zanj hash`: the object tree walked depth-first, each node's digest made from its canonical
+// encoding (hash/canonical_encoding.hpp; docs/hash.md specifies it), containers from their
+// children's digests. Arrays, external lists and tables are streamed: an external member is
+// inflated on a worker thread (ChunkPuller) while this thread digests what came before, so
+// hashing costs about what inflating costs.
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <unordered_map>
+
+#include "array/array_reader.hpp"
+#include "hash/canonical_encoding.hpp"
+#include "hash/digest.hpp"
+#include "io/chunk_puller.hpp"
+#include "json/json_parse.hpp"
+#include "json/json_view_access.hpp"
+#include "object/member_reader.hpp"
+#include "zanj/diff.hpp"
+#include "zanj/error.hpp"
+
+namespace zanj {
+namespace {
+
+bool any_match(const std::vector<std::string>& globs, const std::string& path) {
+  for (const auto& glob : globs)
+    if (fnmatch(glob.c_str(), path.c_str(), 0) == 0) return true;
+  return false;
+}
+
+/// "numpy.ndarray" from "numpy.ndarray:external": the type a format key names.
+std::string_view format_type(std::string_view format) {
+  const std::size_t colon = format.rfind(':');
+  return colon == std::string_view::npos ? format : format.substr(0, colon);
+}
+
+/// Digests waiting to be reused: nested nodes each need their own while a parent's is open.
+class DigestPool {
+ public:
+  explicit DigestPool(std::string algorithm) : algorithm_(std::move(algorithm)) {}
+  std::unique_ptr<Digest> take() {
+    if (free_.empty()) return std::make_unique<Digest>(algorithm_);
+    auto d = std::move(free_.back());
+    free_.pop_back();
+    return d;
+  }
+  /// Finish `d`'s message and give it back.
+  std::string finish(std::unique_ptr<Digest> d) {
+    std::string out = d->finish();
+    free_.push_back(std::move(d));
+    return out;
+  }
+  std::string of(std::string_view message) {
+    auto d = take();
+    d->update(message);
+    return finish(std::move(d));
+  }
+
+ private:
+  std::string algorithm_;
+  std::vector<std::unique_ptr<Digest>> free_;
+};
+
+class ContentHasher {
+ public:
+  ContentHasher(const ZanjFile& file, const HashOptions& options) : file_(file), options_(options), pool_(options.algorithm) {}
+
+  /// The digest of the node at `path`, or nullopt when nothing in it is selected. `tree`:
+  /// a node of the object tree (selected by the globs, listed); false for what lies inside
+  /// an external list or table, or a list of scalars, which is hashed whole.
+  std::optional<std::string> node(JsonView json, const std::string& path, bool included, bool tree) {
+    if (tree && any_match(options_.excludes, path)) return std::nullopt;
+    if (tree && !included) included = options_.includes.empty() || any_match(options_.includes, path);
+    const Node n = classify(json);
+    std::size_t slot = nodes_.size();
+    const bool listed = tree && included && options_.node_digests;
+    if (listed) nodes_.push_back({path, std::string(kind_name(n.kind)), ""});
+    std::optional<std::string> digest;
+    switch (n.kind) {
+      case NodeKind::dict:
+      case NodeKind::dataclass:
+      case NodeKind::other: digest = mapping(n, path, included, tree); break;
+      case NodeKind::list: digest = list(n, path, included, tree); break;
+      case NodeKind::array:
+        if (included) digest = array(n, path);
+        break;
+      case NodeKind::external_list:
+      case NodeKind::table:
+        if (included) digest = member_lines(n, path);
+        break;
+      default:
+        if (included) digest = pool_.of(hash::scalar_encoding(json));
+    }
+    if (listed) nodes_[slot].digest = hex_text(*digest);
+    return digest;
+  }
+
+  std::vector<NodeDigest> take_nodes() { return std::move(nodes_); }
+
+ private:
+  /// Dicts by sorted key (key order does not count, as in Python's dict equality); a
+  /// format-keyed object (dataclass, other class) also by its format.
+  std::optional<std::string> mapping(const Node& n, const std::string& path, bool included, bool tree) {
+    auto children = node_children(n);
+    // A repeated key: the last value wins (Python's json), in the first one's place.
+    std::unordered_map<std::string_view, std::size_t> last;
+    for (std::size_t i = 0; i < children.size(); ++i) last[children[i].first] = i;
+    std::vector<std::pair<std::string, std::string>> digests;  // key, child digest
+    for (std::size_t i = 0; i < children.size(); ++i) {
+      const auto found = last.find(children[i].first);
+      if (found == last.end()) continue;  // a later copy of a key already taken
+      const auto& [key, value] = children[found->second];
+      last.erase(found);
+      if (auto d = node(value, child_path(path, key), included, tree)) digests.emplace_back(key, *d);
+    }
+    if (!included && digests.empty()) return std::nullopt;
+    std::sort(digests.begin(), digests.end());
+    std::string message;
+    if (n.kind == NodeKind::dict) {
+      message += hash::kDictTag;
+    } else {
+      message += hash::kObjectTag;
+      hash::append_text(message, n.format);
+    }
+    for (const auto& [key, digest] : digests) {
+      hash::append_text(message, key);
+      message += digest;
+    }
+    return pool_.of(message);
+  }
+
+  std::optional<std::string> list(const Node& n, const std::string& path, bool included, bool tree) {
+    const bool items_are_nodes = tree && !is_scalar_list(n.json);
+    if (!included && !items_are_nodes) return std::nullopt;
+    // Streamed into the digest item by item: a list of millions holds no copy of their digests.
+    auto digest = pool_.take();
+    digest->update(std::string(1, hash::kListTag));
+    bool any = false;
+    for (std::size_t i = 0; i < n.json.size(); ++i) {
+      if (auto d = node(n.json[i], child_path(path, std::to_string(i)), included, items_are_nodes)) {
+        digest->update(*d);
+        any = true;
+      }
+    }
+    if (!included && !any) {
+      pool_.finish(std::move(digest));  // back to the pool, unused
+      return std::nullopt;
+    }
+    return pool_.finish(std::move(digest));
+  }
+
+  std::string array(const Node& n, const std::string& path) {
+    const ArrayValues values(file_.archive(), *n.array, path);
+    const Dtype& dtype = reader_of(values).dtype();
+    std::string header(1, hash::kArrayTag);
+    hash::append_text(header, n.array->torch ? "torch.Tensor" : "numpy.ndarray");
+    hash::append_text(header, dtype.descr());
+    hash::append_u64(header, values.shape().size());
+    for (const std::uint64_t d : values.shape()) hash::append_u64(header, d);
+    auto digest = pool_.take();
+    digest->update(header);
+    const Selection all = select_all(values.shape());
+    const bool floats = hash::has_nans_to_canonicalize(dtype);
+    // Inline arrays are in memory already, and a small member costs less to inflate here than
+    // to hand to a worker thread: only large members are read ahead.
+    const ZipEntry* entry = values.external() ? file_.archive().find(n.array->member) : nullptr;
+    if (!entry || entry->uncompressed_size <= options_.queue_bytes) {
+      values.stream(all, [&](std::string_view chunk) {
+        if (floats) {
+          std::string copy(chunk);
+          hash::canonicalize_nans(dtype, copy);
+          digest->update(copy);
+        } else {
+          digest->update(chunk);
+        }
+        return true;
+      });
+    } else {
+      ChunkPuller puller([&values, all](const ChunkPuller::Sink& sink) { values.stream(all, sink); }, options_.queue_bytes);
+      std::string chunk;
+      while (puller.next(chunk)) {
+        if (floats) hash::canonicalize_nans(dtype, chunk);
+        digest->update(chunk);
+      }
+    }
+    return pool_.finish(std::move(digest));
+  }
+
+  /// An external list ("l" and its items' digests, like a list in __zanj__.json) or a table
+  /// ("T", its type and columns, then its rows' digests), read line by line from its member.
+  std::string member_lines(const Node& n, const std::string& path) {
+    const ZipEntry* entry = file_.archive().find(n.member());
+    if (!entry) throw Error(file_.name() + ": member '" + n.member() + "' referenced at '" + path + "' is missing");
+    auto digest = pool_.take();
+    std::string header;
+    if (n.kind == NodeKind::table) {
+      header += hash::kTableTag;
+      hash::append_text(header, format_type(n.format));
+      hash::append_u64(header, n.table->columns.size());
+      for (const auto& column : n.table->columns) hash::append_text(header, column);
+    } else {
+      header += hash::kListTag;
+    }
+    digest->update(header);
+    std::uint64_t number = 0;
+    const auto item = [&](std::string_view line) {
+      Json value;
+      try {
+        value = parse_json(line, n.member() + " line " + std::to_string(++number));
+      } catch (const Error& e) {
+        throw Error(file_.name() + ": " + e.what());
+      }
+      digest->update(*node(view_of(value), path, true, false));
+    };
+    const Archive& archive = file_.archive();
+    if (entry->uncompressed_size <= options_.queue_bytes) {  // small: no worker thread
+      for_each_jsonl_line(archive, *entry, [&](std::uint64_t, std::string_view line) {
+        item(line);
+        return true;
+      });
+    } else {
+      ChunkPuller lines(
+          [&archive, entry](const ChunkPuller::Sink& sink) {
+            for_each_jsonl_line(archive, *entry, [&](std::uint64_t, std::string_view line) { return sink(line); });
+          },
+          options_.queue_bytes);
+      for (std::string line; lines.next(line);) item(line);
+    }
+    return pool_.finish(std::move(digest));
+  }
+
+  const ZanjFile& file_;
+  const HashOptions& options_;
+  DigestPool pool_;
+  std::vector<NodeDigest> nodes_;
+};
+
+}  // namespace
+
+const std::vector<std::string>& hash_algorithms() { return digest_algorithms(); }
+
+bool hash_selects(const HashOptions& options, std::string_view path) {
+  // The path and each ancestor's: the prefixes ending before a '/' ("~1" escapes a '/' in a key).
+  bool included = options.includes.empty();
+  for (std::size_t end = 0;; ++end) {
+    end = path.find('/', end);
+    const std::string prefix(path.substr(0, end));
+    if (any_match(options.excludes, prefix)) return false;
+    included = included || any_match(options.includes, prefix);
+    if (end == std::string_view::npos) break;
+  }
+  // The root is every path's ancestor.
+  if (!path.empty()) {
+    if (any_match(options.excludes, "")) return false;
+    included = included || any_match(options.includes, "");
+  }
+  return included;
+}
+
+ContentDigest hash_archive(const ZanjFile& file, const HashOptions& options) {
+  ContentHasher hasher(file, options);
+  const auto root = hasher.node(file.root(), "", false, true);
+  ContentDigest out;
+  out.file = file.name();
+  out.algorithm = options.algorithm;
+  out.includes = options.includes;
+  out.excludes = options.excludes;
+  // Nothing selected: the digest of an empty selection is the digest of nothing at all.
+  out.digest = root ? hex_text(*root) : hex_text(Digest(options.algorithm).finish());
+  out.nodes = hasher.take_nodes();
+  return out;
+}
+
+}  // namespace zanj
