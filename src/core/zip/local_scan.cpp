@@ -173,7 +173,7 @@ class Scanner {
     const auto lost = [&](std::string why) {
       return Attempt{std::nullopt, LostMember{h.name, at, std::move(why)}, h.data_offset};
     };
-    const std::uint64_t ratio = allowed_ratio(h.method, limits_.max_ratio);
+    const std::uint64_t ratio = std::max<std::uint64_t>(1, allowed_ratio(h.method, limits_.max_ratio));
     std::unique_ptr<MemberDecoder> decoder = make_member_decoder(h.method);
     std::vector<char> in(kBlock / 4), out(kBlock);
     std::uint64_t read = 0, consumed = 0, produced = 0;
