@@ -188,7 +188,7 @@ void check_member_data(const Archive& archive, const std::vector<MemberPlan>& pl
 /// the members its local headers lead to, complete (their CRC-32 is checked only when read).
 std::string salvage_note(const ByteSource& source, const ResourceLimits& limits) {
   const LocalScan scan = scan_local_headers(source, LocalScanLimits{limits.max_entries, limits.max_ratio});
-  if (scan.entries.empty() && scan.lost.empty()) return "";
+  if (scan.entries.empty()) return "";  // nothing to recover: chance signatures in a file that is no ZIP
   return "; zanj extract --salvage would recover " + std::to_string(scan.entries.size()) + " complete member" +
          (scan.entries.size() == 1 ? "" : "s") + " of the " + std::to_string(scan.entries.size() + scan.lost.size()) +
          " found by their local headers";
