@@ -134,6 +134,15 @@ class Salvage(ZanjTest):
         self.assertOk(r)
         self.assertEqual(len(got), 5)
 
+    def test_from_standard_input(self):
+        data = read(corpus("dataclass.zanj"))
+        out = os.path.join(self.tmp, "stdin-out")
+        r = run("extract", "--salvage", "-", "-C", out, stdin=data[:data.index(b"PK\x01\x02") + 7])
+        self.assertEqual(r.code, 1, r.err)
+        with zipfile.ZipFile(corpus("dataclass.zanj")) as z:
+            self.assertEqual(sorted(f for f in files_below(out) if os.path.isfile(os.path.join(out, f))),
+                             sorted(z.namelist()))
+
     def test_no_header_at_all(self):
         r, got = self.salvage(b"not a zip file at all\n" * 100)
         self.assertEqual((r.code, got), (1, {}))
