@@ -4,6 +4,7 @@ with its offsets adjusted (as `zip -A` leaves it) or not (`cat stub archive`).""
 import io
 import os
 import shutil
+import struct
 import subprocess
 import tempfile
 import zipfile
@@ -24,6 +25,17 @@ def rewritten(comment=b""):
     return out.getvalue()
 
 
+def with_zip64_end(data):
+    """The same archive ended by Zip64 records (an end record of sentinels, a Zip64 end record
+    and its locator), as writers end archives of more than 65,535 members or past 4 GiB."""
+    entries, _, cd_size, cd_offset = struct.unpack("<HHII", data[-14:-2])
+    zip64_at = cd_offset + cd_size
+    record = struct.pack("<IQHHIIQQQQ", 0x06064B50, 44, 45, 45, 0, 0, entries, entries, cd_size, cd_offset)
+    locator = struct.pack("<IIQI", 0x07064B50, 0, zip64_at, 1)
+    end = struct.pack("<IHHHHIIH", 0x06054B50, 0, 0, 0xFFFF, 0xFFFF, 0xFFFFFFFF, 0xFFFFFFFF, 0)
+    return data[:zip64_at] + record + locator + end
+
+
 def variants(tmp):
     """name -> path of each variant; each is checked to open in zipfile with a clean testzip."""
     out = {}
@@ -37,6 +49,8 @@ def variants(tmp):
     put("comment_20000", rewritten(bytes(i % 251 for i in range(20000)).replace(b"PK", b"pk")))
     put("prefix_unadjusted", STUB + rewritten())
     put("prefix_unadjusted_comment", STUB + rewritten(b"x" * 40000))
+    put("zip64_end", with_zip64_end(rewritten()))
+    put("prefix_unadjusted_zip64_end", STUB + with_zip64_end(rewritten()))
     # zipfile appending to a file that does not start as a ZIP writes offsets counted from the
     # file's start, as `zip -A` adjusts a self-extractor's.
     adjusted = os.path.join(tmp, "prefix_adjusted.zanj")

@@ -172,13 +172,27 @@ std::optional<std::uint64_t> read_zip64_end(const ByteSource& source, EndRecord&
   Cursor loc(locator, "Zip64 end of central directory locator");
   if (loc.u32() != kZip64LocatorSig) return std::nullopt;
   const std::uint32_t record_disk = loc.u32();
-  const std::uint64_t record_at = loc.u64();
+  std::uint64_t record_at = loc.u64();
   const std::uint32_t disks = loc.u32();
   if (record_disk != 0 || disks > 1) throw Error("multi-disk (spanned) ZIP archives are not supported");
   if (record_at > locator_at || locator_at - record_at < kZip64EndSize)
     throw Error("Zip64 end of central directory record offset is out of range");
 
-  const std::string record = read_bytes(source, record_at, kZip64EndSize);
+  std::string record = read_bytes(source, record_at, kZip64EndSize);
+  // Behind a prefix its offsets do not count (a self-extracting stub), the locator points that
+  // many bytes short of the record. Python's zipfile never follows the locator: it reads the
+  // record just before it. That record is taken when the locator leads to none and the same
+  // prefix explains both: the directory it describes ends, in offsets that do not count the
+  // prefix either, exactly where the locator says the record is (writers put it right after).
+  const std::uint64_t adjacent_at = locator_at - kZip64EndSize;
+  if (little_endian(record, 0, 4) != kZip64EndSig && adjacent_at > record_at) {
+    std::string adjacent = read_bytes(source, adjacent_at, kZip64EndSize);
+    const std::uint64_t cd_size = little_endian(adjacent, 40, 8), cd_offset = little_endian(adjacent, 48, 8);
+    if (little_endian(adjacent, 0, 4) == kZip64EndSig && cd_offset <= record_at && cd_size == record_at - cd_offset) {
+      record = std::move(adjacent);
+      record_at = adjacent_at;
+    }
+  }
   Cursor c(record, "Zip64 end of central directory record");
   if (c.u32() != kZip64EndSig)
     throw Error("Zip64 locator does not point to a Zip64 end of central directory record");
