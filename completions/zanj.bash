@@ -134,7 +134,7 @@ _zanj()
         ls) opts="-d --depth --glob -l --long --members --json -1 --paths" ;;
         cat) opts="-f --format --json --full --head --tail --resolve --member" ;;
         verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
-        extract) opts="-C --directory --force -l --list --npy-only --json-only --json --max-total-bytes --max-member-bytes" ;;
+        extract) opts="-C --directory --force --salvage -l --list --npy-only --json-only --json --max-total-bytes --max-member-bytes" ;;
         pack) opts="-o --output --key --list-threshold --array-threshold --level --store -j --jobs --json" ;;
         diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --structure --json -q --brief" ;;
         hash) opts="--algorithm --include --exclude --json --check" ;;

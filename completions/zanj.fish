@@ -147,6 +147,7 @@ complete -c zanj -l max-ratio -x -d 'Most decoded bytes per compressed byte'
 # extract
 complete -c zanj -n '__zanj_using extract' -s C -l directory -x -a '(__fish_complete_directories)' -d 'Directory to write into'
 complete -c zanj -n '__zanj_using extract' -l force -d 'Replace existing files'
+complete -c zanj -n '__zanj_using extract' -l salvage -d 'Find members by their local headers when the directory is missing or cut'
 complete -c zanj -n '__zanj_using extract' -s l -l list -d 'Only show what would be written'
 complete -c zanj -n '__zanj_using extract' -l npy-only -d 'Only .npy members'
 complete -c zanj -n '__zanj_using extract' -l json-only -d 'Only .json and .jsonl members'

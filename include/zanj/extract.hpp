@@ -64,6 +64,23 @@ struct ExtractResult {
 ExtractResult write_extract(const Archive& archive, const ExtractPlan& plan, int root, Replace replace,
                             const std::function<void(const ExtractProgress&)>& progress = {});
 
+/// An archive opened for `zanj extract --salvage`: by its central directory when that can be
+/// read, else (missing or cut: an interrupted download) by its local headers. A header is
+/// trusted no further than its own bytes: a member counts only when all its data is in the
+/// file (with a data descriptor: when it decodes to its end and the descriptor there agrees);
+/// its CRC-32 is checked when it is written, and plan_extract applies the same name, size and
+/// bomb rules as to any archive.
+struct SalvagedArchive {
+  Archive archive;                  ///< every member found complete, in file order
+  std::string damage;               ///< why the directory was not used; "" when it was
+  std::vector<RefusedMember> lost;  ///< headers whose member cannot be recovered, and why
+};
+/// Open `path` ("-": standard input, read once) as above. `limits.max_entries` bounds the
+/// headers looked at, `max_ratio` the data decoded to find a descriptor. Throws Error as
+/// Archive(path) does when the file cannot be read, or when its directory is read but readers
+/// would disagree about it (a safety refusal, not damage).
+SalvagedArchive open_or_salvage(const std::string& path, const ResourceLimits& limits = {});
+
 /// The directory `zanj extract FILE` uses by default: FILE's base name without `.zanj` (or
 /// its last extension), or with `.d` appended when that would leave nothing different.
 std::string default_extract_directory(const std::string& archive_path);

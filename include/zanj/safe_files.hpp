@@ -51,7 +51,8 @@ EntryType entry_type_at(int dir, const std::string& name);
 enum class Replace { no, yes };
 
 /// On SIGINT, SIGTERM and SIGHUP, remove every temporary file zanj is writing (an extract's
-/// members, a pack's archive), then die of the signal as usual.
+/// members, a pack's archive), then die of the signal as usual. SIGXFSZ is ignored, so a
+/// write past a file size limit fails (EFBIG) and is reported like a full disk.
 void install_interrupt_cleanup();
 
 }  // namespace zanj

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 
 #include <memory>
+#include <optional>
 
 #include "diagnostics.hpp"
 #include "inputs.hpp"
@@ -28,6 +29,7 @@ struct ExtractOptions {
   bool json = false;
   bool npy_only = false;
   bool json_only = false;
+  bool salvage = false;
   ResourceLimits limits;
 };
 
@@ -43,7 +45,16 @@ void report_not_written(const std::string& file, const std::vector<RefusedMember
     error(file + ": '" + r.name + "' " + verb + ": " + r.reason);
 }
 
-int list_plan(const ExtractOptions& opt, ExtractPlan& plan, const std::string& directory) {
+/// With --salvage, what an archive without a usable central directory cost: the reason, and each
+/// member found by its local header that cannot be recovered. True when it was salvaged.
+bool report_damage(const std::string& file, const SalvagedArchive* salvaged) {
+  if (!salvaged || salvaged->damage.empty()) return false;
+  error(file + ": " + salvaged->damage + "; salvaging the members found by their local headers");
+  report_not_written(file, salvaged->lost, "not recovered");
+  return true;
+}
+
+int list_plan(const ExtractOptions& opt, ExtractPlan& plan, const std::string& directory, bool salvaged) {
   // Targets can only be checked against a directory that exists; a missing one holds nothing.
   if (entry_type_at(AT_FDCWD, directory) == EntryType::directory)
     check_targets(plan, open_user_directory(directory, CreateDirs::no).get(), opt.force ? Replace::yes : Replace::no);
@@ -66,20 +77,23 @@ int list_plan(const ExtractOptions& opt, ExtractPlan& plan, const std::string& d
     write_out(format_table(rows));
   }
   report_not_written(opt.file, plan.refused, "would be refused");
-  return plan.refused.empty() ? 0 : 1;
+  return plan.refused.empty() && !salvaged ? 0 : 1;
 }
 
 int run_extract(const ExtractOptions& opt) {
   if (opt.npy_only && opt.json_only) throw Error("--npy-only and --json-only exclude each other", Exit::usage);
   if (is_stdin_path(opt.file) && opt.directory.empty())
     throw Error("reading an archive from standard input: name the directory with -C DIR", Exit::usage);
-  const Archive archive(opt.file);
-  ExtractSelection selection{opt.selectors, opt.npy_only, opt.json_only};
   ResourceLimits limits = opt.limits;
   limits.take_global_limits(reader_limits());  // --max-json-*, --max-ratio
+  std::optional<SalvagedArchive> salvaged;
+  if (opt.salvage) salvaged.emplace(open_or_salvage(opt.file, limits));
+  const Archive archive = salvaged ? std::move(salvaged->archive) : Archive(opt.file);
+  const bool damaged = report_damage(opt.file, salvaged ? &*salvaged : nullptr);
+  ExtractSelection selection{opt.selectors, opt.npy_only, opt.json_only};
   ExtractPlan plan = plan_extract(archive, selection, limits);
   const std::string directory = opt.directory.empty() ? default_extract_directory(opt.file) : opt.directory;
-  if (opt.list) return list_plan(opt, plan, directory);
+  if (opt.list) return list_plan(opt, plan, directory, damaged);
 
   const Replace replace = opt.force ? Replace::yes : Replace::no;
   const UniqueFd root = open_user_directory(directory, CreateDirs::yes);
@@ -96,15 +110,19 @@ int run_extract(const ExtractOptions& opt) {
   if (opt.json) {
     JsonArray written;
     for (const auto& name : result.written) written.emplace_back(name);
-    write_out(to_json(Json(JsonObject{{"file", opt.file},
-                                      {"directory", directory},
-                                      {"written", Json(std::move(written))},
-                                      {"refused", refused_json(plan.refused)},
-                                      {"failed", refused_json(result.failed)}})) +
-              "\n");
+    JsonObject report{{"file", opt.file},
+                      {"directory", directory},
+                      {"written", Json(std::move(written))},
+                      {"refused", refused_json(plan.refused)},
+                      {"failed", refused_json(result.failed)}};
+    if (salvaged) {
+      report.emplace_back("salvaged", damaged);
+      report.emplace_back("lost", refused_json(salvaged->lost));
+    }
+    write_out(to_json(Json(std::move(report))) + "\n");
   }
   info(opt.file + ": " + std::to_string(result.written.size()) + " members written to " + directory);
-  return plan.refused.empty() && result.failed.empty() ? 0 : 1;
+  return plan.refused.empty() && result.failed.empty() && !damaged ? 0 : 1;
 }
 
 }  // namespace
@@ -123,9 +141,15 @@ Command setup_extract(CLI::App& parent) {
       "FILE may be '-' to read an archive from standard input (with -C DIR).\n\n"
       "Examples:\n  zanj extract model.zanj                 # into ./model/\n"
       "  zanj extract model.zanj -C /tmp/m state_dict   # only the members under state_dict\n"
-      "  zanj extract model.zanj big_array.npy --force\n  zanj extract -l model.zanj\n\n"
+      "  zanj extract model.zanj big_array.npy --force\n  zanj extract -l model.zanj\n"
+      "  zanj extract --salvage truncated.zanj   # what an interrupted download still holds\n\n"
+      "--salvage: when the central directory is missing or cut, members are found by their local\n"
+      "headers. A header is trusted no further than its own bytes: a member is extracted only when\n"
+      "all its data is in the file and its CRC-32 matches (with a data descriptor: when its data\n"
+      "decodes to its end and the descriptor agrees), under the same name, size and ratio rules.\n"
+      "The others are reported ('not recovered'), and the exit status is 1.\n\n"
       "--json prints {\"file\", \"directory\", \"written\": [names], \"refused\": [{\"name\", \"reason\"}],\n"
-      "\"failed\": [{\"name\", \"reason\"}]}; with --list: {\"file\", \"directory\", \"members\": [{\"name\",\n"
+      "\"failed\": [{\"name\", \"reason\"}]} (with --salvage also \"salvaged\": bool, \"lost\": [...]); with --list: {\"file\", \"directory\", \"members\": [{\"name\",\n"
       "\"size\", \"path\"}], \"bytes\", \"refused\": [...]}.\n\n"
       "Exit status: 0 all selected members written, 1 some refused or broken (the rest written),\n"
       "2 usage error or unwritable directory.");
@@ -140,6 +164,9 @@ Command setup_extract(CLI::App& parent) {
   app->add_flag("-l,--list", opt->list, "Only show what would be written (and refused)");
   app->add_flag("--npy-only", opt->npy_only, "Only .npy members (arrays)");
   app->add_flag("--json-only", opt->json_only, "Only .json and .jsonl members (everything but arrays)");
+  app->add_flag("--salvage", opt->salvage,
+                "When the central directory is missing or cut (a truncated file), find members by their local "
+                "headers and extract every complete one whose CRC-32 matches (exit 1)");
   app->add_flag("--json", opt->json, "Machine-readable output on stdout");
   app->add_option("--max-total-bytes", opt->limits.max_total_bytes,
                   "Refuse archives whose selected members declare more bytes in all (default 1 TiB)")

@@ -8,6 +8,7 @@
 #include "object/member_reader.hpp"
 #include "array/run_cursor.hpp"
 #include "io/spool_file.hpp"
+#include "json/json_view_access.hpp"
 #include "array/value_bytes.hpp"
 
 namespace zanj {
@@ -130,6 +131,29 @@ bool gather_from_source(const ByteSource& source, const Selection& selection, co
   return true;
 }
 
+/// muutils writes an inline (array_list_meta) array whose "data" list was itself long enough
+/// to go to a .jsonl member when external_array_threshold is above external_list_threshold:
+/// "data" is then {"__muutils_format__": "list:external", "$ref": "b/data.jsonl"}. Python's
+/// loader fails on it, but the values are all there, one element (a number or a nested list)
+/// per line: they are read into `held` and the node returned reads them from there. Any other
+/// node is returned as it is.
+ArrayNode with_external_data(const Archive& archive, const ArrayNode& node, Json& held) {
+  if (node.encoding != ArrayEncoding::list || !node.data.is_object()) return node;
+  const Node data = classify(node.data);
+  if (data.kind != NodeKind::external_list) return node;
+  const ZipEntry* entry = archive.find(data.list->member);
+  if (!entry) throw Error("\"data\" refers to member '" + data.list->member + "', which is not in the archive");
+  JsonArray values;
+  for_each_jsonl_value(archive, *entry, [&](std::uint64_t, const Json& value) {
+    values.push_back(value);
+    return true;
+  });
+  held = Json(std::move(values));
+  ArrayNode out = node;
+  out.data = view_of(held);
+  return out;
+}
+
 }  // namespace
 
 ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::string_view path, ArrayReadOptions options)
@@ -138,7 +162,8 @@ ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::
       where_(archive.name() + ": array '" + (path.empty() ? std::string("/") : std::string(path)) + "'") {
   try {
     if (!node.external()) {
-      DecodedArray decoded = decode_inline_array(node);
+      Json external_data;  // the values of an external "data" list, while they are decoded
+      DecodedArray decoded = decode_inline_array(with_external_data(archive, node, external_data));
       stored_dtype_ = decoded.dtype;
       shape_ = std::move(decoded.shape);
       inline_values_ = std::move(decoded.values);

@@ -182,6 +182,7 @@ TempFile::TempFile(int dir, std::string_view hint) {
     if (fd >= 0) {
       fd_ = UniqueFd(fd);
       name_ = std::move(name);
+      target_ = std::string(hint);
       live_ = true;
       slot_ = claim_slot(dir_.get(), name_);
       return;
@@ -207,7 +208,8 @@ void TempFile::write(std::string_view bytes) {
     const ssize_t n = ::write(fd_.get(), bytes.data(), bytes.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail("cannot write '" + name_ + "'");
+      // Named by the file it becomes: the temporary name means nothing to the user.
+      throw Error(target_ + ": " + std::strerror(errno), Exit::usage);
     }
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
@@ -246,6 +248,10 @@ void install_interrupt_cleanup() {
   sigemptyset(&action.sa_mask);
   action.sa_flags = SA_RESETHAND;
   for (int sig : {SIGINT, SIGTERM, SIGHUP}) ::sigaction(sig, &action, nullptr);
+  // Past a file size limit (RLIMIT_FSIZE) the kernel sends SIGXFSZ, whose default action kills
+  // the process with no message and its temporary file left behind. Ignored, the write fails
+  // with EFBIG instead, which is reported and cleaned up like a full disk.
+  ::signal(SIGXFSZ, SIG_IGN);
 }
 
 }  // namespace zanj

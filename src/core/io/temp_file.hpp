@@ -17,7 +17,7 @@ std::optional<UniqueFd> open_below(int root, std::string_view relative, CreateDi
 
 /// A new temporary file in a directory, renamed to its final name by commit() and removed
 /// if never committed: by the destructor, and by SIGINT/SIGTERM/SIGHUP once
-/// install_interrupt_cleanup() has run.
+/// install_interrupt_cleanup() has run (which also turns SIGXFSZ into an EFBIG error).
 class TempFile {
  public:
   /// Create ".<hint>.zanj-tmp-XXXXXX" in `dir` (O_CREAT|O_EXCL|O_NOFOLLOW). `hint` is
@@ -40,6 +40,7 @@ class TempFile {
  private:
   UniqueFd dir_, fd_;
   std::string name_;
+  std::string target_;  ///< the hint: what the file becomes, for messages
   int slot_ = -1;  ///< entry in the interrupt-cleanup table
   bool live_ = false;
 };

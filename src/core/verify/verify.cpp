@@ -16,6 +16,7 @@
 #include "verify/verify_checks.hpp"
 #include "json/json_parse.hpp"
 #include "zip/archive_access.hpp"
+#include "zip/local_scan.hpp"
 
 namespace zanj {
 namespace {
@@ -183,6 +184,16 @@ void check_member_data(const Archive& archive, const std::vector<MemberPlan>& pl
   merge_report(report, counts);
 }
 
+/// What `zanj extract --salvage` would recover from an archive whose directory cannot be read:
+/// the members its local headers lead to, complete (their CRC-32 is checked only when read).
+std::string salvage_note(const ByteSource& source, const ResourceLimits& limits) {
+  const LocalScan scan = scan_local_headers(source, LocalScanLimits{limits.max_entries, limits.max_ratio});
+  if (scan.entries.empty()) return "";  // nothing to recover: chance signatures in a file that is no ZIP
+  return "; zanj extract --salvage would recover " + std::to_string(scan.entries.size()) + " complete member" +
+         (scan.entries.size() == 1 ? "" : "s") + " of the " + std::to_string(scan.entries.size() + scan.lost.size()) +
+         " found by their local headers";
+}
+
 VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string& name,
                            const VerifyOptions& options) {
   VerifyReport report;
@@ -192,7 +203,7 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
     directory = read_zip_directory(*source, ZipLimits{options.limits.max_entries});
   } catch (const Error& e) {
     if (e.exit() == Exit::usage) throw;  // the file could not be read at all
-    add_problem(report, directory_error_code(e.what()), "", "", e.what());
+    add_problem(report, directory_error_code(e.what()), "", "", e.what() + salvage_note(*source, options.limits));
     finish_report(report);
     return report;
   }

@@ -172,13 +172,27 @@ std::optional<std::uint64_t> read_zip64_end(const ByteSource& source, EndRecord&
   Cursor loc(locator, "Zip64 end of central directory locator");
   if (loc.u32() != kZip64LocatorSig) return std::nullopt;
   const std::uint32_t record_disk = loc.u32();
-  const std::uint64_t record_at = loc.u64();
+  std::uint64_t record_at = loc.u64();
   const std::uint32_t disks = loc.u32();
   if (record_disk != 0 || disks > 1) throw Error("multi-disk (spanned) ZIP archives are not supported");
   if (record_at > locator_at || locator_at - record_at < kZip64EndSize)
     throw Error("Zip64 end of central directory record offset is out of range");
 
-  const std::string record = read_bytes(source, record_at, kZip64EndSize);
+  std::string record = read_bytes(source, record_at, kZip64EndSize);
+  // Behind a prefix its offsets do not count (a self-extracting stub), the locator points that
+  // many bytes short of the record. Python's zipfile never follows the locator: it reads the
+  // record just before it. That record is taken when the locator leads to none and the same
+  // prefix explains both: the directory it describes ends, in offsets that do not count the
+  // prefix either, exactly where the locator says the record is (writers put it right after).
+  const std::uint64_t adjacent_at = locator_at - kZip64EndSize;
+  if (little_endian(record, 0, 4) != kZip64EndSig && adjacent_at > record_at) {
+    std::string adjacent = read_bytes(source, adjacent_at, kZip64EndSize);
+    const std::uint64_t cd_size = little_endian(adjacent, 40, 8), cd_offset = little_endian(adjacent, 48, 8);
+    if (little_endian(adjacent, 0, 4) == kZip64EndSig && cd_offset <= record_at && cd_size == record_at - cd_offset) {
+      record = std::move(adjacent);
+      record_at = adjacent_at;
+    }
+  }
   Cursor c(record, "Zip64 end of central directory record");
   if (c.u32() != kZip64EndSig)
     throw Error("Zip64 locator does not point to a Zip64 end of central directory record");
@@ -526,22 +540,62 @@ bool opens_as_directory(const ByteSource& source, EndRecord end, const ZipLimits
 
 }  // namespace
 
+namespace {
+
+/// The directory of an archive behind a prefix its offsets do not count (a self-extracting
+/// stub, or `cat stub.sh archive.zip`): Python's zipfile and unzip read such a file by moving
+/// the directory and every local header offset `shift` bytes on. Taken only when the recorded
+/// offset holds no directory and, moved, the directory parses and every entry finds its local
+/// header signature: otherwise the recorded offsets are simply wrong, and the caller reports
+/// why the recorded directory does not parse.
+std::optional<std::vector<ZipEntry>> directory_behind_prefix(const ByteSource& source, EndRecord end,
+                                                             std::uint64_t shift) {
+  end.cd_offset += shift;
+  try {
+    std::vector<ZipEntry> entries = parse_central_directory(source, end);
+    char signature[4];
+    for (ZipEntry& e : entries) {
+      e.local_header_offset += shift;
+      if (e.local_header_offset > end.cd_offset - kLocalSize ||
+          source.read_some(e.local_header_offset, signature, 4) != 4 ||
+          little_endian(std::string_view(signature, 4), 0, 4) != kLocalSig)
+        return std::nullopt;
+    }
+    return entries;
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
 ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limits) {
   EndCandidates found = find_end_records(source);
   EndRecord& end = found.chosen;
   ZipDirectory dir;
   resolve_end_record(source, end, limits, dir.zip64);
-  dir.entries = parse_central_directory(source, end);
+  constexpr std::uint64_t kPythonZip64Records = kZip64EndSize + kLocatorSize;  // what Python assumes
+  const std::uint64_t directory_end = dir.zip64 ? end.offset - std::min(end.offset, kPythonZip64Records) : end.offset;
+  std::int64_t shift =
+      static_cast<std::int64_t>(directory_end) - static_cast<std::int64_t>(end.cd_offset + end.cd_size);
+  try {
+    dir.entries = parse_central_directory(source, end);
+  } catch (const Error&) {
+    auto moved = shift > 0 ? directory_behind_prefix(source, end, static_cast<std::uint64_t>(shift)) : std::nullopt;
+    if (!moved) throw;
+    dir.entries = std::move(*moved);
+    dir.prefix_bytes = static_cast<std::uint64_t>(shift);
+    end.cd_offset += dir.prefix_bytes;
+    shift = 0;  // every reader now reads the same directory at the same place
+  }
   dir.eocd_offset = end.offset;
   dir.cd_offset = end.cd_offset;
   dir.cd_size = end.cd_size;
   dir.comment = std::move(end.comment);
   if (found.exact_fit && opens_as_directory(source, *found.exact_fit, limits))
     dir.other_end_record = found.exact_fit->offset;
-  constexpr std::uint64_t kPythonZip64Records = kZip64EndSize + kLocatorSize;  // what Python assumes
-  const std::uint64_t directory_end = dir.zip64 ? end.offset - std::min(end.offset, kPythonZip64Records) : end.offset;
-  dir.python_offset_shift =
-      static_cast<std::int64_t>(directory_end) - static_cast<std::int64_t>(end.cd_offset + end.cd_size);
+  // An empty directory reads as empty wherever a reader looks for it.
+  dir.python_offset_shift = dir.entries.empty() ? 0 : shift;
   dir.index_names();
   return dir;
 }

@@ -60,6 +60,9 @@ struct ZipDirectory {
   /// the end record (or a 56-byte Zip64 end record and its locator) begins, and shifts every
   /// offset by the difference. Non-zero: Python reads its directory elsewhere than we do.
   std::int64_t python_offset_shift = 0;
+  /// Bytes before the archive that its recorded offsets do not count (a self-extracting stub
+  /// prepended without adjusting them). Every offset above already includes them.
+  std::uint64_t prefix_bytes = 0;
 
   /// First entry with that name as Python sees it (ZipEntry::python_name), or nullptr. Uses
   /// the index built by index_names() (read_zip_directory calls it); if `entries` was changed

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -99,6 +101,26 @@ TEST_SUITE("safe_files") {
     }
     CHECK(fs::is_regular_file(fs::symlink_status(tmp / "link")));
     CHECK(zanj::test::read_file(tmp / "link") == "new");
+  }
+
+  TEST_CASE("past a file size limit a write fails (EFBIG, SIGXFSZ ignored), named by its target") {
+    install_interrupt_cleanup();
+    struct sigaction current {};
+    ::sigaction(SIGXFSZ, nullptr, &current);
+    const bool ignored = current.sa_handler == SIG_IGN;
+    CHECK(ignored);
+    TempDir tmp;
+    const UniqueFd root = open_user_directory(tmp.path(), CreateDirs::no);
+    rlimit saved{};
+    ::getrlimit(RLIMIT_FSIZE, &saved);
+    const rlimit small{4096, saved.rlim_max};
+    ::setrlimit(RLIMIT_FSIZE, &small);
+    {
+      TempFile t(root.get(), "big.npy");
+      CHECK_THROWS_WITH_AS(t.write(std::string(10000, 'x')), doctest::Contains("big.npy: File too large"), Error);
+    }
+    ::setrlimit(RLIMIT_FSIZE, &saved);
+    CHECK(count_entries(tmp.path()) == 0);
   }
 
   TEST_CASE("long hints are shortened to a valid file name") {

@@ -222,6 +222,34 @@ TEST_CASE("built archive with a comment, a long one too") {
   }
 }
 
+TEST_CASE("a prefix the offsets do not count (a self-extracting stub) moves every offset") {
+  for (const bool zip64_end : {false, true}) {
+    CAPTURE(zip64_end);
+    const auto plain = build_zip(two_members(), ZipOptions{std::string(1000, 'c'), zip64_end});
+    const std::string stub = "#!/bin/sh\nexit 0\n" + std::string(500, '\0');
+    const MemorySource src(stub + plain.bytes);
+    const ZipDirectory dir = read_zip_directory(src);
+    CHECK(dir.prefix_bytes == stub.size());
+    CHECK(dir.python_offset_shift == 0);
+    CHECK_FALSE(dir.ambiguity().has_value());
+    CHECK(dir.cd_offset == stub.size() + plain.central_offsets[0]);
+    REQUIRE(dir.entries.size() == 2);
+    CHECK(dir.entries[1].local_header_offset == stub.size() + plain.local_offsets[1]);
+    const LocalHeader h = read_local_header(src, dir.entries[0]);
+    CHECK(src.size() > h.data_offset);
+    std::string hello(5, '\0');
+    src.read_at(h.data_offset, hello.data(), 5);
+    CHECK(hello == "hello");
+    // Offsets that are merely wrong are not a prefix: the directory moved would not find the
+    // local headers where the moved offsets say.
+    std::string wrong = plain.bytes;
+    const std::size_t at = static_cast<std::size_t>(plain.end_offset) + 16;
+    wrong[at] = 7, wrong[at + 1] = 0, wrong[at + 2] = 0, wrong[at + 3] = 0;
+    if (!zip64_end) CHECK_THROWS_AS(read_bytes(wrong), Error);
+    CHECK(dir.zip64 == zip64_end);
+  }
+}
+
 TEST_CASE("the end record is the one Python's zipfile chooses") {
   const auto plain = build_zip(two_members());
   // A signature in the comment: Python takes the last signature, here a cut-off record, and

@@ -1,0 +1,43 @@
+// Opening an archive for `extract --salvage`: its own directory if that reads, else one
+// rebuilt from its local headers (zip/local_scan.hpp), opened like any other archive, so that
+// extract's plan and writer, with all their checks, work on it unchanged.
+#include <utility>
+
+#include "io/input.hpp"
+#include "zanj/error.hpp"
+#include "zanj/extract.hpp"
+#include "zip/archive_access.hpp"
+#include "zip/local_scan.hpp"
+#include "zip/member_name.hpp"
+
+namespace zanj {
+
+SalvagedArchive open_or_salvage(const std::string& path, const ResourceLimits& limits) {
+  std::unique_ptr<ByteSource> source = open_input(path);  // once: standard input cannot be read twice
+  const std::string name = input_display_name(path);
+  ZipDirectory directory;
+  std::string damage;
+  try {
+    directory = read_zip_directory(*source, ZipLimits{limits.max_entries});
+  } catch (const Error& e) {
+    damage = e.what();
+  }
+  if (damage.empty()) {
+    if (const auto why = directory.ambiguity()) throw Error(name + ": " + *why + "; refusing to read it");
+    Archive archive = open_archive(std::move(source), name, std::move(directory));
+    archive.set_max_ratio(limits.max_ratio);
+    return SalvagedArchive{std::move(archive), "", {}};
+  }
+  const LocalScan scan = scan_local_headers(*source, LocalScanLimits{limits.max_entries, limits.max_ratio});
+  std::vector<RefusedMember> lost;
+  for (const LostMember& l : scan.lost)
+    lost.push_back({l.name.empty() ? "(member at offset " + std::to_string(l.offset) + ")" : printable_name(l.name),
+                    l.reason});
+  directory = ZipDirectory{};
+  directory.entries = scan.entries;
+  Archive archive = open_archive(std::move(source), name, std::move(directory));
+  archive.set_max_ratio(limits.max_ratio);
+  return SalvagedArchive{std::move(archive), std::move(damage), std::move(lost)};
+}
+
+}  // namespace zanj

@@ -1,0 +1,251 @@
+// Scanning for local headers (APPNOTE 4.3.7, 4.3.9): see local_scan.hpp. A signature can also
+// occur by chance inside compressed data, so a header is only taken as a member when what it
+// says is borne out by the bytes after it: its data ends inside the file where another record
+// (or the cut) begins, or, with a data descriptor, the data decodes to its end and the
+// descriptor there agrees. A header that is not borne out never makes the scan skip bytes.
+#include "zip/local_scan.hpp"
+
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+
+#include "zanj/error.hpp"
+#include "zip/member_decoder.hpp"
+#include "zip/member_name.hpp"
+#include "zip/zip_directory.hpp"
+#include "zip/zip_format.hpp"
+
+namespace zanj {
+namespace {
+
+constexpr std::size_t kBlock = std::size_t{1} << 20;
+
+std::uint64_t le(const char* bytes, std::size_t width) {
+  std::uint64_t v = 0;
+  for (std::size_t i = width; i-- > 0;) v = v << 8 | static_cast<unsigned char>(bytes[i]);
+  return v;
+}
+
+/// Where the next `signature` starts at or after `from`, or nullopt.
+std::optional<std::uint64_t> find_signature(const ByteSource& source, std::uint64_t from, std::uint32_t signature) {
+  char sig[4];
+  for (int i = 0; i < 4; ++i) sig[i] = static_cast<char>(signature >> (8 * i));
+  std::vector<char> block(kBlock);
+  while (from + 4 <= source.size()) {
+    const std::size_t got = source.read_some(from, block.data(), block.size());
+    if (got < 4) return std::nullopt;
+    const void* hit = memmem(block.data(), got, sig, 4);
+    if (hit) return from + static_cast<std::uint64_t>(static_cast<const char*>(hit) - block.data());
+    from += got - 3;  // a signature may straddle two blocks
+  }
+  return std::nullopt;
+}
+
+/// Does a ZIP record (or the cut: fewer than 4 bytes left) begin at `at`?
+bool record_or_end_at(const ByteSource& source, std::uint64_t at) {
+  if (at > source.size()) return false;
+  char bytes[4];
+  if (source.size() - at < 4) return true;
+  source.read_at(at, bytes, 4);
+  const std::uint64_t sig = le(bytes, 4);
+  return sig == kLocalSig || sig == kCentralSig || sig == kEndSig || sig == kZip64EndSig || sig == kDescriptorSig;
+}
+
+/// The length of a data descriptor at `at` that agrees with (crc, compressed, uncompressed),
+/// in any of its forms (signature or not, 4- or 8-byte sizes), or 0.
+std::uint64_t descriptor_at(const ByteSource& source, std::uint64_t at, std::uint32_t crc, std::uint64_t compressed,
+                            std::uint64_t uncompressed) {
+  char bytes[24] = {};
+  const std::size_t got = at < source.size() ? source.read_some(at, bytes, sizeof bytes) : 0;
+  for (const bool signature : {true, false})
+    for (const std::size_t width : {8u, 4u}) {
+      const std::size_t start = signature ? 4 : 0, length = start + 4 + 2 * width;
+      if (got < length || (signature && le(bytes, 4) != kDescriptorSig)) continue;
+      if (le(bytes + start, 4) == crc && le(bytes + start + 4, width) == compressed &&
+          le(bytes + start + 4 + width, width) == uncompressed)
+        return length;
+    }
+  return 0;
+}
+
+/// What one signature turned out to be.
+struct Attempt {
+  std::optional<ZipEntry> entry;
+  std::optional<LostMember> lost;
+  std::uint64_t next = 0;  ///< where the scan goes on
+  /// For a lost member cut off (or 0): where its header says it ends. A complete member found
+  /// before that shows it was a chance signature inside data, and it is not reported.
+  std::uint64_t claimed_end = 0;
+};
+
+ZipEntry entry_from(const LocalHeader& h, std::uint64_t at) {
+  ZipEntry e;
+  e.name = h.name;
+  e.version_needed = h.version_needed, e.flags = h.flags, e.method = h.method;
+  e.dos_time = h.dos_time, e.dos_date = h.dos_date, e.crc32 = h.crc32;
+  e.compressed_size = h.compressed_size, e.uncompressed_size = h.uncompressed_size;
+  e.local_header_offset = at;
+  e.has_zip64_extra = h.has_zip64_extra;
+  return e;
+}
+
+/// A member the cut went through: only the last header in a file can be one, so a complete
+/// member found after it shows it was a chance signature.
+Attempt cut_off(Attempt attempt) {
+  attempt.claimed_end = UINT64_MAX;
+  return attempt;
+}
+
+class Scanner {
+ public:
+  Scanner(const ByteSource& source, const LocalScanLimits& limits) : source_(source), limits_(limits) {}
+
+  Attempt look_at(std::uint64_t at) const {
+    ZipEntry probe;
+    probe.local_header_offset = at;
+    LocalHeader h;
+    try {
+      h = read_local_header(source_, probe);
+    } catch (const Error&) {
+      // Cut short (or malformed) inside its own header: nothing after it can be trusted as
+      // this member; go on looking right after the signature.
+      return Attempt{std::nullopt, LostMember{partial_name(at), at, "cut off inside its local header"}, at + 4, at + 4};
+    }
+    const auto lost = [&](std::string why, std::uint64_t next) {
+      return Attempt{std::nullopt, LostMember{h.name, at, std::move(why)}, next};
+    };
+    if (h.flags & (kFlagEncrypted | kFlagStrongEncryption)) return lost("encrypted", h.data_offset);
+    if (!(h.flags & kFlagDescriptor)) {
+      const std::uint64_t present = source_.size() - h.data_offset;
+      if (h.compressed_size > present) {
+        Attempt cut = lost("cut off: " + std::to_string(present) + " of its " + std::to_string(h.compressed_size) +
+                               " bytes of data are in the file",
+                           h.data_offset);
+        return cut_off(std::move(cut));
+      }
+      const std::uint64_t end = h.data_offset + h.compressed_size;
+      if (!record_or_end_at(source_, end)) return Attempt{std::nullopt, std::nullopt, at + 1};  // not a header
+      return Attempt{entry_from(h, at), std::nullopt, end};
+    }
+    if (h.method == static_cast<std::uint16_t>(ZipMethod::store)) return stored_with_descriptor(h, at);
+    if (!method_decodable(h.method))
+      return lost("compression " + method_name(h.method) + " with a data descriptor: its end cannot be found",
+                  h.data_offset);
+    return decoded_with_descriptor(h, at);
+  }
+
+ private:
+  /// The name bytes of a header cut short, as far as they go.
+  std::string partial_name(std::uint64_t at) const {
+    char fixed[kLocalSize];
+    if (source_.size() - at < kLocalSize) return "";
+    source_.read_at(at, fixed, kLocalSize);
+    const std::uint64_t name_len = le(fixed + 26, 2);
+    const std::uint64_t have = std::min<std::uint64_t>(name_len, source_.size() - at - kLocalSize);
+    std::string name(static_cast<std::size_t>(have), '\0');
+    source_.read_at(at + kLocalSize, name.data(), name.size());
+    return name;
+  }
+
+  /// Stored data has no end of its own: the member ends at the first descriptor (with its
+  /// signature, as writers put it) whose compressed size is the distance to it.
+  Attempt stored_with_descriptor(const LocalHeader& h, std::uint64_t at) const {
+    for (auto found = find_signature(source_, h.data_offset, kDescriptorSig); found;
+         found = find_signature(source_, *found + 1, kDescriptorSig)) {
+      const std::uint64_t size = *found - h.data_offset;
+      char bytes[24] = {};
+      const std::size_t got = source_.read_some(*found, bytes, sizeof bytes);
+      const auto crc = static_cast<std::uint32_t>(got >= 8 ? le(bytes + 4, 4) : 0);
+      if (const std::uint64_t length = descriptor_at(source_, *found, crc, size, size)) {
+        LocalHeader sized = h;
+        sized.crc32 = crc, sized.compressed_size = size, sized.uncompressed_size = size;
+        return Attempt{entry_from(sized, at), std::nullopt, *found + length};
+      }
+    }
+    return Attempt{std::nullopt, LostMember{h.name, at, "cut off before its data descriptor"}, h.data_offset, UINT64_MAX};
+  }
+
+  /// Decode to the end of the compressed stream (bounded by the ratio limit), then the
+  /// descriptor there must name the same CRC-32 and sizes.
+  Attempt decoded_with_descriptor(const LocalHeader& h, std::uint64_t at) const {
+    const auto lost = [&](std::string why) {
+      return Attempt{std::nullopt, LostMember{h.name, at, std::move(why)}, h.data_offset};
+    };
+    const std::uint64_t ratio = std::max<std::uint64_t>(1, allowed_ratio(h.method, limits_.max_ratio));
+    std::unique_ptr<MemberDecoder> decoder = make_member_decoder(h.method);
+    std::vector<char> in(kBlock / 4), out(kBlock);
+    std::uint64_t read = 0, consumed = 0, produced = 0;
+    uLong crc = crc32(0, nullptr, 0);
+    std::string_view pending;
+    bool finished = false;
+    try {
+      while (!finished) {
+        if (pending.empty()) {
+          const std::uint64_t left = source_.size() - h.data_offset - read;
+          if (left == 0) return cut_off(lost("cut off inside its data"));
+          const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, in.size()));
+          source_.read_at(h.data_offset + read, in.data(), n);
+          read += n;
+          pending = std::string_view(in.data(), n);
+        }
+        const MemberDecoder::Step step = decoder->decode(pending, out.data(), out.size());
+        if (step.consumed == 0 && step.produced == 0 && !step.finished) return lost("its data cannot be decoded");
+        pending.remove_prefix(step.consumed);
+        consumed += step.consumed, produced += step.produced;
+        crc = crc32_z(crc, reinterpret_cast<const Bytef*>(out.data()), step.produced);
+        if (produced / ratio > consumed + (std::uint64_t{1} << 20) / ratio)
+          return lost("decodes past " + std::to_string(ratio) + ":1 (--max-ratio)");
+        finished = step.finished;
+      }
+    } catch (const Error& e) {
+      return lost(std::string("its data cannot be decoded: ") + e.what());
+    }
+    const std::uint64_t end = h.data_offset + consumed;
+    const std::uint64_t length = descriptor_at(source_, end, static_cast<std::uint32_t>(crc), consumed, produced);
+    if (length == 0 && source_.size() - end < 24) return cut_off(lost("cut off before its data descriptor"));
+    if (length == 0) return lost("no data descriptor agreeing with its data follows it");
+    LocalHeader sized = h;
+    sized.crc32 = static_cast<std::uint32_t>(crc), sized.compressed_size = consumed, sized.uncompressed_size = produced;
+    return Attempt{entry_from(sized, at), std::nullopt, end + length};
+  }
+
+  const ByteSource& source_;
+  LocalScanLimits limits_;
+};
+
+}  // namespace
+
+LocalScan scan_local_headers(const ByteSource& source, const LocalScanLimits& limits) {
+  LocalScan out;
+  const Scanner scanner(source, limits);
+  std::uint64_t at = 0;
+  std::vector<std::pair<std::size_t, std::uint64_t>> lost_ends;  // (index in out.lost, claimed end)
+  while (auto found = find_signature(source, at, kLocalSig)) {
+    if (out.entries.size() + out.lost.size() >= limits.max_entries) {
+      out.lost.push_back({"", *found, "more local headers than the limit of " + std::to_string(limits.max_entries) +
+                                          " (--max-entries); the scan stopped here"});
+      break;
+    }
+    Attempt attempt = scanner.look_at(*found);
+    if (attempt.entry) {
+      std::erase_if(lost_ends, [&](const std::pair<std::size_t, std::uint64_t>& l) {
+        if (l.second <= *found) return false;
+        out.lost[l.first].name.clear();  // marked; removed below
+        out.lost[l.first].offset = UINT64_MAX;
+        return true;
+      });
+      out.entries.push_back(std::move(*attempt.entry));
+    }
+    if (attempt.lost) {
+      if (attempt.claimed_end) lost_ends.emplace_back(out.lost.size(), attempt.claimed_end);
+      out.lost.push_back(std::move(*attempt.lost));
+    }
+    at = std::max(attempt.next, *found + 1);
+  }
+  std::erase_if(out.lost, [](const LostMember& l) { return l.offset == UINT64_MAX; });
+  return out;
+}
+
+}  // namespace zanj
