@@ -16,6 +16,7 @@
 #include "info_command.hpp"
 #include "ls_command.hpp"
 #include "pack_command.hpp"
+#include "report_command.hpp"
 #include "stats_command.hpp"
 #include "terminal.hpp"
 #include "verify_command.hpp"
@@ -54,6 +55,7 @@ constexpr CommandEntry kCommands[] = {
     {"pack", zanj::cli::setup_pack},
     {"diff", zanj::cli::setup_diff},
     {"stats", zanj::cli::setup_stats},
+    {"report", zanj::cli::setup_report},
 };
 
 const CommandEntry* command_named(std::string_view name) {

@@ -1,0 +1,179 @@
+#include "report/object_tree.hpp"
+
+#include <algorithm>
+
+#include "report/html_text.hpp"
+#include "report/svg_figures.hpp"
+
+namespace zanj::report {
+namespace {
+
+// Heatmaps are the page's largest figures: full-size thumbnails until this many bytes of them
+// are on the page, small ones after, so a checkpoint of thousands of matrices stays a page.
+constexpr std::size_t kHeatmapBudget = std::size_t{1} << 20;
+constexpr std::size_t kSmallHeatmapSide = 16;
+
+bool is_container(const Node& node) {
+  return !node.array && (node.kind == NodeKind::dict || node.kind == NodeKind::list || node.kind == NodeKind::dataclass ||
+                         node.kind == NodeKind::other);
+}
+
+std::string node_description(const Node& node) {
+  std::string text(kind_name(node.kind));
+  if (node.kind == NodeKind::dict || node.kind == NodeKind::list)
+    text += " (" + std::to_string(node.json.size()) + (node.kind == NodeKind::dict ? " keys)" : " items)");
+  if (!node.format.empty() && node.kind != NodeKind::array) text += " " + node.format;
+  if (node.table) text += " " + std::to_string(node.table->columns.size()) + " columns";
+  if (node.table && node.table->rows) text += ", " + std::to_string(*node.table->rows) + " rows";
+  if (node.list && node.list->length) text += " " + std::to_string(*node.list->length) + " items";
+  if (node.is_reference()) text += " in " + node.member();
+  return text;
+}
+
+class TreeWriter {
+ public:
+  TreeWriter(std::string& out, const ZanjFile& file, const ProfileOptions& options)
+      : out_(out), file_(file), options_(options) {}
+
+  void visit(const TreeVisit& v) {
+    close_to(v.depth);
+    const std::string name = v.segments.empty() ? "/" : v.segments.back();  // the key as saved (escaped as HTML below)
+    out_ += "<li data-p=\"";
+    append_escaped(out_, v.path.empty() ? "/" : v.path);
+    out_ += "\"";
+    if (v.node.array) return array_item(v, name);
+    if (is_container(v.node)) {
+      out_ += "><details open><summary><b>";
+      append_escaped(out_, name);
+      out_ += "</b> <span class=\"k\">";
+      append_escaped(out_, node_description(v.node));
+      out_ += "</span></summary><ul>\n";
+      open_.push_back(v.depth);
+      return;
+    }
+    out_ += "><b>";
+    append_escaped(out_, name);
+    out_ += "</b> <span class=\"k\">";
+    append_escaped(out_, node_description(v.node));
+    out_ += "</span>";
+    if (!v.node.is_reference() && v.node.kind != NodeKind::table && v.node.kind != NodeKind::external_list &&
+        v.node.kind != NodeKind::null) {
+      out_ += " <span class=\"v\">";
+      append_escaped(out_, shorten(to_json(v.node.json), 120));
+      out_ += "</span>";
+    }
+    out_ += "</li>\n";
+  }
+
+  std::vector<ArrayRecord> finish() {
+    close_to(0);
+    return std::move(records_);
+  }
+
+ private:
+  void close_to(std::size_t depth) {
+    while (!open_.empty() && open_.back() >= depth) {
+      out_ += "</ul></details></li>\n";
+      open_.pop_back();
+    }
+  }
+
+  void array_item(const TreeVisit& v, const std::string& name) {
+    const ArrayNode& a = *v.node.array;
+    ArrayRecord record;
+    record.path = v.path;
+    record.anchor = "a" + std::to_string(records_.size());
+    record.bytes = array_value_bytes(a.dtype, a.shape).value_or(0);
+    if (a.external())
+      if (const ZipEntry* entry = file_.archive().find(a.member)) record.packed = entry->compressed_size;
+    ProfileOptions options = options_;
+    if (heatmap_bytes_ > kHeatmapBudget) options.heatmap_side = std::min(options.heatmap_side, kSmallHeatmapSide);
+    out_ += " id=\"" + record.anchor + "\"><details open><summary><b>";
+    append_escaped(out_, name);
+    out_ += "</b> <span class=\"k\">array ";
+    append_escaped(out_, a.dtype + " " + shape_text(a.shape) + " " + std::string(encoding_name(a.encoding)) + " " +
+                             byte_size_text(record.bytes));
+    if (a.external()) append_escaped(out_, " in " + a.member);
+    out_ += "</span>";
+    try {
+      const ArrayProfile profile = profile_array(file_.archive(), a, v.path, options);
+      record.nan = profile.stats.nan;
+      record.inf = profile.stats.pos_inf + profile.stats.neg_inf;
+      record.all_zero = profile.all_zero();
+      out_ += array_flags(profile);
+      out_ += "</summary>";
+      const std::size_t before = out_.size();
+      write_array_figures(out_, v.path.empty() ? "/" : v.path, a, profile);
+      if (!profile.heatmap.cells.empty()) heatmap_bytes_ += out_.size() - before;
+    } catch (const Error& e) {  // one unreadable array: say so there, show the rest
+      out_ += " <span class=\"flag\">unreadable</span></summary><p class=\"bad\">";
+      append_escaped(out_, e.what());
+      out_ += "</p>";
+    }
+    out_ += "</details></li>\n";
+    records_.push_back(std::move(record));
+  }
+
+  std::string& out_;
+  const ZanjFile& file_;
+  const ProfileOptions& options_;
+  std::vector<std::size_t> open_;  // depths of the containers whose lists are open
+  std::vector<ArrayRecord> records_;
+  std::size_t heatmap_bytes_ = 0;
+};
+
+}  // namespace
+
+std::string array_flags(const ArrayProfile& profile) {
+  std::string flags;
+  const ArrayStats& s = profile.stats;
+  if (s.nan) flags += "<span class=\"flag\" title=\"NaN values\">NaN \xC3\x97" + std::to_string(s.nan) + "</span>";
+  if (s.pos_inf + s.neg_inf)
+    flags += "<span class=\"flag\" title=\"infinite values\">\xC2\xB1Inf \xC3\x97" + std::to_string(s.pos_inf + s.neg_inf) +
+             "</span>";
+  if (profile.all_zero()) flags += "<span class=\"flag\" title=\"every value is 0\">all zero</span>";
+  return flags;
+}
+
+void write_array_figures(std::string& out, std::string_view path, const ArrayNode& array, const ArrayProfile& profile) {
+  const ArrayStats& s = profile.stats;
+  // Integers in full, reals to six digits (as the stats table prints them).
+  const auto exact = [](const std::optional<Number>& n) {
+    if (!n) return std::string("-");
+    return n->kind == Number::Kind::integer ? number_text(*n) : number_text6(n->re);
+  };
+  out += "<div class=\"one\"><table><tr><th>count</th><th>min</th><th>max</th><th>mean</th><th>std</th><th>NaN</th>"
+         "<th>Inf</th><th>zeros</th></tr><tr><td>" +
+         std::to_string(s.count) + "</td><td>";
+  append_escaped(out, exact(s.min));
+  out += "</td><td>";
+  append_escaped(out, exact(s.max));
+  out += "</td><td>" + number_text6(s.mean) + "</td><td>" + number_text6(s.std) + "</td><td>" + std::to_string(s.nan) +
+         "</td><td>" + std::to_string(s.pos_inf + s.neg_inf) + "</td><td>" + std::to_string(profile.zeros) +
+         "</td></tr></table><div class=\"figs\">";
+  const std::string label(path);
+  if (const std::string svg = histogram_svg(profile.histogram, "Histogram of the finite values of " + label); !svg.empty()) {
+    out += "<figure>" + svg + "<figcaption>values (" + std::to_string(profile.histogram.total()) +
+           " finite)</figcaption></figure>";
+  }
+  if (const std::string svg = heatmap_svg(profile.heatmap, "Heatmap thumbnail of " + label); !svg.empty()) {
+    out += "<figure>" + svg + "<figcaption>" + std::to_string(profile.heatmap.source_rows) + " \xC3\x97 " +
+           std::to_string(profile.heatmap.source_cols) + (array.shape.size() > 2 ? " (rows \xC3\x97 last axis)" : "") +
+           "</figcaption></figure>";
+  }
+  out += "</div></div>";
+}
+
+std::vector<ArrayRecord> write_object_tree(std::string& out, const ZanjFile& file, const ProfileOptions& options) {
+  TreeWriter writer(out, file, options);
+  out += "<ul class=\"tree\">\n";
+  walk_tree(file.root(), {}, [&](const TreeVisit& v) {
+    writer.visit(v);
+    return true;
+  });
+  std::vector<ArrayRecord> records = writer.finish();
+  out += "</ul>\n";
+  return records;
+}
+
+}  // namespace zanj::report
