@@ -3,7 +3,7 @@ of an archive with hostile keys and of a comparison are loaded together, as ifra
 test page, in ONE browser launch (Chromium takes seconds to start): a script there reads each
 page's DOM (paths, figures, scripts, resource timing) into the dumped DOM. Every host name
 resolves to nowhere, and the browser's console is checked for errors. Screenshots for a person
-to look at go to the build directory (not committed)."""
+to look at go to the build directory (report-screenshots/reports.png, not committed)."""
 import html.parser
 import json
 import os
@@ -34,20 +34,44 @@ def browser(*args, user_dir):
 
 # Runs in the test page once every report has loaded: what each one shows, as JSON.
 PROBE = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre id="out"></pre>%s<script>
-window.addEventListener('load', function() {
-  var out = [];
-  document.querySelectorAll('iframe').forEach(function(f) {
-    var d = f.contentDocument, w = f.contentWindow, q = d.getElementById('q');
-    out.push({page: f.getAttribute('src'),
-      paths: [].map.call(d.querySelectorAll('li[data-p]'), function(l) { return l.getAttribute('data-p'); }),
-      svgs: d.querySelectorAll('svg').length, titled: d.querySelectorAll('svg > title').length,
-      h3: [].map.call(d.querySelectorAll('h3'), function(h) { return h.textContent; }),
-      scripts: d.querySelectorAll('script').length, imgs: d.querySelectorAll('img').length,
-      handlers: d.querySelectorAll('[onerror],[onload],[onclick]').length,
-      resources: w.performance.getEntriesByType('resource').map(function(r) { return r.name; }),
-      search: !!q && !q.parentElement.hidden, text: d.body.innerText});
+// Each tree item's path: the names (<b>) of it and its ancestors joined by '/'.
+function paths(d) {
+  return [].map.call(d.querySelectorAll('.tree li'), function(li) {
+    var names = [];
+    for (var e = li; e; e = e.parentElement.closest('li'))
+      names.unshift(e.querySelector(':scope>b,:scope>details>summary>b').textContent);
+    return names.slice(1).join('/') || '/';
   });
-  document.getElementById('out').textContent = JSON.stringify(out);
+}
+window.addEventListener('load', function() {
+  var frames = [].slice.call(document.querySelectorAll('iframe')), out = [];
+  // the search box of the largest page: type into it, look once its filter has run
+  var big = frames[frames.length - 1].contentDocument, q = big.getElementById('q');
+  var folded = function(d) {
+    return [].filter.call(d.querySelectorAll('.tree ul, .tree details'), function(e) {
+      return e.tagName === 'DETAILS' ? !e.open : e.offsetParent === null; }).length;
+  };
+  var closed = folded(big);
+  q.value = 'l01234';
+  q.dispatchEvent(new Event('input'));
+  setTimeout(function() {
+    frames.forEach(function(f) {
+      var d = f.contentDocument, w = f.contentWindow, q = d.getElementById('q');
+      var big = f === frames[frames.length - 1];
+      out.push({page: f.getAttribute('src'), paths: big ? [] : paths(d),
+        items: d.querySelectorAll('.tree li').length,
+        shown: [].filter.call(d.querySelectorAll('.tree li'), function(li) { return li.offsetParent !== null; }).length,
+        closed: big ? closed : folded(d),
+        svgs: d.querySelectorAll('svg').length, titled: d.querySelectorAll('svg > title').length,
+        h3: [].map.call(d.querySelectorAll('h3'), function(h) { return h.textContent; }),
+        scripts: d.querySelectorAll('script').length, imgs: d.querySelectorAll('img').length,
+        handlers: d.querySelectorAll('[onerror],[onload],[onclick]').length,
+        resources: w.performance.getEntriesByType('resource').map(function(r) { return r.name; }),
+        search: !!q && !q.parentElement.hidden, matching: (d.getElementById('qn') || {}).textContent,
+        text: big ? '' : d.body.innerText});
+    });
+    document.getElementById('out').textContent = JSON.stringify(out);
+  }, 1000);
 });
 </script></body></html>"""
 
@@ -131,10 +155,18 @@ class Report(ZanjTest):
         cls.changed = changed_copy(corpus("model.zanj"), os.path.join(cls.dir, "changed.zanj"), weight, scale)
         cls.comparison = run("report", corpus("model.zanj"), cls.changed, "--rtol", "1e-9",
                              "-o", os.path.join(cls.dir, "compare.html"))
-        frames = "".join(f'<iframe src="{p}"></iframe>' for p in [*cls.pages, "hostile.html", "compare.html"])
+        # large trees: layers of two small arrays and a number. The browser gets 5,000 nodes
+        # (parsing a page of 50,000 takes it seconds); the 50,000-node page is checked as text.
+        for name, count in (("big", 1250), ("huge", 12500)):
+            layers = {f"l{i:05d}": {"w": inline_array("array_list_meta", "float32", [2, 2], [[i, 1], [2, 3]]),
+                                    "b": inline_array("array_list_meta", "float32", [2], [0.5, i]), "n": i}
+                      for i in range(count)}
+            archive = write_zanj(os.path.join(cls.dir, name + ".zanj"), {"layers": layers})
+            assert run("report", archive, "-o", os.path.join(cls.dir, name + ".html")).code == 0
+        frames = "".join(f'<iframe src="{p}"></iframe>' for p in [*cls.pages, "hostile.html", "compare.html", "big.html"])
         with open(os.path.join(cls.dir, "probe.html"), "w", encoding="utf-8") as f:
             f.write(PROBE % frames)
-        r = browser("--allow-file-access-from-files", "--dump-dom", "file://" + os.path.join(cls.dir, "probe.html"),
+        r = browser("--allow-file-access-from-files", "--virtual-time-budget=10000", "--dump-dom", "file://" + os.path.join(cls.dir, "probe.html"),
                     user_dir=os.path.join(cls.dir, "profile"))
         cls.console = [line for line in r.stderr.decode("utf-8", "replace").splitlines() if ":CONSOLE" in line]
         found = re.search(r'<pre id="out">(.*?)</pre>', r.stdout.decode("utf-8"), re.S)
@@ -151,6 +183,7 @@ class Report(ZanjTest):
 
     def test_no_request_and_no_console_message(self):
         self.assertEqual(self.console, [])
+        self.assertEqual(len(self.seen), len(self.pages) + 3)
         for page, seen in self.seen.items():
             self.assertEqual(seen["resources"], [], page)
             check_static(self, self.read(page), page)
@@ -192,15 +225,37 @@ class Report(ZanjTest):
         # the page is written even when the archives differ; diff's verdict is diff's
         self.assertEqual(run("diff", "-q", corpus("model.zanj"), self.changed).code, 1)
 
-    def test_screenshots(self):
+    def test_large_trees(self):
+        huge = self.read("huge.html")
+        self.assertLessEqual(len(huge), 8 << 20, "50,000 nodes")
+        text = check_static(self, huge, "huge")
+        self.assertEqual(text.count("<li"), 1 + 1 + 12500 * 4)
+        self.assertIn("The 1000 largest arrays have their figures", text)
+        seen = self.seen["big.html"]
+        self.assertEqual(seen["items"], 1 + 1 + 1250 * 4)
+        self.assertGreater(seen["closed"], 1000, "folded below the second level")
+        # the filter kept l01234, its three children and its ancestors
+        self.assertEqual((seen["matching"], seen["shown"]), ("4 matching", 6))
+        self.assertEqual(seen["svgs"], seen["titled"])
+
+    def test_screenshot(self):
+        """One picture of every page's top (a grid of iframes), in one more browser launch."""
+        pages = [*self.pages, "hostile.html", "compare.html", "big.html"]
+        columns, width, height = 3, 1000, 900
+        gallery = os.path.join(self.dir, "gallery.html")
+        with open(gallery, "w", encoding="utf-8") as f:
+            f.write("<!DOCTYPE html><html><body style='margin:0;display:grid;grid-template-columns:repeat(%d,%dpx)'>%s"
+                    "</body></html>" % (columns, width, "".join(
+                        f"<iframe src='{p}' style='width:{width}px;height:{height}px;border:1px solid #888'></iframe>"
+                        for p in pages)))
         os.makedirs(SHOTS, exist_ok=True)
-        for page in ("model.zanj.html", "compare.html"):
-            shot = os.path.join(SHOTS, page.replace(".html", ".png"))
-            r = browser("--hide-scrollbars", "--window-size=1100,1600", f"--screenshot={shot}",
-                        "file://" + os.path.join(self.dir, page), user_dir=os.path.join(self.dir, "profile-shot"))
-            self.assertEqual(r.returncode, 0, r.stderr[-500:])
-            with open(shot, "rb") as f:
-                self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+        shot = os.path.join(SHOTS, "reports.png")
+        rows = -(-len(pages) // columns)
+        r = browser("--hide-scrollbars", f"--window-size={columns * (width + 2)},{rows * (height + 2)}",
+                    f"--screenshot={shot}", "file://" + gallery, user_dir=os.path.join(self.dir, "profile-shot"))
+        self.assertEqual(r.returncode, 0, r.stderr[-500:])
+        with open(shot, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
 
 class ReportCommand(ZanjTest):

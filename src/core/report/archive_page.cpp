@@ -88,7 +88,7 @@ void attention_section(std::string& out, const std::vector<ArrayRecord>& records
   out += "<section id=\"attention\"><h2>Arrays to look at</h2>";
   std::size_t flagged = 0;
   for (const ArrayRecord& r : records) {
-    if (!r.nan && !r.inf && !r.all_zero) continue;
+    if (r.anchor.empty()) continue;
     out += flagged++ ? "" : "<ul>";
     out += "<li><a href=\"#" + r.anchor + "\" class=\"p\">";
     append_escaped(out, r.path.empty() ? "/" : r.path);
@@ -96,9 +96,10 @@ void attention_section(std::string& out, const std::vector<ArrayRecord>& records
     if (r.nan) out += " <span class=\"flag\">" + std::to_string(r.nan) + " NaN</span>";
     if (r.inf) out += " <span class=\"flag\">" + std::to_string(r.inf) + " infinite</span>";
     if (r.all_zero) out += " <span class=\"flag\">all zero</span>";
+    if (!r.nan && !r.inf && !r.all_zero) out += " <span class=\"flag\">unreadable</span>";
     out += "</li>";
   }
-  out += flagged ? "</ul>" : "<p class=\"ok\">No array holds NaN or infinite values, and none is all zeros.</p>";
+  out += flagged ? "</ul>" : "<p class=\"ok\">No array holds NaN or infinite values, none is all zeros, every one was read.</p>";
   out += "</section>\n";
 }
 

@@ -1,6 +1,8 @@
 #include "report/object_tree.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 
 #include "report/html_text.hpp"
 #include "report/svg_figures.hpp"
@@ -12,6 +14,12 @@ namespace {
 // are on the page, small ones after, so a checkpoint of thousands of matrices stays a page.
 constexpr std::size_t kHeatmapBudget = std::size_t{1} << 20;
 constexpr std::size_t kSmallHeatmapSide = 16;
+
+/// Integers in full, reals to six digits (as the stats table prints them).
+std::string stat_text(const std::optional<Number>& n) {
+  if (!n) return "-";
+  return n->kind == Number::Kind::integer ? number_text(*n) : number_text6(n->re);
+}
 
 bool is_container(const Node& node) {
   return !node.array && (node.kind == NodeKind::dict || node.kind == NodeKind::list || node.kind == NodeKind::dataclass ||
@@ -30,28 +38,62 @@ std::string node_description(const Node& node) {
   return text;
 }
 
+// Which arrays get their figures (statistics table, histogram, heatmap): all of them up to
+// kFigureArrays, else the kFigureArrays largest (a checkpoint's big matrices, not its 50,000
+// counters); the others show their statistics on their line. Decided from the JSON alone,
+// before any value is read.
+constexpr std::size_t kFigureArrays = 1000;
+// Trees with more nodes than this are folded below the second level by the script.
+constexpr std::size_t kLargeTree = 200;
+
+std::size_t node_count(const ZanjFile& file) {
+  std::size_t nodes = 0;
+  walk_tree(file.root(), {}, [&](const TreeVisit&) { return ++nodes, true; });
+  return nodes;
+}
+
+std::vector<bool> arrays_with_figures(const ZanjFile& file) {
+  std::vector<std::uint64_t> sizes;
+  walk_tree(file.root(), {}, [&](const TreeVisit& v) {
+    if (v.node.array) sizes.push_back(array_value_bytes(v.node.array->dtype, v.node.array->shape).value_or(0));
+    return true;
+  });
+  std::vector<bool> chosen(sizes.size(), true);
+  if (sizes.size() <= kFigureArrays) return chosen;
+  std::vector<std::uint64_t> sorted = sizes;
+  std::nth_element(sorted.begin(), sorted.begin() + kFigureArrays - 1, sorted.end(), std::greater<>());
+  const std::uint64_t threshold = sorted[kFigureArrays - 1];
+  std::size_t at_threshold = 0;
+  for (const auto s : sizes) at_threshold += s > threshold;
+  for (std::size_t i = 0; i < sizes.size(); ++i) {
+    chosen[i] = sizes[i] > threshold || (sizes[i] == threshold && at_threshold < kFigureArrays);
+    if (sizes[i] == threshold && chosen[i]) ++at_threshold;
+  }
+  return chosen;
+}
+
 class TreeWriter {
  public:
-  TreeWriter(std::string& out, const ZanjFile& file, const ProfileOptions& options)
-      : out_(out), file_(file), options_(options) {}
+  TreeWriter(std::string& out, const ZanjFile& file, const ProfileOptions& options, bool large)
+      : out_(out), file_(file), options_(options), figures_(arrays_with_figures(file)), large_(large) {}
 
   void visit(const TreeVisit& v) {
     close_to(v.depth);
-    const std::string name = v.segments.empty() ? "/" : v.segments.back();  // the key as saved (escaped as HTML below)
-    out_ += "<li data-p=\"";
-    append_escaped(out_, v.path.empty() ? "/" : v.path);
-    out_ += "\"";
+    // The key as saved (HTML-escaped when written); the script builds paths from these names.
+    const std::string name = v.segments.empty() ? "/" : v.segments.back();
     if (v.node.array) return array_item(v, name);
     if (is_container(v.node)) {
-      out_ += "><details open><summary><b>";
+      // A small tree uses <details>; a large one plain lists that the script folds with one
+      // class on the tree (closing thousands of <details> one by one makes browsers crawl).
+      out_ += large_ ? "<li><b class=\"x\" tabindex=\"0\">" : "<li><details open><summary><b>";
       append_escaped(out_, name);
       out_ += "</b> <span class=\"k\">";
       append_escaped(out_, node_description(v.node));
-      out_ += "</span></summary><ul>\n";
+      out_ += large_ ? "</span><ul>\n" : "</span></summary><ul>\n";
       open_.push_back(v.depth);
       return;
     }
-    out_ += "><b>";
+    out_ += "<li><b>";
     append_escaped(out_, name);
     out_ += "</b> <span class=\"k\">";
     append_escaped(out_, node_description(v.node));
@@ -69,57 +111,82 @@ class TreeWriter {
     close_to(0);
     return std::move(records_);
   }
+  std::size_t arrays_without_figures() const { return without_figures_; }
 
  private:
   void close_to(std::size_t depth) {
     while (!open_.empty() && open_.back() >= depth) {
-      out_ += "</ul></details></li>\n";
+      out_ += large_ ? "</ul></li>\n" : "</ul></details></li>\n";
       open_.pop_back();
     }
   }
 
   void array_item(const TreeVisit& v, const std::string& name) {
     const ArrayNode& a = *v.node.array;
+    const bool figures = figures_[records_.size()];
     ArrayRecord record;
     record.path = v.path;
-    record.anchor = "a" + std::to_string(records_.size());
     record.bytes = array_value_bytes(a.dtype, a.shape).value_or(0);
     if (a.external())
       if (const ZipEntry* entry = file_.archive().find(a.member)) record.packed = entry->compressed_size;
     ProfileOptions options = options_;
+    if (!figures) options.heatmap_side = 0;
     if (heatmap_bytes_ > kHeatmapBudget) options.heatmap_side = std::min(options.heatmap_side, kSmallHeatmapSide);
-    out_ += " id=\"" + record.anchor + "\"><details open><summary><b>";
+    std::optional<ArrayProfile> profile;
+    std::string problem;
+    try {
+      profile = profile_array(file_.archive(), a, v.path, options);
+    } catch (const Error& e) {  // one unreadable array: say so there, show the rest
+      problem = e.what();
+    }
+    if (profile) {
+      record.nan = profile->stats.nan;
+      record.inf = profile->stats.pos_inf + profile->stats.neg_inf;
+      record.all_zero = profile->all_zero();
+    }
+    const bool flagged = !problem.empty() || record.nan || record.inf || record.all_zero;
+    if (flagged) record.anchor = "a" + std::to_string(records_.size());
+    out_ += flagged ? "<li id=\"" + record.anchor + "\">" : "<li>";
+    out_ += figures ? "<details open><summary><b>" : "<b>";
     append_escaped(out_, name);
     out_ += "</b> <span class=\"k\">array ";
     append_escaped(out_, a.dtype + " " + shape_text(a.shape) + " " + std::string(encoding_name(a.encoding)) + " " +
                              byte_size_text(record.bytes));
-    if (a.external()) append_escaped(out_, " in " + a.member);
+    if (a.external() && figures) append_escaped(out_, " in " + a.member);
     out_ += "</span>";
-    try {
-      const ArrayProfile profile = profile_array(file_.archive(), a, v.path, options);
-      record.nan = profile.stats.nan;
-      record.inf = profile.stats.pos_inf + profile.stats.neg_inf;
-      record.all_zero = profile.all_zero();
-      out_ += array_flags(profile);
-      out_ += "</summary>";
+    if (!profile) {
+      out_ += " <span class=\"flag\">unreadable</span>" + std::string(figures ? "</summary>" : "") + " <span class=\"bad\">";
+      append_escaped(out_, problem);
+      out_ += "</span>";
+    } else if (figures) {
+      out_ += array_flags(*profile) + "</summary>";
       const std::size_t before = out_.size();
-      write_array_figures(out_, v.path.empty() ? "/" : v.path, a, profile);
-      if (!profile.heatmap.cells.empty()) heatmap_bytes_ += out_.size() - before;
-    } catch (const Error& e) {  // one unreadable array: say so there, show the rest
-      out_ += " <span class=\"flag\">unreadable</span></summary><p class=\"bad\">";
-      append_escaped(out_, e.what());
-      out_ += "</p>";
+      write_array_figures(out_, v.path.empty() ? "/" : v.path, a, *profile);
+      if (!profile->heatmap.cells.empty()) heatmap_bytes_ += out_.size() - before;
+    } else {
+      ++without_figures_;
+      const ArrayStats& s = profile->stats;
+      out_ += " <span class=\"s\">";
+      if (s.min) {
+        append_escaped(out_, stat_text(s.min) + " \xE2\x80\xA6 " + stat_text(s.max) + ", mean " + number_text6(s.mean) +
+                                 ", std " + number_text6(s.std));
+      } else {
+        out_ += std::to_string(s.count) + " values";
+      }
+      out_ += "</span>" + array_flags(*profile);
     }
-    out_ += "</details></li>\n";
+    out_ += figures ? "</details></li>\n" : "</li>\n";
     records_.push_back(std::move(record));
   }
 
   std::string& out_;
   const ZanjFile& file_;
   const ProfileOptions& options_;
+  std::vector<bool> figures_;      // per array, in walk order
+  bool large_;                     // more than kLargeTree nodes
   std::vector<std::size_t> open_;  // depths of the containers whose lists are open
   std::vector<ArrayRecord> records_;
-  std::size_t heatmap_bytes_ = 0;
+  std::size_t heatmap_bytes_ = 0, without_figures_ = 0;
 };
 
 }  // namespace
@@ -137,11 +204,7 @@ std::string array_flags(const ArrayProfile& profile) {
 
 void write_array_figures(std::string& out, std::string_view path, const ArrayNode& array, const ArrayProfile& profile) {
   const ArrayStats& s = profile.stats;
-  // Integers in full, reals to six digits (as the stats table prints them).
-  const auto exact = [](const std::optional<Number>& n) {
-    if (!n) return std::string("-");
-    return n->kind == Number::Kind::integer ? number_text(*n) : number_text6(n->re);
-  };
+  const auto exact = stat_text;
   out += "<div class=\"one\"><table><tr><th>count</th><th>min</th><th>max</th><th>mean</th><th>std</th><th>NaN</th>"
          "<th>Inf</th><th>zeros</th></tr><tr><td>" +
          std::to_string(s.count) + "</td><td>";
@@ -165,14 +228,18 @@ void write_array_figures(std::string& out, std::string_view path, const ArrayNod
 }
 
 std::vector<ArrayRecord> write_object_tree(std::string& out, const ZanjFile& file, const ProfileOptions& options) {
-  TreeWriter writer(out, file, options);
-  out += "<ul class=\"tree\">\n";
+  const bool large = node_count(file) > kLargeTree;
+  TreeWriter writer(out, file, options, large);
+  out += large ? "<ul class=\"tree large\">\n" : "<ul class=\"tree\">\n";
   walk_tree(file.root(), {}, [&](const TreeVisit& v) {
     writer.visit(v);
     return true;
   });
   std::vector<ArrayRecord> records = writer.finish();
   out += "</ul>\n";
+  if (const std::size_t rest = writer.arrays_without_figures())
+    out += "<p class=\"k\">The " + std::to_string(kFigureArrays) + " largest arrays have their figures; the other " +
+           std::to_string(rest) + " show their statistics on their line, to keep the page small.</p>\n";
   return records;
 }
 

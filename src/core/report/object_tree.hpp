@@ -3,6 +3,8 @@
 // shape, storage and size, each container a <details> element (open: the page reads without
 // its script). Every array also gets its statistics row, histogram and heatmap thumbnail,
 // from one pass over its values (profile_array), and a flag for NaN, infinities or all zeros.
+// Beyond 1,000 arrays only the largest get figures; the others show their statistics on their
+// line, so a tree of 50,000 nodes stays a page of a few MiB.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,7 +20,7 @@ struct ArrayRecord {
   std::uint64_t packed = 0;  ///< compressed size of its member (0 for inline arrays)
   std::uint64_t nan = 0, inf = 0;
   bool all_zero = false;
-  std::string anchor;        ///< id of its tree item
+  std::string anchor;        ///< id of its tree item ("" unless flagged or unreadable)
 };
 
 /// The tree below `file`'s root as HTML, appended to `out`; one record per array.

@@ -8,11 +8,12 @@
 
 namespace zanj::report {
 
-/// "<!DOCTYPE html>... <body><header><h1>`heading`</h1>" (heading and title escaped here).
+/// "<!DOCTYPE html>... <body><header><h1>`heading`</h1>" (heading and title escaped here); the
+/// head holds the style sheet and the script.
 void open_page(std::string& out, std::string_view title, std::string_view heading);
 /// The search box for the tree that follows (hidden until the script shows it).
 void tree_search_box(std::string& out);
-/// The script, then "</body></html>".
+/// The footer, then "</body></html>".
 void close_page(std::string& out);
 
 }  // namespace zanj::report
