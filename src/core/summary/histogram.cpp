@@ -28,16 +28,24 @@ void HistogramAccumulator::start() {
   // Equal seeds get a tiny range around them; a later different value widens it.
   width_ = span > 0 ? span / (n - 1) : std::max<long double>(std::fabs(*lo) * 1e-9L, 1e-300L) / n;
   lo_ = span > 0 ? *lo - width_ / 2 : *lo - width_ * (n / 2);
+  cache();
   std::vector<double> seed;
   seed.swap(seed_);
   for (double v : seed) place(v);
 }
 
+void HistogramAccumulator::cache() {
+  fast_lo_ = static_cast<double>(lo_);
+  fast_hi_ = static_cast<double>(lo_ + width_ * static_cast<long double>(counts_.size()));
+  fast_scale_ = static_cast<double>(1 / width_);
+}
+
 void HistogramAccumulator::place(double v) {
-  const long double n = static_cast<long double>(counts_.size());
-  if (v < lo_ || v >= lo_ + width_ * n) widen_to(v);
-  const long double at = (v - lo_) / width_;
-  counts_[std::min(counts_.size() - 1, static_cast<std::size_t>(std::max<long double>(0, at)))]++;
+  // Bounds compared as doubles, exactly as cached; a value on a rounded edge is clamped into
+  // the nearest bin, never lost.
+  if (v < fast_lo_ || v >= fast_hi_) widen_to(v);
+  const double at = (v - fast_lo_) * fast_scale_, n = static_cast<double>(counts_.size());
+  counts_[at > 0 ? (at < n ? static_cast<std::size_t>(at) : counts_.size() - 1) : 0]++;
 }
 
 void HistogramAccumulator::widen_to(double v) {
@@ -50,6 +58,7 @@ void HistogramAccumulator::widen_to(double v) {
     if (down) lo_ -= width_ * static_cast<long double>(n);
     width_ *= 2;
   }
+  cache();
 }
 
 Histogram HistogramAccumulator::result() const {

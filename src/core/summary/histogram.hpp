@@ -36,8 +36,11 @@ class HistogramAccumulator {
 
   std::vector<double> seed_;
   std::vector<std::uint64_t> counts_;
-  long double lo_ = 0, width_ = 0;
-  double min_ = 0, max_ = 0;  // bin width; long double: doubling never overflows
+  long double lo_ = 0, width_ = 0;  // bin width; long double: doubling never overflows
+  // The range and 1 / width as doubles, for the per-value work (x87 division is slow).
+  double fast_lo_ = 0, fast_hi_ = 0, fast_scale_ = 0;
+  void cache();
+  double min_ = 0, max_ = 0;  // of the values added
 };
 
 }  // namespace zanj
