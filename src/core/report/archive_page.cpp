@@ -1,14 +1,16 @@
-// report_page: the page for one archive. The values are read once, by the tree (profile_array
-// per array), while verify reads the members on a worker thread: together about one verify.
+// report_page: the page for one archive. verify inflates every member once; the external
+// arrays' statistics, histograms and thumbnails come from those same bytes (VerifiedValues),
+// so the page costs about one verify.
 #include <algorithm>
 #include <map>
 #include <optional>
+#include <set>
 
-#include "base/thread_pool.hpp"
 #include "report/html_text.hpp"
 #include "report/object_tree.hpp"
 #include "report/page_frame.hpp"
 #include "report/svg_figures.hpp"
+#include "report/verified_values.hpp"
 
 namespace zanj {
 namespace {
@@ -146,16 +148,24 @@ void bytes_section(std::string& out, const std::vector<ArrayRecord>& records) {
 }  // namespace
 
 std::string report_page(const ZanjFile& file, const ReportOptions& options) {
+  // verify reads every member once (two threads); the external arrays' values are profiled
+  // from those same bytes, and the tree then reads only what verify could not hand over.
   std::optional<VerifyReport> verify;
-  ThreadPool verifier(1);
+  report::VerifiedValues verified;
   if (!options.verify_path.empty()) {
+    report::expect_external_arrays(file, options.profile, verified);
     VerifyOptions verify_options;
-    verify_options.threads = 1;  // the profile below takes the other core
-    verifier.submit([&] { verify = verify_file(options.verify_path, verify_options); });
+    verify_options.member_data = [&](const std::string& member) { return verified.sink(member); };
+    verify = verify_file(options.verify_path, verify_options);
   }
+  std::set<std::string> broken;  // members verify found a problem with
+  if (verify)
+    for (const auto* problems : {&verify->errors, &verify->warnings})
+      for (const Problem& p : *problems)
+        if (!p.member.empty()) broken.insert(p.member);
   std::string tree;
-  const std::vector<ArrayRecord> records = report::write_object_tree(tree, file, options.profile);
-  verifier.wait();
+  const std::vector<ArrayRecord> records = report::write_object_tree(
+      tree, file, options.profile, [&](const std::string& member) { return verified.take(member, broken.count(member) > 0); });
 
   std::string out;
   out.reserve(tree.size() + 64 * 1024);

@@ -52,30 +52,66 @@ std::size_t node_count(const ZanjFile& file) {
   return nodes;
 }
 
-std::vector<bool> arrays_with_figures(const ZanjFile& file) {
+}  // namespace
+
+std::vector<ProfileOptions> plan_arrays(const ZanjFile& file, const ProfileOptions& options) {
   std::vector<std::uint64_t> sizes;
+  std::vector<std::vector<std::uint64_t>> shapes;
   walk_tree(file.root(), {}, [&](const TreeVisit& v) {
-    if (v.node.array) sizes.push_back(array_value_bytes(v.node.array->dtype, v.node.array->shape).value_or(0));
+    if (!v.node.array) return true;
+    sizes.push_back(array_value_bytes(v.node.array->dtype, v.node.array->shape).value_or(0));
+    shapes.push_back(v.node.array->shape);
     return true;
   });
   std::vector<bool> chosen(sizes.size(), true);
-  if (sizes.size() <= kFigureArrays) return chosen;
-  std::vector<std::uint64_t> sorted = sizes;
-  std::nth_element(sorted.begin(), sorted.begin() + kFigureArrays - 1, sorted.end(), std::greater<>());
-  const std::uint64_t threshold = sorted[kFigureArrays - 1];
-  std::size_t at_threshold = 0;
-  for (const auto s : sizes) at_threshold += s > threshold;
-  for (std::size_t i = 0; i < sizes.size(); ++i) {
-    chosen[i] = sizes[i] > threshold || (sizes[i] == threshold && at_threshold < kFigureArrays);
-    if (sizes[i] == threshold && chosen[i]) ++at_threshold;
+  if (sizes.size() > kFigureArrays) {
+    std::vector<std::uint64_t> sorted = sizes;
+    std::nth_element(sorted.begin(), sorted.begin() + kFigureArrays - 1, sorted.end(), std::greater<>());
+    const std::uint64_t threshold = sorted[kFigureArrays - 1];
+    std::size_t taken = 0;
+    for (const auto s : sizes) taken += s > threshold;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      chosen[i] = sizes[i] > threshold || (sizes[i] == threshold && taken < kFigureArrays);
+      if (sizes[i] == threshold && chosen[i]) ++taken;
+    }
   }
-  return chosen;
+  // Heatmaps are the page's largest figures: full-size thumbnails while their estimated
+  // bytes (about 14 per cell) stay within kHeatmapBudget, small ones after.
+  std::vector<ProfileOptions> plans(sizes.size(), options);
+  std::size_t heatmap_bytes = 0;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    if (!chosen[i]) {
+      plans[i].bins = 0;
+      plans[i].heatmap_side = 0;
+      continue;
+    }
+    if (heatmap_bytes > kHeatmapBudget) plans[i].heatmap_side = std::min(plans[i].heatmap_side, kSmallHeatmapSide);
+    if (shapes[i].size() < 2) continue;
+    std::uint64_t rows = 1;
+    for (std::size_t d = 0; d + 1 < shapes[i].size(); ++d) rows = std::min<std::uint64_t>(rows * shapes[i][d], 1u << 20);
+    heatmap_bytes += 14 * std::min<std::uint64_t>(rows, plans[i].heatmap_side) *
+                     std::min<std::uint64_t>(shapes[i].back(), plans[i].heatmap_side);
+  }
+  return plans;
 }
+
+void expect_external_arrays(const ZanjFile& file, const ProfileOptions& options, VerifiedValues& verified) {
+  const std::vector<ProfileOptions> plans = plan_arrays(file, options);
+  std::size_t i = 0;
+  walk_tree(file.root(), {}, [&](const TreeVisit& v) {
+    if (!v.node.array) return true;
+    if (v.node.array->external()) verified.expect(v.node.array->member, *v.node.array, plans[i]);
+    ++i;
+    return true;
+  });
+}
+
+namespace {
 
 class TreeWriter {
  public:
-  TreeWriter(std::string& out, const ZanjFile& file, const ProfileOptions& options, bool large)
-      : out_(out), file_(file), options_(options), figures_(arrays_with_figures(file)), large_(large) {}
+  TreeWriter(std::string& out, const ZanjFile& file, const ProfileOptions& options, bool large, const TakenValues& taken)
+      : out_(out), file_(file), plans_(plan_arrays(file, options)), large_(large), taken_(taken) {}
 
   void visit(const TreeVisit& v) {
     close_to(v.depth);
@@ -123,19 +159,18 @@ class TreeWriter {
 
   void array_item(const TreeVisit& v, const std::string& name) {
     const ArrayNode& a = *v.node.array;
-    const bool figures = figures_[records_.size()];
+    const ProfileOptions& options = plans_[records_.size()];
+    const bool figures = options.bins > 0;
     ArrayRecord record;
     record.path = v.path;
     record.bytes = array_value_bytes(a.dtype, a.shape).value_or(0);
     if (a.external())
       if (const ZipEntry* entry = file_.archive().find(a.member)) record.packed = entry->compressed_size;
-    ProfileOptions options = options_;
-    if (!figures) options.heatmap_side = 0;
-    if (heatmap_bytes_ > kHeatmapBudget) options.heatmap_side = std::min(options.heatmap_side, kSmallHeatmapSide);
     std::optional<ArrayProfile> profile;
     std::string problem;
     try {
-      profile = profile_array(file_.archive(), a, v.path, options);
+      if (a.external() && taken_) profile = taken_(a.member);
+      if (!profile) profile = profile_array(file_.archive(), a, v.path, options);
     } catch (const Error& e) {  // one unreadable array: say so there, show the rest
       problem = e.what();
     }
@@ -160,9 +195,7 @@ class TreeWriter {
       out_ += "</span>";
     } else if (figures) {
       out_ += array_flags(*profile) + "</summary>";
-      const std::size_t before = out_.size();
       write_array_figures(out_, v.path.empty() ? "/" : v.path, a, *profile);
-      if (!profile->heatmap.cells.empty()) heatmap_bytes_ += out_.size() - before;
     } else {
       ++without_figures_;
       const ArrayStats& s = profile->stats;
@@ -181,12 +214,12 @@ class TreeWriter {
 
   std::string& out_;
   const ZanjFile& file_;
-  const ProfileOptions& options_;
-  std::vector<bool> figures_;      // per array, in walk order
+  std::vector<ProfileOptions> plans_;  // per array, in walk order
   bool large_;                     // more than kLargeTree nodes
   std::vector<std::size_t> open_;  // depths of the containers whose lists are open
   std::vector<ArrayRecord> records_;
-  std::size_t heatmap_bytes_ = 0, without_figures_ = 0;
+  const TakenValues& taken_;
+  std::size_t without_figures_ = 0;
 };
 
 }  // namespace
@@ -227,9 +260,10 @@ void write_array_figures(std::string& out, std::string_view path, const ArrayNod
   out += "</div></div>";
 }
 
-std::vector<ArrayRecord> write_object_tree(std::string& out, const ZanjFile& file, const ProfileOptions& options) {
+std::vector<ArrayRecord> write_object_tree(std::string& out, const ZanjFile& file, const ProfileOptions& options,
+                                           const TakenValues& taken) {
   const bool large = node_count(file) > kLargeTree;
-  TreeWriter writer(out, file, options, large);
+  TreeWriter writer(out, file, options, large, taken);
   out += large ? "<ul class=\"tree large\">\n" : "<ul class=\"tree\">\n";
   walk_tree(file.root(), {}, [&](const TreeVisit& v) {
     writer.visit(v);

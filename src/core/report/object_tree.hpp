@@ -6,9 +6,12 @@
 // Beyond 1,000 arrays only the largest get figures; the others show their statistics on their
 // line, so a tree of 50,000 nodes stays a page of a few MiB.
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "report/verified_values.hpp"
 #include "zanj/summary.hpp"
 
 namespace zanj::report {
@@ -23,8 +26,19 @@ struct ArrayRecord {
   std::string anchor;        ///< id of its tree item ("" unless flagged or unreadable)
 };
 
-/// The tree below `file`'s root as HTML, appended to `out`; one record per array.
-std::vector<ArrayRecord> write_object_tree(std::string& out, const ZanjFile& file, const ProfileOptions& options);
+/// How each array (in walk order) is profiled: the largest 1,000 get their figures (bins 0 and
+/// heatmap_side 0 for the others); thumbnails full size within a byte budget, small after.
+std::vector<ProfileOptions> plan_arrays(const ZanjFile& file, const ProfileOptions& options);
+/// Tell `verified` which members hold external arrays, with each one's plan.
+void expect_external_arrays(const ZanjFile& file, const ProfileOptions& options, VerifiedValues& verified);
+
+/// The profile of an external array's member already read (VerifiedValues::take), or nullopt.
+using TakenValues = std::function<std::optional<ArrayProfile>(const std::string& member)>;
+
+/// The tree below `file`'s root as HTML, appended to `out`; one record per array. Arrays whose
+/// profile `taken` has are not read again (it may be empty).
+std::vector<ArrayRecord> write_object_tree(std::string& out, const ZanjFile& file, const ProfileOptions& options,
+                                           const TakenValues& taken = {});
 
 /// The statistics table and the figures of one array (used by the tree and by comparisons).
 void write_array_figures(std::string& out, std::string_view path, const ArrayNode& array, const ArrayProfile& profile);

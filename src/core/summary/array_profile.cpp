@@ -1,52 +1,61 @@
 // profile_array: array_stats plus what a picture of the values needs (a histogram, a heatmap
 // thumbnail, a count of zeros), from the same single pass.
+#include "summary/array_profile.hpp"
+
 #include <cmath>
 
 #include "array/array_reader.hpp"
-#include "array/element_numbers.hpp"
-#include "summary/heatmap.hpp"
-#include "summary/histogram.hpp"
-#include "summary/stats_accumulator.hpp"
 
 namespace zanj {
+
+ProfileBuilder::ProfileBuilder(const Dtype& dtype, const std::vector<std::uint64_t>& shape,
+                               const ProfileOptions& options)
+    : real_(is_numeric(dtype) && dtype.kind != DtypeKind::complex),
+      decode_(number_decoder(dtype)),
+      size_(dtype.itemsize),
+      heatmap_(shape, real_ ? options.heatmap_side : 0) {
+  if (options.bins > 0) histogram_.emplace(options.bins);
+}
+
+void ProfileBuilder::add(const char* data, std::size_t bytes) {
+  const char* end = data + bytes;
+  for (const char* p = data; p + size_ <= end; p += size_) {
+    if (!decode_) {
+      stats_.add_other();
+      continue;
+    }
+    const Number n = decode_(p);
+    stats_.add(n);
+    if (n.kind == Number::Kind::complex) continue;
+    heatmap_.add(n.re);
+    if (!std::isfinite(n.re)) continue;
+    if (histogram_) histogram_->add(n.re);
+    if (n.re == 0) ++zeros_;
+  }
+}
+
+ArrayProfile ProfileBuilder::result() const {
+  ArrayProfile profile;
+  profile.stats = stats_.result(real_);
+  if (histogram_) profile.histogram = histogram_->result();
+  profile.heatmap = heatmap_.result();
+  profile.zeros = zeros_;
+  return profile;
+}
 
 ArrayProfile profile_array(const Archive& archive, const ArrayNode& node, std::string_view path,
                            const ProfileOptions& options) {
   const ArrayValues values(archive, node, path);
-  const Dtype& dtype = reader_of(values).dtype();
-  const bool real = is_numeric(dtype) && dtype.kind != DtypeKind::complex;
-  const NumberDecoder decode = number_decoder(dtype);
-  StatsAccumulator stats;
-  HistogramAccumulator histogram(options.bins);
-  HeatmapAccumulator heatmap(values.shape(), real ? options.heatmap_side : 0);
-  ArrayProfile profile;
-  const std::size_t size = dtype.itemsize;
-  if (size == 0) {  // zero-width strings: nothing to read, only to count
-    for (std::uint64_t i = 0, n = select_all(values.shape()).count(); i < n; ++i) stats.add_other();
-    profile.stats = stats.result(real);
-    return profile;
+  ProfileBuilder builder(reader_of(values).dtype(), values.shape(), options);
+  if (builder.item_size() == 0) {  // zero-width strings: nothing to read, only to count
+    for (std::uint64_t i = 0, n = select_all(values.shape()).count(); i < n; ++i) builder.add_empty();
+    return builder.result();
   }
   values.stream(select_all(values.shape()), [&](std::string_view chunk) {
-    const char* end = chunk.data() + chunk.size();
-    for (const char* p = chunk.data(); p + size <= end; p += size) {
-      if (!decode) {
-        stats.add_other();
-        continue;
-      }
-      const Number n = decode(p);
-      stats.add(n);
-      if (n.kind == Number::Kind::complex) continue;
-      heatmap.add(n.re);
-      if (!std::isfinite(n.re)) continue;
-      histogram.add(n.re);
-      if (n.re == 0) ++profile.zeros;
-    }
+    builder.add(chunk.data(), chunk.size());
     return true;
   });
-  profile.stats = stats.result(real);
-  profile.histogram = histogram.result();
-  profile.heatmap = heatmap.result();
-  return profile;
+  return builder.result();
 }
 
 }  // namespace zanj

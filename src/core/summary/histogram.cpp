@@ -5,9 +5,7 @@
 
 namespace zanj {
 
-HistogramAccumulator::HistogramAccumulator(std::size_t bins) : counts_(std::max<std::size_t>(2, bins + bins % 2)) {
-  seed_.reserve(kSeedValues);
-}
+HistogramAccumulator::HistogramAccumulator(std::size_t bins) : counts_(std::max<std::size_t>(2, bins + bins % 2)) {}
 
 void HistogramAccumulator::add(double v) {
   if (width_ == 0 && seed_.empty()) min_ = max_ = v;
