@@ -27,7 +27,11 @@ class ProfileBuilder {
   std::size_t item_size() const { return size_; }
 
  private:
+  template <class Real>
+  void add_reals(const char* data, std::size_t bytes);
+
   bool real_;
+  DtypeKind kind_;
   NumberDecoder decode_;
   std::size_t size_;
   StatsAccumulator stats_;
