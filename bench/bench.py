@@ -199,6 +199,14 @@ def listing_rows(add, zanj, archive, zanj_global=()):
     add("verify", "python zipfile testzip", [sys.executable, "-c", PY_TESTZIP, archive])
 
 
+def report_row(add, rows, work, zanj, archive, zanj_global=()):
+    """zanj report's page of the archive (its values read once, verify beside it), with its size"""
+    page = os.path.join(work, "report.html")
+    add("report", "zanj report", [zanj, *zanj_global, "report", archive, "-o", page])
+    rows[-1]["page_mib"] = os.path.getsize(page) / 2**20
+    os.remove(page)
+
+
 def bench_archive(zanj, work, label, archive, npz, npydir, member, runs, rows, zanj_global=()):
     out = os.path.join(work, "out")
 
@@ -207,6 +215,7 @@ def bench_archive(zanj, work, label, archive, npz, npydir, member, runs, rows, z
 
     add = adder(rows, label, runs)
     listing_rows(add, zanj, archive, zanj_global)
+    report_row(add, rows, work, zanj, archive, zanj_global)
     if member:
         add("cat", "zanj cat --format raw", [zanj, "cat", "--format", "raw", archive, member[:-4]])
         add("cat", "unzip -p", ["unzip", "-p", archive, member])
@@ -304,6 +313,16 @@ def rss_goal(inp, tools, limit_mib):
     return check
 
 
+def page_goal(inp, limit_mib):
+    """zanj report's page of `inp` is at most limit_mib"""
+    def check(get, _facts):
+        r = get.get((inp, "zanj report"))
+        if not r or "page_mib" not in r:
+            return None
+        return f"{r['page_mib']:.2f} MiB", r["page_mib"] <= limit_mib
+    return check
+
+
 JSON_RSS_TOOLS = ("zanj info", "zanj ls", "zanj verify", "zanj cat (one leaf)")
 GOALS = [  # (input, description, check(rows by (input, tool), facts) -> (measured, met) or None)
     ("1GiB", "info <= 1.5x unzip -l", ratio_goal("1GiB", "zanj info", "unzip -l", 1.5)),
@@ -314,6 +333,9 @@ GOALS = [  # (input, description, check(rows by (input, tool), facts) -> (measur
     ("1GiB", "pack <= 1.0x zip", ratio_goal("1GiB", "zanj pack", "zip -6 -r", 1.0)),
     ("1GiB", "pack <= 0.5x python ZANJ save", ratio_goal("1GiB", "zanj pack", "python ZANJ save", 0.5)),
     ("1GiB", "peak RSS <= 64 MiB for every zanj command", rss_goal("1GiB", None, lambda f: 64)),
+    ("1GiB", "report <= 1.5x zanj verify", ratio_goal("1GiB", "zanj report", "zanj verify", 1.5)),
+    ("1GiB", "report page <= 2 MiB", page_goal("1GiB", 2)),
+    ("many", "report page <= 8 MiB (50,000 nodes)", page_goal("many", 8)),
     ("1GiB", "info on 1 GiB within 2x of info on 10 MiB", None),  # two inputs: see report()
     ("many", "info <= 1.5x unzip -l", ratio_goal("many", "zanj info", "unzip -l", 1.5)),
     ("many", "ls <= 2x unzip -l", ratio_goal("many", "zanj ls", "unzip -l", 2.0)),
@@ -387,7 +409,8 @@ def report(rows, growth, facts, path, svg):
     lines += [f"- {line}" for line in facts["inputs"]]
     lines += ["", "| input | operation | tool | median | runs | peak RSS |", "|---|---|---|---|---|---|"]
     for r in rows:
-        lines.append(f"| {r['input']} | {r['op']} | {r['tool']} | {r['seconds'] * 1000:.1f} ms | {r['runs']} "
+        page = f" (page {r['page_mib']:.2f} MiB)" if "page_mib" in r else ""
+        lines.append(f"| {r['input']} | {r['op']} | {r['tool']}{page} | {r['seconds'] * 1000:.1f} ms | {r['runs']} "
                      f"| {r['rss_mib']:.1f} MiB |")
     lines += ["", "## Goals", "", "| input | goal | measured | verdict |", "|---|---|---|---|"]
     for inp, desc, check in GOALS:

@@ -62,7 +62,7 @@ _zanj()
     _init_completion -s -n : || return
 
     local zanj=${words[0]}
-    local commands="info ls cat verify extract pack diff stats hash"
+    local commands="info ls cat verify extract pack diff stats hash report"
     local global_opts="-h --help --help-all -v --verbose -q --quiet --color --progress -V --version
         --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --max-ratio"
 
@@ -138,7 +138,8 @@ _zanj()
         pack) opts="-o --output --key --list-threshold --array-threshold --level --store -j --jobs --json" ;;
         diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --structure --json -q --brief" ;;
         hash) opts="--algorithm --include --exclude --json --check" ;;
-        stats) opts="--glob --json" ;;
+        stats) opts="--glob --json --hist" ;;
+        report) opts="-o --output --atol --rtol --tol --exclude --nan-unequal" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts $global_opts" -- "$cur"))
@@ -150,7 +151,7 @@ _zanj()
     case $command:${#args[@]} in
         ls:1 | cat:1 | stats:1 | extract:[1-9]*) _zanj_object_paths "$zanj" "${args[0]}" ;;
         pack:*) _filedir ;;
-        info:* | ls:0 | cat:0 | verify:* | extract:0 | diff:0 | diff:1 | stats:0 | hash:*) _filedir zanj ;;
+        info:* | ls:0 | cat:0 | verify:* | extract:0 | diff:0 | diff:1 | stats:0 | hash:* | report:0 | report:1) _filedir zanj ;;
     esac
 } &&
     complete -F _zanj zanj

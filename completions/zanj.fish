@@ -38,7 +38,7 @@ function __zanj_next_arg
             echo path
         case 'pack:*'
             echo file
-        case 'info:*' 'verify:*' 'ls:0' 'cat:0' 'extract:0' 'diff:0' 'diff:1' 'stats:0' 'hash:*'
+        case 'info:*' 'verify:*' 'ls:0' 'cat:0' 'extract:0' 'diff:0' 'diff:1' 'stats:0' 'hash:*' 'report:0' 'report:1'
             echo archive
         case 'extract:*'
             echo path
@@ -105,6 +105,7 @@ complete -c zanj -n $next_is_command -a pack -d 'Build a .zanj archive'
 complete -c zanj -n $next_is_command -a diff -d 'Compare two archives'
 complete -c zanj -n $next_is_command -a stats -d 'Array statistics: min, max, mean, std, NaN/Inf counts'
 complete -c zanj -n $next_is_command -a hash -d 'Content digests independent of storage'
+complete -c zanj -n $next_is_command -a report -d 'A self-contained HTML page of an archive, or of two compared'
 
 # Arguments.
 complete -c zanj -n 'test (__zanj_next_arg) = archive' -k -a '(__fish_complete_suffix .zanj)'
@@ -186,3 +187,11 @@ complete -c zanj -n '__zanj_using hash' -l check -r -F -d 'Check archives agains
 # stats
 complete -c zanj -n '__zanj_using stats' -l glob -x -d 'Only arrays matching a shell pattern'
 complete -c zanj -n '__zanj_using stats' -l json -d 'Machine-readable output'
+complete -c zanj -n '__zanj_using stats' -l hist -d 'Draw a histogram of each array under its row'
+# report
+complete -c zanj -n '__zanj_using report' -s o -l output -r -d 'Write the page to this file'
+complete -c zanj -n '__zanj_using report' -l atol -x -d 'Comparison: absolute tolerance'
+complete -c zanj -n '__zanj_using report' -l rtol -x -d 'Comparison: relative tolerance, times |b|'
+complete -c zanj -n '__zanj_using report' -l tol -x -d 'Comparison: tolerances for matching paths'
+complete -c zanj -n '__zanj_using report' -l exclude -x -d 'Comparison: skip paths matching a glob'
+complete -c zanj -n '__zanj_using report' -l nan-unequal -d 'Comparison: NaN differs from NaN'

@@ -1,6 +1,8 @@
 #pragma once
 // What `info` reports about an archive, computed from the directory and the two JSON
-// members only: no member data is read.
+// members only: no member data is read. And what `stats --hist` and `zanj report` show of an
+// array's values (profile_array: statistics, a histogram and a thumbnail in one pass), and the
+// report pages themselves.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -8,6 +10,10 @@
 
 #include "zanj/json.hpp"
 #include "zanj/archive.hpp"
+#include "zanj/array.hpp"
+#include "zanj/diff.hpp"
+#include "zanj/tree.hpp"
+#include "zanj/verify.hpp"
 
 namespace zanj {
 
@@ -41,5 +47,65 @@ Summary summarize(const ZanjFile& file, std::size_t largest = 5);
 /// Seconds since the epoch as "2026-11-20T12:34:56Z"; nullopt outside the years 1 to 9999
 /// (NaN and infinities included).
 std::optional<std::string> iso8601_utc(double seconds);
+
+/// Equal-width bins over [lo, hi] of an array's finite values (counts.size() bins; none when
+/// there were no finite values).
+struct Histogram {
+  double lo = 0, hi = 0;
+  std::vector<std::uint64_t> counts;
+  double min = 0, max = 0;  ///< the smallest and largest value counted (what labels show)
+  std::uint64_t total() const;
+};
+
+/// For display: the occupied part of `h` in at most `bins` bins (empty bins at either end
+/// dropped, neighbours summed).
+Histogram rebin(const Histogram& h, std::size_t bins);
+
+/// A thumbnail of a 2-D array (higher-D arrays as rows x last axis): the mean of the finite
+/// values in each of rows x cols cells, row-major; NaN for a cell with none.
+struct Heatmap {
+  std::size_t rows = 0, cols = 0;               ///< 0 x 0 below two dimensions
+  std::uint64_t source_rows = 0, source_cols = 0;
+  std::vector<double> cells;
+};
+
+struct ProfileOptions {
+  std::size_t bins = 256;           ///< histogram bins before rebinning (even)
+  std::size_t heatmap_side = 128;   ///< largest thumbnail side, in cells; 0: no thumbnail
+};
+
+/// What one pass over an array's values gives.
+struct ArrayProfile {
+  ArrayStats stats;
+  Histogram histogram;  ///< real values only (bool and integers included; not complex)
+  Heatmap heatmap;
+  std::uint64_t zeros = 0;  ///< elements equal to 0 (real values only)
+  bool all_zero() const { return stats.count > 0 && zeros == stats.count; }
+};
+
+/// Stream an array's values once into statistics, a histogram and a heatmap thumbnail. Memory
+/// is constant (bins and cells). Throws Error when the values cannot be read.
+ArrayProfile profile_array(const Archive& archive, const ArrayNode& node, std::string_view path,
+                           const ProfileOptions& options = {});
+
+struct ReportOptions {
+  ProfileOptions profile{256, 128};
+  /// The archive's file, verified (verify_file, one thread) while the values are profiled on
+  /// this one; "" when there is nothing to verify again (standard input): the page says so.
+  std::string verify_path;
+};
+
+/// `zanj report FILE`: one self-contained HTML page (inline CSS and SVG, a small inline script,
+/// no URL) with the info summary, verify's verdict, where the bytes go, and the object tree
+/// with each array's statistics, histogram and heatmap thumbnail.
+std::string report_page(const ZanjFile& file, const ReportOptions& options = {});
+
+/// `zanj report OLD NEW`: the comparison page. Every difference of diff_archives(a, b, options),
+/// and per differing array a histogram of a - b and its largest differences.
+std::string comparison_page(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options);
+
+/// Write `page` to `path` atomically: a temporary file in the same directory, renamed into
+/// place when complete (an existing file is replaced). Throws Error (usage) when it cannot.
+void save_page(const std::string& path, std::string_view page);
 
 }  // namespace zanj

@@ -62,6 +62,12 @@ struct VerifyOptions {
   /// Called as member data is checked (optional): uncompressed bytes inflated so far and the
   /// total the members declare. Calls come from the reading threads, one at a time.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+  /// Optional, for callers that want the data too (zanj report), so that each member is
+  /// inflated once: called from the reading threads as a member's data starts to be read
+  /// (again, should a read be retried), with the member's name as Python sees it; what it
+  /// returns (may be empty) then gets the member's uncompressed bytes chunk by chunk. Bytes of
+  /// a member verify then finds broken are passed on too: look at the report's problems.
+  std::function<std::function<void(std::string_view chunk)>(const std::string& member)> member_data;
 };
 
 /// Verify the archive at `path` ("-": standard input, as for Archive). Throws Error

@@ -17,6 +17,7 @@
 #include "info_command.hpp"
 #include "ls_command.hpp"
 #include "pack_command.hpp"
+#include "report_command.hpp"
 #include "stats_command.hpp"
 #include "terminal.hpp"
 #include "verify_command.hpp"
@@ -56,6 +57,7 @@ constexpr CommandEntry kCommands[] = {
     {"diff", zanj::cli::setup_diff},
     {"stats", zanj::cli::setup_stats},
     {"hash", zanj::cli::setup_hash},
+    {"report", zanj::cli::setup_report},
 };
 
 const CommandEntry* command_named(std::string_view name) {

@@ -1,16 +1,25 @@
 #include "stats_command.hpp"
 
 #include <fnmatch.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 
 #include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
+#include "style.hpp"
 #include "zanj/array.hpp"
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
+#include "zanj/summary.hpp"
 #include "zanj/tree.hpp"
 #include "zanj/archive.hpp"
 
@@ -22,6 +31,7 @@ struct StatsOptions {
   std::string path;
   std::string glob;
   bool json = false;
+  bool hist = false;
 };
 
 Json optional_json(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
@@ -40,6 +50,57 @@ Json stats_json(const std::string& path, const ArrayNode& a, const ArrayStats& s
                          {"pos_inf", s.pos_inf},   {"neg_inf", s.neg_inf},       {"min", number_json(s.min)},
                          {"max", number_json(s.max)}, {"sum", optional_json(s.sum)}, {"mean", optional_json(s.mean)},
                          {"std", optional_json(s.std)}});
+}
+
+/// Whether the user's locale (LC_ALL, LC_CTYPE, LANG) writes UTF-8; the process's own locale
+/// stays "C", so numbers keep their '.'.
+bool locale_is_utf8() {
+  const locale_t user = ::newlocale(LC_CTYPE_MASK, "", static_cast<locale_t>(nullptr));
+  if (!user) return false;
+  const bool utf8 = std::strcmp(::nl_langinfo_l(CODESET, user), "UTF-8") == 0;
+  ::freelocale(user);
+  return utf8;
+}
+
+/// Columns of the terminal on stdout, else $COLUMNS, else 80.
+std::size_t output_width() {
+  struct winsize ws {};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  if (const char* columns = std::getenv("COLUMNS"); columns && std::atoi(columns) > 0)
+    return static_cast<std::size_t>(std::atoi(columns));
+  return 80;
+}
+
+std::string short_number(const std::optional<double>& v);
+
+/// One line under an array's row: "  LO ▁▃█▅▂ HI", the bars filling the width, heights
+/// relative to the fullest bin; a non-empty bin never draws blank. ASCII levels outside
+/// UTF-8 locales.
+std::string histogram_line(const Histogram& fine, std::size_t width, bool utf8) {
+  static const char* const kBlocks[] = {" ", "\u2581", "\u2582", "\u2583", "\u2584",
+                                        "\u2585", "\u2586", "\u2587", "\u2588"};
+  static const char* const kAscii[] = {" ", ".", ":", "-", "=", "+", "*", "#", "@"};
+  const std::string lo = short_number(std::optional<double>(fine.min));
+  const std::string hi = short_number(std::optional<double>(fine.max));
+  const std::size_t used = 2 + lo.size() + 1 + 1 + hi.size();
+  const Histogram h = rebin(fine, width > used + 8 ? width - used : 8);
+  if (h.counts.empty()) return "";
+  const std::uint64_t top = *std::max_element(h.counts.begin(), h.counts.end());
+  std::string bars;
+  for (const std::uint64_t c : h.counts) {
+    const std::size_t level = c == 0 ? 0 : std::max<std::size_t>(1, static_cast<std::size_t>((c * 8 + top - 1) / top));
+    bars += (utf8 ? kBlocks : kAscii)[level];
+  }
+  return "  " + lo + " " + colored(Color::cyan, bars) + " " + hi + "\n";
+}
+
+Json histogram_json(const Histogram& fine) {
+  const Histogram h = rebin(fine, fine.counts.size());
+  JsonArray counts;
+  for (const std::uint64_t c : h.counts) counts.push_back(c);
+  return Json(JsonObject{{"lo", h.counts.empty() ? Json(nullptr) : Json(h.lo)},
+                         {"hi", h.counts.empty() ? Json(nullptr) : Json(h.hi)},
+                         {"counts", Json(std::move(counts))}});
 }
 
 /// Six significant digits for the table; integers in full.
@@ -64,12 +125,20 @@ int run_stats(const StatsOptions& opt) {
   JsonArray arrays;
   std::vector<std::vector<std::string>> rows{
       {"path", "dtype", "shape", "count", "min", "max", "mean", "std", "nan", "inf"}};
+  std::vector<Histogram> histograms{{}};  // one per row (--hist), none for the header
+  ProfileOptions profile_options;
+  profile_options.heatmap_side = 0;
   walk_tree(node, start, [&](const TreeVisit& v) {
     if (!v.node.array) return true;
     if (!opt.glob.empty() && fnmatch(opt.glob.c_str(), v.path.c_str(), 0) != 0) return false;
-    const ArrayStats s = array_stats(z.archive(), *v.node.array, v.path);
+    // --hist reads the values once for both: the statistics are the same either way.
+    ArrayProfile profile;
+    if (opt.hist) profile = profile_array(z.archive(), *v.node.array, v.path, profile_options);
+    const ArrayStats s = opt.hist ? profile.stats : array_stats(z.archive(), *v.node.array, v.path);
+    histograms.push_back(std::move(profile.histogram));
     if (opt.json) {
       arrays.push_back(stats_json(v.path, *v.node.array, s));
+      if (opt.hist) arrays.back().as_object().emplace_back("histogram", histogram_json(histograms.back()));
     } else {
       rows.push_back({v.path.empty() ? "/" : v.path, terminal_safe(v.node.array->dtype), shape_text(v.node.array->shape),
                       std::to_string(s.count), short_number(s.min), short_number(s.max), short_number(s.mean),
@@ -79,8 +148,19 @@ int run_stats(const StatsOptions& opt) {
   });
   if (opt.json) {
     write_out(to_json(Json(JsonObject{{"file", opt.file}, {"arrays", Json(std::move(arrays))}})) + "\n");
-  } else if (rows.size() > 1) {
+  } else if (rows.size() > 1 && !opt.hist) {
     write_out(format_table(rows));
+  } else if (rows.size() > 1) {
+    TableWidths widths;
+    for (const auto& row : rows) widths.measure(row);
+    const std::size_t width = output_width();
+    const bool utf8 = locale_is_utf8();
+    std::string out;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      widths.append_line(out, rows[i]);
+      out += histogram_line(histograms[i], width, utf8);
+    }
+    write_out(out);
   }
   return 0;
 }
@@ -103,6 +183,11 @@ Command setup_stats(CLI::App& parent) {
       "--json prints {\"file\", \"arrays\": [...]}; each array has path, dtype, shape, count, finite,\n"
       "nan, pos_inf, neg_inf, min, max, sum, mean, std (null when there are no finite values or\n"
       "the dtype is not a real number).\n\n"
+      "--hist draws each array's histogram under its row, as wide as the terminal (or $COLUMNS):\n"
+      "block characters, or ASCII (.:-=+*#@) when the locale is not UTF-8; with --json each\n"
+      "array gets \"histogram\": {\"lo\", \"hi\", \"counts\"} (the occupied bins, equal widths).\n"
+      "Bins are fixed from the first 1024 values and widened by merging neighbours as later\n"
+      "values fall outside, so the values are still read once.\n\n"
       "Exit status: 0 ok, 1 bad archive, unreadable array or no such path, 2 usage error.");
   app->add_option("FILE", opt->file, "Archive to read (- reads it from standard input)")
       ->required()
@@ -110,6 +195,8 @@ Command setup_stats(CLI::App& parent) {
   app->add_option("PATH", opt->path, "Object path to start at (default: the root)");
   app->add_option("--glob", opt->glob, "Only arrays whose path matches this shell pattern ('*' also matches '/')");
   app->add_flag("--json", opt->json, "Machine-readable output");
+  app->add_flag("--hist", opt->hist,
+                "Draw a histogram of each array's finite values under its row (--json: add its bins)");
   return {app, [opt] { return run_stats(*opt); }};
 }
 

@@ -82,6 +82,28 @@ class Stats(ZanjTest):
             doc = self.assertOk(run("stats", "--json", "-", stdin=f.read())).json()
         self.assertEqual([a["path"] for a in doc["arrays"]], ["small_array", "big_array", "nested/deeper/matrix"])
 
+    def test_hist_in_utf8_and_c_locales(self):
+        blocks = set("\u2581\u2582\u2583\u2584\u2585\u2586\u2587\u2588")
+        lines = {}
+        for name, locale in (("utf8", "C.UTF-8"), ("c", "C")):
+            r = self.assertOk(run("stats", "--hist", corpus("model.zanj"), "state_dict/net.0.weight",
+                                  env={"LC_ALL": locale, "COLUMNS": "60", "NO_COLOR": "1"}))
+            text = r.out.decode("utf-8")
+            self.assertNotIn("\x1b", text)
+            rows = text.splitlines()
+            self.assertTrue(rows[1].startswith("state_dict/net.0.weight"), rows)
+            lines[name] = rows[2]
+            self.assertLessEqual(len(rows[2]), 60, rows[2])
+            self.assertTrue(rows[2].startswith("  -0.245863 ") and rows[2].endswith(" 0.249526"), rows[2])
+        self.assertTrue(set(lines["utf8"]) & blocks, lines["utf8"])
+        self.assertTrue(all(ord(c) < 128 for c in lines["c"]), lines["c"])
+        self.assertTrue(set(lines["c"]) & set(".:-=+*#@"), lines["c"])
+        # --json: the bins count every finite value; the statistics are those without --hist
+        doc = self.assertOk(run("stats", "--hist", "--json", corpus("nan_values.zanj"))).json()
+        small = doc["arrays"][0]
+        self.assertEqual(sum(small["histogram"]["counts"]), small["finite"])
+        self.assertEqual(self.stats(corpus("nan_values.zanj"))["small"]["mean"], small["mean"])
+
     def test_errors(self):
         self.assertFails(run("stats", corpus("basic.zanj"), "nope"), 1, "nope")
         self.assertFails(run("stats", corpus("malformed", "bad_crc.zanj")), 1, "CRC")

@@ -81,7 +81,8 @@ struct GroupFindings {
 
 /// Inflate one group's members through their value checks; findings go to `found`.
 void read_group(const Archive& archive, const std::vector<std::size_t>& group, const std::vector<MemberPlan>& plans,
-                const ResourceLimits& limits, GroupFindings& found, SharedProgress& progress) {
+                const VerifyOptions& options, GroupFindings& found, SharedProgress& progress) {
+  const ResourceLimits& limits = options.limits;
   const auto& entries = archive.entries();
   const auto index_of = [&](const ZipEntry& e) { return static_cast<std::size_t>(&e - entries.data()); };
   // A member's findings: counts into the group's, problems kept under its index.
@@ -103,9 +104,11 @@ void read_group(const Archive& archive, const std::vector<std::size_t>& group, c
         seen.insert(&e);
         VerifyReport slot;
         MemberValueCheck check(e, plans[index_of(e)], limits);
+        const auto also = options.member_data ? options.member_data(e.python_name) : nullptr;
         try {
           read([&](std::string_view chunk) {
             check.feed(chunk);
+            if (also) also(chunk);
             progress.add(chunk.size());
             return true;
           });
@@ -168,8 +171,8 @@ void check_member_data(const Archive& archive, const std::vector<MemberPlan>& pl
     std::optional<ThreadPool> pool;
     if (groups.size() > 1) pool.emplace(static_cast<unsigned>(groups.size() - 1));
     for (std::size_t g = 1; g < groups.size(); ++g)
-      pool->submit([&, g] { read_group(archive, groups[g], plans, options.limits, found[g], progress); });
-    read_group(archive, groups[0], plans, options.limits, found[0], progress);
+      pool->submit([&, g] { read_group(archive, groups[g], plans, options, found[g], progress); });
+    read_group(archive, groups[0], plans, options, found[0], progress);
     if (pool) pool->wait();
   }
   // Merged in directory order, as if every member had its own report.

@@ -1,0 +1,102 @@
+#include "report_command.hpp"
+
+#include <memory>
+
+#include "diagnostics.hpp"
+#include "inputs.hpp"
+#include "output.hpp"
+#include "zanj/diff.hpp"
+#include "zanj/error.hpp"
+#include "zanj/summary.hpp"
+
+namespace zanj::cli {
+namespace {
+
+struct ReportCliOptions {
+  std::vector<std::string> files;
+  std::string output;
+  std::string atol = "0", rtol = "0";
+  std::vector<std::string> tol, exclude;
+  bool nan_unequal = false;
+};
+
+std::string single_page(const ReportCliOptions& opt) {
+  const ZanjFile z = open_zanj(opt.files[0]);
+  for (const auto& p : z.problems()) warn(z.name() + ": " + p);
+  ReportOptions options;
+  // Standard input cannot be read a second time for verify.
+  if (!is_stdin_path(opt.files[0])) options.verify_path = opt.files[0];
+  return report_page(z, options);
+}
+
+std::string comparison(const ReportCliOptions& opt) {
+  if (is_stdin_path(opt.files[0]) && is_stdin_path(opt.files[1]))
+    throw Error("OLD and NEW cannot both be standard input", Exit::usage);
+  DiffOptions options;
+  options.tolerance.atol = parse_tolerance_value(opt.atol, "--atol");
+  options.tolerance.rtol = parse_tolerance_value(opt.rtol, "--rtol");
+  for (const auto& spec : opt.tol) options.rules.push_back(parse_tolerance_rule(spec));
+  options.excludes = opt.exclude;
+  options.nan_equal = !opt.nan_unequal;
+  const ZanjFile a = open_zanj(opt.files[0]);
+  ZanjLimits b_limits;  // one JSON budget for both, as diff has
+  b_limits.max_json_bytes -= a.json_bytes();
+  const ZanjFile b = open_zanj(opt.files[1], b_limits);
+  for (const ZanjFile* f : {&a, &b})
+    for (const auto& p : f->problems()) warn(f->name() + ": " + p);
+  return comparison_page(a, b, options);
+}
+
+int run_report(const ReportCliOptions& opt) {
+  const bool diff_options = opt.atol != "0" || opt.rtol != "0" || !opt.tol.empty() || !opt.exclude.empty() || opt.nan_unequal;
+  if (opt.files.size() == 1 && diff_options)
+    throw Error("--atol, --rtol, --tol, --exclude and --nan-unequal need two archives (OLD NEW)", Exit::usage);
+  const std::string page = opt.files.size() == 1 ? single_page(opt) : comparison(opt);
+  if (opt.output.empty() || opt.output == "-") {
+    write_out(page);
+  } else {
+    save_page(opt.output, page);
+    info("wrote " + opt.output + " (" + human_bytes(page.size()) + ")");
+  }
+  return 0;
+}
+
+}  // namespace
+
+Command setup_report(CLI::App& parent) {
+  auto opt = std::make_shared<ReportCliOptions>();
+  CLI::App* app = parent.add_subcommand("report", "A self-contained HTML page of an archive, or of two compared");
+  app->footer(
+      "With one archive: its summary (as info), verify's verdict and problems, where the bytes go\n"
+      "(array bytes by subtree, packed and unpacked), and the object tree with every array's\n"
+      "statistics (as stats), a histogram of its values and, from two dimensions up, a heatmap\n"
+      "thumbnail; arrays holding NaN or infinities, or only zeros, are flagged.\n"
+      "With two: every difference diff finds (path, kind, largest absolute and relative\n"
+      "differences), a bar of the changed subtrees, and for each array whose values differ a\n"
+      "histogram of a - b and the positions of its 10 largest differences. The diff options\n"
+      "work as in zanj diff(1); the verdict stays diff's: report exits 0 once the page is written.\n\n"
+      "The page is one HTML file: inline CSS and SVG and a small inline script (collapse and\n"
+      "search), nothing loaded from any URL; it reads the same without the script. Each member is\n"
+      "read once: the arrays are profiled from the bytes verify checks (not for standard input,\n"
+      "which is not verified).\n\n"
+      "Examples:\n  zanj report model.zanj -o model.html\n"
+      "  zanj report old.zanj new.zanj --rtol 1e-5 -o changes.html\n\n"
+      "Exit status: 0 page written, 1 invalid archive or unreadable data, 2 usage error or\n"
+      "unwritable output.");
+  app->add_option("FILE", opt->files, "One archive, or OLD NEW to compare (- reads one from standard input)")
+      ->required()
+      ->expected(1, 2)
+      ->check(input_file());
+  app->add_option("-o,--output", opt->output, "Write the page to this file (atomically) instead of standard output")
+      ->type_name("OUT.html");
+  app->add_option("--atol", opt->atol, "Comparison: absolute tolerance (default 0)")->type_name("X");
+  app->add_option("--rtol", opt->rtol, "Comparison: relative tolerance, times |b| (default 0)")->type_name("X");
+  app->add_option("--tol", opt->tol, "Comparison: tolerances for the paths matching a glob (repeatable)")
+      ->type_name("PATH_GLOB=RTOL[,ATOL]");
+  app->add_option("--exclude", opt->exclude, "Comparison: skip the paths matching a glob, and below (repeatable)")
+      ->type_name("GLOB");
+  app->add_flag("--nan-unequal", opt->nan_unequal, "Comparison: NaN differs from NaN");
+  return {app, [opt] { return run_report(*opt); }};
+}
+
+}  // namespace zanj::cli

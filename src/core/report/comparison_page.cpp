@@ -1,0 +1,228 @@
+// comparison_page: what diff_archives finds, drawn. The differences come from the diff core;
+// for each array whose values differ, both arrays are streamed once more, in lockstep, into a
+// histogram of a - b and the ten largest |a - b| with their positions.
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <queue>
+
+#include "array/array_reader.hpp"
+#include "array/element_numbers.hpp"
+#include "io/chunk_puller.hpp"
+#include "report/html_text.hpp"
+#include "report/page_frame.hpp"
+#include "report/svg_figures.hpp"
+#include "summary/histogram.hpp"
+
+namespace zanj {
+namespace {
+
+using report::append_escaped;
+
+constexpr std::size_t kLargest = 10;
+
+/// One array's elements in C order, pulled a chunk at a time from a worker thread.
+class ElementPuller {
+ public:
+  explicit ElementPuller(const ArrayValues& values)
+      : values_(values),
+        decode_(number_decoder(reader_of(values).dtype())),
+        size_(values.item_size()),
+        puller_([this](const ChunkPuller::Sink& sink) { values_.stream(select_all(values_.shape()), sink); }) {}
+  bool numeric() const { return decode_ != nullptr && size_ > 0; }
+  /// The next element, false at the end.
+  bool next(Number& n) {
+    while (offset_ + size_ > chunk_.size()) {
+      if (!puller_.next(chunk_)) return false;
+      offset_ = 0;
+    }
+    n = decode_(chunk_.data() + offset_);
+    offset_ += size_;
+    return true;
+  }
+
+ private:
+  ArrayValues values_;
+  NumberDecoder decode_;
+  std::size_t size_;
+  std::string chunk_;
+  std::size_t offset_ = 0;
+  ChunkPuller puller_;  // last: its thread uses the members above
+};
+
+struct LargeDifference {
+  double abs = 0;
+  std::uint64_t index = 0;
+  double a = 0, b = 0;
+  bool operator>(const LargeDifference& other) const { return abs > other.abs; }
+};
+
+struct ArrayDifferences {
+  Histogram histogram;  ///< of a - b over the pairs where both are finite
+  std::vector<LargeDifference> largest;  ///< largest |a - b| first
+  bool compared = false;  ///< false when the values are not both real numbers
+};
+
+std::optional<ArrayNode> array_at(const ZanjFile& file, const std::string& path) {
+  const JsonView node = follow_path(file.root(), split_path(path));
+  if (!node) return std::nullopt;
+  return classify(node).array;
+}
+
+ArrayDifferences array_differences(const ZanjFile& a, const ZanjFile& b, const std::string& path) {
+  ArrayDifferences result;
+  const auto node_a = array_at(a, path), node_b = array_at(b, path);
+  if (!node_a || !node_b || node_a->shape != node_b->shape) return result;
+  const ArrayValues values_a(a.archive(), *node_a, path), values_b(b.archive(), *node_b, path);
+  ElementPuller pull_a(values_a), pull_b(values_b);
+  if (!pull_a.numeric() || !pull_b.numeric()) return result;
+  HistogramAccumulator histogram;
+  std::priority_queue<LargeDifference, std::vector<LargeDifference>, std::greater<>> largest;
+  Number x, y;
+  for (std::uint64_t i = 0; pull_a.next(x) && pull_b.next(y); ++i) {
+    if (x.kind == Number::Kind::complex || y.kind == Number::Kind::complex) return result;
+    // Integers subtract exactly first: two int64 near 2^63 differ by small amounts.
+    const double d = x.kind == Number::Kind::integer && y.kind == Number::Kind::integer
+                         ? static_cast<double>(x.integer - y.integer)
+                         : x.re - y.re;
+    if (!std::isfinite(d) || d == 0) continue;
+    histogram.add(d);
+    if (largest.size() < kLargest || std::fabs(d) > largest.top().abs) {
+      largest.push({std::fabs(d), i, x.re, y.re});
+      if (largest.size() > kLargest) largest.pop();
+    }
+  }
+  result.compared = true;
+  result.histogram = histogram.result();
+  for (; !largest.empty(); largest.pop()) result.largest.push_back(largest.top());
+  std::reverse(result.largest.begin(), result.largest.end());
+  return result;
+}
+
+std::string position_text(std::uint64_t flat, const std::vector<std::uint64_t>& shape) {
+  std::vector<std::uint64_t> index(shape.size());
+  for (std::size_t i = shape.size(); i-- > 0;) {
+    const std::uint64_t d = shape[i] ? shape[i] : 1;
+    index[i] = flat % d;
+    flat /= d;
+  }
+  std::string text = "[";
+  for (std::size_t i = 0; i < index.size(); ++i) text += (i ? ", " : "") + std::to_string(index[i]);
+  return text + "]";
+}
+
+std::string cell(const Json& value) {
+  if (value.is_null()) return "-";
+  return value.is_string() ? value.as_string() : to_json(value);
+}
+
+void differences_table(std::string& out, const DiffReport& report) {
+  out += "<table><tr><th>path</th><th>kind</th><th>a</th><th>b</th><th>differing</th><th>max abs diff</th>"
+         "<th>max rel diff</th></tr>\n";
+  for (const Difference& d : report.differences) {
+    const Json j = difference_json(d);
+    const auto field = [&](std::string_view key) {
+      const Json* v = j.find(key);
+      return v ? cell(*v) : std::string("-");
+    };
+    out += "<tr><th class=\"p\">";
+    append_escaped(out, (d.scope == DiffScope::object ? "" : std::string(diff_scope_name(d.scope)) + ":") +
+                            (d.path.empty() ? "/" : d.path));
+    out += "</th><td>";
+    append_escaped(out, diff_kind_name(d.kind));
+    out += "</td><td>";
+    append_escaped(out, report::shorten(d.values ? "" : cell(d.a), 80));
+    out += "</td><td>";
+    append_escaped(out, report::shorten(d.values ? "" : cell(d.b), 80));
+    out += "</td><td>";
+    if (d.values) append_escaped(out, std::to_string(d.values->differing) + " of " + std::to_string(d.values->compared) +
+                                          " " + d.values->unit);
+    out += "</td><td>";
+    append_escaped(out, field("max_abs_diff"));
+    out += "</td><td>";
+    append_escaped(out, field("max_rel_diff"));
+    out += "</td></tr>\n";
+  }
+  out += "</table>";
+}
+
+void changed_subtrees(std::string& out, const DiffReport& report) {
+  std::map<std::string, std::uint64_t> groups;
+  for (std::size_t depth = 1; depth <= 3; ++depth) {
+    groups.clear();
+    for (const Difference& d : report.differences) {
+      std::size_t end = 0;
+      for (std::size_t k = 0; k < depth && end != std::string::npos; ++k) end = d.path.find('/', end ? end + 1 : 0);
+      const std::string prefix = end == std::string::npos ? d.path : d.path.substr(0, end);
+      ++groups[(d.scope == DiffScope::object ? "" : std::string(diff_scope_name(d.scope)) + ":") +
+               (prefix.empty() ? "/" : prefix)];
+    }
+    if (groups.size() > 1) break;
+  }
+  std::vector<report::Bar> bars;
+  for (const auto& [path, count] : groups)
+    bars.push_back({path, count, count, std::to_string(count) + (count == 1 ? " difference" : " differences")});
+  std::stable_sort(bars.begin(), bars.end(), [](const auto& x, const auto& y) { return x.total > y.total; });
+  if (bars.size() > 25) bars.resize(25);
+  out += "<figure>" + report::bars_svg(bars, "Differences by subtree") + "</figure>";
+}
+
+void array_section(std::string& out, const ZanjFile& a, const ZanjFile& b, const Difference& d) {
+  const std::string label = d.path.empty() ? "/" : d.path;
+  out += "<section><h3 class=\"p\">";
+  append_escaped(out, label);
+  out += "</h3>";
+  const ArrayDifferences diffs = array_differences(a, b, d.path);
+  if (!diffs.compared) {
+    out += "<p>Values are not both real numbers: no histogram.</p></section>\n";
+    return;
+  }
+  const auto node = array_at(a, d.path);
+  out += "<div class=\"arr\"><figure>" + report::histogram_svg(diffs.histogram, "Histogram of a - b for " + label) +
+         "<figcaption>a - b where they differ (" + std::to_string(diffs.histogram.total()) +
+         " finite differences)</figcaption></figure><table><caption>largest differences</caption>"
+         "<tr><th>position</th><th>a</th><th>b</th><th>|a - b|</th></tr>";
+  for (const LargeDifference& l : diffs.largest)
+    out += "<tr><td>" + position_text(l.index, node->shape) + "</td><td>" + report::number_text6(l.a) + "</td><td>" +
+           report::number_text6(l.b) + "</td><td>" + report::number_text6(l.abs) + "</td></tr>";
+  out += "</table></div></section>\n";
+}
+
+}  // namespace
+
+std::string comparison_page(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options) {
+  const DiffReport report = diff_archives(a, b, options);
+  std::string out;
+  const std::string title = "zanj report: " + a.name() + " vs " + b.name();
+  report::open_page(out, title, title);
+  out += "<main><section id=\"summary\"><h2>Summary</h2><p class=\"";
+  const std::size_t n = report.differences.size();
+  out += report.equal() ? "ok\">equal" : "bad\">" + std::to_string(n) + (n == 1 ? " difference" : " differences");
+  out += "</p><dl><dt>a</dt><dd class=\"p\">";
+  append_escaped(out, a.name());
+  out += "</dd><dt>b</dt><dd class=\"p\">";
+  append_escaped(out, b.name());
+  out += "</dd><dt>nodes compared</dt><dd>" + std::to_string(report.nodes_compared) +
+         "</dd><dt>elements compared</dt><dd>" + std::to_string(report.elements_compared) + "</dd></dl></section>\n";
+  if (!report.equal()) {
+    out += "<section id=\"subtrees\"><h2>Changed subtrees</h2>";
+    changed_subtrees(out, report);
+    out += "</section>\n<section id=\"differences\"><h2>Differences</h2>";
+    differences_table(out, report);
+    out += "</section>\n<section id=\"arrays\"><h2>Arrays whose values differ</h2>";
+    bool any = false;
+    for (const Difference& d : report.differences) {
+      if (d.kind != DiffKind::array_values || d.scope != DiffScope::object) continue;
+      array_section(out, a, b, d);
+      any = true;
+    }
+    if (!any) out += "<p>None.</p>";
+    out += "</section>\n";
+  }
+  out += "</main>\n";
+  report::close_page(out);
+  return out;
+}
+
+}  // namespace zanj

@@ -1,0 +1,280 @@
+#include "report/object_tree.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <optional>
+
+#include "report/html_text.hpp"
+#include "report/svg_figures.hpp"
+
+namespace zanj::report {
+namespace {
+
+// Heatmaps are the page's largest figures: full-size thumbnails until this many bytes of them
+// are on the page, small ones after, so a checkpoint of thousands of matrices stays a page.
+constexpr std::size_t kHeatmapBudget = std::size_t{1} << 20;
+constexpr std::size_t kSmallHeatmapSide = 16;
+
+/// Integers in full, reals to six digits (as the stats table prints them).
+std::string stat_text(const std::optional<Number>& n) {
+  if (!n) return "-";
+  return n->kind == Number::Kind::integer ? number_text(*n) : number_text6(n->re);
+}
+
+bool is_container(const Node& node) {
+  return !node.array && (node.kind == NodeKind::dict || node.kind == NodeKind::list || node.kind == NodeKind::dataclass ||
+                         node.kind == NodeKind::other);
+}
+
+std::string node_description(const Node& node) {
+  std::string text(kind_name(node.kind));
+  if (node.kind == NodeKind::dict || node.kind == NodeKind::list)
+    text += " (" + std::to_string(node.json.size()) + (node.kind == NodeKind::dict ? " keys)" : " items)");
+  if (!node.format.empty() && node.kind != NodeKind::array) text += " " + node.format;
+  if (node.table) text += " " + std::to_string(node.table->columns.size()) + " columns";
+  if (node.table && node.table->rows) text += ", " + std::to_string(*node.table->rows) + " rows";
+  if (node.list && node.list->length) text += " " + std::to_string(*node.list->length) + " items";
+  if (node.is_reference()) text += " in " + node.member();
+  return text;
+}
+
+// Which arrays get their figures (statistics table, histogram, heatmap): all of them up to
+// kFigureArrays, else the kFigureArrays largest (a checkpoint's big matrices, not its 50,000
+// counters); the others show their statistics on their line. Decided from the JSON alone,
+// before any value is read.
+constexpr std::size_t kFigureArrays = 1000;
+// Trees with more nodes than this are folded below the second level by the script.
+constexpr std::size_t kLargeTree = 200;
+
+std::size_t node_count(const ZanjFile& file) {
+  std::size_t nodes = 0;
+  walk_tree(file.root(), {}, [&](const TreeVisit&) { return ++nodes, true; });
+  return nodes;
+}
+
+}  // namespace
+
+std::vector<ProfileOptions> plan_arrays(const ZanjFile& file, const ProfileOptions& options) {
+  std::vector<std::uint64_t> sizes;
+  std::vector<std::vector<std::uint64_t>> shapes;
+  walk_tree(file.root(), {}, [&](const TreeVisit& v) {
+    if (!v.node.array) return true;
+    sizes.push_back(array_value_bytes(v.node.array->dtype, v.node.array->shape).value_or(0));
+    shapes.push_back(v.node.array->shape);
+    return true;
+  });
+  std::vector<bool> chosen(sizes.size(), true);
+  if (sizes.size() > kFigureArrays) {
+    std::vector<std::uint64_t> sorted = sizes;
+    std::nth_element(sorted.begin(), sorted.begin() + kFigureArrays - 1, sorted.end(), std::greater<>());
+    const std::uint64_t threshold = sorted[kFigureArrays - 1];
+    std::size_t taken = 0;
+    for (const auto s : sizes) taken += s > threshold;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+      chosen[i] = sizes[i] > threshold || (sizes[i] == threshold && taken < kFigureArrays);
+      if (sizes[i] == threshold && chosen[i]) ++taken;
+    }
+  }
+  // Heatmaps are the page's largest figures: full-size thumbnails while their estimated
+  // bytes (about 14 per cell) stay within kHeatmapBudget, small ones after.
+  std::vector<ProfileOptions> plans(sizes.size(), options);
+  std::size_t heatmap_bytes = 0;
+  for (std::size_t i = 0; i < plans.size(); ++i) {
+    if (!chosen[i]) {
+      plans[i].bins = 0;
+      plans[i].heatmap_side = 0;
+      continue;
+    }
+    if (heatmap_bytes > kHeatmapBudget) plans[i].heatmap_side = std::min(plans[i].heatmap_side, kSmallHeatmapSide);
+    if (shapes[i].size() < 2) continue;
+    std::uint64_t rows = 1;
+    for (std::size_t d = 0; d + 1 < shapes[i].size(); ++d) rows = std::min<std::uint64_t>(rows * shapes[i][d], 1u << 20);
+    heatmap_bytes += 14 * std::min<std::uint64_t>(rows, plans[i].heatmap_side) *
+                     std::min<std::uint64_t>(shapes[i].back(), plans[i].heatmap_side);
+  }
+  return plans;
+}
+
+void expect_external_arrays(const ZanjFile& file, const ProfileOptions& options, VerifiedValues& verified) {
+  const std::vector<ProfileOptions> plans = plan_arrays(file, options);
+  std::size_t i = 0;
+  walk_tree(file.root(), {}, [&](const TreeVisit& v) {
+    if (!v.node.array) return true;
+    if (v.node.array->external()) verified.expect(v.node.array->member, *v.node.array, plans[i]);
+    ++i;
+    return true;
+  });
+}
+
+namespace {
+
+class TreeWriter {
+ public:
+  TreeWriter(std::string& out, const ZanjFile& file, const ProfileOptions& options, bool large, const TakenValues& taken)
+      : out_(out), file_(file), plans_(plan_arrays(file, options)), large_(large), taken_(taken) {}
+
+  void visit(const TreeVisit& v) {
+    close_to(v.depth);
+    // The key as saved (HTML-escaped when written); the script builds paths from these names.
+    const std::string name = v.segments.empty() ? "/" : v.segments.back();
+    if (v.node.array) return array_item(v, name);
+    if (is_container(v.node)) {
+      // A small tree uses <details>; a large one plain lists that the script folds with one
+      // class on the tree (closing thousands of <details> one by one makes browsers crawl).
+      out_ += large_ ? "<li><b class=\"x\" tabindex=\"0\">" : "<li><details open><summary><b>";
+      append_escaped(out_, name);
+      out_ += "</b> <span class=\"k\">";
+      append_escaped(out_, node_description(v.node));
+      out_ += large_ ? "</span><ul>\n" : "</span></summary><ul>\n";
+      open_.push_back(v.depth);
+      return;
+    }
+    out_ += "<li><b>";
+    append_escaped(out_, name);
+    out_ += "</b> <span class=\"k\">";
+    append_escaped(out_, node_description(v.node));
+    out_ += "</span>";
+    if (!v.node.is_reference() && v.node.kind != NodeKind::table && v.node.kind != NodeKind::external_list &&
+        v.node.kind != NodeKind::null) {
+      out_ += " <span class=\"v\">";
+      append_escaped(out_, shorten(to_json(v.node.json), 120));
+      out_ += "</span>";
+    }
+    out_ += "</li>\n";
+  }
+
+  std::vector<ArrayRecord> finish() {
+    close_to(0);
+    return std::move(records_);
+  }
+  std::size_t arrays_without_figures() const { return without_figures_; }
+
+ private:
+  void close_to(std::size_t depth) {
+    while (!open_.empty() && open_.back() >= depth) {
+      out_ += large_ ? "</ul></li>\n" : "</ul></details></li>\n";
+      open_.pop_back();
+    }
+  }
+
+  void array_item(const TreeVisit& v, const std::string& name) {
+    const ArrayNode& a = *v.node.array;
+    const ProfileOptions& options = plans_[records_.size()];
+    const bool figures = options.bins > 0;
+    ArrayRecord record;
+    record.path = v.path;
+    record.bytes = array_value_bytes(a.dtype, a.shape).value_or(0);
+    if (a.external())
+      if (const ZipEntry* entry = file_.archive().find(a.member)) record.packed = entry->compressed_size;
+    std::optional<ArrayProfile> profile;
+    std::string problem;
+    try {
+      if (a.external() && taken_) profile = taken_(a.member);
+      if (!profile) profile = profile_array(file_.archive(), a, v.path, options);
+    } catch (const Error& e) {  // one unreadable array: say so there, show the rest
+      problem = e.what();
+    }
+    if (profile) {
+      record.nan = profile->stats.nan;
+      record.inf = profile->stats.pos_inf + profile->stats.neg_inf;
+      record.all_zero = profile->all_zero();
+    }
+    const bool flagged = !problem.empty() || record.nan || record.inf || record.all_zero;
+    if (flagged) record.anchor = "a" + std::to_string(records_.size());
+    out_ += flagged ? "<li id=\"" + record.anchor + "\">" : "<li>";
+    out_ += figures ? "<details open><summary><b>" : "<b>";
+    append_escaped(out_, name);
+    out_ += "</b> <span class=\"k\">array ";
+    append_escaped(out_, a.dtype + " " + shape_text(a.shape) + " " + std::string(encoding_name(a.encoding)) + " " +
+                             byte_size_text(record.bytes));
+    if (a.external() && figures) append_escaped(out_, " in " + a.member);
+    out_ += "</span>";
+    if (!profile) {
+      out_ += " <span class=\"flag\">unreadable</span>" + std::string(figures ? "</summary>" : "") + " <span class=\"bad\">";
+      append_escaped(out_, problem);
+      out_ += "</span>";
+    } else if (figures) {
+      out_ += array_flags(*profile) + "</summary>";
+      write_array_figures(out_, v.path.empty() ? "/" : v.path, a, *profile);
+    } else {
+      ++without_figures_;
+      const ArrayStats& s = profile->stats;
+      out_ += " <span class=\"s\">";
+      if (s.min) {
+        append_escaped(out_, stat_text(s.min) + " \xE2\x80\xA6 " + stat_text(s.max) + ", mean " + number_text6(s.mean) +
+                                 ", std " + number_text6(s.std));
+      } else {
+        out_ += std::to_string(s.count) + " values";
+      }
+      out_ += "</span>" + array_flags(*profile);
+    }
+    out_ += figures ? "</details></li>\n" : "</li>\n";
+    records_.push_back(std::move(record));
+  }
+
+  std::string& out_;
+  const ZanjFile& file_;
+  std::vector<ProfileOptions> plans_;  // per array, in walk order
+  bool large_;                     // more than kLargeTree nodes
+  std::vector<std::size_t> open_;  // depths of the containers whose lists are open
+  std::vector<ArrayRecord> records_;
+  const TakenValues& taken_;
+  std::size_t without_figures_ = 0;
+};
+
+}  // namespace
+
+std::string array_flags(const ArrayProfile& profile) {
+  std::string flags;
+  const ArrayStats& s = profile.stats;
+  if (s.nan) flags += "<span class=\"flag\" title=\"NaN values\">NaN \xC3\x97" + std::to_string(s.nan) + "</span>";
+  if (s.pos_inf + s.neg_inf)
+    flags += "<span class=\"flag\" title=\"infinite values\">\xC2\xB1Inf \xC3\x97" + std::to_string(s.pos_inf + s.neg_inf) +
+             "</span>";
+  if (profile.all_zero()) flags += "<span class=\"flag\" title=\"every value is 0\">all zero</span>";
+  return flags;
+}
+
+void write_array_figures(std::string& out, std::string_view path, const ArrayNode& array, const ArrayProfile& profile) {
+  const ArrayStats& s = profile.stats;
+  const auto exact = stat_text;
+  out += "<div class=\"one\"><table><tr><th>count</th><th>min</th><th>max</th><th>mean</th><th>std</th><th>NaN</th>"
+         "<th>Inf</th><th>zeros</th></tr><tr><td>" +
+         std::to_string(s.count) + "</td><td>";
+  append_escaped(out, exact(s.min));
+  out += "</td><td>";
+  append_escaped(out, exact(s.max));
+  out += "</td><td>" + number_text6(s.mean) + "</td><td>" + number_text6(s.std) + "</td><td>" + std::to_string(s.nan) +
+         "</td><td>" + std::to_string(s.pos_inf + s.neg_inf) + "</td><td>" + std::to_string(profile.zeros) +
+         "</td></tr></table><div class=\"figs\">";
+  const std::string label(path);
+  if (const std::string svg = histogram_svg(profile.histogram, "Histogram of the finite values of " + label); !svg.empty()) {
+    out += "<figure>" + svg + "<figcaption>values (" + std::to_string(profile.histogram.total()) +
+           " finite)</figcaption></figure>";
+  }
+  if (const std::string svg = heatmap_svg(profile.heatmap, "Heatmap thumbnail of " + label); !svg.empty()) {
+    out += "<figure>" + svg + "<figcaption>" + std::to_string(profile.heatmap.source_rows) + " \xC3\x97 " +
+           std::to_string(profile.heatmap.source_cols) + (array.shape.size() > 2 ? " (rows \xC3\x97 last axis)" : "") +
+           "</figcaption></figure>";
+  }
+  out += "</div></div>";
+}
+
+std::vector<ArrayRecord> write_object_tree(std::string& out, const ZanjFile& file, const ProfileOptions& options,
+                                           const TakenValues& taken) {
+  const bool large = node_count(file) > kLargeTree;
+  TreeWriter writer(out, file, options, large, taken);
+  out += large ? "<ul class=\"tree large\">\n" : "<ul class=\"tree\">\n";
+  walk_tree(file.root(), {}, [&](const TreeVisit& v) {
+    writer.visit(v);
+    return true;
+  });
+  std::vector<ArrayRecord> records = writer.finish();
+  out += "</ul>\n";
+  if (const std::size_t rest = writer.arrays_without_figures())
+    out += "<p class=\"k\">The " + std::to_string(kFigureArrays) + " largest arrays have their figures; the other " +
+           std::to_string(rest) + " show their statistics on their line, to keep the page small.</p>\n";
+  return records;
+}
+
+}  // namespace zanj::report

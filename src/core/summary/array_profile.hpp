@@ -1,0 +1,43 @@
+#pragma once
+// The accumulators behind profile_array (zanj/summary.hpp), fed with whole elements as they
+// arrive: by profile_array from ArrayValues, or by zanj report from the bytes verify inflates.
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "array/element_numbers.hpp"
+#include "summary/heatmap.hpp"
+#include "summary/histogram.hpp"
+#include "summary/stats_accumulator.hpp"
+#include "zanj/summary.hpp"
+
+namespace zanj {
+
+class ProfileBuilder {
+ public:
+  /// Elements of `dtype` (little-endian, C order) of an array of `shape`. options.bins == 0:
+  /// no histogram; options.heatmap_side == 0: no thumbnail.
+  ProfileBuilder(const Dtype& dtype, const std::vector<std::uint64_t>& shape, const ProfileOptions& options);
+  /// Whole elements: `bytes` is a multiple of the item size.
+  void add(const char* data, std::size_t bytes);
+  /// One element of a dtype of no bytes (zero-width strings).
+  void add_empty() { stats_.add_other(); }
+  ArrayProfile result() const;
+  std::size_t item_size() const { return size_; }
+
+ private:
+  template <class Real>
+  void add_reals(const char* data, std::size_t bytes);
+
+  bool real_;
+  DtypeKind kind_;
+  NumberDecoder decode_;
+  std::size_t size_;
+  StatsAccumulator stats_;
+  std::optional<HistogramAccumulator> histogram_;
+  HeatmapAccumulator heatmap_;
+  std::uint64_t zeros_ = 0;
+};
+
+}  // namespace zanj

@@ -1,0 +1,46 @@
+#pragma once
+// A histogram built in one pass over values whose range is not known in advance (the values
+// of an .npy member stream past once). The choice, for `stats --hist` and `zanj report`:
+//   - the first kSeedValues finite values are held back and give the first range [lo, hi);
+//   - from then on every value lands in one of a fixed number of equal bins, and a value
+//     outside the range widens it by doubling: adjacent bins are merged in pairs and the range
+//     grows on the side of the value (bin edges stay aligned, so merging is exact: no value
+//     ever moves to a bin that does not contain it);
+//   - for display, rebin() keeps only the occupied bins and groups them into fewer columns.
+// After widening the range is at most twice the values' span, so at least half the bins (128
+// of 256) stay useful; memory is constant, and the work per value is a multiply and an add.
+// Sketches with exponent-based bins (DDSketch) would keep relative accuracy across magnitudes,
+// but weights are looked at on a linear axis, where equal-width bins are what people expect.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "zanj/summary.hpp"
+
+namespace zanj {
+
+class HistogramAccumulator {
+ public:
+  static constexpr std::size_t kSeedValues = 1024;
+  /// `bins` equal bins (at least 2, even).
+  explicit HistogramAccumulator(std::size_t bins = 256);
+  /// A finite value (callers count NaN and infinities themselves).
+  void add(double v);
+  /// The bins so far: counts.size() bins over [lo, hi]; no bins when nothing was added.
+  Histogram result() const;
+
+ private:
+  void start();              // fix the first range from the seed values
+  void place(double v);      // count a value inside the range
+  void widen_to(double v);   // double the range until v fits
+
+  std::vector<double> seed_;
+  std::vector<std::uint64_t> counts_;
+  long double lo_ = 0, width_ = 0;  // bin width; long double: doubling never overflows
+  // The range and 1 / width as doubles, for the per-value work (x87 division is slow).
+  double fast_lo_ = 0, fast_hi_ = 0, fast_scale_ = 0;
+  void cache();
+  double min_ = 0, max_ = 0;  // of the values added
+};
+
+}  // namespace zanj

@@ -1,0 +1,290 @@
+"""End-to-end: `zanj report`, rendered by headless Chromium. The pages of every corpus archive,
+of an archive with hostile keys and of a comparison are loaded together, as iframes of one
+test page, in ONE browser launch (Chromium takes seconds to start): a script there reads each
+page's DOM (paths, figures, scripts, resource timing) into the dumped DOM. Every host name
+resolves to nowhere, and the browser's console is checked for errors. Screenshots for a person
+to look at go to the build directory (report-screenshots/reports.png, not committed)."""
+import html.parser
+import json
+import os
+import re
+import shutil
+import struct
+import subprocess
+import tempfile
+import unittest
+import zipfile
+
+from common import (ZANJ, ZanjTest, archives, corpus, external_array, facts, inline_array, main, npy_bytes, obj_path,
+                    pack_values, run, write_zanj)
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SHOTS = os.path.join(os.path.dirname(os.path.abspath(ZANJ)) if ZANJ else tempfile.gettempdir(), "report-screenshots")
+HOSTILE_KEYS = ["<script>alert(1)</script>", "\"quoted\" & 'single'", "<img src=x onerror=alert(2)>",
+                "\u202eevil.exe \u05e9\u05dc\u05d5\u05dd", "zero\u200bwidth\u200d", "k" * 3000]
+
+
+def browser(*args, user_dir):
+    return subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                           "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                           f"--user-data-dir={user_dir}", "--host-resolver-rules=MAP * ~NOTFOUND",
+                           "--enable-logging=stderr", "--v=0", *args],
+                          capture_output=True, timeout=60)
+
+
+# Runs in the test page once every report has loaded: what each one shows, as JSON.
+PROBE = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre id="out"></pre>%s<script>
+// Each tree item's path: the names (<b>) of it and its ancestors joined by '/'.
+function paths(d) {
+  return [].map.call(d.querySelectorAll('.tree li'), function(li) {
+    var names = [];
+    for (var e = li; e; e = e.parentElement.closest('li'))
+      names.unshift(e.querySelector(':scope>b,:scope>details>summary>b').textContent);
+    return names.slice(1).join('/') || '/';
+  });
+}
+window.addEventListener('load', function() {
+  var frames = [].slice.call(document.querySelectorAll('iframe')), out = [];
+  // the search box of the largest page: type into it, look once its filter has run
+  var big = frames[frames.length - 1].contentDocument, q = big.getElementById('q');
+  var folded = function(d) {
+    return [].filter.call(d.querySelectorAll('.tree ul, .tree details'), function(e) {
+      return e.tagName === 'DETAILS' ? !e.open : e.offsetParent === null; }).length;
+  };
+  var closed = folded(big);
+  q.value = 'l01234';
+  q.dispatchEvent(new Event('input'));
+  setTimeout(function() {
+    frames.forEach(function(f) {
+      var d = f.contentDocument, w = f.contentWindow, q = d.getElementById('q');
+      var big = f === frames[frames.length - 1];
+      out.push({page: f.getAttribute('src'), paths: big ? [] : paths(d),
+        items: d.querySelectorAll('.tree li').length,
+        shown: [].filter.call(d.querySelectorAll('.tree li'), function(li) { return li.offsetParent !== null; }).length,
+        closed: big ? closed : folded(d),
+        svgs: d.querySelectorAll('svg').length, titled: d.querySelectorAll('svg > title').length,
+        h3: [].map.call(d.querySelectorAll('h3'), function(h) { return h.textContent; }),
+        scripts: d.querySelectorAll('script').length, imgs: d.querySelectorAll('img').length,
+        handlers: d.querySelectorAll('[onerror],[onload],[onclick]').length,
+        resources: w.performance.getEntriesByType('resource').map(function(r) { return r.name; }),
+        search: !!q && !q.parentElement.hidden, matching: (d.getElementById('qn') || {}).textContent,
+        text: big ? '' : d.body.innerText});
+    });
+    document.getElementById('out').textContent = JSON.stringify(out);
+  }, 1000);
+});
+</script></body></html>"""
+
+
+class Tags(html.parser.HTMLParser):
+    """Tags must nest; records the URLs in attributes and <details> without `open`."""
+    VOID = {"meta", "input", "br", "img", "hr", "link", "path", "rect"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack, self.errors, self.urls, self.closed_details = [], [], [], 0
+
+    def handle_starttag(self, tag, attrs):
+        for name, value in attrs:
+            if name in ("src", "href") and value and not value.startswith("#"):
+                self.urls.append(value)
+        if tag == "details" and "open" not in dict(attrs):
+            self.closed_details += 1
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        pass
+
+    def handle_endtag(self, tag):
+        if tag in self.VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes <{self.stack[-1] if self.stack else None}>")
+        else:
+            self.stack.pop()
+
+
+def check_static(test, page, where):
+    """Tags nest, no attribute loads a URL, one script, the tree open without the script."""
+    text = page.decode("utf-8")
+    tags = Tags()
+    tags.feed(text)
+    test.assertEqual((tags.errors[:3], tags.stack), ([], []), where)
+    test.assertEqual(tags.urls, [], where)
+    test.assertEqual(tags.closed_details, 0, f"{where}: the tree is expanded without the script")
+    test.assertEqual(text.count("<script"), 1, where)
+    return text
+
+
+def changed_copy(source, target, member, change):
+    """A copy of a corpus archive with one member's bytes changed."""
+    with zipfile.ZipFile(source) as z, zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as out:
+        for info in z.infolist():
+            data = z.read(info)
+            out.writestr(info.filename, change(data) if info.filename == member else data)
+    return target
+
+
+@unittest.skipUnless(CHROMIUM, "chromium is not installed (scripts/install-deps installs it)")
+class Report(ZanjTest):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = cls.tmp.name
+        cls.pages = {}
+        for name in archives():
+            out = os.path.join(cls.dir, name + ".html")
+            r = run("report", corpus(name), "-o", out)
+            assert r.code == 0, (name, r.err)
+            cls.pages[name + ".html"] = name
+        # hostile keys, on a scalar, a container and an array each
+        root = {k: {"v": k, "a": inline_array("array_list_meta", "float32", [2, 2], [[1, 2], [3, 4]])}
+                for k in HOSTILE_KEYS}
+        cls.hostile = write_zanj(os.path.join(cls.dir, "hostile.zanj"), root)
+        assert run("report", cls.hostile, "-o", os.path.join(cls.dir, "hostile.html")).code == 0
+        # a corpus archive and a copy with one weight scaled: a comparison that differs
+        weight = "state_dict/net.0.weight.npy"
+        with zipfile.ZipFile(corpus("model.zanj")) as z:
+            assert weight in z.namelist()
+
+        def scale(data):
+            header = len(data) - 512 * 4
+            values = struct.unpack("<512f", data[header:])
+            return data[:header] + struct.pack("<512f", *(v * 1.5 if i % 7 == 0 else v for i, v in enumerate(values)))
+        cls.changed = changed_copy(corpus("model.zanj"), os.path.join(cls.dir, "changed.zanj"), weight, scale)
+        cls.comparison = run("report", corpus("model.zanj"), cls.changed, "--rtol", "1e-9",
+                             "-o", os.path.join(cls.dir, "compare.html"))
+        # large trees: layers of two small arrays and a number. The browser gets 5,000 nodes
+        # (parsing a page of 50,000 takes it seconds); the 50,000-node page is checked as text.
+        for name, count in (("big", 1250), ("huge", 12500)):
+            layers = {f"l{i:05d}": {"w": inline_array("array_list_meta", "float32", [2, 2], [[i, 1], [2, 3]]),
+                                    "b": inline_array("array_list_meta", "float32", [2], [0.5, i]), "n": i}
+                      for i in range(count)}
+            archive = write_zanj(os.path.join(cls.dir, name + ".zanj"), {"layers": layers})
+            assert run("report", archive, "-o", os.path.join(cls.dir, name + ".html")).code == 0
+        frames = "".join(f'<iframe src="{p}"></iframe>' for p in [*cls.pages, "hostile.html", "compare.html", "big.html"])
+        with open(os.path.join(cls.dir, "probe.html"), "w", encoding="utf-8") as f:
+            f.write(PROBE % frames)
+        r = browser("--allow-file-access-from-files", "--virtual-time-budget=10000", "--dump-dom", "file://" + os.path.join(cls.dir, "probe.html"),
+                    user_dir=os.path.join(cls.dir, "profile"))
+        cls.console = [line for line in r.stderr.decode("utf-8", "replace").splitlines() if ":CONSOLE" in line]
+        found = re.search(r'<pre id="out">(.*?)</pre>', r.stdout.decode("utf-8"), re.S)
+        assert found, r.stderr.decode("utf-8", "replace")[-2000:]
+        cls.seen = {p["page"]: p for p in json.loads(html.unescape(found.group(1)))}
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def read(self, page):
+        with open(os.path.join(self.dir, page), "rb") as f:
+            return f.read()
+
+    def test_no_request_and_no_console_message(self):
+        self.assertEqual(self.console, [])
+        self.assertEqual(len(self.seen), len(self.pages) + 3)
+        for page, seen in self.seen.items():
+            self.assertEqual(seen["resources"], [], page)
+            check_static(self, self.read(page), page)
+
+    def test_every_array_path_and_its_figures(self):
+        for page, name in self.pages.items():
+            seen = self.seen[page]
+            want = [obj_path(a["path"]) or "/" for a in facts(name)["arrays"]]
+            for path in want:
+                self.assertIn(path, seen["paths"], f"{name}: {path}")
+            # a histogram for each array with finite real values, a bar chart; all titled
+            self.assertGreaterEqual(seen["svgs"], 1 if want else 0, name)
+            self.assertEqual(seen["svgs"], seen["titled"], name)
+            self.assertTrue(seen["search"], f"{name}: the script showed the search box")
+            self.assertIn("Verify", seen["text"])
+        model = self.seen["model.zanj.html"]
+        self.assertIn("state_dict/net.2.weight", model["paths"])
+        self.assertIn("all zero", model["text"])  # state_dict/running
+        self.assertIn("valid", model["text"])
+        self.assertGreaterEqual(model["svgs"], 1 + 7 + 3)  # bars, 7 histograms, 3 heatmaps (2-D arrays)
+        self.assertIn("NaN", self.seen["nan_values.zanj.html"]["text"])
+
+    def test_hostile_keys_are_inert_text(self):
+        seen = self.seen["hostile.html"]
+        self.assertEqual((seen["scripts"], seen["imgs"], seen["handlers"]), (1, 0, 0))
+        for key in HOSTILE_KEYS:
+            self.assertIn(key, seen["text"])
+        page = check_static(self, self.read("hostile.html"), "hostile")
+        self.assertNotIn("<script>alert", page)
+        self.assertNotIn("<img", page)
+
+    def test_comparison_shows_the_differing_array_and_its_histogram(self):
+        self.assertOk(self.comparison)
+        seen = self.seen["compare.html"]
+        self.assertEqual(seen["h3"], ["state_dict/net.0.weight"])
+        self.assertIn("array_values", seen["text"])
+        self.assertIn("largest differences", seen["text"])
+        self.assertGreaterEqual(seen["svgs"], 2)  # changed subtrees, histogram of a - b
+        # the page is written even when the archives differ; diff's verdict is diff's
+        self.assertEqual(run("diff", "-q", corpus("model.zanj"), self.changed).code, 1)
+
+    def test_large_trees(self):
+        huge = self.read("huge.html")
+        self.assertLessEqual(len(huge), 8 << 20, "50,000 nodes")
+        text = check_static(self, huge, "huge")
+        self.assertEqual(text.count("<li"), 1 + 1 + 12500 * 4)
+        self.assertIn("The 1000 largest arrays have their figures", text)
+        seen = self.seen["big.html"]
+        self.assertEqual(seen["items"], 1 + 1 + 1250 * 4)
+        self.assertGreater(seen["closed"], 1000, "folded below the second level")
+        # the filter kept l01234, its three children and its ancestors
+        self.assertEqual((seen["matching"], seen["shown"]), ("4 matching", 6))
+        self.assertEqual(seen["svgs"], seen["titled"])
+
+    def test_screenshot(self):
+        """One picture of every page's top (a grid of iframes), in one more browser launch."""
+        pages = [*self.pages, "hostile.html", "compare.html", "big.html"]
+        columns, width, height = 3, 1000, 900
+        gallery = os.path.join(self.dir, "gallery.html")
+        with open(gallery, "w", encoding="utf-8") as f:
+            f.write("<!DOCTYPE html><html><body style='margin:0;display:grid;grid-template-columns:repeat(%d,%dpx)'>%s"
+                    "</body></html>" % (columns, width, "".join(
+                        f"<iframe src='{p}' style='width:{width}px;height:{height}px;border:1px solid #888'></iframe>"
+                        for p in pages)))
+        os.makedirs(SHOTS, exist_ok=True)
+        shot = os.path.join(SHOTS, "reports.png")
+        rows = -(-len(pages) // columns)
+        r = browser("--hide-scrollbars", f"--window-size={columns * (width + 2)},{rows * (height + 2)}",
+                    f"--screenshot={shot}", "file://" + gallery, user_dir=os.path.join(self.dir, "profile-shot"))
+        self.assertEqual(r.returncode, 0, r.stderr[-500:])
+        with open(shot, "rb") as f:
+            self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+
+class ReportCommand(ZanjTest):
+    """What needs no browser: output, options and errors."""
+
+    def test_stdout_and_output_file(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            out = os.path.join(tmp, "r.html")
+            self.assertOk(run("report", corpus("basic.zanj"), "-o", out))
+            with open(out, "rb") as f:
+                written = f.read()
+            self.assertEqual(os.listdir(tmp), ["r.html"])
+            printed = self.assertOk(run("report", corpus("basic.zanj"))).out
+            self.assertEqual(printed, written)
+            with open(corpus("basic.zanj"), "rb") as f:
+                piped = self.assertOk(run("report", "-", stdin=f.read())).text
+            self.assertIn("Not verified", piped)
+
+    def test_errors(self):
+        self.assertFails(run("report", "/nonexistent.zanj"), 2)
+        self.assertFails(run("report", corpus("basic.zanj"), "--rtol", "0.1"), 2, "two archives")
+        self.assertFails(run("report", corpus("basic.zanj"), "-o", "/nonexistent-dir/r.html"), 2)
+        # a damaged archive still gets its page: verify's verdict, the unreadable array flagged
+        page = self.assertOk(run("report", corpus("malformed", "bad_crc.zanj"))).text
+        self.assertIn("INVALID", page)
+        self.assertIn("unreadable", page)
+        self.assertFails(run("report", corpus("malformed", "truncated.zanj")), 1)
+        self.assertIn("Exit status", self.assertOk(run("report", "--help")).text)
+
+
+if __name__ == "__main__":
+    main()

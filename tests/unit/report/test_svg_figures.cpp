@@ -1,0 +1,38 @@
+#include <doctest/doctest.h>
+
+#include <limits>
+
+#include "report/svg_figures.hpp"
+
+using namespace zanj;
+using namespace zanj::report;
+
+TEST_SUITE("svg_figures") {
+  TEST_CASE("histogram: one path of bars, range labels, escaped title") {
+    Histogram h{0, 4, {1, 0, 3, 2}};
+    const std::string svg = histogram_svg(h, "<b>w</b>");
+    CHECK(svg.starts_with("<svg"));
+    CHECK(svg.find("<title>&lt;b&gt;w&lt;/b&gt;</title>") != std::string::npos);
+    CHECK(svg.find("<path class=\"bar\"") != std::string::npos);
+    CHECK(histogram_svg(Histogram{}, "x").empty());
+  }
+  TEST_CASE("heatmap: runs merged, non-finite cells flagged") {
+    Heatmap h;
+    h.rows = 2;
+    h.cols = 2;
+    h.cells = {1, 1, 2, std::numeric_limits<double>::quiet_NaN()};
+    const std::string svg = heatmap_svg(h, "t");
+    CHECK(svg.find("M0 0h2v1h-2z") != std::string::npos);
+    CHECK(svg.find("#e8175d") != std::string::npos);
+    CHECK(heatmap_svg(Heatmap{}, "t").empty());
+  }
+  TEST_CASE("bars: labels escaped and shortened, full label in the tooltip") {
+    const std::string label = "<script>" + std::string(100, 'x');
+    const std::string svg = bars_svg({{label, 10, 5, "10 B"}, {"b", 5, 0, "5 B"}}, "sizes");
+    CHECK(svg.find("<script>") == std::string::npos);
+    CHECK(svg.find("&lt;script&gt;" + std::string(100, 'x')) != std::string::npos);
+    CHECK(shorten("abcdef", 3) == "abc\xE2\x80\xA6");
+    CHECK(shorten("\xD7\xA9\xD7\x9C", 1) == "\xD7\xA9\xE2\x80\xA6");
+    CHECK(shorten("ab", 3) == "ab");
+  }
+}
