@@ -66,12 +66,12 @@ int run_stats(const StatsOptions& opt) {
       {"path", "dtype", "shape", "count", "min", "max", "mean", "std", "nan", "inf"}};
   walk_tree(node, start, [&](const TreeVisit& v) {
     if (!v.node.array) return true;
-    if (!opt.glob.empty() && fnmatch(opt.glob.c_str(), v.path.c_str(), 0) != 0) return false;
-    const ArrayStats s = array_stats(z.archive(), *v.node.array, v.path);
+    if (!opt.glob.empty() && fnmatch(opt.glob.c_str(), v.path().c_str(), 0) != 0) return false;
+    const ArrayStats s = array_stats(z.archive(), *v.node.array, v.path());
     if (opt.json) {
-      arrays.push_back(stats_json(v.path, *v.node.array, s));
+      arrays.push_back(stats_json(v.path(), *v.node.array, s));
     } else {
-      rows.push_back({v.path.empty() ? "/" : v.path, terminal_safe(v.node.array->dtype), shape_text(v.node.array->shape),
+      rows.push_back({v.path().empty() ? "/" : v.path(), terminal_safe(v.node.array->dtype), shape_text(v.node.array->shape),
                       std::to_string(s.count), short_number(s.min), short_number(s.max), short_number(s.mean),
                       short_number(s.std), std::to_string(s.nan), std::to_string(s.pos_inf + s.neg_inf)});
     }

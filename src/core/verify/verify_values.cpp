@@ -212,7 +212,7 @@ void check_inline_arrays(JsonView root, std::string_view member, VerifyReport& r
     if (v.node.array && !v.node.array->external()) {
       ++report.checked.inline_arrays;
       if (const auto problem = check_inline_array(*v.node.array))
-        add_problem(report, Code::inline_array_invalid, member, v.path, *problem);
+        add_problem(report, Code::inline_array_invalid, member, v.path(), *problem);
     }
     return true;
   });

@@ -20,7 +20,7 @@ using Role = MemberPlan::Role;
 /// A reference node found in one of the two JSON documents, while the walk is at it.
 struct RefSite {
   std::string_view document;
-  const PathSegments& segments;
+  const std::string& path;
   const Node& node;
 };
 
@@ -100,7 +100,7 @@ std::string plan_reference(const Archive& archive, const RefSite& ref, std::vect
                            VerifyReport& report) {
   ++report.checked.references;
   const Node& n = ref.node;
-  std::string path = join_path(ref.segments);
+  std::string path = ref.path;
   const std::string& member = n.member();
   if (member.empty()) {
     add_problem(report, Code::bad_reference, "", path, "reference node" + where(ref) + " without a $ref string");
@@ -151,7 +151,7 @@ std::vector<MainRef> plan_references(const Archive& archive, JsonView root, std:
   std::vector<MainRef> out;
   walk_tree(root, {}, [&](const TreeVisit& v) {
     if (!is_reference_kind(v.node)) return true;
-    std::string path = plan_reference(archive, RefSite{document, v.segments, v.node}, plans, report);
+    std::string path = plan_reference(archive, RefSite{document, v.path(), v.node}, plans, report);
     if (keep) out.push_back(MainRef{view_identity(v.node.json), v.node.member(), std::move(path)});
     return true;
   });

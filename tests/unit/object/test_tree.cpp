@@ -108,7 +108,7 @@ TEST_SUITE("tree") {
                                  "t");
     std::vector<std::string> paths;
     walk_tree(root, {}, [&](const TreeVisit& v) {
-      paths.push_back(v.path);
+      paths.push_back(v.path());
       return !is_scalar_list(v.node.json);
     });
     CHECK(paths == std::vector<std::string>{"", "a~1b", "a~1b/c", "arr", "z", "z/0", "z/0/k"});
