@@ -103,7 +103,7 @@ ArrayNode make_array(JsonView json, ArrayEncoding encoding, bool torch) {
   return a;
 }
 
-Node classify_formatted(JsonView json, std::string_view format, Node node) {
+void classify_formatted(JsonView json, std::string_view format, Node& node) {
   bool torch = false;
   if (auto encoding = array_encoding(format, torch)) {
     node.kind = NodeKind::array;
@@ -124,30 +124,31 @@ Node classify_formatted(JsonView json, std::string_view format, Node node) {
   } else {
     node.kind = NodeKind::other;
   }
-  return node;
 }
 
 }  // namespace
 
 Node classify(JsonView json) {
+  // One Node, returned from every path (so it is constructed in place, never moved): most
+  // nodes a walk meets are plain values, and a Node is large.
   Node node;
   node.json = json;
   switch (json.type()) {
-    case Json::Type::null: node.kind = NodeKind::null; return node;
-    case Json::Type::boolean: node.kind = NodeKind::boolean; return node;
-    case Json::Type::string: node.kind = NodeKind::string; return node;
-    case Json::Type::array: node.kind = NodeKind::list; return node;
-    case Json::Type::object: break;
-    default: node.kind = NodeKind::number; return node;
+    case Json::Type::null: node.kind = NodeKind::null; break;
+    case Json::Type::boolean: node.kind = NodeKind::boolean; break;
+    case Json::Type::string: node.kind = NodeKind::string; break;
+    case Json::Type::array: node.kind = NodeKind::list; break;
+    case Json::Type::object:
+      if (const JsonView format = json.find(kFormatKey)) {
+        node.format = format.is_string() ? std::string(format.as_string()) : to_json(format);
+        classify_formatted(json, node.format, node);
+      } else {
+        node.kind = NodeKind::dict;
+      }
+      break;
+    default: node.kind = NodeKind::number; break;
   }
-  const JsonView format = json.find(kFormatKey);
-  if (!format) {
-    node.kind = NodeKind::dict;
-    return node;
-  }
-  node.format = format.is_string() ? std::string(format.as_string()) : to_json(format);
-  const std::string format_text = node.format;  // node is moved below; keep the key alive
-  return classify_formatted(json, format_text, std::move(node));
+  return node;
 }
 
 bool is_scalar_list(JsonView json) {

@@ -206,14 +206,17 @@ void MemberValueCheck::finish_jsonl() {
                     std::to_string(*plan_.rows));
 }
 
+void check_inline_node(const TreeVisit& v, std::string_view member, VerifyReport& report) {
+  if (!v.node.array || v.node.array->external()) return;
+  ++report.checked.inline_arrays;
+  if (const auto problem = check_inline_array(*v.node.array))
+    add_problem(report, Code::inline_array_invalid, member, v.path(), *problem);
+}
+
 void check_inline_arrays(JsonView root, std::string_view member, VerifyReport& report,
                          const PathSegments& start) {
   walk_tree(root, start, [&](const TreeVisit& v) {
-    if (v.node.array && !v.node.array->external()) {
-      ++report.checked.inline_arrays;
-      if (const auto problem = check_inline_array(*v.node.array))
-        add_problem(report, Code::inline_array_invalid, member, v.path(), *problem);
-    }
+    check_inline_node(v, member, report);
     return true;
   });
 }

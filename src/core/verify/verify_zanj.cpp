@@ -11,6 +11,7 @@
 #include "zanj/archive.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"
+#include "object/member_reader.hpp"
 
 namespace zanj {
 namespace {
@@ -72,7 +73,7 @@ std::optional<JsonDocument> read_document(const Archive& archive, std::string_vi
   }
   std::string text;
   try {
-    text = archive.read_all(*entry, limits.max_json_bytes);
+    text = read_json_text(archive, *entry, limits.max_json_bytes);
   } catch (const Error& e) {
     add_read_failure(report, *entry, e, archive.name());
     return std::nullopt;
@@ -145,16 +146,22 @@ std::string plan_reference(const Archive& archive, const RefSite& ref, std::vect
 }
 
 /// Every reference node of one document planned, in document order, as the walk finds it;
-/// with `keep`, what check_externals_info needs of each is returned.
+/// with `keep`, what check_externals_info needs of each is returned. With `inline_arrays`, the
+/// same walk checks the inline arrays: their problems are listed before the references', as
+/// two walks would list them (the references' go to a part merged after the walk).
 std::vector<MainRef> plan_references(const Archive& archive, JsonView root, std::string_view document,
-                                     std::vector<MemberPlan>& plans, VerifyReport& report, bool keep) {
+                                     std::vector<MemberPlan>& plans, VerifyReport& report, bool keep,
+                                     bool inline_arrays) {
   std::vector<MainRef> out;
+  VerifyReport references;
   walk_tree(root, {}, [&](const TreeVisit& v) {
+    if (inline_arrays) check_inline_node(v, document, report);
     if (!is_reference_kind(v.node)) return true;
-    std::string path = plan_reference(archive, RefSite{document, v.path(), v.node}, plans, report);
+    std::string path = plan_reference(archive, RefSite{document, v.path(), v.node}, plans, references);
     if (keep) out.push_back(MainRef{view_identity(v.node.json), v.node.member(), std::move(path)});
     return true;
   });
+  merge_report(report, references);
   return out;
 }
 
@@ -323,10 +330,9 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
   // they always came), not gathered first: only what the externals_info check needs is kept.
   std::vector<MainRef> main_refs;
   if (documents.main) {
-    check_inline_arrays(main, kMainMember, report);
-    main_refs = plan_references(archive, main, kMainMember, plans, report, true);
+    main_refs = plan_references(archive, main, kMainMember, plans, report, true, true);
   }
-  if (documents.meta) plan_references(archive, meta, kMetaMember, plans, report, false);
+  if (documents.meta) plan_references(archive, meta, kMetaMember, plans, report, false, false);
   std::set<std::string> listed;
   if (externals && documents.main) {
     check_externals_info(archive, main, externals, main_refs, plans, report);
