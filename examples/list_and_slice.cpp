@@ -25,14 +25,14 @@ int main(int argc, char** argv) {
     std::printf("tree:\n");
     std::string first_array;
     zanj::walk_tree(file.root(), {}, [&](const zanj::TreeVisit& visit) {
-      std::string line = "  " + (visit.path.empty() ? std::string("/") : visit.path) + "\t" +
+      std::string line = "  " + (visit.path().empty() ? std::string("/") : visit.path()) + "\t" +
                          std::string(zanj::kind_name(visit.node.kind));
       if (const auto& array = visit.node.array) {
         std::string shape;
         for (auto n : array->shape) shape += (shape.empty() ? "" : ", ") + std::to_string(n);
         line += "\t" + zanj::terminal_safe(array->dtype) + "\t[" + shape + "]\t" +
                 (array->external() ? "external " + zanj::terminal_safe(array->member) : std::string("inline"));
-        if (first_array.empty()) first_array = visit.path + (array->shape.empty() ? "" : "[:3]");
+        if (first_array.empty()) first_array = visit.path() + (array->shape.empty() ? "" : "[:3]");
       }
       std::printf("%s\n", line.c_str());
       return !zanj::is_scalar_list(visit.node.json);  // list the elements of structured lists only

@@ -77,12 +77,18 @@ Node classify(JsonView json);
 /// `ls` prints such a list as one entry.
 bool is_scalar_list(JsonView json);
 
-/// What the walker reports for each node.
+class TreeWalker;
+/// What the walker reports for each node. Its path and segments are made only when asked for
+/// (a walk over millions of nodes that prints a few builds a few paths), and stay valid until
+/// the visitor returns.
 struct TreeVisit {
-  const std::string& path;             ///< escaped object path ("" for the root)
-  const std::vector<std::string>& segments;
   const Node& node;
   std::size_t depth;                   ///< 0 for the node the walk started at
+  const TreeWalker* walker;            ///< where the walk is (tree.cpp)
+  /// The escaped object path ("" for the root).
+  const std::string& path() const;
+  /// The unescaped segments of that path.
+  const std::vector<std::string>& segments() const;
 };
 /// Visit `start` and its descendants depth-first in document order. Return false from the
 /// visitor to skip a node's children. Format-keyed leaf nodes (arrays, tables, external lists)
@@ -90,6 +96,9 @@ struct TreeVisit {
 /// format key) as children.
 void walk_tree(JsonView start, const std::vector<std::string>& start_segments,
                const std::function<bool(const TreeVisit&)>& visitor);
+
+/// The children of a node that node_children() lists, counted without listing them.
+std::size_t node_child_count(const Node& node);
 
 /// Children of a node in document order as (segment, value) pairs, following the rules above.
 std::vector<std::pair<std::string, JsonView>> node_children(const Node& node);
@@ -104,6 +113,8 @@ std::vector<Reference> collect_references(JsonView root);
 using PathSegments = std::vector<std::string>;
 
 std::string escape_path_segment(std::string_view segment);
+/// Append the escaped segment to `out` (no separator).
+void append_escaped_segment(std::string& out, std::string_view segment);
 /// Join segments into an object path.
 std::string join_path(const PathSegments& segments);
 /// Append one segment to an existing path string.

@@ -2,6 +2,7 @@
 
 #include <fnmatch.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -68,7 +69,7 @@ NodeFacts describe(const ZanjFile& z, const Node& n, bool long_format) {
     f.count = n.json.size();
   } else if (n.kind == NodeKind::dict || n.kind == NodeKind::dataclass || n.kind == NodeKind::other) {
     f.holds = Holds::keys;
-    f.count = node_children(n).size();
+    f.count = node_child_count(n);  // not node_children(): the root may have a million keys
   }
   if (long_format && n.is_reference()) f.member = z.archive().find(n.member());
   return f;
@@ -78,7 +79,7 @@ Json entry_json(const ZanjFile& z, const TreeVisit& v, bool long_format) {
   const Node& n = v.node;
   const NodeFacts f = describe(z, n, long_format);
   const Json count = f.count ? Json(*f.count) : Json(nullptr);
-  JsonObject o{{"path", v.path}, {"kind", std::string(kind_name(n.kind))},
+  JsonObject o{{"path", v.path()}, {"kind", std::string(kind_name(n.kind))},
                {"format", n.format.empty() ? Json(nullptr) : Json(n.format)}};
   switch (f.holds) {
     case Holds::array: {
@@ -138,31 +139,60 @@ std::string scalar_preview(JsonView j) {
   return terminal_safe(text);  // the cut may split a UTF-8 sequence
 }
 
-std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool long_format) {
-  const Node& n = v.node;
-  const NodeFacts f = describe(z, n, long_format);
+/// A row's text before styling: the table's columns but the path.
+struct RowText {
+  std::string kind, detail, storage;
+  bool inline_storage = false;
+};
+
+/// `with_storage` false leaves out the last column, which the column widths do not need.
+RowText row_text(const ZanjFile& z, const Node& n, bool long_format, bool with_storage) {
+  const NodeFacts f = describe(z, n, long_format && with_storage);
   const std::string count = f.count ? std::to_string(*f.count) : std::string("?");
-  std::string detail, storage;
+  RowText r;
   switch (f.holds) {
     case Holds::array:
-      detail = terminal_safe(n.array->dtype) + shape_text(n.array->shape);
-      storage = n.array->external() ? terminal_safe(n.array->member) : "inline (" + std::string(encoding_name(n.array->encoding)) + ")";
-      if (long_format) detail += "  " + human_bytes(f.value_bytes);
+      r.detail = terminal_safe(n.array->dtype) + shape_text(n.array->shape);
+      if (with_storage)
+        r.storage = n.array->external() ? terminal_safe(n.array->member) : "inline (" + std::string(encoding_name(n.array->encoding)) + ")";
+      if (long_format) {
+        const auto bytes = array_value_bytes(n.array->dtype, n.array->shape).value_or(0);
+        r.detail += "  " + human_bytes(bytes);
+      }
       break;
-    case Holds::table: detail = count + " rows x " + std::to_string(n.table->columns.size()) + " columns"; break;
+    case Holds::table: r.detail = count + " rows x " + std::to_string(n.table->columns.size()) + " columns"; break;
     case Holds::external_list:
-    case Holds::list: detail = "length " + count; break;
-    case Holds::keys: detail = count + " keys"; break;
-    case Holds::scalar: detail = scalar_preview(n.json); break;
+    case Holds::list: r.detail = "length " + count; break;
+    case Holds::keys: r.detail = count + " keys"; break;
+    case Holds::scalar: r.detail = scalar_preview(n.json); break;
   }
-  if (f.holds == Holds::table || f.holds == Holds::external_list) storage = terminal_safe(n.member());
-  if (f.member) storage += " (" + human_bytes(f.member->compressed_size) + " packed)";
-  std::string kind(kind_name(n.kind));
-  if (!n.format.empty() && !n.array && !n.table && !n.list) kind += " " + terminal_safe(n.format);
-  if (n.array) kind += n.array->torch ? " (torch)" : "";
-  const bool inline_storage = !n.is_reference();
-  return {bold(v.path.empty() ? "/" : v.path), colored(kind_color(n.kind), kind), detail,
-          inline_storage ? dim(storage) : storage};
+  if (with_storage) {
+    if (f.holds == Holds::table || f.holds == Holds::external_list) r.storage = terminal_safe(n.member());
+    if (f.member) r.storage += " (" + human_bytes(f.member->compressed_size) + " packed)";
+  }
+  r.kind = kind_name(n.kind);
+  if (!n.format.empty() && !n.array && !n.table && !n.list) r.kind += " " + terminal_safe(n.format);
+  if (n.array) r.kind += n.array->torch ? " (torch)" : "";
+  r.inline_storage = !n.is_reference();
+  return r;
+}
+
+std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool long_format) {
+  RowText r = row_text(z, v.node, long_format, true);
+  const std::string& path = v.path();
+  return {bold(path.empty() ? "/" : path), colored(kind_color(v.node.kind), r.kind), std::move(r.detail),
+          r.inline_storage ? dim(r.storage) : std::move(r.storage)};
+}
+
+/// The widths entry_row's row needs, without making it: styling adds no width, and the last
+/// column (storage) is not padded.
+void measure_entry(TableWidths& widths, const ZanjFile& z, const TreeVisit& v, bool long_format) {
+  const RowText r = row_text(z, v.node, long_format, false);
+  const std::string& path = v.path();
+  if (widths.width.size() < 4) widths.width.resize(4, 0);
+  widths.width[0] = std::max(widths.width[0], path.empty() ? std::size_t{1} : display_width(path));
+  widths.width[1] = std::max(widths.width[1], display_width(r.kind));
+  widths.width[2] = std::max(widths.width[2], display_width(r.detail));
 }
 
 int list_members(const ZanjFile& z, const LsOptions& opt) {
@@ -217,11 +247,12 @@ int run_ls(const LsOptions& opt) {
                 Exit::invalid);
 
   // Nothing proportional to the tree is held: --json and -1 print each entry as it is
-  // visited; the aligned table walks the tree twice, once for the column widths and once to
-  // print, rebuilding each row (a row costs far less to make again than a million to keep).
+  // visited; the aligned table walks the tree twice, once for the column widths (only the
+  // padded columns' text, unstyled) and once to print each row as it is made (a row costs far
+  // less to make again than a million to keep).
   const auto visit_shown = [&](const std::function<void(const TreeVisit&)>& on_shown) {
     walk_tree(node, start, [&](const TreeVisit& v) {
-      if (opt.glob.empty() || fnmatch(opt.glob.c_str(), v.path.c_str(), 0) == 0) on_shown(v);
+      if (opt.glob.empty() || fnmatch(opt.glob.c_str(), v.path().c_str(), 0) == 0) on_shown(v);
       if (opt.depth >= 0 && v.depth >= static_cast<std::size_t>(opt.depth)) return false;
       return !is_scalar_list(v.node.json);  // elements of a plain list of scalars get no entries
     });
@@ -241,10 +272,14 @@ int run_ls(const LsOptions& opt) {
     });
     out.add("]}\n");
   } else if (opt.paths_only) {
-    visit_shown([&](const TreeVisit& v) { out.add(v.path + "\n"); });
+    visit_shown([&](const TreeVisit& v) {
+      out.buffer() += v.path();
+      out.buffer() += '\n';
+      out.maybe_flush();
+    });
   } else {
     TableWidths widths;
-    visit_shown([&](const TreeVisit& v) { widths.measure(entry_row(z, v, opt.long_format)); });
+    visit_shown([&](const TreeVisit& v) { measure_entry(widths, z, v, opt.long_format); });
     visit_shown([&](const TreeVisit& v) {
       widths.append_line(out.buffer(), entry_row(z, v, opt.long_format));
       out.maybe_flush();

@@ -130,17 +130,17 @@ int run_stats(const StatsOptions& opt) {
   profile_options.heatmap_side = 0;
   walk_tree(node, start, [&](const TreeVisit& v) {
     if (!v.node.array) return true;
-    if (!opt.glob.empty() && fnmatch(opt.glob.c_str(), v.path.c_str(), 0) != 0) return false;
+    if (!opt.glob.empty() && fnmatch(opt.glob.c_str(), v.path().c_str(), 0) != 0) return false;
     // --hist reads the values once for both: the statistics are the same either way.
     ArrayProfile profile;
-    if (opt.hist) profile = profile_array(z.archive(), *v.node.array, v.path, profile_options);
-    const ArrayStats s = opt.hist ? profile.stats : array_stats(z.archive(), *v.node.array, v.path);
+    if (opt.hist) profile = profile_array(z.archive(), *v.node.array, v.path(), profile_options);
+    const ArrayStats s = opt.hist ? profile.stats : array_stats(z.archive(), *v.node.array, v.path());
     histograms.push_back(std::move(profile.histogram));
     if (opt.json) {
-      arrays.push_back(stats_json(v.path, *v.node.array, s));
+      arrays.push_back(stats_json(v.path(), *v.node.array, s));
       if (opt.hist) arrays.back().as_object().emplace_back("histogram", histogram_json(histograms.back()));
     } else {
-      rows.push_back({v.path.empty() ? "/" : v.path, terminal_safe(v.node.array->dtype), shape_text(v.node.array->shape),
+      rows.push_back({v.path().empty() ? "/" : v.path(), terminal_safe(v.node.array->dtype), shape_text(v.node.array->shape),
                       std::to_string(s.count), short_number(s.min), short_number(s.max), short_number(s.mean),
                       short_number(s.std), std::to_string(s.nan), std::to_string(s.pos_inf + s.neg_inf)});
     }

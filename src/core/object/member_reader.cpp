@@ -7,6 +7,17 @@
 #include "json/json_parse.hpp"
 
 namespace zanj {
+
+std::string read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes) {
+  if (entry.uncompressed_size > max_bytes) return archive.read_all(entry, max_bytes);  // its error
+  std::string out;
+  out.reserve(static_cast<std::size_t>(entry.uncompressed_size));
+  archive.read(entry, [&](std::string_view chunk) {
+    out.append(chunk);
+    return true;
+  });
+  return out;
+}
 namespace {
 constexpr std::size_t kNpyPrefix = 12;  // magic, version and the longest (4-byte) header length
 // numpy pads headers to 64 bytes and rarely writes more than 128: one read of this much

@@ -14,6 +14,12 @@
 
 namespace zanj {
 
+/// The whole text of a JSON member (__zanj__.json, the meta) in one buffer of the size the
+/// central directory declares, bounded by `max_bytes` (--max-json-bytes, checked first):
+/// no growing copies of a 20 MB text. Reserved pages cost memory only once bytes arrive, so a
+/// size that lies costs nothing, and decoding stops at the declared size.
+std::string read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes);
+
 /// Parse the header of an .npy member, decoding only its first bytes.
 /// Throws Error naming the archive and member when it is not a valid .npy header.
 NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, const NpyLimits& limits = {});

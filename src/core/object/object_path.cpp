@@ -8,11 +8,25 @@
 
 namespace zanj {
 
-std::string escape_path_segment(std::string_view segment) {
+void append_escaped_segment(std::string& out, std::string_view segment) {
   static constexpr char hex[] = "0123456789ABCDEF";
-  if (segment.empty()) return "~e";  // an empty key, which "" (the root) and "a//" cannot say
-  std::string out;
-  out.reserve(segment.size());
+  if (segment.empty()) {
+    out += "~e";  // an empty key, which "" (the root) and "a//" cannot say
+    return;
+  }
+  // Most keys are printable ASCII without '~' or '/': appended whole, without decoding.
+  bool plain = true;
+  for (const char ch : segment) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c < 0x20 || c >= 0x7F || c == '~' || c == '/') {
+      plain = false;
+      break;
+    }
+  }
+  if (plain) {
+    out.append(segment);
+    return;
+  }
   std::uint32_t cp = 0;
   while (!segment.empty()) {
     std::size_t len = utf8_sequence(segment, cp);
@@ -33,19 +47,28 @@ std::string escape_path_segment(std::string_view segment) {
     }
     segment.remove_prefix(len);
   }
+}
+
+std::string escape_path_segment(std::string_view segment) {
+  std::string out;
+  out.reserve(segment.size());
+  append_escaped_segment(out, segment);
   return out;
 }
 
 std::string join_path(const PathSegments& segments) {
   std::string out;
-  for (const auto& s : segments) out = child_path(out, s);
+  for (const auto& s : segments) {
+    if (!out.empty()) out += '/';
+    append_escaped_segment(out, s);
+  }
   return out;
 }
 
 std::string child_path(std::string_view parent, std::string_view segment) {
   std::string out(parent);
   if (!out.empty()) out += '/';
-  out += escape_path_segment(segment);
+  append_escaped_segment(out, segment);
   return out;
 }
 

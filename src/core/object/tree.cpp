@@ -103,7 +103,7 @@ ArrayNode make_array(JsonView json, ArrayEncoding encoding, bool torch) {
   return a;
 }
 
-Node classify_formatted(JsonView json, std::string_view format, Node node) {
+void classify_formatted(JsonView json, std::string_view format, Node& node) {
   bool torch = false;
   if (auto encoding = array_encoding(format, torch)) {
     node.kind = NodeKind::array;
@@ -124,30 +124,31 @@ Node classify_formatted(JsonView json, std::string_view format, Node node) {
   } else {
     node.kind = NodeKind::other;
   }
-  return node;
 }
 
 }  // namespace
 
 Node classify(JsonView json) {
+  // One Node, returned from every path (so it is constructed in place, never moved): most
+  // nodes a walk meets are plain values, and a Node is large.
   Node node;
   node.json = json;
   switch (json.type()) {
-    case Json::Type::null: node.kind = NodeKind::null; return node;
-    case Json::Type::boolean: node.kind = NodeKind::boolean; return node;
-    case Json::Type::string: node.kind = NodeKind::string; return node;
-    case Json::Type::array: node.kind = NodeKind::list; return node;
-    case Json::Type::object: break;
-    default: node.kind = NodeKind::number; return node;
+    case Json::Type::null: node.kind = NodeKind::null; break;
+    case Json::Type::boolean: node.kind = NodeKind::boolean; break;
+    case Json::Type::string: node.kind = NodeKind::string; break;
+    case Json::Type::array: node.kind = NodeKind::list; break;
+    case Json::Type::object:
+      if (const JsonView format = json.find(kFormatKey)) {
+        node.format = format.is_string() ? std::string(format.as_string()) : to_json(format);
+        classify_formatted(json, node.format, node);
+      } else {
+        node.kind = NodeKind::dict;
+      }
+      break;
+    default: node.kind = NodeKind::number; break;
   }
-  const JsonView format = json.find(kFormatKey);
-  if (!format) {
-    node.kind = NodeKind::dict;
-    return node;
-  }
-  node.format = format.is_string() ? std::string(format.as_string()) : to_json(format);
-  const std::string format_text = node.format;  // node is moved below; keep the key alive
-  return classify_formatted(json, format_text, std::move(node));
+  return node;
 }
 
 bool is_scalar_list(JsonView json) {
@@ -177,50 +178,126 @@ std::vector<std::pair<std::string, JsonView>> node_children(const Node& node) {
   return out;
 }
 
-namespace {
-void walk_node(JsonView json, std::string& path, std::vector<std::string>& segments, std::size_t depth,
-               const std::function<bool(const TreeVisit&)>& visitor) {
-  const Node node = classify(json);
-  if (!visitor(TreeVisit{path, segments, node, depth})) return;
-  // The children are visited as node_children() lists them, without building that list: a
-  // list of millions of elements would cost tens of MiB of index strings and pointers.
-  auto visit = [&](std::string segment, JsonView child) {
-    const std::size_t saved = path.size();
-    path = child_path(path, segment);
-    segments.push_back(std::move(segment));
-    walk_node(child, path, segments, depth + 1, visitor);
-    segments.pop_back();
-    path.resize(saved);
-  };
+std::size_t node_child_count(const Node& node) {
   switch (node.kind) {
-    case NodeKind::list: {
-      const std::size_t n = json.size();
-      for (std::size_t i = 0; i < n; ++i) visit(std::to_string(i), json[i]);
-      break;
-    }
+    case NodeKind::list: return node.json.size();
     case NodeKind::dict:
     case NodeKind::dataclass:
-    case NodeKind::other:
-      for (const auto [k, v] : json.members())
-        if (k != kFormatKey) visit(std::string(k), v);
-      break;
-    default: break;
+    case NodeKind::other: {
+      std::size_t n = 0;
+      for (const auto [k, v] : node.json.members()) n += k != kFormatKey;
+      return n;
+    }
+    default: return 0;
   }
 }
-}  // namespace
+
+/// Where a walk is: the chain of (container, child position) from the start node down. A
+/// visited node's path and segments are made from it only when the visitor asks, and what
+/// was made is kept for the next node (siblings share their parent's prefix).
+class TreeWalker {
+ public:
+  TreeWalker(const std::vector<std::string>& start_segments, const std::function<bool(const TreeVisit&)>& visitor)
+      : start_segments_(start_segments), visitor_(visitor), path_(join_path(start_segments)) {
+    path_ends_.push_back(path_.size());
+  }
+
+  void walk(JsonView json) {
+    const Node node = classify(json);
+    if (!visitor_(TreeVisit{node, levels_.size(), this})) return;
+    // The children are visited as node_children() lists them, without building that list: a
+    // list of millions of elements would cost tens of MiB of index strings and pointers.
+    switch (node.kind) {
+      case NodeKind::list: {
+        const std::size_t n = json.size();
+        for (std::size_t i = 0; i < n; ++i) descend(json, i, json[i]);
+        break;
+      }
+      case NodeKind::dict:
+      case NodeKind::dataclass:
+      case NodeKind::other: {
+        const std::size_t n = json.size();
+        for (std::size_t i = 0; i < n; ++i)
+          if (json.key(i) != kFormatKey) descend(json, i, json[i]);
+        break;
+      }
+      default: break;
+    }
+  }
+
+  const std::string& path() const {
+    const std::size_t depth = levels_.size();
+    while (path_levels_ < depth) {
+      const Level& l = levels_[path_levels_];
+      if (!path_.empty()) path_ += '/';
+      if (l.parent.is_array()) {
+        path_ += std::to_string(l.index);
+      } else {
+        append_escaped_segment(path_, l.parent.key(l.index));
+      }
+      ++path_levels_;
+      path_ends_.push_back(path_.size());
+    }
+    return path_;
+  }
+
+  const std::vector<std::string>& segments() const {
+    const std::size_t depth = levels_.size();
+    while (segment_levels_ < depth) {
+      const Level& l = levels_[segment_levels_];
+      segments_.push_back(l.parent.is_array() ? std::to_string(l.index) : std::string(l.parent.key(l.index)));
+      ++segment_levels_;
+    }
+    return segments_;
+  }
+
+ private:
+  struct Level {
+    JsonView parent;
+    std::size_t index;  ///< the child's position in parent (an object's member index)
+  };
+
+  void descend(JsonView parent, std::size_t index, JsonView child) {
+    // What was made for a deeper or sibling node no longer applies from this level down.
+    const std::size_t level = levels_.size();
+    if (path_levels_ > level) {
+      path_levels_ = level;
+      path_.resize(path_ends_[level]);
+      path_ends_.resize(level + 1);
+    }
+    if (segment_levels_ > level) {
+      segment_levels_ = level;
+      segments_.resize(start_segments_.size() + level);
+    }
+    levels_.push_back(Level{parent, index});
+    walk(child);
+    levels_.pop_back();
+  }
+
+  const std::vector<std::string>& start_segments_;
+  const std::function<bool(const TreeVisit&)>& visitor_;
+  std::vector<Level> levels_;  ///< below the start node
+  // Made on demand: the path and segments of the first path_levels_ / segment_levels_ levels.
+  mutable std::string path_;
+  mutable std::vector<std::size_t> path_ends_;  ///< path_'s length after 0, 1, ... levels
+  mutable std::size_t path_levels_ = 0;
+  mutable std::vector<std::string> segments_ = start_segments_;
+  mutable std::size_t segment_levels_ = 0;
+};
+
+const std::string& TreeVisit::path() const { return walker->path(); }
+const std::vector<std::string>& TreeVisit::segments() const { return walker->segments(); }
 
 void walk_tree(JsonView start, const std::vector<std::string>& start_segments,
                const std::function<bool(const TreeVisit&)>& visitor) {
-  std::string path = join_path(start_segments);
-  std::vector<std::string> segments = start_segments;
-  walk_node(start, path, segments, 0, visitor);
+  TreeWalker(start_segments, visitor).walk(start);
 }
 
 std::vector<Reference> collect_references(JsonView root) {
   std::vector<Reference> refs;
   walk_tree(root, {}, [&](const TreeVisit& v) {
     if (v.node.is_reference() || (v.node.array && v.node.array->external()))
-      refs.push_back(Reference{v.segments, v.node});
+      refs.push_back(Reference{v.segments(), v.node});
     return true;
   });
   return refs;

@@ -1,5 +1,7 @@
 #include "object/zanj_file_access.hpp"
 
+#include "object/member_reader.hpp"
+
 #include "zanj/error.hpp"
 #include "zanj/version.hpp"
 
@@ -12,7 +14,7 @@ JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std
   if (entry.uncompressed_size > max_bytes)
     throw Error(archive.name() + ": " + entry.name + ": its size of " + std::to_string(entry.uncompressed_size) +
                 " bytes exceeds the limit of " + std::to_string(max_bytes) + " (raise with --max-json-bytes)");
-  std::string text = archive.read_all(entry, max_bytes);
+  std::string text = read_json_text(archive, entry, max_bytes);
   try {
     JsonParseNotes notes;
     JsonDocument parsed = parse_document(std::move(text), entry.name, limits, &notes);

@@ -67,15 +67,15 @@ std::vector<ObjectReference> object_references(Json& root) {
     kinds.push_back(v.node.kind);
     if (!v.node.is_reference() && !(v.node.array && v.node.array->external())) return true;
     JsonArray path;
-    for (std::size_t i = 0; i < v.segments.size(); ++i) {
+    for (std::size_t i = 0; i < v.segments().size(); ++i) {
       if (kinds[i] == NodeKind::list) {
-        path.emplace_back(static_cast<std::uint64_t>(std::stoull(v.segments[i])));
+        path.emplace_back(static_cast<std::uint64_t>(std::stoull(v.segments()[i])));
       } else {
-        path.emplace_back(v.segments[i]);
+        path.emplace_back(v.segments()[i]);
       }
     }
     // `root` is ours to change: the walker only hands out const views of it.
-    out.push_back({const_cast<Json*>(json_ptr(v.node.json)), v.node, v.segments, std::move(path)});
+    out.push_back({const_cast<Json*>(json_ptr(v.node.json)), v.node, v.segments(), std::move(path)});
     return true;
   });
   return out;

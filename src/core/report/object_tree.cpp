@@ -116,7 +116,7 @@ class TreeWriter {
   void visit(const TreeVisit& v) {
     close_to(v.depth);
     // The key as saved (HTML-escaped when written); the script builds paths from these names.
-    const std::string name = v.segments.empty() ? "/" : v.segments.back();
+    const std::string name = v.segments().empty() ? "/" : v.segments().back();
     if (v.node.array) return array_item(v, name);
     if (is_container(v.node)) {
       // A small tree uses <details>; a large one plain lists that the script folds with one
@@ -162,7 +162,7 @@ class TreeWriter {
     const ProfileOptions& options = plans_[records_.size()];
     const bool figures = options.bins > 0;
     ArrayRecord record;
-    record.path = v.path;
+    record.path = v.path();
     record.bytes = array_value_bytes(a.dtype, a.shape).value_or(0);
     if (a.external())
       if (const ZipEntry* entry = file_.archive().find(a.member)) record.packed = entry->compressed_size;
@@ -170,7 +170,7 @@ class TreeWriter {
     std::string problem;
     try {
       if (a.external() && taken_) profile = taken_(a.member);
-      if (!profile) profile = profile_array(file_.archive(), a, v.path, options);
+      if (!profile) profile = profile_array(file_.archive(), a, v.path(), options);
     } catch (const Error& e) {  // one unreadable array: say so there, show the rest
       problem = e.what();
     }
@@ -195,7 +195,7 @@ class TreeWriter {
       out_ += "</span>";
     } else if (figures) {
       out_ += array_flags(*profile) + "</summary>";
-      write_array_figures(out_, v.path.empty() ? "/" : v.path, a, *profile);
+      write_array_figures(out_, v.path().empty() ? "/" : v.path(), a, *profile);
     } else {
       ++without_figures_;
       const ArrayStats& s = profile->stats;

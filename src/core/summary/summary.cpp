@@ -116,7 +116,7 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
       const std::uint64_t bytes = array_value_bytes(n.array->dtype, n.array->shape).value_or(0);
       s.array_bytes += bytes;
       if (floor && bytes <= *floor) return true;
-      arrays.push_back(ArraySummary{v.path, n.array->dtype, n.array->shape, bytes,
+      arrays.push_back(ArraySummary{v.path(), n.array->dtype, n.array->shape, bytes,
                                     n.array->external() ? "external" : "inline", n.array->member});
       if (arrays.size() >= cut_at) {
         std::stable_sort(arrays.begin(), arrays.end(), by_size);

@@ -195,6 +195,8 @@ class MemberValueCheck {
   bool broken_ = false;  ///< a problem that ends the checks was found: stop looking at the contents
 };
 
+/// Check one visited node when it is an inline array (check_inline_array).
+void check_inline_node(const TreeVisit& v, std::string_view member, VerifyReport& report);
 /// Check every inline array under `root` (check_inline_array); `member` names the document
 /// and `start` is the object path of `root` in it.
 void check_inline_arrays(JsonView root, std::string_view member, VerifyReport& report,

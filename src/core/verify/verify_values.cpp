@@ -214,20 +214,23 @@ static std::optional<std::string> external_list_data(const ArrayNode& array) {
   return data.list->member;
 }
 
+void check_inline_node(const TreeVisit& v, std::string_view member, VerifyReport& report) {
+  if (!v.node.array || v.node.array->external()) return;
+  ++report.checked.inline_arrays;
+  if (const auto ref = external_list_data(*v.node.array))
+    add_problem(report, Code::inline_array_invalid, member, v.path(),
+                "\"data\" is an external list ('" + *ref +
+                    "'), as the Python library writes an inline array when external_array_threshold is above "
+                    "external_list_threshold; the library fails to load it back (TypeError), though zanj cat, "
+                    "diff and stats read its values");
+  else if (const auto problem = check_inline_array(*v.node.array))
+    add_problem(report, Code::inline_array_invalid, member, v.path(), *problem);
+}
+
 void check_inline_arrays(JsonView root, std::string_view member, VerifyReport& report,
                          const PathSegments& start) {
   walk_tree(root, start, [&](const TreeVisit& v) {
-    if (v.node.array && !v.node.array->external()) {
-      ++report.checked.inline_arrays;
-      if (const auto ref = external_list_data(*v.node.array))
-        add_problem(report, Code::inline_array_invalid, member, v.path,
-                    "\"data\" is an external list ('" + *ref +
-                        "'), as the Python library writes an inline array when external_array_threshold is above "
-                        "external_list_threshold; the library fails to load it back (TypeError), though zanj cat, "
-                        "diff and stats read its values");
-      else if (const auto problem = check_inline_array(*v.node.array))
-        add_problem(report, Code::inline_array_invalid, member, v.path, *problem);
-    }
+    check_inline_node(v, member, report);
     return true;
   });
 }

@@ -11,6 +11,7 @@
 #include "zanj/archive.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"
+#include "object/member_reader.hpp"
 
 namespace zanj {
 namespace {
@@ -20,7 +21,7 @@ using Role = MemberPlan::Role;
 /// A reference node found in one of the two JSON documents, while the walk is at it.
 struct RefSite {
   std::string_view document;
-  const PathSegments& segments;
+  const std::string& path;
   const Node& node;
 };
 
@@ -72,7 +73,7 @@ std::optional<JsonDocument> read_document(const Archive& archive, std::string_vi
   }
   std::string text;
   try {
-    text = archive.read_all(*entry, limits.max_json_bytes);
+    text = read_json_text(archive, *entry, limits.max_json_bytes);
   } catch (const Error& e) {
     add_read_failure(report, *entry, e, archive.name());
     return std::nullopt;
@@ -100,7 +101,7 @@ std::string plan_reference(const Archive& archive, const RefSite& ref, std::vect
                            VerifyReport& report) {
   ++report.checked.references;
   const Node& n = ref.node;
-  std::string path = join_path(ref.segments);
+  std::string path = ref.path;
   const std::string& member = n.member();
   if (member.empty()) {
     add_problem(report, Code::bad_reference, "", path, "reference node" + where(ref) + " without a $ref string");
@@ -145,16 +146,22 @@ std::string plan_reference(const Archive& archive, const RefSite& ref, std::vect
 }
 
 /// Every reference node of one document planned, in document order, as the walk finds it;
-/// with `keep`, what check_externals_info needs of each is returned.
+/// with `keep`, what check_externals_info needs of each is returned. With `inline_arrays`, the
+/// same walk checks the inline arrays: their problems are listed before the references', as
+/// two walks would list them (the references' go to a part merged after the walk).
 std::vector<MainRef> plan_references(const Archive& archive, JsonView root, std::string_view document,
-                                     std::vector<MemberPlan>& plans, VerifyReport& report, bool keep) {
+                                     std::vector<MemberPlan>& plans, VerifyReport& report, bool keep,
+                                     bool inline_arrays) {
   std::vector<MainRef> out;
+  VerifyReport references;
   walk_tree(root, {}, [&](const TreeVisit& v) {
+    if (inline_arrays) check_inline_node(v, document, report);
     if (!is_reference_kind(v.node)) return true;
-    std::string path = plan_reference(archive, RefSite{document, v.segments, v.node}, plans, report);
+    std::string path = plan_reference(archive, RefSite{document, v.path(), v.node}, plans, references);
     if (keep) out.push_back(MainRef{view_identity(v.node.json), v.node.member(), std::move(path)});
     return true;
   });
+  merge_report(report, references);
   return out;
 }
 
@@ -200,15 +207,15 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
           MemberPlan::LineReference{walk.rest, key, path});
     return JsonView();
   }
-  const std::string raw = to_json(info.find("path"));
-  if (!walk.target) return mismatch("the loader cannot follow externals_info path " + raw + ": " + walk.failure);
+  const auto raw = [&] { return to_json(info.find("path")); };  // for messages only
+  if (!walk.target) return mismatch("the loader cannot follow externals_info path " + raw() + ": " + walk.failure);
   const JsonView ref = walk.target.find(kRefKey);
   if (!ref || !ref.is_string() || ref.as_string() != key)
-    return mismatch("externals_info path " + raw + " leads to a node whose $ref is not this member's name (the "
+    return mismatch("externals_info path " + raw() + " leads to a node whose $ref is not this member's name (the "
                     "loader asserts it is)", path);
   const Node node = classify(walk.target);
   if (!is_reference_kind(node))
-    return mismatch("externals_info path " + raw + " leads to a node that is not an external array, list or table",
+    return mismatch("externals_info path " + raw() + " leads to a node that is not an external array, list or table",
                     path);
   const Role role = role_of(node);
   if (item_type != item_type_of(role))
@@ -244,12 +251,13 @@ struct ExternalsEntry {
 void check_externals_info(const Archive& archive, JsonView main, JsonView externals,
                           const std::vector<MainRef>& main_refs, std::vector<MemberPlan>& plans,
                           VerifyReport& report) {
-  std::set<std::string> listed, broken;  // keys; keys of bad entries
+  // Keys (views into the meta, alive while this runs); keys of bad entries. Only looked up.
+  std::unordered_set<std::string_view> listed, broken;
   std::vector<ExternalsEntry> entries;
   KeyIndex keys;  // of externals_info itself
   for (const auto [key_view, info] : externals.members()) {
     const std::string key(key_view);
-    listed.insert(key);
+    listed.insert(key_view);
     if (view_identity(keys.find(externals, key)) != view_identity(info)) continue;  // a repeated key: Python's dict holds one of them
     std::optional<std::vector<Json>> items;
     if (!info.is_object()) {
@@ -261,12 +269,13 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
     if (items)
       entries.push_back(ExternalsEntry{key, info, std::move(*items)});
     else
-      broken.insert(key);
+      broken.insert(key_view);
   }
   // The loader walks the shortest paths first, each entry's node given its data before the next
   // walk, so that a longer path can go on through an external list's lines.
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const ExternalsEntry& a, const ExternalsEntry& b) { return a.items.size() < b.items.size(); });
+  const auto shorter = [](const ExternalsEntry& a, const ExternalsEntry& b) { return a.items.size() < b.items.size(); };
+  if (!std::is_sorted(entries.begin(), entries.end(), shorter))  // paths of one length need no moves
+    std::stable_sort(entries.begin(), entries.end(), shorter);
   std::unordered_set<JsonViewIdentity, JsonViewIdentityHash> reached;  // reference nodes some entry leads to
   PopulatedNodes populated;
   KeyIndex index;  // one path per entry into the same document
@@ -275,7 +284,7 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
             check_externals_entry(archive, main, e.key, e.info, e.items, populated, index, plans, report))
       reached.insert(view_identity(*target));
     else
-      broken.insert(e.key);
+      broken.insert(e.key);  // entries is not changed again: the view stays valid
   }
   // The reference loader opens exactly the members externals_info lists, and puts each one's
   // data at the entry's path: a reference node no entry leads to is left without its data.
@@ -323,14 +332,13 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
   // they always came), not gathered first: only what the externals_info check needs is kept.
   std::vector<MainRef> main_refs;
   if (documents.main) {
-    check_inline_arrays(main, kMainMember, report);
-    main_refs = plan_references(archive, main, kMainMember, plans, report, true);
+    main_refs = plan_references(archive, main, kMainMember, plans, report, true, true);
   }
-  if (documents.meta) plan_references(archive, meta, kMetaMember, plans, report, false);
-  std::set<std::string> listed;
+  if (documents.meta) plan_references(archive, meta, kMetaMember, plans, report, false, false);
+  std::unordered_set<std::string_view> listed;  // views into the meta
   if (externals && documents.main) {
     check_externals_info(archive, main, externals, main_refs, plans, report);
-    for (const auto [key, value] : externals.members()) listed.insert(std::string(key));
+    for (const auto [key, value] : externals.members()) listed.insert(key);
   }
   // Without both documents, what is referenced is unknown: do not call members stray.
   if (!documents.main || !documents.meta) return plans;

@@ -50,7 +50,7 @@ std::map<std::string, Listed> walk(const zanj::ZanjFile& file) {
       l.shape = v.node.array->shape;
       l.storage = v.node.array->external() ? "external" : "inline";
     }
-    out.emplace(v.path, l);
+    out.emplace(v.path(), l);
     return true;
   });
   return out;

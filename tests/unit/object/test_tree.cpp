@@ -108,7 +108,7 @@ TEST_SUITE("tree") {
                                  "t");
     std::vector<std::string> paths;
     walk_tree(root, {}, [&](const TreeVisit& v) {
-      paths.push_back(v.path);
+      paths.push_back(v.path());
       return !is_scalar_list(v.node.json);
     });
     CHECK(paths == std::vector<std::string>{"", "a~1b", "a~1b/c", "arr", "z", "z/0", "z/0/k"});
@@ -122,6 +122,41 @@ TEST_SUITE("tree") {
     REQUIRE(refs.size() == 1);
     CHECK(refs[0].segments == std::vector<std::string>{"arr"});
     CHECK(refs[0].node.member() == "arr.npy");
+  }
+
+  TEST_CASE("paths and segments are made on demand, for any node asked, below a start path") {
+    const Json root = parse_json(R"({"a": {"x~": [10, {"y": 1}], "": 2}, "b/c": [[3]], "__muutils_format__": "f"})", "t");
+    // Every node asked (the reference answer), then only some nodes: what was made for one node
+    // must never leak into a later one's path.
+    std::vector<std::pair<std::string, PathSegments>> all;
+    walk_tree(root, {"s/t"}, [&](const TreeVisit& v) {
+      all.emplace_back(v.path(), v.segments());
+      CHECK(v.path() == join_path(v.segments()));
+      return true;
+    });
+    const std::vector<std::string> expected{"s~1t", "s~1t/a", "s~1t/a/x~0", "s~1t/a/x~0/0", "s~1t/a/x~0/1",
+                                            "s~1t/a/x~0/1/y", "s~1t/a/~e", "s~1t/b~1c", "s~1t/b~1c/0", "s~1t/b~1c/0/0"};
+    REQUIRE(all.size() == expected.size());
+    for (std::size_t i = 0; i < all.size(); ++i) CHECK(all[i].first == expected[i]);
+    CHECK(all[5].second == PathSegments{"s/t", "a", "x~", "1", "y"});
+    for (std::size_t every = 2; every <= 4; ++every) {
+      std::size_t i = 0;
+      walk_tree(root, {"s/t"}, [&](const TreeVisit& v) {
+        if (i % every == 1) CHECK(v.path() == all[i].first);
+        if (i % every == 0) CHECK(v.segments() == all[i].second);
+        ++i;
+        return true;
+      });
+    }
+  }
+
+  TEST_CASE("node_child_count counts what node_children lists") {
+    for (const char* text : {R"J({"a": 1, "__muutils_format__": "x(SerializableDataclass)", "b": 2})J", "[1, 2, 3]",
+                             "{}", R"({"k": {"__muutils_format__": "numpy.ndarray:external"}})", "7"}) {
+      const Json j = parse_json(text, "t");
+      const Node n = classify(j);
+      CHECK(node_child_count(n) == node_children(n).size());
+    }
   }
 
   TEST_CASE("is_scalar_list") {

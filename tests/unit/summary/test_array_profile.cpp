@@ -13,8 +13,8 @@ TEST_SUITE("array_profile") {
       const ZanjFile z(test::corpus(name));
       walk_tree(z.root(), {}, [&](const TreeVisit& v) {
         if (!v.node.array) return true;
-        const ArrayStats s = array_stats(z.archive(), *v.node.array, v.path);
-        const ArrayProfile p = profile_array(z.archive(), *v.node.array, v.path);
+        const ArrayStats s = array_stats(z.archive(), *v.node.array, v.path());
+        const ArrayProfile p = profile_array(z.archive(), *v.node.array, v.path());
         CHECK(p.stats.count == s.count);
         CHECK(p.stats.nan == s.nan);
         CHECK(p.stats.finite == s.finite);
