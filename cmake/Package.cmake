@@ -1,7 +1,9 @@
 # `cpack -G DEB` in the build directory: two Debian packages from the install components of
 # cmake/Install.cmake, installed under /usr.
 # - zanj_<version>_<arch>.deb (runtime): the program, its man pages and completions; its
-#   Depends line is computed by dpkg-shlibdeps (dpkg-dev) from the libraries the binary links.
+#   Depends line is computed by dpkg-shlibdeps (dpkg-dev) from the libraries the binary links,
+#   plus libcurl4, which it opens with dlopen for URLs (base/shared_library.hpp) and
+#   dpkg-shlibdeps therefore cannot see.
 # - zanj-dev_<version>_<arch>.deb (development): libzanj.a, the headers, the CMake package and
 #   zanj.pc; it depends on the -dev packages of the libraries libzanj.a needs at link time.
 set(CPACK_GENERATOR DEB)
@@ -19,6 +21,7 @@ set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME zanj)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "libcurl4 (>= 7.75)")  # CPack appends shlibdeps' list
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "inspect, verify, diff and pack .zanj archives
 zanj is the command-line tool for .zanj archives, the ZIP files the Python ZANJ
 library writes for models, arrays and configs. It lists, prints, verifies,

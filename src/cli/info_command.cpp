@@ -128,7 +128,9 @@ int run_info(const InfoOptions& opt) {
       const ZanjFile z = open_zanj(file);
       const Summary s = summarize(z);
       if (opt.json) {
-        write_out(to_json(summary_json(file, z, s, opt)) + "\n");
+        Json summary = summary_json(file, z, s, opt);
+        add_transfer_json(summary.as_object(), z.archive());
+        write_out(to_json(summary) + "\n");
       } else {
         write_out((i ? "\n" : "") + summary_text(z.name(), z, s, opt));
       }

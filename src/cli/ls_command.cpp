@@ -167,7 +167,9 @@ std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool l
 
 int list_members(const ZanjFile& z, const LsOptions& opt) {
   if (opt.json) {
-    write_out(to_json(Json(JsonObject{{"file", opt.file}, {"members", Json(members_json(z.archive()))}})) + "\n");
+    JsonObject listing{{"file", opt.file}, {"members", Json(members_json(z.archive()))}};
+    add_transfer_json(listing, z.archive());
+    write_out(to_json(Json(std::move(listing))) + "\n");
     return 0;
   }
   // Two passes over the entries (widths, then lines, written as they go) instead of a table
@@ -239,7 +241,15 @@ int run_ls(const LsOptions& opt) {
       write_json(out.buffer(), entry_json(z, v, opt.long_format));
       out.maybe_flush();
     });
-    out.add("]}\n");
+    out.add("]");
+    JsonObject transfer;  // a URL's cost, after the entries that incurred it
+    add_transfer_json(transfer, z.archive());
+    for (const auto& [key, value] : transfer) {
+      out.add(", ");
+      write_json_string(out.buffer(), key);
+      out.add(": " + to_json(value));
+    }
+    out.add("}\n");
   } else if (opt.paths_only) {
     visit_shown([&](const TreeVisit& v) { out.add(v.path + "\n"); });
   } else {

@@ -78,7 +78,9 @@ int run_stats(const StatsOptions& opt) {
     return false;
   });
   if (opt.json) {
-    write_out(to_json(Json(JsonObject{{"file", opt.file}, {"arrays", Json(std::move(arrays))}})) + "\n");
+    JsonObject result{{"file", opt.file}, {"arrays", Json(std::move(arrays))}};
+    add_transfer_json(result, z.archive());
+    write_out(to_json(Json(std::move(result))) + "\n");
   } else if (rows.size() > 1) {
     write_out(format_table(rows));
   }

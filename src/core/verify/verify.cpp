@@ -194,6 +194,7 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
     if (e.exit() == Exit::usage) throw;  // the file could not be read at all
     add_problem(report, directory_error_code(e.what()), "", "", e.what());
     finish_report(report);
+    report.transfer = source->transfer();
     return report;
   }
   report.checked.members = directory.entries.size();
@@ -212,6 +213,7 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
   data_options.limits.max_json_values = (options.limits.max_json_values - std::min(options.limits.max_json_values, held)) / 2;
   check_member_data(archive, plans, zip.inflatable, data_options, report);
   finish_report(report);
+  report.transfer = archive.transfer();
   return report;
 }
 

@@ -58,6 +58,7 @@ const std::string& Archive::name() const { return impl_->name; }
 const std::vector<ZipEntry>& Archive::entries() const { return impl_->directory.entries; }
 const ZipEntry* Archive::find(std::string_view member) const { return impl_->directory.find(member); }
 std::uint64_t Archive::file_size() const { return impl_->source->size(); }
+std::optional<TransferCount> Archive::transfer() const { return impl_->source->transfer(); }
 void Archive::set_max_ratio(std::uint64_t ratio) { impl_->max_ratio = ratio; }
 std::uint64_t Archive::max_ratio() const { return impl_->max_ratio; }
 

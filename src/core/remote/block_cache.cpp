@@ -1,0 +1,176 @@
+#include "remote/block_cache.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+
+namespace zanj {
+namespace {
+
+constexpr std::size_t kStreams = 8;  // readers followed at once (verify's threads, diff's two sides)
+
+std::uint64_t align_down(std::uint64_t x, std::uint64_t a) { return x - x % a; }
+std::uint64_t align_up(std::uint64_t x, std::uint64_t a) { return x % a == 0 ? x : x + (a - x % a); }
+
+}  // namespace
+
+BlockCache::BlockCache(std::uint64_t size, Fetch fetch) : BlockCache(size, std::move(fetch), Settings{}) {}
+
+BlockCache::BlockCache(std::uint64_t size, Fetch fetch, Settings settings)
+    : size_(size), fetch_(std::move(fetch)), settings_(settings), streams_(kStreams) {}
+
+std::uint64_t BlockCache::held() const {
+  std::lock_guard lock(mutex_);
+  return held_;
+}
+
+void BlockCache::insert(std::uint64_t offset, std::string bytes) {
+  std::unique_lock lock(mutex_);
+  // Only the part not held already: extents never overlap.
+  std::uint64_t at = offset;
+  const std::uint64_t end = std::min<std::uint64_t>(offset + bytes.size(), size_);
+  while (at < end) {
+    if (auto it = holding(at); it != extents_.end()) {
+      at = it->first + it->second.bytes.size();
+      continue;
+    }
+    const std::uint64_t stop = std::min(end, next_boundary(at));
+    Extent extent;
+    extent.bytes = bytes.substr(static_cast<std::size_t>(at - offset), static_cast<std::size_t>(stop - at));
+    extent.last_use = ++clock_;
+    held_ += extent.bytes.size();
+    extents_.emplace(at, std::move(extent));
+    at = stop;
+  }
+  evict();
+}
+
+void BlockCache::read(std::uint64_t offset, char* out, std::size_t n) {
+  if (n == 0) return;
+  std::unique_lock lock(mutex_);
+  const std::uint64_t ahead = read_ahead(offset, n);
+  fill(offset, offset + n, out, ahead, lock);
+  evict();
+}
+
+void BlockCache::will_need(std::uint64_t offset, std::uint64_t n) {
+  if (offset >= size_) return;
+  std::unique_lock lock(mutex_);
+  fill(offset, offset + std::min(n, size_ - offset), nullptr, 0, lock);
+  evict();
+}
+
+std::uint64_t BlockCache::read_ahead(std::uint64_t offset, std::size_t n) {
+  // A read continuing one of the last few (starting inside it or just after its end) extends
+  // that stream; anything else starts a new one, replacing the oldest.
+  for (Stream& s : streams_) {
+    if (s.end == 0 || offset < s.begin || offset > s.end + settings_.alignment) continue;
+    s.run += offset + n > s.end ? offset + n - s.end : 0;
+    s.begin = offset;
+    s.end = std::max(s.end, offset + n);
+    return s.run >= settings_.stream_after ? std::min<std::uint64_t>(s.run, settings_.max_read_ahead) : 0;
+  }
+  streams_[next_stream_] = Stream{offset, offset + n, n};
+  next_stream_ = (next_stream_ + 1) % streams_.size();
+  return 0;
+}
+
+std::map<std::uint64_t, BlockCache::Extent>::iterator BlockCache::holding(std::uint64_t at) {
+  auto it = extents_.upper_bound(at);
+  if (it == extents_.begin()) return extents_.end();
+  --it;
+  return at < it->first + it->second.bytes.size() ? it : extents_.end();
+}
+
+bool BlockCache::in_flight(std::uint64_t at) const {
+  return std::any_of(in_flight_.begin(), in_flight_.end(), [&](const Range& r) { return r.begin <= at && at < r.end; });
+}
+
+std::uint64_t BlockCache::next_boundary(std::uint64_t at) const {
+  std::uint64_t next = size_;
+  if (auto it = extents_.upper_bound(at); it != extents_.end()) next = std::min(next, it->first);
+  for (const Range& r : in_flight_)
+    if (r.begin > at) next = std::min(next, r.begin);
+  return next;
+}
+
+std::uint64_t BlockCache::previous_boundary(std::uint64_t at) const {
+  std::uint64_t previous = 0;
+  if (auto it = extents_.upper_bound(at); it != extents_.begin()) {
+    --it;
+    previous = std::max<std::uint64_t>(previous, it->first + it->second.bytes.size());
+  }
+  for (const Range& r : in_flight_)
+    if (r.end <= at) previous = std::max(previous, r.end);
+  return previous;
+}
+
+void BlockCache::fill(std::uint64_t offset, std::uint64_t end, char* out, std::uint64_t ahead,
+                      std::unique_lock<std::mutex>& lock) {
+  std::uint64_t at = offset;
+  while (at < end) {
+    if (auto it = holding(at); it != extents_.end()) {
+      const std::uint64_t stop = std::min<std::uint64_t>(end, it->first + it->second.bytes.size());
+      if (out) std::memcpy(out + (at - offset), it->second.bytes.data() + (at - it->first), static_cast<std::size_t>(stop - at));
+      it->second.last_use = ++clock_;
+      at = stop;
+      continue;
+    }
+    if (in_flight(at)) {  // another thread is fetching these bytes: wait for them
+      fetched_.wait(lock);
+      continue;
+    }
+    // A miss: widen it to aligned bounds and the read-ahead, but never over bytes held or
+    // being fetched, nor past the end.
+    const std::uint64_t from = std::max(align_down(at, settings_.alignment), previous_boundary(at));
+    const std::uint64_t to = std::min(align_up(std::max(end, at + ahead), settings_.alignment), next_boundary(at));
+    // A range too large to keep goes straight to the caller.
+    const bool direct = out && to - from > settings_.max_held / 2;
+    const std::uint64_t fetch_from = direct ? at : from, fetch_to = direct ? std::min(end, to) : to;
+    in_flight_.push_back(Range{fetch_from, fetch_to});
+    lock.unlock();
+    std::string bytes;
+    std::exception_ptr failure;
+    try {
+      if (direct) {
+        fetch_(fetch_from, out + (at - offset), static_cast<std::size_t>(fetch_to - fetch_from));
+      } else {
+        bytes.resize(static_cast<std::size_t>(fetch_to - fetch_from));
+        fetch_(fetch_from, bytes.data(), bytes.size());
+      }
+    } catch (...) {
+      failure = std::current_exception();
+    }
+    lock.lock();
+    in_flight_.erase(std::find_if(in_flight_.begin(), in_flight_.end(),
+                                  [&](const Range& r) { return r.begin == fetch_from && r.end == fetch_to; }));
+    fetched_.notify_all();
+    if (failure) std::rethrow_exception(failure);
+    if (direct) {
+      at = fetch_to;
+      continue;
+    }
+    Extent extent;
+    extent.bytes = std::move(bytes);
+    extent.last_use = ++clock_;
+    extent.streamed = ahead > 0;
+    held_ += extent.bytes.size();
+    extents_.emplace(fetch_from, std::move(extent));
+  }
+}
+
+void BlockCache::evict() {
+  while (held_ > settings_.max_held && !extents_.empty()) {
+    // Stream pieces first (a stream does not come back), then the least recently used.
+    auto victim = extents_.end();
+    for (auto it = extents_.begin(); it != extents_.end(); ++it) {
+      if (victim == extents_.end() || std::pair(!it->second.streamed, it->second.last_use) <
+                                          std::pair(!victim->second.streamed, victim->second.last_use))
+        victim = it;
+    }
+    held_ -= victim->second.bytes.size();
+    extents_.erase(victim);
+  }
+}
+
+}  // namespace zanj
