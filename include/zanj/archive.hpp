@@ -80,6 +80,12 @@ std::string input_problem(const std::string& path);
 /// True for the URLs every command reads like files: http://, https:// and s3://bucket/key.
 bool is_remote_url(std::string_view path);
 
+/// `url` without the user:password it may carry ("https://u:p@host/x" gives "https://host/x"),
+/// which are kept, for this process only, to be sent when that URL is opened: the command line
+/// passes its arguments through this so that no message or output can echo a password.
+/// Anything else is returned unchanged.
+std::string set_aside_url_credentials(const std::string& url);
+
 /// How URLs are fetched (the global options --connect-timeout, --idle-timeout, --retries,
 /// --insecure, --download and --http-header); set before the first archive is opened.
 struct RemoteOptions {

@@ -52,6 +52,7 @@ void add_transfer_json(JsonObject& object, const Archive& archive) {
 CLI::Validator input_file() {
   return CLI::Validator(
       [](std::string& path) -> std::string {
+        path = set_aside_url_credentials(path);  // from here on, the URL without user:password
         if (const std::string problem = input_problem(path); !problem.empty())
           throw Error(path + ": " + problem, Exit::usage);
         return {};

@@ -282,7 +282,7 @@ Command setup_ls(CLI::App& parent) {
       "member; lists add length; dicts add keys.\n\nExit status: 0 ok, 1 bad archive or no such path, 2 usage error.");
   app->add_option("FILE", opt->file, "Archive to list (- reads it from standard input)")
       ->required()
-      ->check(input_file());
+      ->transform(input_file());
   app->add_option("PATH", opt->path, "Object path to start at (default: the root)");
   app->add_option("-d,--depth", opt->depth, "Descend at most N levels below PATH")->check(CLI::NonNegativeNumber);
   app->add_option("--glob", opt->glob, "Only show paths matching this shell pattern ('*' also matches '/')");

@@ -1,6 +1,8 @@
 #include "remote/remote_source.hpp"
 
 #include <cstdlib>
+#include <map>
+#include <mutex>
 
 #include "io/spool_file.hpp"
 #include "remote/s3_address.hpp"
@@ -12,7 +14,20 @@ namespace {
 // The first request: an end record, a Zip64 locator and a small central directory fit.
 constexpr std::size_t kTailBytes = 16 << 10;
 
+std::mutex credentials_mutex;
+std::map<std::string, std::string> set_aside_urls;  // display URL -> the URL as given
+
 }  // namespace
+
+std::string set_aside_url_credentials(const std::string& url) {
+  if (!is_remote_url(url)) return url;
+  std::string display = without_credentials(url);
+  if (display != url) {
+    std::lock_guard lock(credentials_mutex);
+    set_aside_urls[display] = url;
+  }
+  return display;
+}
 
 RemoteOptions& remote_options() {
   static RemoteOptions options;
@@ -24,6 +39,8 @@ FetchTarget fetch_target(const RemoteUrl& url) {
   target.display = url.display;
   if (url.scheme != RemoteUrl::Scheme::s3) {
     target.url = url.text;
+    std::lock_guard lock(credentials_mutex);
+    if (const auto it = set_aside_urls.find(url.text); it != set_aside_urls.end()) target.url = it->second;
     return target;
   }
   S3Address address = s3_address(url, [](const char* name) { return std::getenv(name); });

@@ -33,7 +33,8 @@ Archive open_archive(std::unique_ptr<ByteSource> source, std::string name) {
   try {
     impl->directory = read_zip_directory(*impl->source);
   } catch (const Error& e) {
-    throw Error(impl->name + ": " + e.what(), e.exit());
+    const std::string what = e.what();  // a URL's errors name it already
+    throw Error(what.rfind(impl->name + ": ", 0) == 0 ? what : impl->name + ": " + what, e.exit());
   }
   // Opened for its data: an archive that readers may read differently is refused here, once,
   // for every command (verify opens over its own directory and reports these instead).

@@ -1,0 +1,75 @@
+"""URLs on a server that misbehaves (issue 15): each fault ends in the right output after
+recovery or in one clear `zanj: error: URL: ...` line with exit 2, never in wrong output."""
+import os
+import time
+
+from common import CORPUS, ZanjTest, main, run
+from remote_servers import FaultServer
+
+NAME = "stored.zanj"  # larger than the first request's tail: info needs a second request
+QUICK = ["--retries", "3", "--idle-timeout", "1", "--connect-timeout", "2"]
+
+
+class Faults(ZanjTest):
+    @classmethod
+    def setUpClass(cls):
+        cls.server = FaultServer(CORPUS, slow_seconds=3)
+        cls.expected = run("info", "--json", os.path.join(CORPUS, NAME)).json()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+
+    def info(self, fault, *extra):
+        url = self.server.url(fault, NAME)
+        return url, run(*QUICK, *extra, "info", "--json", url, timeout=30)
+
+    def assertRecovers(self, fault, *extra):
+        url, r = self.info(fault, *extra)
+        self.assertOk(r)
+        got = r.json()
+        self.assertEqual(got.pop("file"), url)
+        got.pop("bytes_fetched"), got.pop("requests")
+        expected = dict(self.expected)
+        expected.pop("file")
+        self.assertEqual(got, expected)
+        return r
+
+    def test_a_dropped_connection_is_resumed(self):
+        r = self.assertRecovers("drop")
+        self.assertGreaterEqual(self.server.counts[f"/drop/{NAME}"], 3)
+
+    def test_a_500_is_retried(self):
+        self.assertRecovers("500")
+
+    def test_a_429_waits_for_retry_after(self):
+        start = time.monotonic()
+        self.assertRecovers("429")
+        self.assertGreaterEqual(time.monotonic() - start, 1.0)
+
+    def test_a_stalled_response_times_out_and_is_retried(self):
+        self.assertRecovers("slow")
+
+    def test_a_server_ignoring_ranges_is_an_error_or_a_download(self):
+        url, r = self.info("ignore")
+        self.assertFails(r, 2, f"zanj: error: {url}: the server ignores range requests")
+        r = self.assertRecovers("ignore", "--download")  # every answer is 200: no count matters
+        self.assertIn("zanj: warning: ", r.err)
+        self.assertIn("downloaded the whole file", r.err)
+
+    def test_a_file_changing_between_requests_is_an_error(self):
+        url, r = self.info("etag")
+        self.assertFails(r, 2, f"zanj: error: {url}: the file changed on the server")
+
+    def test_a_wrong_content_range_is_an_error(self):
+        url, r = self.info("badrange")
+        self.assertFails(r, 2, f"zanj: error: {url}: the server answered bytes=")
+
+    def test_retries_are_bounded(self):
+        url = self.server.url("500", NAME) + "?bounded"
+        r = run("--retries", "0", "info", url, timeout=30)
+        self.assertFails(r, 2, f"zanj: error: {url}: HTTP 500")
+
+
+if __name__ == "__main__":
+    main()
