@@ -205,3 +205,104 @@ class FaultServer:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+S3RVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "s3rver", "node_modules", ".bin", "s3rver")
+
+
+class S3rver:
+    """s3rver (installed by scripts/install-deps) on 127.0.0.1 with a temporary directory and
+    one bucket; put() uploads a file. Use as a context manager."""
+
+    def __init__(self, bucket):
+        self.bucket = bucket
+        self.directory = tempfile.mkdtemp(prefix="zanj-s3rver-")
+        self.port = free_port()
+        self.process = subprocess.Popen([S3RVER, "--directory", self.directory, "--address", "127.0.0.1", "--port",
+                                         str(self.port), "--silent", "--configure-bucket", bucket],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        self.timer = threading.Timer(LIFETIME, self.stop)
+        self.timer.daemon = True
+        self.timer.start()
+        try:
+            wait_for_port(self.port, self.process, timeout=20)
+        except Exception:
+            self.stop()
+            raise
+
+    @property
+    def endpoint(self):
+        return f"http://127.0.0.1:{self.port}"
+
+    def put(self, key, path):
+        import urllib.request
+        with open(path, "rb") as f:
+            request = urllib.request.Request(f"{self.endpoint}/{self.bucket}/{key}", data=f.read(), method="PUT")
+        urllib.request.urlopen(request, timeout=10).close()
+
+    def stop(self):
+        if self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait()
+        self.timer.cancel()
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+class RecordingProxy:
+    """A loopback reverse proxy in front of `upstream` (http://127.0.0.1:PORT) that records each
+    request's method, path and headers in `requests`, so tests can see what zanj signed."""
+
+    def __init__(self, upstream):
+        import http.client
+        import urllib.parse
+        self.requests = []
+        target = urllib.parse.urlsplit(upstream)
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                proxy.requests.append((self.command, self.path, dict(self.headers.items())))
+                connection = http.client.HTTPConnection(target.hostname, target.port, timeout=10)
+                connection.request("GET", self.path, headers=dict(self.headers.items()))
+                response = connection.getresponse()
+                body = response.read()
+                self.send_response(response.status)
+                for name, value in response.getheaders():
+                    if name.lower() not in ("connection", "keep-alive", "transfer-encoding", "content-length"):
+                        self.send_header(name, value)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+                connection.close()
+
+        class Server(http.server.ThreadingHTTPServer):
+            def handle_error(self, request, client_address):
+                pass
+
+        self.httpd = Server(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.endpoint = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.timer = threading.Timer(LIFETIME, self.stop)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def stop(self):
+        self.timer.cancel()
+        self.httpd.shutdown()
+        self.httpd.server_close()

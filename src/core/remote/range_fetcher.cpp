@@ -216,8 +216,11 @@ bool RangeFetcher::check_response(Exchange& ex) const {
   const auto range = parse_content_range(ex.content_range);
   const std::string asked = ex.suffix ? "-" + std::to_string(ex.last) : range_text(ex.first, ex.last);
   bool matches = range && range->first && range->total;
+  // A suffix may come back as another range (s3rver answers bytes=-N with bytes 0-N): the bytes
+  // are still the ones Content-Range names, so they are kept where it says, and the tail is
+  // fetched when it is needed.
   if (matches && ex.suffix)
-    matches = *range->last + 1 == *range->total && *range->last - *range->first + 1 <= ex.last;
+    matches = *range->last < *range->total && *range->last - *range->first <= ex.last;  // "0-N": N + 1 bytes
   else if (matches)
     matches = *range->first == ex.first && *range->last == ex.last && *range->total == size_;
   if (!matches) {
@@ -240,7 +243,7 @@ bool RangeFetcher::take_body(Exchange& ex, std::string_view data) const {
     return true;
   }
   if (ex.status != 206) return true;
-  const std::size_t room = ex.grow ? static_cast<std::size_t>(ex.last) : ex.capacity;
+  const std::size_t room = ex.grow ? static_cast<std::size_t>(*ex.range.last - *ex.range.first + 1) : ex.capacity;
   if (data.size() > room - ex.got) {
     ex.fatal = "the server sent more bytes than the range it announced";
     return false;
@@ -366,6 +369,7 @@ RangeFetcher::Opening RangeFetcher::open(std::size_t tail_bytes, const std::func
         opening.size = 0;
       } else {
         opening.size = *ex.range.total;
+        opening.tail_offset = *ex.range.first;
       }
       size_ = opening.size;
       return opening;

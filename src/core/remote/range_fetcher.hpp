@@ -37,6 +37,7 @@ class RangeFetcher {
   struct Opening {
     std::uint64_t size = 0;  ///< the file's size
     std::string tail;        ///< its last bytes (all of them when smaller than asked for)
+    std::uint64_t tail_offset = 0;  ///< where `tail` starts (not always size - tail.size())
     bool whole = false;      ///< the server ignored the range; the body went to `whole_body`
   };
   /// The first request: the last `tail_bytes` bytes (Range: bytes=-N), which also tell the

@@ -68,7 +68,7 @@ RemoteSource::RemoteSource(const RemoteUrl& url, const RemoteOptions& options)
   const RangeFetcher* fetcher = fetcher_.get();
   cache_ = std::make_unique<BlockCache>(
       size_, [fetcher](std::uint64_t offset, char* out, std::size_t n) { fetcher->fetch(offset, out, n); });
-  cache_->insert(size_ - opening.tail.size(), opening.tail);
+  cache_->insert(opening.tail_offset, opening.tail);
 }
 
 RemoteSource::~RemoteSource() = default;

@@ -53,6 +53,9 @@ S3Address s3_address(const RemoteUrl& url, const Environment& environment) {
   if (!id.empty() && !secret.empty()) {
     address.sigv4 = "aws:amz:" + address.region + ":s3";
     address.user_password = id + ":" + secret;
+    // S3 wants the payload's hash named (a GET has none: SHA-256 of nothing); libcurl before
+    // 8.1 does not add it, and signs it along with the other x-amz-* headers.
+    address.headers.push_back("x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
     if (const std::string token = variable(environment, "AWS_SESSION_TOKEN"); !token.empty())
       address.headers.push_back("x-amz-security-token: " + token);
   }
