@@ -152,7 +152,7 @@ class Budgets(ZanjTest):
                               self.nginx.url("stored.zanj").replace("http://", "http://user:hunter2@")))
         lines = [l for l in r.err.splitlines() if " GET " in l]
         self.assertEqual(len(lines), len(self.nginx.requests()))
-        self.assertIn("bytes=-16384: 206", lines[0])
+        self.assertIn("bytes=-65558: 206", lines[0])
         for secret in ("TOPSECRET", "hunter2", "user:"):
             self.assertNotIn(secret, r.err + r.out.decode())
 

@@ -1,24 +1,37 @@
 """URLs on a server that misbehaves (issue 15): each fault ends in the right output after
 recovery or in one clear `zanj: error: URL: ...` line with exit 2, never in wrong output."""
 import os
+import struct
+import tempfile
 import time
+import zipfile
 
-from common import CORPUS, ZanjTest, main, run
+from common import ZanjTest, external_array, main, run, write_reference_zanj
 from remote_servers import FaultServer
 
-NAME = "stored.zanj"  # larger than the first request's tail: info needs a second request
+NAME = "big.zanj"  # larger than the first request's tail (64 KiB): info needs a second request
+
+
+def npy_int64(n):
+    header = "{'descr': '<i8', 'fortran_order': False, 'shape': (%d,), }" % n
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + struct.pack(f"<{n}q", *range(n))
 QUICK = ["--retries", "3", "--idle-timeout", "1", "--connect-timeout", "2"]
 
 
 class Faults(ZanjTest):
     @classmethod
     def setUpClass(cls):
-        cls.server = FaultServer(CORPUS, slow_seconds=3)
-        cls.expected = run("info", "--json", os.path.join(CORPUS, NAME)).json()
+        cls.tmp = tempfile.TemporaryDirectory()
+        write_reference_zanj(os.path.join(cls.tmp.name, NAME), {"data": external_array("data.npy", "int64", [20000])},
+                             {"data.npy": npy_int64(20000)}, compress=zipfile.ZIP_STORED)
+        cls.server = FaultServer(cls.tmp.name, slow_seconds=3)
+        cls.expected = run("info", "--json", os.path.join(cls.tmp.name, NAME)).json()
 
     @classmethod
     def tearDownClass(cls):
         cls.server.stop()
+        cls.tmp.cleanup()
 
     def info(self, fault, *extra):
         url = self.server.url(fault, NAME)

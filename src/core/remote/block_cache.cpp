@@ -51,12 +51,44 @@ void BlockCache::read(std::uint64_t offset, char* out, std::size_t n) {
   const std::uint64_t ahead = read_ahead(offset, n);
   fill(offset, offset + n, out, ahead, lock);
   evict();
+  if (ahead > 0) prefetch(offset + n, ahead);
+}
+
+void BlockCache::prefetch(std::uint64_t end, std::uint64_t ahead) {
+  std::uint64_t from = end;
+  for (auto it = holding(from); it != extents_.end(); it = holding(from)) from = it->first + it->second.bytes.size();
+  if (from >= size_ || from - end >= ahead || in_flight(from)) return;
+  const std::uint64_t to = std::min(from + ahead, next_boundary(from));
+  in_flight_.push_back(Range{from, to});
+  prefetcher_.submit([this, from, to] {
+    std::string bytes(static_cast<std::size_t>(to - from), '\0');
+    bool fetched = true;
+    try {
+      fetch_(from, bytes.data(), bytes.size());
+    } catch (...) {
+      fetched = false;  // the reader fetches these bytes itself and meets the error there
+    }
+    std::lock_guard lock(mutex_);
+    in_flight_.erase(std::find_if(in_flight_.begin(), in_flight_.end(),
+                                  [&](const Range& r) { return r.begin == from && r.end == to; }));
+    if (fetched) {
+      Extent extent;
+      extent.bytes = std::move(bytes);
+      extent.last_use = ++clock_;
+      extent.streamed = true;
+      held_ += extent.bytes.size();
+      extents_.emplace(from, std::move(extent));
+    }
+    fetched_.notify_all();
+  });
 }
 
 void BlockCache::will_need(std::uint64_t offset, std::uint64_t n) {
   if (offset >= size_) return;
   std::unique_lock lock(mutex_);
+  exact_ = true;  // the caller knows what it needs: no rounding to the alignment
   fill(offset, offset + std::min(n, size_ - offset), nullptr, 0, lock);
+  exact_ = false;
   evict();
 }
 
@@ -122,8 +154,9 @@ void BlockCache::fill(std::uint64_t offset, std::uint64_t end, char* out, std::u
     }
     // A miss: widen it to aligned bounds and the read-ahead, but never over bytes held or
     // being fetched, nor past the end.
-    const std::uint64_t from = std::max(align_down(at, settings_.alignment), previous_boundary(at));
-    const std::uint64_t to = std::min(align_up(std::max(end, at + ahead), settings_.alignment), next_boundary(at));
+    const std::uint64_t alignment = exact_ ? 1 : settings_.alignment;
+    const std::uint64_t from = std::max(align_down(at, alignment), previous_boundary(at));
+    const std::uint64_t to = std::min(align_up(std::max(end, at + ahead), alignment), next_boundary(at));
     // A range too large to keep goes straight to the caller.
     const bool direct = out && to - from > settings_.max_held / 2;
     const std::uint64_t fetch_from = direct ? at : from, fetch_to = direct ? std::min(end, to) : to;

@@ -5,7 +5,8 @@
 // the file (verify, extract, a long member) gets growing read-ahead. Memory is bounded: past
 // `max_held`, pieces read as part of a stream go first (they are not read again), then the
 // least recently used. Safe to use from several threads: a range being fetched by one thread
-// is waited for, not fetched again, by another.
+// is waited for, not fetched again, by another. A stream's next window is fetched in the
+// background while the reader works on the current one, so fetching and checking overlap.
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -14,6 +15,8 @@
 #include <mutex>
 #include <string>
 #include <vector>
+
+#include "base/thread_pool.hpp"
 
 namespace zanj {
 
@@ -65,6 +68,9 @@ class BlockCache {
   /// Where the held or in-flight bytes nearest before `at` end, or 0.
   std::uint64_t previous_boundary(std::uint64_t at) const;
   void evict();
+  /// Start fetching the window after [.., end) in the background, unless it is held, on its
+  /// way, or more than one window ahead of the reader.
+  void prefetch(std::uint64_t end, std::uint64_t ahead);
 
   const std::uint64_t size_;
   const Fetch fetch_;
@@ -76,6 +82,9 @@ class BlockCache {
   std::vector<Stream> streams_;
   std::size_t next_stream_ = 0;
   std::uint64_t held_ = 0, clock_ = 0;
+  bool exact_ = false;  // will_need: fetch exactly what was named
+  // Last: destroyed (its prefetch finished) before the state it uses.
+  ThreadPool prefetcher_{1};
 };
 
 }  // namespace zanj

@@ -11,8 +11,9 @@
 namespace zanj {
 namespace {
 
-// The first request: an end record, a Zip64 locator and a small central directory fit.
-constexpr std::size_t kTailBytes = 16 << 10;
+// The first request: the last 64 KiB + 22 bytes, where the directory reader looks for end
+// records (as Python's zipfile does); a small central directory fits too.
+constexpr std::size_t kTailBytes = (64 << 10) + 22;
 
 std::mutex credentials_mutex;
 std::map<std::string, std::string> set_aside_urls;  // display URL -> the URL as given
