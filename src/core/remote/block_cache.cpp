@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <tuple>
 
 namespace zanj {
 namespace {
@@ -39,6 +40,7 @@ void BlockCache::insert(std::uint64_t offset, std::string bytes) {
     extent.bytes = bytes.substr(static_cast<std::size_t>(at - offset), static_cast<std::size_t>(stop - at));
     extent.last_use = ++clock_;
     held_ += extent.bytes.size();
+    note_fetched(at, stop);
     extents_.emplace(at, std::move(extent));
     at = stop;
   }
@@ -58,7 +60,8 @@ void BlockCache::prefetch(std::uint64_t end, std::uint64_t ahead) {
   std::uint64_t from = end;
   for (auto it = holding(from); it != extents_.end(); it = holding(from)) from = it->first + it->second.bytes.size();
   if (from >= size_ || from - end >= ahead || in_flight(from)) return;
-  const std::uint64_t to = std::min(from + ahead, next_boundary(from));
+  const std::uint64_t to = std::min({from + ahead, next_boundary(from), next_fetched(from)});
+  if (to <= from) return;
   in_flight_.push_back(Range{from, to});
   prefetcher_.submit([this, from, to] {
     std::string bytes(static_cast<std::size_t>(to - from), '\0');
@@ -72,6 +75,7 @@ void BlockCache::prefetch(std::uint64_t end, std::uint64_t ahead) {
     in_flight_.erase(std::find_if(in_flight_.begin(), in_flight_.end(),
                                   [&](const Range& r) { return r.begin == from && r.end == to; }));
     if (fetched) {
+      note_fetched(from, to);
       Extent extent;
       extent.bytes = std::move(bytes);
       extent.last_use = ++clock_;
@@ -145,6 +149,7 @@ void BlockCache::fill(std::uint64_t offset, std::uint64_t end, char* out, std::u
       const std::uint64_t stop = std::min<std::uint64_t>(end, it->first + it->second.bytes.size());
       if (out) std::memcpy(out + (at - offset), it->second.bytes.data() + (at - it->first), static_cast<std::size_t>(stop - at));
       it->second.last_use = ++clock_;
+      if (ahead > 0 && stop == it->first + it->second.bytes.size()) it->second.passed = true;
       at = stop;
       continue;
     }
@@ -156,7 +161,9 @@ void BlockCache::fill(std::uint64_t offset, std::uint64_t end, char* out, std::u
     // being fetched, nor past the end.
     const std::uint64_t alignment = exact_ ? 1 : settings_.alignment;
     const std::uint64_t from = std::max(align_down(at, alignment), previous_boundary(at));
-    const std::uint64_t to = std::min(align_up(std::max(end, at + ahead), alignment), next_boundary(at));
+    std::uint64_t want = align_up(std::max(end, at + ahead), alignment);
+    if (want > end) want = std::max(end, std::min(want, next_fetched(end)));  // read-ahead never refetches
+    const std::uint64_t to = std::min(want, next_boundary(at));
     // A range too large to keep goes straight to the caller.
     const bool direct = out && to - from > settings_.max_held / 2;
     const std::uint64_t fetch_from = direct ? at : from, fetch_to = direct ? std::min(end, to) : to;
@@ -180,9 +187,11 @@ void BlockCache::fill(std::uint64_t offset, std::uint64_t end, char* out, std::u
     fetched_.notify_all();
     if (failure) std::rethrow_exception(failure);
     if (direct) {
+      note_fetched(fetch_from, fetch_to);
       at = fetch_to;
       continue;
     }
+    note_fetched(fetch_from, fetch_to);
     Extent extent;
     extent.bytes = std::move(bytes);
     extent.last_use = ++clock_;
@@ -192,15 +201,32 @@ void BlockCache::fill(std::uint64_t offset, std::uint64_t end, char* out, std::u
   }
 }
 
+void BlockCache::note_fetched(std::uint64_t begin, std::uint64_t end) {
+  // Merge with every interval touching [begin, end).
+  auto it = fetched_ever_.upper_bound(begin);
+  if (it != fetched_ever_.begin() && std::prev(it)->second >= begin) --it;
+  while (it != fetched_ever_.end() && it->first <= end) {
+    begin = std::min(begin, it->first);
+    end = std::max(end, it->second);
+    it = fetched_ever_.erase(it);
+  }
+  fetched_ever_.emplace(begin, end);
+}
+
+std::uint64_t BlockCache::next_fetched(std::uint64_t at) const {
+  auto it = fetched_ever_.upper_bound(at);
+  if (it != fetched_ever_.begin() && std::prev(it)->second > at) return at;
+  return it == fetched_ever_.end() ? size_ : it->first;
+}
+
 void BlockCache::evict() {
   while (held_ > settings_.max_held && !extents_.empty()) {
-    // Stream pieces first (a stream does not come back), then the least recently used.
+    // Pieces a stream has passed first (a stream does not come back), then the least recently
+    // used, and only then windows a stream has yet to reach: they are what it reads next.
+    const auto rank = [](const Extent& e) { return std::tuple(!e.passed, e.streamed, e.last_use); };
     auto victim = extents_.end();
-    for (auto it = extents_.begin(); it != extents_.end(); ++it) {
-      if (victim == extents_.end() || std::pair(!it->second.streamed, it->second.last_use) <
-                                          std::pair(!victim->second.streamed, victim->second.last_use))
-        victim = it;
-    }
+    for (auto it = extents_.begin(); it != extents_.end(); ++it)
+      if (victim == extents_.end() || rank(it->second) < rank(victim->second)) victim = it;
     held_ -= victim->second.bytes.size();
     extents_.erase(victim);
   }

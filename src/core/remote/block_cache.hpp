@@ -3,8 +3,8 @@
 // and small reads do not each cost a request. Misses are fetched as aligned ranges, gaps
 // between pieces already held are filled in one request, and a reader going forward through
 // the file (verify, extract, a long member) gets growing read-ahead. Memory is bounded: past
-// `max_held`, pieces read as part of a stream go first (they are not read again), then the
-// least recently used. Safe to use from several threads: a range being fetched by one thread
+// `max_held`, pieces a stream has read through go first (they are not read again), then the
+// least recently used of the others, and last the windows a stream has not reached yet. Safe to use from several threads: a range being fetched by one thread
 // is waited for, not fetched again, by another. A stream's next window is fetched in the
 // background while the reader works on the current one, so fetching and checking overlap.
 #include <condition_variable>
@@ -27,8 +27,8 @@ class BlockCache {
   struct Settings {
     std::size_t alignment = 4096;              ///< fetched ranges start and end on multiples of this
     std::uint64_t stream_after = 256 << 10;    ///< bytes read in sequence before read-ahead starts
-    std::size_t max_read_ahead = 8 << 20;      ///< read-ahead grows with the stream up to this
-    std::size_t max_held = 24 << 20;           ///< bytes kept between reads
+    std::size_t max_read_ahead = 2 << 20;      ///< read-ahead grows with the stream up to this
+    std::size_t max_held = 16 << 20;           ///< bytes kept between reads
   };
 
   BlockCache(std::uint64_t size, Fetch fetch);
@@ -48,6 +48,7 @@ class BlockCache {
     std::string bytes;
     std::uint64_t last_use = 0;
     bool streamed = false;  ///< fetched with read-ahead: a stream passes over it once
+    bool passed = false;    ///< a stream has read through its end: the first to go
   };
   struct Range {
     std::uint64_t begin, end;
@@ -68,6 +69,12 @@ class BlockCache {
   /// Where the held or in-flight bytes nearest before `at` end, or 0.
   std::uint64_t previous_boundary(std::uint64_t at) const;
   void evict();
+  /// Remember that [begin, end) was fetched once (merged into fetched_ever_).
+  void note_fetched(std::uint64_t begin, std::uint64_t end);
+  /// The first byte at or after `at` fetched before (held or not), or size_: read-ahead stops
+  /// there, so a stream running into bytes another reader fetched (and the cache since
+  /// dropped) does not fetch them again.
+  std::uint64_t next_fetched(std::uint64_t at) const;
   /// Start fetching the window after [.., end) in the background, unless it is held, on its
   /// way, or more than one window ahead of the reader.
   void prefetch(std::uint64_t end, std::uint64_t ahead);
@@ -82,7 +89,8 @@ class BlockCache {
   std::vector<Stream> streams_;
   std::size_t next_stream_ = 0;
   std::uint64_t held_ = 0, clock_ = 0;
-  bool exact_ = false;  // will_need: fetch exactly what was named
+  bool exact_ = false;
+  std::map<std::uint64_t, std::uint64_t> fetched_ever_;  // begin -> end, merged, never overlapping  // will_need: fetch exactly what was named
   // Last: destroyed (its prefetch finished) before the state it uses.
   ThreadPool prefetcher_{1};
 };
