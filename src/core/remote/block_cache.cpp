@@ -82,6 +82,7 @@ void BlockCache::prefetch(std::uint64_t end, std::uint64_t ahead) {
       extent.streamed = true;
       held_ += extent.bytes.size();
       extents_.emplace(from, std::move(extent));
+      evict();
     }
     fetched_.notify_all();
   });

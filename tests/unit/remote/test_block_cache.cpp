@@ -135,3 +135,16 @@ TEST_CASE("a failed fetch reaches the reader and leaves nothing behind") {
   cache.read(0, out.data(), 10);
   CHECK(out == std::string(10, 'x'));
 }
+
+TEST_CASE("read-ahead stops at bytes fetched before, held or not") {
+  FakeFile file(4 << 20);
+  BlockCache::Settings settings;
+  settings.stream_after = 16 << 10;
+  settings.max_read_ahead = 64 << 10;
+  settings.max_held = 128 << 10;
+  BlockCache cache(file.size, file.fetch(), settings);
+  read(cache, 200 << 10, 16 << 10);  // another reader was there first
+  for (std::uint64_t at = 0; at < (400 << 10); at += 8 << 10) CHECK(file.correct(at, read(cache, at, 8 << 10)));
+  CHECK(file.most_fetched() == 1);
+  CHECK(cache.held() <= settings.max_held + settings.max_read_ahead);  // a window may still land
+}
