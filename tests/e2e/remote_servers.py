@@ -42,12 +42,28 @@ def wait_for_port(port, process=None, timeout=10):
 class Nginx:
     """nginx serving `root` at http://127.0.0.1:PORT/. Use as a context manager."""
 
-    def __init__(self, root):
+    def __init__(self, root, tls=False):
+        """tls: also serve https on `tls_port`, with a self-signed certificate, where
+        /to-http/NAME redirects to http://.../NAME."""
         self.root = os.path.abspath(root)
         self.prefix = tempfile.mkdtemp(prefix="zanj-nginx-")
         self.port = free_port()
+        self.tls_port = free_port() if tls else None
         self.log = os.path.join(self.prefix, "access.log")
         config = os.path.join(self.prefix, "nginx.conf")
+        tls_server = ""
+        if tls:
+            subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+                            "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-keyout", f"{self.prefix}/key.pem",
+                            "-out", f"{self.prefix}/cert.pem"], check=True, capture_output=True)
+            tls_server = f"""  server {{
+    listen 127.0.0.1:{self.tls_port} ssl;
+    ssl_certificate {self.prefix}/cert.pem;
+    ssl_certificate_key {self.prefix}/key.pem;
+    root {self.root};
+    location /to-http/ {{ rewrite ^/to-http/(.*)$ http://127.0.0.1:{self.port}/$1 redirect; }}
+  }}
+"""
         with open(config, "w") as f:
             f.write(f"""worker_processes 1;
 daemon off;
@@ -66,7 +82,7 @@ http {{
     listen 127.0.0.1:{self.port};
     root {self.root};
   }}
-}}
+{tls_server}}}
 """)
         self.process = subprocess.Popen(["nginx", "-p", self.prefix, "-c", config, "-e", f"{self.prefix}/error.log"],
                                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)

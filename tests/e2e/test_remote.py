@@ -161,5 +161,32 @@ class Budgets(ZanjTest):
         self.assertFails(run("info", url), 2, f"zanj: error: {url}: HTTP 404 Not Found")
 
 
+@unittest.skipUnless(NGINX and shutil.which("openssl"), "nginx or openssl is not installed")
+class Tls(ZanjTest):
+    @classmethod
+    def setUpClass(cls):
+        cls.nginx = Nginx(CORPUS, tls=True)
+        cls.base = f"https://127.0.0.1:{cls.nginx.tls_port}"
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.nginx.stop()
+
+    def test_certificates_are_verified(self):
+        url = f"{self.base}/basic.zanj"
+        self.assertFails(run("info", url), 2, f"zanj: error: {url}: SSL certificate problem")
+
+    def test_insecure_is_explicit_and_warns(self):
+        r = self.assertOk(run("--insecure", "info", f"{self.base}/basic.zanj"))
+        self.assertIn("zanj: warning: ", r.err)
+        self.assertIn("not verified", r.err)
+
+    def test_no_redirect_from_https_to_http(self):
+        url = f"{self.base}/to-http/basic.zanj"
+        r = run("--insecure", "info", url)
+        self.assertEqual(r.code, 2, r.err)
+        self.assertIn(f"zanj: error: {url}: ", r.err)
+
+
 if __name__ == "__main__":
     main()

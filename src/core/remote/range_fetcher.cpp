@@ -75,8 +75,7 @@ bool retryable(CURLcode code) {
     case CURLE_GOT_NOTHING:
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
-    case CURLE_COULDNT_RESOLVE_HOST:
-    case CURLE_SSL_CONNECT_ERROR: return true;
+    case CURLE_COULDNT_RESOLVE_HOST: return true;
     default: return false;
   }
 }
