@@ -133,11 +133,11 @@ class FaultServer:
     """Serves the files of `root` at http://127.0.0.1:PORT/FAULT/NAME, where FAULT is one of
     ok, drop, 500, 429, ignore, etag, badrange, slow; the fault hits the second request for a
     file (the first, which fetches the tail, goes through), except `ignore`, which ignores
-    every Range. `counts` holds the requests per path."""
+    every Range. `counts` holds the requests per path, `headers` each request's headers."""
 
     def __init__(self, root, slow_seconds=3):
         self.root, self.slow_seconds = root, slow_seconds
-        self.counts, self.lock = {}, threading.Lock()
+        self.counts, self.lock, self.headers = {}, threading.Lock(), []
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -172,6 +172,7 @@ class FaultServer:
         with self.lock:
             n = self.counts.get(h.path, 0)
             self.counts[h.path] = n + 1
+            self.headers.append(dict(h.headers.items()))
         etag = '"v2"' if fault == "etag" and n > 0 else '"v1"'
         first, last = 0, len(body) - 1
         m = re.fullmatch(r"bytes=(\d*)-(\d*)", h.headers.get("Range", ""))

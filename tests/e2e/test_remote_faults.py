@@ -84,5 +84,32 @@ class Faults(ZanjTest):
         self.assertFails(r, 2, f"zanj: error: {url}: HTTP 500")
 
 
+class Credentials(ZanjTest):
+    """Headers from --http-header and ZANJ_HTTP_HEADER, and ~/.netrc, reach the server and
+    nowhere else."""
+
+    def test_headers_and_netrc_are_sent_and_never_shown(self):
+        with tempfile.TemporaryDirectory() as home:
+            write_reference_zanj(os.path.join(home, NAME), {"data": external_array("data.npy", "int64", [20000])},
+                                 {"data.npy": npy_int64(20000)}, compress=zipfile.ZIP_STORED)
+            with open(os.path.join(home, ".netrc"), "w") as f:
+                f.write("machine 127.0.0.1 login netrcuser password netrcsecret\n")
+            os.chmod(os.path.join(home, ".netrc"), 0o600)
+            server = FaultServer(home)
+            try:
+                r = run("-v", "--http-header", "X-Api-Key: CLISECRET", "info", "--json", server.url("ok", NAME),
+                        env={"ZANJ_HTTP_HEADER": "X-Team: ENVSECRET", "HOME": home})
+                self.assertOk(r)
+                for secret in ("CLISECRET", "ENVSECRET", "netrcsecret", "netrcuser"):
+                    self.assertNotIn(secret, r.err + r.out.decode())
+                self.assertTrue(server.headers)
+                for headers in server.headers:
+                    self.assertEqual(headers.get("X-Api-Key"), "CLISECRET")
+                    self.assertEqual(headers.get("X-Team"), "ENVSECRET")
+                    self.assertTrue(headers.get("Authorization", "").startswith("Basic "), headers)
+            finally:
+                server.stop()
+
+
 if __name__ == "__main__":
     main()
