@@ -43,6 +43,13 @@ class S3(ZanjTest):
                     self.assertEqual(on_url.code, on_file.code, on_url.err)
                     self.assertEqual(on_url.out.replace(f"s3://{BUCKET}/corpus/".encode(), b""), on_file.out)
 
+    def test_info_within_the_budget(self):
+        for name in self.names:
+            with self.subTest(archive=name):
+                r = self.assertOk(run("info", "--json", f"s3://{BUCKET}/corpus/{name}", env=self.env(SIGNED)))
+                self.assertLessEqual(r.json()["requests"], 4)
+                self.assertLessEqual(r.json()["bytes_fetched"], os.path.getsize(os.path.join(CORPUS, name)) + 64 * 1024)
+
     def test_anonymous_without_credentials(self):
         r = self.assertOk(run("info", "--json", f"s3://{BUCKET}/corpus/stored.zanj", env=self.env(ANONYMOUS)))
         self.assertLessEqual(r.json()["requests"], 4)
