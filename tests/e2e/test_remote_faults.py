@@ -74,6 +74,18 @@ class Faults(ZanjTest):
         url, r = self.info("etag")
         self.assertFails(r, 2, f"zanj: error: {url}: the file changed on the server")
 
+    def test_verify_and_extract_report_a_failed_transfer_not_a_bad_archive(self):
+        for fault in ("etag", "badrange"):
+            url = self.server.url(fault, NAME) + "?verify"
+            self.assertFails(run(*QUICK, "verify", url, timeout=30), 2, f"zanj: error: {url}: ")
+            url = self.server.url(fault, NAME) + "?extract"
+            with tempfile.TemporaryDirectory() as out, tempfile.TemporaryDirectory() as local:
+                self.assertFails(run(*QUICK, "extract", "-C", out, url, timeout=30), 2, f"zanj: error: {url}: ")
+                self.assertOk(run("extract", "-C", local, os.path.join(self.tmp.name, NAME)))
+                for name in os.listdir(out):  # nothing half-written: what is there is whole
+                    with open(os.path.join(out, name), "rb") as a, open(os.path.join(local, name), "rb") as b:
+                        self.assertEqual(a.read(), b.read(), name)
+
     def test_a_wrong_content_range_is_an_error(self):
         url, r = self.info("badrange")
         self.assertFails(r, 2, f"zanj: error: {url}: the server answered bytes=")

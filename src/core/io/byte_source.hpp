@@ -34,6 +34,10 @@ class ByteSource {
     (void)offset;
     (void)n;
   }
+  /// Rethrow the first read failure a remote source met (a changed file, a broken server),
+  /// for commands that turn read errors into per-member findings (verify, extract): on a URL
+  /// such a failure is the transfer's, not the archive's, and ends the command with exit 2.
+  virtual void rethrow_failure() const {}
   /// Bytes and requests spent fetching; nullopt for local sources.
   virtual std::optional<TransferCount> transfer() const { return std::nullopt; }
 };

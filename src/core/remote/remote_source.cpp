@@ -74,11 +74,27 @@ RemoteSource::RemoteSource(const RemoteUrl& url, const RemoteOptions& options)
 
 RemoteSource::~RemoteSource() = default;
 
+template <class Read>
+auto RemoteSource::remembering(Read read) const {
+  try {
+    return read();
+  } catch (const Error&) {
+    std::lock_guard lock(failure_mutex_);
+    if (!failure_) failure_ = std::current_exception();
+    throw;
+  }
+}
+
+void RemoteSource::rethrow_failure() const {
+  std::lock_guard lock(failure_mutex_);
+  if (failure_) std::rethrow_exception(failure_);
+}
+
 std::size_t RemoteSource::read_some(std::uint64_t offset, void* buffer, std::size_t n) const {
   if (downloaded_) return downloaded_->read_some(offset, buffer, n);
   if (offset >= size_) return 0;
   n = static_cast<std::size_t>(std::min<std::uint64_t>(n, size_ - offset));
-  if (n > 0) cache_->read(offset, static_cast<char*>(buffer), n);
+  if (n > 0) remembering([&] { cache_->read(offset, static_cast<char*>(buffer), n); });
   return n;
 }
 
@@ -87,11 +103,11 @@ void RemoteSource::read_at(std::uint64_t offset, void* buffer, std::size_t n) co
   if (offset > size_ || n > size_ - offset)
     throw Error("unexpected end of file (wanted " + std::to_string(n) + " bytes at offset " + std::to_string(offset) +
                 ", file has " + std::to_string(size_) + ")");
-  if (n > 0) cache_->read(offset, static_cast<char*>(buffer), n);
+  if (n > 0) remembering([&] { cache_->read(offset, static_cast<char*>(buffer), n); });
 }
 
 void RemoteSource::will_need(std::uint64_t offset, std::uint64_t n) const {
-  if (cache_) cache_->will_need(offset, n);
+  if (cache_) remembering([&] { cache_->will_need(offset, n); });
 }
 
 }  // namespace zanj

@@ -3,7 +3,9 @@
 // record and, usually, its central directory) and learns the size; every read after that goes
 // through the block cache, which fetches only what it does not hold. A server that ignores
 // ranges is, with --download, downloaded once into an unlinked temporary file and read there.
+#include <exception>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "io/byte_source.hpp"
@@ -24,12 +26,19 @@ class RemoteSource final : public ByteSource {
   std::size_t read_some(std::uint64_t offset, void* buffer, std::size_t n) const override;
   void will_need(std::uint64_t offset, std::uint64_t n) const override;
   std::optional<TransferCount> transfer() const override { return fetcher_->transfer(); }
+  void rethrow_failure() const override;
 
  private:
+  /// Run `read`, keeping the first Error it throws for rethrow_failure().
+  template <class Read>
+  auto remembering(Read read) const;
+
   std::unique_ptr<RangeFetcher> fetcher_;
   std::unique_ptr<BlockCache> cache_;
   std::unique_ptr<ByteSource> downloaded_;  // --download from a server ignoring ranges
   std::uint64_t size_ = 0;
+  mutable std::mutex failure_mutex_;
+  mutable std::exception_ptr failure_;
 };
 
 /// What libcurl is given for `url`: the URL itself, or for s3:// the endpoint's URL and SigV4
