@@ -21,6 +21,7 @@ import zipfile
 
 from growth_plot import write_growth_svg
 from inputs import external_array_info, library_meta, make_json_heavy, make_many_members
+from remote import bench_remote, remote_goals
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -349,6 +350,7 @@ GOALS = [  # (input, description, check(rows by (input, tool), facts) -> (measur
      rss_goal("json", JSON_RSS_TOOLS, lambda f: f.get("json_mib") and 2 * f["json_mib"] + 16)),
     ("10MiB", "info <= 1.5x unzip -l (small archive)", ratio_goal("10MiB", "zanj info", "unzip -l", 1.5)),
 ]
+GOALS += remote_goals()
 STEP = 1.5  # growth: the cost per member over the last step may exceed the one before by this much
 
 
@@ -447,7 +449,7 @@ def fresh_work(work):
         f.write(INPUTS_VERSION)
 
 
-ALL_INPUTS = ("10MiB", "1GiB", "many", "json", "growth")
+ALL_INPUTS = ("10MiB", "1GiB", "many", "json", "growth", "remote")
 
 
 def main():
@@ -488,7 +490,7 @@ def main():
     for label in wanted:
         print(f"input {label}: generating", flush=True)
         facts.setdefault("load", []).append(f"{label} {os.getloadavg()[0]:.1f}")
-        runs = max(1, ARGS.runs if label != "1GiB" else min(ARGS.runs, 3))
+        runs = max(1, ARGS.runs if label not in ("1GiB", "remote") else min(ARGS.runs, 3))
         if label == "json":
             target = SMALL_JSON_BYTES if small else JSON_BYTES
             archive, leaf, size, count = make_json_heavy(os.path.join(work, f"json-{target}.zanj"), target)
@@ -500,6 +502,13 @@ def main():
                 f"`cat` prints the leaf `{leaf}`; "
                 + (f"zanj refuses it with the default limits, so its commands run with `{' '.join(options)}`"
                    if options else "zanj reads it with its default limits"))
+            save()
+            continue
+        if label == "remote":  # the 1GiB input (10MiB with --small-only) read from a URL
+            size_label = "10MiB" if small else "1GiB"
+            arrays, elements, table_rows = SIZES[size_label]
+            d = make_dir_input(ARGS.gen, work, size_label, arrays, elements, table_rows)
+            bench_remote(zanj, work, size_label, d, runs, rows, facts, measure, sh)
             save()
             continue
         if label == "growth":

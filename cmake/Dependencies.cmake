@@ -10,6 +10,12 @@ find_package(CLI11 REQUIRED)
 find_package(fmt REQUIRED)
 find_package(spdlog REQUIRED)
 find_package(Threads REQUIRED)
+# URLs (src/core/remote): libcurl's header for its types only; the library is opened with
+# dlopen when a URL is read, never linked (base/shared_library.hpp).
+find_path(CURL_HEADER_DIR curl/curl.h)
+if(NOT CURL_HEADER_DIR)
+  message(FATAL_ERROR "curl/curl.h not found: install libcurl4-openssl-dev (scripts/install-deps)")
+endif()
 if(BUILD_TESTING OR NOT DEFINED BUILD_TESTING)
   find_package(doctest REQUIRED)
 endif()

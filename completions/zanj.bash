@@ -64,7 +64,8 @@ _zanj()
     local zanj=${words[0]}
     local commands="info ls cat verify extract pack diff stats hash report"
     local global_opts="-h --help --help-all -v --verbose -q --quiet --color --progress -V --version
-        --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --max-ratio"
+        --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --max-ratio
+        --connect-timeout --idle-timeout --retries --insecure --download --http-header"
 
     # The command and the positional arguments before the cursor, skipping options and the
     # values of the options that take one.
@@ -77,7 +78,8 @@ _zanj()
                 -j | --jobs | --max-total-bytes | --max-entries | --max-json-depth | --max-npy-header | --max-ratio | \
                 --atol | --rtol | --tol | --exclude | --directory | --max-member-bytes | --output | --key | \
                 --algorithm | --include | --check | --list-threshold | --array-threshold | --level | \
-                --max-json-bytes | --max-json-values | --max-jsonl-line-bytes | --max-jsonl-rows) ((i++)) ;;
+                --max-json-bytes | --max-json-values | --max-jsonl-line-bytes | --max-jsonl-rows | \
+                --connect-timeout | --idle-timeout | --retries | --http-header) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
@@ -93,8 +95,9 @@ _zanj()
         -d | --depth | --glob | --head | --tail | --member | -j | --jobs | --max-total-bytes | --max-entries | \
             --max-json-depth | --max-npy-header | --max-ratio | --atol | --rtol | --tol | --exclude | --max-member-bytes | \
             --key | --list-threshold | --array-threshold | --level | --include | \
-            --max-json-bytes | --max-json-values | --max-jsonl-line-bytes | --max-jsonl-rows)
-            return # a number, a pattern, a member name: nothing to offer
+            --max-json-bytes | --max-json-values | --max-jsonl-line-bytes | --max-jsonl-rows | \
+            --connect-timeout | --idle-timeout | --retries | --http-header)
+            return # a number, a pattern, a member name, a header: nothing to offer
             ;;
         -f | --format)
             COMPREPLY=($(compgen -W 'text json jsonl csv npy raw' -- "$cur"))

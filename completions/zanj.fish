@@ -15,7 +15,7 @@ function __zanj_words
             continue
         end
         switch $token
-            case --color --progress -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --max-ratio --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows
+            case --color --progress -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --max-ratio --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --connect-timeout --idle-timeout --retries --http-header
                 set skip 1
             case '-*'
             case '*'
@@ -144,6 +144,12 @@ complete -c zanj -n '__zanj_using verify' -l max-entries -x -d 'Most ZIP entries
 complete -c zanj -n '__zanj_using verify' -l max-json-depth -x -d 'Deepest JSON nesting accepted'
 complete -c zanj -n '__zanj_using verify' -l max-npy-header -x -d 'Longest .npy header accepted'
 complete -c zanj -l max-ratio -x -d 'Most decoded bytes per compressed byte'
+complete -c zanj -l connect-timeout -x -d 'URLs: seconds to wait for a connection'
+complete -c zanj -l idle-timeout -x -d 'URLs: seconds without data before a retry'
+complete -c zanj -l retries -x -d 'URLs: retries of a failed request'
+complete -c zanj -l insecure -d 'URLs: do not verify TLS certificates'
+complete -c zanj -l download -d 'URLs: download whole when the server ignores ranges'
+complete -c zanj -l http-header -x -d 'URLs: extra request header'
 
 # extract
 complete -c zanj -n '__zanj_using extract' -s C -l directory -x -a '(__fish_complete_directories)' -d 'Directory to write into'

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -76,11 +77,44 @@ std::string input_display_name(const std::string& path);
 /// for "-"). For argument checks before any work starts; opening still has the last word.
 std::string input_problem(const std::string& path);
 
+/// True for the URLs every command reads like files: http://, https:// and s3://bucket/key.
+bool is_remote_url(std::string_view path);
+
+/// `url` without the user:password it may carry ("https://u:p@host/x" gives "https://host/x"),
+/// which are kept, for this process only, to be sent when that URL is opened: the command line
+/// passes its arguments through this so that no message or output can echo a password.
+/// Anything else is returned unchanged.
+std::string set_aside_url_credentials(const std::string& url);
+
+/// How URLs are fetched (the global options --connect-timeout, --idle-timeout, --retries,
+/// --insecure, --download and --http-header); set before the first archive is opened.
+struct RemoteOptions {
+  double connect_timeout = 15;  ///< seconds to set up a connection
+  double idle_timeout = 30;     ///< seconds without a byte before a request is abandoned and retried
+  int retries = 5;              ///< retries of one range after a reset, timeout, 429 or 5xx
+  bool insecure = false;        ///< --insecure: do not verify TLS certificates (warns)
+  bool download = false;        ///< --download: a server ignoring ranges is downloaded whole
+  std::vector<std::string> headers;  ///< extra request headers, "Name: value"; never printed
+  /// Called with one line per request (-v): method, URL without credentials, range, status, bytes.
+  std::function<void(const std::string&)> log;
+  /// Called with each warning (--insecure, a spooled download).
+  std::function<void(const std::string&)> warn;
+};
+/// The process-wide options for URLs.
+RemoteOptions& remote_options();
+
+/// What reading a URL has cost so far (a local file has no such count).
+struct TransferCount {
+  std::uint64_t bytes_fetched = 0;  ///< response body bytes received
+  std::uint64_t requests = 0;       ///< HTTP requests sent
+};
+
 /// A ZIP archive opened for reading. Move-only; entries stay valid while it lives.
 class Archive {
  public:
-  /// Open a file, or standard input for "-" (named "<stdin>"; a pipe is first copied to an
-  /// unlinked temporary file, since a ZIP reader must seek). Throws Error (usage) when it
+  /// Open a file, standard input for "-" (named "<stdin>"; a pipe is first copied to an
+  /// unlinked temporary file, since a ZIP reader must seek), or a URL (is_remote_url: read
+  /// through HTTP range requests; errors are Error(URL + ": ...", usage)). Throws Error (usage) when it
   /// cannot be opened, (invalid) when it is not a ZIP or is ambiguous (duplicate or
   /// normalization-equal names, two end records: readers could see different members).
   explicit Archive(const std::string& path);
@@ -97,6 +131,8 @@ class Archive {
   const ZipEntry* find(std::string_view member) const;
   /// Size of the archive in bytes.
   std::uint64_t file_size() const;
+  /// Bytes and requests spent on a URL so far; nullopt for a local file or standard input.
+  std::optional<TransferCount> transfer() const;
 
   /// Stream one member's uncompressed bytes to `sink`, read from the entry's local header
   /// (checked against the entry: a disagreement is an Error). Throws MemberDataError when the

@@ -13,11 +13,13 @@
 //      reference nodes that point to them.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "zanj/archive.hpp"
 #include "zanj/json.hpp"
 #include "zanj/limits.hpp"
 
@@ -51,6 +53,8 @@ struct VerifyReport {
   /// more there were.
   std::vector<std::pair<std::string, std::uint64_t>> code_counts;
   static constexpr std::uint64_t kMaxListedPerCode = 100;
+  /// On a URL: what reading it cost (report_json adds "bytes_fetched" and "requests").
+  std::optional<TransferCount> transfer;
 
   /// Valid: no errors (and, when strict, no warnings either).
   bool ok(bool strict = false) const { return errors.empty() && (!strict || warnings.empty()); }

@@ -168,7 +168,7 @@ Command setup_cat(CLI::App& parent) {
       "many indices for the array's dimensions, a format that does not fit the node.");
   app->add_option("FILE", opt->file, "Archive to read (- reads it from standard input)")
       ->required()
-      ->check(input_file());
+      ->transform(input_file());
   app->add_option("PATH", opt->target, "Object path, optionally followed by a slice (default: the root)");
   app->add_option("-f,--format", opt->format, "Output format: text, json, jsonl, csv, npy, raw (default: by node kind)")
       ->check(CLI::IsMember({"text", "json", "jsonl", "csv", "npy", "raw"}));

@@ -150,8 +150,8 @@ Command setup_diff(CLI::App& parent) {
   app->add_option("A", opt->a, "The first (old) archive; - reads it from standard input")
       ->required()
       ->type_name("FILE")
-      ->check(input_file());
-  app->add_option("B", opt->b, "The second (new, reference) archive")->required()->type_name("FILE")->check(input_file());
+      ->transform(input_file());
+  app->add_option("B", opt->b, "The second (new, reference) archive")->required()->type_name("FILE")->transform(input_file());
   app->add_option("--atol", opt->atol, "Absolute tolerance (default 0)")->type_name("X");
   app->add_option("--rtol", opt->rtol, "Relative tolerance, times |b| (default 0)")->type_name("X");
   app->add_option("--tol", opt->tol, "Tolerances for the paths matching a glob, and below (repeatable)")

@@ -155,7 +155,7 @@ Command setup_extract(CLI::App& parent) {
       "2 usage error or unwritable directory.");
   app->add_option("FILE", opt->file, "Archive to unpack (- reads it from standard input; then give -C)")
       ->required()
-      ->check(input_file());
+      ->transform(input_file());
   app->add_option("SELECTOR", opt->selectors,
                   "Member names or object paths (the members referenced under that path); default: all");
   app->add_option("-C,--directory", opt->directory, "Directory to write into (default: FILE's name without .zanj)")

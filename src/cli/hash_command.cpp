@@ -21,10 +21,15 @@ struct HashCliOptions {
   bool json = false;
 };
 
-ContentDigest digest_of(const std::string& file, const HashOptions& options) {
+/// The archive's digest; with `json`, its --json line (on a URL, with the bytes fetched).
+ContentDigest digest_of(const std::string& file, const HashOptions& options, Json* json = nullptr) {
   const ZanjFile z = open_zanj(file);
   ContentDigest d = hash_archive(z, options);
   d.file = file;
+  if (json) {
+    *json = content_digest_json(d);
+    add_transfer_json(json->as_object(), z.archive());
+  }
   return d;
 }
 
@@ -38,8 +43,9 @@ int run_hash(const HashCliOptions& opt) {
   int status = 0;
   for (const auto& file : opt.files) {
     try {
-      const ContentDigest d = digest_of(file, options);
-      write_out(opt.json ? to_json(content_digest_json(d)) + "\n" : d.digest + "  " + terminal_safe(file) + "\n");
+      Json json;
+      const ContentDigest d = digest_of(file, options, opt.json ? &json : nullptr);
+      write_out(opt.json ? to_json(json) + "\n" : d.digest + "  " + terminal_safe(file) + "\n");
     } catch (const Error& e) {
       if (opt.files.size() == 1 || is_output_closed(e)) throw;
       error(e.what());
@@ -124,7 +130,7 @@ Command setup_hash(CLI::App& parent) {
       "Exit status: 0 ok, 1 an invalid archive or a --check mismatch, 2 usage error or\n"
       "unreadable input.");
   app->add_option("FILE", opt->files, "Archives to hash (- reads one from standard input); with --check, the archive to check")
-      ->check(input_file());
+      ->transform(input_file());
   app->add_option("--algorithm", opt->algorithm, "Digest algorithm: sha256 (default), sha512, sha3-256, blake2b512")
       ->type_name("NAME")
       ->check(CLI::IsMember(hash_algorithms()));

@@ -128,7 +128,9 @@ int run_info(const InfoOptions& opt) {
       const ZanjFile z = open_zanj(file);
       const Summary s = summarize(z);
       if (opt.json) {
-        write_out(to_json(summary_json(file, z, s, opt)) + "\n");
+        Json summary = summary_json(file, z, s, opt);
+        add_transfer_json(summary.as_object(), z.archive());
+        write_out(to_json(summary) + "\n");
       } else {
         write_out((i ? "\n" : "") + summary_text(z.name(), z, s, opt));
       }
@@ -159,7 +161,7 @@ Command setup_info(CLI::App& parent) {
       "Exit status: 0 ok, 1 a file is not a readable ZANJ archive, 2 usage error.");
   app->add_option("FILE", opt->files, "Archives to describe (- reads one from standard input)")
       ->required()
-      ->check(input_file());
+      ->transform(input_file());
   app->add_flag("--json", opt->json, "One JSON object per file, for scripts");
   app->add_flag("--handlers", opt->handlers, "Include the handlers' source code from zanj_cfg");
   app->add_flag("!--no-members", opt->members, "Do not list the ZIP members");

@@ -1,5 +1,6 @@
 #include "inputs.hpp"
 
+#include <cstdlib>
 
 #include "diagnostics.hpp"
 #include "zanj/error.hpp"
@@ -8,9 +9,50 @@
 
 namespace zanj::cli {
 
+void add_remote_options(CLI::App& app) {
+  RemoteOptions& remote = remote_options();
+  app.add_option("--connect-timeout", remote.connect_timeout, "URLs: seconds to wait for a connection")
+      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("SECONDS");
+  app.add_option("--idle-timeout", remote.idle_timeout,
+                 "URLs: seconds without data before a request is abandoned and retried")
+      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("SECONDS");
+  app.add_option("--retries", remote.retries, "URLs: retries of a request after a reset, timeout, 429 or 5xx")
+      ->capture_default_str()->check(CLI::Range(0, 100))->type_name("N");
+  app.add_flag("--insecure", remote.insecure, "URLs: do not verify the server's TLS certificate (warns)");
+  app.add_flag("--download", remote.download,
+               "URLs: download the whole file (to a temporary file) when the server ignores range requests");
+  app.add_option("--http-header", remote.headers,
+                 "URLs: send this header with every request, e.g. 'Authorization: Bearer TOKEN' (repeatable; "
+                 "also ZANJ_HTTP_HEADER); never printed")
+      ->type_name("'NAME: VALUE'")->allow_extra_args(false);
+}
+
+void apply_remote_options() {
+  RemoteOptions& remote = remote_options();
+  if (const char* header = std::getenv("ZANJ_HTTP_HEADER"); header && *header) {
+    // One header per line, so that a token can come from a secret store unchanged.
+    std::string_view rest(header);
+    while (!rest.empty()) {
+      const std::size_t end = std::min(rest.find('\n'), rest.size());
+      if (const std::string_view line = rest.substr(0, end); !line.empty()) remote.headers.emplace_back(line);
+      rest.remove_prefix(std::min(end + 1, rest.size()));
+    }
+  }
+  remote.log = [](const std::string& line) { info(line); };
+  remote.warn = [](const std::string& line) { warn(line); };
+}
+
+void add_transfer_json(JsonObject& object, const Archive& archive) {
+  if (const auto transfer = archive.transfer()) {
+    object.emplace_back("bytes_fetched", Json(static_cast<std::uint64_t>(transfer->bytes_fetched)));
+    object.emplace_back("requests", Json(static_cast<std::uint64_t>(transfer->requests)));
+  }
+}
+
 CLI::Validator input_file() {
   return CLI::Validator(
       [](std::string& path) -> std::string {
+        path = set_aside_url_credentials(path);  // from here on, the URL without user:password
         if (const std::string problem = input_problem(path); !problem.empty())
           throw Error(path + ": " + problem, Exit::usage);
         return {};

@@ -8,7 +8,18 @@
 
 namespace zanj::cli {
 
-/// CLI11 check for an input archive: "-" or a readable file that is not a directory. A bad
+/// Add the options for URL inputs (--connect-timeout, --idle-timeout, --retries, --insecure,
+/// --download, --http-header) to the top-level app; they fill zanj::remote_options().
+void add_remote_options(CLI::App& app);
+/// After parsing: ZANJ_HTTP_HEADER's headers, and -v's request lines and warnings routed to
+/// the diagnostics channel.
+void apply_remote_options();
+
+/// On a URL, "bytes_fetched" and "requests" (what reading it cost so far) into a --json
+/// object; nothing for a local file.
+void add_transfer_json(JsonObject& object, const Archive& archive);
+
+/// CLI11 check (used with ->transform: it rewrites a URL without its user:password) for an input archive: "-", a URL, or a readable file that is not a directory. A bad
 /// path stops the run before any work with `zanj: error: PATH: No such file or directory`,
 /// exit 2. (It throws zanj::Error rather than returning CLI11's message so that the message
 /// and exit status are the same as when opening fails later.)

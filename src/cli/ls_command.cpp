@@ -197,7 +197,9 @@ void measure_entry(TableWidths& widths, const ZanjFile& z, const TreeVisit& v, b
 
 int list_members(const ZanjFile& z, const LsOptions& opt) {
   if (opt.json) {
-    write_out(to_json(Json(JsonObject{{"file", opt.file}, {"members", Json(members_json(z.archive()))}})) + "\n");
+    JsonObject listing{{"file", opt.file}, {"members", Json(members_json(z.archive()))}};
+    add_transfer_json(listing, z.archive());
+    write_out(to_json(Json(std::move(listing))) + "\n");
     return 0;
   }
   // Two passes over the entries (widths, then lines, written as they go) instead of a table
@@ -270,7 +272,15 @@ int run_ls(const LsOptions& opt) {
       write_json(out.buffer(), entry_json(z, v, opt.long_format));
       out.maybe_flush();
     });
-    out.add("]}\n");
+    out.add("]");
+    JsonObject transfer;  // a URL's cost, after the entries that incurred it
+    add_transfer_json(transfer, z.archive());
+    for (const auto& [key, value] : transfer) {
+      out.add(", ");
+      write_json_string(out.buffer(), key);
+      out.add(": " + to_json(value));
+    }
+    out.add("}\n");
   } else if (opt.paths_only) {
     visit_shown([&](const TreeVisit& v) {
       out.buffer() += v.path();
@@ -307,7 +317,7 @@ Command setup_ls(CLI::App& parent) {
       "member; lists add length; dicts add keys.\n\nExit status: 0 ok, 1 bad archive or no such path, 2 usage error.");
   app->add_option("FILE", opt->file, "Archive to list (- reads it from standard input)")
       ->required()
-      ->check(input_file());
+      ->transform(input_file());
   app->add_option("PATH", opt->path, "Object path to start at (default: the root)");
   app->add_option("-d,--depth", opt->depth, "Descend at most N levels below PATH")->check(CLI::NonNegativeNumber);
   app->add_option("--glob", opt->glob, "Only show paths matching this shell pattern ('*' also matches '/')");

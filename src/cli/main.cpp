@@ -15,6 +15,7 @@
 #include "extract_command.hpp"
 #include "hash_command.hpp"
 #include "info_command.hpp"
+#include "inputs.hpp"
 #include "ls_command.hpp"
 #include "pack_command.hpp"
 #include "report_command.hpp"
@@ -36,7 +37,8 @@ constexpr const char* kFooter =
     "Object paths are dict keys and list indices joined by '/', with '~' written '~0', '/'\n"
     "written '~1', an empty key '~e' and a control or non-UTF-8 byte '~xNN'; the root is the\n"
     "empty path. `zanj ls -1 FILE` prints them all.\n"
-    "FILE may be '-' to read an archive from standard input. Global options may also follow\n"
+    "FILE may be '-' to read an archive from standard input, or an http://, https:// or\n"
+    "s3://BUCKET/KEY URL, read with HTTP range requests. Global options may also follow\n"
     "the command (`zanj ls FILE -q`). See zanj(1) for more.\n\n"
     "Exit status: 0 success, 1 invalid archive (or data), 2 usage error or unreadable path.\n"
     "Run `zanj COMMAND --help` for each command's options.";
@@ -130,6 +132,7 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Print help for every command");
   zanj::cli::TerminalOptions terminal;
   zanj::cli::add_terminal_options(app, terminal);
+  zanj::cli::add_remote_options(app);  // for URL inputs (remote_options() in zanj/archive.hpp)
   // JSON, jsonl and ratio limits for every command (limits.hpp: what they bound and why the defaults).
   zanj::ResourceLimits& limits = zanj::reader_limits();
   app.add_option("--max-json-bytes", limits.max_json_bytes, "Largest JSON member read, in bytes")
@@ -167,6 +170,7 @@ int main(int argc, char** argv) {
     return report(e.what(), e.exit_code());
   }
   zanj::cli::apply_terminal_options(terminal);
+  zanj::cli::apply_remote_options();
 
   try {
     for (const auto& command : commands)

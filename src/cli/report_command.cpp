@@ -86,7 +86,7 @@ Command setup_report(CLI::App& parent) {
   app->add_option("FILE", opt->files, "One archive, or OLD NEW to compare (- reads one from standard input)")
       ->required()
       ->expected(1, 2)
-      ->check(input_file());
+      ->transform(input_file());
   app->add_option("-o,--output", opt->output, "Write the page to this file (atomically) instead of standard output")
       ->type_name("OUT.html");
   app->add_option("--atol", opt->atol, "Comparison: absolute tolerance (default 0)")->type_name("X");

@@ -147,7 +147,9 @@ int run_stats(const StatsOptions& opt) {
     return false;
   });
   if (opt.json) {
-    write_out(to_json(Json(JsonObject{{"file", opt.file}, {"arrays", Json(std::move(arrays))}})) + "\n");
+    JsonObject result{{"file", opt.file}, {"arrays", Json(std::move(arrays))}};
+    add_transfer_json(result, z.archive());
+    write_out(to_json(Json(std::move(result))) + "\n");
   } else if (rows.size() > 1 && !opt.hist) {
     write_out(format_table(rows));
   } else if (rows.size() > 1) {
@@ -191,7 +193,7 @@ Command setup_stats(CLI::App& parent) {
       "Exit status: 0 ok, 1 bad archive, unreadable array or no such path, 2 usage error.");
   app->add_option("FILE", opt->file, "Archive to read (- reads it from standard input)")
       ->required()
-      ->check(input_file());
+      ->transform(input_file());
   app->add_option("PATH", opt->path, "Object path to start at (default: the root)");
   app->add_option("--glob", opt->glob, "Only arrays whose path matches this shell pattern ('*' also matches '/')");
   app->add_flag("--json", opt->json, "Machine-readable output");

@@ -126,7 +126,7 @@ Command setup_verify(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "verify", "Check that archives are whole, consistent and safe; exit status for CI (0 valid, 1 invalid)");
   app->footer(footer());
-  app->add_option("FILE", opt->files, "Archives to check ('-' for standard input)")->required()->check(input_file());
+  app->add_option("FILE", opt->files, "Archives to check ('-' for standard input)")->required()->transform(input_file());
   app->add_flag("-q,--quiet", opt->quiet, "Print nothing; the exit status says it all");
   app->add_flag("--json", opt->json, "One JSON report per file, one per line");
   app->add_flag("--strict", opt->strict, "Warnings make a file invalid too (exit 1)");

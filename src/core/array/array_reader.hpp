@@ -9,8 +9,12 @@
 // one. Anything else (Fortran order, negative steps) needs random access: the member's data up
 // to the last needed byte is held in memory when small, else spooled to an unlinked temporary
 // file, and the selected elements are gathered from there in output order.
+// A stored (uncompressed) member whose selection ends before the member does is read in
+// place instead: only the selected byte ranges, in few large reads (on a URL, only they are
+// fetched). A read reaching the member's end still streams it, so that its CRC-32 is checked.
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +57,9 @@ class ArrayValues::Reader {
   bool gather(const Selection& selection, Chunker& out) const;
   /// The member's data bytes [0, n) to `sink`, stopping after them.
   void read_data_prefix(std::uint64_t n, const std::function<void(std::string_view)>& sink) const;
+  /// Where the data of a stored member starts in the archive, when the first `needed` bytes
+  /// of its data can be read there directly (see array_values.cpp); else nullopt.
+  std::optional<std::uint64_t> stored_data_start(std::uint64_t needed) const;
   void report_progress(std::uint64_t member_bytes_read) const;
 
   const Archive* archive_;

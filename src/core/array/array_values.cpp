@@ -10,6 +10,7 @@
 #include "io/spool_file.hpp"
 #include "json/json_view_access.hpp"
 #include "array/value_bytes.hpp"
+#include "zip/archive_access.hpp"
 
 namespace zanj {
 
@@ -154,7 +155,46 @@ ArrayNode with_external_data(const Archive& archive, const ArrayNode& node, Json
   return out;
 }
 
+/// A stored member's data (past its .npy header) read in place: byte i is the member's byte
+/// data_offset + i, read straight from the archive. A slice then costs only its own bytes
+/// (on a URL, only their ranges are fetched), not a pass over the member up to them.
+class StoredData final : public ByteSource {
+ public:
+  StoredData(const ByteSource& archive, std::uint64_t begin, std::uint64_t size)
+      : archive_(archive), begin_(begin), size_(size) {}
+  std::uint64_t size() const override { return size_; }
+  void read_at(std::uint64_t offset, void* buffer, std::size_t n) const override {
+    if (offset > size_ || n > size_ - offset) throw Error("internal: read past a stored member's data");
+    archive_.read_at(begin_ + offset, buffer, n);
+  }
+  std::size_t read_some(std::uint64_t offset, void* buffer, std::size_t n) const override {
+    if (offset >= size_) return 0;
+    n = static_cast<std::size_t>(std::min<std::uint64_t>(n, size_ - offset));
+    read_at(offset, buffer, n);
+    return n;
+  }
+
+ private:
+  const ByteSource& archive_;
+  std::uint64_t begin_, size_;
+};
+
 }  // namespace
+
+std::optional<std::uint64_t> ArrayValues::Reader::stored_data_start(std::uint64_t needed) const {
+  // Only when the read would stop before the member's end anyway: a read to the end goes
+  // through the member reader, which then checks the member's size and CRC-32.
+  if (entry_->method != static_cast<std::uint16_t>(ZipMethod::store) || entry_->encrypted() ||
+      entry_->compressed_size != entry_->uncompressed_size || data_offset_ + needed >= entry_->uncompressed_size)
+    return std::nullopt;
+  const ByteSource& source = archive_source(*archive_);
+  const LocalHeader local = read_local_header(source, *entry_);
+  // Anything the member reader would refuse is left to it, so the error is the same.
+  if (local.method != entry_->method || local.name != entry_->name || local.data_offset > source.size() ||
+      source.size() - local.data_offset < entry_->uncompressed_size)
+    return std::nullopt;
+  return local.data_offset + data_offset_;
+}
 
 ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::string_view path, ArrayReadOptions options)
     : archive_(&archive),
@@ -205,6 +245,11 @@ void ArrayValues::Reader::stream(const Selection& selection, const ValueSink& si
 
 bool ArrayValues::Reader::stream_in_order(const Selection& selection, Chunker& out) const {
   const std::uint64_t itemsize = stored_dtype_.itemsize;
+  const auto strides = c_order_strides(shape_);
+  const std::uint64_t needed = (last_selected_offset(selection, strides) + 1) * itemsize;
+  if (const auto start = stored_data_start(needed))
+    return gather_from_source(StoredData(archive_source(*archive_), *start, needed), selection, strides,
+                              stored_dtype_.itemsize, out);
   RunCursor runs(selection, c_order_strides(shape_));
   Run run;
   bool have = runs.next(run);
@@ -265,6 +310,8 @@ bool ArrayValues::Reader::gather(const Selection& selection, Chunker& out) const
   const std::uint32_t itemsize = stored_dtype_.itemsize;
   if (!entry_) return gather_from_memory(inline_values_.data(), selection, strides, itemsize, out);
   const std::uint64_t needed = (last_selected_offset(selection, strides) + 1) * itemsize;
+  if (const auto start = stored_data_start(needed))
+    return gather_from_source(StoredData(archive_source(*archive_), *start, needed), selection, strides, itemsize, out);
   if (needed <= options_.max_in_memory_bytes) {
     std::string data;
     data.reserve(static_cast<std::size_t>(needed));

@@ -7,6 +7,7 @@
 #include "zanj/extract.hpp"
 #include "zip/member_name.hpp"
 #include "io/temp_file.hpp"
+#include "zip/archive_access.hpp"
 
 namespace zanj {
 namespace {
@@ -127,7 +128,9 @@ class Extractor {
 
 ExtractResult write_extract(const Archive& archive, const ExtractPlan& plan, int root, Replace replace,
                             const std::function<void(const ExtractProgress&)>& progress) {
-  return Extractor(archive, root, replace, progress).run(plan);
+  ExtractResult result = Extractor(archive, root, replace, progress).run(plan);
+  archive_source(archive).rethrow_failure();  // a URL that failed: exit 2, not members "refused"
+  return result;
 }
 
 }  // namespace zanj

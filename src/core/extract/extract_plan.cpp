@@ -210,6 +210,7 @@ void check_targets(ExtractPlan& plan, int root, Replace replace) {
 
 std::string default_extract_directory(const std::string& archive_path) {
   std::string base = archive_path;
+  if (is_remote_url(base)) base.resize(std::min(base.find_first_of("?#"), base.size()));  // a URL's query is no name
   while (base.size() > 1 && base.back() == '/') base.pop_back();
   base = base.substr(base.rfind('/') == std::string::npos ? 0 : base.rfind('/') + 1);
   std::string stem = base;

@@ -6,14 +6,17 @@
 // memory through exactly the same code that reads real files.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <utility>
 
+#include "zanj/archive.hpp"
 #include "zanj/safe_files.hpp"
 
 namespace zanj {
 
-/// Random-access bytes: a file on disk or a buffer in memory (fuzzing, tests).
+/// Random-access bytes: a file on disk, a buffer in memory (fuzzing, tests) or a URL
+/// (remote/remote_source.hpp). Reads may come from several threads at once.
 class ByteSource {
  public:
   virtual ~ByteSource() = default;
@@ -24,6 +27,19 @@ class ByteSource {
   /// Reads up to n bytes at offset, returns the count read (0 at or past the
   /// end); used by streaming readers.
   virtual std::size_t read_some(std::uint64_t offset, void* buffer, std::size_t n) const = 0;
+  /// A hint that [offset, offset + n) will be read soon: a remote source fetches it now, in
+  /// as few requests as possible (the two JSON members, read one after the other); local
+  /// sources ignore it.
+  virtual void will_need(std::uint64_t offset, std::uint64_t n) const {
+    (void)offset;
+    (void)n;
+  }
+  /// Rethrow the first read failure a remote source met (a changed file, a broken server),
+  /// for commands that turn read errors into per-member findings (verify, extract): on a URL
+  /// such a failure is the transfer's, not the archive's, and ends the command with exit 2.
+  virtual void rethrow_failure() const {}
+  /// Bytes and requests spent fetching; nullopt for local sources.
+  virtual std::optional<TransferCount> transfer() const { return std::nullopt; }
 };
 
 /// A regular file opened read-only. The size is taken once when opening: an

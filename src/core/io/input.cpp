@@ -11,6 +11,8 @@
 
 #include "zanj/error.hpp"
 #include "io/spool_file.hpp"
+#include "remote/remote_source.hpp"
+#include "remote/url.hpp"
 
 namespace zanj {
 namespace {
@@ -38,11 +40,12 @@ std::unique_ptr<ByteSource> open_stdin() {
 bool is_stdin_path(std::string_view path) { return path == "-"; }
 
 std::string input_display_name(const std::string& path) {
-  return is_stdin_path(path) ? std::string(kStdinName) : path;
+  if (is_stdin_path(path)) return std::string(kStdinName);
+  return is_remote_url(path) ? without_credentials(path) : path;  // a URL's password is never shown
 }
 
 std::string input_problem(const std::string& path) {
-  if (is_stdin_path(path)) return "";
+  if (is_stdin_path(path) || is_remote_url(path)) return "";  // a URL is only known once fetched
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return std::strerror(errno);
   if (S_ISDIR(st.st_mode)) return std::strerror(EISDIR);
@@ -52,6 +55,7 @@ std::string input_problem(const std::string& path) {
 
 std::unique_ptr<ByteSource> open_input(const std::string& path) {
   if (is_stdin_path(path)) return open_stdin();
+  if (const auto url = parse_remote_url(path)) return std::make_unique<RemoteSource>(*url, remote_options());
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode)) {
     // A pipe with a name (`zanj info <(curl ...)` passes /dev/fd/63) cannot seek either.

@@ -2,7 +2,8 @@
 // Where an archive comes from: a file name, or "-" for standard input. A ZIP reader must seek
 // (the directory is at the end), so a pipe on standard input is first copied, chunk by chunk,
 // into an unlinked temporary file; standard input redirected from a regular file is read in
-// place. Every archive is opened through open_input, so all of them accept "-".
+// place. Every archive is opened through open_input, so all of them accept "-", and URLs
+// (http://, https://, s3://: remote/remote_source.hpp).
 #include <memory>
 #include <string>
 #include <string_view>
@@ -14,7 +15,7 @@ namespace zanj {
 
 // kStdinName, is_stdin_path, input_display_name and input_problem are public (zanj/archive.hpp).
 
-/// Open an input archive. "-" reads standard input: in place when it is a regular file
+/// Open an input archive. A URL is read through HTTP range requests. "-" reads standard input: in place when it is a regular file
 /// positioned at its start, else spooled (see spool_to_temporary_file); a terminal is refused.
 /// A named pipe (process substitution's /dev/fd/N) is spooled too; one with no writer reads
 /// as empty. Throws Error (Exit::usage) when the input cannot be opened or spooled.

@@ -4,6 +4,7 @@
 
 #include "zanj/error.hpp"
 #include "zanj/version.hpp"
+#include "zip/archive_access.hpp"
 
 namespace zanj {
 namespace {
@@ -25,6 +26,20 @@ JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std
   }
 }
 
+/// Tell the source that both JSON members are about to be read: a URL then fetches them in one
+/// request when they lie together (Python writes them first, side by side), not in several.
+void announce_json_members(const Archive& archive, const ZipEntry* main, const ZipEntry* meta) {
+  constexpr std::uint64_t kLocalHeaderGuess = 30 + 64;  // fixed part plus a Zip64 extra field
+  constexpr std::uint64_t kMostAnnounced = 8 << 20;      // larger members stream as usual
+  std::uint64_t begin = UINT64_MAX, end = 0;
+  for (const ZipEntry* entry : {main, meta}) {
+    if (!entry || entry->compressed_size > kMostAnnounced) continue;
+    begin = std::min(begin, entry->local_header_offset);
+    end = std::max(end, entry->local_header_offset + kLocalHeaderGuess + entry->name.size() + entry->compressed_size);
+  }
+  if (begin < end && end - begin <= 2 * kMostAnnounced) archive_source(archive).will_need(begin, end - begin);
+}
+
 }  // namespace
 
 ZanjFile::ZanjFile(const std::string& path, const ZanjLimits& limits) : ZanjFile(Archive(path), limits) {}
@@ -34,6 +49,7 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
   Impl& z = *impl_;
   const ZipEntry* main = z.archive.find(kMainMember);
   if (!main) throw Error(z.archive.name() + ": no __zanj__.json member (not a ZANJ archive)");
+  announce_json_members(z.archive, main, z.archive.find(kMetaMember));
   JsonLimits json_limits{limits.max_json_depth, limits.max_json_values ? limits.max_json_values : default_max_json_values()};
   z.root = read_json_member(z.archive, *main, limits.max_json_bytes, json_limits, &z.json_values);
   z.json_bytes = main->uncompressed_size;

@@ -206,8 +206,10 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
     directory = read_zip_directory(*source, ZipLimits{options.limits.max_entries});
   } catch (const Error& e) {
     if (e.exit() == Exit::usage) throw;  // the file could not be read at all
+    source->rethrow_failure();  // a URL that failed is no verdict on the archive
     add_problem(report, directory_error_code(e.what()), "", "", e.what() + salvage_note(*source, options.limits));
     finish_report(report);
+    report.transfer = source->transfer();
     return report;
   }
   report.checked.members = directory.entries.size();
@@ -225,7 +227,9 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
     if (*document) held += (*document)->values();
   data_options.limits.max_json_values = (options.limits.max_json_values - std::min(options.limits.max_json_values, held)) / 2;
   check_member_data(archive, plans, zip.inflatable, data_options, report);
+  archive_source(archive).rethrow_failure();  // a URL that failed is no verdict on the archive
   finish_report(report);
+  report.transfer = archive.transfer();
   return report;
 }
 

@@ -187,7 +187,7 @@ Json report_json(const VerifyReport& report, bool strict) {
     return Json(std::move(out));
   };
   const VerifyCounts& c = report.checked;
-  return Json(JsonObject{
+  Json out(JsonObject{
       {"file", printable_name(report.file)},
       {"ok", report.ok(strict)},
       {"strict", strict},
@@ -202,6 +202,11 @@ Json report_json(const VerifyReport& report, bool strict) {
                                   {"jsonl_rows", c.jsonl_rows},
                                   {"inline_arrays", c.inline_arrays}})},
   });
+  if (report.transfer) {  // a URL
+    out.as_object().emplace_back("bytes_fetched", report.transfer->bytes_fetched);
+    out.as_object().emplace_back("requests", report.transfer->requests);
+  }
+  return out;
 }
 
 }  // namespace zanj

@@ -33,7 +33,8 @@ Archive open_archive(std::unique_ptr<ByteSource> source, std::string name) {
   try {
     impl->directory = read_zip_directory(*impl->source);
   } catch (const Error& e) {
-    throw Error(impl->name + ": " + e.what(), e.exit());
+    const std::string what = e.what();  // a URL's errors name it already
+    throw Error(what.rfind(impl->name + ": ", 0) == 0 ? what : impl->name + ": " + what, e.exit());
   }
   // Opened for its data: an archive that readers may read differently is refused here, once,
   // for every command (verify opens over its own directory and reports these instead).
@@ -58,6 +59,7 @@ const std::string& Archive::name() const { return impl_->name; }
 const std::vector<ZipEntry>& Archive::entries() const { return impl_->directory.entries; }
 const ZipEntry* Archive::find(std::string_view member) const { return impl_->directory.find(member); }
 std::uint64_t Archive::file_size() const { return impl_->source->size(); }
+std::optional<TransferCount> Archive::transfer() const { return impl_->source->transfer(); }
 void Archive::set_max_ratio(std::uint64_t ratio) { impl_->max_ratio = ratio; }
 std::uint64_t Archive::max_ratio() const { return impl_->max_ratio; }
 

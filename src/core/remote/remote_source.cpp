@@ -1,0 +1,113 @@
+#include "remote/remote_source.hpp"
+
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include "io/spool_file.hpp"
+#include "remote/s3_address.hpp"
+#include "zanj/error.hpp"
+
+namespace zanj {
+namespace {
+
+// The first request: the last 64 KiB + 22 bytes, where the directory reader looks for end
+// records (as Python's zipfile does); a small central directory fits too.
+constexpr std::size_t kTailBytes = (64 << 10) + 22;
+
+std::mutex credentials_mutex;
+std::map<std::string, std::string> set_aside_urls;  // display URL -> the URL as given
+
+}  // namespace
+
+std::string set_aside_url_credentials(const std::string& url) {
+  if (!is_remote_url(url)) return url;
+  std::string display = without_credentials(url);
+  if (display != url) {
+    std::lock_guard lock(credentials_mutex);
+    set_aside_urls[display] = url;
+  }
+  return display;
+}
+
+RemoteOptions& remote_options() {
+  static RemoteOptions options;
+  return options;
+}
+
+FetchTarget fetch_target(const RemoteUrl& url) {
+  FetchTarget target;
+  target.display = url.display;
+  if (url.scheme != RemoteUrl::Scheme::s3) {
+    target.url = url.text;
+    std::lock_guard lock(credentials_mutex);
+    if (const auto it = set_aside_urls.find(url.text); it != set_aside_urls.end()) target.url = it->second;
+    return target;
+  }
+  S3Address address = s3_address(url, [](const char* name) { return std::getenv(name); });
+  target.url = std::move(address.url);
+  target.sigv4 = std::move(address.sigv4);
+  target.user_password = std::move(address.user_password);
+  target.headers = std::move(address.headers);
+  return target;
+}
+
+RemoteSource::RemoteSource(const RemoteUrl& url, const RemoteOptions& options)
+    : fetcher_(std::make_unique<RangeFetcher>(fetch_target(url), options)) {
+  if (options.insecure && options.warn)
+    options.warn(url.display + ": --insecure: the server's TLS certificate is not verified");
+  std::unique_ptr<SpoolFile> spool;
+  const auto opening = fetcher_->open(kTailBytes, [&](std::string_view chunk) {
+    if (!spool) spool = std::make_unique<SpoolFile>();
+    spool->append(chunk);
+  });
+  size_ = opening.size;
+  if (opening.whole) {
+    downloaded_ = spool ? std::move(spool) : std::unique_ptr<ByteSource>(std::make_unique<MemorySource>(""));
+    return;
+  }
+  const RangeFetcher* fetcher = fetcher_.get();
+  cache_ = std::make_unique<BlockCache>(
+      size_, [fetcher](std::uint64_t offset, char* out, std::size_t n) { fetcher->fetch(offset, out, n); });
+  cache_->insert(opening.tail_offset, opening.tail);
+}
+
+RemoteSource::~RemoteSource() = default;
+
+template <class Read>
+auto RemoteSource::remembering(Read read) const {
+  try {
+    return read();
+  } catch (const Error&) {
+    std::lock_guard lock(failure_mutex_);
+    if (!failure_) failure_ = std::current_exception();
+    throw;
+  }
+}
+
+void RemoteSource::rethrow_failure() const {
+  std::lock_guard lock(failure_mutex_);
+  if (failure_) std::rethrow_exception(failure_);
+}
+
+std::size_t RemoteSource::read_some(std::uint64_t offset, void* buffer, std::size_t n) const {
+  if (downloaded_) return downloaded_->read_some(offset, buffer, n);
+  if (offset >= size_) return 0;
+  n = static_cast<std::size_t>(std::min<std::uint64_t>(n, size_ - offset));
+  if (n > 0) remembering([&] { cache_->read(offset, static_cast<char*>(buffer), n); });
+  return n;
+}
+
+void RemoteSource::read_at(std::uint64_t offset, void* buffer, std::size_t n) const {
+  if (downloaded_) return downloaded_->read_at(offset, buffer, n);
+  if (offset > size_ || n > size_ - offset)
+    throw Error("unexpected end of file (wanted " + std::to_string(n) + " bytes at offset " + std::to_string(offset) +
+                ", file has " + std::to_string(size_) + ")");
+  if (n > 0) remembering([&] { cache_->read(offset, static_cast<char*>(buffer), n); });
+}
+
+void RemoteSource::will_need(std::uint64_t offset, std::uint64_t n) const {
+  if (cache_) remembering([&] { cache_->will_need(offset, n); });
+}
+
+}  // namespace zanj

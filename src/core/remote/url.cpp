@@ -1,0 +1,60 @@
+#include "remote/url.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include "zanj/archive.hpp"
+#include "zanj/error.hpp"
+
+namespace zanj {
+namespace {
+
+/// The length of `path`'s scheme prefix ("https://": 8) when it is one we read, else 0.
+std::size_t scheme_length(std::string_view path, RemoteUrl::Scheme& scheme) {
+  const auto starts = [&](std::string_view prefix) {
+    return path.size() > prefix.size() &&
+           std::equal(prefix.begin(), prefix.end(), path.begin(),
+                      [](char a, char b) { return std::tolower(static_cast<unsigned char>(b)) == a; });
+  };
+  if (starts("http://")) return scheme = RemoteUrl::Scheme::http, 7;
+  if (starts("https://")) return scheme = RemoteUrl::Scheme::https, 8;
+  if (starts("s3://")) return scheme = RemoteUrl::Scheme::s3, 5;
+  return 0;
+}
+
+}  // namespace
+
+bool is_remote_url(std::string_view path) {
+  RemoteUrl::Scheme scheme{};
+  return scheme_length(path, scheme) != 0;
+}
+
+std::string without_credentials(std::string_view url) {
+  RemoteUrl::Scheme scheme{};
+  const std::size_t start = scheme_length(url, scheme);
+  if (start == 0) return std::string(url);
+  const std::size_t authority_end = std::min(url.find_first_of("/?#", start), url.size());
+  const std::size_t at = url.substr(0, authority_end).rfind('@');
+  if (at == std::string_view::npos || at < start) return std::string(url);
+  return std::string(url.substr(0, start)) + std::string(url.substr(at + 1));
+}
+
+std::optional<RemoteUrl> parse_remote_url(std::string_view path) {
+  RemoteUrl url;
+  const std::size_t start = scheme_length(path, url.scheme);
+  if (start == 0) return std::nullopt;
+  url.text = std::string(path);
+  url.display = without_credentials(path);
+  const std::string_view rest = std::string_view(url.display).substr(start);
+  const std::size_t authority_end = std::min(rest.find_first_of("/?#"), rest.size());
+  if (authority_end == 0) throw Error(url.display + ": the URL names no host", Exit::usage);
+  if (url.scheme == RemoteUrl::Scheme::s3) {
+    if (url.display != url.text) throw Error(url.display + ": s3:// URLs take no user:password (use AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)", Exit::usage);
+    url.bucket = std::string(rest.substr(0, authority_end));
+    if (authority_end < rest.size() && rest[authority_end] == '/') url.key = std::string(rest.substr(authority_end + 1));
+    if (url.key.empty()) throw Error(url.display + ": an s3:// URL names a bucket and a key: s3://BUCKET/KEY", Exit::usage);
+  }
+  return url;
+}
+
+}  // namespace zanj
