@@ -246,12 +246,12 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
   return walk.target;
 }
 
-/// An externals_info entry whose path the loader can walk: views into the meta, and the
-/// length of its path (its items are made again when it is walked, not kept for 50,000 entries).
+/// An externals_info entry whose path the loader can walk: its position among externals_info's
+/// members and the length of its path (its key, value and items are found again when it is
+/// walked: 8 bytes for each of 50,000 entries).
 struct ExternalsEntry {
-  std::string_view key;
-  JsonView info;
-  std::size_t length;
+  std::uint32_t position;
+  std::uint32_t length;
 };
 
 void check_externals_info(const Archive& archive, JsonView main, JsonView externals,
@@ -260,8 +260,10 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
   // Keys (views into the meta, alive while this runs); keys of bad entries. Only looked up.
   std::unordered_set<std::string_view> listed, broken;
   std::vector<ExternalsEntry> entries;
+  std::uint32_t position = 0;  // externals_info is a document's object: under 2^32 members
   for (const auto [key_view, info] : externals.members()) {
     const std::string_view key = key_view;
+    ++position;
     // A repeated key: one value is kept, the first, as JsonView::find gives it (no index of
     // the object needed: the first time a key is listed is that value).
     if (!listed.insert(key).second) continue;
@@ -273,7 +275,7 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
                   "externals_info path is not a non-empty list of str and int keys");
     }
     if (items)
-      entries.push_back(ExternalsEntry{key, info, items->size()});
+      entries.push_back(ExternalsEntry{position - 1, static_cast<std::uint32_t>(items->size())});
     else
       broken.insert(key_view);
   }
@@ -286,12 +288,13 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
   PopulatedNodes populated;
   KeyIndex index;  // one path per entry into the same document
   for (const ExternalsEntry& e : entries) {
-    const std::vector<Json> items = *python_path_items(e.info.find("path"));  // it gave them once
-    if (const auto target = check_externals_entry(archive, main, e.key, e.info, items, populated, index,
-                                                  plans, report))
+    const std::string_view key = externals.key(e.position);
+    const JsonView info = externals[e.position];
+    const std::vector<Json> items = *python_path_items(info.find("path"));  // it gave them once
+    if (const auto target = check_externals_entry(archive, main, key, info, items, populated, index, plans, report))
       reached.insert(view_identity(*target));
     else
-      broken.insert(e.key);  // entries is not changed again: the view stays valid
+      broken.insert(key);
   }
   // The reference loader opens exactly the members externals_info lists, and puts each one's
   // data at the entry's path: a reference node no entry leads to is left without its data.
