@@ -254,9 +254,9 @@ class JsonDocumentBuilder {
       n.offset = offset;
       n.in_arena = true;
     }
-    arena.shrink_to_fit();
-    std::string().swap(doc.owned_text_);
+    std::string().swap(doc.owned_text_);  // before the trim, which may copy the arena
     doc.text_start_ = 0;
+    arena.shrink_to_fit();
   }
 
   void parse_document() {

@@ -284,23 +284,21 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
   const auto shorter = [](const ExternalsEntry& a, const ExternalsEntry& b) { return a.length < b.length; };
   if (!std::is_sorted(entries.begin(), entries.end(), shorter))  // paths of one length need no moves
     std::stable_sort(entries.begin(), entries.end(), shorter);
-  std::unordered_set<JsonViewIdentity, JsonViewIdentityHash> reached;  // reference nodes some entry leads to
+  // The reference nodes some entry leads to: an entry that reaches its node populates it, so
+  // `populated` is also the set of nodes reached (no second set of 50,000 identities).
   PopulatedNodes populated;
   KeyIndex index;  // one path per entry into the same document
   for (const ExternalsEntry& e : entries) {
     const std::string_view key = externals.key(e.position);
     const JsonView info = externals[e.position];
     const std::vector<Json> items = *python_path_items(info.find("path"));  // it gave them once
-    if (const auto target = check_externals_entry(archive, main, key, info, items, populated, index, plans, report))
-      reached.insert(view_identity(*target));
-    else
-      broken.insert(key);
+    if (!check_externals_entry(archive, main, key, info, items, populated, index, plans, report)) broken.insert(key);
   }
   // The reference loader opens exactly the members externals_info lists, and puts each one's
   // data at the entry's path: a reference node no entry leads to is left without its data.
   std::unordered_set<JsonViewIdentity, JsonViewIdentityHash> unfed;
   for (const MainRef& ref : main_refs)
-    if (!ref.member.empty() && !broken.count(ref.member) && !reached.count(ref.identity)) unfed.insert(ref.identity);
+    if (!ref.member.empty() && !broken.count(ref.member) && !populated.count(ref.identity)) unfed.insert(ref.identity);
   if (unfed.empty()) return;
   // Their paths, for the messages: the same walk as plan_references, so the same order.
   walk_tree(main, {}, [&](const TreeVisit& v) {
