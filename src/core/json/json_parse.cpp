@@ -219,6 +219,22 @@ class JsonDocumentBuilder {
   /// repeated in every record is kept once (a small direct-mapped cache of recent strings finds
   /// most repeats; a miss only costs a copy): a 50,000-array __zanj__.json kept 8 MB of text
   /// for about 2 MB of distinct strings.
+  /// A cheap hash of a short string (its first and last 8 bytes and its length): enough to
+  /// spread a document's keys over the cache's slots, where a collision only costs a copy.
+  static std::uint64_t short_hash(std::string_view s) {
+    constexpr std::uint64_t kMix = 0x9E3779B97F4A7C15ull;
+    std::uint64_t head = 0, tail = 0;
+    if (s.size() >= 8) {
+      std::memcpy(&head, s.data(), 8);
+      std::memcpy(&tail, s.data() + s.size() - 8, 8);
+    } else {
+      std::memcpy(&head, s.data(), s.size());
+    }
+    std::uint64_t h = (head ^ (s.size() * kMix)) * kMix;
+    h = (h ^ tail ^ (h >> 29)) * kMix;
+    return h >> 40;
+  }
+
   static void release_text(JsonDocument& doc) {
     const auto views_text = [](const Node& n) {
       return !n.in_arena && (n.type() == Json::Type::string || n.type() == Json::Type::big_integer);
@@ -241,7 +257,7 @@ class JsonDocumentBuilder {
       const std::string_view s(text + n.offset, n.size);
       Slot* slot = nullptr;
       if (s.size() <= kLongest) {
-        slot = &recent[std::hash<std::string_view>()(s) & (kSlots - 1)];
+        slot = &recent[short_hash(s) & (kSlots - 1)];
         if (slot->used && slot->size == s.size() && arena.compare(slot->offset, s.size(), s) == 0) {
           n.offset = slot->offset;
           n.in_arena = true;
