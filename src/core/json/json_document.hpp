@@ -4,8 +4,10 @@
 // std::string per key, a vector per container); here every value and every key is one 16-byte
 // node in one array, in document order, and a container's children are listed in one shared
 // index array (an element: its node; an object member: its key node, then its value node). A
-// string is a view into the document's text when it needs no decoding (the common case), or
-// its decoded bytes in one arena. JsonView (json_view.cpp) reads it; nothing else needs to.
+// string is a view into the document's text when it needs no decoding and the caller keeps
+// the text, else its (decoded) bytes in one arena: a document that owns its text copies the
+// strings into the arena after parsing, each repeated key once, and frees the text (which
+// was most of its size). JsonView (json_view.cpp) reads it; nothing else needs to.
 #include <cstdint>
 #include <string>
 #include <string_view>

@@ -84,14 +84,16 @@ ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& d
 
 /// What a member is for, and what its contents must agree with.
 struct MemberPlan {
-  enum class Role { other, main_json, meta_json, npy, jsonl };
+  enum class Role : std::uint8_t { other, main_json, meta_json, npy, jsonl };
   Role role = Role::other;
+  bool list_elements = false;                 ///< jsonl of a list: check inline arrays in lines
   std::string path;                           ///< object path of the first node referring to it
-  std::vector<ArrayNode> arrays;              ///< npy: every array node referring to it
+  /// npy: every array node referring to it (views into the documents, which outlive the plans;
+  /// classified again when the header is checked: a copy of each was 7 MB on 50,000 members)
+  std::vector<JsonView> arrays;
   std::optional<std::uint64_t> rows;          ///< jsonl: expected number of lines
   std::string rows_from;                      ///< where `rows` was declared, for messages
   std::optional<std::vector<std::string>> columns;  ///< table: keys of every row
-  bool list_elements = false;                 ///< jsonl of a list: check inline arrays in lines
   /// jsonl: a node inside its lines that an externals_info path leads to; the loader walks
   /// `rest` (the line index first) through the lines and asserts the node's $ref is `member`.
   struct LineReference {
@@ -124,7 +126,7 @@ inline std::optional<std::vector<Json>> python_path_items(const Json& path) { re
 /// An external node that an earlier externals_info entry has given its data (the loader walks
 /// the entries shortest path first and populates each node before walking the next path).
 struct PopulatedNode {
-  std::string member;  ///< the member whose data it received
+  std::string_view member;  ///< the member whose data it received (a view into the meta)
   bool jsonl = false;  ///< a list of lines (can be walked into), not an array (cannot)
 };
 using PopulatedNodes = std::unordered_map<JsonViewIdentity, PopulatedNode, JsonViewIdentityHash>;

@@ -86,7 +86,7 @@ PathWalk walk_python_path(JsonView root, const std::vector<Json>& items, const P
         if (format.as_string().ends_with(":external")) {
           if (const auto fed = populated.find(view_identity(node)); fed != populated.end()) {
             if (!fed->second.jsonl)
-              return fail("the path goes into the array of '" + fed->second.member + "', which has no keys");
+              return fail("the path goes into the array of '" + std::string(fed->second.member) + "', which has no keys");
             walk.through = fed->second.member;
             walk.rest.assign(items.begin() + static_cast<std::ptrdiff_t>(i), items.end());
             return walk;

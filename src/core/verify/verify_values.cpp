@@ -164,7 +164,10 @@ void MemberValueCheck::finish_npy() {
   // np.load refuses these before reading any data, so nothing else about the member matters.
   if (auto why = numpy_dtype_refusal(h.dtype)) return fail(Code::npy_invalid, *why);
   if (auto why = numpy_shape_refusal(h.shape, h.dtype.itemsize)) return fail(Code::npy_invalid, *why);
-  for (const ArrayNode& a : plan_.arrays) {
+  for (const JsonView array : plan_.arrays) {
+    const Node node = classify(array);
+    if (!node.array) continue;  // planned as an array node: classify decides the same again
+    const ArrayNode& a = *node.array;
     std::string differ;
     try {
       if (!dtypes_compatible(parse_dtype_name(a.dtype), h.dtype))

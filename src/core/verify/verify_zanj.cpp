@@ -26,11 +26,16 @@ struct RefSite {
 };
 
 /// What the externals_info check needs of a reference node in __zanj__.json after the walk:
-/// not a copy of the node and its path segments, which on 50,000 references was about 30 MB.
+/// not a copy of the node and its path segments, which on 50,000 references was about 30 MB,
+/// nor its path (only a problem needs it: a second walk finds it then). `member` is a view
+/// into the document, which outlives the check.
 struct MainRef {
   JsonViewIdentity identity;
-  std::string member, path;
+  std::string_view member;
 };
+
+/// The $ref string of a reference node, as a view into its document ("" when it has none).
+std::string_view ref_member(JsonView node) { return node.string_at(kRefKey); }
 
 bool is_reference_kind(const Node& n) {
   return n.kind == NodeKind::table || n.kind == NodeKind::external_list || (n.array && n.array->external());
@@ -134,7 +139,7 @@ std::string plan_reference(const Archive& archive, const RefSite& ref, std::vect
     plan.role = role;
     plan.path = path;
   }
-  if (n.array) plan.arrays.push_back(*n.array);
+  if (n.array) plan.arrays.push_back(n.json);
   const auto rows = n.table ? n.table->rows : n.list ? n.list->length : std::nullopt;
   if (rows && !plan.rows) {
     plan.rows = rows;
@@ -157,8 +162,8 @@ std::vector<MainRef> plan_references(const Archive& archive, JsonView root, std:
   walk_tree(root, {}, [&](const TreeVisit& v) {
     if (inline_arrays) check_inline_node(v, document, report);
     if (!is_reference_kind(v.node)) return true;
-    std::string path = plan_reference(archive, RefSite{document, v.path(), v.node}, plans, references);
-    if (keep) out.push_back(MainRef{view_identity(v.node.json), v.node.member(), std::move(path)});
+    plan_reference(archive, RefSite{document, v.path(), v.node}, plans, references);
+    if (keep) out.push_back(MainRef{view_identity(v.node.json), ref_member(v.node.json)});
     return true;
   });
   merge_report(report, references);
@@ -176,7 +181,7 @@ std::string shown_path(const PathWalk& walk) {
 /// One externals_info entry, walked as the loader walks it: it must lead to the reference node
 /// naming it. Returns that node (nullptr when it lies inside a .jsonl member's lines), or
 /// nullopt when the loader would fail on this entry.
-std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView main, const std::string& key,
+std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView main, std::string_view key,
                                                  JsonView info, const std::vector<Json>& items,
                                                  PopulatedNodes& populated, KeyIndex& index,
                                                  std::vector<MemberPlan>& plans, VerifyReport& report) {
@@ -204,7 +209,7 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
     }
     if (const ZipEntry* list = archive.find(walk.through))
       plans[static_cast<std::size_t>(list - archive.entries().data())].line_references.push_back(
-          MemberPlan::LineReference{walk.rest, key, path});
+          MemberPlan::LineReference{walk.rest, std::string(key), path});
     return JsonView();
   }
   const auto raw = [&] { return to_json(info.find("path")); };  // for messages only
@@ -241,11 +246,12 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
   return walk.target;
 }
 
-/// An externals_info entry whose path the loader can walk.
+/// An externals_info entry whose path the loader can walk: its position among externals_info's
+/// members and the length of its path (its key, value and items are found again when it is
+/// walked: 8 bytes for each of 50,000 entries).
 struct ExternalsEntry {
-  std::string key;
-  JsonView info;
-  std::vector<Json> items;
+  std::uint32_t position;
+  std::uint32_t length;
 };
 
 void check_externals_info(const Archive& archive, JsonView main, JsonView externals,
@@ -254,11 +260,13 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
   // Keys (views into the meta, alive while this runs); keys of bad entries. Only looked up.
   std::unordered_set<std::string_view> listed, broken;
   std::vector<ExternalsEntry> entries;
-  KeyIndex keys;  // of externals_info itself
+  std::uint32_t position = 0;  // externals_info is a document's object: under 2^32 members
   for (const auto [key_view, info] : externals.members()) {
-    const std::string key(key_view);
-    listed.insert(key_view);
-    if (view_identity(keys.find(externals, key)) != view_identity(info)) continue;  // a repeated key: Python's dict holds one of them
+    const std::string_view key = key_view;
+    ++position;
+    // A repeated key: one value is kept, the first, as JsonView::find gives it (no index of
+    // the object needed: the first time a key is listed is that value).
+    if (!listed.insert(key).second) continue;
     std::optional<std::vector<Json>> items;
     if (!info.is_object()) {
       add_problem(report, Code::externals_info_mismatch, key, "", "externals_info entry is not an object");
@@ -267,36 +275,42 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
                   "externals_info path is not a non-empty list of str and int keys");
     }
     if (items)
-      entries.push_back(ExternalsEntry{key, info, std::move(*items)});
+      entries.push_back(ExternalsEntry{position - 1, static_cast<std::uint32_t>(items->size())});
     else
       broken.insert(key_view);
   }
   // The loader walks the shortest paths first, each entry's node given its data before the next
   // walk, so that a longer path can go on through an external list's lines.
-  const auto shorter = [](const ExternalsEntry& a, const ExternalsEntry& b) { return a.items.size() < b.items.size(); };
+  const auto shorter = [](const ExternalsEntry& a, const ExternalsEntry& b) { return a.length < b.length; };
   if (!std::is_sorted(entries.begin(), entries.end(), shorter))  // paths of one length need no moves
     std::stable_sort(entries.begin(), entries.end(), shorter);
-  std::unordered_set<JsonViewIdentity, JsonViewIdentityHash> reached;  // reference nodes some entry leads to
+  // The reference nodes some entry leads to: an entry that reaches its node populates it, so
+  // `populated` is also the set of nodes reached (no second set of 50,000 identities).
   PopulatedNodes populated;
   KeyIndex index;  // one path per entry into the same document
   for (const ExternalsEntry& e : entries) {
-    if (const auto target =
-            check_externals_entry(archive, main, e.key, e.info, e.items, populated, index, plans, report))
-      reached.insert(view_identity(*target));
-    else
-      broken.insert(e.key);  // entries is not changed again: the view stays valid
+    const std::string_view key = externals.key(e.position);
+    const JsonView info = externals[e.position];
+    const std::vector<Json> items = *python_path_items(info.find("path"));  // it gave them once
+    if (!check_externals_entry(archive, main, key, info, items, populated, index, plans, report)) broken.insert(key);
   }
   // The reference loader opens exactly the members externals_info lists, and puts each one's
   // data at the entry's path: a reference node no entry leads to is left without its data.
-  for (const MainRef& ref : main_refs) {
-    const std::string& member = ref.member;
-    if (member.empty() || broken.count(member) || reached.count(ref.identity)) continue;
-    add_problem(report, Code::externals_info_mismatch, member, ref.path,
+  std::unordered_set<JsonViewIdentity, JsonViewIdentityHash> unfed;
+  for (const MainRef& ref : main_refs)
+    if (!ref.member.empty() && !broken.count(ref.member) && !populated.count(ref.identity)) unfed.insert(ref.identity);
+  if (unfed.empty()) return;
+  // Their paths, for the messages: the same walk as plan_references, so the same order.
+  walk_tree(main, {}, [&](const TreeVisit& v) {
+    if (!is_reference_kind(v.node) || !unfed.count(view_identity(v.node.json))) return true;
+    const std::string_view member = ref_member(v.node.json);
+    add_problem(report, Code::externals_info_mismatch, member, v.path(),
                 listed.count(member) ? "no externals_info entry leads to this reference node (the reference loader "
                                        "would leave it without its data)"
                                      : "reference node has no externals_info entry (the reference loader would not "
                                        "load it)");
-  }
+    return true;
+  });
 }
 
 }  // namespace

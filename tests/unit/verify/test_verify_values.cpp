@@ -1,3 +1,5 @@
+#include <deque>
+
 #include <doctest/doctest.h>
 
 #include "doctest_printers.hpp"
@@ -5,19 +7,23 @@
 #include "verify/verify_checks.hpp"
 #include "zanj_fixture.hpp"
 #include "json/json_parse.hpp"
+#include "json/json_view_access.hpp"
 
 using namespace zanj;
 using Role = MemberPlan::Role;
 
 namespace {
 
-ArrayNode array_node(const char* dtype, std::vector<std::uint64_t> shape) {
-  ArrayNode a;
-  a.encoding = ArrayEncoding::external;
-  a.dtype = dtype;
-  a.shape = std::move(shape);
-  a.has_shape = true;
-  return a;
+/// An external array node as __zanj__.json holds it. A plan views its array nodes, so each
+/// one is kept for the whole run (a deque does not move what it holds).
+JsonView array_node(const char* dtype, std::vector<std::uint64_t> shape,
+                    std::optional<std::uint64_t> n_elements = std::nullopt) {
+  static std::deque<Json> nodes;
+  JsonArray dims(shape.begin(), shape.end());
+  JsonObject node{{"__muutils_format__", "numpy.ndarray:external"}, {"$ref", "m"}, {"dtype", dtype},
+                  {"shape", std::move(dims)}};
+  if (n_elements) node.emplace_back("n_elements", *n_elements);
+  return view_of(nodes.emplace_back(std::move(node)));
 }
 
 /// Feed `bytes` in chunks of `chunk` bytes (1 finds every split-boundary bug) and finish.
@@ -36,10 +42,11 @@ std::vector<std::string> run_check(const MemberPlan& plan, const std::string& by
   return codes;
 }
 
-MemberPlan npy_plan(const char* dtype = "float32", std::vector<std::uint64_t> shape = {4, 3}) {
+MemberPlan npy_plan(const char* dtype = "float32", std::vector<std::uint64_t> shape = {4, 3},
+                    std::optional<std::uint64_t> n_elements = std::nullopt) {
   MemberPlan plan;
   plan.role = Role::npy;
-  plan.arrays.push_back(array_node(dtype, std::move(shape)));
+  plan.arrays.push_back(array_node(dtype, std::move(shape), n_elements));
   return plan;
 }
 
@@ -95,8 +102,7 @@ TEST_SUITE("verify_values") {
     ResourceLimits limits;
     limits.max_npy_header_bytes = 20;
     CHECK(run_check(npy_plan(), test::fixture_npy(), 5, limits) == Codes{"npy_invalid"});
-    MemberPlan plan = npy_plan();
-    plan.arrays[0].n_elements = 11;
+    MemberPlan plan = npy_plan("float32", {4, 3}, 11);
     CHECK(run_check(plan, test::fixture_npy(), 5) == Codes{"npy_mismatch"});
     plan = npy_plan("bfloat16");
     CHECK(run_check(plan, test::fixture_npy(), 5) == Codes{"npy_mismatch"});

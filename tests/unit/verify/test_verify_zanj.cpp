@@ -3,6 +3,7 @@
 #include "doctest_printers.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include "test_support.hpp"
 #include "verify/verify_checks.hpp"
@@ -20,14 +21,14 @@ namespace {
 
 struct Result {
   VerifyReport report;
+  std::shared_ptr<ZanjDocuments> docs = std::make_shared<ZanjDocuments>();  // the plans view them: never moved
   std::vector<MemberPlan> plans;
   std::vector<std::string> codes;
 };
 
 Result consistency(const Archive& archive) {
   Result r;
-  ZanjDocuments docs;
-  r.plans = check_zanj_consistency(archive, std::vector<bool>(archive.entries().size(), true), {}, docs, r.report);
+  r.plans = check_zanj_consistency(archive, std::vector<bool>(archive.entries().size(), true), {}, *r.docs, r.report);
   for (const auto* list : {&r.report.errors, &r.report.warnings})
     for (const Problem& p : *list) r.codes.push_back(p.code);
   return r;
@@ -56,7 +57,7 @@ TEST_SUITE("verify_zanj") {
     CHECK(r.plans[1].role == Role::main_json);
     CHECK(r.plans[2].role == Role::npy);
     REQUIRE(r.plans[2].arrays.size() == 1);
-    CHECK(r.plans[2].arrays[0].shape == std::vector<std::uint64_t>{4, 3});
+    CHECK(classify(r.plans[2].arrays[0]).array->shape == std::vector<std::uint64_t>{4, 3});
     CHECK(r.plans[2].path == "arr");
     CHECK(r.plans[3].role == Role::jsonl);
     CHECK(r.plans[3].rows == 3u);  // from externals_info
