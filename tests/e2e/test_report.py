@@ -1,10 +1,13 @@
-"""End-to-end: `zanj report`, rendered by headless Chromium. The pages of every corpus archive,
+"""End-to-end: `zanj report`, rendered by headless Chromium (and three pages by Firefox, to
+compare the two renderings). The pages of every corpus archive,
 of an archive with hostile keys and of a comparison are loaded together, as iframes of one
 test page, in ONE browser launch (Chromium takes seconds to start): a script there reads each
 page's DOM (paths, figures, scripts, resource timing) into the dumped DOM. Every host name
 resolves to nowhere, and the browser's console is checked for errors. Screenshots for a person
-to look at go to the build directory (report-screenshots/reports.png, not committed)."""
+to look at go to the build directory (report-screenshots/reports.png and reports-firefox.png,
+not committed)."""
 import html.parser
+import itertools
 import json
 import os
 import re
@@ -14,11 +17,13 @@ import subprocess
 import tempfile
 import unittest
 import zipfile
+import zlib
 
 from common import (ZANJ, ZanjTest, archives, corpus, external_array, facts, inline_array, main, npy_bytes, obj_path,
                     pack_values, run, write_zanj)
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox")
 SHOTS = os.path.join(os.path.dirname(os.path.abspath(ZANJ)) if ZANJ else tempfile.gettempdir(), "report-screenshots")
 HOSTILE_KEYS = ["<script>alert(1)</script>", "\"quoted\" & 'single'", "<img src=x onerror=alert(2)>",
                 "\u202eevil.exe \u05e9\u05dc\u05d5\u05dd", "zero\u200bwidth\u200d", "k" * 3000]
@@ -30,6 +35,106 @@ def browser(*args, user_dir):
                            f"--user-data-dir={user_dir}", "--host-resolver-rules=MAP * ~NOTFOUND",
                            "--enable-logging=stderr", "--v=0", *args],
                           capture_output=True, timeout=60)
+
+
+# Firefox's profile (user.js): every connection goes to a dead loopback port (DNS too, through
+# the "proxy"), the services that would call home are off, and the page is drawn light (the
+# "system" theme Firefox reports to prefers-color-scheme) at one device pixel per CSS pixel, as
+# headless Chromium draws it.
+FIREFOX_PREFS = {
+    "network.proxy.type": 1, "network.proxy.no_proxies_on": "", "network.proxy.socks_remote_dns": True,
+    **{f"network.proxy.{p}": "127.0.0.1" for p in ("http", "ssl", "socks")},
+    **{f"network.proxy.{p}_port": 9 for p in ("http", "ssl", "socks")},
+    "network.dns.disablePrefetch": True, "network.prefetch-next": False, "network.http.speculative-parallel-limit": 0,
+    "network.captive-portal-service.enabled": False, "network.connectivity-service.enabled": False,
+    "services.settings.server": "http://127.0.0.1:9/v1", "app.normandy.enabled": False,
+    "app.update.enabled": False, "app.update.auto": False, "extensions.update.enabled": False,
+    "extensions.getAddons.cache.enabled": False, "browser.search.update": False,
+    "browser.safebrowsing.malware.enabled": False, "browser.safebrowsing.phishing.enabled": False,
+    "browser.safebrowsing.downloads.enabled": False, "toolkit.telemetry.enabled": False,
+    "toolkit.telemetry.unified": False, "datareporting.healthreport.uploadEnabled": False,
+    "datareporting.policy.dataSubmissionEnabled": False, "browser.shell.checkDefaultBrowser": False,
+    "ui.systemUsesDarkTheme": 0,
+    "layout.css.devPixelsPerPx": "1.0",
+}
+
+
+def firefox_screenshot(url, shot, width, height, work):
+    """Headless Firefox, in a fresh profile and HOME under `work`, saves `url` as a PNG."""
+    profile, home = os.path.join(work, "profile"), os.path.join(work, "home")
+    os.makedirs(profile)
+    os.makedirs(home)
+    with open(os.path.join(profile, "user.js"), "w", encoding="utf-8") as f:
+        f.writelines(f"user_pref({json.dumps(k)}, {json.dumps(v)});\n" for k, v in FIREFOX_PREFS.items())
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
+    env.update(HOME=home, XDG_CACHE_HOME=os.path.join(home, ".cache"), XDG_CONFIG_HOME=os.path.join(home, ".config"),
+               MOZ_CRASHREPORTER_DISABLE="1")
+    return subprocess.run([FIREFOX, "--headless", "-no-remote", "-profile", profile, "--screenshot", shot,
+                           f"--window-size={width},{height}", url], capture_output=True, timeout=60, env=env)
+
+
+def png_rows(path, count):
+    """The first `count` rows of an 8-bit RGB or RGBA, non-interlaced PNG, unfiltered: (bytes per
+    pixel, rows of bytes). Filters depend on the rows above, so only the rows asked for are decoded."""
+    with open(path, "rb") as f:
+        data = f.read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", path
+    pos, compressed = 8, []
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            width, height, depth, color, _, _, interlace = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            compressed.append(body)
+        pos += 12 + length
+    assert depth == 8 and color in (2, 6) and interlace == 0, (path, depth, color, interlace)
+    bpp, count = (3 if color == 2 else 4), min(count, height)
+    stride = width * bpp
+    raw = zlib.decompressobj().decompress(b"".join(compressed), (stride + 1) * count)
+    rows, above = [], bytes(stride)
+    for y in range(count):
+        kind, line = raw[y * (stride + 1)], raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)]
+        if kind == 1:  # Sub: a running sum along each channel
+            out = bytearray(stride)
+            for c in range(bpp):
+                out[c::bpp] = bytes(v & 255 for v in itertools.accumulate(line[c::bpp]))
+            line = bytes(out)
+        elif kind == 2:  # Up
+            line = bytes(map(lambda x, b: (x + b) & 255, line, above))
+        elif kind in (3, 4):  # Average, Paeth: byte by byte, with bpp zeros left of the row
+            out, up = bytearray(bpp) + bytearray(line), bytes(bpp) + above
+            for i in range(stride):
+                a, b, c = out[i], up[i + bpp], up[i]
+                if kind == 3:
+                    out[i + bpp] = (out[i + bpp] + ((a + b) >> 1)) & 255
+                    continue
+                pa, pb, pc = abs(b - c), abs(a - c), abs(a + b - 2 * c)
+                out[i + bpp] = (out[i + bpp] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+            line = bytes(out[bpp:])
+        rows.append(line)
+        above = line
+    return bpp, rows
+
+
+DARK = bytes(range(128))
+
+
+def dark_per_row(bpp, rows, left, width):
+    """Dark pixels (green below 128: text, rules, figures' bars; not the light background) in
+    each row of the `width` pixels from `left`."""
+    return [width - len(row[(left * bpp) + 1:(left + width) * bpp:bpp].translate(None, DARK)) for row in rows]
+
+
+def ink_profile(dark, band=25):
+    """Dark pixels per band of `band` rows, as a share of all of them."""
+    total = sum(dark) or 1
+    return [sum(dark[i:i + band]) / total for i in range(0, len(dark), band)]
+
+
+def profile_distance(x, y):
+    """0 for the same profile, 2 for profiles with no band in common."""
+    return sum(abs(a - b) for a, b in zip(ink_profile(x), ink_profile(y)))
 
 
 # Runs in the test page once every report has loaded: what each one shows, as JSON.
@@ -238,24 +343,80 @@ class Report(ZanjTest):
         self.assertEqual((seen["matching"], seen["shown"]), ("4 matching", 6))
         self.assertEqual(seen["svgs"], seen["titled"])
 
-    def test_screenshot(self):
-        """One picture of every page's top (a grid of iframes), in one more browser launch."""
-        pages = [*self.pages, "hostile.html", "compare.html", "big.html"]
-        columns, width, height = 3, 1000, 900
-        gallery = os.path.join(self.dir, "gallery.html")
-        with open(gallery, "w", encoding="utf-8") as f:
+    # The screenshot galleries: every page's top in a grid of iframes. The first row holds the
+    # pages Firefox draws too: a single archive, a comparison and the hostile keys.
+    COLUMNS, WIDTH, HEIGHT = 3, 1000, 900
+    COMPARED = ["model.zanj.html", "compare.html", "hostile.html"]
+
+    def gallery(self, name, pages):
+        path = os.path.join(self.dir, name)
+        with open(path, "w", encoding="utf-8") as f:
             f.write("<!DOCTYPE html><html><body style='margin:0;display:grid;grid-template-columns:repeat(%d,%dpx)'>%s"
-                    "</body></html>" % (columns, width, "".join(
-                        f"<iframe src='{p}' style='width:{width}px;height:{height}px;border:1px solid #888'></iframe>"
-                        for p in pages)))
-        os.makedirs(SHOTS, exist_ok=True)
-        shot = os.path.join(SHOTS, "reports.png")
-        rows = -(-len(pages) // columns)
-        r = browser("--hide-scrollbars", f"--window-size={columns * (width + 2)},{rows * (height + 2)}",
-                    f"--screenshot={shot}", "file://" + gallery, user_dir=os.path.join(self.dir, "profile-shot"))
-        self.assertEqual(r.returncode, 0, r.stderr[-500:])
-        with open(shot, "rb") as f:
+                    "</body></html>" % (self.COLUMNS, self.WIDTH, "".join(
+                        f"<iframe src='{p}' scrolling='no' style='width:{self.WIDTH}px;height:{self.HEIGHT}px;"
+                        "border:1px solid #888'></iframe>" for p in pages)))
+        return path
+
+    def chromium_screenshot(self):
+        """One picture of every page's top, in one more browser launch (once for both tests)."""
+        cls = type(self)
+        if getattr(cls, "chromium_shot", None) is None:
+            pages = [*self.COMPARED, *[p for p in [*self.pages, "big.html"] if p not in self.COMPARED]]
+            os.makedirs(SHOTS, exist_ok=True)
+            shot = os.path.join(SHOTS, "reports.png")
+            rows = -(-len(pages) // self.COLUMNS)
+            r = browser("--hide-scrollbars", f"--window-size={self.COLUMNS * (self.WIDTH + 2)},{rows * (self.HEIGHT + 2)}",
+                        f"--screenshot={shot}", "file://" + self.gallery("gallery.html", pages),
+                        user_dir=os.path.join(self.dir, "profile-shot"))
+            self.assertEqual(r.returncode, 0, r.stderr[-500:])
+            cls.chromium_shot = shot
+        return cls.chromium_shot
+
+    def test_screenshot(self):
+        with open(self.chromium_screenshot(), "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
+
+    @unittest.skipUnless(FIREFOX, "firefox-esr is not installed (scripts/install-deps installs it)")
+    def test_firefox_draws_what_chromium_draws(self):
+        """The first row of Chromium's gallery, drawn by Firefox in one launch, compared pixel row
+        by pixel row over the top TOP pixels of each page. Fonts, antialiasing and line breaks
+        differ a little between the browsers, so no pixel has to match: the criterion is where the
+        ink is. Per page, both pictures must
+        - not be blank, nor mostly dark (a page drawn in dark mode by one browser only): 1% to 50%
+          of the pixels are dark;
+        - have about as much ink (dark pixels within 15% of each other);
+        - start the heading on the same row (within 3 pixels): margins and fonts agree;
+        - put the ink at the same heights: the share of all dark pixels in each band of 25 rows,
+          summed |difference| over the bands (0 = same, 2 = disjoint), at most 0.25. The two
+          browsers measure 0.02-0.05 here; the single archive's page against the comparison page
+          measures about 0.95, which the test checks too, so the criterion tells pages apart.
+        (Firefox drawing the pages in dark mode fails the first check.)"""
+        TOP = 500
+        chromium = self.chromium_screenshot()
+        width, height = self.COLUMNS * (self.WIDTH + 2), self.HEIGHT + 2
+        shot = os.path.join(SHOTS, "reports-firefox.png")
+        with tempfile.TemporaryDirectory() as work:
+            r = firefox_screenshot("file://" + self.gallery("gallery-firefox.html", self.COMPARED), shot, width, height, work)
+        log = (r.stdout + r.stderr).decode("utf-8", "replace")
+        self.assertEqual(r.returncode, 0, log[-1000:])
+        # Errors in the pages' script (Firefox logs them as "JavaScript error: <file URL>, ...")
+        self.assertEqual([line for line in log.splitlines() if re.match(r"JavaScript (error|warning): file:", line)], [])
+        seen = {}
+        for browser_name, path in (("chromium", chromium), ("firefox", shot)):
+            bpp, rows = png_rows(path, TOP + 1)
+            rows = rows[1:]  # below the iframes' top border
+            seen[browser_name] = [dark_per_row(bpp, rows, i * (self.WIDTH + 2) + 1, self.WIDTH)
+                                  for i in range(len(self.COMPARED))]
+        for i, page in enumerate(self.COMPARED):
+            c, f = seen["chromium"][i], seen["firefox"][i]
+            for name, dark in (("chromium", c), ("firefox", f)):
+                self.assertTrue(0.01 <= sum(dark) / (TOP * self.WIDTH) <= 0.5, f"{page} in {name}: {sum(dark)} dark pixels")
+            self.assertLessEqual(abs(sum(f) - sum(c)), 0.15 * sum(c), f"{page}: dark pixels")
+            first = [next(y for y, n in enumerate(d) if n) for d in (c, f)]
+            self.assertLessEqual(abs(first[0] - first[1]), 3, f"{page}: heading's first row {first}")
+            self.assertLessEqual(profile_distance(c, f), 0.25, f"{page}: where the ink is")
+        # a single archive's page against the comparison page: the criterion sees the difference
+        self.assertGreater(profile_distance(seen["chromium"][0], seen["firefox"][1]), 0.5)
 
 
 class ReportCommand(ZanjTest):

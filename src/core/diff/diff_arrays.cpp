@@ -1,14 +1,13 @@
 // Arrays compared by type, dtype and shape, then element by element: both arrays are streamed
-// in C order, little-endian (ArrayValues), an external one read ahead on a worker thread, and
+// side by side in C order, little-endian (stream_element_pairs, diff/element_pairs.hpp), and
 // compared a chunk at a time. Chunks whose bytes are identical are settled with one memcmp, so
 // comparing equal arrays costs little more than reading them.
 #include <algorithm>
 #include <cstring>
-#include <memory>
 
 #include "diff/diff_walker.hpp"
+#include "diff/element_pairs.hpp"
 #include "array/array_reader.hpp"
-#include "io/chunk_puller.hpp"
 #include "array/dtype.hpp"
 #include "array/element_numbers.hpp"
 #include "zanj/error.hpp"
@@ -34,40 +33,6 @@ Json unravel(std::uint64_t flat, const std::vector<std::uint64_t>& shape) {
   }
   return Json(std::move(out));
 }
-
-/// The whole elements of one array in C order. Inline values are in memory already (decoded
-/// from __zanj__.json); an external member is read ahead on a worker thread.
-class ElementStream {
- public:
-  ElementStream(const ArrayValues& values, std::size_t queue_bytes) {
-    const Selection all = select_all(values.shape());
-    if (!values.external()) {
-      values.stream(all, [this](std::string_view c) {
-        chunk_.append(c);
-        return true;
-      });
-      return;
-    }
-    puller_ = std::make_unique<ChunkPuller>(
-        [&values, all](const ChunkPuller::Sink& sink) { values.stream(all, sink); }, queue_bytes);
-  }
-
-  /// Elements not consumed yet (whole ones: ArrayValues never splits an element); empty at
-  /// the end.
-  std::string_view available() {
-    while (offset_ == chunk_.size()) {
-      if (!puller_ || !puller_->next(chunk_)) return {};
-      offset_ = 0;
-    }
-    return std::string_view(chunk_).substr(offset_);
-  }
-  void consume(std::size_t bytes) { offset_ += bytes; }
-
- private:
-  std::string chunk_;
-  std::size_t offset_ = 0;
-  std::unique_ptr<ChunkPuller> puller_;
-};
 
 /// A string element without its NUL padding: "<U5" and "<U7" holding "ab" compare equal.
 std::string_view unpadded(const char* p, std::size_t size) {
@@ -157,21 +122,13 @@ void TreeDiffer::compare_arrays(const std::string& path, const Node& a, const No
 
   DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
   ElementComparer comparer(ta, tb, tracker, options_.nan_equal);
-  ElementStream sa(va, options_.queue_bytes), sb(vb, options_.queue_bytes);
-  for (std::uint64_t index = 0;;) {
-    const std::string_view ca = sa.available(), cb = sb.available();
-    if (ca.empty() || cb.empty()) {
-      if (!ca.empty() || !cb.empty())  // shapes agree and were checked: cannot happen
-        throw Error(a_.name() + ": array '" + path + "': values of the two arrays ended at different places");
-      break;
-    }
-    const std::uint64_t n = std::min(ca.size() / ta.itemsize, cb.size() / tb.itemsize);
-    comparer.compare(ca.data(), cb.data(), n, index);
-    sa.consume(n * ta.itemsize);
-    sb.consume(n * tb.itemsize);
-    index += n;
-    if (options_.stop_at_first && tracker.differing() > 0) break;
-  }
+  const bool ended_together =
+      stream_element_pairs(va, vb, options_.queue_bytes, [&](const char* ca, const char* cb, std::uint64_t n, std::uint64_t index) {
+        comparer.compare(ca, cb, n, index);
+        return !(options_.stop_at_first && tracker.differing() > 0);
+      });
+  if (!ended_together)  // shapes agree and were checked: cannot happen
+    throw Error(a_.name() + ": array '" + path + "': values of the two arrays ended at different places");
   report_.elements_compared += tracker.compared();
   if (tracker.differing() == 0) return;
   ValueDifferences v;

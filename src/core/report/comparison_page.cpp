@@ -1,15 +1,15 @@
 // comparison_page: what diff_archives finds, drawn. The differences come from the diff core;
-// for each array whose values differ, both arrays are streamed once more, in lockstep, into a
-// histogram of a - b and the ten largest |a - b| with their positions.
+// for each array whose values differ, both arrays are streamed once more, side by side as diff
+// streams them (diff/element_pairs.hpp), into a histogram of a - b and the ten largest |a - b|
+// with their positions.
 #include <algorithm>
 #include <cmath>
 #include <map>
-#include <memory>
 #include <queue>
 
 #include "array/array_reader.hpp"
 #include "array/element_numbers.hpp"
-#include "io/chunk_puller.hpp"
+#include "diff/element_pairs.hpp"
 #include "report/html_text.hpp"
 #include "report/page_frame.hpp"
 #include "report/svg_figures.hpp"
@@ -21,35 +21,6 @@ namespace {
 using report::append_escaped;
 
 constexpr std::size_t kLargest = 10;
-
-/// One array's elements in C order, pulled a chunk at a time from a worker thread.
-class ElementPuller {
- public:
-  explicit ElementPuller(const ArrayValues& values)
-      : values_(values),
-        decode_(number_decoder(reader_of(values).dtype())),
-        size_(values.item_size()),
-        puller_([this](const ChunkPuller::Sink& sink) { values_.stream(select_all(values_.shape()), sink); }) {}
-  bool numeric() const { return decode_ != nullptr && size_ > 0; }
-  /// The next element, false at the end.
-  bool next(Number& n) {
-    while (offset_ + size_ > chunk_.size()) {
-      if (!puller_.next(chunk_)) return false;
-      offset_ = 0;
-    }
-    n = decode_(chunk_.data() + offset_);
-    offset_ += size_;
-    return true;
-  }
-
- private:
-  ArrayValues values_;
-  NumberDecoder decode_;
-  std::size_t size_;
-  std::string chunk_;
-  std::size_t offset_ = 0;
-  ChunkPuller puller_;  // last: its thread uses the members above
-};
 
 struct LargeDifference {
   double abs = 0;
@@ -70,29 +41,41 @@ std::optional<ArrayNode> array_at(const ZanjFile& file, const std::string& path)
   return classify(node).array;
 }
 
-ArrayDifferences array_differences(const ZanjFile& a, const ZanjFile& b, const std::string& path) {
+ArrayDifferences array_differences(const ZanjFile& a, const ZanjFile& b, const std::string& path,
+                                   const DiffOptions& options) {
   ArrayDifferences result;
   const auto node_a = array_at(a, path), node_b = array_at(b, path);
   if (!node_a || !node_b || node_a->shape != node_b->shape) return result;
   const ArrayValues values_a(a.archive(), *node_a, path), values_b(b.archive(), *node_b, path);
-  ElementPuller pull_a(values_a), pull_b(values_b);
-  if (!pull_a.numeric() || !pull_b.numeric()) return result;
+  const NumberDecoder decode_a = number_decoder(reader_of(values_a).dtype()),
+                      decode_b = number_decoder(reader_of(values_b).dtype());
+  const std::size_t size_a = values_a.item_size(), size_b = values_b.item_size();
+  if (!decode_a || !decode_b || size_a == 0 || size_b == 0) return result;
   HistogramAccumulator histogram;
   std::priority_queue<LargeDifference, std::vector<LargeDifference>, std::greater<>> largest;
-  Number x, y;
-  for (std::uint64_t i = 0; pull_a.next(x) && pull_b.next(y); ++i) {
-    if (x.kind == Number::Kind::complex || y.kind == Number::Kind::complex) return result;
-    // Integers subtract exactly first: two int64 near 2^63 differ by small amounts.
-    const double d = x.kind == Number::Kind::integer && y.kind == Number::Kind::integer
-                         ? static_cast<double>(x.integer - y.integer)
-                         : x.re - y.re;
-    if (!std::isfinite(d) || d == 0) continue;
-    histogram.add(d);
-    if (largest.size() < kLargest || std::fabs(d) > largest.top().abs) {
-      largest.push({std::fabs(d), i, x.re, y.re});
-      if (largest.size() > kLargest) largest.pop();
+  bool complex = false;
+  detail::stream_element_pairs(values_a, values_b, options.queue_bytes,
+                               [&](const char* pa, const char* pb, std::uint64_t n, std::uint64_t index) {
+    for (std::uint64_t i = 0; i < n; ++i, pa += size_a, pb += size_b) {
+      const Number x = decode_a(pa), y = decode_b(pb);
+      if (x.kind == Number::Kind::complex || y.kind == Number::Kind::complex) {
+        complex = true;  // no histogram: stop reading
+        return false;
+      }
+      // Integers subtract exactly first: two int64 near 2^63 differ by small amounts.
+      const double d = x.kind == Number::Kind::integer && y.kind == Number::Kind::integer
+                           ? static_cast<double>(x.integer - y.integer)
+                           : x.re - y.re;
+      if (!std::isfinite(d) || d == 0) continue;
+      histogram.add(d);
+      if (largest.size() < kLargest || std::fabs(d) > largest.top().abs) {
+        largest.push({std::fabs(d), index + i, x.re, y.re});
+        if (largest.size() > kLargest) largest.pop();
+      }
     }
-  }
+    return true;
+  });
+  if (complex) return result;
   result.compared = true;
   result.histogram = histogram.result();
   for (; !largest.empty(); largest.pop()) result.largest.push_back(largest.top());
@@ -168,12 +151,13 @@ void changed_subtrees(std::string& out, const DiffReport& report) {
   out += "<figure>" + report::bars_svg(bars, "Differences by subtree") + "</figure>";
 }
 
-void array_section(std::string& out, const ZanjFile& a, const ZanjFile& b, const Difference& d) {
+void array_section(std::string& out, const ZanjFile& a, const ZanjFile& b, const Difference& d,
+                   const DiffOptions& options) {
   const std::string label = d.path.empty() ? "/" : d.path;
   out += "<section><h3 class=\"p\">";
   append_escaped(out, label);
   out += "</h3>";
-  const ArrayDifferences diffs = array_differences(a, b, d.path);
+  const ArrayDifferences diffs = array_differences(a, b, d.path, options);
   if (!diffs.compared) {
     out += "<p>Values are not both real numbers: no histogram.</p></section>\n";
     return;
@@ -214,7 +198,7 @@ std::string comparison_page(const ZanjFile& a, const ZanjFile& b, const DiffOpti
     bool any = false;
     for (const Difference& d : report.differences) {
       if (d.kind != DiffKind::array_values || d.scope != DiffScope::object) continue;
-      array_section(out, a, b, d);
+      array_section(out, a, b, d, options);
       any = true;
     }
     if (!any) out += "<p>None.</p>";
