@@ -60,7 +60,16 @@ void BlockCache::prefetch(std::uint64_t end, std::uint64_t ahead) {
   std::uint64_t from = end;
   for (auto it = holding(from); it != extents_.end(); it = holding(from)) from = it->first + it->second.bytes.size();
   if (from >= size_ || from - end >= ahead || in_flight(from)) return;
-  const std::uint64_t to = std::min({from + ahead, next_boundary(from), next_fetched(from)});
+  std::uint64_t to = std::min({from + ahead, next_boundary(from), next_fetched(from)});
+  // A window must fit beside what nobody has read through yet (pieces held for a reader, other
+  // windows, bytes being fetched): landing, it would otherwise push such bytes out, and they
+  // would be fetched a second time. Passed pieces go first, so they do not count.
+  std::uint64_t unread = 0;
+  for (const auto& [offset, extent] : extents_)
+    if (!extent.passed) unread += extent.bytes.size();
+  for (const Range& r : in_flight_) unread += r.end - r.begin;
+  if (unread >= settings_.max_held) return;
+  to = std::min(to, from + (settings_.max_held - unread));
   if (to <= from) return;
   in_flight_.push_back(Range{from, to});
   prefetcher_.submit([this, from, to] {
