@@ -35,3 +35,10 @@ target_link_options(zanj_executable_settings INTERFACE -Wl,-O1,--as-needed)
 if(NOT ZANJ_SANITIZE)
   target_link_options(zanj_executable_settings INTERFACE -static-libstdc++ -static-libgcc)
 endif()
+
+# ccache, when installed, makes rebuilds and the several build trees of scripts/test (normal,
+# sanitizer, fuzz) and of parallel worktrees share their unchanged objects.
+find_program(ZANJ_CCACHE ccache)
+if(ZANJ_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  set(CMAKE_CXX_COMPILER_LAUNCHER ${ZANJ_CCACHE})
+endif()
