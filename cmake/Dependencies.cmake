@@ -1,6 +1,6 @@
 # Every dependency is a Debian 12 package (scripts/install-deps); nothing is downloaded here.
 find_package(PkgConfig REQUIRED)
-# Member data is decoded by zanj itself (src/core/member_decoder.cpp) with these libraries.
+# Member data is decoded by zanj itself (src/core/zip/member_decoder.cpp) with these libraries.
 find_package(BZip2 REQUIRED)
 find_package(LibLZMA REQUIRED)
 pkg_check_modules(LIBZSTD REQUIRED IMPORTED_TARGET libzstd)

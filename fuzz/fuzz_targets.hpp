@@ -14,7 +14,7 @@
 #include "array/dtype.hpp"
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
-#include "object/member_reader.hpp"
+#include "array/member_reader.hpp"
 #include "array/npy_header.hpp"
 #include "zanj/summary.hpp"
 #include "zanj/tree.hpp"

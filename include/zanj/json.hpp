@@ -6,7 +6,7 @@
 //   __zanj__.json and meta, and the nodes of its tree). It is small and copyable, valid while
 //   the document's owner (the ZanjFile) lives, and says nothing about how the document is held,
 //   so that representation can change without changing this API. copy() makes a Json of it.
-// Documents are parsed as Python 3.11's json.loads(bytes) reads them (FORMAT.md): the bare
+// Documents are parsed as Python 3.11's json.loads(bytes) reads them (docs/format.md): the bare
 // NaN / Infinity / -Infinity tokens, integers of any size up to 4,300 digits, 1e400 as inf,
 // lone surrogate escapes, a leading BOM, and duplicate keys with the last value winning.
 #include <cstddef>

@@ -2,7 +2,7 @@
 // `zanj verify`: is an archive whole, consistent and safe? Every problem found is reported,
 // not just the first, each with a stable code (problem_codes()) that scripts can rely on.
 // The verdict is the Python library's, plus safety: an error means the reference loader
-// (FORMAT.md) would fail or get other values than zanj shows, or a safety refusal (ambiguous
+// (docs/format.md) would fail or get other values than zanj shows, or a safety refusal (ambiguous
 // or unsafe names, bombs); anything else suspicious is a warning.
 // The checks, in the order they run:
 //   1. ZIP structure (verify_zip.cpp): our central-directory parser cross-checked with the local

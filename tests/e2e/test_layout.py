@@ -1,7 +1,9 @@
 """The tree shows the architecture, and the README says what it shows: one folder per core
 subsystem, each listing exactly its own sources; unit tests in folders that mirror the core;
-the README's Architecture section naming every folder and every core file. (That the command
-line includes nothing but the public API is test_public_headers.py's.)"""
+the README's Architecture section naming every folder and every core file. The folders are
+layers: docs/ARCHITECTURE.md gives each a rank, and a core file includes private headers only
+from its own folder and from lower ranks, with no include cycle between files. (That the
+command line includes nothing but the public API is test_public_headers.py's.)"""
 import os
 import re
 import unittest
@@ -12,6 +14,9 @@ CORE = os.path.join(SOURCE_DIR, "src", "core")
 CLI = os.path.join(SOURCE_DIR, "src", "cli")
 UNIT = os.path.join(SOURCE_DIR, "tests", "unit")
 PUBLIC = os.path.join(SOURCE_DIR, "include", "zanj")
+ARCHITECTURE = os.path.join(SOURCE_DIR, "docs", "ARCHITECTURE.md")
+# A private include: "<folder>/<name>" (the public API is "zanj/<name>.hpp").
+PRIVATE_INCLUDE = re.compile(r'^\s*#\s*include\s+"(\w+)/([\w.]+)"', re.MULTILINE)
 
 # Core files whose unit tests live with another file's, and why.
 TESTED_ELSEWHERE = {
@@ -42,7 +47,83 @@ def architecture_section():
     return text[start:] if end < 0 else text[start:end]
 
 
+def ranks():
+    """The rank of each core folder, from the table in docs/ARCHITECTURE.md (the one place it
+    is written): rows like "| 4 | `zip/` | ... |"."""
+    return {folder: int(rank) for rank, folder in
+            re.findall(r"^\|\s*(\d+)\s*\|\s*`(\w+)/`\s*\|", read(ARCHITECTURE), re.MULTILINE)}
+
+
+def private_includes():
+    """(including file, included file) for every private include in src/core, both as
+    "<folder>/<name>" paths relative to src/core."""
+    for folder in subsystems():
+        for name in sorted(os.listdir(os.path.join(CORE, folder))):
+            if name.endswith((".cpp", ".hpp", ".hpp.in")):
+                for target_folder, target in PRIVATE_INCLUDE.findall(read(os.path.join(CORE, folder, name))):
+                    if target_folder != "zanj":
+                        yield f"{folder}/{name}", f"{target_folder}/{target}"
+
+
+def find_cycle(edges):
+    """One include cycle (a list of files, first == last) in the graph, or None."""
+    graph = {}
+    for source, target in edges:
+        graph.setdefault(source, set()).add(target)
+    state = {}  # absent: unvisited; 1: on the current path; 2: done
+    path = []
+
+    def visit(node):
+        state[node] = 1
+        path.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return path[path.index(nxt):] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        path.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
 class Layout(unittest.TestCase):
+    def test_every_folder_has_a_rank(self):
+        self.assertEqual(sorted(ranks()), subsystems(),
+                         "docs/ARCHITECTURE.md's table ranks exactly the folders of src/core")
+
+    def test_includes_go_down_the_ranks(self):
+        rank = ranks()
+        upward = [f"{source} includes {target}" for source, target in private_includes()
+                  if source.split("/")[0] != target.split("/")[0] and
+                  rank.get(target.split("/")[0], 1 << 30) >= rank.get(source.split("/")[0], -1)]
+        self.assertEqual(upward, [], "a core file includes a folder of its own rank or higher "
+                                     "(docs/ARCHITECTURE.md): move the included code down, or split it")
+
+    def test_included_files_exist(self):
+        missing = [f"{source} includes {target}" for source, target in private_includes()
+                   if not os.path.exists(os.path.join(CORE, target))]
+        self.assertEqual(missing, [])
+
+    def test_no_include_cycle(self):
+        edges = list(private_includes())
+        self.assertIsNone(find_cycle(edges), "files that include one another")
+        folders = {(s.split("/")[0], t.split("/")[0]) for s, t in edges if s.split("/")[0] != t.split("/")[0]}
+        self.assertIsNone(find_cycle(folders), "folders that include one another")
+
+    def test_the_cycle_finder_finds_cycles(self):
+        self.assertEqual(find_cycle([("a", "b"), ("b", "c"), ("c", "a")]), ["a", "b", "c", "a"])
+        self.assertIsNone(find_cycle([("a", "b"), ("a", "c"), ("b", "c")]))
+
+
     def test_no_source_file_outside_a_subsystem_folder(self):
         loose = [f for f in os.listdir(CORE) if f.endswith((".cpp", ".hpp"))]
         self.assertEqual(loose, [], "src/core holds only subsystem folders (and its CMakeLists.txt)")

@@ -5,7 +5,7 @@
 
 #include "zanj/error.hpp"
 #include "array/inline_array.hpp"
-#include "object/member_reader.hpp"
+#include "array/member_reader.hpp"
 #include "array/run_cursor.hpp"
 #include "io/spool_file.hpp"
 #include "json/json_view_access.hpp"

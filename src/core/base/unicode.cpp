@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "base/unicode_tables.hpp"
-#include "zip/member_name.hpp"
+#include "base/utf8.hpp"
 
 namespace zanj {
 namespace {

@@ -9,7 +9,7 @@
 #include "diff/diff_walker.hpp"
 #include "io/chunk_puller.hpp"
 #include "zanj/error.hpp"
-#include "object/member_reader.hpp"
+#include "array/member_reader.hpp"
 #include "object/tree_json.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"

@@ -3,7 +3,7 @@
 // extract's plan and writer, with all their checks, work on it unchanged.
 #include <utility>
 
-#include "io/input.hpp"
+#include "source/input.hpp"
 #include "zanj/error.hpp"
 #include "zanj/extract.hpp"
 #include "zip/archive_access.hpp"

@@ -12,7 +12,7 @@
 #include "array/element_types.hpp"
 #include "array/float16.hpp"
 #include "format/float_column.hpp"
-#include "zip/member_name.hpp"
+#include "base/utf8.hpp"
 #include "array/array_reader.hpp"
 
 namespace zanj {

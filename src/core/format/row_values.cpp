@@ -5,7 +5,7 @@
 
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
-#include "object/member_reader.hpp"
+#include "array/member_reader.hpp"
 #include "io/spool_file.hpp"
 #include "format/element_text.hpp"
 #include "json/json_parse.hpp"

@@ -16,7 +16,7 @@
 #include "io/chunk_puller.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"
-#include "object/member_reader.hpp"
+#include "array/member_reader.hpp"
 #include "zanj/diff.hpp"
 #include "zanj/error.hpp"
 

@@ -1,7 +1,7 @@
 // Locks: what `zanj hash --json` prints, read back by `zanj hash --check`.
 #include <string>
 
-#include "io/input.hpp"
+#include "source/input.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"
 #include "zanj/diff.hpp"

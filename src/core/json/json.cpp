@@ -6,7 +6,7 @@
 #include "zanj/json.hpp"
 
 #include "zanj/error.hpp"
-#include "zip/member_name.hpp"
+#include "base/utf8.hpp"
 #include "zanj/format.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"

@@ -1,4 +1,4 @@
-// The JSON parser: Python 3.11's json.loads(bytes), byte for byte (FORMAT.md), straight into
+// The JSON parser: Python 3.11's json.loads(bytes), byte for byte (docs/format.md), straight into
 // the Json model.
 //
 // Two passes over the text. The first only follows the structure (brackets, commas, strings

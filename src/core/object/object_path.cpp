@@ -3,7 +3,7 @@
 #include <charconv>
 
 #include "zanj/error.hpp"
-#include "zip/member_name.hpp"
+#include "base/utf8.hpp"
 #include "base/hex_digit.hpp"
 
 namespace zanj {

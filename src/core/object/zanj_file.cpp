@@ -1,6 +1,6 @@
 #include "object/zanj_file_access.hpp"
 
-#include "object/member_reader.hpp"
+#include "array/member_reader.hpp"
 
 #include "zanj/error.hpp"
 #include "zanj/version.hpp"

@@ -6,8 +6,8 @@
 
 #include "io/byte_source.hpp"
 #include "zanj/error.hpp"
-#include "zip/member_name.hpp"
-#include "object/member_reader.hpp"
+#include "base/utf8.hpp"
+#include "array/member_reader.hpp"
 #include "array/npy_header.hpp"
 #include "zanj/pack.hpp"
 #include "pack/repack.hpp"

@@ -10,7 +10,7 @@
 #include "array/dtype.hpp"
 #include "zanj/error.hpp"
 #include "zip/member_name.hpp"
-#include "object/member_reader.hpp"
+#include "array/member_reader.hpp"
 #include "object/tree_json.hpp"
 #include "zanj/tree.hpp"
 #include "zanj/archive.hpp"

@@ -11,7 +11,7 @@
 #include <optional>
 #include <unordered_set>
 
-#include "io/input.hpp"
+#include "source/input.hpp"
 #include "base/thread_pool.hpp"
 #include "verify/verify_checks.hpp"
 #include "json/json_parse.hpp"

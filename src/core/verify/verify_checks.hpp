@@ -14,7 +14,7 @@
 #include "zanj/archive.hpp"
 #include "zanj/json.hpp"
 #include "zanj/limits.hpp"
-#include "object/member_reader.hpp"
+#include "array/member_reader.hpp"
 #include "object/tree_json.hpp"
 #include "zanj/tree.hpp"
 #include "zanj/verify.hpp"
@@ -149,7 +149,7 @@ struct PathWalk {
 /// TypeError (not an int) or an IndexError. A bool is an int; a negative one counts from the end.
 std::optional<std::size_t> list_position(const Json& key, std::size_t size);
 
-/// Walk `items` from `root` with Python subscripts (FORMAT.md, populate_externals). `index`
+/// Walk `items` from `root` with Python subscripts (docs/format.md, populate_externals). `index`
 /// (optional) makes key lookups in large objects constant time.
 PathWalk walk_python_path(JsonView root, const std::vector<Json>& items, const PopulatedNodes& populated,
                           KeyIndex* index = nullptr);

@@ -1,4 +1,4 @@
-// An externals_info path walked the way the reference loader walks it (FORMAT.md, zanj's
+// An externals_info path walked the way the reference loader walks it (docs/format.md, zanj's
 // _each_item_in_externals), so that verify's verdict on a path is Python's: plain subscripts,
 // where a list takes an int (a bool is an int; a negative one counts from the end) and a dict
 // takes a str, and an external node met on the way is entered through its loaded data.

@@ -1,4 +1,4 @@
-// ZANJ consistency (FORMAT.md): both JSON members present and valid, the meta an object with
+// ZANJ consistency (docs/format.md): both JSON members present and valid, the meta an object with
 // externals_info, every $ref (in __zanj__.json and in the meta) naming a member, every member
 // referenced, and every externals_info entry leading to its reference node with the right
 // item_type. What each member must contain is returned as a plan for the data pass.
@@ -11,7 +11,7 @@
 #include "zanj/archive.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"
-#include "object/member_reader.hpp"
+#include "array/member_reader.hpp"
 
 namespace zanj {
 namespace {

@@ -12,7 +12,7 @@
 #include <algorithm>
 
 #include "zanj/error.hpp"
-#include "io/input.hpp"
+#include "source/input.hpp"
 #include "zip/member_decoder.hpp"
 #include "zip/member_prefix.hpp"
 

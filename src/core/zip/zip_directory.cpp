@@ -14,7 +14,7 @@
 #include <optional>
 
 #include "zanj/error.hpp"
-#include "zip/member_name.hpp"
+#include "base/utf8.hpp"
 #include "base/unicode.hpp"
 #include "zip/zip_format.hpp"
 

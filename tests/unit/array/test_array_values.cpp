@@ -8,7 +8,7 @@
 #include "test_support.hpp"
 #include "array/array_reader.hpp"
 #include "zanj/error.hpp"
-#include "object/member_reader.hpp"
+#include "array/member_reader.hpp"
 #include "object/zanj_file_access.hpp"
 #include "json/json_parse.hpp"
 #include "object/tree_json.hpp"

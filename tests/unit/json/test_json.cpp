@@ -120,7 +120,7 @@ TEST_SUITE("json") {
   }
 }
 
-// Python 3.11's json.loads(bytes) is the oracle for every case below (FORMAT.md).
+// Python 3.11's json.loads(bytes) is the oracle for every case below (docs/format.md).
 TEST_SUITE("json python semantics") {
   bool parses(std::string_view text) {
     try {

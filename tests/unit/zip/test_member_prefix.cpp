@@ -3,7 +3,7 @@
 #include "zanj/archive.hpp"
 #include "io/byte_source.hpp"
 #include "zanj/error.hpp"
-#include "io/input.hpp"
+#include "source/input.hpp"
 #include "zip/member_prefix.hpp"
 #include "test_support.hpp"
 #include "zip/archive_access.hpp"

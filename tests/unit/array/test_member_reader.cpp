@@ -4,7 +4,7 @@
 
 #include "test_support.hpp"
 #include "zanj/error.hpp"
-#include "object/member_reader.hpp"
+#include "array/member_reader.hpp"
 
 using namespace zanj;
 using test::open_corpus;

@@ -1,4 +1,4 @@
-#include "object/member_reader.hpp"
+#include "array/member_reader.hpp"
 
 #include <algorithm>
 #include <string>

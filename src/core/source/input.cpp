@@ -1,4 +1,4 @@
-#include "io/input.hpp"
+#include "source/input.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -15,7 +15,7 @@
 #include "test_support.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/error.hpp"
-#include "io/input.hpp"
+#include "source/input.hpp"
 
 using namespace zanj;
 using test::corpus;
