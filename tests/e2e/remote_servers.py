@@ -228,7 +228,7 @@ S3RVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "s3rver", "nod
 
 
 class S3rver:
-    """s3rver (installed by scripts/install-deps) on 127.0.0.1 with a temporary directory and
+    """s3rver (installed by scripts/install-deps --test) on 127.0.0.1 with a temporary directory and
     one bucket; put() uploads a file. Use as a context manager."""
 
     def __init__(self, bucket):

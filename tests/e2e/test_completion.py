@@ -108,7 +108,7 @@ class Bash(ZanjTest):
     def complete(self, line, cwd=None):
         """The candidates `_zanj` offers for the word at the end of `line`, and the compopt
         options it set."""
-        self.assertTrue(os.path.exists(BASH_COMPLETION), "bash-completion is not installed (scripts/install-deps)")
+        self.assertTrue(os.path.exists(BASH_COMPLETION), "bash-completion is not installed (scripts/install-deps --test)")
         words = comp_words(line)
         script = "\n".join([
             f"source {shlex.quote(BASH_COMPLETION)}",

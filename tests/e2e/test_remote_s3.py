@@ -17,7 +17,7 @@ ANONYMOUS = {"AWS_ACCESS_KEY_ID": None, "AWS_SECRET_ACCESS_KEY": None, "AWS_SESS
              "AWS_ENDPOINT_URL": None, "AWS_ENDPOINT_URL_S3": None}
 
 
-@unittest.skipUnless(os.access(S3RVER, os.X_OK), "s3rver is not installed (scripts/install-deps)")
+@unittest.skipUnless(os.access(S3RVER, os.X_OK), "s3rver is not installed (scripts/install-deps --test)")
 class S3(ZanjTest):
     @classmethod
     def setUpClass(cls):

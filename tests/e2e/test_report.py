@@ -231,7 +231,7 @@ def changed_copy(source, target, member, change):
     return target
 
 
-@unittest.skipUnless(CHROMIUM, "chromium is not installed (scripts/install-deps installs it)")
+@unittest.skipUnless(CHROMIUM, "chromium is not installed (scripts/install-deps --test installs it)")
 class Report(ZanjTest):
     @classmethod
     def setUpClass(cls):
@@ -376,7 +376,7 @@ class Report(ZanjTest):
         with open(self.chromium_screenshot(), "rb") as f:
             self.assertEqual(f.read(8), b"\x89PNG\r\n\x1a\n")
 
-    @unittest.skipUnless(FIREFOX, "firefox-esr is not installed (scripts/install-deps installs it)")
+    @unittest.skipUnless(FIREFOX, "firefox-esr is not installed (scripts/install-deps --test installs it)")
     def test_firefox_draws_what_chromium_draws(self):
         """The first row of Chromium's gallery, drawn by Firefox in one launch, compared pixel row
         by pixel row over the top TOP pixels of each page. Fonts, antialiasing and line breaks
