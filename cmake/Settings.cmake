@@ -13,7 +13,7 @@ if(ZANJ_SANITIZE)
 endif()
 
 # Link options of the zanj executable (not of libzanj.a, whose consumers link as they choose).
-# A local `zanj info` is a few milliseconds, so the dynamic loader's work counts (issue 14;
+# A local `zanj info` is a few milliseconds, so the dynamic loader's work counts (bench/RESULTS.md;
 # measured with callgrind and LD_DEBUG=statistics on `zanj info` of a small archive):
 # - -static-libstdc++ -static-libgcc: binding the ~2,000 symbols the program takes from
 #   libstdc++.so cost about 2.1M of 6.2M instructions; linked in, they are relative
