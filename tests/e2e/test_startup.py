@@ -1,4 +1,5 @@
-"""Start-up stays cheap (issue 14) without changing what the command line means.
+"""Start-up stays cheap (src/cli/main.cpp and cmake/Settings.cmake say by how much) without
+changing what the command line means.
 
 main sets up only the command named on the command line when the arguments allow no other
 reading (src/cli/main.cpp, chosen_command): global options before it, with their values in
