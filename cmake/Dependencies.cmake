@@ -16,6 +16,12 @@ find_path(CURL_HEADER_DIR curl/curl.h)
 if(NOT CURL_HEADER_DIR)
   message(FATAL_ERROR "curl/curl.h not found: install libcurl4-openssl-dev (scripts/install-deps)")
 endif()
+# Tar and other archive formats (export): libarchive's headers for types only; the library is
+# opened with dlopen when such an archive is written, never linked (io/archive_library.hpp).
+find_path(LIBARCHIVE_HEADER_DIR archive.h)
+if(NOT LIBARCHIVE_HEADER_DIR)
+  message(FATAL_ERROR "archive.h not found: install libarchive-dev (scripts/install-deps)")
+endif()
 if(BUILD_TESTING OR NOT DEFINED BUILD_TESTING)
   find_package(doctest REQUIRED)
 endif()

@@ -62,7 +62,7 @@ _zanj()
     _init_completion -s -n : || return
 
     local zanj=${words[0]}
-    local commands="info ls cat verify extract pack diff stats hash report"
+    local commands="info ls cat verify extract pack export diff stats hash report"
     local global_opts="-h --help --help-all -v --verbose -q --quiet --color --progress -V --version
         --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --max-ratio
         --connect-timeout --idle-timeout --retries --insecure --download --http-header"
@@ -139,6 +139,7 @@ _zanj()
         verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
         extract) opts="-C --directory --force --salvage -l --list --npy-only --json-only --json --max-total-bytes --max-member-bytes" ;;
         pack) opts="-o --output --key --list-threshold --array-threshold --level --store -j --jobs --json" ;;
+        export) opts="-o --output --format --cast --force --json" ;;
         diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --structure --json -q --brief" ;;
         hash) opts="--algorithm --include --exclude --json --check" ;;
         stats) opts="--glob --json --hist" ;;
@@ -152,9 +153,9 @@ _zanj()
     # What the next positional argument is: an archive, an object path in the first
     # archive, or any file (pack's input may be a directory, an .npz, ...).
     case $command:${#args[@]} in
-        ls:1 | cat:1 | stats:1 | extract:[1-9]*) _zanj_object_paths "$zanj" "${args[0]}" ;;
+        ls:1 | cat:1 | stats:1 | export:1 | extract:[1-9]*) _zanj_object_paths "$zanj" "${args[0]}" ;;
         pack:*) _filedir ;;
-        info:* | ls:0 | cat:0 | verify:* | extract:0 | diff:0 | diff:1 | stats:0 | hash:* | report:0 | report:1) _filedir zanj ;;
+        info:* | ls:0 | cat:0 | verify:* | extract:0 | export:0 | diff:0 | diff:1 | stats:0 | hash:* | report:0 | report:1) _filedir zanj ;;
     esac
 } &&
     complete -F _zanj zanj

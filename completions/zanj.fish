@@ -34,11 +34,11 @@ function __zanj_next_arg
     end
     set -l given (math (count $words) - 1)
     switch "$words[1]:$given"
-        case 'ls:1' 'cat:1' 'stats:1'
+        case 'ls:1' 'cat:1' 'stats:1' 'export:1'
             echo path
         case 'pack:*'
             echo file
-        case 'info:*' 'verify:*' 'ls:0' 'cat:0' 'extract:0' 'diff:0' 'diff:1' 'stats:0' 'hash:*' 'report:0' 'report:1'
+        case 'info:*' 'verify:*' 'ls:0' 'cat:0' 'extract:0' 'export:0' 'diff:0' 'diff:1' 'stats:0' 'hash:*' 'report:0' 'report:1'
             echo archive
         case 'extract:*'
             echo path
@@ -102,6 +102,7 @@ complete -c zanj -n $next_is_command -a cat -d 'Print a value, an array or a tab
 complete -c zanj -n $next_is_command -a verify -d 'Check structure, CRCs and references'
 complete -c zanj -n $next_is_command -a extract -d 'Write members or arrays under a directory'
 complete -c zanj -n $next_is_command -a pack -d 'Build a .zanj archive'
+complete -c zanj -n $next_is_command -a export -d 'Write the arrays as .npz, .safetensors or a folder'
 complete -c zanj -n $next_is_command -a diff -d 'Compare two archives'
 complete -c zanj -n $next_is_command -a stats -d 'Array statistics: min, max, mean, std, NaN/Inf counts'
 complete -c zanj -n $next_is_command -a hash -d 'Content digests independent of storage'
@@ -171,6 +172,13 @@ complete -c zanj -n '__zanj_using pack' -l level -x -a '0 1 2 3 4 5 6 7 8 9' -d 
 complete -c zanj -n '__zanj_using pack' -l store -d 'Store members uncompressed'
 complete -c zanj -n '__zanj_using pack' -s j -l jobs -x -d 'Deflate threads'
 complete -c zanj -n '__zanj_using pack' -l json -d 'Machine-readable summary'
+
+# export
+complete -c zanj -n '__zanj_using export' -s o -l output -r -d 'File or directory to write'
+complete -c zanj -n '__zanj_using export' -l format -x -a 'npz safetensors dir' -d 'Output format'
+complete -c zanj -n '__zanj_using export' -l cast -d 'safetensors: complex arrays as float pairs'
+complete -c zanj -n '__zanj_using export' -l force -d 'Replace an existing output directory'
+complete -c zanj -n '__zanj_using export' -l json -d 'Machine-readable summary'
 
 # diff
 complete -c zanj -n '__zanj_using diff' -l atol -x -d 'Absolute tolerance'

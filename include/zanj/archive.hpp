@@ -212,7 +212,7 @@ class ZanjFile {
 };
 
 /// The versions zanj reports for `--version`: zanj, the decompression libraries (zlib, bzip2,
-/// liblzma, zstd), one per line.
+/// liblzma, zstd), and libarchive (tar and other formats; opened only then), one per line.
 std::string version_report();
 
 }  // namespace zanj

@@ -12,6 +12,7 @@
 #include "command.hpp"
 #include "diagnostics.hpp"
 #include "diff_command.hpp"
+#include "export_command.hpp"
 #include "extract_command.hpp"
 #include "hash_command.hpp"
 #include "info_command.hpp"
@@ -56,6 +57,7 @@ constexpr CommandEntry kCommands[] = {
     {"verify", zanj::cli::setup_verify},
     {"extract", zanj::cli::setup_extract},
     {"pack", zanj::cli::setup_pack},
+    {"export", zanj::cli::setup_export},
     {"diff", zanj::cli::setup_diff},
     {"stats", zanj::cli::setup_stats},
     {"hash", zanj::cli::setup_hash},

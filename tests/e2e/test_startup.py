@@ -40,7 +40,7 @@ class LoadedLibraries(ZanjTest):
         libraries = subprocess.run(["ldd", ZANJ], capture_output=True, text=True, check=True).stdout
         if "libasan" in libraries:
             self.skipTest("sanitizer builds keep the shared libstdc++ (cmake/Settings.cmake)")
-        for name in ("libstdc++", "libgcc_s", "libcurl", "libcrypto", "libssl"):
+        for name in ("libstdc++", "libgcc_s", "libcurl", "libcrypto", "libssl", "libarchive"):
             self.assertNotIn(name, libraries)
 
 

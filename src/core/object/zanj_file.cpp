@@ -1,4 +1,5 @@
 #include "object/zanj_file_access.hpp"
+#include "io/archive_library.hpp"
 
 #include "array/member_reader.hpp"
 
@@ -84,6 +85,8 @@ std::uint64_t ZanjFile::json_bytes() const { return impl_->json_bytes; }
 std::string version_report() {
   std::string out = "zanj " ZANJ_VERSION_STRING "\n";
   out += archive_library_versions();
+  out += "\n";
+  out += archive_library_version_line();  // libarchive: tar and other formats (export)
   out += "\n";
   return out;
 }

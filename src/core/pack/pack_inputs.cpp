@@ -15,6 +15,7 @@
 #include "json/json_parse.hpp"
 #include "pack/pack_plan.hpp"
 #include "pack/json_externalize.hpp"
+#include "pack/archive_input.hpp"
 
 namespace zanj {
 namespace {
@@ -205,6 +206,16 @@ InputKind input_kind(const std::string& path) {
 
 PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings) {
   if (inputs.empty()) throw Error("nothing to pack", Exit::usage);
+  for (const PackInput& in : inputs) {
+    if (!is_libarchive_input(in.path)) continue;
+    if (inputs.size() != 1 || in.named)
+      throw Error(in.path + ": an archive can only be packed on its own, not as one of several inputs", Exit::usage);
+    // A tar (7z, cpio, ...) is the directory it holds: unpacked, checked, then packed as one.
+    auto unpacked = std::make_shared<const UnpackedArchive>(in.path, settings.limits);
+    PackPlan plan = plan_repack(unpacked->directory(), settings);
+    plan.keep_alive = std::move(unpacked);
+    return plan;
+  }
   std::vector<InputKind> kinds;
   for (const PackInput& in : inputs) kinds.push_back(input_kind(in.path));
   if (inputs.size() == 1 && kinds[0] == InputKind::directory && !inputs[0].named)

@@ -53,6 +53,7 @@ struct PackPlan {
   std::vector<PlannedMember> members;    ///< external members, in the order they are written
   std::vector<std::string> notes;        ///< things worth a warning that did not stop the plan
   ZipMethod method = ZipMethod::deflate;  ///< how the members are to be compressed
+  std::shared_ptr<const void> keep_alive;  ///< what the sources need while writing (an unpacked tar)
   std::uint64_t known_bytes() const;     ///< sum of the members' known sizes
 };
 

@@ -1,0 +1,89 @@
+#include "export_command.hpp"
+
+#include <memory>
+
+#include "diagnostics.hpp"
+#include "inputs.hpp"
+#include "output.hpp"
+#include "progress.hpp"
+#include "zanj/error.hpp"
+#include "zanj/export.hpp"
+#include "zanj/format.hpp"
+#include "zanj/json.hpp"
+#include "zanj/safe_files.hpp"
+
+namespace zanj::cli {
+namespace {
+
+struct ExportOptions {
+  std::string file, path, output, format;
+  ExportSettings settings;
+  bool json = false;
+};
+
+int run_export(ExportOptions& opt) {
+  choose_export_format(opt.settings, opt.output, opt.format);
+  const ZanjFile z = open_zanj(opt.file);
+  install_interrupt_cleanup();
+  Progress progress("export", 0);
+  const ExportSummary summary = export_object(z, opt.path, opt.output, opt.settings, [&](const ExportProgress& p) {
+    progress.update(p.bytes_done, 0);
+  });
+  progress.finish();
+  const std::string format = export_format_name(opt.settings);
+  if (opt.json)
+    write_out(to_json(Json(JsonObject{{"output", opt.output},
+                                      {"format", format},
+                                      {"arrays", summary.arrays},
+                                      {"files", summary.files},
+                                      {"output_bytes", summary.output_bytes}})) +
+              "\n");
+  info(opt.output + ": " + std::to_string(summary.arrays) + " arrays exported as " + format + ", " +
+       human_bytes(summary.output_bytes));
+  return 0;
+}
+
+}  // namespace
+
+Command setup_export(CLI::App& parent) {
+  auto opt = std::make_shared<ExportOptions>();
+  CLI::App* app = parent.add_subcommand("export", "Write an archive's arrays as .npz, .safetensors, a folder of .npy files or a tar");
+  app->footer(
+      "The format is OUT's extension, or --format:\n"
+      "  npz          (.npz) every array, external and inline, as numpy.savez writes them: one\n"
+      "               stored .npy member per array, named by its keys joined by '/'; external\n"
+      "               arrays keep their exact bytes (byte order, Fortran order)\n"
+      "  safetensors  (.safetensors) every array as a tensor named by its keys joined by '/';\n"
+      "               the object, arrays replaced by references, in __metadata__ as JSON text.\n"
+      "               Strings and complex dtypes are refused by name (--cast: complex as float\n"
+      "               pairs on a last axis of 2)\n"
+      "  tar ...      (.tar, .tar.gz, .tar.xz, .tar.zst, .tar.bz2, .cpio, .7z, or libarchive's\n"
+      "               names: --format ustar, cpio+gzip) the dir layout below, streamed through\n"
+      "               libarchive with no temporary copy\n"
+      "  dir          (any other OUT) a new directory: one .npy file per array and __zanj__.json\n"
+      "               with each array a reference to its file, as `zanj extract` lays one out, so\n"
+      "               `zanj pack OUT -o X.zanj` packs it back\n"
+      "PATH exports the subtree at that object path (an array alone becomes {KEY: array}).\n"
+      "Files are written beside OUT and renamed over it only when complete; a directory is built\n"
+      "under a temporary name and renamed into place (an existing one only with --force).\n\n"
+      "Examples:\n  zanj export model.zanj -o model.npz\n  zanj export model.zanj weights -o weights.safetensors\n"
+      "  zanj export run.zanj -o run/\n\n"
+      "--json prints {\"output\", \"format\", \"arrays\", \"files\", \"output_bytes\"}.\n\n"
+      "Exit status: 0 written, 1 an array that cannot be read or stored in the format (nothing\n"
+      "written), 2 usage error, unreadable input or unwritable output.");
+  app->add_option("FILE", opt->file, "Archive to export (- reads it from standard input)")
+      ->required()
+      ->transform(input_file());
+  app->add_option("PATH", opt->path, "Object path of the subtree to export (default: everything)");
+  app->add_option("-o,--output", opt->output, "File or directory to write")->required()->type_name("OUT");
+  app->add_option("--format", opt->format,
+                  "npz, safetensors, dir, tar, tar.gz, tar.xz, tar.zst, tar.bz2, or a libarchive format[+filter] "
+                  "(default: by OUT's extension)")
+      ->type_name("FORMAT");
+  app->add_flag("--cast", opt->settings.cast, "safetensors: store complex arrays as float pairs");
+  app->add_flag("--force", opt->settings.force, "Replace an existing output directory");
+  app->add_flag("--json", opt->json, "Machine-readable summary on stdout");
+  return {app, [opt] { return run_export(*opt); }};
+}
+
+}  // namespace zanj::cli

@@ -1,0 +1,325 @@
+// `export`: writing the planned arrays and object as .npz, .safetensors or a directory.
+#include "zanj/export.hpp"
+
+#include <sys/stat.h>
+
+#include <ctime>
+#include <memory>
+#include <set>
+
+#include "export/archive_writer.hpp"
+#include "export/export_plan.hpp"
+#include "export/npy_stream.hpp"
+#include "export/safetensors_writer.hpp"
+#include "export/staged_directory.hpp"
+#include "io/temp_file.hpp"
+#include "pack/pack_plan.hpp"
+#include "zanj/error.hpp"
+#include "zanj/format.hpp"
+#include "zip/zip_writer.hpp"
+
+namespace zanj {
+namespace {
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+/// Counts bytes for the progress callback.
+class ProgressCounter {
+ public:
+  ProgressCounter(const std::function<void(const ExportProgress&)>& callback, std::uint64_t total) : callback_(callback) {
+    state_.bytes_total = total;
+  }
+  void add(std::uint64_t n) {
+    state_.bytes_done += n;
+    if (callback_) callback_(state_);
+  }
+
+ private:
+  const std::function<void(const ExportProgress&)>& callback_;
+  ExportProgress state_;
+};
+
+/// Where the files of a layout go: members of an .npz, or files of a staged directory.
+class FileSink {
+ public:
+  virtual ~FileSink() = default;
+  virtual void begin(const std::string& name, std::uint64_t size) = 0;
+  virtual void write(std::string_view bytes) = 0;
+  virtual void end() = 0;
+};
+
+/// A file of OUT's name, written beside it and renamed over it when complete.
+class OutputFile {
+ public:
+  explicit OutputFile(const std::string& out) : out_(out) {
+    const std::size_t slash = out.rfind('/');
+    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : out.substr(0, slash));
+    leaf_ = slash == std::string::npos ? out : out.substr(slash + 1);
+    if (leaf_.empty() || leaf_ == "." || leaf_ == "..") throw Error(out + ": not a file name", Exit::usage);
+    dir_ = open_user_directory(dir, CreateDirs::no);
+    if (entry_type_at(dir_.get(), leaf_) == EntryType::directory) throw Error(out + ": is a directory", Exit::usage);
+    temp_ = std::make_unique<TempFile>(dir_.get(), leaf_);
+  }
+  TempFile& temp() { return *temp_; }
+  void commit() { temp_->commit(leaf_, Replace::yes); }
+
+ private:
+  std::string out_, leaf_;
+  UniqueFd dir_;
+  std::unique_ptr<TempFile> temp_;
+};
+
+class NpzSink : public FileSink {
+ public:
+  NpzSink(int fd, const std::string& name) : zip_(fd, name, ZipWriterOptions{ZipMethod::store, 0, 1}) {}
+  // numpy.savez opens each member with force_zip64=True and the current time.
+  void begin(const std::string& name, std::uint64_t size) override {
+    zip_.begin_member(name, ZipMemberOptions{true, size, DosDateTime::from_unix(std::time(nullptr))});
+  }
+  void write(std::string_view bytes) override { zip_.write(bytes); }
+  void end() override { zip_.end_member(); }
+  ZipWriter& zip() { return zip_; }
+
+ private:
+  ZipWriter zip_;
+};
+
+class DirectorySink : public FileSink {
+ public:
+  explicit DirectorySink(StagedDirectory& dir) : dir_(dir) {}
+  void begin(const std::string& name, std::uint64_t) override {
+    fd_ = dir_.create_file(name);
+    name_ = name;
+  }
+  void write(std::string_view bytes) override {
+    write_all(fd_.get(), bytes, name_);
+    bytes_ += bytes.size();
+  }
+  std::uint64_t bytes() const { return bytes_; }
+  void end() override {
+    if (!fd_.close()) throw Error("cannot write '" + name_ + "'", Exit::usage);
+  }
+
+ private:
+  StagedDirectory& dir_;
+  UniqueFd fd_;
+  std::string name_;
+  std::uint64_t bytes_ = 0;
+};
+
+class ArchiveSink : public FileSink {
+ public:
+  explicit ArchiveSink(ArchiveWriter& writer) : writer_(writer) {}
+  void begin(const std::string& name, std::uint64_t size) override { writer_.begin(name, size); }
+  void write(std::string_view bytes) override { writer_.write(bytes); }
+  void end() override { writer_.end(); }
+
+ private:
+  ArchiveWriter& writer_;
+};
+
+void put_file(FileSink& sink, const std::string& name, std::string_view bytes, ProgressCounter& progress) {
+  sink.begin(name, bytes.size());
+  sink.write(bytes);
+  sink.end();
+  progress.add(0);
+}
+
+/// One .npy file per array, named by its keys.
+std::uint64_t write_arrays(const ExportPlan& plan, FileSink& sink, ProgressCounter& progress,
+                           const std::vector<ExportedArray>& arrays) {
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    sink.begin(plan.arrays[i].name + ".npy", arrays[i].npy_size());
+    arrays[i].stream_npy([&](std::string_view chunk) {
+      sink.write(chunk);
+      progress.add(chunk.size());
+      return true;
+    });
+    sink.end();
+  }
+  return arrays.size();
+}
+
+/// The folder layout: __zanj__.json, __zanj_meta__.json, one .npy per array, the other
+/// members the object refers to, copied.
+std::uint64_t write_layout(const ZanjFile& file, const ExportPlan& plan, FileSink& sink, ProgressCounter& progress,
+                           const std::vector<ExportedArray>& arrays) {
+  std::uint64_t files = 0;
+  put_file(sink, std::string(kMainMember), zanj_json_text(plan.object), progress);
+  ++files;
+  if (file.meta()) {
+    put_file(sink, std::string(kMetaMember), to_json(file.meta(), JsonStyle{1, '\t'}), progress);
+    ++files;
+  }
+  files += write_arrays(plan, sink, progress, arrays);
+  for (const std::string& member : plan.members) {
+    const ZipEntry* entry = file.archive().find(member);
+    if (!entry) throw Error(file.name() + ": no member '" + terminal_safe(member) + "'", Exit::invalid);
+    sink.begin(member, entry->uncompressed_size);
+    file.archive().read(*entry, [&](std::string_view chunk) {
+      sink.write(chunk);
+      progress.add(chunk.size());
+      return true;
+    });
+    sink.end();
+    ++files;
+  }
+  return files;
+}
+
+std::vector<std::string> layout_names(const ExportPlan& plan, bool with_json) {
+  std::vector<std::string> names;
+  if (with_json) names = {std::string(kMainMember), std::string(kMetaMember)};
+  for (const ExportArray& a : plan.arrays) names.push_back(a.name + ".npy");
+  if (with_json) names.insert(names.end(), plan.members.begin(), plan.members.end());
+  std::set<std::string> seen;
+  for (const std::string& n : names)
+    if (!seen.insert(n).second)
+      throw Error("two files would both be named '" + terminal_safe(n) + "'; export the subtrees separately",
+                  Exit::invalid);
+  return names;
+}
+
+ExportSummary write_safetensors(const ZanjFile& file, const ExportPlan& plan, const std::vector<ExportedArray>& arrays,
+                                const std::string& out, const ExportSettings& settings,
+                                const std::function<void(const ExportProgress&)>& callback) {
+  std::vector<SafetensorsTensor> tensors;
+  std::uint64_t total = 0;
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    std::vector<std::uint64_t> shape = arrays[i].shape();
+    const std::string where = file.name() + ": array '" + plan.arrays[i].path + "'";
+    std::string dtype = safetensors_dtype(arrays[i].dtype(), settings.cast, shape, where);
+    tensors.push_back({plan.arrays[i].name, std::move(dtype), std::move(shape), arrays[i].value_bytes()});
+    total += arrays[i].value_bytes();
+  }
+  std::vector<std::pair<std::string, std::string>> metadata{{"format", "zanj"},
+                                                            {std::string(kMainMember), to_json(plan.object)}};
+  if (file.meta()) metadata.emplace_back(std::string(kMetaMember), to_json(file.meta()));
+  OutputFile output(out);
+  TempFile& temp = output.temp();
+  const std::string header = safetensors_header(tensors, metadata);
+  temp.write(header);
+  ProgressCounter progress(callback, total);
+  std::string buffer;
+  for (const ExportedArray& a : arrays) {
+    a.stream_values([&](std::string_view chunk) {
+      // Small chunks are gathered: one write per MiB rather than one per value run.
+      if (buffer.size() + chunk.size() > (std::size_t{1} << 20)) {
+        temp.write(buffer);
+        buffer.clear();
+      }
+      if (chunk.size() >= (std::size_t{1} << 20)) temp.write(chunk);
+      else buffer.append(chunk);
+      progress.add(chunk.size());
+      return true;
+    });
+  }
+  temp.write(buffer);
+  output.commit();
+  return {arrays.size(), arrays.size(), header.size() + total};
+}
+
+/// Tar-family names, as extensions and as --format names: libarchive's format and filter.
+struct ArchiveName {
+  std::string_view name, format, filter;
+};
+constexpr ArchiveName kArchiveNames[] = {
+    {"tar", "paxr", ""},          {"tar.gz", "paxr", "gzip"},  {"tgz", "paxr", "gzip"},
+    {"tar.xz", "paxr", "xz"},     {"txz", "paxr", "xz"},       {"tar.zst", "paxr", "zstd"},
+    {"tzst", "paxr", "zstd"},     {"tar.bz2", "paxr", "bzip2"}, {"tbz2", "paxr", "bzip2"},
+    {"cpio", "cpio", ""},         {"7z", "7zip", ""},
+};
+
+void set_archive(ExportSettings& settings, std::string_view format, std::string_view filter) {
+  settings.format = ExportFormat::archive;
+  settings.archive_format = std::string(format);
+  settings.archive_filter = std::string(filter);
+}
+
+}  // namespace
+
+void choose_export_format(ExportSettings& settings, const std::string& out, std::string_view name) {
+  if (name.empty()) {
+    settings.format = ExportFormat::directory;
+    if (ends_with(out, ".npz")) settings.format = ExportFormat::npz;
+    if (ends_with(out, ".safetensors")) settings.format = ExportFormat::safetensors;
+    for (const ArchiveName& a : kArchiveNames)
+      if (ends_with(out, "." + std::string(a.name))) set_archive(settings, a.format, a.filter);
+    return;
+  }
+  if (name == "npz") settings.format = ExportFormat::npz;
+  else if (name == "safetensors") settings.format = ExportFormat::safetensors;
+  else if (name == "dir") settings.format = ExportFormat::directory;
+  else {
+    for (const ArchiveName& a : kArchiveNames)
+      if (name == a.name) return set_archive(settings, a.format, a.filter);
+    // libarchive's own names ("ustar", "cpio+gzip"): checked when the writer is set up.
+    const std::size_t plus = name.find('+');
+    if (name.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_+") != std::string_view::npos)
+      throw Error("unknown export format '" + terminal_safe(name) + "'", Exit::usage);
+    set_archive(settings, name.substr(0, plus), plus == std::string_view::npos ? "" : name.substr(plus + 1));
+  }
+}
+
+std::string export_format_name(const ExportSettings& settings) {
+  switch (settings.format) {
+    case ExportFormat::npz: return "npz";
+    case ExportFormat::safetensors: return "safetensors";
+    case ExportFormat::directory: return "dir";
+    case ExportFormat::archive:
+      return settings.archive_format + (settings.archive_filter.empty() ? "" : "+" + settings.archive_filter);
+  }
+  return "?";
+}
+
+ExportSummary export_object(const ZanjFile& file, std::string_view path, const std::string& out,
+                            const ExportSettings& settings, const std::function<void(const ExportProgress&)>& progress) {
+  const bool safetensors = settings.format == ExportFormat::safetensors;
+  const ExportPlan plan = plan_export(file, path, safetensors ? "" : ".npy");
+  // Every array is opened (and external headers checked) before the output is created.
+  std::vector<ExportedArray> arrays;
+  arrays.reserve(plan.arrays.size());
+  for (const ExportArray& a : plan.arrays) arrays.emplace_back(file.archive(), a);
+  if (safetensors) return write_safetensors(file, plan, arrays, out, settings, progress);
+
+  const bool layout = settings.format == ExportFormat::directory || settings.format == ExportFormat::archive;
+  const std::vector<std::string> names = layout_names(plan, layout);
+  if (layout) check_file_names(names);
+  std::uint64_t total = 0;
+  for (const ExportedArray& a : arrays) total += a.npy_size();
+  ProgressCounter counter(progress, total);
+  ExportSummary summary;
+  summary.arrays = arrays.size();
+  if (settings.format == ExportFormat::npz) {
+    OutputFile output(out);
+    NpzSink sink(output.temp().fd(), out);
+    summary.files = write_arrays(plan, sink, counter, arrays);
+    sink.zip().finish();
+    summary.output_bytes = sink.zip().bytes_written();
+    output.commit();
+    return summary;
+  }
+  if (settings.format == ExportFormat::archive) {
+    // Set up first: an unknown format or filter is refused before OUT is touched.
+    ArchiveWriter writer(settings.archive_format, settings.archive_filter, out);
+    OutputFile output(out);
+    writer.open(output.temp().fd());
+    ArchiveSink sink(writer);
+    summary.files = write_layout(file, plan, sink, counter, arrays);
+    writer.close();
+    output.commit();
+    struct stat st {};
+    summary.output_bytes = ::stat(out.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
+    return summary;
+  }
+  StagedDirectory dir(out, settings.force);
+  DirectorySink sink(dir);
+  summary.files = write_layout(file, plan, sink, counter, arrays);
+  summary.output_bytes = sink.bytes();
+  dir.commit();
+  return summary;
+}
+
+}  // namespace zanj

@@ -1,0 +1,68 @@
+#include "io/archive_library.hpp"
+
+#include <mutex>
+
+#include "base/shared_library.hpp"
+#include "zanj/error.hpp"
+
+namespace zanj {
+namespace {
+
+ArchiveLibrary open_libarchive() {
+  const SharedLibrary& so = SharedLibrary::load("tar and other archive formats", {"libarchive.so.13"});
+  ArchiveLibrary a{};
+#define ZANJ_ARCHIVE_SYMBOL(field, name) a.field = so.symbol<decltype(name)>(#name)
+  ZANJ_ARCHIVE_SYMBOL(write_new, archive_write_new);
+  ZANJ_ARCHIVE_SYMBOL(write_free, archive_write_free);
+  ZANJ_ARCHIVE_SYMBOL(write_set_format_by_name, archive_write_set_format_by_name);
+  ZANJ_ARCHIVE_SYMBOL(write_add_filter_by_name, archive_write_add_filter_by_name);
+  ZANJ_ARCHIVE_SYMBOL(write_open_fd, archive_write_open_fd);
+  ZANJ_ARCHIVE_SYMBOL(write_header, archive_write_header);
+  ZANJ_ARCHIVE_SYMBOL(write_data, archive_write_data);
+  ZANJ_ARCHIVE_SYMBOL(write_finish_entry, archive_write_finish_entry);
+  ZANJ_ARCHIVE_SYMBOL(write_close, archive_write_close);
+  ZANJ_ARCHIVE_SYMBOL(error_string, archive_error_string);
+  ZANJ_ARCHIVE_SYMBOL(entry_new, archive_entry_new);
+  ZANJ_ARCHIVE_SYMBOL(entry_free, archive_entry_free);
+  ZANJ_ARCHIVE_SYMBOL(entry_set_pathname_utf8, archive_entry_set_pathname_utf8);
+  ZANJ_ARCHIVE_SYMBOL(entry_set_size, archive_entry_set_size);
+  ZANJ_ARCHIVE_SYMBOL(entry_set_filetype, archive_entry_set_filetype);
+  ZANJ_ARCHIVE_SYMBOL(entry_set_perm, archive_entry_set_perm);
+  ZANJ_ARCHIVE_SYMBOL(entry_set_mtime, archive_entry_set_mtime);
+  ZANJ_ARCHIVE_SYMBOL(version_details, archive_version_details);
+  ZANJ_ARCHIVE_SYMBOL(read_new, archive_read_new);
+  ZANJ_ARCHIVE_SYMBOL(read_free, archive_read_free);
+  ZANJ_ARCHIVE_SYMBOL(read_support_format_all, archive_read_support_format_all);
+  ZANJ_ARCHIVE_SYMBOL(read_support_filter_all, archive_read_support_filter_all);
+  ZANJ_ARCHIVE_SYMBOL(read_open_filename, archive_read_open_filename);
+  ZANJ_ARCHIVE_SYMBOL(read_next_header, archive_read_next_header);
+  ZANJ_ARCHIVE_SYMBOL(read_data, archive_read_data);
+  ZANJ_ARCHIVE_SYMBOL(entry_pathname_utf8, archive_entry_pathname_utf8);
+  ZANJ_ARCHIVE_SYMBOL(entry_pathname, archive_entry_pathname);
+  ZANJ_ARCHIVE_SYMBOL(entry_filetype, archive_entry_filetype);
+  ZANJ_ARCHIVE_SYMBOL(entry_hardlink, archive_entry_hardlink);
+  ZANJ_ARCHIVE_SYMBOL(entry_size, archive_entry_size);
+  ZANJ_ARCHIVE_SYMBOL(entry_size_is_set, archive_entry_size_is_set);
+#undef ZANJ_ARCHIVE_SYMBOL
+  return a;
+}
+
+}  // namespace
+
+const ArchiveLibrary& archive_library() {
+  static std::once_flag once;
+  static ArchiveLibrary library;
+  // call_once retries after an exception, so a missing library is reported every time.
+  std::call_once(once, [] { library = open_libarchive(); });
+  return library;
+}
+
+std::string archive_library_version_line() {
+  try {
+    return std::string(archive_library().version_details()) + " (tar and other formats; opened when needed)";
+  } catch (const Error&) {
+    return "libarchive: not installed (tar and other formats need libarchive.so.13)";
+  }
+}
+
+}  // namespace zanj

@@ -1,0 +1,15 @@
+#include <doctest/doctest.h>
+
+#include "io/archive_library.hpp"
+
+using namespace zanj;
+
+TEST_SUITE("archive_library") {
+  TEST_CASE("libarchive opens at run time and names its version") {
+    const ArchiveLibrary& lib = archive_library();
+    CHECK(static_cast<bool>(lib.write_new));
+    CHECK(static_cast<bool>(lib.read_next_header));
+    CHECK(&archive_library() == &lib);  // opened once
+    CHECK(archive_library_version_line().rfind("libarchive ", 0) == 0);
+  }
+}
