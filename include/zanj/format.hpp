@@ -124,6 +124,12 @@ struct RowRequest {
 void print_rows(const Archive& archive, const Node& node, std::string_view path, const RowRequest& request,
                 RowFormat format, OutputBuffer& out);
 
+/// Print the selected elements of an inline list (a JSON array in __zanj__.json) the way
+/// print_rows prints an external list's: the same slices, --head and --tail, jsonl or json.
+/// Throws Error (usage) for a slice with more than one index, an index out of range, or csv.
+void print_list_elements(JsonView list, std::string_view where, const RowRequest& request, RowFormat format,
+                         OutputBuffer& out);
+
 /// Every row as one JSON array, no newline (what --resolve puts in "data").
 void write_rows_json(const Archive& archive, const Node& node, std::string_view path, OutputBuffer& out);
 

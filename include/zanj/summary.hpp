@@ -4,6 +4,7 @@
 // array's values (profile_array: statistics, a histogram and a thumbnail in one pass), and the
 // report pages themselves.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,6 +34,9 @@ struct Summary {
   std::uint64_t array_bytes = 0;
   std::vector<ArraySummary> largest_arrays;  ///< up to `largest` arrays, biggest first
   std::string root_type;                     ///< format key, or "dict", "list", ...
+  /// The format keys found on the tree's nodes: the version, or both when an archive mixes
+  /// them (docs/format.md); none when no node is format-keyed.
+  bool legacy_format = false, current_format = false;
   std::uint64_t root_length = 0;             ///< keys or elements of the root
   std::optional<double> timestamp;           ///< meta "timestamp", when it is a date
   std::optional<std::string> invalid_timestamp;  ///< meta "timestamp" as JSON text, when it is no date
@@ -43,6 +47,26 @@ struct Summary {
 };
 
 Summary summarize(const ZanjFile& file, std::size_t largest = 5);
+
+// Nodes inside the rows of external lists and tables (here until tree.hpp, where they belong,
+// can change without rebuilding every reader of it). Every release serializes a long list's
+// elements with the archive's settings, so a row can hold an external array of its own
+// (member "lst/3/arr.npy", externals_info path ["lst", 3, "arr"]) that the loader fills in
+// after the list: the object tree continues through a .jsonl member's lines, and
+// "lst/3/arr" names the "arr" of row 3.
+/// A node found by its object path, with the rows the path went through (the node's views
+/// point into them, so they live as long as this does).
+struct FoundNode {
+  JsonView json;
+  std::vector<std::shared_ptr<const Json>> rows;
+};
+
+/// find_node, continuing into the rows of external lists and tables: at such a node the next
+/// segment is a row index, and that row is read from its member (the lines before it are
+/// skipped, the ones after it not read) and parsed. Throws Error (invalid) as find_node does
+/// when there is no such node or row.
+FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target);
+
 
 /// Seconds since the epoch as "2026-11-20T12:34:56Z"; nullopt outside the years 1 to 9999
 /// (NaN and infinities included).

@@ -21,7 +21,30 @@
 namespace zanj {
 
 inline constexpr std::string_view kFormatKey = "__muutils_format__";
+inline constexpr std::string_view kLegacyFormatKey = "__format__";  ///< before muutils 0.8
 inline constexpr std::string_view kRefKey = "$ref";
+
+/// Which generation of the library tagged a node (docs/format.md has the releases of each).
+/// The one mapping from what is on disk to a format version is format_tag() below; every
+/// reader of the tree goes through classify(), which uses it.
+enum class FormatVersion {
+  none,     ///< not a format-keyed node
+  legacy,   ///< "__format__": muutils.zanj (2023) and ZANJ 0.1 to 0.3 with muutils up to 0.7
+  current,  ///< "__muutils_format__": ZANJ 0.4 and later with muutils 0.8 and later
+};
+/// "__format__ (muutils <= 0.7, ZANJ <= 0.3)" or "__muutils_format__ (...)", for `info`.
+std::string_view format_version_name(FormatVersion version);
+
+/// The format key of an object node and its value. A node with "__muutils_format__" is
+/// current. A node with only "__format__" is legacy when the value names a kind those
+/// releases wrote (an array, external list or tuple, a DataFrame, a serializable dataclass);
+/// any other "__format__" key is a user's key in a plain dict, as today's library reads it.
+struct FormatTag {
+  FormatVersion version = FormatVersion::none;
+  std::string_view key;  ///< the key that holds the format ("" when none)
+  JsonView value;
+};
+FormatTag format_tag(JsonView object);
 
 enum class NodeKind { dict, list, array, table, external_list, dataclass, string, number, boolean, null, other };
 /// The names used by `ls --json`: "dict", "list", "array", "table", "external_list", ...
@@ -61,6 +84,8 @@ struct ExternalListNode {
 struct Node {
   NodeKind kind = NodeKind::null;
   std::string format;                  ///< the format key's value, "" when absent
+  FormatVersion version = FormatVersion::none;  ///< which key held it
+  std::string_view format_key;         ///< that key ("" when absent)
   JsonView json;
   std::optional<ArrayNode> array;
   std::optional<TableNode> table;

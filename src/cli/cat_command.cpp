@@ -11,6 +11,7 @@
 #include "zanj/array.hpp"
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
+#include "zanj/summary.hpp"
 #include "zanj/tree.hpp"
 
 namespace zanj::cli {
@@ -103,7 +104,9 @@ int run_cat(const CatOptions& opt, OutputBuffer& out) {
   const ZanjFile z = open_zanj(opt.file);
   for (const auto& p : z.problems()) warn(z.name() + ": " + p);
   const NodeTarget target = parse_node_target(z.root(), opt.target);
-  const JsonView json = find_node(z.root(), target, z.name());
+  // A path may go on into the rows of an external list or table (lst/3/arr).
+  const FoundNode found = find_node_in_rows(z, target);
+  const JsonView json = found.json;
   const Node node = classify(json);
   const int indent = stdout_is_terminal() ? 2 : 0;  // pretty for people, one line for pipes
 
@@ -118,10 +121,17 @@ int run_cat(const CatOptions& opt, OutputBuffer& out) {
     print_array_node(z, node, target, opt, out);
   } else if (node.table || node.list) {
     print_rows_node(z, node, target, opt, out);
+  } else if (node.kind == NodeKind::list && (!target.slice.empty() || opt.head || opt.tail || opt.format == "jsonl")) {
+    // An inline list selects and prints elements as an external list does its rows.
+    check_format(opt, {"text", "jsonl", "json"}, "lists");
+    RowRequest request{target.slice.empty() ? SliceSpec{} : parse_slice(target.slice), opt.head, opt.tail};
+    const std::string where = z.name() + ": list '" + (target.path.empty() ? std::string("/") : target.path) + "'";
+    print_list_elements(json, where, request, opt.format == "json" ? RowFormat::json : RowFormat::jsonl, out);
   } else {
     check_format(opt, {"text", "json"}, std::string("a ") + std::string(kind_name(node.kind)) + " (it prints as JSON)");
     if (!target.slice.empty() || opt.head || opt.tail)
-      usage("slices, --head and --tail select from arrays, tables and lists; " +
+      usage("slices, --head and --tail select elements of arrays (along the first axis), rows of tables and "
+            "elements of lists; " +
             (target.path.empty() ? std::string("the root") : "'" + target.path + "'") + " is a " +
             std::string(kind_name(node.kind)));
     write_json(out, json, JsonStyle{indent});
@@ -137,7 +147,9 @@ Command setup_cat(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand("cat", "Print a node's values: arrays, tables, lists or JSON, streamed");
   app->footer(
       "PATH is an object path as `zanj ls` prints it ('' or omitted: the root), optionally followed\n"
-      "by a numpy slice: w[0:10], w[:, 3], w[-1], w[::2], w[1:-1:3, ...]. Only the selected values\n"
+      "by a numpy slice: w[0:10], w[:, 3], w[-1], w[::2], w[1:-1:3, ...]. A slice, --head and --tail\n"
+      "select an array's entries along its first axis (a slice: any axes), a table's rows, and a\n"
+      "list's elements (inline or external; one index). Only the selected values\n"
       "are decoded, and a member is inflated no further than the last one needed. FILE may be\n"
       "'-' to read the archive from standard input. See zanj-cat(1) for more.\n\n"
       "What is printed, by node kind (--format):\n"
@@ -147,7 +159,8 @@ Command setup_cat(CLI::App& parent) {
       "                little-endian bytes, nothing else)\n"
       "  table         jsonl (one row object per line; the default), json (an array of row\n"
       "                objects), csv (header from the table's columns)\n"
-      "  list/tuple    jsonl (one element per line; the default), json (one array)\n"
+      "  list/tuple    external: jsonl (one element per line; the default), json (one array);\n"
+      "                inline: JSON like any node, or jsonl with --format jsonl or a selection\n"
       "  anything else JSON, indented on a terminal\n"
       "--json is --format json. With --resolve the node is printed as JSON with every external\n"
       "array, table and list's \"data\" filled in (the whole object when PATH is omitted).\n"
@@ -174,9 +187,9 @@ Command setup_cat(CLI::App& parent) {
       ->check(CLI::IsMember({"text", "json", "jsonl", "csv", "npy", "raw"}));
   app->add_flag("--json", opt->json, "Same as --format json");
   app->add_flag("--full", opt->full, "Print every element of large arrays (text format) instead of a summary");
-  app->add_option("--head", opt->head, "Only the first N rows (tables, lists) or entries along an array's first axis")
+  app->add_option("--head", opt->head, "Only the first N rows of a table, elements of a list (inline or external), or entries along an array's first axis")
       ->check(CLI::NonNegativeNumber);
-  app->add_option("--tail", opt->tail, "Only the last N rows (tables, lists) or entries along an array's first axis")
+  app->add_option("--tail", opt->tail, "Only the last N rows of a table, elements of a list (inline or external), or entries along an array's first axis")
       ->check(CLI::NonNegativeNumber);
   app->add_flag("--resolve", opt->resolve, "Print the node as JSON with external arrays, tables and lists filled in");
   app->add_option("--member", opt->member, "Print the raw bytes of this ZIP member instead, like `unzip -p`");

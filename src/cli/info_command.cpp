@@ -22,6 +22,22 @@ struct InfoOptions {
   bool members = true;
 };
 
+/// The format key the archive's nodes carry: "__muutils_format__", "__format__" (releases
+/// before muutils 0.8), "mixed", or null when no node is format-keyed.
+Json format_key_json(const Summary& s) {
+  if (s.legacy_format && s.current_format) return "mixed";
+  if (s.legacy_format) return std::string(kLegacyFormatKey);
+  if (s.current_format) return std::string(kFormatKey);
+  return nullptr;
+}
+
+std::string format_text(const Summary& s) {
+  if (s.legacy_format && s.current_format) return "mixed: nodes tagged __format__ and __muutils_format__";
+  if (s.legacy_format) return std::string(format_version_name(FormatVersion::legacy));
+  if (s.current_format) return std::string(format_version_name(FormatVersion::current));
+  return std::string(format_version_name(FormatVersion::none));
+}
+
 Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, const InfoOptions& opt) {
   JsonArray largest;
   for (const auto& a : s.largest_arrays) {
@@ -48,6 +64,7 @@ Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, 
       {"external_lists", s.external_lists},
       {"array_bytes", s.array_bytes},
       {"root_type", s.root_type},
+      {"format", format_key_json(s)},
       {"saved_at", s.saved_at.empty() ? Json(nullptr) : Json(s.saved_at)},
       {"timestamp", s.timestamp ? Json(*s.timestamp) : Json(nullptr)},
       {"python", s.python.empty() ? Json(nullptr) : Json(s.python)},
@@ -79,6 +96,7 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
                                     : s.saved_at);
   if (!s.python.empty()) row("python", terminal_safe(s.python));
   if (!s.torch.empty()) row("torch", terminal_safe(s.torch));
+  row("format", format_text(s));
   if (s.zanj_cfg) row("settings", cfg_line(*s.zanj_cfg));
   if (!s.handlers.empty()) row("handlers", std::to_string(s.handlers.size()) + " (source hidden; --handlers shows it)");
   row("root", terminal_safe(s.root_type) + (s.root_type == "dict" ? ", " + std::to_string(s.root_length) + " keys"
@@ -156,7 +174,7 @@ Command setup_info(CLI::App& parent) {
       "  curl -s https://example.org/model.zanj | zanj info -\n\n"
       "--json prints one JSON object per file (one per line) with: file (as given), members,\n"
       "compressed_bytes, uncompressed_bytes, externals, arrays, external_arrays, inline_arrays,\n"
-      "tables, external_lists, array_bytes, root_type, saved_at, timestamp, python, torch, zanj_cfg,\n"
+      "tables, external_lists, array_bytes, root_type, format, saved_at, timestamp, python, torch, zanj_cfg,\n"
       "largest_arrays, member_list, problems (zanj-info(1) describes each).\n\n"
       "Exit status: 0 ok, 1 a file is not a readable ZANJ archive, 2 usage error.");
   app->add_option("FILE", opt->files, "Archives to describe (- reads one from standard input)")

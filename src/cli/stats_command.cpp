@@ -119,8 +119,9 @@ int run_stats(const StatsOptions& opt) {
   const ZanjFile z = open_zanj(opt.file);
   for (const auto& p : z.problems()) warn(z.name() + ": " + p);
   const PathSegments start = split_path(opt.path);
-  const JsonView node = follow_path(z.root(), start);
-  if (!node) throw Error(z.name() + ": no object at path '" + opt.path + "'");
+  // A path may go on into the rows of an external list or table (lst/3/arr).
+  const FoundNode found = find_node_in_rows(z, NodeTarget{opt.path, start, ""});
+  const JsonView node = found.json;
 
   JsonArray arrays;
   std::vector<std::vector<std::string>> rows{

@@ -187,6 +187,37 @@ void print_rows(const Archive& archive, const Node& node, std::string_view path,
   writer.finish();
 }
 
+void print_list_elements(JsonView list, std::string_view where, const RowRequest& request, RowFormat format,
+                         OutputBuffer& out) {
+  std::size_t indices = 0;
+  for (const auto& item : request.slice.items) indices += item.kind != SliceItem::Kind::ellipsis;
+  if (indices > 1)
+    throw Error(std::string(where) + ": slice " + request.slice.text + " has " + std::to_string(indices) +
+                    " indices, but a list has one dimension (its elements)",
+                Exit::usage);
+  if (format == RowFormat::csv)
+    throw Error("--format csv is for tables and arrays; this is a list (use json or jsonl)", Exit::usage);
+  Selection selection;
+  try {
+    selection = select(request.slice, {list.size()});
+    if (request.head) selection = take_head(selection, *request.head);
+    if (request.tail) selection = take_tail(selection, *request.tail);
+  } catch (const Error& e) {
+    throw Error(std::string(where) + ": " + e.what(), e.exit());
+  }
+  const Segment s = selection.axes[0].segments[0];
+  const bool single = !selection.axes[0].kept;
+  const bool array = format == RowFormat::json && !single;
+  if (array) out.text() += '[';
+  for (std::uint64_t k = 0; k < s.count; ++k) {
+    if (array && k) out.text() += ", ";
+    write_json(out.text(), list[static_cast<std::size_t>(s.at(k))]);
+    if (!array) out.text() += '\n';
+    out.flush_if_full();
+  }
+  if (array) out.text() += "]\n";
+}
+
 void write_rows_json(const Archive& archive, const Node& node, std::string_view path, OutputBuffer& out) {
   const RowSource rows = open_rows(archive, node, path);
   out.text() += '[';

@@ -215,10 +215,15 @@ class ContentHasher {
     };
     const Archive& archive = file_.archive();
     if (entry->uncompressed_size <= options_.queue_bytes) {  // small: no worker thread
+      // The lines are taken out of the member before any is hashed: a row can hold an external
+      // array of its own (lst/3/arr.npy), and reading that member must not happen while this
+      // one is being inflated on the same thread.
+      std::vector<std::string> lines;
       for_each_jsonl_line(archive, *entry, [&](std::uint64_t, std::string_view line) {
-        item(line);
+        lines.emplace_back(line);
         return true;
       });
+      for (const std::string& line : lines) item(line);
     } else {
       ChunkPuller lines(
           [&archive, entry](const ChunkPuller::Sink& sink) {

@@ -32,6 +32,36 @@ std::string_view encoding_name(ArrayEncoding encoding) {
   return "external";
 }
 
+std::string_view format_version_name(FormatVersion version) {
+  switch (version) {
+    case FormatVersion::legacy: return "__format__ (muutils.zanj 2023, ZANJ 0.1-0.3 with muutils <= 0.7)";
+    case FormatVersion::current: return "__muutils_format__ (ZANJ >= 0.4 with muutils >= 0.8)";
+    case FormatVersion::none: return "none (no format-keyed node)";
+  }
+  return "none";
+}
+
+namespace {
+
+/// The kinds the "__format__" releases wrote (muutils.json_serialize and zanj/serializing.py
+/// of those tags): a value outside these is an ordinary key of the user's dict.
+bool legacy_format_value(std::string_view v) {
+  for (const std::string_view type : {"numpy.ndarray:", "torch.Tensor:"})
+    if (v.starts_with(type)) return true;
+  return v == "list:external" || v == "tuple:external" || v == "pandas.DataFrame:external" ||
+         v == "pandas.DataFrame" || v.ends_with("(SerializableDataclass)");
+}
+
+}  // namespace
+
+FormatTag format_tag(JsonView object) {
+  if (!object.is_object()) return {};
+  if (const JsonView v = object.find(kFormatKey)) return {FormatVersion::current, kFormatKey, v};
+  if (const JsonView v = object.find(kLegacyFormatKey); v && v.is_string() && legacy_format_value(v.as_string()))
+    return {FormatVersion::legacy, kLegacyFormatKey, v};
+  return {};
+}
+
 std::optional<std::uint64_t> ArrayNode::element_count() const {
   if (!has_shape) return std::nullopt;
   std::uint64_t n = 1;
@@ -114,9 +144,15 @@ void classify_formatted(JsonView json, std::string_view format, Node& node) {
                                  uint_at(json, "len(data)")};
   } else if (ends_with(format, "DataFrame:external")) {
     TableNode t{std::string(json.string_at(kRefKey)), {}, uint_at(json, "len(data)")};
-    if (const JsonView cols = json.find("columns"); cols.is_array())
+    if (const JsonView cols = json.find("columns"); cols.is_array()) {
       for (const JsonView c : cols)
         t.columns.push_back(c.is_string() ? std::string(c.as_string()) : to_json(c));
+    } else if (cols.is_object()) {
+      // The "__format__" releases overwrote the column list with per-column statistics, a
+      // dict whose order is a Python set's: the first row (`data[0]`) keeps the real order.
+      const JsonView first = json.find("data[0]");
+      for (const auto& [k, v] : (first.is_object() ? first : cols).members()) t.columns.emplace_back(k);
+    }
     node.kind = NodeKind::table;
     node.table = std::move(t);
   } else if (ends_with(format, "(SerializableDataclass)")) {
@@ -139,7 +175,10 @@ Node classify(JsonView json) {
     case Json::Type::string: node.kind = NodeKind::string; break;
     case Json::Type::array: node.kind = NodeKind::list; break;
     case Json::Type::object:
-      if (const JsonView format = json.find(kFormatKey)) {
+      if (const FormatTag tag = format_tag(json); tag.version != FormatVersion::none) {
+        const JsonView format = tag.value;
+        node.version = tag.version;
+        node.format_key = tag.key;
         node.format = format.is_string() ? std::string(format.as_string()) : to_json(format);
         classify_formatted(json, node.format, node);
       } else {
@@ -150,6 +189,13 @@ Node classify(JsonView json) {
   }
   return node;
 }
+
+namespace {
+/// The key that tags `node` (and so is no child of it); an empty key is an ordinary key.
+bool is_format_key(const Node& node, std::string_view key) {
+  return !node.format_key.empty() && key == node.format_key;
+}
+}  // namespace
 
 bool is_scalar_list(JsonView json) {
   if (!json.is_array()) return false;
@@ -171,7 +217,7 @@ std::vector<std::pair<std::string, JsonView>> node_children(const Node& node) {
     case NodeKind::dataclass:
     case NodeKind::other:
       for (const auto& [k, v] : node.json.members())
-        if (k != kFormatKey) out.emplace_back(std::string(k), v);
+        if (!is_format_key(node, k)) out.emplace_back(std::string(k), v);
       break;
     default: break;
   }
@@ -185,7 +231,7 @@ std::size_t node_child_count(const Node& node) {
     case NodeKind::dataclass:
     case NodeKind::other: {
       std::size_t n = 0;
-      for (const auto [k, v] : node.json.members()) n += k != kFormatKey;
+      for (const auto [k, v] : node.json.members()) n += !is_format_key(node, k);
       return n;
     }
     default: return 0;
@@ -218,7 +264,7 @@ class TreeWalker {
       case NodeKind::other: {
         const std::size_t n = json.size();
         for (std::size_t i = 0; i < n; ++i)
-          if (json.key(i) != kFormatKey) descend(json, i, json[i]);
+          if (!is_format_key(node, json.key(i))) descend(json, i, json[i]);
         break;
       }
       default: break;

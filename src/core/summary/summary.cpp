@@ -107,6 +107,8 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
   const std::size_t cut_at = std::max<std::size_t>(2 * largest, 1024);
   walk_tree(file.root(), {}, [&](const TreeVisit& v) {
     const Node& n = v.node;
+    s.legacy_format |= n.version == FormatVersion::legacy;
+    s.current_format |= n.version == FormatVersion::current;
     if (n.is_reference()) ++s.externals;
     if (n.table) ++s.tables;
     if (n.list) ++s.external_lists;

@@ -199,6 +199,12 @@ class MemberValueCheck {
 
 /// Check one visited node when it is an inline array (check_inline_array).
 void check_inline_node(const TreeVisit& v, std::string_view member, VerifyReport& report);
+
+/// Why the release that wrote a "__format__" array node fails to load it, if it does: those
+/// releases' loaders cast every array through muutils' DTYPE_MAP, which knows a fixed set of
+/// dtype names (no uint16..uint64, no byte-order or string dtypes): anything else is a
+/// KeyError. nullopt for today's nodes and for dtypes the map has.
+std::optional<std::string> legacy_loader_refusal(const Node& node);
 /// Check every inline array under `root` (check_inline_array); `member` names the document
 /// and `start` is the object path of `root` in it.
 void check_inline_arrays(JsonView root, std::string_view member, VerifyReport& report,

@@ -81,7 +81,10 @@ PathWalk walk_python_path(JsonView root, const std::vector<Json>& items, const P
     if (node.is_object()) {
       // An external node on the way is entered through its "data": what an earlier (shorter)
       // entry loaded into it, else a "data" key already on disk; without either the loader fails.
-      if (const JsonView format = find(node, kFormatKey)) {
+      // Each release's loader looks for its own key; an archive holds one kind of key.
+      JsonView format = find(node, kFormatKey);
+      if (!format) format = find(node, kLegacyFormatKey);
+      if (format) {
         if (!format.is_string()) return fail("a format key that is not a string is on the way");
         if (format.as_string().ends_with(":external")) {
           if (const auto fed = populated.find(view_identity(node)); fed != populated.end()) {

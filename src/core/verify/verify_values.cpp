@@ -217,9 +217,26 @@ static std::optional<std::string> external_list_data(const ArrayNode& array) {
   return data.list->member;
 }
 
+std::optional<std::string> legacy_loader_refusal(const Node& node) {
+  if (node.version != FormatVersion::legacy || !node.array) return std::nullopt;
+  // The names of muutils.tensor_utils.DTYPE_MAP (the same from muutils 0.3 to 0.7), as
+  // numpy's and torch's dtypes print; TORCH_DTYPE_MAP has the same keys.
+  static constexpr std::string_view kKnown[] = {
+      "bool", "bool_", "complex128", "complex64", "float16", "float32", "float64", "int16", "int32", "int64",
+      "int8", "longlong", "uint8", "torch.bfloat16", "torch.bool", "torch.complex128", "torch.complex64",
+      "torch.float16", "torch.float32", "torch.float64", "torch.int16", "torch.int32", "torch.int64",
+      "torch.int8", "torch.uint8"};
+  for (const std::string_view known : kKnown)
+    if (node.array->dtype == known) return std::nullopt;
+  return "dtype '" + node.array->dtype + "' is not in the DTYPE_MAP of the release that wrote this \"__format__\" "
+         "archive (muutils <= 0.7): its loader fails on it (KeyError)";
+}
+
 void check_inline_node(const TreeVisit& v, std::string_view member, VerifyReport& report) {
   if (!v.node.array || v.node.array->external()) return;
   ++report.checked.inline_arrays;
+  if (const auto refusal = legacy_loader_refusal(v.node))
+    add_problem(report, Code::inline_array_invalid, member, v.path(), *refusal);
   if (const auto ref = external_list_data(*v.node.array))
     add_problem(report, Code::inline_array_invalid, member, v.path(),
                 "\"data\" is an external list ('" + *ref +

@@ -115,8 +115,8 @@ std::string plan_reference(const Archive& archive, const RefSite& ref, std::vect
   if (n.array && (!n.array->has_shape || n.array->dtype.empty()))
     add_problem(report, Code::bad_reference, member, path, "external array" + where(ref) + " without shape or dtype");
   else if (n.array)
-    if (const auto why = dtype_refusal(n.array->dtype))
-      add_problem(report, Code::bad_reference, member, path, "external array" + where(ref) + ": " + *why);
+    if (const auto why = dtype_refusal(n.array->dtype).value_or(legacy_loader_refusal(n).value_or("")); !why.empty())
+      add_problem(report, Code::bad_reference, member, path, "external array" + where(ref) + ": " + why);
   const ZipEntry* entry = archive.find(member);
   if (!entry) {
     add_problem(report, Code::dangling_ref, member, path, "$ref" + where(ref) + " names no member");

@@ -65,6 +65,46 @@ TEST_SUITE("tree") {
     CHECK(*z.array->element_count() == 1);
   }
 
+  TEST_CASE("format versions: __format__ of the releases before muutils 0.8") {
+    Json j;
+    Node a = classify_text(R"({"__format__": "numpy.ndarray:array_hex_meta", "data": "0100", "shape": [2],
+                               "dtype": "uint8", "n_elements": 2})", j);
+    REQUIRE(a.array);
+    CHECK(a.version == FormatVersion::legacy);
+    CHECK(a.format == "numpy.ndarray:array_hex_meta");
+    CHECK(a.array->encoding == ArrayEncoding::hex);
+    Node d = classify_text(R"j({"__format__": "Cfg(SerializableDataclass)", "x": 1})j", j);
+    CHECK(d.kind == NodeKind::dataclass);
+    REQUIRE(node_children(d).size() == 1);
+    CHECK(node_children(d)[0].first == "x");
+    CHECK(node_child_count(d) == 1);
+    // a value no release wrote: the user's own key of a plain dict
+    Node u = classify_text(R"({"__format__": "mine", "x": 1})", j);
+    CHECK(u.kind == NodeKind::dict);
+    CHECK(u.version == FormatVersion::none);
+    CHECK(node_child_count(u) == 2);
+    // both keys: today's decides, and the old one is an ordinary child
+    Node both = classify_text(R"({"__muutils_format__": "list:external", "__format__": "x", "$ref": "l.jsonl"})", j);
+    CHECK(both.kind == NodeKind::external_list);
+    CHECK(both.version == FormatVersion::current);
+    // an empty key is never taken for a format key
+    Node empty = classify_text(R"({"": 1, "b": 2})", j);
+    CHECK(node_child_count(empty) == 2);
+    CHECK(format_tag(view_of(j)).version == FormatVersion::none);
+  }
+
+  TEST_CASE("table columns written as per-column statistics (releases before ZANJ 0.6)") {
+    Json j;
+    Node t = classify_text(R"({"__format__": "pandas.DataFrame:external", "$ref": "t.jsonl",
+                               "columns": {"c": {"types": ["str"], "len": 3}, "a": {"types": ["int"], "len": 3}},
+                               "data[0]": {"a": 1, "c": "x"}})", j);
+    REQUIRE(t.table);
+    CHECK(t.table->columns == std::vector<std::string>{"a", "c"});  // the first row's order
+    Node n = classify_text(R"({"__muutils_format__": "pandas.DataFrame:external", "$ref": "t.jsonl",
+                               "columns": {"c": {}, "a": {}}})", j);
+    CHECK(n.table->columns == std::vector<std::string>{"c", "a"});  // no first row: the dict's keys
+  }
+
   TEST_CASE("tables, external lists, dataclasses, other") {
     Json j;
     Node t = classify_text(R"j({"__muutils_format__": "pandas.DataFrame:external", "$ref": "t.jsonl",

@@ -1,0 +1,71 @@
+#include "zanj/summary.hpp"
+
+#include <charconv>
+
+#include "json/json_parse.hpp"
+#include "json/json_view_access.hpp"
+#include "array/member_reader.hpp"
+#include "zanj/error.hpp"
+
+namespace zanj {
+namespace {
+
+/// A row index as a path segment: decimal digits only, as `ls` prints them.
+std::optional<std::uint64_t> row_index(const std::string& segment) {
+  std::uint64_t index = 0;
+  if (segment.empty() || segment.size() > 19) return std::nullopt;
+  const auto [end, ec] = std::from_chars(segment.data(), segment.data() + segment.size(), index);
+  if (ec != std::errc() || end != segment.data() + segment.size()) return std::nullopt;
+  return index;
+}
+
+}  // namespace
+
+FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
+  FoundNode found;
+  JsonView at = file.root();
+  std::size_t done = 0;     // segments consumed before `at`
+  std::size_t missing = 0;  // the first segment not found
+  const PathSegments& segments = target.segments;
+  for (;;) {
+    const PathSegments rest(segments.begin() + static_cast<std::ptrdiff_t>(done), segments.end());
+    std::size_t matched = 0;
+    if (const JsonView node = follow_path(at, rest, &matched)) {
+      found.json = node;
+      return found;
+    }
+    missing = done + matched;
+    const JsonView parent = follow_path(at, PathSegments(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(matched)));
+    const Node rows = classify(parent);
+    const auto index = row_index(rest[matched]);
+    if (!(rows.list || rows.table) || !index) break;
+    const ZipEntry* entry = file.archive().find(rows.member());
+    if (!entry) break;
+    std::shared_ptr<const Json> row;
+    for_each_jsonl_line(file.archive(), *entry, [&](std::uint64_t i, std::string_view line) {
+      if (i < *index) return true;
+      try {
+        row = std::make_shared<const Json>(parse_json(line, entry->name + " line " + std::to_string(i + 1)));
+      } catch (const Error& e) {
+        throw Error(file.name() + ": " + e.what());
+      }
+      return false;
+    });
+    const std::string prefix = join_path(PathSegments(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(done + matched)));
+    if (!row)
+      throw Error(file.name() + ": no object at path '" + target.path + "': '" + prefix + "' has no row " +
+                  rest[matched] + " (member '" + entry->name + "' has fewer lines)");
+    found.rows.push_back(row);
+    at = view_of(*row);
+    done += matched + 1;
+  }
+  if (done == 0) {
+    found.json = find_node(file.root(), target, file.name());  // throws, naming the nearest parent
+    return found;
+  }
+  const std::string parent = join_path(PathSegments(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(missing)));
+  throw Error(file.name() + ": no object at path '" + target.path + "': '" + parent + "' (inside a row) has no '" +
+              escape_path_segment(segments[missing]) + "'");
+}
+
+}  // namespace zanj

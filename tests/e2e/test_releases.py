@@ -1,0 +1,216 @@
+"""Archives written by old releases of the library (tests/corpus/releases/, made by
+make_releases.py there): every command gives them the meaning the release that wrote them gave
+them, checked against the facts that release's loader returned (NAME.facts.json)."""
+import hashlib
+import json
+import os
+import tempfile
+import zipfile
+
+from common import ZanjTest, corpus, main, obj_path, run, write_reference_zanj
+
+RELEASES = corpus("releases")
+
+
+def release_archives():
+    return sorted(f for f in os.listdir(RELEASES) if f.endswith(".zanj"))
+
+
+def release_facts(name):
+    with open(os.path.join(RELEASES, name[: -len(".zanj")] + ".facts.json")) as f:
+        return json.load(f)
+
+
+def path_of(name):
+    return os.path.join(RELEASES, name)
+
+
+def nested_in_rows(facts, segments):
+    """True for a node inside the rows of an external list (a path through a .jsonl member)."""
+    info = facts["externals_info"]
+    return any(
+        v["item_type"] == "jsonl" and len(v["path"]) < len(segments) and segments[: len(v["path"])] == v["path"]
+        for v in info.values()
+    )
+
+
+class Releases(ZanjTest):
+    def test_corpus_is_there(self):
+        names = release_archives()
+        self.assertGreaterEqual(len(names), 5)
+        labels = {release_facts(n)["made_by"]["release"] for n in names}
+        self.assertIn("zanj-0.3.1", labels)
+        self.assertIn("muutils-0.3.14", labels)
+
+    def test_info_names_the_format(self):
+        for name in release_archives():
+            with self.subTest(name):
+                doc = self.assertOk(run("info", "--json", path_of(name))).json()
+                self.assertEqual(doc["format"], release_facts(name)["format_key"])
+                text = self.assertOk(run("info", path_of(name))).text
+                self.assertIn(release_facts(name)["format_key"], text)
+
+    def test_verify_follows_the_release(self):
+        for name in release_archives():
+            with self.subTest(name):
+                f = release_facts(name)
+                r = run("verify", path_of(name))
+                # null: the polars archive, which no polars here could read back (its facts' note)
+                self.assertEqual(r.code, 1 if f["reference_reads_back"] is False else 0, r.text + r.err)
+
+    def test_ls_shows_what_the_release_loads(self):
+        for name in release_archives():
+            f = release_facts(name)
+            doc = self.assertOk(run("ls", "--json", "--depth", "99", path_of(name))).json()
+            entries = {e["path"]: e for e in doc["entries"]}
+            for arr in f["loaded"]["arrays"]:
+                if nested_in_rows(f, arr["path"]):
+                    continue  # rows' children: tested with the nested-externals archives
+                with self.subTest(name, path=arr["path"]):
+                    e = entries[obj_path(arr["path"])]
+                    self.assertEqual(e["kind"], "array")
+                    # an inline tensor's node names the numpy dtype ("float32") of what loads as
+                    # torch.float32; an external one's names the torch dtype
+                    self.assertIn(e["dtype"], (arr["dtype"], arr["dtype"].removeprefix("torch.")))
+                    self.assertEqual(e["shape"], arr["shape"])
+            for table in f["loaded"]["tables"]:
+                e = entries.get(obj_path(table["path"]))
+                if e is not None and e["kind"] == "table":
+                    with self.subTest(name, path=table["path"]):
+                        self.assertEqual(e.get("length", table["rows"]), table["rows"])
+
+    def test_cat_gives_the_values_the_release_loads(self):
+        """Arrays inside the rows of an external list included (lst/3/arr: the row is read)."""
+        for name in release_archives():
+            f = release_facts(name)
+            for arr in f["loaded"]["arrays"]:
+                with self.subTest(name, path=arr["path"]):
+                    raw = self.assertOk(run("cat", "--format", "raw", path_of(name), obj_path(arr["path"]))).out
+                    self.assertEqual(hashlib.sha256(raw).hexdigest(), arr["sha256_c_order_le"])
+
+    def test_external_tables_read_as_the_release_loads_them(self):
+        for name in release_archives():
+            f = release_facts(name)
+            doc = self.assertOk(run("ls", "--json", path_of(name))).json()
+            kinds = {e["path"]: e["kind"] for e in doc["entries"]}
+            for table in f["loaded"]["tables"]:
+                p = obj_path(table["path"])
+                if kinds.get(p) != "table":
+                    continue
+                with self.subTest(name, path=p):
+                    out = self.assertOk(run("cat", "--format", "jsonl", path_of(name), p)).text
+                    rows = [json.loads(line) for line in out.splitlines()]
+                    self.assertEqual(rows, table["records"])
+                    header = self.assertOk(run("cat", "--format", "csv", path_of(name), p + "[0:1]")).text
+                    self.assertEqual(header.splitlines()[0].split(","), table["columns"])
+
+    def test_resolve_stats_hash_extract(self):
+        for name in release_archives():
+            with self.subTest(name):
+                p = path_of(name)
+                resolved = self.assertOk(run("cat", "--resolve", "--format", "json", p)).json()
+                self.assertIsInstance(resolved, dict)
+                self.assertOk(run("stats", "--json", p))
+                self.assertOk(run("hash", p))
+                with tempfile.TemporaryDirectory() as tmp:
+                    self.assertOk(run("extract", p, "-C", tmp))
+                    for m in release_facts(name)["members"]:
+                        self.assertTrue(os.path.isfile(os.path.join(tmp, m["name"])), m["name"])
+
+    def test_array_modes_of_one_release_agree(self):
+        """The same object written in each array mode: one digest, no differences."""
+        by_release = {}
+        for name in release_archives():
+            f = release_facts(name)
+            if "_main" in name:
+                by_release.setdefault(f["made_by"]["release"], []).append(name)
+        for label, names in by_release.items():
+            digests = {n: self.assertOk(run("hash", path_of(n))).text.split()[0] for n in names}
+            with self.subTest(label):
+                self.assertEqual(len(set(digests.values())), 1, digests)
+                for other in names[1:]:
+                    self.assertOk(run("diff", path_of(names[0]), path_of(other)))
+
+    def test_legacy_releases_agree_on_arrays(self):
+        """Two releases wrote one object: each array has the same digest."""
+        legacy = [n for n in release_archives() if n.endswith("_main.zanj")]
+        sums = {}
+        for name in legacy:
+            for arr in release_facts(name)["loaded"]["arrays"]:
+                sums.setdefault(obj_path(arr["path"]), set()).add(arr["sha256_c_order_le"])
+        for p, s in sums.items():
+            self.assertEqual(len(s), 1, p)  # the generator wrote one object everywhere
+        # The same object, so the same digest, whichever release wrote it; ZANJ 0.6 stores a
+        # small DataFrame as an external table where older releases kept it inline, so it is
+        # left out of the comparison there.
+        digests = {}
+        for name in legacy:
+            args = ["--exclude", "small_table"] if name.startswith("zanj-0.6") else []
+            digests[name] = self.assertOk(run("hash", *args, path_of(name))).text.split()[0]
+        older = {n: d for n, d in digests.items() if not n.startswith("zanj-0.6")}
+        self.assertEqual(len(set(older.values())), 1, older)
+        weights = {self.assertOk(run("hash", "--include", "weights", path_of(n))).text.split()[0] for n in legacy}
+        self.assertEqual(len(weights), 1)
+
+    def test_paths_into_rows(self):
+        name = "zanj-0.6.0_populate_nested.zanj"
+        r = self.assertOk(run("cat", "--format", "json", path_of(name), "lst_basic/3/some_string"))
+        self.assertEqual(r.json(), "hello_3")
+        self.assertFails(run("cat", path_of(name), "lst_basic/20/arr_numbers"), 1, "has no row 20")
+        self.assertFails(run("cat", path_of(name), "lst_basic/2/nothing"), 1, "inside a row")
+        doc = self.assertOk(run("stats", "--json", path_of(name), "lst_basic/3")).json()
+        self.assertEqual([a["path"] for a in doc["arrays"]], ["lst_basic/3/arr_numbers"])
+
+    def rewrite(self, tmp, name, change):
+        """A copy of a release archive with members dropped or replaced: change(name, bytes)
+        returns the new bytes, or None to drop the member."""
+        out = os.path.join(tmp, "changed.zanj")
+        with zipfile.ZipFile(path_of(name)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
+            for info in src.infolist():
+                data = change(info.filename, src.read(info))
+                if data is not None:
+                    dst.writestr(info.filename, data)
+        return out
+
+    def test_verify_checks_externals_inside_rows(self):
+        for name in ("zanj-0.6.0_rows.zanj", "zanj-0.3.1_rows.zanj"):
+            with self.subTest(name), tempfile.TemporaryDirectory() as tmp:
+                gone = self.rewrite(tmp, name, lambda n, d: None if n == "samples/3/arr.npy" else d)
+                r = run("verify", gone)
+                self.assertEqual(r.code, 1, r.text + r.err)
+                self.assertIn("samples/3/arr.npy", r.text + r.err)
+                # Not yet checked (issue 25, item 2): a row's member whose .npy shape disagrees
+                # with the row's node passes verify; see the branch report.
+
+class LegacyRules(ZanjTest):
+    """What only the "__format__" releases did, on archives built here."""
+
+    def make(self, tmp, root):
+        return write_reference_zanj(os.path.join(tmp, "a.zanj"), root)
+
+    def test_dtypes_the_old_loader_lacks_are_invalid(self):
+        # muutils <= 0.7 casts through DTYPE_MAP, which has no uint16: that release fails to load it
+        node = {"shape": [2], "dtype": "uint16", "n_elements": 2, "data": [1, 2]}
+        with tempfile.TemporaryDirectory() as tmp:
+            legacy = self.make(tmp, {"a": dict(node, __format__="numpy.ndarray:array_list_meta")})
+            r = run("verify", legacy)
+            self.assertEqual(r.code, 1, r.text + r.err)
+            self.assertIn("DTYPE_MAP", r.text + r.err)
+            current = self.make(tmp, {"a": dict(node, __muutils_format__="numpy.ndarray:array_list_meta")})
+            self.assertOk(run("verify", current))
+
+    def test_an_unknown_format_value_is_a_users_key(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = self.make(tmp, {"d": {"__format__": "my own thing", "x": 1},
+                                "a": {"__format__": "numpy.ndarray:zero_dim", "data": 3, "shape": [],
+                                      "dtype": "int64", "n_elements": 1}})
+            entries = {e["path"]: e for e in self.assertOk(run("ls", "--json", p)).json()["entries"]}
+            self.assertEqual(entries["d"]["kind"], "dict")
+            self.assertIn("d/__format__", entries)
+            self.assertEqual(entries["a"]["kind"], "array")
+            self.assertEqual(self.assertOk(run("cat", "--format", "json", p, "a")).json(), 3)
+            self.assertEqual(self.assertOk(run("info", "--json", p)).json()["format"], "__format__")
+
+
+if __name__ == "__main__":
+    main()
