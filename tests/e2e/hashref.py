@@ -74,6 +74,9 @@ def to_little_endian(data, dtype):
 
 
 def canonical_nans(data, dtype):
+    """Every NaN as the one quiet NaN of its width; every bool byte that is not 00 as 01."""
+    if dtype.kind == "b":
+        return bytes(1 if b else 0 for b in data)
     if dtype.kind not in "fc":
         return data
     width = dtype.size // 2 if dtype.kind == "c" else dtype.size
@@ -219,10 +222,38 @@ class Hasher:
         items = [json.loads(line) for line in lines if line]
         if kind == "external_list":
             return self.h(b"l" + b"".join(self.digest(x, path, False) for x in items))
+        if value[FORMAT_KEY].startswith("pandas.DataFrame"):
+            return self.pandas_table(value, items, path)
         msg = b"T" + text(value[FORMAT_KEY].rsplit(":", 1)[0]) + u64(len(value["columns"]))
         for c in value["columns"]:
             msg += text(c if isinstance(c, str) else json.dumps(c))
         return self.h(msg + b"".join(self.digest(r, path, False) for r in items))
+
+    def pandas_table(self, node, rows, path):
+        """The frame pandas.DataFrame(rows) builds (docs/hash.md, "Tables")."""
+        if not rows:
+            columns = [(c if isinstance(c, str) else json.dumps(c), "object") for c in node.get("columns", [])]
+        else:
+            names = []
+            for r in rows:
+                if not isinstance(r, dict):
+                    raise ValueError("a table row that is not an object")
+                names += [k for k in r if k not in names]
+            columns = [(c, frame_dtype([r.get(c, MISSING) for r in rows])) for c in names]
+        msg = b"T" + text(node[FORMAT_KEY].rsplit(":", 1)[0]) + u64(len(columns))
+        for name, dtype in columns:
+            msg += text(name) + text(dtype)
+        for r in rows:
+            cells = b""
+            for name, dtype in columns:
+                v = r.get(name, MISSING)
+                if v is MISSING or (dtype == "float64" and v is None):
+                    v = math.nan
+                elif dtype == "float64":
+                    v = float(v)
+                cells += self.digest(v, path, False)
+            msg += self.h(b"l" + cells)
+        return self.h(msg)
 
     def array(self, node):
         fmt = node[FORMAT_KEY]
@@ -242,6 +273,39 @@ class Hasher:
         msg = b"a" + text(fmt.split(":", 1)[0]) + text(dtype.descr()) + u64(len(shape))
         msg += b"".join(u64(d) for d in shape)
         return self.h(msg + canonical_nans(data, dtype))
+
+
+MISSING = object()
+
+
+def frame_dtype(cells):
+    """The dtype pandas infers for a column of these cells (MISSING: a row without the key)."""
+    null = nan = boolean = real = integer = uint = sint = False
+    for v in cells:
+        if v is MISSING:
+            nan = True
+        elif v is None:
+            null = True
+        elif isinstance(v, bool):
+            boolean = True
+        elif isinstance(v, float):
+            real = True
+        elif isinstance(v, int):
+            integer = True
+            if not null:
+                uint = uint or 2 ** 63 <= v < 2 ** 64
+                sint = sint or -2 ** 63 <= v < 0
+                if (uint and sint) or not -2 ** 63 <= v < 2 ** 64:
+                    return "object"
+        else:
+            return "object"
+    if null or nan:
+        return "float64" if not boolean and (real or integer or nan) else "object"
+    if boolean:
+        return "bool" if not (real or integer) else "object"
+    if real:
+        return "float64"
+    return "uint64" if uint else "int64"
 
 
 def format_text(fmt):

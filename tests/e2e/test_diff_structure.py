@@ -43,7 +43,7 @@ class StructureTest(ZanjTest):
             "shape": (self.make("shape.zanj", shape=(3, 2)), "w: shape changed: [2, 3] -> [3, 2]"),
             "length": (self.make("len.zanj", log=6), "log: length changed: 5 -> 6"),
             "list length": (self.make("layers.zanj", cfg={"layers": [4, 4, 4]}), "cfg/layers: length changed: 2 -> 3"),
-            "columns": (self.make("cols.zanj", columns=("a", "c")), "t: columns changed: [\"a\", \"b\"] -> [\"a\", \"c\"]"),
+            "columns": (self.make("cols.zanj", columns=("a", "c")), "t: columns changed: [[\"a\", \"int64\"], [\"b\", \"int64\"]] -> [[\"a\", \"int64\"], [\"c\", \"int64\"]]"),
             "key": (self.make("key.zanj", extra={"new": 1}), "new: added (number 1)"),
             "kind": (self.make("kind.zanj", cfg={"lr": "0.1"}), "cfg/lr: kind changed: number 0.1 -> string \"0.1\""),
         }

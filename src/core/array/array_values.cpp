@@ -5,12 +5,14 @@
 
 #include "zanj/error.hpp"
 #include "array/inline_array.hpp"
+#include "array/inline_check.hpp"
 #include "array/member_reader.hpp"
 #include "array/run_cursor.hpp"
 #include "io/spool_file.hpp"
 #include "json/json_view_access.hpp"
 #include "array/value_bytes.hpp"
 #include "zip/archive_access.hpp"
+#include "zip/member_name.hpp"
 
 namespace zanj {
 
@@ -143,7 +145,7 @@ ArrayNode with_external_data(const Archive& archive, const ArrayNode& node, Json
   const Node data = classify(node.data);
   if (data.kind != NodeKind::external_list) return node;
   const ZipEntry* entry = archive.find(data.list->member);
-  if (!entry) throw Error("\"data\" refers to member '" + data.list->member + "', which is not in the archive");
+  if (!entry) throw Error("\"data\" refers to member '" + printable_name(data.list->member) + "', which is not in the archive");
   JsonArray values;
   for_each_jsonl_value(archive, *entry, [&](std::uint64_t, const Json& value) {
     values.push_back(value);
@@ -204,21 +206,25 @@ ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::
     if (!node.external()) {
       Json external_data;  // the values of an external "data" list, while they are decoded
       DecodedArray decoded = decode_inline_array(with_external_data(archive, node, external_data));
+      // What numpy cannot build has no values to read: verify's problem, in its words.
+      if (auto why = numpy_refusal(decoded.dtype, decoded.shape)) throw NumpyRefusalError(*why);
       stored_dtype_ = decoded.dtype;
       shape_ = std::move(decoded.shape);
       inline_values_ = std::move(decoded.values);
     } else {
       if (node.member.empty()) throw Error("has no \"$ref\" member name");
       entry_ = archive.find(node.member);
-      if (!entry_) throw Error("refers to member '" + node.member + "', which is not in the archive");
+      if (!entry_) throw Error("refers to member '" + printable_name(node.member) + "', which is not in the archive");
       const NpyHeader header = read_npy_member_header(archive, *entry_, options_.npy);
+      if (auto why = numpy_refusal(header.dtype, header.shape))
+        throw NumpyRefusalError("member '" + printable_name(node.member) + "': " + *why);
       if (!node.dtype.empty() && !dtypes_compatible(parse_dtype_name(node.dtype), header.dtype))
-        throw Error("declares dtype " + node.dtype + " but member '" + node.member + "' holds " + header.dtype.descr());
+        throw Error("declares dtype " + node.dtype + " but member '" + printable_name(node.member) + "' holds " + header.dtype.descr());
       if (node.has_shape && node.shape != header.shape)
-        throw Error("declares shape " + shape_text(node.shape) + " but member '" + node.member + "' has shape " +
+        throw Error("declares shape " + shape_text(node.shape) + " but member '" + printable_name(node.member) + "' has shape " +
                     shape_text(header.shape));
       if (header.data_offset + header.data_bytes() > entry_->uncompressed_size)
-        throw Error("member '" + node.member + "' is too short: its header declares " +
+        throw Error("member '" + printable_name(node.member) + "' is too short: its header declares " +
                     std::to_string(header.data_bytes()) + " bytes of data, it holds " +
                     std::to_string(entry_->uncompressed_size - header.data_offset));
       stored_dtype_ = header.dtype;
@@ -227,6 +233,8 @@ ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::
       data_offset_ = header.data_offset;
     }
     if (stored_dtype_.itemsize == 0) throw Error("has dtype " + stored_dtype_.descr() + " with empty elements");
+  } catch (const NumpyRefusalError& e) {
+    throw NumpyRefusalError(where_ + ": " + e.what());
   } catch (const Error& e) {
     const std::string what = e.what();
     throw Error(what.rfind(archive.name() + ":", 0) == 0 ? what : where_ + ": " + what, e.exit());
@@ -281,7 +289,7 @@ bool ArrayValues::Reader::stream_in_order(const Selection& selection, Chunker& o
     return chunk_end >= entry_->uncompressed_size;
   });
   if (have && !stopped)
-    throw Error(where_ + ": member '" + entry_->name + "' ended before the data its header declares");
+    throw Error(where_ + ": member '" + printable_name(entry_->name) + "' ended before the data its header declares");
   return !stopped;
 }
 
@@ -302,7 +310,7 @@ void ArrayValues::Reader::read_data_prefix(std::uint64_t n, const std::function<
     delivered += take;
     return delivered < n || position >= entry_->uncompressed_size;  // at the end: let the CRC be checked
   });
-  if (delivered < n) throw Error(where_ + ": member '" + entry_->name + "' ended before the data its header declares");
+  if (delivered < n) throw Error(where_ + ": member '" + printable_name(entry_->name) + "' ended before the data its header declares");
 }
 
 bool ArrayValues::Reader::gather(const Selection& selection, Chunker& out) const {

@@ -17,9 +17,12 @@ std::optional<std::string> check_inline_array(const ArrayNode& array) {
     return std::string(e.what());
   }
   // decode_inline_array accepted the dtype and shape, so both parse.
-  const Dtype dtype = parse_dtype_name(array.dtype);
+  return numpy_refusal(parse_dtype_name(array.dtype), array.shape);
+}
+
+std::optional<std::string> numpy_refusal(const Dtype& dtype, const std::vector<std::uint64_t>& shape) {
   if (auto why = numpy_dtype_refusal(dtype)) return why;
-  return numpy_shape_refusal(array.shape, dtype.itemsize);
+  return numpy_shape_refusal(shape, dtype.itemsize);
 }
 
 std::optional<std::string> numpy_dtype_refusal(const Dtype& dtype) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "array/dtype.hpp"
+#include "zanj/error.hpp"
 #include "zanj/tree.hpp"
 
 namespace zanj {
@@ -26,5 +27,18 @@ std::optional<std::string> numpy_dtype_refusal(const Dtype& dtype);
 /// (int64) and the non-zero dimensions times the itemsize must fit one too (numpy skips zero
 /// dimensions when it checks an array's byte size). nullopt when numpy accepts it.
 std::optional<std::string> numpy_shape_refusal(const std::vector<std::uint64_t>& shape, std::uint32_t itemsize);
+
+/// Why numpy cannot build an array of this dtype and shape (numpy_dtype_refusal, then
+/// numpy_shape_refusal): verify's problem, and the error of every command that reads the
+/// array's values (hash, stats, diff, report, cat), in the same words.
+std::optional<std::string> numpy_refusal(const Dtype& dtype, const std::vector<std::uint64_t>& shape);
+
+/// What ArrayValues throws for an array numpy_refusal refuses: no command has values to show
+/// for it, so `report`, which shows the other arrays of a page around one it cannot read,
+/// stops at this one (exit status 1) as hash, stats and diff do.
+class NumpyRefusalError : public Error {
+ public:
+  using Error::Error;
+};
 
 }  // namespace zanj

@@ -5,6 +5,7 @@
 
 #include "zanj/error.hpp"
 #include "json/json_parse.hpp"
+#include "zip/member_name.hpp"
 
 namespace zanj {
 
@@ -26,7 +27,7 @@ constexpr std::size_t kUsualHeader = 4096;
 }  // namespace
 
 NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, const NpyLimits& limits) {
-  const std::string where = archive.name() + ": member '" + entry.name + "': ";
+  const std::string where = archive.name() + ": member '" + printable_name(entry.name) + "': ";
   try {
     // The fixed part (magic, version, length) says how much the header holds.
     std::string header = archive.read_prefix(entry, kUsualHeader);
@@ -118,7 +119,7 @@ bool JsonlLineSplitter::finish() {
 void for_each_jsonl_line(const Archive& archive, const ZipEntry& entry,
                          const std::function<bool(std::uint64_t, std::string_view)>& on_line,
                          std::uint64_t max_line_bytes) {
-  JsonlLineSplitter splitter(on_line, max_line_bytes, archive.name() + ": member '" + entry.name + "'");
+  JsonlLineSplitter splitter(on_line, max_line_bytes, archive.name() + ": member '" + printable_name(entry.name) + "'");
   archive.read(entry, [&](std::string_view chunk) { return splitter.feed(chunk); });
   splitter.finish();
 }

@@ -10,9 +10,11 @@
 #include "io/chunk_puller.hpp"
 #include "zanj/error.hpp"
 #include "array/member_reader.hpp"
+#include "object/table_frame.hpp"
 #include "object/tree_json.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"
+#include "zip/member_name.hpp"
 
 namespace zanj::detail {
 namespace {
@@ -32,8 +34,8 @@ class ItemSource {
     }
     const ZipEntry* entry = file.archive().find(node.member());
     if (!entry)
-      throw Error(file.name() + ": member '" + node.member() + "' referenced at '" + path + "' is missing");
-    member_ = node.member();
+      throw Error(file.name() + ": member '" + printable_name(node.member()) + "' referenced at '" + path + "' is missing");
+    member_ = printable_name(node.member());  // as messages name it
     puller_ = std::make_unique<ChunkPuller>(
         [&archive = file.archive(), entry](const ChunkPuller::Sink& sink) {
           for_each_jsonl_line(archive, *entry, [&](std::uint64_t, std::string_view line) { return sink(line); });
@@ -132,6 +134,28 @@ class Columns {
 
 std::string missing_or(const Json* cell) { return cell ? preview(*cell) : "(missing)"; }
 
+/// The columns of the frame the reference loader builds from a pandas table (a pass over its rows).
+std::vector<FrameColumn> frame_columns(const ZanjFile& file, const Node& node, const std::string& path,
+                                       std::size_t queue_bytes) {
+  ItemSource rows(file, node, path, queue_bytes);
+  FrameSchemaBuilder schema;
+  std::uint64_t number = 0;
+  try {
+    while (const Json* row = rows.next()) schema.add_row(*row, ++number);
+  } catch (const Error& e) {
+    const std::string what = e.what();
+    if (what.rfind(file.name() + ":", 0) == 0) throw;
+    throw Error(file.name() + ": table at '" + path + "': " + what);
+  }
+  return schema.result(node.table->columns);
+}
+
+Json frame_columns_json(const std::vector<FrameColumn>& columns) {
+  JsonArray out;
+  for (const auto& c : columns) out.emplace_back(JsonArray{Json(c.name), Json(std::string(frame_dtype_name(c.dtype)))});
+  return Json(std::move(out));
+}
+
 }  // namespace
 
 void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Node& b) {
@@ -173,7 +197,18 @@ void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Nod
 
 void TreeDiffer::compare_tables(const std::string& path, const Node& a, const Node& b) {
   storage_changed(path, storage_text(a), storage_text(b));
-  if (a.table->columns != b.table->columns) {
+  // pandas tables: the loaded frames' columns, in their order and with their dtypes (what the
+  // digest covers), and each cell as the frame holds it (1 and 1.0 in a float column are
+  // equal, null and a missing key are both NaN there).
+  std::unordered_map<std::string, FrameDtype> dtypes;
+  const bool frames = is_pandas_table(a) && is_pandas_table(b);
+  if (frames) {
+    const auto fa = frame_columns(a_, a, path, options_.queue_bytes), fb = frame_columns(b_, b, path, options_.queue_bytes);
+    if (fa != fb) add({scope_, path, DiffKind::columns_changed, frame_columns_json(fa), frame_columns_json(fb), {}});
+    for (const auto& c : fa) dtypes.emplace(c.name, c.dtype);
+    for (const auto& c : fb)
+      if (dtypes.count(c.name) && dtypes[c.name] != c.dtype) dtypes[c.name] = FrameDtype::object;
+  } else if (a.table->columns != b.table->columns) {
     JsonArray ca, cb;
     for (const auto& c : a.table->columns) ca.emplace_back(c);
     for (const auto& c : b.table->columns) cb.emplace_back(c);
@@ -191,8 +226,18 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
     y = rows_b.next();
     if (!x || !y) break;
     const std::uint64_t before = tracker.differing();
+    Json fx, fy;  // cells as the frames hold them
     auto cell = [&](std::uint32_t col, const Json* cx, const Json* cy) {
       if (columns.excluded(col)) return;
+      if (frames) {
+        const auto dtype = dtypes.find(columns.name(col));
+        if (dtype != dtypes.end() && dtype->second != FrameDtype::object) {
+          fx = frame_cell(dtype->second, cx);
+          fy = frame_cell(dtype->second, cy);
+          cx = &fx;
+          cy = &fy;
+        }
+      }
       const auto nx = cx ? json_number(*cx) : std::nullopt, ny = cy ? json_number(*cy) : std::nullopt;
       const bool differ = nx && ny ? tracker.numbers(*nx, *ny, {row, col}, columns.tolerance(col))
                                    : tracker.other(cx && cy && json_close(*cx, *cy, columns.tolerance(col),

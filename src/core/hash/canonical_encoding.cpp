@@ -60,12 +60,22 @@ std::string scalar_encoding(JsonView scalar) {
   }
 }
 
-bool has_nans_to_canonicalize(const Dtype& dtype) {
-  return dtype.kind == DtypeKind::floating || dtype.kind == DtypeKind::complex;
+bool has_elements_to_canonicalize(const Dtype& dtype) {
+  return dtype.kind == DtypeKind::boolean || dtype.kind == DtypeKind::floating || dtype.kind == DtypeKind::complex;
 }
 
-bool canonicalize_nans(const Dtype& dtype, std::string& elements) {
-  if (!has_nans_to_canonicalize(dtype)) return false;
+bool canonicalize_elements(const Dtype& dtype, std::string& elements) {
+  if (!has_elements_to_canonicalize(dtype)) return false;
+  if (dtype.kind == DtypeKind::boolean) {
+    bool changed = false;
+    for (char& byte : elements) {
+      if (byte != 0 && byte != 1) {
+        byte = 1;
+        changed = true;
+      }
+    }
+    return changed;
+  }
   const std::size_t width = dtype.kind == DtypeKind::complex ? dtype.itemsize / 2 : dtype.itemsize;
   if (width == 0) return false;
   const std::size_t count = elements.size() / width;

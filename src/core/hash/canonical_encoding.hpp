@@ -27,12 +27,14 @@ void append_text(std::string& out, std::string_view text);
 /// 0x7ff8000000000000, strings as their UTF-8 bytes.
 std::string scalar_encoding(JsonView scalar);
 
-/// Rewrite every NaN among `elements` (whole elements of `dtype`, little-endian) as the one
-/// quiet NaN of its width (float16 0x7e00, float32 0x7fc00000, float64 0x7ff8000000000000;
-/// complex numbers part by part). Returns false, leaving the bytes alone, when there is none,
-/// so the common case costs one read.
-bool canonicalize_nans(const Dtype& dtype, std::string& elements);
-/// True when canonicalize_nans could change something for this dtype (floats and complex).
-bool has_nans_to_canonicalize(const Dtype& dtype);
+/// Rewrite `elements` (whole elements of `dtype`, little-endian) as the values numpy loads
+/// from them: every NaN as the one quiet NaN of its width (float16 0x7e00, float32
+/// 0x7fc00000, float64 0x7ff8000000000000; complex numbers part by part), and every bool byte
+/// that is not 00 as 01 (numpy reads any nonzero byte as True). Returns false, leaving the
+/// bytes alone, when nothing changes, so the common case costs one read.
+bool canonicalize_elements(const Dtype& dtype, std::string& elements);
+/// True when canonicalize_elements could change something for this dtype (bools, floats and
+/// complex).
+bool has_elements_to_canonicalize(const Dtype& dtype);
 
 }  // namespace zanj::hash

@@ -6,6 +6,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -17,8 +18,10 @@
 #include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"
 #include "array/member_reader.hpp"
+#include "object/table_frame.hpp"
 #include "zanj/diff.hpp"
 #include "zanj/error.hpp"
+#include "zip/member_name.hpp"
 
 namespace zanj {
 namespace {
@@ -161,15 +164,15 @@ class ContentHasher {
     auto digest = pool_.take();
     digest->update(header);
     const Selection all = select_all(values.shape());
-    const bool floats = hash::has_nans_to_canonicalize(dtype);
+    const bool canonicalize = hash::has_elements_to_canonicalize(dtype);
     // Inline arrays are in memory already, and a small member costs less to inflate here than
     // to hand to a worker thread: only large members are read ahead.
     const ZipEntry* entry = values.external() ? file_.archive().find(n.array->member) : nullptr;
     if (!entry || entry->uncompressed_size <= options_.queue_bytes) {
       values.stream(all, [&](std::string_view chunk) {
-        if (floats) {
+        if (canonicalize) {
           std::string copy(chunk);
-          hash::canonicalize_nans(dtype, copy);
+          hash::canonicalize_elements(dtype, copy);
           digest->update(copy);
         } else {
           digest->update(chunk);
@@ -180,7 +183,7 @@ class ContentHasher {
       ChunkPuller puller([&values, all](const ChunkPuller::Sink& sink) { values.stream(all, sink); }, options_.queue_bytes);
       std::string chunk;
       while (puller.next(chunk)) {
-        if (floats) hash::canonicalize_nans(dtype, chunk);
+        if (canonicalize) hash::canonicalize_elements(dtype, chunk);
         digest->update(chunk);
       }
     }
@@ -191,7 +194,8 @@ class ContentHasher {
   /// ("T", its type and columns, then its rows' digests), read line by line from its member.
   std::string member_lines(const Node& n, const std::string& path) {
     const ZipEntry* entry = file_.archive().find(n.member());
-    if (!entry) throw Error(file_.name() + ": member '" + n.member() + "' referenced at '" + path + "' is missing");
+    if (!entry) throw Error(file_.name() + ": member '" + printable_name(n.member()) + "' referenced at '" + path + "' is missing");
+    if (is_pandas_table(n)) return pandas_table(n, *entry, path);
     auto digest = pool_.take();
     std::string header;
     if (n.kind == NodeKind::table) {
@@ -203,36 +207,80 @@ class ContentHasher {
       header += hash::kListTag;
     }
     digest->update(header);
+    for_each_item(n, *entry, [&](const Json& value, std::uint64_t) { digest->update(*node(view_of(value), path, true, false)); });
+    return pool_.finish(std::move(digest));
+  }
+
+  /// A pandas table as the frame the reference loader builds (object/table_frame.hpp): a first
+  /// pass learns its columns and their dtypes, a second digests each row's cells in that order.
+  std::string pandas_table(const Node& n, const ZipEntry& entry, const std::string& path) {
+    FrameSchemaBuilder schema;
+    for_each_item(n, entry, [&](const Json& row, std::uint64_t number) {
+      try {
+        schema.add_row(row, number);
+      } catch (const Error& e) {
+        throw Error(file_.name() + ": member '" + printable_name(n.member()) + "' (table at '" + path + "'): " + e.what());
+      }
+    });
+    const std::vector<FrameColumn> columns = schema.result(n.table->columns);
+    std::string header(1, hash::kTableTag);
+    hash::append_text(header, format_type(n.format));
+    hash::append_u64(header, columns.size());
+    for (const auto& column : columns) {
+      hash::append_text(header, column.name);
+      hash::append_text(header, frame_dtype_name(column.dtype));
+    }
+    std::unordered_map<std::string_view, std::size_t> position;
+    for (std::size_t i = 0; i < columns.size(); ++i) position.emplace(columns[i].name, i);
+    auto digest = pool_.take();
+    digest->update(header);
+    auto row_digest = pool_.take();
+    std::vector<const Json*> cells(columns.size());
+    for_each_item(n, entry, [&](const Json& row, std::uint64_t number) {
+      std::fill(cells.begin(), cells.end(), nullptr);
+      for (const auto& [key, value] : frame_row_cells(row, number)) cells[position.at(key)] = value;
+      row_digest->update(std::string(1, hash::kListTag));
+      for (std::size_t i = 0; i < columns.size(); ++i) {
+        const Json value = frame_cell(columns[i].dtype, cells[i]);
+        row_digest->update(*node(view_of(value), path, true, false));
+      }
+      digest->update(row_digest->finish());
+    });
+    pool_.finish(std::move(row_digest));
+    return pool_.finish(std::move(digest));
+  }
+
+  /// Each line of an external list's or table's member, parsed, with its 1-based number.
+  void for_each_item(const Node& n, const ZipEntry& entry, const std::function<void(const Json&, std::uint64_t)>& take) {
     std::uint64_t number = 0;
     const auto item = [&](std::string_view line) {
       Json value;
       try {
-        value = parse_json(line, n.member() + " line " + std::to_string(++number));
+        value = parse_json(line, printable_name(n.member()) + " line " + std::to_string(++number));
       } catch (const Error& e) {
         throw Error(file_.name() + ": " + e.what());
       }
-      digest->update(*node(view_of(value), path, true, false));
+      take(value, number);
     };
     const Archive& archive = file_.archive();
-    if (entry->uncompressed_size <= options_.queue_bytes) {  // small: no worker thread
+    if (entry.uncompressed_size <= options_.queue_bytes) {  // small: no worker thread
       // The lines are taken out of the member before any is hashed: a row can hold an external
       // array of its own (lst/3/arr.npy), and reading that member must not happen while this
       // one is being inflated on the same thread.
       std::vector<std::string> lines;
-      for_each_jsonl_line(archive, *entry, [&](std::uint64_t, std::string_view line) {
+      for_each_jsonl_line(archive, entry, [&](std::uint64_t, std::string_view line) {
         lines.emplace_back(line);
         return true;
       });
       for (const std::string& line : lines) item(line);
     } else {
       ChunkPuller lines(
-          [&archive, entry](const ChunkPuller::Sink& sink) {
-            for_each_jsonl_line(archive, *entry, [&](std::uint64_t, std::string_view line) { return sink(line); });
+          [&archive, &entry](const ChunkPuller::Sink& sink) {
+            for_each_jsonl_line(archive, entry, [&](std::uint64_t, std::string_view line) { return sink(line); });
           },
           options_.queue_bytes);
       for (std::string line; lines.next(line);) item(line);
     }
-    return pool_.finish(std::move(digest));
   }
 
   const ZanjFile& file_;

@@ -6,6 +6,7 @@
 
 #include "report/html_text.hpp"
 #include "report/svg_figures.hpp"
+#include "array/inline_check.hpp"
 
 namespace zanj::report {
 namespace {
@@ -171,6 +172,8 @@ class TreeWriter {
     try {
       if (a.external() && taken_) profile = taken_(a.member);
       if (!profile) profile = profile_array(file_.archive(), a, v.path(), options);
+    } catch (const NumpyRefusalError&) {  // not unreadable: no array at all, as hash and stats say
+      throw;
     } catch (const Error& e) {  // one unreadable array: say so there, show the rest
       problem = e.what();
     }

@@ -9,9 +9,10 @@ namespace zanj {
 
 void StatsAccumulator::add_finite(double v) {
   ++finite_;
-  const double delta = v - mean_;
-  mean_ += delta / static_cast<double>(finite_);
-  m2_ += delta * (v - mean_);
+  const long double x = v;
+  const long double delta = x - mean_;
+  mean_ += delta / static_cast<long double>(finite_);
+  m2_ += delta * (x - mean_);
   // Neumaier's compensated sum; once the sum overflows it stays infinite, as numpy's does.
   const double t = sum_ + v;
   if (std::isfinite(t)) compensation_ += std::fabs(sum_) >= std::fabs(v) ? (sum_ - t) + v : (v - t) + sum_;
@@ -73,8 +74,9 @@ ArrayStats StatsAccumulator::result(bool numeric) const {
   s.sum = std::isfinite(sum_) ? sum_ + compensation_ : sum_;
   // The compensated sum gives the more accurate mean; Welford's running mean stands in when
   // the sum overflowed (values near the largest double).
-  s.mean = std::isfinite(*s.sum) ? *s.sum / static_cast<double>(finite_) : mean_;
-  s.std = std::sqrt(m2_ / static_cast<double>(finite_));
+  s.mean = std::isfinite(*s.sum) ? *s.sum / static_cast<double>(finite_) : static_cast<double>(mean_);
+  // Rounded to double once, at the end: infinite only when the true value is beyond a double.
+  s.std = static_cast<double>(std::sqrt(m2_ / static_cast<long double>(finite_)));
   return s;
 }
 

@@ -11,6 +11,10 @@
 namespace zanj {
 
 /// Takes values one at a time (Welford's update for mean and variance, a compensated sum).
+/// Welford runs in long double: x86-64's 80-bit format (and the 128-bit one of other 64-bit
+/// Linux targets) has 15 exponent bits, so `v - mean` and its square cannot overflow or
+/// underflow for any finite double, and subnormal inputs are exact. In double, [1e308,
+/// -1e308] made `v - mean` infinite and the standard deviation NaN.
 class StatsAccumulator {
  public:
   void add_real(double v);
@@ -26,7 +30,7 @@ class StatsAccumulator {
 
   std::uint64_t count_ = 0, nan_ = 0, pos_inf_ = 0, neg_inf_ = 0, finite_ = 0;
   std::optional<Number> min_, max_;
-  double mean_ = 0, m2_ = 0;           // Welford
+  long double mean_ = 0, m2_ = 0;      // Welford
   double sum_ = 0, compensation_ = 0;  // Neumaier
 };
 

@@ -162,8 +162,7 @@ void MemberValueCheck::finish_npy() {
   ++found_.checked.npy_members;
   const NpyHeader& h = *npy_->header();
   // np.load refuses these before reading any data, so nothing else about the member matters.
-  if (auto why = numpy_dtype_refusal(h.dtype)) return fail(Code::npy_invalid, *why);
-  if (auto why = numpy_shape_refusal(h.shape, h.dtype.itemsize)) return fail(Code::npy_invalid, *why);
+  if (auto why = numpy_refusal(h.dtype, h.shape)) return fail(Code::npy_invalid, *why);
   for (const JsonView array : plan_.arrays) {
     const Node node = classify(array);
     if (!node.array) continue;  // planned as an array node: classify decides the same again

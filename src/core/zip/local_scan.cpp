@@ -154,22 +154,53 @@ class Scanner {
     return name;
   }
 
-  /// Stored data has no end of its own: the member ends at the first descriptor (with its
-  /// signature, as writers put it) whose compressed size is the distance to it.
+  /// Stored data has no end of its own: the member ends at a descriptor (with its signature,
+  /// as writers put it) whose sizes are the distance to it and whose CRC-32 is that of the
+  /// bytes before it. The data may hold such a descriptor too (stored bytes are anything):
+  /// when two agree, which one ends the member cannot be told, and it is refused, not cut.
   Attempt stored_with_descriptor(const LocalHeader& h, std::uint64_t at) const {
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> first_sized, matched;  // (offset, length)
+    uLong crc = crc32(0, nullptr, 0);
+    std::uint64_t crc_to = h.data_offset;  // the CRC covers [data_offset, crc_to)
+    const std::unique_ptr<char[]> block(new char[kBlock / 4]);
     for (auto found = find_signature(source_, h.data_offset, kDescriptorSig); found;
          found = find_signature(source_, *found + 1, kDescriptorSig)) {
       const std::uint64_t size = *found - h.data_offset;
       char bytes[24] = {};
       const std::size_t got = source_.read_some(*found, bytes, sizeof bytes);
-      const auto crc = static_cast<std::uint32_t>(got >= 8 ? le(bytes + 4, 4) : 0);
-      if (const std::uint64_t length = descriptor_at(source_, *found, crc, size, size)) {
-        LocalHeader sized = h;
-        sized.crc32 = crc, sized.compressed_size = size, sized.uncompressed_size = size;
-        return Attempt{entry_from(sized, at), std::nullopt, *found + length};
+      const auto stated_crc = static_cast<std::uint32_t>(got >= 8 ? le(bytes + 4, 4) : 0);
+      const std::uint64_t length = descriptor_at(source_, *found, stated_crc, size, size);
+      if (length == 0) continue;
+      if (!first_sized) first_sized.emplace(*found, length);
+      while (crc_to < *found) {
+        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(*found - crc_to, kBlock / 4));
+        source_.read_at(crc_to, block.get(), n);
+        crc = crc32_z(crc, reinterpret_cast<const Bytef*>(block.get()), n);
+        crc_to += n;
       }
+      if (crc != stated_crc) continue;
+      if (matched)
+        return Attempt{std::nullopt,
+                       LostMember{h.name, at,
+                                  "ambiguous: the data descriptors at offsets " + std::to_string(matched->first) +
+                                      " and " + std::to_string(*found) +
+                                      " both agree with the bytes before them, so where the member ends cannot be "
+                                      "told"},
+                       h.data_offset};
+      matched.emplace(*found, length);
     }
-    return Attempt{std::nullopt, LostMember{h.name, at, "cut off before its data descriptor"}, h.data_offset, UINT64_MAX};
+    // None whose CRC-32 agrees: the first whose sizes do, so extraction reports the bad CRC.
+    if (!matched) matched = first_sized;
+    if (!matched)
+      return Attempt{std::nullopt, LostMember{h.name, at, "cut off before its data descriptor"}, h.data_offset,
+                     UINT64_MAX};
+    const std::uint64_t size = matched->first - h.data_offset;
+    char bytes[8] = {};
+    source_.read_at(matched->first, bytes, sizeof bytes);
+    LocalHeader sized = h;
+    sized.crc32 = static_cast<std::uint32_t>(le(bytes + 4, 4)), sized.compressed_size = size,
+    sized.uncompressed_size = size;
+    return Attempt{entry_from(sized, at), std::nullopt, matched->first + matched->second};
   }
 
   /// Decode to the end of the compressed stream (bounded by the ratio limit), then the

@@ -23,6 +23,26 @@ ArrayStats corpus_stats(const char* archive, const char* path) {
 }  // namespace
 
 TEST_SUITE("array_stats") {
+  TEST_CASE("values near the largest double give a finite std, not NaN (issue 26)") {
+    // [1e308, -1e308, 1e308, 5e-324]: in double, v - mean overflowed and the std was NaN. The
+    // exact population std (fractions) is 8.2915619758885e+307.
+    StatsAccumulator acc;
+    for (double v : {1e308, -1e308, 1e308, 5e-324}) acc.add_real(v);
+    const ArrayStats s = acc.result(true);
+    REQUIRE(s.std);
+    CHECK(std::isfinite(*s.std));
+    CHECK(*s.std == doctest::Approx(8.2915619758885e+307).epsilon(1e-14));
+    CHECK(*s.mean == doctest::Approx(2.5e307).epsilon(1e-14));
+    StatsAccumulator max;
+    const double m = std::numeric_limits<double>::max();
+    for (double v : {m, -m, m, -m}) max.add_real(v);
+    CHECK(*max.result(true).std == m);  // exactly: half the range, which is a double
+    StatsAccumulator tiny;  // subnormals are exact in the wide accumulator
+    for (double v : {5e-324, 1e-323, 1.5e-323}) tiny.add_real(v);
+    CHECK(*tiny.result(true).mean == 1e-323);
+    CHECK(*tiny.result(true).std == 5e-324);  // sqrt(2/3) * 4.9e-324 rounds to the smallest subnormal
+  }
+
   TEST_CASE("mean and population std over finite values; NaN and infinities counted apart") {
     StatsAccumulator acc;
     for (double v : {2.0, 4.0, 4.0, 4.0, 5.0, 5.0, 7.0, 9.0}) acc.add_real(v);
