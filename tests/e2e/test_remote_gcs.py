@@ -224,9 +224,11 @@ class Gcs(ZanjTest):
     def test_a_broken_source_is_an_error_not_anonymous(self):
         bad = self.write("bad_refresh.json", {"type": "authorized_user", "client_id": "c", "client_secret": "wrong-secret-11",
                                               "refresh_token": "wrong-refresh-22", "token_uri": self.gcs.token_uri})
-        r = run("-v", "-v", "info", self.url(), env=self.env(GOOGLE_APPLICATION_CREDENTIALS=bad))
+        r = run("info", self.url(), env=self.env(GOOGLE_APPLICATION_CREDENTIALS=bad))
         self.assertFails(r, 2, f"zanj: error: {self.url()}: Google Cloud credentials from GOOGLE_APPLICATION_CREDENTIALS")
         self.assertIn("HTTP 400 Bad Request (invalid_grant)", r.err)
+        r = run("-v", "-v", "info", self.url(), env=self.env(GOOGLE_APPLICATION_CREDENTIALS=bad))
+        self.assertEqual(r.code, 2, r.err)
         self.assertNotIn("wrong-secret-11", r.err)
         self.assertNotIn("wrong-refresh-22", r.err)
         missing = os.path.join(self.tmp.name, "nowhere.json")
