@@ -65,7 +65,8 @@ _zanj()
     local commands="info ls cat verify extract pack export diff stats hash report"
     local global_opts="-h --help --help-all -v --verbose -q --quiet --color --progress -V --version
         --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --max-ratio
-        --connect-timeout --idle-timeout --retries --insecure --download --http-header"
+        --connect-timeout --idle-timeout --retries --insecure --download --download-max --speed-limit --speed-time
+        --deadline --http-header"
 
     # The command and the positional arguments before the cursor, skipping options and the
     # values of the options that take one.
@@ -79,7 +80,8 @@ _zanj()
                 --atol | --rtol | --tol | --exclude | --directory | --max-member-bytes | --output | --key | \
                 --algorithm | --include | --check | --list-threshold | --array-threshold | --level | \
                 --max-json-bytes | --max-json-values | --max-jsonl-line-bytes | --max-jsonl-rows | \
-                --connect-timeout | --idle-timeout | --retries | --http-header) ((i++)) ;;
+                --connect-timeout | --idle-timeout | --retries | --http-header | --download-max | --speed-limit | \
+                --speed-time | --deadline) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
@@ -96,7 +98,8 @@ _zanj()
             --max-json-depth | --max-npy-header | --max-ratio | --atol | --rtol | --tol | --exclude | --max-member-bytes | \
             --key | --list-threshold | --array-threshold | --level | --include | \
             --max-json-bytes | --max-json-values | --max-jsonl-line-bytes | --max-jsonl-rows | \
-            --connect-timeout | --idle-timeout | --retries | --http-header)
+            --connect-timeout | --idle-timeout | --retries | --http-header | --download-max | --speed-limit | \
+                --speed-time | --deadline)
             return # a number, a pattern, a member name, a header: nothing to offer
             ;;
         -f | --format)

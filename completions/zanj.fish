@@ -15,7 +15,7 @@ function __zanj_words
             continue
         end
         switch $token
-            case --color --progress -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --max-ratio --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --connect-timeout --idle-timeout --retries --http-header
+            case --color --progress -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --max-ratio --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --connect-timeout --idle-timeout --retries --http-header --download-max --speed-limit --speed-time --deadline
                 set skip 1
             case '-*'
             case '*'
@@ -150,6 +150,10 @@ complete -c zanj -l idle-timeout -x -d 'URLs: seconds without data before a retr
 complete -c zanj -l retries -x -d 'URLs: retries of a failed request'
 complete -c zanj -l insecure -d 'URLs: do not verify TLS certificates'
 complete -c zanj -l download -d 'URLs: download whole when the server ignores ranges'
+complete -c zanj -l download-max -x -d 'URLs: largest file fetched whole without --download'
+complete -c zanj -l speed-limit -x -d 'URLs: slowest bytes per second accepted'
+complete -c zanj -l speed-time -x -d 'URLs: seconds the speed limit is measured over'
+complete -c zanj -l deadline -x -d 'URLs: seconds after which every transfer ends'
 complete -c zanj -l http-header -x -d 'URLs: extra request header'
 
 # extract

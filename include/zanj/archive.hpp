@@ -4,6 +4,7 @@
 //
 // Every read is bounded by the member's declared size and a ratio limit, and checked against
 // its declared CRC-32. Member data is streamed in chunks; nothing is read until asked for.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -77,7 +78,8 @@ std::string input_display_name(const std::string& path);
 /// for "-"). For argument checks before any work starts; opening still has the last word.
 std::string input_problem(const std::string& path);
 
-/// True for the URLs every command reads like files: http://, https:// and s3://bucket/key.
+/// True for the URLs every command reads like files: http://, https://, s3://bucket/key and
+/// gs://bucket/object.
 bool is_remote_url(std::string_view path);
 
 /// `url` without the user:password it may carry ("https://u:p@host/x" gives "https://host/x"),
@@ -87,13 +89,24 @@ bool is_remote_url(std::string_view path);
 std::string set_aside_url_credentials(const std::string& url);
 
 /// How URLs are fetched (the global options --connect-timeout, --idle-timeout, --retries,
-/// --insecure, --download and --http-header); set before the first archive is opened.
+/// --insecure, --download, --download-max, --speed-limit, --speed-time, --deadline and
+/// --http-header); set before the first archive is opened.
 struct RemoteOptions {
   double connect_timeout = 15;  ///< seconds to set up a connection
   double idle_timeout = 30;     ///< seconds without a byte before a request is abandoned and retried
   int retries = 5;              ///< retries of one range after a reset, timeout, 429 or 5xx
   bool insecure = false;        ///< --insecure: do not verify TLS certificates (warns)
-  bool download = false;        ///< --download: a server ignoring ranges is downloaded whole
+  bool download = false;        ///< --download: a server ignoring ranges is downloaded whole, silently
+  /// --download-max: a server ignoring ranges is downloaded whole (noted with -v) up to this many
+  /// bytes without --download; a larger file is an error.
+  std::uint64_t download_max = std::uint64_t{64} << 20;
+  /// --speed-limit and --speed-time: a transfer slower than speed_limit bytes per second for
+  /// speed_time seconds is abandoned (and retried). 0: only the idle timeout's 1 byte a second.
+  std::uint64_t speed_limit = 0;
+  double speed_time = 30;
+  /// --deadline: seconds from `start` after which every transfer ends, retried or not (0: none).
+  double deadline = 0;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::vector<std::string> headers;  ///< extra request headers, "Name: value"; never printed
   /// Called with one line per request (-v): method, URL without credentials, range, status, bytes.
   std::function<void(const std::string&)> log;

@@ -20,7 +20,21 @@ void add_remote_options(CLI::App& app) {
       ->capture_default_str()->check(CLI::Range(0, 100))->type_name("N");
   app.add_flag("--insecure", remote.insecure, "URLs: do not verify the server's TLS certificate (warns)");
   app.add_flag("--download", remote.download,
-               "URLs: download the whole file (to a temporary file) when the server ignores range requests");
+               "URLs: download the whole file (to a temporary file) when the server ignores range requests, "
+               "whatever its size, without a word");
+  app.add_option("--download-max", remote.download_max,
+                 "URLs: without --download, a server ignoring range requests is downloaded whole up to this size "
+                 "(-v notes it); a larger file is an error")
+      ->capture_default_str()->type_name("BYTES");
+  app.add_option("--speed-limit", remote.speed_limit,
+                 "URLs: abandon (and retry) a transfer slower than this many bytes per second for --speed-time "
+                 "seconds (curl's --speed-limit; replaces --idle-timeout's 1 byte a second)")
+      ->type_name("BYTES");
+  app.add_option("--speed-time", remote.speed_time, "URLs: the window of --speed-limit, in seconds")
+      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("SECONDS");
+  app.add_option("--deadline", remote.deadline,
+                 "URLs: end every transfer this many seconds after zanj started, retries included (exit status 2)")
+      ->check(CLI::PositiveNumber)->type_name("SECONDS");
   app.add_option("--http-header", remote.headers,
                  "URLs: send this header with every request, e.g. 'Authorization: Bearer TOKEN' (repeatable; "
                  "also ZANJ_HTTP_HEADER); never printed")

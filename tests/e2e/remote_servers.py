@@ -4,7 +4,10 @@ by the test that started it (and by a deadline of its own, so none outlives a br
 - Nginx: a real web server (Debian's nginx-light) with a temporary prefix and configuration,
   serving a directory; its access log gives the bytes and requests each command cost.
 - FaultServer: a small threaded Python server that serves a directory with one fault injected
-  per URL prefix (/drop/, /500/, /429/, /ignore/, /etag/, /badrange/, /slow/).
+  per URL prefix (/drop/, /500/, /429/, /ignore/, /etag/, /badrange/, /slow/, /trickle/).
+- GcsServer: Google Cloud Storage's JSON API, its OAuth token endpoint and the GCE metadata
+  server, in one small threaded Python server.
+- AwsCredentialServer: STS, the container credentials endpoint and IMDSv2.
 """
 import http.server
 import os
@@ -131,7 +134,7 @@ http {{
 
 class FaultServer:
     """Serves the files of `root` at http://127.0.0.1:PORT/FAULT/NAME, where FAULT is one of
-    ok, drop, 500, 429, ignore, etag, badrange, slow; the fault hits the second request for a
+    ok, drop, 500, 429, ignore, etag, badrange, slow, trickle; the fault hits the second request for a
     file (the first, which fetches the tail, goes through), except `ignore`, which ignores
     every Range. `counts` holds the requests per path, `headers` each request's headers."""
 
@@ -167,6 +170,8 @@ class FaultServer:
 
     def handle(self, h):
         _, fault, name = h.path.split("?")[0].split("/", 2)  # a query only makes a fresh count
+        if not os.path.isfile(os.path.join(self.root, name)):
+            return self.send(h, 404, b"not found", '"none"')
         with open(os.path.join(self.root, name), "rb") as f:
             body = f.read()
         with self.lock:
@@ -192,6 +197,24 @@ class FaultServer:
             content_range = f"bytes {first + 1}-{last + 1}/{len(body)}"
         if n == 1 and fault == "drop":  # half the range, then the connection goes
             self.send(h, 206, part, etag, {"Content-Range": content_range}, cut=len(part) // 2)
+            h.close_connection = True
+            return
+        if n >= 1 and fault == "trickle":  # a byte every 0.3 s: never idle, never done
+            h.send_response(206)
+            h.send_header("Content-Length", str(len(part)))
+            h.send_header("ETag", etag)
+            h.send_header("Content-Range", content_range)
+            h.end_headers()
+            deadline = time.monotonic() + 20
+            for i in range(len(part)):
+                if time.monotonic() > deadline:
+                    break
+                try:
+                    h.wfile.write(part[i:i + 1])
+                    h.wfile.flush()
+                except OSError:
+                    break
+                time.sleep(0.3)
             h.close_connection = True
             return
         if n == 1 and fault == "slow":  # headers, then nothing for longer than the idle timeout
@@ -323,3 +346,285 @@ class RecordingProxy:
         self.timer.cancel()
         self.httpd.shutdown()
         self.httpd.server_close()
+
+
+class GcsServer:
+    """A small Google Cloud Storage JSON API on 127.0.0.1, with the OAuth token endpoint and the
+    GCE metadata server Google's credentials come from, all on one port:
+
+    - GET /storage/v1/b/BUCKET/o/OBJECT: the metadata (generation, size); with alt=media the
+      bytes, one Range at a time, 412 when ifGenerationMatch is not the object's generation;
+    - GET /storage/v1/b/BUCKET/o?prefix=&maxResults=&pageToken=: a listing, in pages;
+    - POST /token: a refresh token (REFRESH_TOKEN) or an RS256 JWT assertion, checked with
+      `openssl dgst -verify` against `public_key` (a PEM file), traded for an access token;
+    - GET /computeMetadata/v1/instance/service-accounts/default/token with Metadata-Flavor.
+
+    With `tokens` set, every storage request needs `Authorization: Bearer T` with T in it
+    (else 401); `requests` records (method, path, headers); `replace_after` bumps an object's
+    generation after that many media requests (a writer replacing it mid-read)."""
+
+    CLIENT_SECRET = "client-secret-7c1d"
+    REFRESH_TOKEN = "refresh-token-5ab2"
+    REFRESHED_TOKEN = "ya29.refreshed-b6f1"
+    JWT_TOKEN = "ya29.service-account-90aa"
+    METADATA_TOKEN = "ya29.metadata-4e3c"
+
+    def __init__(self, bucket, tokens=None, public_key=None):
+        import json
+        import urllib.parse
+        self.bucket, self.tokens, self.public_key = bucket, tokens, public_key
+        self.objects = {}  # name -> [bytes, generation]
+        self.requests, self.lock, self.replace_after, self.media_count = [], threading.Lock(), None, 0
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def reply(self, status, body=b"", headers=None):
+                if isinstance(body, (dict, list)):
+                    body = json.dumps(body).encode()
+                    headers = dict(headers or {}, **{"Content-Type": "application/json"})
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(body)))
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_POST(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode()
+                server.record(self)
+                if self.path != "/token":
+                    return self.reply(404, {"error": "not_found"})
+                form = dict(urllib.parse.parse_qsl(body))
+                if form.get("grant_type") == "refresh_token":
+                    ok = form.get("refresh_token") == server.REFRESH_TOKEN and form.get("client_secret") == server.CLIENT_SECRET
+                    token = server.REFRESHED_TOKEN
+                elif form.get("grant_type") == "urn:ietf:params:oauth:grant-type:jwt-bearer":
+                    ok, token = server.check_jwt(form.get("assertion", ""), f"http://127.0.0.1:{server.port}/token"), server.JWT_TOKEN
+                else:
+                    ok, token = False, None
+                if not ok:
+                    return self.reply(400, {"error": "invalid_grant", "error_description": "refused"})
+                self.reply(200, {"access_token": token, "expires_in": 3599, "token_type": "Bearer"})
+
+            def do_GET(self):
+                server.record(self)
+                url = urllib.parse.urlsplit(self.path)
+                query = dict(urllib.parse.parse_qsl(url.query))
+                if url.path == "/computeMetadata/v1/instance/service-accounts/default/token":
+                    if self.headers.get("Metadata-Flavor") != "Google":
+                        return self.reply(403, b"missing Metadata-Flavor")
+                    return self.reply(200, {"access_token": server.METADATA_TOKEN, "expires_in": 3599,
+                                            "token_type": "Bearer"}, {"Metadata-Flavor": "Google"})
+                prefix = f"/storage/v1/b/{server.bucket}/o"
+                if not url.path.startswith(prefix):
+                    return self.reply(404, {"error": {"code": 404, "message": "no such bucket"}})
+                if server.tokens is not None and self.headers.get("Authorization", "")[len("Bearer "):] not in server.tokens:
+                    return self.reply(401, {"error": {"code": 401, "message": "Invalid Credentials"}})
+                if url.path == prefix:
+                    return self.reply(200, server.listing(query))
+                name = urllib.parse.unquote(url.path[len(prefix) + 1:])
+                with server.lock:
+                    if name not in server.objects:
+                        return self.reply(404, {"error": {"code": 404, "message": "No such object"}})
+                    data, generation = server.objects[name]
+                    if query.get("alt") == "media":
+                        server.media_count += 1
+                        if server.replace_after is not None and server.media_count > server.replace_after:
+                            server.objects[name][1] = generation = generation + 1
+                if query.get("alt") != "media":
+                    return self.reply(200, {"kind": "storage#object", "bucket": server.bucket, "name": name,
+                                            "generation": str(generation), "size": str(len(data))})
+                if "ifGenerationMatch" in query and query["ifGenerationMatch"] != str(generation):
+                    return self.reply(412, {"error": {"code": 412, "message": "Precondition Failed"}})
+                headers = {"ETag": f'"g{generation}"', "x-goog-generation": str(generation)}
+                m = re.fullmatch(r"bytes=(\d*)-(\d*)", self.headers.get("Range", ""))
+                if not m:
+                    return self.reply(200, data, headers)
+                if m.group(1) == "":
+                    first, last = max(0, len(data) - int(m.group(2))), len(data) - 1
+                else:
+                    first, last = int(m.group(1)), min(int(m.group(2) or len(data) - 1), len(data) - 1)
+                if first >= len(data):
+                    return self.reply(416, b"", dict(headers, **{"Content-Range": f"bytes */{len(data)}"}))
+                self.reply(206, data[first:last + 1], dict(headers, **{"Content-Range": f"bytes {first}-{last}/{len(data)}"}))
+
+        class Server(http.server.ThreadingHTTPServer):
+            def handle_error(self, request, client_address):
+                pass
+
+        self.httpd = Server(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.timer = threading.Timer(LIFETIME, self.stop)
+        self.timer.daemon = True
+        self.timer.start()
+
+    @property
+    def host(self):
+        return f"127.0.0.1:{self.port}"
+
+    @property
+    def token_uri(self):
+        return f"http://127.0.0.1:{self.port}/token"
+
+    def put(self, name, data, generation=1000):
+        with self.lock:
+            self.objects[name] = [data, generation]
+
+    def record(self, handler):
+        with self.lock:
+            self.requests.append((handler.command, handler.path, dict(handler.headers.items())))
+
+    def listing(self, query):
+        names = sorted(n for n in self.objects if n.startswith(query.get("prefix", "")))
+        start = int(query.get("pageToken") or 0)
+        size = int(query.get("maxResults") or 1000)
+        page = names[start:start + size]
+        out = {"kind": "storage#objects", "items": [{"name": n, "bucket": self.bucket, "size": str(len(self.objects[n][0])),
+                                                     "generation": str(self.objects[n][1])} for n in page]}
+        if start + size < len(names):
+            out["nextPageToken"] = str(start + size)
+        return out
+
+    def check_jwt(self, assertion, audience):
+        """The assertion's RS256 signature (checked by openssl against public_key) and claims."""
+        import base64
+        import json
+
+        def decode(part):
+            return base64.urlsafe_b64decode(part + "=" * (-len(part) % 4))
+        try:
+            header, claims, signature = assertion.split(".")
+            if json.loads(decode(header)).get("alg") != "RS256" or not self.public_key:
+                return False
+            body = json.loads(decode(claims))
+            if body.get("aud") != audience or "devstorage" not in body.get("scope", "") or body["exp"] <= time.time():
+                return False
+            with tempfile.TemporaryDirectory() as tmp:
+                with open(f"{tmp}/data", "w") as f:
+                    f.write(f"{header}.{claims}")
+                with open(f"{tmp}/sig", "wb") as f:
+                    f.write(decode(signature))
+                return subprocess.run(["openssl", "dgst", "-sha256", "-verify", self.public_key, "-signature",
+                                       f"{tmp}/sig", f"{tmp}/data"], capture_output=True).returncode == 0
+        except (ValueError, KeyError):
+            return False
+
+    def stop(self):
+        self.timer.cancel()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+class AwsCredentialServer:
+    """The places AWS credentials come from, on 127.0.0.1, one port: STS's
+    AssumeRoleWithWebIdentity (POST /), a container credentials endpoint (GET /container, with
+    an Authorization check) and IMDSv2 (PUT /latest/api/token, then the role and its
+    credentials under /latest/meta-data/iam/security-credentials/, each needing the session
+    token). Every source hands out `key_id`/`secret` with a session token of its own, so a
+    test sees which one was used. `requests` records (method, path, headers, body)."""
+
+    WEB_IDENTITY = "oidc-web-identity-8d21"
+    ROLE_ARN = "arn:aws:iam::123456789012:role/reader"
+    CONTAINER_AUTHORIZATION = "container-auth-6f0e"
+    IMDS_SESSION = "imds-session-2a7b"
+    TOKENS = {"sts": "sts-session-token-41c9", "container": "container-session-token-93ab",
+              "imds": "imds-session-token-c5d0"}
+
+    def __init__(self, key_id, secret):
+        import json
+        import urllib.parse
+        self.requests, self.lock = [], threading.Lock()
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def reply(self, status, body, content_type="application/json"):
+                body = body.encode() if isinstance(body, str) else json.dumps(body).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", content_type)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def read_body(self):
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode()
+                with server.lock:
+                    server.requests.append((self.command, self.path, dict(self.headers.items()), body))
+                return body
+
+            def credentials(self, source):
+                return {"AccessKeyId": key_id, "SecretAccessKey": secret, "Token": server.TOKENS[source],
+                        "Expiration": "2099-01-01T00:00:00Z", "Code": "Success"}
+
+            def do_POST(self):
+                form = dict(urllib.parse.parse_qsl(self.read_body()))
+                if (form.get("Action") != "AssumeRoleWithWebIdentity" or form.get("RoleArn") != server.ROLE_ARN
+                        or form.get("WebIdentityToken") != server.WEB_IDENTITY):
+                    return self.reply(403, "<ErrorResponse><Error><Code>AccessDenied</Code></Error></ErrorResponse>",
+                                      "text/xml")
+                self.reply(200, f"""<AssumeRoleWithWebIdentityResponse><AssumeRoleWithWebIdentityResult><Credentials>
+<AccessKeyId>{key_id}</AccessKeyId><SecretAccessKey>{secret}</SecretAccessKey>
+<SessionToken>{server.TOKENS['sts']}</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration>
+</Credentials></AssumeRoleWithWebIdentityResult></AssumeRoleWithWebIdentityResponse>""", "text/xml")
+
+            def do_PUT(self):
+                self.read_body()
+                if self.path != "/latest/api/token" or "X-aws-ec2-metadata-token-ttl-seconds" not in self.headers:
+                    return self.reply(400, "")
+                self.reply(200, server.IMDS_SESSION, "text/plain")
+
+            def do_GET(self):
+                self.read_body()
+                if self.path == "/container":
+                    if self.headers.get("Authorization") != server.CONTAINER_AUTHORIZATION:
+                        return self.reply(401, {"message": "unauthorized"})
+                    return self.reply(200, self.credentials("container"))
+                base = "/latest/meta-data/iam/security-credentials/"
+                if self.path.startswith(base):
+                    if self.headers.get("X-aws-ec2-metadata-token") != server.IMDS_SESSION:
+                        return self.reply(401, "")
+                    if self.path == base:
+                        return self.reply(200, "reader-role", "text/plain")
+                    if self.path == base + "reader-role":
+                        return self.reply(200, self.credentials("imds"))
+                self.reply(404, "")
+
+        class Server(http.server.ThreadingHTTPServer):
+            def handle_error(self, request, client_address):
+                pass
+
+        self.httpd = Server(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.endpoint = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.timer = threading.Timer(LIFETIME, self.stop)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def stop(self):
+        self.timer.cancel()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()

@@ -63,12 +63,43 @@ class Faults(ZanjTest):
     def test_a_stalled_response_times_out_and_is_retried(self):
         self.assertRecovers("slow")
 
-    def test_a_server_ignoring_ranges_is_an_error_or_a_download(self):
-        url, r = self.info("ignore")
+    def test_a_server_ignoring_ranges_is_downloaded_within_download_max(self):
+        r = self.assertRecovers("ignore")  # every answer is 200: no count matters
+        self.assertEqual(r.err, "")
+        r = self.assertRecovers("ignore", "-v")
+        self.assertIn("the server ignores range requests; fetched the whole file", r.err)
+        url, r = self.info("ignore", "--download-max", "1000")
         self.assertFails(r, 2, f"zanj: error: {url}: the server ignores range requests")
-        r = self.assertRecovers("ignore", "--download")  # every answer is 200: no count matters
-        self.assertIn("zanj: warning: ", r.err)
-        self.assertIn("downloaded the whole file", r.err)
+        self.assertIn("--download fetches it whole", r.err)
+        r = self.assertRecovers("ignore", "--download", "--download-max", "1000")
+        self.assertEqual(r.err, "")  # asked for: silent
+
+    def test_a_trickle_ends_at_the_speed_limit_or_the_deadline(self):
+        url = self.server.url("trickle", NAME) + "?speed"
+        start = time.monotonic()
+        r = run("--retries", "0", "--speed-limit", "100", "--speed-time", "2", "info", url, timeout=30)
+        self.assertFails(r, 2, f"zanj: error: {url}: ")
+        self.assertLess(time.monotonic() - start, 10)
+        url = self.server.url("trickle", NAME) + "?deadline"
+        start = time.monotonic()
+        r = run("--retries", "5", "--deadline", "2", "info", url, timeout=30)
+        self.assertFails(r, 2, f"zanj: error: {url}: the --deadline of 2 s passed")
+        self.assertLess(time.monotonic() - start, 6)
+
+    def test_query_values_are_never_shown(self):
+        secret = "?X-Amz-Signature=deadbeef5678&X-Amz-Credential=AKIDSECRET&plain"
+        shown = "?X-Amz-Signature=\u2026&X-Amz-Credential=\u2026&plain"
+        url = self.server.url("ok", NAME)
+        r = self.assertOk(run("-v", "-v", "info", "--json", url + secret))
+        self.assertEqual(r.json()["file"], url + shown)
+        self.assertIn(f"GET {url}{shown} bytes=", r.err)
+        missing = self.server.url("ok", "missing.zanj")
+        r = run("-v", "-v", "ls", missing + secret)
+        self.assertEqual(r.code, 2, r.err)
+        self.assertIn(missing + shown, r.err)
+        for text in (r.err, self.assertOk(run("-v", "verify", url + secret)).out.decode()):
+            self.assertNotIn("deadbeef5678", text)
+            self.assertNotIn("AKIDSECRET", text)
 
     def test_a_file_changing_between_requests_is_an_error(self):
         url, r = self.info("etag")

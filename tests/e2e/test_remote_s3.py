@@ -9,11 +9,17 @@ from common import CORPUS, ZanjTest, archives, main, run
 from remote_servers import S3RVER, RecordingProxy, S3rver
 
 BUCKET = "models"
+# No credential source but the one a test names: no shared files, profile, web identity,
+# container endpoint or instance metadata (credentials_aws.hpp).
+ISOLATED = {"AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/credentials", "AWS_CONFIG_FILE": "/nonexistent/config",
+            "AWS_PROFILE": None, "AWS_DEFAULT_PROFILE": None, "AWS_WEB_IDENTITY_TOKEN_FILE": None, "AWS_ROLE_ARN": None,
+            "AWS_CONTAINER_CREDENTIALS_FULL_URI": None, "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI": None,
+            "AWS_EC2_METADATA_DISABLED": "true"}
 # s3rver's own key pair: it checks the signatures made with it (and refuses other key ids).
-SIGNED = {"AWS_ACCESS_KEY_ID": "S3RVER", "AWS_SECRET_ACCESS_KEY": "S3RVER",
+SIGNED = {**ISOLATED, "AWS_ACCESS_KEY_ID": "S3RVER", "AWS_SECRET_ACCESS_KEY": "S3RVER",
           "AWS_REGION": "eu-west-3", "AWS_SESSION_TOKEN": None, "AWS_DEFAULT_REGION": None,
           "AWS_ENDPOINT_URL": None, "AWS_ENDPOINT_URL_S3": None}
-ANONYMOUS = {"AWS_ACCESS_KEY_ID": None, "AWS_SECRET_ACCESS_KEY": None, "AWS_SESSION_TOKEN": None,
+ANONYMOUS = {**ISOLATED, "AWS_ACCESS_KEY_ID": None, "AWS_SECRET_ACCESS_KEY": None, "AWS_SESSION_TOKEN": None,
              "AWS_ENDPOINT_URL": None, "AWS_ENDPOINT_URL_S3": None}
 
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <thread>
 
+#include "remote/http_call.hpp"
 #include "zanj/error.hpp"
 
 namespace zanj {
@@ -111,7 +112,7 @@ struct RangeFetcher::Exchange {
   const std::function<void(std::string_view)>* whole = nullptr;  // open with --download
   // The response (the last one, after redirects):
   long status = 0;
-  std::string content_range, etag, last_modified, retry_after;
+  std::string content_range, etag, last_modified, retry_after, content_length;
   bool checked = false;
   ContentRange range;
   std::size_t got = 0;  // body bytes kept
@@ -132,6 +133,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
     const std::size_t space = line.find(' ');
     ex.status = space == std::string_view::npos ? 0 : static_cast<long>(number(line.substr(space + 1, 3)).value_or(0));
     ex.content_range.clear(), ex.etag.clear(), ex.last_modified.clear(), ex.retry_after.clear();
+    ex.content_length.clear();
     return size * count;
   }
   const std::size_t colon = line.find(':');
@@ -142,6 +144,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   else if (name == "etag") ex.etag = value;
   else if (name == "last-modified") ex.last_modified = value;
   else if (name == "retry-after") ex.retry_after = value;
+  else if (name == "content-length") ex.content_length = value;
   return size * count;
 }
 
@@ -192,6 +195,12 @@ void RangeFetcher::give_back(CURL* handle) const {
   handles_.push_back(handle);
 }
 
+std::string RangeFetcher::too_large_hint(std::uint64_t bytes) const {
+  return "the server ignores range requests (it answered 200 with the whole file, " + std::to_string(bytes) +
+         " bytes or more, past --download-max " + std::to_string(options_.download_max) +
+         "); --download fetches it whole";
+}
+
 bool RangeFetcher::check_response(Exchange& ex) const {
   // The version pinned by the first response must be the one answering.
   const bool other_version = (!etag_.empty() && !ex.etag.empty() && ex.etag != etag_) ||
@@ -204,6 +213,10 @@ bool RangeFetcher::check_response(Exchange& ex) const {
     return false;
   }
   if (ex.status == 200) {
+    if (ex.whole && !options_.download && number(ex.content_length).value_or(0) > options_.download_max) {
+      ex.fatal = too_large_hint(*number(ex.content_length));
+      return false;
+    }
     if (ex.whole) return true;
     ex.fatal = ex.suffix ? "the server ignores range requests (it answered 200 with the whole file); "
                            "--download fetches it whole"
@@ -237,6 +250,10 @@ bool RangeFetcher::take_body(Exchange& ex, std::string_view data) const {
     if (!check_response(ex)) return false;
   }
   if (ex.status == 200 && ex.whole) {
+    if (!options_.download && ex.got + data.size() > options_.download_max) {
+      ex.fatal = too_large_hint(ex.got + data.size());
+      return false;
+    }
     (*ex.whole)(data);
     ex.got += data.size();
     return true;
@@ -264,9 +281,9 @@ void RangeFetcher::configure(CURL* handle, Exchange& ex, curl_slist*& headers, c
   curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, https ? "https" : "http,https");
   curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);  // threads: no SIGALRM for DNS timeouts
   curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout * 1000));
-  // Idle: less than a byte a second for idle_timeout seconds ends the request (and retries it).
-  curl.easy_setopt(handle, CURLOPT_LOW_SPEED_LIMIT, 1L);
-  curl.easy_setopt(handle, CURLOPT_LOW_SPEED_TIME, std::max(1L, static_cast<long>(options_.idle_timeout + 0.5)));
+  // Idle: less than a byte a second for idle_timeout seconds (or less than --speed-limit for
+  // --speed-time) ends the request (and retries it); --deadline ends it for good.
+  set_speed_and_deadline(handle, options_);
   curl.easy_setopt(handle, CURLOPT_NETRC, static_cast<long>(CURL_NETRC_OPTIONAL));
   curl.easy_setopt(handle, CURLOPT_USERAGENT, "zanj");
   if (options_.insecure) {
@@ -315,6 +332,10 @@ RangeFetcher::Outcome RangeFetcher::perform(Exchange& ex) const {
   curl.slist_free_all(headers);
   give_back(handle);
   const std::string range = ex.suffix ? "-" + std::to_string(ex.last) : range_text(ex.first, ex.last);
+  if (code == CURLE_OPERATION_TIMEDOUT && seconds_left(options_) <= 0) {
+    log("GET " + target_.display + " bytes=" + range + ": " + deadline_passed(options_));
+    fail(deadline_passed(options_));
+  }
   log("GET " + target_.display + " bytes=" + range + ": " +
       (ex.status ? std::to_string(ex.status) : std::string("no response")) + ", " + std::to_string(ex.got) + " bytes");
   if (!ex.fatal.empty()) fail(ex.fatal);
@@ -333,12 +354,14 @@ RangeFetcher::Outcome RangeFetcher::perform(Exchange& ex) const {
     return outcome;
   }
   if (ex.status == 416 && ex.suffix) return outcome;  // an empty file; open() reads its size
+  if (ex.status == 401 || ex.status == 403) fail(status_text(ex.status) + target_.auth_note);
   fail(status_text(ex.status));
 }
 
 void RangeFetcher::pause_before_retry(int failures, double retry_after) const {
   double seconds = 0.1 * static_cast<double>(1 << std::min(failures - 1, 6));  // 0.1, 0.2, 0.4, ... s
   if (retry_after >= 0) seconds = std::min(retry_after, kMaxRetryAfter);
+  if (seconds >= seconds_left(options_)) fail(deadline_passed(options_));
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
 
@@ -350,16 +373,15 @@ RangeFetcher::Opening RangeFetcher::open(std::size_t tail_bytes, const std::func
     ex.last = tail_bytes;
     opening.tail.clear();
     ex.grow = &opening.tail;
-    if (options_.download) ex.whole = &whole_body;
+    if (whole_body) ex.whole = &whole_body;  // a server ignoring ranges: the file whole, within --download-max
     const Outcome outcome = perform(ex);
     const bool short_tail = ex.status == 206 && ex.range.first && ex.got != *ex.range.last - *ex.range.first + 1;
     if (outcome.problem.empty() && !short_tail) {
       etag_ = ex.etag;
       last_modified_ = ex.last_modified;
       if (ex.status == 200) {
-        if (options_.warn)
-          options_.warn(target_.display + ": the server ignores range requests; downloaded the whole file (" +
-                        std::to_string(ex.got) + " bytes) to a temporary file");
+        log(target_.display + ": the server ignores range requests; fetched the whole file (" + std::to_string(ex.got) +
+            " bytes) into a temporary file");
         opening.whole = true;
         opening.size = ex.got;
       } else if (ex.status == 416) {

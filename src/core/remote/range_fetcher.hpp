@@ -25,6 +25,7 @@ struct FetchTarget {
   std::string display;  ///< the URL as messages show it
   std::string sigv4, user_password;  ///< AWS SigV4 signing (s3_address.hpp), when set
   std::vector<std::string> headers;  ///< "Name: value", sent with every request
+  std::string auth_note;  ///< appended to a 401 or 403 (which credentials were tried)
 };
 
 class RangeFetcher {
@@ -41,8 +42,9 @@ class RangeFetcher {
     bool whole = false;      ///< the server ignored the range; the body went to `whole_body`
   };
   /// The first request: the last `tail_bytes` bytes (Range: bytes=-N), which also tell the
-  /// size and the validator pinned from then on. A server answering 200 with the whole file is
-  /// an error, unless options.download: then the body is streamed to `whole_body`.
+  /// size and the validator pinned from then on. A server answering 200 with the whole file has
+  /// the body streamed to `whole_body`, up to options.download_max bytes (no limit with
+  /// options.download); past that it is an error saying --download fetches it.
   Opening open(std::size_t tail_bytes, const std::function<void(std::string_view)>& whole_body);
   /// Exactly n bytes at offset (n > 0, inside the size open() found). Throws
   /// Error(display + ": ...", Exit::usage) once retries are exhausted or on any mismatch.
@@ -60,6 +62,7 @@ class RangeFetcher {
   Outcome perform(Exchange& exchange) const;
   void configure(CURL* handle, Exchange& exchange, curl_slist*& headers, char* error) const;
   bool check_response(Exchange& exchange) const;  // on the first body bytes
+  std::string too_large_hint(std::uint64_t bytes) const;
   void log(const std::string& line) const;
   [[noreturn]] void fail(const std::string& what) const;
   void pause_before_retry(int failures, double retry_after) const;

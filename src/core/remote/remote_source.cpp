@@ -5,6 +5,8 @@
 #include <mutex>
 
 #include "io/spool_file.hpp"
+#include "remote/credentials_gcp.hpp"
+#include "remote/gcs_address.hpp"
 #include "remote/s3_address.hpp"
 #include "zanj/error.hpp"
 
@@ -35,7 +37,9 @@ RemoteOptions& remote_options() {
   return options;
 }
 
-FetchTarget fetch_target(const RemoteUrl& url) {
+FetchTarget fetch_target(const RemoteUrl& url, const RemoteOptions& options) {
+  const Environment environment = [](const char* name) { return std::getenv(name); };
+  if (url.scheme == RemoteUrl::Scheme::gs) return gcs_fetch_target(url, environment, options);
   FetchTarget target;
   target.display = url.display;
   if (url.scheme != RemoteUrl::Scheme::s3) {
@@ -44,7 +48,15 @@ FetchTarget fetch_target(const RemoteUrl& url) {
     if (const auto it = set_aside_urls.find(url.text); it != set_aside_urls.end()) target.url = it->second;
     return target;
   }
-  S3Address address = s3_address(url, [](const char* name) { return std::getenv(name); });
+  AwsCredentials credentials;
+  try {
+    credentials = aws_credentials(environment, options);
+  } catch (const Error& e) {
+    throw Error(url.display + ": " + e.what(), Exit::usage);
+  }
+  if (options.log) options.log(url.display + ": credentials: " + credentials.source);
+  target.auth_note = tried_note(credentials.tried, credentials.source);
+  S3Address address = s3_address(url, environment, credentials);
   target.url = std::move(address.url);
   target.sigv4 = std::move(address.sigv4);
   target.user_password = std::move(address.user_password);
@@ -53,7 +65,7 @@ FetchTarget fetch_target(const RemoteUrl& url) {
 }
 
 RemoteSource::RemoteSource(const RemoteUrl& url, const RemoteOptions& options)
-    : fetcher_(std::make_unique<RangeFetcher>(fetch_target(url), options)) {
+    : fetcher_(std::make_unique<RangeFetcher>(fetch_target(url, options), options)) {
   if (options.insecure && options.warn)
     options.warn(url.display + ": --insecure: the server's TLS certificate is not verified");
   std::unique_ptr<SpoolFile> spool;

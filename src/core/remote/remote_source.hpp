@@ -2,7 +2,8 @@
 // A URL as a ByteSource: the first request fetches the file's tail (where a ZIP keeps its end
 // record and, usually, its central directory) and learns the size; every read after that goes
 // through the block cache, which fetches only what it does not hold. A server that ignores
-// ranges is, with --download, downloaded once into an unlinked temporary file and read there.
+// ranges is downloaded once into an unlinked temporary file and read there (up to
+// --download-max, or any size with --download).
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -41,8 +42,9 @@ class RemoteSource final : public ByteSource {
   mutable std::exception_ptr failure_;
 };
 
-/// What libcurl is given for `url`: the URL itself, or for s3:// the endpoint's URL and SigV4
-/// signing from the environment (s3_address.hpp).
-FetchTarget fetch_target(const RemoteUrl& url);
+/// What libcurl is given for `url`: the URL itself, for s3:// the endpoint's URL and SigV4
+/// signing from the environment (s3_address.hpp), for gs:// the media URL pinned to the
+/// object's generation and a bearer token (gcs_address.hpp).
+FetchTarget fetch_target(const RemoteUrl& url, const RemoteOptions& options);
 
 }  // namespace zanj

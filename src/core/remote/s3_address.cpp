@@ -2,20 +2,6 @@
 
 
 namespace zanj {
-namespace {
-
-std::string variable(const Environment& environment, const char* name) {
-  const char* value = environment(name);
-  return value ? std::string(value) : std::string();
-}
-
-std::string first_set(const Environment& environment, std::initializer_list<const char*> names) {
-  for (const char* name : names)
-    if (std::string value = variable(environment, name); !value.empty()) return value;
-  return {};
-}
-
-}  // namespace
 
 std::string s3_encode_key(const std::string& key) {
   std::string out;
@@ -36,8 +22,13 @@ std::string s3_encode_key(const std::string& key) {
 }
 
 S3Address s3_address(const RemoteUrl& url, const Environment& environment) {
+  return s3_address(url, environment, aws_environment_credentials(environment));
+}
+
+S3Address s3_address(const RemoteUrl& url, const Environment& environment, const AwsCredentials& credentials) {
   S3Address address;
   address.region = first_set(environment, {"AWS_REGION", "AWS_DEFAULT_REGION"});
+  if (address.region.empty()) address.region = credentials.region;
   if (address.region.empty()) address.region = "us-east-1";
   std::string endpoint = first_set(environment, {"ZANJ_S3_ENDPOINT", "AWS_ENDPOINT_URL_S3", "AWS_ENDPOINT_URL"});
   while (!endpoint.empty() && endpoint.back() == '/') endpoint.pop_back();
@@ -48,16 +39,16 @@ S3Address s3_address(const RemoteUrl& url, const Environment& environment) {
     address.url = "https://s3." + address.region + ".amazonaws.com/" + url.bucket + "/" + key;
   else
     address.url = "https://" + url.bucket + ".s3." + address.region + ".amazonaws.com/" + key;
-  const std::string id = variable(environment, "AWS_ACCESS_KEY_ID");
-  const std::string secret = variable(environment, "AWS_SECRET_ACCESS_KEY");
+  const std::string& id = credentials.access_key_id;
+  const std::string& secret = credentials.secret_access_key;
   if (!id.empty() && !secret.empty()) {
     address.sigv4 = "aws:amz:" + address.region + ":s3";
     address.user_password = id + ":" + secret;
     // S3 wants the payload's hash named (a GET has none: SHA-256 of nothing); libcurl before
     // 8.1 does not add it, and signs it along with the other x-amz-* headers.
     address.headers.push_back("x-amz-content-sha256: e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
-    if (const std::string token = variable(environment, "AWS_SESSION_TOKEN"); !token.empty())
-      address.headers.push_back("x-amz-security-token: " + token);
+    if (!credentials.session_token.empty())
+      address.headers.push_back("x-amz-security-token: " + credentials.session_token);
   }
   return address;
 }

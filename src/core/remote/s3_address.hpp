@@ -6,28 +6,30 @@
 #include <string>
 #include <vector>
 
+#include "remote/credentials_aws.hpp"
+#include "remote/environment.hpp"
 #include "remote/url.hpp"
 
 namespace zanj {
 
 struct S3Address {
   std::string url;     ///< the https:// (or endpoint's) URL of the object
-  std::string region;  ///< AWS_REGION, else AWS_DEFAULT_REGION, else us-east-1
+  std::string region;  ///< AWS_REGION, else AWS_DEFAULT_REGION, else the profile's, else us-east-1
   /// CURLOPT_AWS_SIGV4's value ("aws:amz:REGION:s3"), empty for anonymous requests.
   std::string sigv4;
   std::string user_password;         ///< "KEY_ID:SECRET" for CURLOPT_USERPWD; empty when anonymous
   std::vector<std::string> headers;  ///< x-amz-security-token with a session token
 };
 
-/// Looks environment variables up; std::getenv in the program, a table in the tests.
-using Environment = std::function<const char*(const char* name)>;
-
 /// The address of an s3:// URL. With ZANJ_S3_ENDPOINT (or AWS_ENDPOINT_URL_S3, then
 /// AWS_ENDPOINT_URL) the object is ENDPOINT/BUCKET/KEY (path style, what S3-compatible servers
 /// such as MinIO, s3rver and Google Cloud Storage's https://storage.googleapis.com expect);
 /// without, https://BUCKET.s3.REGION.amazonaws.com/KEY (path style on AWS for bucket names with
-/// dots, which a wildcard certificate does not cover). Requests are signed when both
-/// AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are set, else anonymous.
+/// dots, which a wildcard certificate does not cover). Requests are signed with `credentials`
+/// (anonymous when they have no key id); the region is AWS_REGION, else AWS_DEFAULT_REGION,
+/// else the profile's (credentials.region), else us-east-1.
+S3Address s3_address(const RemoteUrl& url, const Environment& environment, const AwsCredentials& credentials);
+/// The same with the environment variables' credentials only (no request is made).
 S3Address s3_address(const RemoteUrl& url, const Environment& environment);
 
 /// `key` with every byte but unreserved ones and '/' percent-encoded, as S3 paths are.

@@ -19,6 +19,7 @@ std::size_t scheme_length(std::string_view path, RemoteUrl::Scheme& scheme) {
   if (starts("http://")) return scheme = RemoteUrl::Scheme::http, 7;
   if (starts("https://")) return scheme = RemoteUrl::Scheme::https, 8;
   if (starts("s3://")) return scheme = RemoteUrl::Scheme::s3, 5;
+  if (starts("gs://")) return scheme = RemoteUrl::Scheme::gs, 5;
   return 0;
 }
 
@@ -29,14 +30,37 @@ bool is_remote_url(std::string_view path) {
   return scheme_length(path, scheme) != 0;
 }
 
+std::string without_query_values(std::string_view url) {
+  const std::size_t query = url.find('?');
+  if (query == std::string_view::npos) return std::string(url);
+  const std::size_t fragment = std::min(url.find('#', query), url.size());
+  std::string out(url.substr(0, query + 1));
+  std::string_view rest = url.substr(query + 1, fragment - query - 1);
+  while (true) {
+    const std::size_t end = std::min(rest.find('&'), rest.size());
+    const std::string_view field = rest.substr(0, end);
+    const std::size_t equals = field.find('=');
+    // A presigned URL's signature and a token are credentials: only the names are shown.
+    out += equals == std::string_view::npos || equals + 1 == field.size() ? std::string(field)
+                                                                           : std::string(field.substr(0, equals + 1)) + "\xE2\x80\xA6";
+    if (end == rest.size()) break;
+    out += '&';
+    rest.remove_prefix(end + 1);
+  }
+  return out + std::string(url.substr(fragment));
+}
+
 std::string without_credentials(std::string_view url) {
   RemoteUrl::Scheme scheme{};
   const std::size_t start = scheme_length(url, scheme);
   if (start == 0) return std::string(url);
   const std::size_t authority_end = std::min(url.find_first_of("/?#", start), url.size());
   const std::size_t at = url.substr(0, authority_end).rfind('@');
-  if (at == std::string_view::npos || at < start) return std::string(url);
-  return std::string(url.substr(0, start)) + std::string(url.substr(at + 1));
+  // s3:// and gs:// have no query: a '?' there is part of the key.
+  const bool web = scheme == RemoteUrl::Scheme::http || scheme == RemoteUrl::Scheme::https;
+  std::string out = at == std::string_view::npos || at < start ? std::string(url)
+                                                               : std::string(url.substr(0, start)) + std::string(url.substr(at + 1));
+  return web ? without_query_values(out) : out;
 }
 
 std::optional<RemoteUrl> parse_remote_url(std::string_view path) {
@@ -48,11 +72,18 @@ std::optional<RemoteUrl> parse_remote_url(std::string_view path) {
   const std::string_view rest = std::string_view(url.display).substr(start);
   const std::size_t authority_end = std::min(rest.find_first_of("/?#"), rest.size());
   if (authority_end == 0) throw Error(url.display + ": the URL names no host", Exit::usage);
-  if (url.scheme == RemoteUrl::Scheme::s3) {
-    if (url.display != url.text) throw Error(url.display + ": s3:// URLs take no user:password (use AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)", Exit::usage);
+  if (url.scheme == RemoteUrl::Scheme::s3 || url.scheme == RemoteUrl::Scheme::gs) {
+    const bool s3 = url.scheme == RemoteUrl::Scheme::s3;
+    if (url.display != url.text)
+      throw Error(url.display + (s3 ? ": s3:// URLs take no user:password (use AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)"
+                                    : ": gs:// URLs take no user:password (use GOOGLE_APPLICATION_CREDENTIALS)"),
+                  Exit::usage);
     url.bucket = std::string(rest.substr(0, authority_end));
     if (authority_end < rest.size() && rest[authority_end] == '/') url.key = std::string(rest.substr(authority_end + 1));
-    if (url.key.empty()) throw Error(url.display + ": an s3:// URL names a bucket and a key: s3://BUCKET/KEY", Exit::usage);
+    if (url.key.empty())
+      throw Error(url.display + (s3 ? ": an s3:// URL names a bucket and a key: s3://BUCKET/KEY"
+                                    : ": a gs:// URL names a bucket and an object: gs://BUCKET/OBJECT"),
+                  Exit::usage);
   }
   return url;
 }

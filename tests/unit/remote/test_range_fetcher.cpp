@@ -20,7 +20,7 @@ std::string body() {
   return b;
 }
 
-FetchTarget target(const HttpFixture& server) { return FetchTarget{server.url(), server.url(), "", "", {}}; }
+FetchTarget target(const HttpFixture& server) { return FetchTarget{server.url(), server.url(), "", "", {}, ""}; }
 
 RemoteOptions quick() {
   RemoteOptions options;
@@ -90,9 +90,16 @@ TEST_CASE("a wrong Content-Range, a changed ETag or an ignored Range are errors 
   HttpFixture whole(body(), [](const std::string&, int, const std::string& b) {
     return "HTTP/1.1 200 OK\r\nContent-Length: " + std::to_string(b.size()) + "\r\n\r\n" + b;
   });
-  RangeFetcher third(target(whole), quick());
-  CHECK(zanj::test::exit_of([&] { third.open(100, {}); }) == zanj::Exit::usage);
-  RemoteOptions download = quick();
+  RemoteOptions small = quick();
+  small.download_max = 1000;  // past --download-max without --download: an error naming --download
+  RangeFetcher third(target(whole), small);
+  CHECK_THROWS_WITH_AS(third.open(100, [](std::string_view) {}), doctest::Contains("--download fetches it whole"),
+                       zanj::Error);
+  std::string within;  // within --download-max: fetched whole
+  RangeFetcher fifth(target(whole), quick());
+  CHECK(fifth.open(100, [&](std::string_view chunk) { within += chunk; }).whole);
+  CHECK(within == body());
+  RemoteOptions download = small;
   download.download = true;
   RangeFetcher fourth(target(whole), download);
   std::string spooled;

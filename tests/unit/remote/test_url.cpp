@@ -25,7 +25,7 @@ TEST_CASE("user:password never reaches the display name") {
   REQUIRE(url);
   CHECK(url->scheme == RemoteUrl::Scheme::https);
   CHECK(url->text == "https://alice:s3cret@example.org:8443/x/a.zanj?v=1");
-  CHECK(url->display == "https://example.org:8443/x/a.zanj?v=1");
+  CHECK(url->display == "https://example.org:8443/x/a.zanj?v=\xE2\x80\xA6");
   CHECK(zanj::without_credentials("http://u@h/p@q") == "http://h/p@q");  // '@' in the path stays
   CHECK(zanj::without_credentials("plain.zanj") == "plain.zanj");
 }
@@ -38,4 +38,28 @@ TEST_CASE("s3 URLs name a bucket and a key") {
   CHECK(exit_of([] { parse_remote_url("s3://bucket-only"); }) == Exit::usage);
   CHECK(exit_of([] { parse_remote_url("s3://bucket/"); }) == Exit::usage);
   CHECK(exit_of([] { parse_remote_url("http:///no-host"); }) == Exit::usage);
+}
+
+TEST_CASE("query values never reach the display name; s3 and gs keys keep their '?'") {
+  CHECK(zanj::without_credentials("https://h/m.zanj?X-Amz-Signature=abc123&X-Amz-Expires=60&flag&e=#frag") ==
+        "https://h/m.zanj?X-Amz-Signature=\xE2\x80\xA6&X-Amz-Expires=\xE2\x80\xA6&flag&e=#frag");
+  CHECK(zanj::without_credentials("http://u:p@h/x?token=t0k") == "http://h/x?token=\xE2\x80\xA6");
+  CHECK(zanj::without_credentials("s3://b/what?x=1") == "s3://b/what?x=1");
+  const auto url = parse_remote_url("https://h/m.zanj?sig=s3cret");
+  REQUIRE(url);
+  CHECK(url->text == "https://h/m.zanj?sig=s3cret");  // what libcurl fetches
+  CHECK(url->display.find("s3cret") == std::string::npos);
+}
+
+TEST_CASE("gs URLs name a bucket and an object") {
+  CHECK(zanj::is_remote_url("gs://bucket/object"));
+  CHECK(zanj::is_remote_url("GS://bucket/object"));
+  const auto url = parse_remote_url("gs://my-bucket/run 7/model.zanj");
+  REQUIRE(url);
+  CHECK(url->scheme == RemoteUrl::Scheme::gs);
+  CHECK(url->bucket == "my-bucket");
+  CHECK(url->key == "run 7/model.zanj");
+  CHECK(url->display == "gs://my-bucket/run 7/model.zanj");
+  CHECK(exit_of([] { parse_remote_url("gs://bucket-only"); }) == Exit::usage);
+  CHECK(exit_of([] { parse_remote_url("gs://u:p@bucket/k"); }) == Exit::usage);
 }

@@ -1,0 +1,203 @@
+#include "remote/credentials_gcp.hpp"
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+
+#include "json/json_parse.hpp"
+#include "remote/http_call.hpp"
+#include "remote/jwt.hpp"
+#include "zanj/error.hpp"
+#include "zanj/json.hpp"
+
+namespace zanj {
+namespace {
+
+constexpr const char* kDefaultTokenUri = "https://oauth2.googleapis.com/token";
+constexpr const char* kScope = "https://www.googleapis.com/auth/devstorage.read_only";
+constexpr double kMetadataConnectTimeout = 1;  // seconds: off Google Cloud, nothing answers
+constexpr double kMetadataTimeout = 5;
+
+[[noreturn]] void fail(const std::string& source, const std::string& what) {
+  throw Error("Google Cloud credentials from " + source + ": " + what, Exit::usage);
+}
+
+/// A JSON document from a credentials file or a token endpoint. The parser's message could
+/// quote the text (a secret), so it is replaced.
+Json parse_private_json(const std::string& text, const std::string& source, const std::string& what) {
+  try {
+    Json value = parse_json(text, what);
+    if (!value.is_object()) fail(source, what + " is not a JSON object");
+    return value;
+  } catch (const Error&) {
+    fail(source, what + " is not valid JSON");
+  }
+}
+
+/// An OAuth error code ("invalid_grant") is safe to show; anything else in the body may not be.
+std::string oauth_error(const std::string& body) {
+  try {
+    const Json value = parse_json(body, "response");
+    const std::string_view code = value.string_at("error");
+    if (!code.empty() && code.size() < 64 &&
+        code.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string_view::npos)
+      return " (" + std::string(code) + ")";
+  } catch (const Error&) {
+  }
+  return "";
+}
+
+std::string form(std::initializer_list<std::pair<const char*, std::string>> fields) {
+  std::string out;
+  for (const auto& [name, value] : fields) out += (out.empty() ? "" : "&") + std::string(name) + "=" + percent_encode(value);
+  return out;
+}
+
+/// POST a token request; the access token from the answer.
+std::string exchange(const std::string& token_uri, const std::string& body, const std::string& source,
+                     const RemoteOptions& options) {
+  HttpCall call;
+  call.method = "POST";
+  call.url = token_uri;
+  call.display = token_uri;
+  call.headers = {"Content-Type: application/x-www-form-urlencoded"};
+  call.body = body;
+  const HttpReply reply = http_call(call, options);
+  if (options.log)
+    options.log("POST " + token_uri + ": " + (reply.status ? std::to_string(reply.status) : std::string("no response")));
+  if (reply.status == 0) fail(source, "the token endpoint " + token_uri + " did not answer: " + reply.problem);
+  if (reply.status != 200)
+    fail(source, "the token endpoint " + token_uri + " answered " + http_status_text(reply.status) + oauth_error(reply.body));
+  const Json answer = parse_private_json(reply.body, source, "the token endpoint's answer");
+  const std::string_view token = answer.string_at("access_token");
+  if (token.empty()) fail(source, "the token endpoint's answer has no access_token");
+  return std::string(token);
+}
+
+std::string json_text(std::initializer_list<std::pair<const char*, Json>> members) {
+  JsonObject object;
+  for (const auto& [name, value] : members) object.emplace_back(name, value);
+  return to_json(Json(std::move(object)));
+}
+
+/// The access token a credentials file (authorized_user or service_account) gives.
+std::string token_from_file(const std::string& text, const std::string& source, const RemoteOptions& options) {
+  const Json file = parse_private_json(text, source, "the file");
+  const std::string type(file.string_at("type"));
+  std::string token_uri(file.string_at("token_uri"));
+  if (token_uri.empty()) token_uri = kDefaultTokenUri;
+  if (type == "authorized_user") {
+    const std::string_view id = file.string_at("client_id"), secret = file.string_at("client_secret"),
+                           refresh = file.string_at("refresh_token");
+    if (id.empty() || refresh.empty()) fail(source, "the authorized_user file lacks client_id or refresh_token");
+    return exchange(token_uri,
+                    form({{"grant_type", "refresh_token"}, {"client_id", std::string(id)},
+                          {"client_secret", std::string(secret)}, {"refresh_token", std::string(refresh)}}),
+                    source, options);
+  }
+  if (type == "service_account") {
+    const std::string_view email = file.string_at("client_email"), key = file.string_at("private_key"),
+                           key_id = file.string_at("private_key_id");
+    if (email.empty() || key.empty()) fail(source, "the service_account key lacks client_email or private_key");
+    const auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    JsonObject header{{"alg", Json("RS256")}, {"typ", Json("JWT")}};
+    if (!key_id.empty()) header.emplace_back("kid", Json(std::string(key_id)));
+    const std::string claims = json_text({{"iss", Json(std::string(email))}, {"scope", Json(kScope)},
+                                          {"aud", Json(token_uri)}, {"iat", Json(std::int64_t{now})},
+                                          {"exp", Json(std::int64_t{now + 3600})}});
+    const std::string assertion = rs256_jwt(to_json(Json(std::move(header))), claims, std::string(key));
+    return exchange(token_uri,
+                    form({{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"}, {"assertion", assertion}}),
+                    source, options);
+  }
+  fail(source, type.empty() ? "the file names no credentials type"
+                            : "credentials of type '" + type + "' are not supported (authorized_user and service_account are)");
+}
+
+}  // namespace
+
+std::optional<std::string> read_small_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (errno == ENOENT) return std::nullopt;
+    throw Error(path + ": " + std::strerror(errno), Exit::usage);
+  }
+  std::string text;
+  char buffer[4096];
+  while (in.read(buffer, sizeof buffer) || in.gcount() > 0) {
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
+    if (text.size() > (1 << 20)) throw Error(path + ": larger than 1 MiB; not a credentials file", Exit::usage);
+  }
+  return text;
+}
+
+std::string tried_note(const std::vector<std::string>& tried, const std::string& used) {
+  std::string note = " (credentials tried: ";
+  for (const std::string& line : tried) note += line + "; ";
+  return note + "used: " + used + ")";
+}
+
+GcpCredentials gcp_credentials(const Environment& environment, const RemoteOptions& options) {
+  GcpCredentials out;
+  for (const char* name : {"GOOGLE_OAUTH_ACCESS_TOKEN", "CLOUDSDK_AUTH_ACCESS_TOKEN"}) {
+    if (std::string token = variable(environment, name); !token.empty()) {
+      out.token = std::move(token);
+      out.source = name;
+      return out;
+    }
+  }
+  out.tried.push_back("GOOGLE_OAUTH_ACCESS_TOKEN and CLOUDSDK_AUTH_ACCESS_TOKEN: not set");
+
+  if (const std::string path = variable(environment, "GOOGLE_APPLICATION_CREDENTIALS"); !path.empty()) {
+    const std::string source = "GOOGLE_APPLICATION_CREDENTIALS (" + path + ")";
+    const auto text = read_small_file(path);
+    if (!text) fail(source, "no such file");
+    out.token = token_from_file(*text, source, options);
+    out.source = source;
+    return out;
+  }
+  out.tried.push_back("GOOGLE_APPLICATION_CREDENTIALS: not set");
+
+  std::string directory = variable(environment, "CLOUDSDK_CONFIG");
+  if (directory.empty()) {
+    const std::string home = variable(environment, "HOME");
+    if (!home.empty()) directory = home + "/.config/gcloud";
+  }
+  if (!directory.empty()) {
+    const std::string path = directory + "/application_default_credentials.json";
+    const std::string source = "gcloud application default credentials (" + path + ")";
+    if (const auto text = read_small_file(path)) {
+      out.token = token_from_file(*text, source, options);
+      out.source = source;
+      return out;
+    }
+    out.tried.push_back(path + ": no such file");
+  }
+
+  std::string host = variable(environment, "GCE_METADATA_HOST");
+  if (host.empty()) host = "metadata.google.internal";
+  const std::string source = "the metadata server (" + host + ")";
+  HttpCall call;
+  call.url = "http://" + host + "/computeMetadata/v1/instance/service-accounts/default/token";
+  call.display = call.url;
+  call.headers = {"Metadata-Flavor: Google"};
+  call.connect_timeout = kMetadataConnectTimeout;
+  call.total_timeout = kMetadataTimeout;
+  const HttpReply reply = http_call(call, options);
+  if (options.log)
+    options.log("GET " + call.display + ": " + (reply.status ? std::to_string(reply.status) : "no response: " + reply.problem));
+  if (reply.status == 200 && reply.header("metadata-flavor") == "Google") {
+    const Json answer = parse_private_json(reply.body, source, "its answer");
+    const std::string_view token = answer.string_at("access_token");
+    if (token.empty()) fail(source, "its answer has no access_token");
+    out.token = std::string(token);
+    out.source = source;
+    return out;
+  }
+  out.tried.push_back(source + ": " + (reply.status ? http_status_text(reply.status) : "no answer"));
+  out.source = "anonymous";
+  return out;
+}
+
+}  // namespace zanj

@@ -1,0 +1,59 @@
+#include "remote/gcs_address.hpp"
+
+#include "json/json_parse.hpp"
+#include "remote/credentials_gcp.hpp"
+#include "remote/http_call.hpp"
+#include "zanj/error.hpp"
+#include "zanj/json.hpp"
+
+namespace zanj {
+
+std::string gcs_endpoint(const Environment& environment) {
+  std::string endpoint = variable(environment, "STORAGE_EMULATOR_HOST");
+  if (endpoint.empty()) return "https://storage.googleapis.com";
+  if (endpoint.find("://") == std::string::npos) endpoint = "http://" + endpoint;
+  while (!endpoint.empty() && endpoint.back() == '/') endpoint.pop_back();
+  return endpoint;
+}
+
+std::string gcs_object_url(const std::string& endpoint, const std::string& bucket, const std::string& object) {
+  return endpoint + "/storage/v1/b/" + percent_encode(bucket) + "/o/" + percent_encode(object);
+}
+
+FetchTarget gcs_fetch_target(const RemoteUrl& url, const Environment& environment, const RemoteOptions& options) {
+  const auto fail = [&](const std::string& what) -> void { throw Error(url.display + ": " + what, Exit::usage); };
+  GcpCredentials credentials;
+  try {
+    credentials = gcp_credentials(environment, options);
+  } catch (const Error& e) {
+    fail(e.what());
+  }
+  if (options.log) options.log(url.display + ": credentials: " + credentials.source);
+  FetchTarget target;
+  target.display = url.display;
+  if (!credentials.token.empty()) target.headers.push_back("Authorization: Bearer " + credentials.token);
+  target.auth_note = tried_note(credentials.tried, credentials.source);
+
+  HttpCall call;
+  call.url = gcs_object_url(gcs_endpoint(environment), url.bucket, url.key);
+  call.display = url.display;
+  call.headers = target.headers;
+  const HttpReply reply = http_call(call, options);
+  if (options.log)
+    options.log("GET " + url.display + " metadata: " +
+                (reply.status ? std::to_string(reply.status) : "no response: " + reply.problem));
+  if (reply.status == 0) fail(reply.problem);
+  if (reply.status == 401 || reply.status == 403) fail(http_status_text(reply.status) + target.auth_note);
+  if (reply.status != 200) fail(http_status_text(reply.status));
+  std::string generation;
+  try {
+    generation = std::string(parse_json(reply.body, "metadata").string_at("generation"));
+  } catch (const Error&) {
+  }
+  if (generation.empty() || generation.find_first_not_of("0123456789") != std::string::npos)
+    fail("the object's metadata names no generation");
+  target.url = call.url + "?alt=media&ifGenerationMatch=" + generation;
+  return target;
+}
+
+}  // namespace zanj

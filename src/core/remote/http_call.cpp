@@ -1,0 +1,189 @@
+#include "remote/http_call.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <memory>
+#include <thread>
+
+#include "remote/curl_library.hpp"
+
+namespace zanj {
+namespace {
+
+constexpr std::size_t kMaxBody = 1 << 20;
+
+struct Received {
+  HttpReply* reply;
+  bool too_long = false;
+};
+
+std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
+  auto& received = *static_cast<Received*>(user);
+  const std::size_t n = size * count;
+  if (received.reply->body.size() + n > kMaxBody) {
+    received.too_long = true;
+    return 0;
+  }
+  received.reply->body.append(data, n);
+  return n;
+}
+
+std::string trimmed(std::string_view text) {
+  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
+  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r' || text.back() == '\n'))
+    text.remove_suffix(1);
+  return std::string(text);
+}
+
+std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
+  auto& reply = *static_cast<Received*>(user)->reply;
+  const std::string_view line(data, size * count);
+  if (line.substr(0, 5) == "HTTP/") {
+    reply.headers.clear();
+  } else if (const std::size_t colon = line.find(':'); colon != std::string_view::npos) {
+    std::string name = trimmed(line.substr(0, colon));
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    reply.headers.emplace_back(std::move(name), trimmed(line.substr(colon + 1)));
+  }
+  return size * count;
+}
+
+HttpReply perform_once(const HttpCall& call, const RemoteOptions& options) {
+  const CurlLibrary& curl = curl_library();
+  HttpReply reply;
+  std::unique_ptr<CURL, decltype(curl.easy_cleanup)> handle(curl.easy_init(), curl.easy_cleanup);
+  if (!handle) {
+    reply.problem = "libcurl could not start a request";
+    return reply;
+  }
+  CURL* h = handle.get();
+  Received received{&reply};
+  char error[CURL_ERROR_SIZE] = {};
+  curl.easy_setopt(h, CURLOPT_URL, call.url.c_str());
+  curl.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+  curl.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+  const double connect = call.connect_timeout > 0 ? call.connect_timeout : options.connect_timeout;
+  curl.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(connect * 1000));
+  set_speed_and_deadline(h, options);
+  if (call.total_timeout > 0 && call.total_timeout < seconds_left(options))
+    curl.easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(call.total_timeout * 1000));
+  curl.easy_setopt(h, CURLOPT_USERAGENT, "zanj");
+  if (options.insecure) {
+    curl.easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl.easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
+  }
+  if (call.method == "POST" || call.method == "PUT") {
+    curl.easy_setopt(h, CURLOPT_POSTFIELDS, call.body.c_str());
+    curl.easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(call.body.size()));
+    if (call.method == "PUT") curl.easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
+  }
+  curl_slist* headers = nullptr;
+  for (const std::string& header : call.headers) headers = curl.slist_append(headers, header.c_str());
+  if (call.method != "GET") headers = curl.slist_append(headers, "Expect:");  // no 100-continue round trip
+  if (headers) curl.easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+  curl.easy_setopt(h, CURLOPT_HEADERFUNCTION, &on_header);
+  curl.easy_setopt(h, CURLOPT_HEADERDATA, &received);
+  curl.easy_setopt(h, CURLOPT_WRITEFUNCTION, &on_body);
+  curl.easy_setopt(h, CURLOPT_WRITEDATA, &received);
+  curl.easy_setopt(h, CURLOPT_ERRORBUFFER, error);
+  const CURLcode code = curl.easy_perform(h);
+  curl.slist_free_all(headers);
+  if (received.too_long) {
+    reply = HttpReply{};
+    reply.problem = "the response is longer than 1 MiB";
+    return reply;
+  }
+  if (code != CURLE_OK) {
+    reply.status = 0;
+    reply.problem = error[0] ? trimmed(error) : std::string(curl.easy_strerror(code));
+    return reply;
+  }
+  curl.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &reply.status);
+  return reply;
+}
+
+}  // namespace
+
+std::string HttpReply::header(const std::string& name) const {
+  for (const auto& [key, value] : headers)
+    if (key == name) return value;
+  return {};
+}
+
+double seconds_left(const RemoteOptions& options) {
+  if (options.deadline <= 0) return std::numeric_limits<double>::infinity();
+  const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - options.start;
+  return options.deadline - spent.count();
+}
+
+std::string deadline_passed(const RemoteOptions& options) {
+  std::string seconds = std::to_string(options.deadline);
+  seconds.erase(seconds.find_last_not_of('0') + 1);
+  if (!seconds.empty() && seconds.back() == '.') seconds.pop_back();
+  return "the --deadline of " + seconds + " s passed";
+}
+
+void set_speed_and_deadline(void* curl_handle, const RemoteOptions& options) {
+  const CurlLibrary& curl = curl_library();
+  CURL* h = static_cast<CURL*>(curl_handle);
+  const bool limit = options.speed_limit > 0;
+  curl.easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, limit ? static_cast<long>(std::min<std::uint64_t>(options.speed_limit, 1L << 30)) : 1L);
+  curl.easy_setopt(h, CURLOPT_LOW_SPEED_TIME,
+                   std::max(1L, static_cast<long>((limit ? options.speed_time : options.idle_timeout) + 0.5)));
+  if (const double left = seconds_left(options); left < std::numeric_limits<double>::infinity())
+    curl.easy_setopt(h, CURLOPT_TIMEOUT_MS, std::max(1L, static_cast<long>(left * 1000)));
+}
+
+HttpReply http_call(const HttpCall& call, const RemoteOptions& options) {
+  for (int failures = 0;; ++failures) {
+    if (seconds_left(options) <= 0) {
+      HttpReply late;
+      late.problem = deadline_passed(options);
+      return late;
+    }
+    HttpReply reply = perform_once(call, options);
+    if (reply.status == 0 && seconds_left(options) <= 0) reply.problem = deadline_passed(options);
+    const bool transient = (reply.status == 0 && reply.problem.find("Couldn't connect") == std::string::npos &&
+                            reply.problem.find("Could not resolve") == std::string::npos &&
+                            reply.problem.find("Failed to connect") == std::string::npos &&
+                            reply.problem.find("longer than") == std::string::npos) ||
+                           reply.status == 429 || (reply.status >= 500 && reply.status <= 504);
+    if (!transient || failures >= options.retries || call.total_timeout > 0) return reply;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100 << std::min(failures, 6)));
+  }
+}
+
+std::string percent_encode(std::string_view text) {
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte >= 'A' && byte <= 'Z') || (byte >= 'a' && byte <= 'z') || (byte >= '0' && byte <= '9') || c == '-' ||
+        c == '_' || c == '.' || c == '~') {
+      out += c;
+    } else {
+      static constexpr char kHex[] = "0123456789ABCDEF";
+      out += '%';
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    }
+  }
+  return out;
+}
+
+std::string http_status_text(long status) {
+  std::string text = "HTTP " + std::to_string(status);
+  switch (status) {
+    case 400: return text + " Bad Request";
+    case 401: return text + " Unauthorized";
+    case 403: return text + " Forbidden";
+    case 404: return text + " Not Found";
+    case 412: return text + " Precondition Failed";
+    case 429: return text + " Too Many Requests";
+    case 500: return text + " Internal Server Error";
+    case 503: return text + " Service Unavailable";
+    default: return text;
+  }
+}
+
+}  // namespace zanj

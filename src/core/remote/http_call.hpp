@@ -1,0 +1,52 @@
+#pragma once
+// One small HTTP request and its whole (small) response, for what is asked before an object is
+// read: credentials from a token endpoint or a metadata server, an object's metadata. Archive
+// bytes never go through here (range_fetcher does that). Bodies may hold secrets: callers
+// keep them out of messages, and so does this (errors name the `display` text only).
+#include <string>
+#include <vector>
+
+#include "zanj/archive.hpp"
+
+namespace zanj {
+
+struct HttpCall {
+  std::string method = "GET";  ///< GET, POST or PUT
+  std::string url;             ///< what libcurl fetches
+  std::string display;         ///< what messages name (no secret in it)
+  std::vector<std::string> headers;  ///< "Name: value"
+  std::string body;                  ///< sent with POST and PUT
+  double connect_timeout = 0;  ///< seconds; 0: the options' --connect-timeout
+  double total_timeout = 0;    ///< seconds for the whole exchange; 0: none beyond --idle-timeout
+};
+
+struct HttpReply {
+  long status = 0;       ///< 0: no response (then `problem` says why)
+  std::string body;      ///< at most 1 MiB; a longer response is an error
+  std::string problem;   ///< libcurl's reason when there was no response
+  /// The value of response header `name` (lower case), or "".
+  std::string header(const std::string& name) const;
+  std::vector<std::pair<std::string, std::string>> headers;  ///< names in lower case
+};
+
+/// Perform `call` with the timeouts, TLS and proxy settings of `options` (not its extra
+/// headers: those are meant for the archive's server). Retries a reset or a 5xx up to
+/// options.retries times. Never throws for an HTTP status; returns status 0 with `problem`
+/// when no response came.
+HttpReply http_call(const HttpCall& call, const RemoteOptions& options);
+
+/// `text` with every byte but unreserved ones percent-encoded (form fields, GCS object names).
+std::string percent_encode(std::string_view text);
+
+/// Seconds until options.deadline (from options.start); +infinity without a deadline.
+double seconds_left(const RemoteOptions& options);
+/// "the --deadline of N s passed": the message once seconds_left() is spent.
+std::string deadline_passed(const RemoteOptions& options);
+/// Set a libcurl handle's low-speed limit (--idle-timeout, or --speed-limit/--speed-time) and,
+/// with a deadline, its overall timeout to what is left of it.
+void set_speed_and_deadline(void* curl_handle, const RemoteOptions& options);
+
+/// "HTTP 404 Not Found" and the like.
+std::string http_status_text(long status);
+
+}  // namespace zanj
