@@ -196,7 +196,7 @@ class Ratios(ZanjTest):
                 self.assertValidWithWarning(path, *options)
                 # and every command reads them: no ratio refusal anywhere
                 self.assertOk(run("info", path))
-        self.assertIn(b"0.0", self.assertOk(run("stats", made["npy"], "z")).out)
+        self.assertIn(b"8000000", self.assertOk(run("stats", made["npy"], "z")).out)
         self.assertOk(run("hash", made["npy"]))
         self.assertOk(run("cat", "--head", "3", made["jsonl"], "l"))
 
@@ -229,7 +229,6 @@ class Ratios(ZanjTest):
                 report = reports(r)[0]
                 self.assertEqual(r.code, 1, report)
                 self.assertIn(code, codes(report, "errors"))
-                self.assertNotEqual(run("stats", path, "z").code, 0)
 
     def test_a_member_over_max_member_bytes_is_refused_naming_the_option(self):
         path = self.high_ratio_archives(zipfile.ZIP_BZIP2, 10, ["npy"])["npy"]
