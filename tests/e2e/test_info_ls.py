@@ -57,7 +57,10 @@ class Info(ZanjTest):
     def test_several_files_one_bad_goes_on(self):
         r = run("info", "--json", corpus("malformed", "truncated.zanj"), corpus("basic.zanj"))
         self.assertEqual(r.code, 1)
-        self.assertEqual(len(r.text.splitlines()), 1)
+        lines = [json.loads(line) for line in r.text.splitlines()]
+        self.assertEqual(len(lines), 2)  # every operand has its line (issue 24)
+        self.assertEqual(set(lines[0]), {"file", "error"})
+        self.assertIn("members", lines[1])
         self.assertIn("truncated.zanj", r.err)
 
 
