@@ -1,4 +1,5 @@
 """End-to-end: `zanj info` and `zanj ls` on the corpus and on malformed input."""
+import json
 import os
 import tempfile
 
