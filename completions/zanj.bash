@@ -64,7 +64,7 @@ _zanj()
     local zanj=${words[0]}
     local commands="info ls cat verify extract pack export diff stats hash report"
     local global_opts="-h --help --help-all -v --verbose -q --quiet --color --progress -V --version
-        --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --max-ratio
+        --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --max-ratio --max-member-bytes
         --connect-timeout --idle-timeout --retries --insecure --download --download-max --speed-limit --speed-time
         --deadline --http-header"
 
@@ -140,7 +140,7 @@ _zanj()
         ls) opts="-d --depth --glob -l --long --members --json -1 --paths" ;;
         cat) opts="-f --format --json --full --head --tail --resolve --member" ;;
         verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
-        extract) opts="-C --directory --force --salvage -l --list --npy-only --json-only --json --max-total-bytes --max-member-bytes" ;;
+        extract) opts="-C --directory --force --salvage -l --list --npy-only --json-only --json --max-total-bytes" ;;
         pack) opts="-o --output --key --list-threshold --array-threshold --level --store -j --jobs --json" ;;
         export) opts="-o --output --format --cast --force --json" ;;
         diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --structure --json -q --brief" ;;

@@ -144,7 +144,8 @@ complete -c zanj -n '__zanj_using verify' -l max-total-bytes -x -d 'Most bytes a
 complete -c zanj -n '__zanj_using verify' -l max-entries -x -d 'Most ZIP entries accepted'
 complete -c zanj -n '__zanj_using verify' -l max-json-depth -x -d 'Deepest JSON nesting accepted'
 complete -c zanj -n '__zanj_using verify' -l max-npy-header -x -d 'Longest .npy header accepted'
-complete -c zanj -l max-ratio -x -d 'Most decoded bytes per compressed byte'
+complete -c zanj -l max-ratio -x -d 'verify warns over this many decoded bytes per compressed byte'
+complete -c zanj -l max-member-bytes -x -d 'Most bytes one member may declare'
 complete -c zanj -l connect-timeout -x -d 'URLs: seconds to wait for a connection'
 complete -c zanj -l idle-timeout -x -d 'URLs: seconds without data before a retry'
 complete -c zanj -l retries -x -d 'URLs: retries of a failed request'
@@ -165,7 +166,6 @@ complete -c zanj -n '__zanj_using extract' -l npy-only -d 'Only .npy members'
 complete -c zanj -n '__zanj_using extract' -l json-only -d 'Only .json and .jsonl members'
 complete -c zanj -n '__zanj_using extract' -l json -d 'Machine-readable report'
 complete -c zanj -n '__zanj_using extract' -l max-total-bytes -x -d 'Most bytes the selected members may declare'
-complete -c zanj -n '__zanj_using extract' -l max-member-bytes -x -d 'Most bytes one member may declare'
 
 # pack
 complete -c zanj -n '__zanj_using pack' -s o -l output -r -d 'Archive to write'

@@ -164,8 +164,9 @@ class Archive {
   void read_each(const std::vector<const ZipEntry*>& wanted,
                  const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const;
 
-  /// Most bytes a member may decode to per compressed byte (ResourceLimits::max_ratio);
-  /// deflate is held to its physical 1032:1 whatever this says.
+  /// Most bytes a member may decode to per compressed byte before reading stops; none by
+  /// default (a truthful ratio is no error: a member is bounded by its declared size and the
+  /// global --max-member-bytes). Deflate is held to its physical 1032:1 whatever this says.
   void set_max_ratio(std::uint64_t ratio);
   std::uint64_t max_ratio() const;
 

@@ -122,6 +122,9 @@ struct HashOptions {
   std::vector<std::string> excludes;  ///< globs; a matching path and everything below is left out
   std::size_t queue_bytes = std::size_t{4} << 20;  ///< read-ahead per streamed member
   bool node_digests = true;           ///< fill ContentDigest::nodes (`--json`, `--check`)
+  /// Threads digesting members at once (arrays, external lists, tables); 0: the CPUs this
+  /// process may use. The digest does not depend on it.
+  unsigned threads = 0;
 };
 
 /// Whether the node at object path `path` is selected by the globs: no --exclude glob matches

@@ -8,7 +8,10 @@ namespace zanj {
 
 struct ResourceLimits {
   std::uint64_t max_total_bytes = std::uint64_t{1} << 40;   ///< sum of declared sizes: 1 TiB
-  std::uint64_t max_member_bytes = std::uint64_t{1} << 40;  ///< any one member: 1 TiB
+  /// Any one member, as declared: the most work (bytes decoded) a member may ask for, whatever
+  /// its ratio. A lying archive of a few bytes may claim this much; the data then ends early
+  /// (verify: size_mismatch) or runs past it (size_lie), but no more is ever decoded.
+  std::uint64_t max_member_bytes = std::uint64_t{256} << 30;  ///< --max-member-bytes: 256 GiB
   std::uint64_t max_entries = 1'000'000;                    ///< ZIP members
   // JSON and jsonl. Every command must stay under 128 MiB on any archive under 1 MB (which can
   // hold a JSON member of tens of MB), so these are memory budgets, measured (README, limits):
@@ -35,16 +38,19 @@ struct ResourceLimits {
   std::uint32_t max_npy_header_bytes = 10000;
   /// Deflate cannot expand data more than about 1032:1; a member claiming more is lying.
   static constexpr std::uint64_t max_deflate_ratio = 1032;
-  /// Most bytes any member may decode to per compressed byte, plus 1 MiB (bzip2, LZMA, xz,
-  /// zstd; deflate stays at its physical 1032:1). Checked on the declared sizes before
-  /// decoding and on the compressed bytes actually consumed while decoding. LZMA reaches about
-  /// 7,000:1 on zeros; bzip2 far more on large runs, so a big honest bzip2 member of zeros may
-  /// need a higher limit (the global --max-ratio).
+  /// A ratio is not a refusal: bzip2 and zstd reach millions to one on zeros or whitespace, and
+  /// such members are truthful (a model saved with zero-initialized weights). What a member
+  /// may cost is bounded by its declared size (never decoded past it) and max_member_bytes.
+  /// Over this many bytes per compressed byte, plus 1 MiB, verify warns (high_ratio); the
+  /// local-header scan of salvage, which has no trustworthy size, stops decoding there.
+  /// Deflate is always held to its physical 1032:1 (a claim over it is a lie: ratio_lie).
   std::uint64_t max_ratio = 10'000;
 
-  /// Take the limits that are global options (JSON, jsonl, ratio) from `other` and keep the rest.
+  /// Take the limits that are global options (JSON, jsonl, ratio, member size) from `other`
+  /// and keep the rest.
   void take_global_limits(const ResourceLimits& other) {
     max_ratio = other.max_ratio;
+    max_member_bytes = other.max_member_bytes;
     max_json_bytes = other.max_json_bytes;
     max_json_values = other.max_json_values;
     max_jsonl_line_bytes = other.max_jsonl_line_bytes;

@@ -9,7 +9,7 @@
 //      headers, overlaps, duplicates, names, methods, declared sizes against the limits;
 //   2. ZANJ consistency (verify_zanj.cpp): both JSON members, references, externals_info;
 //   3. member data (verify.cpp + verify_values.cpp): every member inflated once, streaming,
-//      on two threads, CRC-32 and sizes checked and .npy/.jsonl contents checked against the
+//      on every CPU (--jobs), CRC-32 and sizes checked and .npy/.jsonl contents checked against the
 //      reference nodes that point to them.
 #include <cstdint>
 #include <functional>
@@ -62,7 +62,9 @@ struct VerifyReport {
 
 struct VerifyOptions {
   ResourceLimits limits;
-  unsigned threads = 2;  ///< members are inflated on this many threads (at least 1)
+  /// Members are inflated on this many threads; 0: the CPUs this process may use (its
+  /// affinity mask and cgroup CPU quota), as pack's deflater.
+  unsigned threads = 0;
   /// Called as member data is checked (optional): uncompressed bytes inflated so far and the
   /// total the members declare. Calls come from the reading threads, one at a time.
   std::function<void(std::uint64_t done, std::uint64_t total)> progress;

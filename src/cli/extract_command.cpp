@@ -85,7 +85,7 @@ int run_extract(const ExtractOptions& opt) {
   if (is_stdin_path(opt.file) && opt.directory.empty())
     throw Error("reading an archive from standard input: name the directory with -C DIR", Exit::usage);
   ResourceLimits limits = opt.limits;
-  limits.take_global_limits(reader_limits());  // --max-json-*, --max-ratio
+  limits.take_global_limits(reader_limits());  // --max-json-*, --max-ratio, --max-member-bytes
   std::optional<SalvagedArchive> salvaged;
   if (opt.salvage) salvaged.emplace(open_or_salvage(opt.file, limits));
   const Archive archive = salvaged ? std::move(salvaged->archive) : Archive(opt.file);
@@ -170,9 +170,6 @@ Command setup_extract(CLI::App& parent) {
   app->add_flag("--json", opt->json, "Machine-readable output on stdout");
   app->add_option("--max-total-bytes", opt->limits.max_total_bytes,
                   "Refuse archives whose selected members declare more bytes in all (default 1 TiB)")
-      ->type_name("BYTES");
-  app->add_option("--max-member-bytes", opt->limits.max_member_bytes,
-                  "Refuse members declaring more bytes (default 1 TiB)")
       ->type_name("BYTES");
   return {app, [opt] { return run_extract(*opt); }};
 }

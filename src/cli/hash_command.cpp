@@ -19,6 +19,7 @@ struct HashCliOptions {
   std::vector<std::string> include, exclude;
   std::string check;  ///< the lock, with --check
   bool json = false;
+  unsigned jobs = 0;  ///< 0: ZANJ_JOBS, else the CPUs this process may use
 };
 
 /// The archive's digest; with `json`, its --json line (on a URL, with the bytes fetched).
@@ -40,6 +41,7 @@ int run_hash(const HashCliOptions& opt) {
   options.includes = opt.include;
   options.excludes = opt.exclude;
   options.node_digests = opt.json;
+  options.threads = jobs_or_default(opt.jobs);
   int status = 0;
   for (const auto& file : opt.files) {
     try {
@@ -50,6 +52,7 @@ int run_hash(const HashCliOptions& opt) {
       if (opt.files.size() == 1 || is_output_closed(e)) throw;
       error(e.what());
       status = std::max(status, e.exit_code());
+      if (opt.json) write_out(to_json(Json(JsonObject{{"file", file}, {"error", e.what()}})) + "\n");
     }
   }
   return status;
@@ -62,6 +65,7 @@ int check_one(const ContentDigest& pinned, const std::string& file, const HashCl
   // The lock's globs made its digests; globs given now replace them (docs/hash.md).
   options.includes = opt.include.empty() ? pinned.includes : opt.include;
   options.excludes = opt.exclude.empty() ? pinned.excludes : opt.exclude;
+  options.threads = jobs_or_default(opt.jobs);
   const ContentDigest now = digest_of(file, options);
   // Only the pinned nodes the selection covers are compared.
   std::vector<NodeDigest> wanted;
@@ -127,10 +131,13 @@ Command setup_hash(CLI::App& parent) {
       "  zanj hash model.zanj\n"
       "  zanj hash --json --include 'state_dict*' model.zanj > weights.lock\n"
       "  zanj hash --check weights.lock new.zanj || echo 'weights changed'\n\n"
+      "Members are inflated and digested on --jobs threads (default: $ZANJ_JOBS, else every CPU\n"
+      "this process may use); the digests do not depend on it. A FILE that cannot be read gets\n"
+      "its own error line (with --json, {\"file\", \"error\"}) and the others are still hashed.\n\n"
       "Exit status: 0 ok, 1 an invalid archive or a --check mismatch, 2 usage error or\n"
       "unreadable input.");
   app->add_option("FILE", opt->files, "Archives to hash (- reads one from standard input); with --check, the archive to check")
-      ->transform(input_file());
+      ->transform(input_operand());
   app->add_option("--algorithm", opt->algorithm, "Digest algorithm: sha256 (default), sha512, sha3-256, blake2b512")
       ->type_name("NAME")
       ->check(CLI::IsMember(hash_algorithms()));
@@ -142,6 +149,9 @@ Command setup_hash(CLI::App& parent) {
       ->allow_extra_args(false);
   app->add_flag("--json", opt->json, "Per-node digests as JSON, for a lock file");
   app->add_option("--check", opt->check, "Check archives against a lock written by --json")->type_name("LOCK");
+  app->add_option("-j,--jobs", opt->jobs,
+                  "Threads inflating members (default: $ZANJ_JOBS, else the CPUs this process may use)")
+      ->check(CLI::Range(1, 1024))->type_name("N");
   return {app, [opt] {
             if (!opt->check.empty()) {
               if (opt->json) throw Error("--check and --json cannot be combined", Exit::usage);

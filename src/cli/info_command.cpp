@@ -156,6 +156,7 @@ int run_info(const InfoOptions& opt) {
       if (opt.files.size() == 1 || is_output_closed(e)) throw;
       error(e.what());  // go on with the other files
       status = std::max(status, e.exit_code());
+      if (opt.json) write_out(to_json(Json(JsonObject{{"file", file}, {"error", e.what()}})) + "\n");
     }
   }
   return status;
@@ -176,10 +177,13 @@ Command setup_info(CLI::App& parent) {
       "compressed_bytes, uncompressed_bytes, externals, arrays, external_arrays, inline_arrays,\n"
       "tables, external_lists, array_bytes, root_type, format, saved_at, timestamp, python, torch, zanj_cfg,\n"
       "largest_arrays, member_list, problems (zanj-info(1) describes each).\n\n"
-      "Exit status: 0 ok, 1 a file is not a readable ZANJ archive, 2 usage error.");
+      "A FILE that cannot be read gets its own error line (with --json, {\"file\", \"error\"}) and\n"
+      "the others are still read; the worst exit status wins.\n\n"
+      "Exit status: 0 ok, 1 a file is not a readable ZANJ archive, 2 usage error or a path that\n"
+      "cannot be read.");
   app->add_option("FILE", opt->files, "Archives to describe (- reads one from standard input)")
       ->required()
-      ->transform(input_file());
+      ->transform(input_operand());
   app->add_flag("--json", opt->json, "One JSON object per file, for scripts");
   app->add_flag("--handlers", opt->handlers, "Include the handlers' source code from zanj_cfg");
   app->add_flag("!--no-members", opt->members, "Do not list the ZIP members");

@@ -74,6 +74,29 @@ CLI::Validator input_file() {
       "");
 }
 
+CLI::Validator input_operand() {
+  return CLI::Validator(
+      [](std::string& path) -> std::string {
+        path = set_aside_url_credentials(path);  // checked when opened (open_input), one by one
+        return {};
+      },
+      "");
+}
+
+unsigned jobs_or_default(unsigned given) {
+  if (given) return given;
+  const char* value = std::getenv("ZANJ_JOBS");
+  if (!value || !*value) return 0;
+  const std::string_view text(value);
+  unsigned jobs = 0;
+  for (const char c : text) {
+    if (c < '0' || c > '9' || jobs > 1024) throw Error("ZANJ_JOBS=" + std::string(text) + ": not a number of threads (1 to 1024)", Exit::usage);
+    jobs = jobs * 10 + static_cast<unsigned>(c - '0');
+  }
+  if (jobs < 1 || jobs > 1024) throw Error("ZANJ_JOBS=" + std::string(text) + ": not a number of threads (1 to 1024)", Exit::usage);
+  return jobs;
+}
+
 ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits) {
   ZanjFile z(file, limits);
   if (is_stdin_path(file))

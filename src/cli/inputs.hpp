@@ -24,6 +24,16 @@ void add_transfer_json(JsonObject& object, const Archive& archive);
 /// exit 2. (It throws zanj::Error rather than returning CLI11's message so that the message
 /// and exit status are the same as when opening fails later.)
 CLI::Validator input_file();
+/// The same for a command that reads several archives (verify, info, hash): the URL's
+/// user:password set aside, but the path is only checked when that archive is opened, so that
+/// one path that cannot be read gets its own error line and the others are still read (the
+/// exit status is then 2, the worst).
+CLI::Validator input_operand();
+
+/// --jobs when it was not given: ZANJ_JOBS (a whole CI job's setting, for every command that
+/// has --jobs), else 0, which the core reads as the CPUs this process may use (its affinity
+/// mask and cgroup CPU quota). A ZANJ_JOBS that is not a number from 1 to 1024 is a usage error.
+unsigned jobs_or_default(unsigned given);
 
 /// Open FILE ("-" for standard input) as a ZANJ archive; says at -v where it came from.
 ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits = {});

@@ -148,8 +148,12 @@ int main(int argc, char** argv) {
   app.add_option("--max-jsonl-rows", limits.max_jsonl_rows, "Most lines read from one .jsonl member")
       ->capture_default_str()->check(CLI::PositiveNumber)->type_name("N");
   app.add_option("--max-ratio", limits.max_ratio,
-                 "Most bytes a member may decode to per compressed byte, plus 1 MiB (deflate: 1032)")
+                 "verify warns (high_ratio) about a member declaring more bytes per compressed byte, plus "
+                 "1 MiB; a truthful ratio is read whatever it is (deflate over its 1032:1 is a lie)")
       ->capture_default_str()->check(CLI::PositiveNumber)->type_name("N");
+  app.add_option("--max-member-bytes", limits.max_member_bytes,
+                 "Refuse a member declaring more bytes (256 GiB): the most work one member may ask for")
+      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("BYTES");
   app.add_flag_callback(
       "-V,--version",
       [] {

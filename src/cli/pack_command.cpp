@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "diagnostics.hpp"
+#include "inputs.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "zanj/error.hpp"
@@ -28,6 +29,7 @@ struct PackOptions {
 int run_pack(PackOptions& opt) {
   if (opt.store && opt.level >= 0) throw Error("--store and --level exclude each other", Exit::usage);
   opt.settings.limits.take_global_limits(reader_limits());
+  opt.settings.threads = jobs_or_default(opt.settings.threads);
   if (opt.store) opt.settings.method = ZipMethod::store;
   if (opt.level >= 0) {
     opt.settings.level = opt.level;
@@ -100,7 +102,7 @@ Command setup_pack(CLI::App& parent) {
       ->type_name("N")
       ->check(CLI::Range(0, 9));
   app->add_flag("--store", opt->store, "Store members uncompressed");
-  app->add_option("-j,--jobs", opt->settings.threads, "Deflate threads (default: the CPUs available)")->type_name("N");
+  app->add_option("-j,--jobs", opt->settings.threads, "Deflate threads (default: $ZANJ_JOBS, else the CPUs this process may use)")->type_name("N");
   app->add_flag("--json", opt->json, "Machine-readable summary on stdout");
   return {app, [opt] { return run_pack(*opt); }};
 }

@@ -20,7 +20,7 @@ struct VerifyCliOptions {
   bool quiet = false;
   bool json = false;
   bool strict = false;
-  unsigned jobs = 2;
+  unsigned jobs = 0;  ///< 0: ZANJ_JOBS, else the CPUs this process may use
   ResourceLimits limits;
 };
 
@@ -62,16 +62,19 @@ VerifyReport verify_with_progress(const std::string& file, VerifyOptions options
 int run_verify(const VerifyCliOptions& opt) {
   VerifyOptions options;
   options.limits = opt.limits;
-  options.limits.take_global_limits(reader_limits());  // --max-json-*, --max-ratio
-  options.threads = opt.jobs;
+  options.limits.take_global_limits(reader_limits());  // --max-json-*, --max-ratio, --max-member-bytes
+  options.threads = jobs_or_default(opt.jobs);
   int status = 0;
   for (const std::string& file : opt.files) {
     VerifyReport report;
     try {
       report = verify_with_progress(file, options);
-    } catch (const Error& e) {  // the file could not be read after all: go on with the others
+    } catch (const Error& e) {  // the file could not be read: say so, and go on with the others
+      if (is_output_closed(e)) throw;
       error(e.what());
       status = std::max(status, e.exit_code());
+      if (opt.json && !opt.quiet)  // every operand has its line, so a script sees what was not checked
+        write_out(to_json(Json(JsonObject{{"file", input_display_name(file)}, {"ok", false}, {"strict", opt.strict}, {"error", e.what()}})) + "\n");
       continue;
     }
     if (!report.ok(opt.strict)) status = std::max(status, static_cast<int>(Exit::invalid));
@@ -93,11 +96,19 @@ std::string footer() {
          "it would fail or get other values, or a safety refusal (ambiguous or unsafe names, bombs)\n"
          "even where Python loads it. Anything else suspicious is a warning; --strict makes\n"
          "warnings errors.\n\n"
+         "A truthful ratio is not an error: a member of any ratio is read in full, streaming, never\n"
+         "past its declared size, and over --max-ratio (default 10000:1, plus 1 MiB) only warned\n"
+         "about (high_ratio). Sizes the data contradicts are errors (ratio_lie: deflate over 1032:1;\n"
+         "size_lie, size_mismatch). Limits, each refusal naming its option: --max-member-bytes (one\n"
+         "member, default 256 GiB), --max-total-bytes (all, 1 TiB), --max-json-bytes and\n"
+         "--max-json-values (the JSON members; see zanj --help), --max-entries, --max-json-depth,\n"
+         "--max-npy-header.\n\n"
          "Checks, without trusting any of it: the ZIP structure (end records, Zip64, the central\n"
          "directory against every local header, overlaps, duplicate and unsafe names, encryption,\n"
          "methods, declared sizes against the limits, deflate's 1032:1 ratio), then both JSON\n"
          "members, every $ref and externals_info entry, and finally every member's bytes: each is\n"
-         "inflated once, streaming, on --jobs threads, never past its declared size, its CRC-32 and\n"
+         "inflated once, streaming, on --jobs threads (default: $ZANJ_JOBS, else every CPU this\n"
+         "process may use), never past its declared size, its CRC-32 and\n"
          "size checked, .npy headers and data length and .jsonl lines checked against the nodes\n"
          "that refer to them. Every problem is reported, not just the first.\n\n"
          "Examples:\n"
@@ -116,7 +127,8 @@ std::string footer() {
          "Problem codes (stable; warnings do not fail the check unless --strict):\n" +
          codes +
          "\nExit status: 0 every file valid, 1 a file is invalid (or not a ZIP at all), 2 usage error or\n"
-         "a file that cannot be read (the other files are still checked).";
+         "a file that cannot be read: it gets its own error line (with --json, {\"file\", \"ok\": false,\n"
+         "\"strict\", \"error\"}) and the other files are still checked; the worst status wins.";
 }
 
 }  // namespace
@@ -126,11 +138,13 @@ Command setup_verify(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "verify", "Check that archives are whole, consistent and safe; exit status for CI (0 valid, 1 invalid)");
   app->footer(footer());
-  app->add_option("FILE", opt->files, "Archives to check ('-' for standard input)")->required()->transform(input_file());
+  app->add_option("FILE", opt->files, "Archives to check ('-' for standard input)")->required()->transform(input_operand());
   app->add_flag("-q,--quiet", opt->quiet, "Print nothing; the exit status says it all");
   app->add_flag("--json", opt->json, "One JSON report per file, one per line");
   app->add_flag("--strict", opt->strict, "Warnings make a file invalid too (exit 1)");
-  app->add_option("-j,--jobs", opt->jobs, "Threads inflating members")->capture_default_str()->check(CLI::Range(1, 64));
+  app->add_option("-j,--jobs", opt->jobs,
+                  "Threads inflating members (default: $ZANJ_JOBS, else the CPUs this process may use)")
+      ->check(CLI::Range(1, 1024))->type_name("N");
   app->add_option("--max-total-bytes", opt->limits.max_total_bytes,
                   "Refuse to inflate archives whose members declare more bytes in total")
       ->capture_default_str();

@@ -1,4 +1,5 @@
 """End-to-end: `zanj info` and `zanj ls` on the corpus and on malformed input."""
+import json
 import os
 import tempfile
 
@@ -57,7 +58,10 @@ class Info(ZanjTest):
     def test_several_files_one_bad_goes_on(self):
         r = run("info", "--json", corpus("malformed", "truncated.zanj"), corpus("basic.zanj"))
         self.assertEqual(r.code, 1)
-        self.assertEqual(len(r.text.splitlines()), 1)
+        lines = [json.loads(line) for line in r.text.splitlines()]
+        self.assertEqual(len(lines), 2)  # every operand has its line (issue 24)
+        self.assertEqual(set(lines[0]), {"file", "error"})
+        self.assertIn("members", lines[1])
         self.assertIn("truncated.zanj", r.err)
 
 

@@ -171,10 +171,10 @@ class FileArguments(ZanjTest):
             for cmd in ("info", "ls"):
                 self.assertFails(run(cmd, d), 2, f"{d}: Is a directory")
 
-    def test_checked_before_any_output(self):
+    def test_the_other_files_are_still_read(self):
         r = run("info", corpus("basic.zanj"), "/nonexistent/x.zanj")
-        self.assertFails(r, 2, "/nonexistent/x.zanj")
-        self.assertEqual(r.out, b"")
+        self.assertFails(r, 2, "/nonexistent/x.zanj: No such file or directory")
+        self.assertIn(b"ZANJ archive", r.out)  # issue 24: one unreadable path stops nothing else
 
     def test_help_mentions_stdin(self):
         for cmd in ("info", "ls"):

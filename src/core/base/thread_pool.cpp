@@ -3,6 +3,8 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <fstream>
+#include <string>
 #include <utility>
 
 namespace zanj {
@@ -57,11 +59,51 @@ void ThreadPool::work() {
   }
 }
 
+unsigned cgroup_cpu_limit(std::string_view cpu_max) {
+  const std::size_t space = cpu_max.find(' ');
+  if (space == std::string_view::npos || cpu_max.substr(0, space) == "max") return 0;
+  try {
+    const unsigned long long quota = std::stoull(std::string(cpu_max.substr(0, space)));
+    const unsigned long long period = std::stoull(std::string(cpu_max.substr(space + 1)));
+    if (quota == 0 || period == 0) return 0;
+    return static_cast<unsigned>(std::min<unsigned long long>((quota + period - 1) / period, 1u << 16));
+  } catch (const std::exception&) {  // not numbers: no quota we understand
+    return 0;
+  }
+}
+
+namespace {
+
+// The cgroup v2 CPU quota of this process: the smallest cpu.max on the way from its cgroup up
+// to the root (a container's limit is often set on an ancestor), 0 when there is none.
+unsigned cgroup_quota_cpus() {
+  std::ifstream self("/proc/self/cgroup");
+  std::string line, path;
+  while (std::getline(self, line))
+    if (line.rfind("0::", 0) == 0) path = line.substr(3);  // the v2 hierarchy's entry
+  if (path.empty()) return 0;
+  unsigned limit = 0;
+  for (;;) {
+    std::ifstream file("/sys/fs/cgroup" + (path == "/" ? std::string() : path) + "/cpu.max");
+    std::string cpu_max;
+    if (file && std::getline(file, cpu_max))
+      if (const unsigned here = cgroup_cpu_limit(cpu_max); here && (!limit || here < limit)) limit = here;
+    if (path == "/" || path.empty()) break;
+    const std::size_t slash = path.find_last_of('/');
+    path = slash == 0 || slash == std::string::npos ? "/" : path.substr(0, slash);
+  }
+  return limit;
+}
+
+}  // namespace
+
 unsigned available_cpus() {
+  unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
   cpu_set_t set;
   CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) == 0) return static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
-  return std::max(1u, std::thread::hardware_concurrency());
+  if (sched_getaffinity(0, sizeof set, &set) == 0) cpus = static_cast<unsigned>(std::max(1, CPU_COUNT(&set)));
+  if (const unsigned quota = cgroup_quota_cpus(); quota) cpus = std::min(cpus, quota);
+  return std::max(cpus, 1u);
 }
 
 }  // namespace zanj

@@ -9,6 +9,7 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -48,7 +49,12 @@ class ThreadPool {
   std::vector<std::thread> workers_;  // last: they start once everything above is ready
 };
 
-/// CPUs this process may run on (its affinity mask), at least 1.
+/// CPUs this process may use, at least 1: its affinity mask, capped by the cgroup v2 CPU quota
+/// (cpu.max of its cgroup and every ancestor, rounded up) where one is set. The default number
+/// of threads of every command that has --jobs (verify, pack, hash, ...).
 unsigned available_cpus();
+/// The CPUs a cgroup v2 cpu.max line ("QUOTA PERIOD", or "max PERIOD") allows, rounded up; 0
+/// for no limit or a line it cannot read.
+unsigned cgroup_cpu_limit(std::string_view cpu_max);
 
 }  // namespace zanj

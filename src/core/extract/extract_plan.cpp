@@ -114,7 +114,7 @@ std::optional<std::string> entry_problem(const ZipEntry& e, const Extent& extent
   if (e.is_directory()) return std::nullopt;
   if (e.uncompressed_size > limits.max_member_bytes)
     return "declares " + std::to_string(e.uncompressed_size) + " bytes, over the limit of " +
-           std::to_string(limits.max_member_bytes);
+           std::to_string(limits.max_member_bytes) + " (--max-member-bytes)";
   if (e.method == static_cast<std::uint16_t>(ZipMethod::store) && e.compressed_size != e.uncompressed_size)
     return "stored, but its sizes disagree";
   if (e.method == static_cast<std::uint16_t>(ZipMethod::deflate) &&

@@ -2,16 +2,21 @@
 // encoding (hash/canonical_encoding.hpp; docs/hash.md specifies it), containers from their
 // children's digests. Arrays, external lists and tables are streamed: an external member is
 // inflated on a worker thread (ChunkPuller) while this thread digests what came before, so
-// hashing costs about what inflating costs.
+// hashing costs about what inflating costs. With several threads (HashOptions::threads), the
+// tree is walked twice: the first walk only notes the members to stream, which are then
+// digested on the pool (base/thread_pool) at once, and the second walk takes their digests in
+// the same order; so hash uses the cores verify uses, and the digest is the same.
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <unordered_map>
 
 #include "array/array_reader.hpp"
+#include "base/thread_pool.hpp"
 #include "hash/canonical_encoding.hpp"
 #include "hash/digest.hpp"
 #include "io/chunk_puller.hpp"
@@ -65,9 +70,30 @@ class DigestPool {
   std::vector<std::unique_ptr<Digest>> free_;
 };
 
+/// What a hasher does with the members it would stream (external arrays, external lists,
+/// tables): digest them now (direct), or, for the parallel walk, note them in walk order and
+/// give a placeholder (collect), then take the digests the pool made, in that order (replay).
+/// On the pool (pooled) a member is digested as it is inflated, on the same thread: the pool's
+/// threads are the parallelism, and no read-ahead queue per thread adds to the memory.
+enum class MemberWork { direct, pooled, collect, replay };
+
 class ContentHasher {
  public:
-  ContentHasher(const ZanjFile& file, const HashOptions& options) : file_(file), options_(options), pool_(options.algorithm) {}
+  ContentHasher(const ZanjFile& file, const HashOptions& options, MemberWork work = MemberWork::direct)
+      : file_(file), options_(options), pool_(options.algorithm), work_(work) {}
+
+  /// A member noted by the collecting walk: digested by member_digest() on any thread.
+  struct Deferred {
+    Node node;
+    std::string path;
+  };
+  std::vector<Deferred> take_deferred() { return std::move(deferred_); }
+  void give_member_digests(std::vector<std::string> digests) { member_digests_ = std::move(digests); }
+
+  /// The digest of a noted member, read directly (each thread with its own hasher).
+  std::string member_digest(const Deferred& d) {
+    return d.node.kind == NodeKind::array ? array(d.node, d.path) : member_lines(d.node, d.path);
+  }
 
   /// The digest of the node at `path`, or nullopt when nothing in it is selected. `tree`:
   /// a node of the object tree (selected by the globs, listed); false for what lies inside
@@ -86,11 +112,11 @@ class ContentHasher {
       case NodeKind::other: digest = mapping(n, path, included, tree); break;
       case NodeKind::list: digest = list(n, path, included, tree); break;
       case NodeKind::array:
-        if (included) digest = array(n, path);
+        if (included) digest = n.is_reference() ? member(n, path) : array(n, path);
         break;
       case NodeKind::external_list:
       case NodeKind::table:
-        if (included) digest = member_lines(n, path);
+        if (included) digest = member(n, path);
         break;
       default:
         if (included) digest = pool_.of(hash::scalar_encoding(json));
@@ -102,6 +128,18 @@ class ContentHasher {
   std::vector<NodeDigest> take_nodes() { return std::move(nodes_); }
 
  private:
+  /// A node whose data is a member: digested now, noted, or taken from the pool's results.
+  std::string member(const Node& n, const std::string& path) {
+    switch (work_) {
+      case MemberWork::direct:
+      case MemberWork::pooled: return n.kind == NodeKind::array ? array(n, path) : member_lines(n, path);
+      case MemberWork::collect: deferred_.push_back({n, path}); return std::string();
+      case MemberWork::replay: break;
+    }
+    if (next_member_ >= member_digests_.size()) throw Error("internal error: the hash walks disagree");
+    return member_digests_[next_member_++];
+  }
+
   /// Dicts by sorted key (key order does not count, as in Python's dict equality); a
   /// format-keyed object (dataclass, other class) also by its format.
   std::optional<std::string> mapping(const Node& n, const std::string& path, bool included, bool tree) {
@@ -168,7 +206,7 @@ class ContentHasher {
     // Inline arrays are in memory already, and a small member costs less to inflate here than
     // to hand to a worker thread: only large members are read ahead.
     const ZipEntry* entry = values.external() ? file_.archive().find(n.array->member) : nullptr;
-    if (!entry || entry->uncompressed_size <= options_.queue_bytes) {
+    if (!entry || entry->uncompressed_size <= options_.queue_bytes || work_ == MemberWork::pooled) {
       values.stream(all, [&](std::string_view chunk) {
         if (canonicalize) {
           std::string copy(chunk);
@@ -263,7 +301,7 @@ class ContentHasher {
       take(value, number);
     };
     const Archive& archive = file_.archive();
-    if (entry.uncompressed_size <= options_.queue_bytes) {  // small: no worker thread
+    if (entry.uncompressed_size <= options_.queue_bytes || work_ == MemberWork::pooled) {  // small: no worker thread
       // The lines are taken out of the member before any is hashed: a row can hold an external
       // array of its own (lst/3/arr.npy), and reading that member must not happen while this
       // one is being inflated on the same thread.
@@ -286,8 +324,37 @@ class ContentHasher {
   const ZanjFile& file_;
   const HashOptions& options_;
   DigestPool pool_;
+  MemberWork work_;
   std::vector<NodeDigest> nodes_;
+  std::vector<Deferred> deferred_;            // collect: the members met, in walk order
+  std::vector<std::string> member_digests_;   // replay: their digests, in the same order
+  std::size_t next_member_ = 0;
 };
+
+/// The digests of `members` on `threads` threads (this one included), in their order. Each
+/// task has its own hasher (digest objects are not shared); the archive is read concurrently,
+/// as verify reads it.
+std::vector<std::string> member_digests(const ZanjFile& file, const HashOptions& options,
+                                        const std::vector<ContentHasher::Deferred>& members, unsigned threads) {
+  std::vector<std::string> digests(members.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    ContentHasher hasher(file, options, MemberWork::pooled);
+    for (std::size_t i; (i = next++) < members.size();) digests[i] = hasher.member_digest(members[i]);
+  };
+  {
+    ThreadPool pool(threads - 1);
+    for (unsigned t = 1; t < threads; ++t) pool.submit(work);
+    try {
+      work();
+    } catch (...) {
+      next = members.size();  // the others stop after their current member
+      throw;                  // the pool's destructor waits for them
+    }
+    pool.wait();
+  }
+  return digests;
+}
 
 }  // namespace
 
@@ -312,7 +379,20 @@ bool hash_selects(const HashOptions& options, std::string_view path) {
 }
 
 ContentDigest hash_archive(const ZanjFile& file, const HashOptions& options) {
-  ContentHasher hasher(file, options);
+  const unsigned threads = options.threads ? options.threads : available_cpus();
+  std::optional<ContentHasher> walked;
+  if (threads > 1) {
+    ContentHasher collector(file, options, MemberWork::collect);
+    collector.node(file.root(), "", false, true);
+    const std::vector<ContentHasher::Deferred> members = collector.take_deferred();
+    if (members.size() > 1) {
+      walked.emplace(file, options, MemberWork::replay);
+      walked->give_member_digests(member_digests(
+          file, options, members, static_cast<unsigned>(std::min<std::size_t>(threads, members.size()))));
+    }
+  }
+  if (!walked) walked.emplace(file, options);  // one thread, or at most one member: as it comes
+  ContentHasher& hasher = *walked;
   const auto root = hasher.node(file.root(), "", false, true);
   ContentDigest out;
   out.file = file.name();

@@ -66,6 +66,9 @@ std::unique_ptr<ByteSource> open_input(const std::string& path) {
     ::fcntl(fifo.get(), F_SETFL, ::fcntl(fifo.get(), F_GETFL) & ~O_NONBLOCK);
     return spool_to_temporary_file(fifo.get(), path);
   }
+  // The same message whether a command checked its FILE arguments up front or not.
+  if (const std::string problem = input_problem(path); !problem.empty())
+    throw Error(path + ": " + problem, Exit::usage);
   return std::make_unique<FileSource>(path);
 }
 

@@ -161,7 +161,8 @@ void check_member_data(const Archive& archive, const std::vector<MemberPlan>& pl
       total += entries[i].uncompressed_size;  // inflatable: their sum is within --max-total-bytes
     }
   SharedProgress progress(options.progress, total);
-  const std::size_t count = std::clamp<std::size_t>(options.threads, 1, std::max<std::size_t>(todo.size(), 1));
+  const unsigned threads = options.threads ? options.threads : available_cpus();
+  const std::size_t count = std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(todo.size(), 1));
   const auto groups = balance(entries, std::move(todo), count);
   std::vector<GroupFindings> found(groups.size());
   {
@@ -214,13 +215,14 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
   }
   report.checked.members = directory.entries.size();
   Archive archive = open_archive(std::move(source), name, std::move(directory));
-  archive.set_max_ratio(options.limits.max_ratio);
+  // No ratio refusal: a member of any ratio is streamed, bounded by its declared size, which
+  // check_sizes held to --max-member-bytes (check_entry warns above --max-ratio).
   const ZipStructure zip = check_zip_structure(archive_source(archive), archive_directory(archive), options.limits, report);
   ZanjDocuments documents;  // outlives the plans, which point into it
   const auto plans = check_zanj_consistency(archive, zip.inflatable, options.limits, documents, report);
-  // A .jsonl line is parsed while both documents are loaded, by two threads at once at the
-  // default -j 2: each line gets half of what the documents left of --max-json-values (as in
-  // diff), so the verdict does not depend on -j (a larger -j may hold more lines at once).
+  // A .jsonl line is parsed while both documents are loaded, by up to --jobs threads at once:
+  // each line gets half of what the documents left of --max-json-values (as in diff), so the
+  // verdict does not depend on -j (a larger -j may hold more lines at once).
   VerifyOptions data_options = options;
   std::uint64_t held = 0;
   for (const auto& document : {&documents.main, &documents.meta})

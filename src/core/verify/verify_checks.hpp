@@ -41,6 +41,7 @@ enum class Code {
   inline_array_invalid,
   // warnings
   trailing_data, unaccounted_bytes, utf8_flag_missing, shared_member, npy_trailing_data, externals_info_len, duplicate_key, bom,
+  high_ratio,
 };
 
 std::string_view code_name(Code code);

@@ -34,12 +34,12 @@ const std::array kCodes{
     CodeRow{Code::unsupported_method, {"unsupported_method", kError, "compression other than store, deflate, bzip2, LZMA, xz or zstd"}},
     CodeRow{Code::unsafe_name, {"unsafe_name", kError, "name not UTF-8, with NUL or control characters, absolute, with '..' or '.' segments, backslashes or a drive letter"}},
     CodeRow{Code::too_many_entries, {"too_many_entries", kError, "more entries than --max-entries"}},
-    CodeRow{Code::too_large, {"too_large", kError, "declared sizes over --max-total-bytes (nothing is inflated) or a JSON member over the JSON limit"}},
-    CodeRow{Code::ratio_lie, {"ratio_lie", kError, "an entry claims more than its method's maximum ratio (deflate 1032:1, any other --max-ratio, default 10000:1); it is not inflated"}},
+    CodeRow{Code::too_large, {"too_large", kError, "declared sizes over --max-total-bytes (nothing is inflated) or --max-member-bytes (that member is not inflated), or a JSON member over the JSON limit (--max-json-bytes)"}},
+    CodeRow{Code::ratio_lie, {"ratio_lie", kError, "an entry claims more than its method can expand (deflate: 1032:1): its declared size is false; it is not inflated"}},
     CodeRow{Code::entry_unreadable, {"entry_unreadable", kError, "the ZIP reader cannot reach or present the entry"}},
     CodeRow{Code::crc_mismatch, {"crc_mismatch", kError, "the CRC-32 of a member's bytes differs from the declared one"}},
-    CodeRow{Code::size_lie, {"size_lie", kError, "a member inflates past its declared size (reading stops there)"}},
-    CodeRow{Code::size_mismatch, {"size_mismatch", kError, "a member ends before its declared size, or a stored one has different sizes"}},
+    CodeRow{Code::size_lie, {"size_lie", kError, "a member inflates past its declared size, which is therefore false (reading stops there)"}},
+    CodeRow{Code::size_mismatch, {"size_mismatch", kError, "a member ends before its declared size, which is therefore false, or a stored one has different sizes"}},
     CodeRow{Code::data_corrupt, {"data_corrupt", kError, "a member's compressed data cannot be decoded"}},
     CodeRow{Code::missing_main, {"missing_main", kError, "no __zanj__.json member"}},
     CodeRow{Code::missing_meta, {"missing_meta", kError, "no __zanj_meta__.json member"}},
@@ -66,6 +66,7 @@ const std::array kCodes{
     CodeRow{Code::externals_info_len, {"externals_info_len", kWarning, "an array's externals_info len(data) is not its first dimension"}},
     CodeRow{Code::duplicate_key, {"duplicate_key", kWarning, "a JSON object repeats a key (Python keeps the first position and the last value, as zanj does)"}},
     CodeRow{Code::bom, {"bom", kWarning, "a JSON member or .jsonl line starts with a byte-order mark (Python skips it, as zanj does)"}},
+    CodeRow{Code::high_ratio, {"high_ratio", kWarning, "a bzip2, LZMA, xz or zstd entry declares more than --max-ratio (default 10000:1) plus 1 MiB; a truthful ratio is valid: it is read in full, never past its declared size"}},
 };
 
 const CodeRow& row(Code code) {

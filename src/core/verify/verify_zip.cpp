@@ -102,14 +102,20 @@ std::optional<Extent> check_entry(const ByteSource& source, const ZipEntry& e, s
   if (e.method == static_cast<std::uint16_t>(ZipMethod::store) && e.compressed_size != e.uncompressed_size)
     refuse(Code::size_mismatch, "stored entry with " + std::to_string(e.compressed_size) + " bytes declares " +
                                     std::to_string(e.uncompressed_size) + " uncompressed");
-  if (method_decodable(e.method) && declares_excess_ratio(e, limits.max_ratio)) {
-    const bool physical = method_physical_ratio(e.method) != 0 &&
-                          method_physical_ratio(e.method) <= limits.max_ratio;
+  // A ratio the method cannot reach (deflate: 1032:1) is a lie; any other ratio may be true
+  // (bzip2 of zeros reaches millions to one): it is streamed, never past the declared size,
+  // and only warned about.
+  if (method_decodable(e.method) && declares_excess_ratio(e, UINT64_MAX)) {
+    const std::uint64_t most = method_physical_ratio(e.method);  // 0: none, but nothing comes from no bytes
     refuse(Code::ratio_lie, method_name(e.method) + " entry of " + std::to_string(e.compressed_size) +
                                 " bytes claims " + std::to_string(e.uncompressed_size) + " (over " +
-                                (physical ? method_name(e.method) + "'s " : std::string("the ")) +
-                                std::to_string(allowed_ratio(e.method, limits.max_ratio)) + ":1 " +
-                                (physical ? "maximum)" : "ratio limit, --max-ratio)"));
+                                (most ? method_name(e.method) + "'s maximum of " + std::to_string(most) + ":1)"
+                                      : std::string("what no compressed bytes can hold)")));
+  } else if (method_decodable(e.method) && declares_excess_ratio(e, limits.max_ratio)) {
+    add_problem(report, Code::high_ratio, e.name, "",
+                method_name(e.method) + " entry of " + std::to_string(e.compressed_size) + " bytes declares " +
+                    std::to_string(e.uncompressed_size) + ", over " + std::to_string(limits.max_ratio) +
+                    ":1 (--max-ratio); read in full, never past its declared size");
   }
   LocalHeader h;
   try {
@@ -163,7 +169,7 @@ void check_sizes(const std::vector<ZipEntry>& entries, const ResourceLimits& lim
     if (entries[i].uncompressed_size > limits.max_member_bytes) {
       add_problem(report, Code::too_large, entries[i].name, "",
                   "declares " + std::to_string(entries[i].uncompressed_size) + " bytes, over the limit of " +
-                      std::to_string(limits.max_member_bytes));
+                      std::to_string(limits.max_member_bytes) + " (--max-member-bytes); not inflated");
       inflatable[i] = false;
     }
   }

@@ -66,6 +66,7 @@ std::uint64_t Archive::max_ratio() const { return impl_->max_ratio; }
 void Archive::read(const ZipEntry& entry, const ChunkSink& sink) const {
   MemberStreamOptions options;
   options.max_ratio = impl_->max_ratio;
+  options.max_member_bytes = impl_->max_member_bytes;
   stream_member(*impl_->source, entry, impl_->name, options, sink);
 }
 

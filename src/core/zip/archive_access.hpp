@@ -19,7 +19,8 @@ struct Archive::Impl {
   std::unique_ptr<ByteSource> source;
   std::string name;
   ZipDirectory directory;
-  std::uint64_t max_ratio = reader_limits().max_ratio;  // the global --max-ratio
+  std::uint64_t max_ratio = UINT64_MAX;  // none: a truthful ratio is read (set_max_ratio)
+  std::uint64_t max_member_bytes = reader_limits().max_member_bytes;  // the global --max-member-bytes
 };
 
 /// Open bytes from any source; `name` is used in messages. Refuses ambiguity as

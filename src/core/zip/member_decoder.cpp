@@ -351,10 +351,17 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
   }
   check_local_header(entry, local, who_text);
   const std::uint64_t ratio = allowed_ratio(entry.method, options.max_ratio);
+  const bool physical = ratio == method_physical_ratio(entry.method);  // over it is a lie, not a choice
   if (whole && declares_excess_ratio(entry, options.max_ratio))
     throw MemberDataError(Kind::too_long, who_text() + " declares " + std::to_string(entry.uncompressed_size) + " bytes from " +
-                                              std::to_string(entry.compressed_size) + ", over the ratio limit of " +
-                                              std::to_string(ratio) + ":1; not decoded");
+                                              std::to_string(entry.compressed_size) + ", over " +
+                                              (physical ? method_name(entry.method) + "'s maximum of " + std::to_string(ratio) + ":1"
+                                               : ratio == UINT64_MAX ? std::string("what no compressed bytes can hold")
+                                                                     : "the ratio limit of " + std::to_string(ratio) + ":1 (--max-ratio)") +
+                                              "; not decoded");
+  if (whole && entry.uncompressed_size > options.max_member_bytes)
+    throw Error(who_text() + " declares " + std::to_string(entry.uncompressed_size) + " bytes, over the limit of " +
+                std::to_string(options.max_member_bytes) + " (raise with --max-member-bytes); not decoded");
 
   if (whole && entry.method == static_cast<std::uint16_t>(ZipMethod::deflate) && entry.compressed_size <= kSmallWhole &&
       entry.uncompressed_size <= kSmallWhole && decode_small_whole(source, entry, local, sink))
@@ -399,7 +406,8 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
         allowed = UINT64_MAX;
       if (produced + chunk.size() > allowed)
         throw MemberDataError(Kind::too_long, who_text() + " expands more than " + std::to_string(ratio) +
-                                                  ":1 while decoding (ratio limit); reading stopped");
+                                                  ":1 while decoding (" + (physical ? method_name(entry.method) + "'s maximum" : std::string("ratio limit, --max-ratio")) +
+                                                  "); reading stopped");
       produced += chunk.size();
       if (whole) crc = crc32_z(crc, reinterpret_cast<const Bytef*>(chunk.data()), chunk.size());
       if (!sink(chunk) || (!whole && produced >= options.prefix)) return;

@@ -47,7 +47,12 @@ bool declares_excess_ratio(const ZipEntry& entry, std::uint64_t max_ratio);
 struct MemberStreamOptions {
   /// Stop after this many bytes, skip the size and CRC-32 checks (for a prefix).
   std::uint64_t prefix = UINT64_MAX;
-  std::uint64_t max_ratio = 10'000;
+  /// A ratio refusal, for a caller that wants one (decoding stops past it); none by default:
+  /// a truthful member of any ratio is read, bounded by its declared size and
+  /// max_member_bytes. Deflate is held to its physical 1032:1 either way.
+  std::uint64_t max_ratio = UINT64_MAX;
+  /// A whole member declaring more is refused before decoding (--max-member-bytes).
+  std::uint64_t max_member_bytes = UINT64_MAX;
   std::size_t first_piece = 64 << 10;  ///< first read of compressed data; later ones double
 };
 

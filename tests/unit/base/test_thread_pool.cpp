@@ -1,6 +1,7 @@
 // ThreadPool: tasks run, errors reach the waiter, destruction finishes the queue and joins.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <stdexcept>
@@ -77,5 +78,17 @@ TEST_SUITE("thread_pool") {
     });
     pool.wait();
     CHECK(second_saw);
+  }
+
+  TEST_CASE("available_cpus: the affinity mask, capped by a cgroup v2 quota") {
+    CHECK(available_cpus() >= 1);
+    CHECK(available_cpus() <= std::max(1u, std::thread::hardware_concurrency()));
+    CHECK(cgroup_cpu_limit("max 100000") == 0);
+    CHECK(cgroup_cpu_limit("200000 100000") == 2);
+    CHECK(cgroup_cpu_limit("150000 100000") == 2);  // 1.5 CPUs: both are used, part of the time
+    CHECK(cgroup_cpu_limit("50000 100000") == 1);
+    CHECK(cgroup_cpu_limit("") == 0);
+    CHECK(cgroup_cpu_limit("lots 100000") == 0);
+    CHECK(cgroup_cpu_limit("100000 0") == 0);
   }
 }

@@ -154,6 +154,14 @@ TEST_SUITE("verify_zip") {
                       {l + kLUsize, 300 * 1032, 4}, {l + kLName + 5 + 4, 300 * 1032, 8}})
                     .report)
               .empty());  // exactly at the maximum: honest
+    // bzip2, 300 compressed bytes claiming 300 * 10000 + 2 MiB: possible (zeros reach far more),
+    // so a warning, and the member is still read (its data will say whether the size is true)
+    const Checked high = with({{c + kCMethod, 12, 2}, {l + kLMethod, 12, 2}, {c + kCUsize, 300 * 10000 + (2 << 20), 4},
+                               {l + kLUsize, 300 * 10000 + (2 << 20), 4}, {l + kLName + 5 + 4, 300 * 10000 + (2 << 20), 8}});
+    CHECK(codes(high.report) == std::vector<std::string>{"high_ratio"});
+    CHECK(high.report.errors.empty());
+    CHECK(high.structure.inflatable[1]);
+    CHECK(high.report.warnings[0].message.find("--max-ratio") != std::string::npos);
   }
 
   TEST_CASE("names: unsafe, duplicated, non-ASCII without the UTF-8 flag") {
@@ -192,6 +200,7 @@ TEST_SUITE("verify_zip") {
     limits.max_member_bytes = 299;
     Checked c = check(three().bytes, limits);
     CHECK(codes(c.report) == std::vector<std::string>{"too_large"});
+    CHECK(c.report.errors[0].message.find("--max-member-bytes") != std::string::npos);
     CHECK(c.structure.inflatable == std::vector<bool>{true, false, true});
     limits = {};
     limits.max_total_bytes = 309;
