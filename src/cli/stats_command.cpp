@@ -119,8 +119,8 @@ int run_stats(const StatsOptions& opt) {
   const ZanjFile z = open_zanj(opt.file);
   for (const auto& p : z.problems()) warn(z.name() + ": " + p);
   const PathSegments start = split_path(opt.path);
-  const JsonView node = follow_path(z.root(), start);
-  if (!node) throw Error(z.name() + ": no object at path '" + opt.path + "'");
+  // A missing path is named with its nearest parent, its keys and a near name, as cat does.
+  const JsonView node = find_node(z.root(), NodeTarget{opt.path, start, ""}, z.name());
 
   JsonArray arrays;
   std::vector<std::vector<std::string>> rows{
