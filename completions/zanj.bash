@@ -106,11 +106,19 @@ _zanj()
             COMPREPLY=($(compgen -W 'text json jsonl csv npy raw' -- "$cur"))
             return
             ;;
+        --kind)
+            COMPREPLY=($(compgen -W 'dict list array table external_list dataclass string number bool null other' -- "$cur"))
+            return
+            ;;
+        --sort)
+            COMPREPLY=($(compgen -W 'name size' -- "$cur"))
+            return
+            ;;
         --algorithm)
             COMPREPLY=($(compgen -W 'sha256 sha512 sha3-256 blake2b512' -- "$cur"))
             return
             ;;
-        --check)
+        --check | --junit)
             _filedir
             return
             ;;
@@ -137,9 +145,9 @@ _zanj()
     local opts=""
     case $command in
         info) opts="--json --handlers --no-members" ;;
-        ls) opts="-d --depth --glob -l --long --members --json -1 --paths" ;;
-        cat) opts="-f --format --json --full --head --tail --resolve --member" ;;
-        verify) opts="-q --quiet --json --strict -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
+        ls) opts="-d --depth --glob -l --long --members --json -1 --paths --kind --sort --tree --wide" ;;
+        cat) opts="-f --format --json --full --summary --head --tail --resolve --plain --columns --member" ;;
+        verify) opts="-q --quiet --json --strict --junit -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
         extract) opts="-C --directory --force --salvage -l --list --npy-only --json-only --json --max-total-bytes" ;;
         pack) opts="-o --output --key --list-threshold --array-threshold --level --store -j --jobs --json" ;;
         export) opts="-o --output --format --cast --force --json" ;;

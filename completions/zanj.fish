@@ -15,7 +15,7 @@ function __zanj_words
             continue
         end
         switch $token
-            case --color --progress -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --max-ratio --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --connect-timeout --idle-timeout --retries --http-header --download-max --speed-limit --speed-time --deadline
+            case --color --progress --junit --kind --sort -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --max-ratio --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --connect-timeout --idle-timeout --retries --http-header --download-max --speed-limit --speed-time --deadline
                 set skip 1
             case '-*'
             case '*'
@@ -125,20 +125,28 @@ complete -c zanj -n '__zanj_using ls' -s l -l long -d 'Add value sizes and packe
 complete -c zanj -n '__zanj_using ls' -l members -d 'List the raw ZIP members instead'
 complete -c zanj -n '__zanj_using ls' -l json -d 'Machine-readable output'
 complete -c zanj -n '__zanj_using ls' -s 1 -l paths -d 'Print only object paths, one per line'
+complete -c zanj -n '__zanj_using ls' -l kind -x -a 'dict list array table external_list dataclass string number bool null other' -d 'Only nodes of this kind'
+complete -c zanj -n '__zanj_using ls' -l sort -x -a 'name size' -d 'List by name or by size'
+complete -c zanj -n '__zanj_using ls' -l tree -d 'Keys indented by depth'
+complete -c zanj -n '__zanj_using ls' -l wide -d 'Never cut long paths to the terminal width'
 
 # cat
 complete -c zanj -n '__zanj_using cat' -s f -l format -x -a 'text json jsonl csv npy raw' -d 'Output format'
 complete -c zanj -n '__zanj_using cat' -l json -d 'Same as --format json'
 complete -c zanj -n '__zanj_using cat' -l full -d 'Print every value of a large array'
+complete -c zanj -n '__zanj_using cat' -l summary -d 'Summarize a large array even into a pipe'
 complete -c zanj -n '__zanj_using cat' -l head -x -d 'Only the first N rows or entries'
 complete -c zanj -n '__zanj_using cat' -l tail -x -d 'Only the last N rows or entries'
 complete -c zanj -n '__zanj_using cat' -l resolve -d 'Fill in external arrays, tables and lists'
+complete -c zanj -n '__zanj_using cat' -l plain -d 'Plain JSON: arrays as nested lists, no wrappers'
+complete -c zanj -n '__zanj_using cat' -l columns -d 'With --plain, tables as column lists'
 complete -c zanj -n '__zanj_using cat' -l member -x -d 'Print the bytes of this ZIP member'
 
 # verify
 complete -c zanj -n '__zanj_using verify' -s q -l quiet -d 'Print nothing: the exit status says it all'
 complete -c zanj -n '__zanj_using verify' -l json -d 'One JSON report per file'
 complete -c zanj -n '__zanj_using verify' -l strict -d 'Warnings make a file invalid too'
+complete -c zanj -n '__zanj_using verify' -l junit -r -F -d 'Also write a JUnit XML report to FILE'
 complete -c zanj -n '__zanj_using verify' -s j -l jobs -x -d 'Threads inflating members'
 complete -c zanj -n '__zanj_using verify' -l max-total-bytes -x -d 'Most bytes all members may declare'
 complete -c zanj -n '__zanj_using verify' -l max-entries -x -d 'Most ZIP entries accepted'

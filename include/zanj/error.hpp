@@ -3,6 +3,8 @@
 // `zanj: error: <message>` and exits with exit_code().
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace zanj {
 
@@ -42,5 +44,10 @@ class MemberDataError : public Error {
  private:
   Kind kind_;
 };
+
+/// The name in `names` that `wrong` is most likely a typo of (a few edits away; a swap of two
+/// neighbouring characters is one), or "" when none is: what "did you mean" suggests, for
+/// subcommands, options and object paths alike.
+std::string nearest_name(std::string_view wrong, const std::vector<std::string>& names);
 
 }  // namespace zanj

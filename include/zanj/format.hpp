@@ -133,9 +133,21 @@ void print_list_elements(JsonView list, std::string_view where, const RowRequest
 /// Every row as one JSON array, no newline (what --resolve puts in "data").
 void write_rows_json(const Archive& archive, const Node& node, std::string_view path, OutputBuffer& out);
 
+/// Every column of a table as one JSON object of lists, {"COLUMN": [values, ...], ...} in the
+/// table's column order (a row without the column gives null), no newline. The member is read
+/// once per column, so memory stays bounded whatever the table's size.
+void write_table_columns_json(const Archive& archive, const Node& node, std::string_view path, OutputBuffer& out);
+
 struct ResolveOptions {
   int indent = 0;  ///< 0: one line, like Python's json.dumps; else that many spaces per level
   ArrayReadOptions arrays;
+  /// `cat --plain`: no library wrappers. Every array, inline or external, is its values as
+  /// nested lists (numpy's tolist()); every table a list of row objects (pandas'
+  /// to_dict("records")), or with table_columns an object of column lists; every external
+  /// list or tuple a list; and every other wrapped node (a dataclass, a model) its keys
+  /// without the format key.
+  bool plain = false;
+  bool table_columns = false;
 };
 
 /// Write `node`, found at `segments` of file.root(), resolved, without a final newline. Throws

@@ -162,9 +162,9 @@ struct NodeTarget {
 
 /// Split `text` into an object path and a trailing slice. Text that names an existing node as
 /// a whole is a path even when it ends in "]" (a key may contain brackets); otherwise the
-/// slice starts at a '[' in the last segment whose prefix is an existing node (or at the first
-/// '[' of the last segment, so a wrong path is reported as such). Throws Error (usage) for a
-/// malformed path escape.
+/// slice starts at a '[' in the last segment whose prefix is an existing node (or, for text
+/// ending in ']', at the first '[' of the last segment, so a wrong path is reported as such).
+/// Throws Error (usage) for a malformed path escape.
 NodeTarget parse_node_target(JsonView root, std::string_view text);
 
 /// The node at `target`. Throws Error (invalid) when there is none, naming the nearest existing

@@ -97,4 +97,23 @@ const std::vector<ProblemCodeInfo>& problem_codes();
 /// "strict" says whether it did. Warnings are listed in "warnings" either way.
 Json report_json(const VerifyReport& report, bool strict = false);
 
+/// One archive's verdict for a CI report: its report, or (no report) why it could not be read.
+struct VerifyOutcome {
+  std::string file;
+  std::optional<VerifyReport> report;
+  std::string error;  ///< the message when there is no report
+};
+
+/// `verify --junit`: one JUnit XML document, one <testcase> per archive (name and file: the
+/// archive), one <failure type="CODE"> per error (per warning too when `strict`; otherwise
+/// warnings are listed in <system-out>), and an <error type="unreadable"> for an archive that
+/// could not be read. Text is escaped for XML; control bytes and invalid UTF-8 are written
+/// `\xNN` as on a terminal.
+std::string junit_xml(const std::vector<VerifyOutcome>& outcomes, bool strict = false);
+
+/// GitHub Actions workflow commands for one archive, one line per problem:
+/// `::error file=FILE,title=zanj verify [CODE]::MEMBER (at PATH): MESSAGE` (warnings as
+/// `::warning`, or `::error` when `strict`), escaped as GitHub's runner decodes them.
+std::string github_annotations(const VerifyOutcome& outcome, bool strict = false);
+
 }  // namespace zanj

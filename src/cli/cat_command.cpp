@@ -23,7 +23,10 @@ struct CatOptions {
   std::string format;  // "" = the node kind's default
   bool json = false;
   bool full = false;
+  bool summary = false;  // --summary: abbreviate large arrays even into a pipe
   bool resolve = false;
+  bool plain = false;    // --plain: resolved, without the library's wrappers
+  bool columns = false;  // --columns: with --plain, tables as column lists
   std::optional<std::uint64_t> head, tail;
   std::string member;
 };
@@ -50,7 +53,7 @@ ValueFormat array_format(const std::string& name) {
 
 int print_member(const CatOptions& opt, OutputBuffer& out) {
   if (!opt.target.empty()) usage("--member takes no object path");
-  if (opt.resolve || opt.head || opt.tail || opt.full || (!opt.format.empty() && opt.format != "raw"))
+  if (opt.resolve || opt.plain || opt.head || opt.tail || opt.full || (!opt.format.empty() && opt.format != "raw"))
     usage("--member prints a member's bytes as they are: no --format, --resolve, --head, --tail or --full");
   const Archive archive(opt.file);
   const ZipEntry* entry = archive.find(opt.member);
@@ -83,7 +86,9 @@ void print_array_node(const ZanjFile& z, const Node& node, const NodeTarget& tar
   }
   ArrayPrintOptions print;
   print.format = array_format(opt.format);
-  print.full = opt.full;
+  // People read a terminal, where numpy's summary helps; a pipe feeds a program, which wants
+  // every value (--summary asks for the summary anyway).
+  print.full = opt.full || (!opt.summary && !stdout_is_terminal());
   print_array(values, selection, print, out);
 }
 
@@ -110,11 +115,16 @@ int run_cat(const CatOptions& opt, OutputBuffer& out) {
   const Node node = classify(json);
   const int indent = stdout_is_terminal() ? 2 : 0;  // pretty for people, one line for pipes
 
-  if (opt.resolve) {
-    check_format(opt, {"text", "json"}, "--resolve (it prints JSON)");
-    if (!target.slice.empty() || opt.head || opt.tail) usage("--resolve prints whole nodes: no slice, --head or --tail");
+  if (opt.columns && !opt.plain) usage("--columns goes with --plain (tables as column lists)");
+  if (opt.resolve || opt.plain) {
+    const char* option = opt.plain ? "--plain" : "--resolve";
+    check_format(opt, {"text", "json"}, std::string(option) + " (it prints JSON)");
+    if (!target.slice.empty() || opt.head || opt.tail)
+      usage(std::string(option) + " prints whole nodes: no slice, --head or --tail (--format json prints a selection)");
     ResolveOptions resolve;
     resolve.indent = indent;
+    resolve.plain = opt.plain;
+    resolve.table_columns = opt.columns;
     write_resolved(z, json, target.segments, resolve, out);
     out.text() += '\n';
   } else if (node.array) {
@@ -153,7 +163,8 @@ Command setup_cat(CLI::App& parent) {
       "are decoded, and a member is inflated no further than the last one needed. FILE may be\n"
       "'-' to read the archive from standard input. See zanj-cat(1) for more.\n\n"
       "What is printed, by node kind (--format):\n"
-      "  array         text (numpy-like; over 1000 elements summarized with '...' unless --full),\n"
+      "  array         text (numpy-like; on a terminal, over 1000 elements summarized with '...'\n"
+      "                unless --full; into a pipe every value unless --summary),\n"
       "                json (nested lists; complex as [re, im]; NaN/Infinity as Python writes them),\n"
       "                csv (1-D and 2-D), npy (a .npy stream of the selection), raw (C-order\n"
       "                little-endian bytes, nothing else)\n"
@@ -164,6 +175,9 @@ Command setup_cat(CLI::App& parent) {
       "  anything else JSON, indented on a terminal\n"
       "--json is --format json. With --resolve the node is printed as JSON with every external\n"
       "array, table and list's \"data\" filled in (the whole object when PATH is omitted).\n"
+      "--plain prints the same values with no library wrappers, for scripts: every array (inline\n"
+      "too) as nested lists, every table as a list of row objects (--columns: an object of column\n"
+      "lists), every external list as a list, dataclasses and models as their fields.\n"
       "A Fortran-order member or a reversed slice of a member over 8 MiB is read through an\n"
       "unlinked temporary file in $TMPDIR (default /tmp), at most as large as the member.\n\n"
       "Examples:\n"
@@ -174,6 +188,7 @@ Command setup_cat(CLI::App& parent) {
       "  zanj cat --head 5 data.zanj training_log        (first 5 rows as JSON lines)\n"
       "  zanj cat --format csv data.zanj 'training_log[-100:]' > tail.csv\n"
       "  zanj cat --resolve --format json model.zanj > model.json\n"
+      "  zanj cat --plain model.zanj | jq '.state_dict[\"net.0.bias\"]'\n"
       "  zanj cat --member __zanj_meta__.json model.zanj\n\n"
       "Exit status: 0 ok; 1 bad archive or data (a corrupt member stops the output with a message\n"
       "after what was already printed), or no such path (the message names the nearest existing\n"
@@ -187,11 +202,17 @@ Command setup_cat(CLI::App& parent) {
       ->check(CLI::IsMember({"text", "json", "jsonl", "csv", "npy", "raw"}));
   app->add_flag("--json", opt->json, "Same as --format json");
   app->add_flag("--full", opt->full, "Print every element of large arrays (text format) instead of a summary");
+  app->add_flag("--summary", opt->summary,
+                "Summarize large arrays (text format) with '...' even when stdout is not a terminal")
+      ->excludes("--full");
   app->add_option("--head", opt->head, "Only the first N rows of a table, elements of a list (inline or external), or entries along an array's first axis")
       ->check(CLI::NonNegativeNumber);
   app->add_option("--tail", opt->tail, "Only the last N rows of a table, elements of a list (inline or external), or entries along an array's first axis")
       ->check(CLI::NonNegativeNumber);
   app->add_flag("--resolve", opt->resolve, "Print the node as JSON with external arrays, tables and lists filled in");
+  app->add_flag("--plain", opt->plain,
+                "Print the node as plain JSON: arrays as nested lists, tables as row objects, no library wrappers");
+  app->add_flag("--columns", opt->columns, "With --plain, print each table as an object of column lists");
   app->add_option("--member", opt->member, "Print the raw bytes of this ZIP member instead, like `unzip -p`");
   return {app, [opt] {
             if (opt->json) {

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "zanj/format.hpp"  // terminal_safe
 
@@ -44,12 +45,19 @@ bool warnings_shown() { return logger()->should_log(spdlog::level::warn); }
 
 void error(std::string_view message) { log(spdlog::level::err, message); }
 
-void usage_error(std::string_view message) {
+void usage_error(std::string_view message, std::string_view command) {
   // One record, so that the hint follows its error even if another thread logs.
-  logger()->error("{}\nRun 'zanj --help' for usage.", terminal_safe(message));
+  const std::string help = command.empty() ? "zanj --help" : "zanj " + terminal_safe(command) + " --help";
+  logger()->error("{}\nRun '{}' for usage.", terminal_safe(message), help);
 }
 
 void warn(std::string_view message) { log(spdlog::level::warn, message); }
+void note(std::string_view message) {
+  if (!warnings_shown()) return;
+  const std::string line = "zanj: " + terminal_safe(message) + "\n";
+  write_progress(line);  // the raw stderr writer: no level name for a plain notice
+}
+
 void info(std::string_view message) { log(spdlog::level::info, message); }
 void debug(std::string_view message) { log(spdlog::level::debug, message); }
 

@@ -21,10 +21,14 @@ bool warnings_shown();
 
 /// `zanj: error: <message>`.
 void error(std::string_view message);
-/// `zanj: error: <message>` and `Run 'zanj --help' for usage.` on the next line.
-void usage_error(std::string_view message);
+/// `zanj: error: <message>` and `Run 'zanj --help' for usage.` on the next line (with a
+/// command, `Run 'zanj COMMAND --help' for usage.`: its own options).
+void usage_error(std::string_view message, std::string_view command = {});
 /// `zanj: warning: <message>`, unless -q.
 void warn(std::string_view message);
+/// `zanj: <message>`, unless -q: what a command did that the user did not name (report's
+/// default output file).
+void note(std::string_view message);
 /// `zanj: info: <message>`, with -v.
 void info(std::string_view message);
 /// `zanj: debug: <message>`, with -vv.

@@ -19,7 +19,7 @@ struct InfoOptions {
   std::vector<std::string> files;
   bool json = false;
   bool handlers = false;
-  bool members = true;
+  bool no_members = false;  ///< --no-members
 };
 
 /// The format key the archive's nodes carry: "__muutils_format__", "__format__" (releases
@@ -98,7 +98,9 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
   if (!s.torch.empty()) row("torch", terminal_safe(s.torch));
   row("format", format_text(s));
   if (s.zanj_cfg) row("settings", cfg_line(*s.zanj_cfg));
-  if (!s.handlers.empty()) row("handlers", std::to_string(s.handlers.size()) + " (source hidden; --handlers shows it)");
+  if (!s.handlers.empty())
+    row("handlers", std::to_string(s.handlers.size()) +
+                        (opt.handlers ? " (source below, in zanj_cfg)" : " (source hidden; --handlers shows it)"));
   row("root", terminal_safe(s.root_type) + (s.root_type == "dict" ? ", " + std::to_string(s.root_length) + " keys"
                              : s.root_type == "list" ? ", " + std::to_string(s.root_length) + " elements"
                                                      : ""));
@@ -115,10 +117,10 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
   std::string out = bold(terminal_safe(file)) + ": ZANJ archive, " + std::to_string(s.members) + " members, " +
                     human_bytes(s.compressed_bytes) + " (" + human_bytes(s.uncompressed_bytes) + " unpacked)\n";
   out += format_table(rows, "  ");
-  if (opt.members) {
+  if (!opt.no_members) {
     // Two passes over the entries (widths, then lines) instead of a table of every row: an
     // archive of many members would hold five strings per member until the end.
-    const std::vector<std::string> header{dim("size"), dim("packed"), dim("method"), dim("modified"), dim("name")};
+    const std::vector<std::string> header{dim("size"), dim("packed"), dim("method"), dim("modified (local)"), dim("name")};
     std::vector<std::string> cells(header.size());
     const auto fill = [&](const ZipEntry& e) -> const std::vector<std::string>& {
       cells[0] = std::to_string(e.uncompressed_size), cells[1] = std::to_string(e.compressed_size);
@@ -170,6 +172,9 @@ Command setup_info(CLI::App& parent) {
   app->footer(
       "Reads only the ZIP directory and the two JSON members, never array data, so it answers\n"
       "in milliseconds on archives of any size.\n\n"
+      "'saved' is the library's save time, in UTC; the members' 'modified' times are what ZIP\n"
+      "stores: the local time of the machine that wrote them, with no time zone (zipfile writes\n"
+      "1980-01-01 for members it makes from memory).\n\n"
       "FILE may be '-' to read an archive from standard input.\n\n"
       "Examples:\n  zanj info model.zanj\n  zanj info --json *.zanj | jq .saved_at\n"
       "  curl -s https://example.org/model.zanj | zanj info -\n\n"
@@ -186,7 +191,7 @@ Command setup_info(CLI::App& parent) {
       ->transform(input_operand());
   app->add_flag("--json", opt->json, "One JSON object per file, for scripts");
   app->add_flag("--handlers", opt->handlers, "Include the handlers' source code from zanj_cfg");
-  app->add_flag("!--no-members", opt->members, "Do not list the ZIP members");
+  app->add_flag("--no-members", opt->no_members, "Do not list the ZIP members");
   return {app, [opt] { return run_info(*opt); }};
 }
 

@@ -4,8 +4,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 #include "diagnostics.hpp"
 #include "inputs.hpp"
@@ -29,6 +33,22 @@ struct LsOptions {
   bool members = false;
   bool json = false;
   bool paths_only = false;
+  std::string kind;   ///< --kind: only nodes of this kind ("" all)
+  std::string sort;   ///< --sort name|size ("" document order)
+  bool tree = false;  ///< --tree: indented keys instead of paths
+  bool wide = false;  ///< --wide: never truncate paths to the terminal's width
+};
+
+/// "1 key", "2 keys".
+std::string counted(std::uint64_t n, std::string_view word) {
+  return std::to_string(n) + " " + std::string(word) + (n == 1 ? "" : "s");
+}
+
+/// One node as ls shows it: what the walk gives, or what a sorted listing found again.
+struct Shown {
+  const Node& node;
+  const std::string& path;
+  std::size_t depth;
 };
 
 /// Length of an external list or rows of a table: from the node, else from externals_info.
@@ -75,11 +95,11 @@ NodeFacts describe(const ZanjFile& z, const Node& n, bool long_format) {
   return f;
 }
 
-Json entry_json(const ZanjFile& z, const TreeVisit& v, bool long_format) {
+Json entry_json(const ZanjFile& z, const Shown& v, bool long_format) {
   const Node& n = v.node;
   const NodeFacts f = describe(z, n, long_format);
   const Json count = f.count ? Json(*f.count) : Json(nullptr);
-  JsonObject o{{"path", v.path()}, {"kind", std::string(kind_name(n.kind))},
+  JsonObject o{{"path", v.path}, {"kind", std::string(kind_name(n.kind))},
                {"format", n.format.empty() ? Json(nullptr) : Json(n.format)}};
   switch (f.holds) {
     case Holds::array: {
@@ -102,7 +122,7 @@ Json entry_json(const ZanjFile& z, const TreeVisit& v, bool long_format) {
     case Holds::external_list:
     case Holds::list: o.emplace_back("length", count); break;
     case Holds::keys: o.emplace_back("keys", count); break;
-    case Holds::scalar: break;
+    case Holds::scalar: o.emplace_back("value", n.json.copy()); break;
   }
   if (f.holds == Holds::table || f.holds == Holds::external_list) {
     o.emplace_back("storage", "external");
@@ -141,7 +161,7 @@ std::string scalar_preview(JsonView j) {
 
 /// A row's text before styling: the table's columns but the path.
 struct RowText {
-  std::string kind, detail, storage;
+  std::string kind, detail, size, storage;
   bool inline_storage = false;
 };
 
@@ -155,15 +175,14 @@ RowText row_text(const ZanjFile& z, const Node& n, bool long_format, bool with_s
       r.detail = terminal_safe(n.array->dtype) + shape_text(n.array->shape);
       if (with_storage)
         r.storage = n.array->external() ? terminal_safe(n.array->member) : "inline (" + std::string(encoding_name(n.array->encoding)) + ")";
-      if (long_format) {
-        const auto bytes = array_value_bytes(n.array->dtype, n.array->shape).value_or(0);
-        r.detail += "  " + human_bytes(bytes);
-      }
+      if (long_format) r.size = human_bytes(array_value_bytes(n.array->dtype, n.array->shape).value_or(0));
       break;
-    case Holds::table: r.detail = count + " rows x " + std::to_string(n.table->columns.size()) + " columns"; break;
+    case Holds::table:
+      r.detail = (f.count ? counted(*f.count, "row") : "? rows") + " x " + counted(n.table->columns.size(), "column");
+      break;
     case Holds::external_list:
     case Holds::list: r.detail = "length " + count; break;
-    case Holds::keys: r.detail = count + " keys"; break;
+    case Holds::keys: r.detail = f.count ? counted(*f.count, "key") : "? keys"; break;
     case Holds::scalar: r.detail = scalar_preview(n.json); break;
   }
   if (with_storage) {
@@ -177,22 +196,102 @@ RowText row_text(const ZanjFile& z, const Node& n, bool long_format, bool with_s
   return r;
 }
 
-std::vector<std::string> entry_row(const ZanjFile& z, const TreeVisit& v, bool long_format) {
-  RowText r = row_text(z, v.node, long_format, true);
-  const std::string& path = v.path();
-  return {bold(path.empty() ? "/" : path), colored(kind_color(v.node.kind), r.kind), std::move(r.detail),
-          r.inline_storage ? dim(r.storage) : std::move(r.storage)};
+/// The first column: the path ('/' for the root), or with --tree the key indented by depth.
+std::string name_text(const Shown& v, bool tree) {
+  if (v.path.empty()) return "/";
+  if (!tree) return v.path;
+  const std::size_t slash = v.path.rfind('/');
+  return std::string(2 * v.depth, ' ') + (slash == std::string::npos ? v.path : v.path.substr(slash + 1));
+}
+
+/// `text` cut to `width` terminal columns by dropping its middle ("layers.0.a...n.weight"):
+/// both the top-level key and the leaf's name stay readable. Whole UTF-8 sequences only.
+std::string fit_width(const std::string& text, std::size_t width) {
+  if (display_width(text) <= width || width < 8) return text;
+  const auto units = [&text] {  // the text split into UTF-8 sequences
+    std::vector<std::string_view> out;
+    for (std::size_t i = 0; i < text.size();) {
+      std::size_t n = 1;
+      while (i + n < text.size() && (static_cast<unsigned char>(text[i + n]) & 0xC0) == 0x80) ++n;
+      out.push_back(std::string_view(text).substr(i, n));
+      i += n;
+    }
+    return out;
+  }();
+  const std::size_t keep = width - 3, head_width = keep / 2, tail_width = keep - head_width;
+  std::string head, tail;
+  std::size_t used = 0, front = 0;
+  for (; front < units.size() && used + display_width(units[front]) <= head_width; ++front) {
+    used += display_width(units[front]);
+    head += units[front];
+  }
+  used = 0;
+  std::vector<std::string_view> back;
+  for (std::size_t i = units.size(); i > front && used + display_width(units[i - 1]) <= tail_width; --i) {
+    used += display_width(units[i - 1]);
+    back.push_back(units[i - 1]);
+  }
+  for (auto it = back.rbegin(); it != back.rend(); ++it) tail += *it;
+  return head + "..." + tail;
+}
+
+/// How a table of rows is laid out: the column widths, and how wide the first column may be
+/// (no limit unless stdout is a terminal narrower than the table).
+struct Layout {
+  TableWidths widths;
+  std::size_t name_limit = std::string::npos;
+  bool long_format = false;
+  bool tree = false;
+};
+
+std::vector<std::string> entry_row(const ZanjFile& z, const Shown& v, const Layout& layout) {
+  RowText r = row_text(z, v.node, layout.long_format, true);
+  std::vector<std::string> row{bold(fit_width(name_text(v, layout.tree), layout.name_limit)),
+                               colored(kind_color(v.node.kind), r.kind), std::move(r.detail)};
+  if (layout.long_format)  // sizes right-aligned, so that they read as a column of numbers
+    row.push_back(std::string(layout.widths.width[3] - display_width(r.size), ' ') + r.size);
+  row.push_back(r.inline_storage ? dim(r.storage) : std::move(r.storage));
+  return row;
 }
 
 /// The widths entry_row's row needs, without making it: styling adds no width, and the last
 /// column (storage) is not padded.
-void measure_entry(TableWidths& widths, const ZanjFile& z, const TreeVisit& v, bool long_format) {
+void measure_entry(TableWidths& widths, const ZanjFile& z, const Shown& v, bool long_format, bool tree) {
   const RowText r = row_text(z, v.node, long_format, false);
-  const std::string& path = v.path();
-  if (widths.width.size() < 4) widths.width.resize(4, 0);
-  widths.width[0] = std::max(widths.width[0], path.empty() ? std::size_t{1} : display_width(path));
+  if (widths.width.size() < 5) widths.width.resize(5, 0);
+  widths.width[0] = std::max(widths.width[0], display_width(name_text(v, tree)));
   widths.width[1] = std::max(widths.width[1], display_width(r.kind));
   widths.width[2] = std::max(widths.width[2], display_width(r.detail));
+  widths.width[3] = std::max(widths.width[3], display_width(r.size));
+}
+
+/// Columns of the terminal stdout is on (as stats --hist finds them: what the terminal says,
+/// else $COLUMNS, else 80); 0 when stdout is not a terminal (nothing is then cut).
+std::size_t terminal_width() {
+  if (!stdout_is_terminal()) return 0;
+  if (const auto columns = stdout_columns()) return *columns;
+  if (const char* columns = std::getenv("COLUMNS"); columns && std::atoi(columns) > 0)
+    return static_cast<std::size_t>(std::atoi(columns));
+  return 80;
+}
+
+/// The first column's limit when the rows would be wider than the terminal: at least 24
+/// columns, and the rest for kind, details and 24 of the storage column.
+std::size_t name_limit(const TableWidths& widths, bool long_format) {
+  const std::size_t columns = terminal_width();
+  if (columns == 0) return std::string::npos;
+  std::size_t others = widths.width[1] + 2 + widths.width[2] + 2 + 24;
+  if (long_format) others += widths.width[3] + 2;
+  if (widths.width[0] + 2 + others <= columns) return std::string::npos;
+  return std::max<std::size_t>(24, columns > others + 2 ? columns - others - 2 : 0);
+}
+
+/// What --sort orders by: the bytes an array's values take, or a table's or list's member.
+std::uint64_t node_size(const ZanjFile& z, const Node& n) {
+  if (n.array) return array_value_bytes(n.array->dtype, n.array->shape).value_or(0);
+  if (n.is_reference())
+    if (const ZipEntry* e = z.archive().find(n.member())) return e->uncompressed_size;
+  return 0;
 }
 
 int list_members(const ZanjFile& z, const LsOptions& opt) {
@@ -236,29 +335,55 @@ int list_members(const ZanjFile& z, const LsOptions& opt) {
 }
 
 int run_ls(const LsOptions& opt) {
+  if (opt.tree && !opt.sort.empty()) throw Error("--tree shows the tree in its order: no --sort", Exit::usage);
   const ZanjFile z = open_zanj(opt.file);
   for (const auto& p : z.problems()) warn(z.name() + ": " + p);
   if (opt.members) return list_members(z, opt);
 
   const PathSegments start = split_path(opt.path);
-  std::size_t matched = 0;
-  const JsonView node = follow_path(z.root(), start, &matched);
-  if (!node)
-    throw Error(z.name() + ": no object at path '" + opt.path + "' (the deepest existing parent is '" +
-                    join_path(PathSegments(start.begin(), start.begin() + static_cast<std::ptrdiff_t>(matched))) + "')",
-                Exit::invalid);
+  // A missing path is named with its nearest parent and that parent's keys, as cat does.
+  const JsonView node = find_node(z.root(), NodeTarget{opt.path, start, ""}, z.name());
 
-  // Nothing proportional to the tree is held: --json and -1 print each entry as it is
-  // visited; the aligned table walks the tree twice, once for the column widths (only the
-  // padded columns' text, unstyled) and once to print each row as it is made (a row costs far
-  // less to make again than a million to keep).
-  const auto visit_shown = [&](const std::function<void(const TreeVisit&)>& on_shown) {
+  // Nothing proportional to the tree is held (but with --sort): --json and -1 print each
+  // entry as it is visited; the aligned table walks the tree twice, once for the column
+  // widths (only the padded columns' text, unstyled) and once to print each row as it is made
+  // (a row costs far less to make again than a million to keep).
+  const auto walk_matching = [&](const std::function<void(const Shown&)>& on_shown) {
     walk_tree(node, start, [&](const TreeVisit& v) {
-      if (opt.glob.empty() || fnmatch(opt.glob.c_str(), v.path().c_str(), 0) == 0) on_shown(v);
+      if ((opt.glob.empty() || fnmatch(opt.glob.c_str(), v.path().c_str(), 0) == 0) &&
+          (opt.kind.empty() || kind_name(v.node.kind) == opt.kind))
+        on_shown(Shown{v.node, v.path(), v.depth});
       if (opt.depth >= 0 && v.depth >= static_cast<std::size_t>(opt.depth)) return false;
       return !is_scalar_list(v.node.json);  // elements of a plain list of scalars get no entries
     });
   };
+  // --sort: the shown paths and sizes are kept and sorted; each node is found again by its
+  // path to print it.
+  std::optional<std::vector<std::pair<std::uint64_t, std::string>>> sorted;
+  if (!opt.sort.empty()) {
+    sorted.emplace();
+    walk_matching([&](const Shown& v) { sorted->emplace_back(opt.sort == "size" ? node_size(z, v.node) : 0, v.path); });
+    std::stable_sort(sorted->begin(), sorted->end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;  // largest first, then by name
+    });
+  }
+  const auto visit_shown = [&](const std::function<void(const Shown&)>& on_shown) {
+    if (!sorted) return walk_matching(on_shown);
+    for (const auto& [size, path] : *sorted) {
+      const Node n = classify(follow_path(z.root(), split_path(path)));
+      on_shown(Shown{n, path, 0});
+    }
+  };
+  if (!opt.glob.empty() || !opt.kind.empty()) {  // a filter that matches nothing is an answer too
+    bool any = sorted && !sorted->empty();
+    if (!sorted) walk_matching([&](const Shown&) { any = true; });
+    if (!any)
+      throw Error(z.name() + ": no node" + (opt.path.empty() ? std::string() : " under '" + opt.path + "'") +
+                      (opt.glob.empty() ? std::string() : " matches --glob '" + opt.glob + "'") +
+                      (opt.glob.empty() || opt.kind.empty() ? "" : " and") +
+                      (opt.kind.empty() ? std::string() : " is of --kind " + opt.kind),
+                  Exit::invalid);
+  }
   ChunkedOutput out;
   if (opt.json) {
     // Byte for byte what to_json writes for {"file": ..., "entries": [...]}.
@@ -266,7 +391,7 @@ int run_ls(const LsOptions& opt) {
     write_json_string(out.buffer(), opt.file);
     out.add(", \"entries\": [");
     bool first = true;
-    visit_shown([&](const TreeVisit& v) {
+    visit_shown([&](const Shown& v) {
       if (!first) out.buffer() += ", ";
       first = false;
       write_json(out.buffer(), entry_json(z, v, opt.long_format));
@@ -282,16 +407,24 @@ int run_ls(const LsOptions& opt) {
     }
     out.add("}\n");
   } else if (opt.paths_only) {
-    visit_shown([&](const TreeVisit& v) {
-      out.buffer() += v.path();
+    visit_shown([&](const Shown& v) {
+      if (v.path.empty()) return;  // the root: an empty line helps nobody
+      out.buffer() += v.path;
       out.buffer() += '\n';
       out.maybe_flush();
     });
   } else {
-    TableWidths widths;
-    visit_shown([&](const TreeVisit& v) { measure_entry(widths, z, v, opt.long_format); });
-    visit_shown([&](const TreeVisit& v) {
-      widths.append_line(out.buffer(), entry_row(z, v, opt.long_format));
+    Layout layout;
+    layout.long_format = opt.long_format;
+    layout.tree = opt.tree;
+    visit_shown([&](const Shown& v) { measure_entry(layout.widths, z, v, opt.long_format, opt.tree); });
+    if (layout.widths.width.empty()) layout.widths.width.resize(5, 0);
+    if (!opt.wide) {
+      layout.name_limit = name_limit(layout.widths, opt.long_format);
+      layout.widths.width[0] = std::min(layout.widths.width[0], layout.name_limit);
+    }
+    visit_shown([&](const Shown& v) {
+      layout.widths.append_line(out.buffer(), entry_row(z, v, layout));
       out.maybe_flush();
     });
   }
@@ -310,11 +443,15 @@ Command setup_ls(CLI::App& parent) {
       "its storage (inline, or the ZIP member holding its data). Reads no array data.\n\n"
       "FILE may be '-' to read an archive from standard input.\n\n"
       "Examples:\n  zanj ls model.zanj\n  zanj ls model.zanj state_dict -d 1\n"
-      "  zanj ls --glob '*weight*' model.zanj\n  zanj ls --json model.zanj | jq '.entries[] | select(.kind==\"array\")'\n\n"
+      "  zanj ls --glob '*weight*' model.zanj\n  zanj ls --kind array --sort size model.zanj\n  zanj ls --json model.zanj | jq '.entries[] | select(.kind==\"array\")'\n\n"
       "--json prints {\"file\", \"entries\": [...]}; each entry has path, kind (dict, list, array, table,\n"
       "external_list, dataclass, string, number, bool, null, other) and format; arrays add dtype,\n"
       "shape, storage, encoding and member (external only); tables add rows, columns, storage and\n"
-      "member; lists add length; dicts add keys.\n\nExit status: 0 ok, 1 bad archive or no such path, 2 usage error.");
+      "member; lists add length; dicts add keys; strings, numbers, bools and nulls add value.\n\n"
+      "On a terminal, paths too long for its width (the terminal's, else $COLUMNS) are cut in the\n"
+      "middle ('...') so that kinds and shapes stay in view; --wide, or a pipe, prints them whole.\n\n"
+      "Exit status: 0 ok, 1 bad archive, no such path, or --glob/--kind matching nothing, 2 usage\n"
+      "error.");
   app->add_option("FILE", opt->file, "Archive to list (- reads it from standard input)")
       ->required()
       ->transform(input_file());
@@ -325,6 +462,13 @@ Command setup_ls(CLI::App& parent) {
   app->add_flag("--members", opt->members, "List the raw ZIP members instead, like `unzip -v`");
   app->add_flag("--json", opt->json, "Machine-readable output");
   app->add_flag("-1,--paths", opt->paths_only, "Print only object paths, one per line (for scripts and completion)");
+  app->add_option("--kind", opt->kind, "Only show nodes of this kind (array, table, dict, list, string, ...)")
+      ->check(CLI::IsMember({"dict", "list", "array", "table", "external_list", "dataclass", "string", "number", "bool",
+                             "null", "other"}));
+  app->add_option("--sort", opt->sort, "List in this order instead of the tree's: name, or size (largest first)")
+      ->check(CLI::IsMember({"name", "size"}));
+  app->add_flag("--tree", opt->tree, "Show keys indented by depth instead of whole paths");
+  app->add_flag("--wide", opt->wide, "Never cut long paths to the terminal's width");
   return {app, [opt] { return run_ls(*opt); }};
 }
 

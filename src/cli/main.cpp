@@ -1,11 +1,13 @@
 // zanj: the command line for .zanj archives. main only wires subcommands to the core and
 // turns the one core error type into `zanj: error: ...` and an exit status.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
 #include <new>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cat_command.hpp"
@@ -100,6 +102,15 @@ bool is_global_options(const CLI::App& app, std::string_view arg, bool& value_fo
   return true;
 }
 
+/// The first argument that is not a global option (or its value): where the command should be;
+/// argc when there is none.
+int command_position(const CLI::App& app, int argc, char** argv) {
+  int i = 1;
+  for (bool value_follows = false; i < argc && argv[i][0] == '-'; i += value_follows ? 2 : 1)
+    if (!is_global_options(app, argv[i], value_follows)) return argc;
+  return i;
+}
+
 // The command named on the command line when no other could be parsed: every argument before
 // it is a global option (with its value), and no later one names another command (CLI11 goes
 // on to a sibling after one ends) or asks for --help-all. Otherwise nullptr. Setting up only
@@ -108,14 +119,56 @@ bool is_global_options(const CLI::App& app, std::string_view arg, bool& value_fo
 // what CLI11 parses, prints and rejects is the same, since nothing on the line could reach the
 // commands left out (tests/e2e/test_startup.py).
 const CommandEntry* chosen_command(const CLI::App& app, int argc, char** argv) {
-  int i = 1;
-  for (bool value_follows = false; i < argc && argv[i][0] == '-'; i += value_follows ? 2 : 1)
-    if (!is_global_options(app, argv[i], value_follows)) return nullptr;
+  const int i = command_position(app, argc, argv);
   if (i >= argc) return nullptr;
   const CommandEntry* chosen = command_named(argv[i]);
   for (int later = i + 1; chosen && later < argc; ++later)
     if (command_named(argv[later]) || app.get_help_all_ptr()->check_name(argv[later])) return nullptr;
   return chosen;
+}
+
+/// Every long and short option name of `app`, with its dashes.
+std::vector<std::string> option_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* option : app.get_options()) {
+    for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+    for (const std::string& name : option->get_snames()) names.push_back("-" + name);
+  }
+  return names;
+}
+
+/// A parse error as the user should read it, and the command whose help to point to ("" for
+/// the whole program's): a word where a command should be gets the nearest command's name, and
+/// an unknown option the nearest of that command's (or the global) options.
+std::pair<std::string, std::string> explain_parse_error(const CLI::App& app, const std::vector<zanj::cli::Command>& commands,
+                                                        const CLI::ParseError& e, int argc, char** argv) {
+  const int at = command_position(app, argc, argv);
+  if (at < argc && argv[at][0] != '-' && !command_named(argv[at])) {
+    std::vector<std::string> names;
+    for (const auto& command : kCommands) names.emplace_back(command.name);
+    const std::string near = zanj::nearest_name(argv[at], names);
+    return {"'" + std::string(argv[at]) + "' is not a zanj command" + (near.empty() ? "" : "; did you mean '" + near + "'?"),
+            ""};
+  }
+  const CLI::App* command = nullptr;
+  for (const auto& c : commands)
+    if (c.app->parsed()) command = c.app;
+  std::string message = e.what();
+  if (command) {
+    std::vector<std::string> names = option_names(*command);
+    for (const std::string& global : option_names(app)) names.push_back(global);
+    for (int i = at + 1; i < argc; ++i) {
+      const std::string_view arg = argv[i];
+      if (arg == "--") break;
+      if (!arg.starts_with("--")) continue;
+      const std::string name(arg.substr(0, arg.find('=')));
+      if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+      const std::string near = zanj::nearest_name(name, names);
+      if (!near.empty()) message += "; did you mean '" + near + "'?";
+      break;
+    }
+  }
+  return {message, command ? command->get_name() : ""};
 }
 
 int report(const std::string& message, int status) {
@@ -171,7 +224,8 @@ int main(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
-    zanj::cli::usage_error(e.what());
+    const auto [message, command] = explain_parse_error(app, commands, e, argc, argv);
+    zanj::cli::usage_error(message, command);
     return static_cast<int>(zanj::Exit::usage);
   } catch (const zanj::Error& e) {  // a FILE argument that cannot be read (inputs.hpp)
     return report(e.what(), e.exit_code());

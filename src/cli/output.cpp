@@ -1,5 +1,6 @@
 #include "output.hpp"
 
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,6 +33,12 @@ bool is_output_closed(const Error& e) { return e.exit() == Exit::ok; }
 
 bool stdout_is_terminal() { return ::isatty(STDOUT_FILENO) == 1; }
 bool stderr_is_terminal() { return ::isatty(STDERR_FILENO) == 1; }
+
+std::optional<std::size_t> stdout_columns() {
+  struct winsize ws {};
+  if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return std::nullopt;
+}
 
 std::string human_bytes(std::uint64_t bytes) {
   static constexpr const char* units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};

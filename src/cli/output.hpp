@@ -2,6 +2,7 @@
 // Small helpers shared by the subcommands' output code: stdout writing, human sizes,
 // terminal detection. Messages on stderr go through diagnostics.hpp.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -26,6 +27,8 @@ bool is_output_closed(const Error& e);
 bool stdout_is_terminal();
 /// True when stderr is a terminal (progress is shown only then).
 bool stderr_is_terminal();
+/// The width of the terminal stdout is on, when it is one that knows its size.
+std::optional<std::size_t> stdout_columns();
 /// "2.0 KiB", "1.5 GiB", "312 B".
 std::string human_bytes(std::uint64_t bytes);
 /// A CRC-32 as 8 lowercase hex digits, as `unzip -v` and the corpus facts write it.

@@ -1,5 +1,7 @@
 #include "report_command.hpp"
 
+#include <unistd.h>
+
 #include <memory>
 
 #include "diagnostics.hpp"
@@ -13,7 +15,8 @@ namespace zanj::cli {
 namespace {
 
 struct ReportCliOptions {
-  std::vector<std::string> files;
+  std::string file, new_file;     ///< FILE, or OLD NEW
+  std::vector<std::string> files;  ///< the one or two of them
   std::string output;
   std::string atol = "0", rtol = "0";
   std::vector<std::string> tol, exclude;
@@ -47,16 +50,44 @@ std::string comparison(const ReportCliOptions& opt) {
   return comparison_page(a, b, options);
 }
 
-int run_report(const ReportCliOptions& opt) {
+/// Where the page goes without -o: "" for standard output when that is not a terminal (a pipe
+/// or a file), else STEM.html in the current directory (OLD-vs-NEW.html for two archives),
+/// which must not exist yet. Never the terminal: a page is up to megabytes of HTML.
+std::string default_output(const ReportCliOptions& opt) {
+  if (!stdout_is_terminal()) return "";
+  const auto stem = [](const std::string& file) {
+    std::string name = file.substr(file.find_last_of('/') + 1);
+    if (const std::size_t q = name.find_first_of("?#"); q != std::string::npos) name.resize(q);  // a URL's query
+    if (name.size() > 5 && name.ends_with(".zanj")) name.resize(name.size() - 5);
+    return name;
+  };
+  for (const std::string& file : opt.files)
+    if (is_stdin_path(file) || stem(file).empty() || stem(file) == "." || stem(file) == "..")
+      throw Error("standard output is a terminal: name the page with -o OUT.html (or -o - to print it)", Exit::usage);
+  const std::string name = stem(opt.files[0]) + (opt.files.size() == 2 ? "-vs-" + stem(opt.files[1]) : "") + ".html";
+  if (::access(name.c_str(), F_OK) == 0)
+    throw Error("standard output is a terminal and " + name + " exists: -o " + name +
+                    " replaces it (or -o - prints the page)",
+                Exit::usage);
+  return name;
+}
+
+int run_report(ReportCliOptions opt) {
+  opt.files = {opt.file};
+  if (!opt.new_file.empty()) opt.files.push_back(opt.new_file);
   const bool diff_options = opt.atol != "0" || opt.rtol != "0" || !opt.tol.empty() || !opt.exclude.empty() || opt.nan_unequal;
   if (opt.files.size() == 1 && diff_options)
     throw Error("--atol, --rtol, --tol, --exclude and --nan-unequal need two archives (OLD NEW)", Exit::usage);
+  const bool chosen = !opt.output.empty();
+  if (!chosen) opt.output = default_output(opt);  // before the work: a refusal costs nothing
   const std::string page = opt.files.size() == 1 ? single_page(opt) : comparison(opt);
   if (opt.output.empty() || opt.output == "-") {
     write_out(page);
   } else {
     save_page(opt.output, page);
-    info("wrote " + opt.output + " (" + human_bytes(page.size()) + ")");
+    const std::string wrote = "wrote " + opt.output + " (" + human_bytes(page.size()) + ")";
+    if (chosen) info(wrote);
+    else note(wrote);  // said unless -q: no -o named the file
   }
   return 0;
 }
@@ -79,15 +110,19 @@ Command setup_report(CLI::App& parent) {
       "search), nothing loaded from any URL; it reads the same without the script. Each member is\n"
       "read once: the arrays are profiled from the bytes verify checks (not for standard input,\n"
       "which is not verified).\n\n"
+      "Without -o the page goes to standard output when that is a pipe or a file; on a terminal\n"
+      "it is written to STEM.html in the current directory (OLD-vs-NEW.html for two archives),\n"
+      "which is said on stderr; an existing file of that name is not replaced (name it with -o).\n\n"
       "Examples:\n  zanj report model.zanj -o model.html\n"
       "  zanj report old.zanj new.zanj --rtol 1e-5 -o changes.html\n\n"
       "Exit status: 0 page written, 1 invalid archive or unreadable data, 2 usage error or\n"
       "unwritable output.");
-  app->add_option("FILE", opt->files, "One archive, or OLD NEW to compare (- reads one from standard input)")
+  app->add_option("FILE", opt->file, "The archive, or OLD to compare with NEW (- reads it from standard input)")
       ->required()
-      ->expected(1, 2)
       ->transform(input_file());
-  app->add_option("-o,--output", opt->output, "Write the page to this file (atomically) instead of standard output")
+  app->add_option("NEW", opt->new_file, "With OLD: the archive to compare it with")->transform(input_file());
+  app->add_option("-o,--output", opt->output,
+                  "Write the page to this file (atomically); '-' prints it (default: stdout, or STEM.html on a terminal)")
       ->type_name("OUT.html");
   app->add_option("--atol", opt->atol, "Comparison: absolute tolerance (default 0)")->type_name("X");
   app->add_option("--rtol", opt->rtol, "Comparison: relative tolerance, times |b| (default 0)")->type_name("X");
@@ -96,7 +131,7 @@ Command setup_report(CLI::App& parent) {
   app->add_option("--exclude", opt->exclude, "Comparison: skip the paths matching a glob, and below (repeatable)")
       ->type_name("GLOB");
   app->add_flag("--nan-unequal", opt->nan_unequal, "Comparison: NaN differs from NaN");
-  return {app, [opt] { return run_report(*opt); }};
+  return {app, [opt] { return run_report(*opt); }};  // a copy: run_report fills in files
 }
 
 }  // namespace zanj::cli

@@ -1,7 +1,11 @@
 #include "verify_command.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "diagnostics.hpp"
 #include "inputs.hpp"
@@ -10,6 +14,7 @@
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
 #include "zanj/limits.hpp"
+#include "zanj/summary.hpp"  // save_page
 #include "zanj/verify.hpp"
 
 namespace zanj::cli {
@@ -20,6 +25,7 @@ struct VerifyCliOptions {
   bool quiet = false;
   bool json = false;
   bool strict = false;
+  std::string junit;  ///< --junit FILE: also write a JUnit XML report there
   unsigned jobs = 0;  ///< 0: ZANJ_JOBS, else the CPUs this process may use
   ResourceLimits limits;
 };
@@ -59,27 +65,47 @@ VerifyReport verify_with_progress(const std::string& file, VerifyOptions options
   return verify_file(file, options);
 }
 
+/// Running as a GitHub Actions step: the runner sets GITHUB_ACTIONS=true.
+bool under_github_actions() {
+  const char* value = std::getenv("GITHUB_ACTIONS");
+  return value && std::strcmp(value, "true") == 0;
+}
+
 int run_verify(const VerifyCliOptions& opt) {
   VerifyOptions options;
   options.limits = opt.limits;
   options.limits.take_global_limits(reader_limits());  // --max-json-*, --max-ratio, --max-member-bytes
   options.threads = jobs_or_default(opt.jobs);
+  // Annotations are workflow commands read from stdout; --json's lines own stdout, and -q
+  // asks for nothing there, so not then.
+  const bool annotate = under_github_actions() && !opt.json && !opt.quiet;
+  std::vector<VerifyOutcome> outcomes;  // kept for --junit only
   int status = 0;
   for (const std::string& file : opt.files) {
-    VerifyReport report;
+    VerifyOutcome outcome{file, std::nullopt, {}};
     try {
-      report = verify_with_progress(file, options);
-    } catch (const Error& e) {  // the file could not be read: say so, and go on with the others
+      outcome.report = verify_with_progress(file, options);
+    } catch (const Error& e) {  // the file could not be read after all: go on with the others
       if (is_output_closed(e)) throw;
       error(e.what());
       status = std::max(status, e.exit_code());
+      outcome.error = e.what();
       if (opt.json && !opt.quiet)  // every operand has its line, so a script sees what was not checked
         write_out(to_json(Json(JsonObject{{"file", input_display_name(file)}, {"ok", false}, {"strict", opt.strict}, {"error", e.what()}})) + "\n");
-      continue;
     }
-    if (!report.ok(opt.strict)) status = std::max(status, static_cast<int>(Exit::invalid));
-    if (opt.quiet) continue;
-    write_out(opt.json ? to_json(report_json(report, opt.strict)) + "\n" : report_text(report, opt.strict));
+    if (outcome.report && !outcome.report->ok(opt.strict)) status = std::max(status, static_cast<int>(Exit::invalid));
+    if (outcome.report && !opt.quiet)
+      write_out(opt.json ? to_json(report_json(*outcome.report, opt.strict)) + "\n"
+                         : report_text(*outcome.report, opt.strict));
+    if (annotate) write_out(github_annotations(outcome, opt.strict));
+    if (!opt.junit.empty()) outcomes.push_back(std::move(outcome));
+  }
+  if (!opt.junit.empty()) {
+    try {
+      save_page(opt.junit, junit_xml(outcomes, opt.strict));
+    } catch (const Error& e) {
+      throw Error(opt.junit + ": cannot write the JUnit report: " + e.what(), Exit::usage);
+    }
   }
   return status;
 }
@@ -124,6 +150,11 @@ std::string footer() {
          "\"bytes_read\", \"references\", \"npy_members\", \"jsonl_members\", \"jsonl_rows\",\n"
          "\"inline_arrays\"}}. At most 100 problems of one code are listed; a last one says how many\n"
          "more there were.\n\n"
+         "CI: --junit FILE also writes a JUnit XML report (GitLab, Jenkins, Azure Pipelines): one\n"
+         "testcase per archive, one <failure type=\"CODE\"> per error (per warning too with --strict),\n"
+         "an <error> for an archive that cannot be read. Under GitHub Actions (GITHUB_ACTIONS=true)\n"
+         "each problem is also printed to stdout as an annotation, '::error file=FILE,title=zanj verify\n"
+         "[CODE]::MESSAGE' ('::warning' for warnings), except with --json or -q.\n\n"
          "Problem codes (stable; warnings do not fail the check unless --strict):\n" +
          codes +
          "\nExit status: 0 every file valid, 1 a file is invalid (or not a ZIP at all), 2 usage error or\n"
@@ -142,6 +173,8 @@ Command setup_verify(CLI::App& parent) {
   app->add_flag("-q,--quiet", opt->quiet, "Print nothing; the exit status says it all");
   app->add_flag("--json", opt->json, "One JSON report per file, one per line");
   app->add_flag("--strict", opt->strict, "Warnings make a file invalid too (exit 1)");
+  app->add_option("--junit", opt->junit, "Also write a JUnit XML report to FILE (one test case per archive)")
+      ->type_name("FILE");
   app->add_option("-j,--jobs", opt->jobs,
                   "Threads inflating members (default: $ZANJ_JOBS, else the CPUs this process may use)")
       ->check(CLI::Range(1, 1024))->type_name("N");

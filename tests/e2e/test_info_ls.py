@@ -129,7 +129,7 @@ class Ls(ZanjTest):
     def test_paths_mode(self):
         out = self.assertOk(run("ls", "-1", corpus("basic.zanj"))).text.splitlines()
         self.assertIn("nested/deeper/matrix", out)
-        self.assertEqual(out[0], "")
+        self.assertEqual(out[0], "name")  # no empty line for the root (issue 30)
 
     def test_escaped_keys(self):
         with tempfile.TemporaryDirectory() as tmp:

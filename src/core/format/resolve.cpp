@@ -9,10 +9,14 @@ namespace {
 
 bool is_reference(const Node& node) { return node.is_reference() || (node.array && node.array->external()); }
 
-bool contains_reference(JsonView value) {
+/// Whether a node is written otherwise than as stored: a reference gets its data, and with
+/// --plain every node the library wrapped (its format key) loses the wrapper.
+bool rewritten(const Node& node, bool plain) { return is_reference(node) || (plain && !node.format.empty()); }
+
+bool contains_rewritten(JsonView value, bool plain) {
   bool found = false;
   walk_tree(value, {}, [&](const TreeVisit& v) {
-    found = found || is_reference(v.node);
+    found = found || rewritten(v.node, plain);
     return !found;
   });
   return found;
@@ -25,8 +29,9 @@ class ResolvedWriter {
 
   void value(JsonView v, const std::string& path, int level) {
     const Node node = classify(v);
+    if (options_.plain && (node.array || node.table || node.list)) return plain_values(node, path);
     if (is_reference(node)) return reference(node, path, level);
-    if (!contains_reference(v)) return plain(v, level);
+    if (!contains_rewritten(v, options_.plain)) return plain(v, level);
     const bool array = v.is_array();
     out_.text() += array ? '[' : '{';
     std::size_t i = 0;
@@ -41,6 +46,7 @@ class ResolvedWriter {
       }
     } else {
       for (const auto [key, child] : v.members()) {
+        if (options_.plain && key == kFormatKey) continue;  // a dataclass's or model's class name
         next(level + 1);
         key_text(key);
         value(child, child_path(path, key), level + 1);
@@ -71,6 +77,20 @@ class ResolvedWriter {
       out_.text() += c;
       if (c == '\n') out_.text() += indent;  // line breaks only occur between tokens
     }
+  }
+
+  /// --plain: an array's values as nested lists, a table's rows as objects (or its columns as
+  /// lists), a list's items; nothing of the library's wrapper.
+  void plain_values(const Node& node, const std::string& path) {
+    if (node.array) {
+      const ArrayValues values(file_.archive(), *node.array, path, options_.arrays);
+      write_array_json(values, select_all(values.shape()), out_);
+    } else if (node.table && options_.table_columns) {
+      write_table_columns_json(file_.archive(), node, path, out_);
+    } else {
+      write_rows_json(file_.archive(), node, path, out_);
+    }
+    out_.flush_if_full();
   }
 
   /// The node's own keys, then "data" with the values from its member.
@@ -107,7 +127,7 @@ void write_resolved(const ZanjFile& file, JsonView node, const PathSegments& seg
                     OutputBuffer& out) {
   // A zero-size array too large to print as JSON is refused before anything is printed.
   walk_tree(node, segments, [&](const TreeVisit& v) {
-    if (v.node.array && v.node.array->external()) {  // inline ones print as stored
+    if (v.node.array && (v.node.array->external() || options.plain)) {  // else inline ones print as stored
       try {
         check_json_printable(v.node.array->shape);
       } catch (const Error& e) {

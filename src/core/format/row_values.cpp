@@ -1,5 +1,6 @@
 #include "zanj/format.hpp"
 
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -92,7 +93,9 @@ class RowWriter {
     for (std::size_t i = 0; i < columns.size(); ++i) {
       if (i) text += ',';
       const Json* cell = value.find(columns[i]);
-      if (!cell || cell->is_null()) continue;  // pandas writes missing values as empty fields
+      // pandas writes missing values (None, and NaN, its float columns' missing value) as
+      // empty fields
+      if (!cell || cell->is_null() || (cell->type() == Json::Type::real && std::isnan(cell->as_real()))) continue;
       if (cell->is_string()) {
         append_csv_field(text, cell->as_string());
       } else if (cell->is_array() || cell->is_object()) {
@@ -230,6 +233,32 @@ void write_rows_json(const Archive& archive, const Node& node, std::string_view 
     return true;
   });
   out.text() += ']';
+}
+
+void write_table_columns_json(const Archive& archive, const Node& node, std::string_view path, OutputBuffer& out) {
+  const RowSource rows = open_rows(archive, node, path);
+  if (!rows.table) throw Error("internal: columns of a node that is not a table");
+  out.text() += '{';
+  const std::vector<std::string>& columns = node.table->columns;
+  for (std::size_t c = 0; c < columns.size(); ++c) {
+    if (c) out.text() += ", ";
+    write_json_string(out.text(), columns[c]);
+    out.text() += ": [";
+    for_each_jsonl_line(archive, rows.entry, [&](std::uint64_t i, std::string_view line) {
+      if (i) out.text() += ", ";
+      const Json row = parse_row(rows, i, line);
+      if (!row.is_object())
+        throw Error(rows.where + ": line " + std::to_string(i + 1) + " of member '" + rows.entry.name +
+                    "' is not a row object");
+      const Json* cell = row.find(columns[c]);
+      if (cell) write_json(out.text(), *cell);
+      else out.text() += "null";
+      out.flush_if_full();
+      return true;
+    });
+    out.text() += ']';
+  }
+  out.text() += '}';
 }
 
 }  // namespace zanj

@@ -28,20 +28,33 @@ std::string describe_children(JsonView parent) {
   return out;
 }
 
+/// "; did you mean 'KEY'?" for a key of `parent` that `wrong` is a typo of, else "".
+std::string near_child(JsonView parent, const std::string& wrong) {
+  if (!parent.is_object()) return "";
+  std::vector<std::string> keys;
+  for (const auto& child : node_children(classify(parent))) keys.push_back(child.first);
+  const std::string near = nearest_name(wrong, keys);
+  return near.empty() ? "" : " (did you mean '" + escape_path_segment(near) + "'?)";
+}
+
 }  // namespace
 
 NodeTarget parse_node_target(JsonView root, std::string_view text) {
   NodeTarget whole{std::string(text), split_path(text), ""};
-  if (text.empty() || text.back() != ']' || follow_path(root, whole.segments)) return whole;
+  if (text.empty() || follow_path(root, whole.segments)) return whole;
   const std::size_t last_segment = text.rfind('/') == std::string_view::npos ? 0 : text.rfind('/') + 1;
   std::size_t chosen = text.find('[', last_segment);
+  bool after_a_node = false;
   for (std::size_t at = chosen; at != std::string_view::npos; at = text.find('[', at + 1)) {
     if (follow_path(root, split_path(text.substr(0, at)))) {
       chosen = at;
+      after_a_node = true;
       break;
     }
   }
-  if (chosen == std::string_view::npos) return whole;
+  // Text not ending in ']' is a slice only after an existing node: "w[0:2," is then a
+  // malformed slice (a usage error), and "no_such[x" a missing path.
+  if (chosen == std::string_view::npos || (!after_a_node && text.back() != ']')) return whole;
   return NodeTarget{std::string(text.substr(0, chosen)), split_path(text.substr(0, chosen)),
                     std::string(text.substr(chosen))};
 }
@@ -53,7 +66,8 @@ JsonView find_node(JsonView root, const NodeTarget& target, std::string_view arc
   const JsonView parent = follow_path(root, parent_segments);
   const std::string parent_path = parent_segments.empty() ? "the root" : "'" + join_path(parent_segments) + "'";
   throw Error(std::string(archive_name) + ": no object at path '" + target.path + "': " + parent_path + " has no '" +
-              escape_path_segment(target.segments[matched]) + "'; " + describe_children(parent));
+              escape_path_segment(target.segments[matched]) + "'" + near_child(parent, target.segments[matched]) + "; " +
+              describe_children(parent));
 }
 
 }  // namespace zanj

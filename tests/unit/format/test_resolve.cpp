@@ -14,9 +14,12 @@ using namespace zanj;
 using namespace zanj::test;
 
 namespace {
-std::string resolved(const ZanjFile& z, const PathSegments& at = {}, int indent = 0) {
+std::string resolved(const ZanjFile& z, const PathSegments& at = {}, int indent = 0, bool plain = false,
+                     bool columns = false) {
   ResolveOptions options;
   options.indent = indent;
+  options.plain = plain;
+  options.table_columns = columns;
   return printed([&](OutputBuffer& out) { write_resolved(z, follow_path(z.root(), at), at, options, out); });
 }
 }  // namespace
@@ -55,5 +58,22 @@ TEST_SUITE("resolve") {
   TEST_CASE("a missing member stops with an Error") {
     const ZanjFile z(corpus("malformed/missing_external.zanj"));
     CHECK_THROWS_WITH_AS(resolved(z), doctest::Contains("big_array.npy"), Error);
+  }
+
+  TEST_CASE("plain: arrays as nested lists, tables as rows or columns, no wrappers") {
+    const ZanjFile nan(corpus("nan_values.zanj"));
+    CHECK(resolved(nan, {"small"}, 0, true) == "[1.0, NaN, Infinity, -Infinity]");  // inline too
+    CHECK(resolved(nan, {"table"}, 0, true) == R"([{"x": 1.0, "y": "a"}, {"x": NaN, "y": null}, {"x": 3.0, "y": "c"}])");
+    CHECK(resolved(nan, {"table"}, 0, true, true) == R"({"x": [1.0, NaN, 3.0], "y": ["a", null, "c"]})");
+    const std::string whole = resolved(nan, {}, 0, true);
+    CHECK(whole.find("__muutils_format__") == std::string::npos);
+    CHECK(whole.find(R"("small": [1.0, NaN)") != std::string::npos);
+    const ZanjFile dc(corpus("dataclass.zanj"));
+    const Json doc = parse_json(resolved(dc, {}, 2, true), "plain");
+    CHECK_FALSE(doc.find("__muutils_format__"));
+    CHECK(doc.find("name")->as_string() == "exp-1");
+    CHECK(doc.find("weights")->as_array().size() == 16);  // an external array's values
+    const ZanjFile basic(corpus("basic.zanj"));
+    CHECK(parse_json(resolved(basic, {"long_list"}, 0, true), "list").as_array().size() == 300);
   }
 }
