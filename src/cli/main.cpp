@@ -143,7 +143,10 @@ std::vector<std::string> option_names(const CLI::App& app) {
 std::pair<std::string, std::string> explain_parse_error(const CLI::App& app, const std::vector<zanj::cli::Command>& commands,
                                                         const CLI::ParseError& e, int argc, char** argv) {
   const int at = command_position(app, argc, argv);
-  if (at < argc && argv[at][0] != '-' && !command_named(argv[at])) {
+  // A value refused by its option's check (`--color info FILE`: info taken as --color's value)
+  // is reported as CLI11 words it, not as the next word being a wrong command.
+  const bool refused_value = dynamic_cast<const CLI::ValidationError*>(&e) != nullptr;
+  if (!refused_value && at < argc && argv[at][0] != '-' && !command_named(argv[at])) {
     std::vector<std::string> names;
     for (const auto& command : kCommands) names.emplace_back(command.name);
     const std::string near = zanj::nearest_name(argv[at], names);

@@ -230,11 +230,12 @@ class LoadedValues(ZanjTest):
                 self.assertEqual(r.code, 2 if args[0] == "diff" else 1, f"{args}: {r.err}")
                 self.assertIn(words, r.err)
         self.assertEqual(run("diff", bad, good).code, 1)  # the shapes differ
-        # report writes its page (its design: problems are shown there), with verify's words
+        # report refuses too, in verify's words, and writes no page
         page = self.path("toobig.html")
-        self.assertOk(run("report", bad, "-o", page))
-        with open(page, encoding="utf-8") as f:
-            self.assertIn(words, f.read())
+        r = run("report", bad, "-o", page)
+        self.assertEqual(r.code, 1, r.err)
+        self.assertIn(words, r.err)
+        self.assertFalse(os.path.exists(page))
 
     # 4. tables as the frame the loader builds; diff sees what the digest sees
     def table_archive(self, name):

@@ -23,8 +23,10 @@ def includes(path):
 
 
 class PublicHeadersTest(unittest.TestCase):
-    def test_at_most_15(self):
-        self.assertLessEqual(len(PUBLIC), 15, sorted(PUBLIC))
+    def test_at_most_20(self):
+        # A small API: the stable core (archive, json, tree, array, format, error, limits,
+        # safe_files, version), one header per operation and the umbrella zanj.hpp.
+        self.assertLessEqual(len(PUBLIC), 20, sorted(PUBLIC))
 
     def test_public_headers_include_only_public_headers(self):
         for name in sorted(PUBLIC - {"zanj/version.hpp"}):

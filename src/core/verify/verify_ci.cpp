@@ -15,19 +15,10 @@ namespace {
 /// text is shown to people, so they are written `\xNN` as on a terminal. Newlines and tabs are
 /// kept in element text and written as references in attributes, where a parser would
 /// otherwise turn them into spaces.
-std::string xml_text(std::string_view text, bool attribute) {
-  std::string out;
-  std::string_view rest = text;
-  while (!rest.empty()) {
-    const std::size_t line_end = rest.find_first_of("\n\t");
-    out += terminal_safe(rest.substr(0, line_end));
-    if (line_end == std::string_view::npos) break;
-    out += attribute ? (rest[line_end] == '\n' ? "&#10;" : "&#9;") : std::string(1, rest[line_end]);
-    rest.remove_prefix(line_end + 1);
-  }
+std::string xml_escaped(std::string_view text) {
   std::string escaped;
-  escaped.reserve(out.size());
-  for (const char c : out) {
+  escaped.reserve(text.size());
+  for (const char c : text) {
     switch (c) {
       case '&': escaped += "&amp;"; break;
       case '<': escaped += "&lt;"; break;
@@ -38,6 +29,20 @@ std::string xml_text(std::string_view text, bool attribute) {
     }
   }
   return escaped;
+}
+
+std::string xml_text(std::string_view text, bool attribute) {
+  std::string out;
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t line_end = rest.find_first_of("\n\t");
+    out += xml_escaped(terminal_safe(rest.substr(0, line_end)));
+    if (line_end == std::string_view::npos) break;
+    // The references are added after escaping, so their '&' stays a reference.
+    out += attribute ? (rest[line_end] == '\n' ? "&#10;" : "&#9;") : std::string(1, rest[line_end]);
+    rest.remove_prefix(line_end + 1);
+  }
+  return out;
 }
 
 std::string attribute(std::string_view name, std::string_view value) {

@@ -159,7 +159,7 @@ TEST_SUITE("member_decoder") {
                                              seen += c.size();
                                              return true;
                                            }),
-                         doctest::Contains("while decoding (ratio limit)"), MemberDataError);
+                         doctest::Contains("while decoding (ratio limit, --max-ratio)"), MemberDataError);
     CHECK(seen <= (2u << 20));
   }
 
