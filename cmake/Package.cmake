@@ -22,8 +22,8 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION utils)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SHLIBDEPS ON)
 # Libraries opened with dlopen are invisible to dpkg-shlibdeps: named here, and CPack appends
 # what dpkg-shlibdeps finds. libcrypto (libssl3) gives `zanj hash` its digests, libcurl4 reads
-# URLs (base/shared_library.hpp).
-set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "libssl3, libcurl4 (>= 7.75)")
+# URLs, libarchive13 writes and reads tar and the other non-ZIP formats (base/shared_library.hpp).
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "libssl3, libcurl4 (>= 7.75), libarchive13")
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION "inspect, verify, diff and pack .zanj archives
 zanj is the command-line tool for .zanj archives, the ZIP files the Python ZANJ
 library writes for models, arrays and configs. It lists, prints, verifies,
