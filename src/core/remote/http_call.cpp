@@ -154,12 +154,12 @@ HttpReply http_call(const HttpCall& call, const RemoteOptions& options) {
   }
 }
 
-std::string percent_encode(std::string_view text) {
+std::string percent_encode(std::string_view text, std::string_view keep) {
   std::string out;
   for (const char c : text) {
     const auto byte = static_cast<unsigned char>(c);
     if ((byte >= 'A' && byte <= 'Z') || (byte >= 'a' && byte <= 'z') || (byte >= '0' && byte <= '9') || c == '-' ||
-        c == '_' || c == '.' || c == '~') {
+        c == '_' || c == '.' || c == '~' || keep.find(c) != std::string_view::npos) {
       out += c;
     } else {
       static constexpr char kHex[] = "0123456789ABCDEF";

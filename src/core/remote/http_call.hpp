@@ -35,8 +35,9 @@ struct HttpReply {
 /// when no response came.
 HttpReply http_call(const HttpCall& call, const RemoteOptions& options);
 
-/// `text` with every byte but unreserved ones percent-encoded (form fields, GCS object names).
-std::string percent_encode(std::string_view text);
+/// `text` with every byte but unreserved ones (and those in `keep`) percent-encoded: form
+/// fields and GCS object names keep nothing else, S3 paths keep '/'.
+std::string percent_encode(std::string_view text, std::string_view keep = {});
 
 /// Seconds until options.deadline (from options.start); +infinity without a deadline.
 double seconds_left(const RemoteOptions& options);

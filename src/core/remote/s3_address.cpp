@@ -1,25 +1,11 @@
 #include "remote/s3_address.hpp"
 
+#include "remote/http_call.hpp"
+
 
 namespace zanj {
 
-std::string s3_encode_key(const std::string& key) {
-  std::string out;
-  for (const char c : key) {
-    const auto byte = static_cast<unsigned char>(c);
-    const bool keep = (byte >= 'A' && byte <= 'Z') || (byte >= 'a' && byte <= 'z') || (byte >= '0' && byte <= '9') ||
-                      c == '-' || c == '_' || c == '.' || c == '~' || c == '/';
-    if (keep) {
-      out += c;
-    } else {
-      static constexpr char kHex[] = "0123456789ABCDEF";
-      out += '%';
-      out += kHex[byte >> 4];
-      out += kHex[byte & 15];
-    }
-  }
-  return out;
-}
+std::string s3_encode_key(const std::string& key) { return percent_encode(key, "/"); }
 
 S3Address s3_address(const RemoteUrl& url, const Environment& environment) {
   return s3_address(url, environment, aws_environment_credentials(environment));
