@@ -16,14 +16,6 @@
 namespace zanj {
 namespace {
 
-std::string random_suffix() {
-  static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  std::string s(8, 'x');
-  for (char& c : s) c = alphabet[rng() % (sizeof alphabet - 1)];
-  return s;
-}
-
 [[noreturn]] void fail(const std::string& what) { throw Error(what + ": " + std::strerror(errno), Exit::usage); }
 
 void remove_tree(const std::string& path) noexcept {

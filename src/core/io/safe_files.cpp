@@ -58,14 +58,6 @@ extern "C" void remove_temp_files_and_die(int sig) {
   ::raise(sig);
 }
 
-std::string random_suffix() {
-  static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  std::string s(8, 'x');
-  for (char& c : s) c = alphabet[rng() % (sizeof alphabet - 1)];
-  return s;
-}
-
 /// Why `name` in `dir` cannot be used as a directory: "a symbolic link", "not a directory".
 std::string what_blocks(int dir, const std::string& name) {
   struct stat st {};
@@ -147,6 +139,14 @@ EntryType entry_type_at(int dir, const std::string& name) {
 }
 
 // ---- TempFile ----------------------------------------------------------------------------
+
+std::string random_suffix() {
+  static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  thread_local std::mt19937_64 rng{std::random_device{}()};
+  std::string s(8, 'x');
+  for (char& c : s) c = alphabet[rng() % (sizeof alphabet - 1)];
+  return s;
+}
 
 namespace {
 

@@ -15,6 +15,10 @@ namespace zanj {
 /// is a symlink or not a directory.
 std::optional<UniqueFd> open_below(int root, std::string_view relative, CreateDirs create);
 
+/// Eight random letters and digits, for temporary names that must not collide (TempFile,
+/// export's staging directories).
+std::string random_suffix();
+
 /// A new temporary file in a directory, renamed to its final name by commit() and removed
 /// if never committed: by the destructor, and by SIGINT/SIGTERM/SIGHUP once
 /// install_interrupt_cleanup() has run (which also turns SIGXFSZ into an EFBIG error).
