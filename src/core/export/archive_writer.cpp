@@ -13,10 +13,16 @@ ArchiveWriter::ArchiveWriter(const std::string& format, const std::string& filte
   const ArchiveLibrary& lib = archive_library();
   a_ = lib.write_new();
   if (!a_) throw Error(name_ + ": libarchive could not start a writer", Exit::usage);
+  // A constructor that throws runs no destructor: the writer is freed here before the refusal.
+  const auto refuse = [&](const std::string& what) {
+    lib.write_free(a_);
+    a_ = nullptr;
+    throw Error(what, Exit::usage);
+  };
   if (lib.write_set_format_by_name(a_, format.c_str()) != ARCHIVE_OK)
-    throw Error("libarchive cannot write the format '" + terminal_safe(format) + "'", Exit::usage);
+    refuse("libarchive cannot write the format '" + terminal_safe(format) + "'");
   if (!filter.empty() && lib.write_add_filter_by_name(a_, filter.c_str()) < ARCHIVE_WARN)
-    throw Error("libarchive cannot write the filter '" + terminal_safe(filter) + "'", Exit::usage);
+    refuse("libarchive cannot write the filter '" + terminal_safe(filter) + "'");
 }
 
 ArchiveWriter::~ArchiveWriter() {

@@ -59,7 +59,10 @@ const ArchiveLibrary& archive_library() {
 
 std::string archive_library_version_line() {
   try {
-    return std::string(archive_library().version_details()) + " (tar and other formats; opened when needed)";
+    // Asked once: libarchive 3.6's archive_version_details() builds its static string anew on
+    // every call and drops the previous buffer (LeakSanitizer caught it when called twice).
+    static const std::string details = archive_library().version_details();
+    return details + " (tar and other formats; opened when needed)";
   } catch (const Error&) {
     return "libarchive: not installed (tar and other formats need libarchive.so.13)";
   }
