@@ -6,6 +6,7 @@ find_package(LibLZMA REQUIRED)
 pkg_check_modules(LIBZSTD REQUIRED IMPORTED_TARGET libzstd)
 pkg_check_modules(LIBDEFLATE REQUIRED IMPORTED_TARGET libdeflate)  # pack: fast whole-block deflate
 find_package(ZLIB REQUIRED)
+find_package(simdjson REQUIRED)  # every JSON member and .jsonl line (src/core/json/json_parse.cpp)
 find_package(CLI11 REQUIRED)
 find_package(fmt REQUIRED)
 find_package(spdlog REQUIRED)

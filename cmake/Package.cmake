@@ -32,7 +32,7 @@ diffs, extracts and packs them, streaming member by member.")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME zanj-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS
-    "libdeflate-dev, zlib1g-dev, libbz2-dev, liblzma-dev, libzstd-dev, pkgconf | pkg-config")
+    "libsimdjson-dev, libdeflate-dev, zlib1g-dev, libbz2-dev, liblzma-dev, libzstd-dev, pkgconf | pkg-config")
 set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION "C++20 library for .zanj archives (static library and headers)
 The core of the zanj tool as a static library, libzanj.a, with its public
 headers, a CMake package (find_package(zanj), target zanj::zanj) and a

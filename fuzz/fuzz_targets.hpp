@@ -22,6 +22,7 @@
 #include "verify/verify_checks.hpp"
 #include "object/zanj_file_access.hpp"
 #include "json/json_parse.hpp"
+#include "json/json_text.hpp"
 #include "zip/archive_access.hpp"
 #include "object/tree_json.hpp"
 
@@ -55,15 +56,35 @@ inline void npy_header(const std::uint8_t* data, std::size_t size) {
     }
 }
 
+/// The JSON text as a member reader hands it over: minified as it streams in, `step` bytes at
+/// a time, then parsed without a second minifying pass. Prints the value, or "" when refused.
+inline std::string parse_streamed(std::string_view text, std::size_t step) {
+  JsonMinifier minifier;
+  std::string out;
+  for (std::size_t at = 0; at < text.size(); at += step) minifier.append(out, text.substr(at, step));
+  minifier.finish(out);
+  try {
+    const JsonDocument doc = parse_document(JsonText{std::move(out), minifier.minified()}, "fuzz", JsonLimits{64});
+    return to_json(doc.root().copy());
+  } catch (const Error&) {
+    return "";
+  }
+}
+
 /// The JSON model: parse (Python's tokens included), walk and classify the tree as ls does,
-/// check inline arrays as verify does, and print: what we print must parse again.
+/// check inline arrays as verify does, and print: what we print must parse again to the same
+/// value. The two ways text reaches the parser (whole, and minified while streamed in odd
+/// chunks) must agree on every input, accepted or refused.
 inline void json(const std::uint8_t* data, std::size_t size) {
   Json value;
+  std::string whole;
   try {
     value = parse_json(as_text(data, size), "fuzz", JsonLimits{64});
+    whole = to_json(value);
   } catch (const Error&) {
-    return;
   }
+  if (parse_streamed(as_text(data, size), 1 + size % 13) != whole) __builtin_trap();
+  if (whole.empty()) return;
   walk_tree(value, {}, [](const TreeVisit& v) {
     (void)node_children(v.node);
     return true;
@@ -71,9 +92,9 @@ inline void json(const std::uint8_t* data, std::size_t size) {
   (void)collect_references(value);
   VerifyReport report;
   check_inline_arrays(value, "fuzz", report);
-  const std::string printed = to_json(value);
+  const std::string& printed = whole;
   try {
-    (void)parse_json(printed, "printed", JsonLimits{65});
+    if (to_json(parse_json(printed, "printed", JsonLimits{65})) != printed) __builtin_trap();
   } catch (const Error&) {
     __builtin_trap();
   }

@@ -4,8 +4,9 @@ changing what the command line means.
 main sets up only the command named on the command line when the arguments allow no other
 reading (src/cli/main.cpp, chosen_command): global options before it, with their values in
 either form, still reach it, and a later argument that names another command is still read as
-CLI11 reads it with every command set up. The executable loads no libstdc++.so and none of the
-network or crypto libraries a local command never needs (cmake/Settings.cmake says why)."""
+CLI11 reads it with every command set up. The executable links libstdc++ statically and loads
+none of the network or crypto libraries a local command never needs (cmake/Settings.cmake says
+why); libstdc++.so is mapped only as libsimdjson's own dependency."""
 import subprocess
 
 from common import ZANJ, ZanjTest, corpus, main, run
@@ -40,8 +41,14 @@ class LoadedLibraries(ZanjTest):
         libraries = subprocess.run(["ldd", ZANJ], capture_output=True, text=True, check=True).stdout
         if "libasan" in libraries:
             self.skipTest("sanitizer builds keep the shared libstdc++ (cmake/Settings.cmake)")
-        for name in ("libstdc++", "libgcc_s", "libcurl", "libcrypto", "libssl", "libarchive"):
+        for name in ("libcurl", "libcrypto", "libssl", "libarchive"):
             self.assertNotIn(name, libraries)
+        # What the executable itself needs (readelf's NEEDED), not what its libraries bring.
+        needed = subprocess.run(["readelf", "-d", ZANJ], capture_output=True, text=True, check=True).stdout
+        needed = [line.split("[", 1)[1].split("]", 1)[0] for line in needed.splitlines() if "(NEEDED)" in line]
+        self.assertIn("libsimdjson.so.14", needed)
+        for name in ("libstdc++", "libgcc_s"):
+            self.assertFalse([n for n in needed if n.startswith(name)], needed)
 
 
 if __name__ == "__main__":

@@ -5,19 +5,28 @@
 
 #include "zanj/error.hpp"
 #include "json/json_parse.hpp"
+#include "json/json_text.hpp"
 #include "zip/member_name.hpp"
 
 namespace zanj {
 
-std::string read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes) {
-  if (entry.uncompressed_size > max_bytes) return archive.read_all(entry, max_bytes);  // its error
+JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
+                        std::uint64_t* decoded) {
+  if (entry.uncompressed_size > max_bytes) return {archive.read_all(entry, max_bytes), false};  // its error
+  // Minified as it is decoded: an indented document never sits whole in memory. Reserved at
+  // its full size, the string costs only the pages the minified text fills.
   std::string out;
   out.reserve(static_cast<std::size_t>(entry.uncompressed_size));
+  JsonMinifier minifier;
+  std::uint64_t bytes = 0;
   archive.read(entry, [&](std::string_view chunk) {
-    out.append(chunk);
+    bytes += chunk.size();
+    minifier.append(out, chunk);
     return true;
   });
-  return out;
+  minifier.finish(out);
+  if (decoded) *decoded = bytes;
+  return {std::move(out), minifier.minified()};
 }
 namespace {
 constexpr std::size_t kNpyPrefix = 12;  // magic, version and the longest (4-byte) header length

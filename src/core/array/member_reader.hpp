@@ -11,6 +11,7 @@
 #include "zanj/json.hpp"
 #include "zanj/limits.hpp"
 #include "array/npy_header.hpp"
+#include "json/json_parse.hpp"
 
 namespace zanj {
 
@@ -18,7 +19,10 @@ namespace zanj {
 /// central directory declares, bounded by `max_bytes` (--max-json-bytes, checked first):
 /// no growing copies of a 20 MB text. Reserved pages cost memory only once bytes arrive, so a
 /// size that lies costs nothing, and decoding stops at the declared size.
-std::string read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes);
+/// The text comes minified when it is UTF-8 (json_text.hpp): `decoded`, when given, receives
+/// the bytes decoded.
+JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
+                        std::uint64_t* decoded = nullptr);
 
 /// Parse the header of an .npy member, decoding only its first bytes.
 /// Throws Error naming the archive and member when it is not a valid .npy header.

@@ -48,7 +48,7 @@ class JsonDocument {
   const std::uint32_t* children(const Node& n) const { return children_.data() + n.offset; }
   /// Values held (the root, every element and every member), as --max-json-values counts.
   std::uint64_t values() const { return values_; }
-  /// Heap bytes held (the text, the arena, the nodes and the child lists).
+  /// Bytes in use (the text, the arena, the nodes and the child lists).
   std::size_t bytes() const;
 
  private:

@@ -61,9 +61,22 @@ struct JsonParseNotes {
 /// nesting exceeds max_depth or the value count max_values.
 JsonDocument parse_document(std::string text, std::string_view what, const JsonLimits& limits = {},
                             JsonParseNotes* notes = nullptr);
+/// A member's text as read_json_text hands it over (array/member_reader.hpp): `minified` when
+/// JsonMinifier (json_text.hpp) found UTF-8 and minified it as it was decoded, so the parse
+/// need not pass over it again.
+struct JsonText {
+  std::string bytes;
+  bool minified = false;
+};
+JsonDocument parse_document(JsonText text, std::string_view what, const JsonLimits& limits = {},
+                            JsonParseNotes* notes = nullptr);
 /// The same as a Json value of its own, for code that builds or edits a tree (pack) or
 /// keeps a small value (a .jsonl line).
 Json parse_json(std::string_view text, std::string_view what, const JsonLimits& limits = {},
                 JsonParseNotes* notes = nullptr);
+
+/// "simdjson VERSION (KERNEL kernel)" for --version: the library and the stage-1 kernel it chose
+/// for this CPU at run time (haswell, icelake, westmere or fallback on x86-64).
+std::string json_library_version_line();
 
 }  // namespace zanj

@@ -26,8 +26,9 @@ const Json& value(const Json* json) { return json ? *json : null_json(); }
 JsonView JsonDocument::root() const { return nodes_.empty() ? JsonView() : PrivateAccess::view(this, 0); }
 
 std::size_t JsonDocument::bytes() const {
-  return owned_text_.capacity() + arena_.capacity() + nodes_.capacity() * sizeof(Node) +
-         children_.capacity() * sizeof(std::uint32_t);
+  // Sizes, not capacities: the node and child arrays are reserved at an upper bound whose
+  // untouched pages cost no memory (JsonDocumentBuilder).
+  return owned_text_.size() + arena_.size() + nodes_.size() * sizeof(Node) + children_.size() * sizeof(std::uint32_t);
 }
 
 

@@ -2,6 +2,7 @@
 #include "io/archive_library.hpp"
 
 #include "array/member_reader.hpp"
+#include "json/json_parse.hpp"
 
 #include "zanj/error.hpp"
 #include "zanj/version.hpp"
@@ -16,7 +17,7 @@ JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std
   if (entry.uncompressed_size > max_bytes)
     throw Error(archive.name() + ": " + entry.name + ": its size of " + std::to_string(entry.uncompressed_size) +
                 " bytes exceeds the limit of " + std::to_string(max_bytes) + " (raise with --max-json-bytes)");
-  std::string text = read_json_text(archive, entry, max_bytes);
+  JsonText text = read_json_text(archive, entry, max_bytes);
   try {
     JsonParseNotes notes;
     JsonDocument parsed = parse_document(std::move(text), entry.name, limits, &notes);
@@ -87,6 +88,8 @@ std::string version_report() {
   out += archive_library_versions();
   out += "\n";
   out += archive_library_version_line();  // libarchive: tar and other formats (export)
+  out += "\n";
+  out += json_library_version_line();  // simdjson: every JSON member and .jsonl line
   out += "\n";
   return out;
 }

@@ -76,15 +76,16 @@ std::optional<JsonDocument> read_document(const Archive& archive, std::string_vi
                     std::to_string(limits.max_json_bytes) + " (raise with --max-json-bytes)");
     return std::nullopt;
   }
-  std::string text;
+  JsonText text;
+  std::uint64_t decoded = 0;
   try {
-    text = read_json_text(archive, *entry, limits.max_json_bytes);
+    text = read_json_text(archive, *entry, limits.max_json_bytes, &decoded);
   } catch (const Error& e) {
     add_read_failure(report, *entry, e, archive.name());
     return std::nullopt;
   }
   ++report.checked.members_read;
-  report.checked.bytes_read += text.size();
+  report.checked.bytes_read += decoded;
   try {
     JsonParseNotes notes;
     JsonDocument parsed = parse_document(std::move(text), "", JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);

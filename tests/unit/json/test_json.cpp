@@ -131,45 +131,6 @@ TEST_SUITE("json python semantics") {
     }
   }
 
-  TEST_CASE("duplicate keys: the first position, the last value, and a note") {
-    JsonParseNotes notes;
-    const Json j = parse_json(R"({"w": [1, 2, 3], "x": 0, "w": [7, 8, 9], "o": {"k": 1, "k": 2}})", "t", {}, &notes);
-    const auto& o = j.as_object();
-    REQUIRE(o.size() == 3);
-    CHECK(o[0].first == "w");
-    CHECK(to_json(o[0].second) == "[7, 8, 9]");
-    CHECK(o[1].first == "x");
-    CHECK(to_json(o[2].second) == R"({"k": 2})");
-    CHECK(notes.duplicate_keys == 2);
-    CHECK(notes.first_duplicate == std::vector<std::string>{"o", "k"});  // the inner object closes first
-    // A large object (hashed) behaves the same.
-    std::string big = "{";
-    for (int i = 0; i < 100; ++i) big += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
-    big += "\"k5\": \"last\", \"k99\": 0}";
-    JsonParseNotes big_notes;
-    const Json b = parse_json(big, "t", {}, &big_notes);
-    CHECK(b.as_object().size() == 100);
-    CHECK(b.as_object()[5].second.as_string() == "last");
-    CHECK(b.as_object()[99].second.as_int64() == 0);
-    CHECK(big_notes.duplicate_keys == 2);
-    CHECK(big_notes.first_duplicate == std::vector<std::string>{"k5"});
-    // Inside an array, the path names the index.
-    JsonParseNotes in_list;
-    (void)parse_json(R"([0, {"a": 1, "a": 2}])", "t", {}, &in_list);
-    CHECK(in_list.first_duplicate == std::vector<std::string>{"1", "a"});
-  }
-
-  TEST_CASE("NaN and Infinity are values, never keys; only Python's spelling") {
-    CHECK(std::isnan(parse_json(R"({"a": NaN})", "t").find("a")->as_real()));
-    CHECK_FALSE(parses("{NaN: 1}"));
-    CHECK_FALSE(parses("{Infinity: 1}"));
-    CHECK_FALSE(parses("[nan]"));
-    CHECK_FALSE(parses("[inf]"));
-    CHECK_FALSE(parses("[-NaN]"));
-    CHECK_FALSE(parses("[+Infinity]"));
-    CHECK(parse_json("-Infinity", "t").as_real() == -INFINITY);
-  }
-
   TEST_CASE("strings that look like the old sentinels are just strings") {
     for (const char* text : {"[\"\\u0001zanj:15-0:0\", NaN]", "[\"\\u0001zanj:23-0:0\"]", "[\"\\u0001zanj:\"]"}) {
       const Json j = parse_json(text, "t");
@@ -178,75 +139,7 @@ TEST_SUITE("json python semantics") {
     CHECK(parse_json("{\"\\u0001zanj:9-0:0\": 1}", "t").as_object()[0].first == "\x01zanj:9-0:0");
   }
 
-  TEST_CASE("numbers: Python's grammar, float() rounding, int digit limit") {
-    CHECK(parse_json("1e400", "t").as_real() == INFINITY);
-    CHECK(parse_json("-1e400", "t").as_real() == -INFINITY);
-    CHECK(parse_json("1e-400", "t").as_real() == 0.0);
-    const Json zero = parse_json("-0", "t");
-    CHECK(zero.type() == Json::Type::integer);
-    CHECK(zero.as_int64() == 0);
-    CHECK(std::signbit(parse_json("-0.0", "t").as_real()));
-    CHECK(parse_json("-9223372036854775808", "t").as_int64() == INT64_MIN);
-    CHECK(parse_json("-9223372036854775809", "t").as_big_integer().digits == "-9223372036854775809");
-    CHECK(parse_json("18446744073709551616", "t").as_big_integer().digits == "18446744073709551616");
-    CHECK(parse_json("1E+2", "t").as_real() == 100.0);
-    for (const char* bad : {"99999999999999999999-1", "01", "-01", "00", "+1", ".5", "1.", "1.e5", "0x10", "1e", "1e+",
-                            "-", "--1", "1_000", "[1 2]"})
-      CHECK_MESSAGE(!parses(bad), bad);
-    const std::string max_digits(4300, '7');
-    CHECK(parse_json(max_digits, "t").as_big_integer().digits == max_digits);
-    CHECK(parse_json("-" + max_digits, "t").is_integer());
-    CHECK_THROWS_WITH(parse_json(max_digits + "7", "t"), doctest::Contains("4301 digits"));
-    CHECK(parses(max_digits + "7.0"));  // floats have no digit limit
-  }
-
-  TEST_CASE("a leading BOM is skipped (and noted); elsewhere it is not JSON") {
-    JsonParseNotes notes;
-    CHECK(parse_json("\xEF\xBB\xBF{\"a\": 1}", "t", {}, &notes).find("a")->as_int64() == 1);
-    CHECK(notes.bom);
-    CHECK(notes.encoding == "utf-8-sig");
-    CHECK_FALSE(parses("\xEF\xBB\xBF\xEF\xBB\xBF{}"));
-    CHECK_FALSE(parses(" \xEF\xBB\xBF{}"));
-    JsonParseNotes plain;
-    (void)parse_json("{}", "t", {}, &plain);
-    CHECK_FALSE(plain.bom);
-  }
-
-  TEST_CASE("UTF-16 and UTF-32, as json.detect_encoding finds them") {
-    using namespace std::string_literals;
-    JsonParseNotes notes;
-    CHECK(parse_json("\xFF\xFE[\x00" "1\x00]\x00"s, "t", {}, &notes).as_array()[0].as_int64() == 1);
-    CHECK(notes.encoding == "utf-16");
-    CHECK(parse_json("\x00[\x00\"\xD8\x3D\xDE\x00\x00\"\x00]"s, "t").as_array()[0].as_string() == "\xF0\x9F\x98\x80");
-    CHECK(parse_json("1\x00\x00\x00"s, "t").as_int64() == 1);  // utf-32-le
-    CHECK(parse_json("7\x00"s, "t").as_int64() == 7);            // two bytes: utf-16-le
-    CHECK_FALSE(parses("\xFF\xFE[\x00" "1"s));                   // odd length
-  }
-
-  TEST_CASE("strings: surrogates round-trip, control characters are refused") {
-    const Json lone = parse_json(R"(["\ud800", "\udc00x", "\ud83d\ude00", "\ud800\u0041", "\uD800\uDC00"])", "t");
-    const auto& a = lone.as_array();
-    CHECK(a[0].as_string() == "\xED\xA0\x80");
-    CHECK(a[2].as_string() == "\xF0\x9F\x98\x80");
-    CHECK(a[3].as_string() == "\xED\xA0\x80" "A");
-    CHECK(a[4].as_string() == "\xF0\x90\x80\x80");
-    CHECK(to_json(lone) == R"(["\ud800", "\udc00x", "😀", "\ud800A", "𐀀"])");
-    CHECK(parse_json(to_json(lone), "t") == lone);
-    // Encoded surrogates in the bytes are accepted ('surrogatepass') and kept.
-    CHECK(parse_json("\"\xED\xA0\x80\"", "t").as_string() == "\xED\xA0\x80");
-    CHECK_FALSE(parses("\"\xC0\x80\""));       // overlong
-    CHECK_FALSE(parses("\"\xF4\x90\x80\x80\""));  // past U+10FFFF
-    CHECK_FALSE(parses("\"\xE2\x82\""));       // truncated
-    CHECK_FALSE(parses("\"a\tb\""));
-    CHECK_FALSE(parses("\"a\nb\""));
-    CHECK(parses("\"a\x7f" "b\""));
-    CHECK_FALSE(parses(R"("\x")"));
-    CHECK_FALSE(parses(R"("\u12")"));
-    CHECK_FALSE(parses(R"("\ud800\u12G4")"));
-    CHECK(parse_json(R"("\/\b\f\n\r\t\"\\")", "t").as_string() == "/\b\f\n\r\t\"\\");
-  }
-
-  TEST_CASE("deep nesting is bounded without recursion") {
+  TEST_CASE("deep nesting is bounded: 1,024 levels, refused before the stack grows further") {
     const std::string deep = std::string(100000, '[') + std::string(100000, ']');
     CHECK_THROWS_WITH(parse_json(deep, "t"), doctest::Contains("deeper than 1024"));
     CHECK(parses(std::string(1000, '[') + std::string(1000, ']')));

@@ -1,0 +1,111 @@
+#pragma once
+// Builds a JsonDocument from minified, validated-UTF-8 text (json_text.hpp): json_parse.cpp
+// walks the structure with simdjson On Demand, json_scalars.cpp gives each scalar token
+// Python's meaning, json_members.cpp settles duplicate keys and the document's own text.
+// Private to json/.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "json/json_document.hpp"
+#include "json/json_parse.hpp"
+
+namespace zanj {
+
+class JsonDocumentBuilder {
+ public:
+  using Node = JsonDocument::Node;
+
+  /// `text` is the document's minified text.
+  JsonDocumentBuilder(JsonDocument& doc, std::string_view text, std::string_view what, const JsonLimits& limits,
+                      JsonParseNotes& notes);
+
+  /// Parse `bytes` into a document that owns them (`owned`: the caller's string to take) or
+  /// copies what it keeps (`owned` null: a .jsonl line or a small value).
+  /// `minified`: JsonMinifier already passed over `bytes` as UTF-8.
+  static JsonDocument build(std::string_view bytes, std::string* owned, bool minified, std::string_view what,
+                            const JsonLimits& limits, JsonParseNotes* notes);
+
+  /// Copy what the nodes still view of the document's own text into the arena, and free the
+  /// text (json_members.cpp).
+  static void release_text(JsonDocument& doc);
+
+  /// The document: text[0, size) is the minified text builder was made with, readable (not
+  /// parsed) up to `capacity` as simdjson wants (json_parse.cpp).
+  void parse_document(char* text, std::size_t size, std::size_t capacity);
+
+  // ---- used by the walk (json_parse.cpp) -------------------------------------------------
+  /// A container being filled: its children's entries gather on `pending_`, from `first` on.
+  struct Frame {
+    std::uint32_t node;
+    bool object;
+    std::size_t first;      ///< where its entries start in pending_
+    std::uint32_t key = 0;  ///< objects: the key node whose value is being parsed
+  };
+  /// Throws "WHAT: invalid JSON (MESSAGE at byte N of the minified text)".
+  [[noreturn]] void error(const std::string& message, const char* at = nullptr) const;
+  void count_value();
+  void open_container(bool object);
+  std::uint32_t close_container();
+  Frame& top() { return stack_.back(); }
+  std::vector<std::uint32_t>& pending() { return pending_; }
+
+  // ---- scalars (json_scalars.cpp) --------------------------------------------------------
+  /// The scalar token text[first, last): a string, number, literal or Python's NaN and
+  /// Infinity; an error when it is anything else or does not fill the token.
+  std::uint32_t scalar(const char* first, const char* last);
+  /// The string whose bytes start after the opening quote at `first`: a view of the text, or
+  /// its decoded bytes in the arena. Returns the node; `end` gets the byte past the quote.
+  std::uint32_t string_at(const char* first, const char*& end);
+
+ private:
+  std::uint32_t add_node(Json::Type type);
+  Node& node(std::uint32_t index) { return doc_.nodes_[index]; }
+  std::uint32_t number(const char* first, const char* last);
+  static double to_double(const char* first, const char* last);
+  std::uint32_t read_hex4(const char*& p, const char* end) const;
+  void read_escape(std::string& out, const char*& p, const char* end) const;
+  std::string_view key_text(std::uint32_t key) const { return doc_.text_of(doc_.nodes_[key]); }
+  void resolve_duplicates();
+
+  std::uint32_t add_bool(bool b) {
+    const std::uint32_t i = add_node(Json::Type::boolean);
+    node(i).u = b ? 1 : 0;
+    return i;
+  }
+  std::uint32_t add_real(double d) {
+    const std::uint32_t i = add_node(Json::Type::real);
+    node(i).d = d;
+    return i;
+  }
+  std::uint32_t add_int(std::int64_t v) {
+    const std::uint32_t i = add_node(Json::Type::integer);
+    node(i).i = v;
+    return i;
+  }
+  std::uint32_t add_uint(std::uint64_t v) {
+    const std::uint32_t i = add_node(Json::Type::unsigned_integer);
+    node(i).u = v;
+    return i;
+  }
+  /// A string or big integer whose bytes are text_[first, last).
+  std::uint32_t add_text(Json::Type type, const char* first, const char* last) {
+    const std::uint32_t i = add_node(type);
+    node(i).offset = static_cast<std::uint64_t>(first - begin_);
+    node(i).size = static_cast<std::uint32_t>(last - first);
+    return i;
+  }
+
+
+  const char* begin_;
+  const char* end_;
+  std::string_view what_;
+  const JsonLimits& limits_;
+  JsonParseNotes& notes_;
+  JsonDocument& doc_;
+  std::vector<Frame> stack_;            ///< the open containers, innermost last
+  std::vector<std::uint32_t> pending_;  ///< entries of the open containers, innermost last
+};
+
+}  // namespace zanj

@@ -1,0 +1,156 @@
+// The members of a document once parsed (json_builder.hpp): duplicate keys settled as a
+// Python dict settles them, and the strings a document still views of its own text copied
+// out so the text can go.
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <functional>
+
+#include "json/json_builder.hpp"
+
+namespace zanj {
+namespace {
+
+/// A cheap hash of a short string (its first and last 8 bytes and its length): enough to
+/// spread a document's keys over the cache's slots, where a collision only costs a copy.
+std::uint64_t short_hash(std::string_view s) {
+  constexpr std::uint64_t kMix = 0x9E3779B97F4A7C15ull;
+  std::uint64_t head = 0, tail = 0;
+  if (s.size() >= 8) {
+    std::memcpy(&head, s.data(), 8);
+    std::memcpy(&tail, s.data() + s.size() - 8, 8);
+  } else {
+    std::memcpy(&head, s.data(), s.size());
+  }
+  std::uint64_t h = (head ^ (s.size() * kMix)) * kMix;
+  h = (h ^ tail ^ (h >> 29)) * kMix;
+  return h >> 40;
+}
+
+}  // namespace
+
+// Copy what the nodes still view of the document's own text into the arena, and free the
+// text. Most of an indented document's bytes are spaces, punctuation and numbers, and a key
+// repeated in every record is kept once (a small direct-mapped cache of recent strings finds
+// most repeats; a miss only costs a copy): a 50,000-array __zanj__.json kept 8 MB of text
+// for about 2 MB of distinct strings.
+void JsonDocumentBuilder::release_text(JsonDocument& doc) {
+  const auto views_text = [](const Node& n) {
+    return !n.in_arena && (n.type() == Json::Type::string || n.type() == Json::Type::big_integer);
+  };
+  const char* const text = doc.text();
+  std::size_t viewed = 0, strings = 0;
+  for (const Node& n : doc.nodes_)
+    if (views_text(n)) viewed += n.size, ++strings;
+  std::string& arena = doc.arena_;
+  arena.reserve(arena.size() + viewed);  // an upper bound: only the pages written count, and it is trimmed below
+  struct Slot {
+    std::uint64_t offset = 0;
+    std::uint32_t size = 0;
+    bool used = false;
+  };
+  constexpr std::size_t kMostSlots = 4096, kLongest = 64;  // longer strings are rarely repeated
+  // As many slots as strings, up to kMostSlots: each .jsonl line is a document of its own, and
+  // clearing 4,096 slots for every one of millions of lines was 93% of verify's time on them.
+  const std::size_t slots = std::bit_ceil(std::clamp<std::size_t>(strings, 1, kMostSlots));
+  std::vector<Slot> recent(slots);
+  for (Node& n : doc.nodes_) {
+    if (!views_text(n)) continue;
+    const std::string_view s(text + n.offset, n.size);
+    Slot* slot = nullptr;
+    if (s.size() <= kLongest) {
+      slot = &recent[short_hash(s) & (slots - 1)];
+      if (slot->used && slot->size == s.size() && arena.compare(slot->offset, s.size(), s) == 0) {
+        n.offset = slot->offset;
+        n.in_arena = true;
+        continue;
+      }
+    }
+    const std::uint64_t offset = arena.size();
+    arena.append(s);
+    if (slot) *slot = Slot{offset, n.size, true};
+    n.offset = offset;
+    n.in_arena = true;
+  }
+  std::string().swap(doc.owned_text_);  // before the trim, which may copy the arena
+  doc.text_start_ = 0;
+  arena.shrink_to_fit();
+}
+
+
+
+// Duplicate keys are resolved when the object closes: appends stay cheap, and small
+// objects (nearly all of them) are checked by comparing keys, large ones through a hash map.
+void JsonDocumentBuilder::resolve_duplicates() {
+  const std::vector<Frame>& stack = stack_;
+  std::uint32_t* members = pending_.data() + stack.back().first;  // (key, value) pairs
+  const std::size_t n = (pending_.size() - stack.back().first) / 2;
+  if (n < 2) return;
+  const auto key_at = [&](std::size_t i) { return key_text(members[2 * i]); };
+  std::size_t duplicates = 0;
+  std::vector<std::size_t> first_of;  // for each member: index of the first member with its key
+  const auto mark = [&](std::size_t i, std::size_t first) {
+    if (first_of.empty()) {
+      first_of.resize(n);
+      for (std::size_t k = 0; k < n; ++k) first_of[k] = k;
+    }
+    first_of[i] = first;
+    ++duplicates;
+  };
+  if (n <= 16) {
+    for (std::size_t i = 1; i < n; ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (key_at(j) == key_at(i)) {
+          mark(i, first_of.empty() ? j : first_of[j]);
+          break;
+        }
+  } else {
+    // An open-addressing table of member indices (+1; 0 is free), 8 bytes per member where a
+    // node-based hash map would take about 50.
+    std::vector<std::uint32_t> table(std::bit_ceil(2 * n), 0);
+    const std::size_t mask = table.size() - 1;
+    const std::hash<std::string_view> hash;
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::string_view key = key_at(i);
+      for (std::size_t slot = hash(key) & mask;; slot = (slot + 1) & mask) {
+        if (table[slot] == 0) {
+          table[slot] = static_cast<std::uint32_t>(i + 1);
+          break;
+        }
+        if (key_at(table[slot] - 1) == key) {
+          mark(i, table[slot] - 1);
+          break;
+        }
+      }
+    }
+  }
+  if (!duplicates) return;
+  if (notes_.duplicate_keys == 0) {
+    // The object's path: the keys (or indices) under which each enclosing container sits.
+    for (std::size_t level = 0; level + 1 < stack.size(); ++level) {
+      const Frame& f = stack[level];
+      const std::size_t entries = (level + 1 < stack.size() ? stack[level + 1].first : pending_.size()) - f.first;
+      notes_.first_duplicate.push_back(f.object ? std::string(key_text(f.key)) : std::to_string(entries));
+    }
+    for (std::size_t i = 0; i < n; ++i)
+      if (first_of[i] != i) {
+        notes_.first_duplicate.push_back(std::string(key_at(i)));
+        break;
+      }
+  }
+  notes_.duplicate_keys += duplicates;
+  // Python's dict: the first position keeps the key, the last value wins.
+  for (std::size_t i = 0; i < n; ++i)
+    if (first_of[i] != i) members[2 * first_of[i] + 1] = members[2 * i + 1];
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (first_of[i] != i) continue;
+    members[2 * kept] = members[2 * i];
+    members[2 * kept + 1] = members[2 * i + 1];
+    ++kept;
+  }
+  pending_.resize(stack.back().first + 2 * kept);
+}
+
+
+}  // namespace zanj

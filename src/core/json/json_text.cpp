@@ -1,0 +1,205 @@
+// Before simdjson sees a document (json_text.hpp): decoding as Python's json.loads(bytes)
+// decodes, minifying, and masking the encoded surrogates that strict UTF-8 refuses.
+#include "json/json_text.hpp"
+
+#include <array>
+#include <cstring>
+
+#include "zanj/error.hpp"
+#include "base/unicode.hpp"
+
+namespace zanj {
+namespace {
+
+[[noreturn]] void fail(std::string_view what, const std::string& message) {
+  throw Error(std::string(what) + ": invalid JSON (" + message + ")");
+}
+
+// ---- Decoding: json.detect_encoding, then bytes.decode(encoding, 'surrogatepass') ----------
+
+/// UTF-16 or UTF-32 text transcoded to generalized UTF-8. Like Python's codecs with
+/// 'surrogatepass', a surrogate pair is joined and a lone surrogate is kept as it is.
+std::string transcode_wide(std::string_view bytes, unsigned width, bool big_endian, std::string_view what) {
+  if (bytes.size() % width != 0) fail(what, "truncated " + std::to_string(width * 8) + "-bit text");
+  auto unit = [&](std::size_t i) {
+    std::uint32_t v = 0;
+    for (unsigned b = 0; b < width; ++b) {
+      const auto byte = static_cast<unsigned char>(bytes[i + (big_endian ? b : width - 1 - b)]);
+      v = (v << 8) | byte;
+    }
+    return v;
+  };
+  std::string out;
+  out.reserve(bytes.size() / width);
+  for (std::size_t i = 0; i < bytes.size(); i += width) {
+    std::uint32_t cp = unit(i);
+    if (width == 2 && cp >= 0xD800 && cp < 0xDC00 && i + 2 < bytes.size()) {
+      const std::uint32_t low = unit(i + 2);
+      if (low >= 0xDC00 && low < 0xE000) {
+        cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+        i += 2;
+      }
+    }
+    if (cp > 0x10FFFF) fail(what, "code point out of range in UTF-32 text");
+    append_utf8(out, cp);  // surrogates too: generalized UTF-8
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view decode_json_bytes(std::string_view bytes, std::string& storage, JsonParseNotes& notes,
+                                   std::string_view what) {
+  auto starts = [&](std::string_view prefix) { return bytes.substr(0, prefix.size()) == prefix; };
+  auto wide = [&](std::string_view encoding, unsigned width, bool big_endian, std::size_t bom) {
+    notes.encoding = encoding;
+    notes.bom = bom > 0;
+    storage = transcode_wide(bytes.substr(bom), width, big_endian, what);
+    return std::string_view(storage);
+  };
+  using namespace std::string_view_literals;
+  // Python's order: UTF-32 BOMs first (FF FE 00 00 also starts with the UTF-16 LE BOM).
+  if (starts("\x00\x00\xFE\xFF"sv)) return wide("utf-32", 4, true, 4);
+  if (starts("\xFF\xFE\x00\x00"sv)) return wide("utf-32", 4, false, 4);
+  if (starts("\xFE\xFF"sv)) return wide("utf-16", 2, true, 2);
+  if (starts("\xFF\xFE"sv)) return wide("utf-16", 2, false, 2);
+  if (starts("\xEF\xBB\xBF"sv)) {
+    notes.encoding = "utf-8-sig";
+    notes.bom = true;
+    return bytes.substr(3);
+  }
+  const auto b = [&](std::size_t i) { return bytes[i] != 0; };
+  if (bytes.size() >= 4) {
+    if (!b(0)) return b(1) ? wide("utf-16-be", 2, true, 0) : wide("utf-32-be", 4, true, 0);
+    if (!b(1)) return (b(2) || b(3)) ? wide("utf-16-le", 2, false, 0) : wide("utf-32-le", 4, false, 0);
+  } else if (bytes.size() == 2) {
+    if (!b(0)) return wide("utf-16-be", 2, true, 0);
+    if (!b(1)) return wide("utf-16-le", 2, false, 0);
+  }
+  return bytes;
+}
+
+
+namespace {
+
+enum : unsigned char { kCopy, kSpace, kQuote, kStructural };
+/// What the minifier does with each byte outside strings.
+constexpr auto kOutside = [] {
+  std::array<unsigned char, 256> t{};
+  for (unsigned char c : std::string_view(" \t\n\r")) t[c] = kSpace;
+  for (unsigned char c : std::string_view("[]{},:")) t[c] = kStructural;
+  t['"'] = kQuote;
+  return t;
+}();
+/// Bytes that stop a run inside a string.
+constexpr auto kStringStop = [] {
+  std::array<bool, 256> t{};
+  t['"'] = t['\\'] = true;
+  return t;
+}();
+
+/// A byte of a scalar token (number, literal, or what is no JSON at all).
+bool is_scalar_byte(unsigned char c) { return kOutside[c] == kCopy && c > ' '; }
+
+}  // namespace
+
+std::size_t JsonMinifier::minify(char* p, std::size_t o, std::size_t i, std::size_t n) {
+  // The state lives in locals while the loop runs: stores through `p` (a char*) could alias
+  // the members, which would make the compiler reload them after every byte.
+  bool in_string = in_string_, escaped = escaped_, space_kept = space_kept_;
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(p[k]); };
+  // o <= i throughout: every byte read writes at most one.
+  while (i < n) {
+    if (in_string) {
+      if (escaped) {
+        p[o++] = p[i++];
+        escaped = false;
+        continue;
+      }
+      while (i < n && !kStringStop[byte(i)]) p[o++] = p[i++];  // strings are mostly short: no memmove call
+      if (i == n) break;
+      escaped = p[i] == '\\';
+      in_string = escaped;
+      p[o++] = p[i++];
+      continue;
+    }
+    // Outside strings: the common bytes (digits, letters, punctuation) copy in a tight loop.
+    unsigned char kind = kOutside[byte(i)];
+    if (!space_kept) {
+      while (kind == kCopy || kind == kStructural) {
+        p[o++] = p[i++];
+        if (i == n) break;
+        kind = kOutside[byte(i)];
+      }
+      if (i == n) break;
+    }
+    if (kind == kSpace) {
+      // One space stays after a scalar until the next byte shows whether it separates two.
+      if (!space_kept && o > 0 && is_scalar_byte(byte(o - 1))) {
+        p[o++] = ' ';
+        space_kept = true;
+      }
+      ++i;
+      while (i < n && kOutside[byte(i)] == kSpace) ++i;  // indentation comes in runs
+      continue;
+    }
+    if (space_kept) {
+      if (!is_scalar_byte(byte(i))) --o;  // `1 ]`: the space separated nothing
+      space_kept = false;
+    }
+    in_string = kind == kQuote;
+    p[o++] = p[i++];
+  }
+  in_string_ = in_string;
+  escaped_ = escaped;
+  space_kept_ = space_kept;
+  return o;
+}
+
+void JsonMinifier::append(std::string& out, std::string_view chunk) {
+  const std::size_t start = out.size();
+  out.append(chunk);
+  if (!utf8_) {
+    // json.detect_encoding looks at the first bytes: minify only what is UTF-8 (a NUL among
+    // the first two bytes, or a UTF-16/32 byte-order mark, is not), transcoded text later.
+    if (out.size() < 2) return;
+    const auto b0 = static_cast<unsigned char>(out[0]), b1 = static_cast<unsigned char>(out[1]);
+    if (b0 == 0 || b1 == 0 || b0 == 0xFE || b0 == 0xFF) return;
+    utf8_ = true;
+    out.resize(minify(out.data(), 0, 0, out.size()));
+    return;
+  }
+  out.resize(minify(out.data(), start, start, out.size()));  // may drop a space kept before `start`
+}
+
+void JsonMinifier::finish(std::string& out) {
+  if (space_kept_ && !out.empty() && out.back() == ' ') out.pop_back();
+  space_kept_ = false;
+}
+
+std::size_t minify_json(char* text, std::size_t size) {
+  JsonMinifier minifier;
+  std::size_t n = minifier.minify(text, 0, 0, size);
+  if (minifier.space_kept() && n > 0) --n;
+  return n;
+}
+
+std::vector<std::uint32_t> mask_encoded_surrogates(char* text, std::size_t size) {
+  std::vector<std::uint32_t> where;
+  for (const char* p = text; (p = static_cast<const char*>(std::memchr(p, '\xED', size - (p - text))));) {
+    const std::size_t i = static_cast<std::size_t>(p - text);
+    if (i + 2 < size && (static_cast<unsigned char>(text[i + 1]) & 0xE0) == 0xA0 &&
+        (static_cast<unsigned char>(text[i + 2]) & 0xC0) == 0x80) {
+      text[i] = '\xEE';
+      where.push_back(static_cast<std::uint32_t>(i));
+    }
+    ++p;
+  }
+  return where;
+}
+
+void unmask_encoded_surrogates(char* text, const std::vector<std::uint32_t>& where) {
+  for (std::uint32_t i : where) text[i] = '\xED';
+}
+
+}  // namespace zanj

@@ -1,0 +1,54 @@
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "zanj/error.hpp"
+#include "zanj/json.hpp"
+#include "json/json_parse.hpp"
+
+using namespace zanj;
+
+// Python 3.11's json.loads(bytes) is the oracle: a dict keeps the first position of a key and
+// its last value.
+
+TEST_SUITE("json members") {
+  TEST_CASE("duplicate keys: the first position, the last value, and a note") {
+    JsonParseNotes notes;
+    const Json j = parse_json(R"({"w": [1, 2, 3], "x": 0, "w": [7, 8, 9], "o": {"k": 1, "k": 2}})", "t", {}, &notes);
+    const auto& o = j.as_object();
+    REQUIRE(o.size() == 3);
+    CHECK(o[0].first == "w");
+    CHECK(to_json(o[0].second) == "[7, 8, 9]");
+    CHECK(o[1].first == "x");
+    CHECK(to_json(o[2].second) == R"({"k": 2})");
+    CHECK(notes.duplicate_keys == 2);
+    CHECK(notes.first_duplicate == std::vector<std::string>{"o", "k"});  // the inner object closes first
+    // A large object (hashed) behaves the same.
+    std::string big = "{";
+    for (int i = 0; i < 100; ++i) big += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+    big += "\"k5\": \"last\", \"k99\": 0}";
+    JsonParseNotes big_notes;
+    const Json b = parse_json(big, "t", {}, &big_notes);
+    CHECK(b.as_object().size() == 100);
+    CHECK(b.as_object()[5].second.as_string() == "last");
+    CHECK(b.as_object()[99].second.as_int64() == 0);
+    CHECK(big_notes.duplicate_keys == 2);
+    CHECK(big_notes.first_duplicate == std::vector<std::string>{"k5"});
+    // Inside an array, the path names the index.
+    JsonParseNotes in_list;
+    (void)parse_json(R"([0, {"a": 1, "a": 2}])", "t", {}, &in_list);
+    CHECK(in_list.first_duplicate == std::vector<std::string>{"1", "a"});
+  }
+
+  TEST_CASE("a document that owns its text keeps one copy of each repeated key, and frees the text") {
+    std::string text = "[";
+    for (int i = 0; i < 1000; ++i) text += std::string(i ? "," : "") + "{\"a_rather_long_key\": " + std::to_string(i) + "}";
+    text += "]";
+    const JsonDocument doc = parse_document(std::move(text), "t");
+    CHECK(doc.root().size() == 1000);
+    CHECK(doc.root()[999].find("a_rather_long_key").as_int64() == 999);
+    // 3,001 nodes of 16 bytes (the root, 1,000 dicts, keys and values) and 3,000 child entries
+    // of 4: what is left is the key, once, and not the 26 kB of text.
+    CHECK(doc.bytes() <= 3001 * 16 + 3000 * 4 + 64);
+  }
+}

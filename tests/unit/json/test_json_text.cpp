@@ -1,0 +1,98 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <string>
+
+#include "zanj/error.hpp"
+#include "zanj/json.hpp"
+#include "json/json_parse.hpp"
+#include "json/json_text.hpp"
+
+using namespace zanj;
+
+// Python 3.11's json.loads(bytes) is the oracle for every case below (docs/format.md).
+namespace {
+bool parses(std::string_view text) {
+  try {
+    (void)parse_json(text, "t");
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+}  // namespace
+
+TEST_SUITE("json text") {
+  TEST_CASE("a leading BOM is skipped (and noted); elsewhere it is not JSON") {
+    JsonParseNotes notes;
+    CHECK(parse_json("\xEF\xBB\xBF{\"a\": 1}", "t", {}, &notes).find("a")->as_int64() == 1);
+    CHECK(notes.bom);
+    CHECK(notes.encoding == "utf-8-sig");
+    CHECK_FALSE(parses("\xEF\xBB\xBF\xEF\xBB\xBF{}"));
+    CHECK_FALSE(parses(" \xEF\xBB\xBF{}"));
+    JsonParseNotes plain;
+    (void)parse_json("{}", "t", {}, &plain);
+    CHECK_FALSE(plain.bom);
+  }
+
+  TEST_CASE("UTF-16 and UTF-32, as json.detect_encoding finds them") {
+    using namespace std::string_literals;
+    JsonParseNotes notes;
+    CHECK(parse_json("\xFF\xFE[\x00" "1\x00]\x00"s, "t", {}, &notes).as_array()[0].as_int64() == 1);
+    CHECK(notes.encoding == "utf-16");
+    CHECK(parse_json("\x00[\x00\"\xD8\x3D\xDE\x00\x00\"\x00]"s, "t").as_array()[0].as_string() == "\xF0\x9F\x98\x80");
+    CHECK(parse_json("1\x00\x00\x00"s, "t").as_int64() == 1);  // utf-32-le
+    CHECK(parse_json("7\x00"s, "t").as_int64() == 7);            // two bytes: utf-16-le
+    CHECK_FALSE(parses("\xFF\xFE[\x00" "1"s));                   // odd length
+  }
+
+  std::string minified(std::string text) {
+    text.resize(minify_json(text.data(), text.size()));
+    return text;
+  }
+
+  /// The same text minified as it streams in, `step` bytes at a time.
+  std::string streamed(std::string_view text, std::size_t step) {
+    std::string out;
+    JsonMinifier minifier;
+    for (std::size_t i = 0; i < text.size(); i += step) minifier.append(out, text.substr(i, step));
+    minifier.finish(out);
+    return out;
+  }
+
+  TEST_CASE("minify drops whitespace outside strings only, and never joins two tokens") {
+    CHECK(minified("{\n\t\"a b\": [1, 2],\r\n \"c\": \" \\\" x \"\n}\n") == "{\"a b\":[1,2],\"c\":\" \\\" x \"}");
+    CHECK(minified("[1 2]") == "[1 2]");
+    CHECK(minified("[true   false]") == "[true false]");
+    CHECK(minified("[1 , 2 ]  ") == "[1,2]");
+    CHECK(minified(" 12 \n") == "12");
+    CHECK(minified("[\"a\\\\\"  ,  1]") == "[\"a\\\\\",1]");  // an escaped backslash ends in a real quote
+    CHECK(minified("\"open  ") == "\"open  ");                        // an unterminated string is kept whole
+    CHECK(minified(" \f1") == "\f1");                               // only JSON's four spaces go
+    const std::string once = minified("{ \"k\" : [ 1 2 , \"x y\" ] }");
+    CHECK(minified(once) == once);
+  }
+
+  TEST_CASE("minify as the text streams in, split anywhere, gives the same text") {
+    const std::string text = "{\n  \"a\\\"b\": [1 2, \"x  y\", true ],\n  \"c\": {\"d\": -1.5e3 }\n}\n  ";
+    for (std::size_t step = 1; step <= text.size(); ++step) CHECK_MESSAGE(streamed(text, step) == minified(text), step);
+    using namespace std::string_literals;
+    const std::string wide = "\xFF\xFE{\x00 \x00}\x00"s;  // UTF-16 passes as it is, for the parser
+    CHECK(streamed(wide, 3) == wide);
+  }
+
+  TEST_CASE("encoded surrogates are masked for simdjson and put back") {
+    std::string text = "[\"\xED\xA0\x80\xED\x9F\xBF\xED\xBF\xBF\"]";
+    const std::string original = text;
+    const auto where = mask_encoded_surrogates(text.data(), text.size());
+    CHECK(where == std::vector<std::uint32_t>{2, 8});  // ED 9F BF is U+D7FF, no surrogate
+    CHECK(text[2] == '\xEE');
+    unmask_encoded_surrogates(text.data(), where);
+    CHECK(text == original);
+  }
+
+  TEST_CASE("minified text parses to what the indented text parses to") {
+    const char* indented = "{\n  \"k\": [\n    1.5,\n    \"s t\",\n    null\n  ]\n}";
+    CHECK(parse_json(indented, "t") == parse_json(minified(indented), "t"));
+  }
+}
