@@ -64,7 +64,7 @@ inline std::string parse_streamed(std::string_view text, std::size_t step) {
   for (std::size_t at = 0; at < text.size(); at += step) minifier.append(out, text.substr(at, step));
   minifier.finish(out);
   try {
-    const JsonDocument doc = parse_document(JsonText{std::move(out), minifier.minified()}, "fuzz", JsonLimits{64});
+    const JsonDocument doc = parse_document(JsonText{std::move(out), minifier.minified(), minifier.bom()}, "fuzz", JsonLimits{64});
     return to_json(doc.root().copy());
   } catch (const Error&) {
     return "";

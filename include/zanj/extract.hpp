@@ -58,11 +58,13 @@ struct ExtractResult {
   std::vector<RefusedMember> failed;  ///< members that could not be written (bad CRC, I/O)
 };
 
-/// Write the planned members below `root` (one pass through the archive). A member that
-/// fails leaves no file behind and does not stop the others. `progress` (optional) is called
-/// now and then from this thread.
+/// Write the planned members below `root`, on `threads` threads (0: the CPUs this process may
+/// use), each making one pass through the archive. A member that fails leaves no file behind
+/// and does not stop the others. `progress` (optional) is called now and then, from any of the
+/// threads but never from two at once. The result lists members in storage order.
 ExtractResult write_extract(const Archive& archive, const ExtractPlan& plan, int root, Replace replace,
-                            const std::function<void(const ExtractProgress&)>& progress = {});
+                            const std::function<void(const ExtractProgress&)>& progress = {},
+                            unsigned threads = 0);
 
 /// An archive opened for `zanj extract --salvage`: by its central directory when that can be
 /// read, else (missing or cut: an interrupted download) by its local headers. A header is

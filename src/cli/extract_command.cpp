@@ -30,6 +30,7 @@ struct ExtractOptions {
   bool npy_only = false;
   bool json_only = false;
   bool salvage = false;
+  unsigned jobs = 0;  ///< 0: ZANJ_JOBS, else the CPUs this process may use
   ResourceLimits limits;
 };
 
@@ -100,9 +101,9 @@ int run_extract(const ExtractOptions& opt) {
   check_targets(plan, root.get(), replace);
   install_interrupt_cleanup();
   Progress progress("extract", plan.total_bytes);
-  const ExtractResult result = write_extract(archive, plan, root.get(), replace, [&](const ExtractProgress& p) {
-    progress.update(p.bytes_done, 0);
-  });
+  const ExtractResult result = write_extract(
+      archive, plan, root.get(), replace, [&](const ExtractProgress& p) { progress.update(p.bytes_done, 0); },
+      jobs_or_default(opt.jobs));
   progress.finish();
 
   report_not_written(opt.file, plan.refused, "refused");
@@ -138,7 +139,9 @@ Command setup_extract(CLI::App& parent) {
       "(one line each on stderr) while the rest is extracted. Each member goes to a temporary\n"
       "file first and gets its real name only once complete and its CRC-32 checked. Existing\n"
       "files are kept unless --force. `zanj pack DIR -o OUT.zanj` packs the directory back.\n"
-      "FILE may be '-' to read an archive from standard input (with -C DIR).\n\n"
+      "FILE may be '-' to read an archive from standard input (with -C DIR). Members are written\n"
+      "on --jobs threads (default: $ZANJ_JOBS, else every CPU this process may use); what is\n"
+      "written, and what is reported, does not depend on it.\n\n"
       "Examples:\n  zanj extract model.zanj                 # into ./model/\n"
       "  zanj extract model.zanj -C /tmp/m state_dict   # only the members under state_dict\n"
       "  zanj extract model.zanj big_array.npy --force\n  zanj extract -l model.zanj\n"
@@ -168,6 +171,7 @@ Command setup_extract(CLI::App& parent) {
                 "When the central directory is missing or cut (a truncated file), find members by their local "
                 "headers and extract every complete one whose CRC-32 matches (exit 1)");
   app->add_flag("--json", opt->json, "Machine-readable output on stdout");
+  add_jobs_option(app, opt->jobs, "writing members");
   app->add_option("--max-total-bytes", opt->limits.max_total_bytes,
                   "Refuse archives whose selected members declare more bytes in all (default 1 TiB)")
       ->type_name("BYTES");

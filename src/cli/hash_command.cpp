@@ -152,9 +152,7 @@ Command setup_hash(CLI::App& parent) {
       ->allow_extra_args(false);
   app->add_flag("--json", opt->json, "Per-node digests as JSON, for a lock file");
   app->add_option("--check", opt->check, "Check archives against a lock written by --json")->type_name("LOCK");
-  app->add_option("-j,--jobs", opt->jobs,
-                  "Threads inflating members (default: $ZANJ_JOBS, else the CPUs this process may use)")
-      ->check(CLI::Range(1, 1024))->type_name("N");
+  add_jobs_option(app, opt->jobs, "inflating members");
   return {app, [opt] {
             if (!opt->check.empty()) {
               if (opt->json) throw Error("--check and --json cannot be combined", Exit::usage);

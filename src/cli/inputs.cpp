@@ -83,6 +83,12 @@ CLI::Validator input_operand() {
       "");
 }
 
+CLI::Option* add_jobs_option(CLI::App* app, unsigned& jobs, const std::string& work) {
+  return app->add_option("-j,--jobs", jobs, "Threads " + work + " (default: $ZANJ_JOBS, else the CPUs this process may use)")
+      ->check(CLI::Range(1, 1024))
+      ->type_name("N");
+}
+
 unsigned jobs_or_default(unsigned given) {
   if (given) return given;
   const char* value = std::getenv("ZANJ_JOBS");

@@ -34,6 +34,9 @@ CLI::Validator input_operand();
 /// has --jobs), else 0, which the core reads as the CPUs this process may use (its affinity
 /// mask and cgroup CPU quota). A ZANJ_JOBS that is not a number from 1 to 1024 is a usage error.
 unsigned jobs_or_default(unsigned given);
+/// -j/--jobs N (1 to 1024; default ZANJ_JOBS, else the CPUs this process may use), defined
+/// once for every command that has it; `work` says what the threads do ("inflating members").
+CLI::Option* add_jobs_option(CLI::App* app, unsigned& jobs, const std::string& work);
 
 /// Open FILE ("-" for standard input) as a ZANJ archive; says at -v where it came from.
 ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits = {});

@@ -102,7 +102,7 @@ Command setup_pack(CLI::App& parent) {
       ->type_name("N")
       ->check(CLI::Range(0, 9));
   app->add_flag("--store", opt->store, "Store members uncompressed");
-  app->add_option("-j,--jobs", opt->settings.threads, "Deflate threads (default: $ZANJ_JOBS, else the CPUs this process may use)")->type_name("N");
+  add_jobs_option(app, opt->settings.threads, "deflating members");
   app->add_flag("--json", opt->json, "Machine-readable summary on stdout");
   return {app, [opt] { return run_pack(*opt); }};
 }

@@ -175,9 +175,7 @@ Command setup_verify(CLI::App& parent) {
   app->add_flag("--strict", opt->strict, "Warnings make a file invalid too (exit 1)");
   app->add_option("--junit", opt->junit, "Also write a JUnit XML report to FILE (one test case per archive)")
       ->type_name("FILE");
-  app->add_option("-j,--jobs", opt->jobs,
-                  "Threads inflating members (default: $ZANJ_JOBS, else the CPUs this process may use)")
-      ->check(CLI::Range(1, 1024))->type_name("N");
+  add_jobs_option(app, opt->jobs, "inflating members");
   app->add_option("--max-total-bytes", opt->limits.max_total_bytes,
                   "Refuse to inflate archives whose members declare more bytes in total")
       ->capture_default_str();

@@ -26,7 +26,7 @@ JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint
   });
   minifier.finish(out);
   if (decoded) *decoded = bytes;
-  return {std::move(out), minifier.minified()};
+  return {std::move(out), minifier.minified(), minifier.bom()};
 }
 namespace {
 constexpr std::size_t kNpyPrefix = 12;  // magic, version and the longest (4-byte) header length

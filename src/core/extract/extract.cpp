@@ -1,10 +1,15 @@
-// Writing what plan_extract accepted: one pass through the archive, each member to a
-// temporary file in its own directory, renamed into place once complete and checked.
+// Writing what plan_extract accepted: the members split over --jobs threads, each thread one
+// pass through the archive (reads are independent: the byte source is read with pread), each
+// member to a temporary file in its own directory, renamed into place once complete and checked.
 #include <algorithm>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <unordered_set>
 
 #include "zanj/error.hpp"
 #include "zanj/extract.hpp"
+#include "base/thread_pool.hpp"
 #include "zip/member_name.hpp"
 #include "io/temp_file.hpp"
 #include "zip/archive_access.hpp"
@@ -38,25 +43,54 @@ std::string reason(const Archive& archive, const Error& err) {
   return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
 }
 
-class Extractor {
- public:
-  Extractor(const Archive& archive, int root, Replace replace,
-            const std::function<void(const ExtractProgress&)>& progress)
-      : archive_(archive), dirs_(root), root_(root), replace_(replace), progress_(progress) {}
+/// Members split into `count` groups of about equal compressed size, each in storage order so
+/// its pass reads forward (as verify splits its data pass).
+std::vector<std::vector<const ZipEntry*>> balance(std::vector<const ZipEntry*> files, std::size_t count) {
+  std::sort(files.begin(), files.end(), [](auto a, auto b) { return a->compressed_size > b->compressed_size; });
+  std::vector<std::vector<const ZipEntry*>> groups(std::max<std::size_t>(1, std::min(count, files.size())));
+  std::vector<std::uint64_t> load(groups.size(), 0);
+  for (const ZipEntry* e : files) {
+    const std::size_t g = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    groups[g].push_back(e);
+    load[g] += e->compressed_size + 512;  // a small member still costs its file's creation
+  }
+  for (auto& g : groups)
+    std::sort(g.begin(), g.end(), [](auto a, auto b) { return a->local_header_offset < b->local_header_offset; });
+  return groups;
+}
 
-  ExtractResult run(const ExtractPlan& plan) {
-    std::vector<const ZipEntry*> files;
-    for (const ZipEntry* e : plan.members) {
-      if (e->is_directory()) {
-        make_directory(*e);
-      } else {
-        files.push_back(e);
-      }
-    }
-    state_.members_total = files.size();
-    state_.bytes_total = plan.total_bytes;
+/// What every thread shares: the progress it reports, under one lock.
+class SharedState {
+ public:
+  SharedState(const std::function<void(const ExtractProgress&)>& progress, std::uint64_t members, std::uint64_t bytes)
+      : progress_(progress) {
+    state_.members_total = members;
+    state_.bytes_total = bytes;
+  }
+  void add(std::uint64_t bytes, std::uint64_t members) {
+    if (!progress_) return;
+    const std::lock_guard lock(mutex_);
+    state_.bytes_done += bytes;
+    state_.members_done += members;
+    progress_(state_);
+  }
+
+ private:
+  const std::function<void(const ExtractProgress&)>& progress_;
+  std::mutex mutex_;
+  ExtractProgress state_;
+};
+
+/// One thread's share of the members: written in one pass through the archive, each to a
+/// temporary file in its directory, renamed into place once complete and checked.
+class GroupWriter {
+ public:
+  GroupWriter(const Archive& archive, int root, Replace replace, SharedState& shared)
+      : archive_(archive), dirs_(root), replace_(replace), shared_(shared) {}
+
+  void run(const std::vector<const ZipEntry*>& files) {
     std::unordered_set<const ZipEntry*> attempted;
-    // One pass normally. If the pass itself breaks (libarchive loses its place in a damaged
+    // One pass normally. If the pass itself breaks (the reader loses its place in a damaged
     // archive), the members it did not reach get another pass, until one makes no progress.
     for (;;) {
       std::vector<const ZipEntry*> remaining;
@@ -71,23 +105,17 @@ class Extractor {
         });
       } catch (const Error& err) {
         if (attempted.size() == before) {
-          for (const ZipEntry* e : remaining) result_.failed.push_back({printable_name(e->name), reason(archive_, err)});
+          for (const ZipEntry* e : remaining) failed.push_back({e, {printable_name(e->name), reason(archive_, err)}});
           break;
         }
       }
     }
-    return std::move(result_);
   }
+
+  std::vector<const ZipEntry*> written;
+  std::vector<std::pair<const ZipEntry*, RefusedMember>> failed;
 
  private:
-  void make_directory(const ZipEntry& e) {
-    try {
-      open_below(root_, e.name, CreateDirs::yes);
-    } catch (const Error& err) {
-      result_.failed.push_back({printable_name(e.name), err.what()});
-    }
-  }
-
   void write_member(const ZipEntry& e, const Archive::MemberReader& read) {
     const std::size_t slash = e.name.rfind('/');
     const std::string parent = slash == std::string::npos ? "" : e.name.substr(0, slash);
@@ -98,37 +126,76 @@ class Extractor {
       // then `temp` is removed on the way out and nothing appears under the real name.
       read([&](std::string_view chunk) {
         temp.write(chunk);
-        state_.bytes_done += chunk.size();
-        report();
+        shared_.add(chunk.size(), 0);
         return true;
       });
       temp.commit(leaf, replace_);
-      result_.written.push_back(e.name);
+      written.push_back(&e);
     } catch (const Error& err) {
-      result_.failed.push_back({printable_name(e.name), reason(archive_, err)});
+      failed.push_back({&e, {printable_name(e.name), reason(archive_, err)}});
     }
-    ++state_.members_done;
-    report();
-  }
-
-  void report() {
-    if (progress_) progress_(state_);
+    shared_.add(0, 1);
   }
 
   const Archive& archive_;
   DirectoryCache dirs_;
-  int root_;
   Replace replace_;
-  const std::function<void(const ExtractProgress&)>& progress_;
-  ExtractProgress state_;
-  ExtractResult result_;
+  SharedState& shared_;
 };
+
+ExtractResult extract_members(const Archive& archive, const ExtractPlan& plan, int root, Replace replace,
+                              unsigned threads, const std::function<void(const ExtractProgress&)>& progress) {
+  ExtractResult result;
+  std::vector<const ZipEntry*> files;
+  for (const ZipEntry* e : plan.members) {
+    if (!e->is_directory()) {
+      files.push_back(e);
+      continue;
+    }
+    try {
+      open_below(root, e->name, CreateDirs::yes);
+    } catch (const Error& err) {
+      result.failed.push_back({printable_name(e->name), err.what()});
+    }
+  }
+  SharedState shared(progress, files.size(), plan.total_bytes);
+  const auto groups = balance(files, threads);
+  std::vector<std::unique_ptr<GroupWriter>> writers;
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    writers.push_back(std::make_unique<GroupWriter>(archive, root, replace, shared));
+  {
+    // The calling thread writes the first group. Parent directories are created as members
+    // need them, by several threads at once: open_below takes a directory another thread
+    // has just made as it finds it.
+    std::optional<ThreadPool> pool;
+    if (groups.size() > 1) pool.emplace(static_cast<unsigned>(groups.size() - 1));
+    for (std::size_t g = 1; g < groups.size(); ++g) pool->submit([&, g] { writers[g]->run(groups[g]); });
+    writers[0]->run(groups[0]);
+    if (pool) pool->wait();
+  }
+  // The report lists members in storage order, whatever thread wrote them.
+  std::vector<const ZipEntry*> written;
+  std::vector<std::pair<const ZipEntry*, RefusedMember>> failed;
+  for (const auto& w : writers) {
+    written.insert(written.end(), w->written.begin(), w->written.end());
+    failed.insert(failed.end(), w->failed.begin(), w->failed.end());
+  }
+  const auto in_storage_order = [](const ZipEntry* a, const ZipEntry* b) {
+    return a->local_header_offset < b->local_header_offset;
+  };
+  std::sort(written.begin(), written.end(), in_storage_order);
+  std::stable_sort(failed.begin(), failed.end(), [&](const auto& a, const auto& b) { return in_storage_order(a.first, b.first); });
+  for (const ZipEntry* e : written) result.written.push_back(e->name);
+  for (auto& f : failed) result.failed.push_back(std::move(f.second));
+  return result;
+}
 
 }  // namespace
 
 ExtractResult write_extract(const Archive& archive, const ExtractPlan& plan, int root, Replace replace,
-                            const std::function<void(const ExtractProgress&)>& progress) {
-  ExtractResult result = Extractor(archive, root, replace, progress).run(plan);
+                            const std::function<void(const ExtractProgress&)>& progress, unsigned threads) {
+  ExtractResult result =
+      extract_members(archive, plan, root, replace, threads ? threads : available_cpus(), progress);
   archive_source(archive).rethrow_failure();  // a URL that failed: exit 2, not members "refused"
   return result;
 }

@@ -23,8 +23,9 @@ class JsonDocumentBuilder {
 
   /// Parse `bytes` into a document that owns them (`owned`: the caller's string to take) or
   /// copies what it keeps (`owned` null: a .jsonl line or a small value).
-  /// `minified`: JsonMinifier already passed over `bytes` as UTF-8.
-  static JsonDocument build(std::string_view bytes, std::string* owned, bool minified, std::string_view what,
+  /// `minified`: 0, or JsonMinifier already passed over `bytes` as UTF-8 (2: that began with a
+  /// byte-order mark, still there; 1: that did not).
+  static JsonDocument build(std::string_view bytes, std::string* owned, int minified, std::string_view what,
                             const JsonLimits& limits, JsonParseNotes* notes);
 
   /// Copy what the nodes still view of the document's own text into the arena, and free the

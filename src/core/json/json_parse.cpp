@@ -206,14 +206,22 @@ HeldJsonValues& HeldJsonValues::operator=(HeldJsonValues&& other) noexcept {
 HeldJsonValues::~HeldJsonValues() { held_values -= values_; }
 
 
-JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* owned, bool minified,
+JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* owned, int minified,
                                         std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
   JsonParseNotes local;
   JsonParseNotes& n = notes ? *notes : local;
   n = JsonParseNotes{};
   JsonDocument doc;
   std::string transcoded;
-  const std::string_view decoded = decode_json_bytes(bytes, transcoded, n, what);
+  // Text the minifier already took for UTF-8 is not detected again: without its whitespace,
+  // its first bytes may read otherwise ("\n7\0\0\0" is UTF-8 to Python, "7\0\0\0" UTF-32;
+  // "\t\xEF\xBB\xBF1" has no byte-order mark, "\xEF\xBB\xBF1" has one).
+  const bool bom = minified == 2;
+  if (minified) {
+    n.encoding = bom ? "utf-8-sig" : "utf-8";
+    n.bom = bom;
+  }
+  const std::string_view decoded = minified ? bytes.substr(bom ? 3 : 0) : decode_json_bytes(bytes, transcoded, n, what);
   // The document's own copy of the text, minified in place, with the padding simdjson reads
   // past the end: the caller's string when it hands one over, else a copy.
   std::string& text = doc.owned_text_;
@@ -247,16 +255,16 @@ std::string json_library_version_line() {
 JsonDocument parse_document(std::string text, std::string_view what, const JsonLimits& limits,
                             JsonParseNotes* notes) {
   const std::string_view bytes = text;
-  return JsonDocumentBuilder::build(bytes, &text, false, what, limits, notes);
+  return JsonDocumentBuilder::build(bytes, &text, 0, what, limits, notes);
 }
 
 JsonDocument parse_document(JsonText text, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
   const std::string_view bytes = text.bytes;
-  return JsonDocumentBuilder::build(bytes, &text.bytes, text.minified, what, limits, notes);
+  return JsonDocumentBuilder::build(bytes, &text.bytes, text.minified ? (text.bom ? 2 : 1) : 0, what, limits, notes);
 }
 
 Json parse_json(std::string_view bytes, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
-  const JsonDocument doc = JsonDocumentBuilder::build(bytes, nullptr, false, what, limits, notes);
+  const JsonDocument doc = JsonDocumentBuilder::build(bytes, nullptr, 0, what, limits, notes);
   return doc.root().copy();
 }
 

@@ -67,6 +67,7 @@ JsonDocument parse_document(std::string text, std::string_view what, const JsonL
 struct JsonText {
   std::string bytes;
   bool minified = false;
+  bool bom = false;  ///< minified: the text as written started with a UTF-8 byte-order mark
 };
 JsonDocument parse_document(JsonText text, std::string_view what, const JsonLimits& limits = {},
                             JsonParseNotes* notes = nullptr);

@@ -135,7 +135,7 @@ std::size_t JsonMinifier::minify(char* p, std::size_t o, std::size_t i, std::siz
     }
     if (kind == kSpace) {
       // One space stays after a scalar until the next byte shows whether it separates two.
-      if (!space_kept && o > 0 && is_scalar_byte(byte(o - 1))) {
+      if (!space_kept && o > floor_ && is_scalar_byte(byte(o - 1))) {
         p[o++] = ' ';
         space_kept = true;
       }
@@ -160,13 +160,17 @@ void JsonMinifier::append(std::string& out, std::string_view chunk) {
   const std::size_t start = out.size();
   out.append(chunk);
   if (!utf8_) {
-    // json.detect_encoding looks at the first bytes: minify only what is UTF-8 (a NUL among
-    // the first two bytes, or a UTF-16/32 byte-order mark, is not), transcoded text later.
-    if (out.size() < 2) return;
+    // json.detect_encoding decides by the first bytes of the text as written, so minifying
+    // waits for them (removing a leading space would change what it sees). Only what it reads
+    // as UTF-8 is minified here: no NUL among the first two bytes, no UTF-16/32 byte-order mark.
+    // The rest (and a text of under four bytes) passes as it is, for the parser to decode.
+    if (decided_ || out.size() < 4) return;
+    decided_ = true;
     const auto b0 = static_cast<unsigned char>(out[0]), b1 = static_cast<unsigned char>(out[1]);
     if (b0 == 0 || b1 == 0 || b0 == 0xFE || b0 == 0xFF) return;
     utf8_ = true;
-    out.resize(minify(out.data(), 0, 0, out.size()));
+    floor_ = out.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;  // a BOM is no scalar to keep a space after
+    out.resize(minify(out.data(), floor_, floor_, out.size()));
     return;
   }
   out.resize(minify(out.data(), start, start, out.size()));  // may drop a space kept before `start`
@@ -175,6 +179,7 @@ void JsonMinifier::append(std::string& out, std::string_view chunk) {
 void JsonMinifier::finish(std::string& out) {
   if (space_kept_ && !out.empty() && out.back() == ' ') out.pop_back();
   space_kept_ = false;
+  decided_ = true;
 }
 
 std::size_t minify_json(char* text, std::size_t size) {

@@ -33,11 +33,16 @@ class JsonMinifier {
   /// new end.
   std::size_t minify(char* p, std::size_t o, std::size_t i, std::size_t n);
   bool space_kept() const { return space_kept_; }
-  /// append found UTF-8 and minified what it appended.
+  /// append found UTF-8 (json.detect_encoding's verdict on the text as written: the parser
+  /// must not look again, at the minified text) and minified what it appended.
   bool minified() const { return utf8_; }
+  /// The text as written began with a UTF-8 byte-order mark (which stays in what append wrote).
+  bool bom() const { return utf8_ && floor_ == 3; }
 
  private:
-  bool utf8_ = false;        ///< append: the first bytes showed UTF-8
+  bool decided_ = false;     ///< append: the first four bytes have been seen
+  bool utf8_ = false;        ///< append: they showed UTF-8, so what follows is minified
+  std::size_t floor_ = 0;    ///< where the JSON starts (past a UTF-8 byte-order mark)
   bool in_string_ = false;   ///< between a string's quotes
   bool escaped_ = false;     ///< after a backslash in a string
   bool space_kept_ = false;  ///< the last byte written is a space kept after a scalar

@@ -53,6 +53,35 @@ TEST_SUITE("extract") {
     CHECK(last.bytes_done == plan.total_bytes);
   }
 
+  TEST_CASE("on several threads: the same files, reported in storage order, progress counted once") {
+    for (unsigned threads : {1u, 2u, 3u, 16u}) {
+      TempDir tmp;
+      const Archive a = open_corpus("basic.zanj");
+      const UniqueFd root = open_user_directory(tmp / "out", CreateDirs::yes);
+      const ExtractPlan plan = plan_extract(a, {});
+      ExtractProgress last;
+      const ExtractResult r =
+          write_extract(a, plan, root.get(), Replace::no, [&](const ExtractProgress& p) { last = p; }, threads);
+      CHECK(r.failed.empty());
+      std::vector<std::string> in_storage_order;
+      for (const ZipEntry* e : plan.members)
+        if (!e->is_directory()) in_storage_order.push_back(e->name);
+      CHECK(r.written == in_storage_order);
+      for (const ZipEntry& e : a.entries())
+        CHECK(zanj::test::read_file(tmp / ("out/" + e.name)) == a.read_all(e, 1 << 30));
+      CHECK(last.members_done == last.members_total);
+      CHECK(last.bytes_done == plan.total_bytes);
+    }
+    // A failure on one thread is reported like any other, the members of the others written.
+    TempDir tmp;
+    const Archive bad = open_corpus("malformed/bad_crc.zanj");
+    const UniqueFd root = open_user_directory(tmp / "out", CreateDirs::yes);
+    const ExtractResult r = write_extract(bad, plan_extract(bad, {}), root.get(), Replace::no, {}, 4);
+    REQUIRE(r.failed.size() == 1);
+    CHECK(r.failed[0].name == "big_array.npy");
+    CHECK(r.written.size() + 1 == bad.entries().size());
+  }
+
   TEST_CASE("a member failing its CRC leaves no file, the others are written") {
     TempDir tmp;
     const ExtractResult r = extract_all(open_corpus("malformed/bad_crc.zanj"), tmp / "out");

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
@@ -79,6 +80,41 @@ TEST_SUITE("json text") {
     using namespace std::string_literals;
     const std::string wide = "\xFF\xFE{\x00 \x00}\x00"s;  // UTF-16 passes as it is, for the parser
     CHECK(streamed(wide, 3) == wide);
+  }
+
+  /// What parse_json says of the text as written, and what the parse of the streamed-minified
+  /// text says: "" for a refusal, else the value printed.
+  std::pair<std::string, std::string> both_ways(std::string_view text, std::size_t step) {
+    std::string whole, streamed_value;
+    try {
+      whole = to_json(parse_json(text, "t"));
+    } catch (const Error&) {
+    }
+    JsonMinifier minifier;
+    std::string out;
+    for (std::size_t i = 0; i < text.size(); i += step) minifier.append(out, text.substr(i, step));
+    minifier.finish(out);
+    try {
+      streamed_value = to_json(parse_document(JsonText{std::move(out), minifier.minified(), minifier.bom()}, "t").root().copy());
+    } catch (const Error&) {
+    }
+    return {whole, streamed_value};
+  }
+
+  TEST_CASE("streamed and minified, a text is still detected by its first bytes as written") {
+    using namespace std::string_literals;
+    // Python: json.loads(b"\n7\0\0\0\t") decodes UTF-8 (no NUL in the first two bytes) and
+    // refuses the NULs; minified first, "7\0\0\0" would read as UTF-32 and give 7 (found by
+    // fuzz_json, fuzz/regressions/json/minified-text-detected-as-utf32).
+    for (const std::string& text : {"\n7\0\0\0\t"s, " 7\0"s, "\xEF\xBB\xBF 1"s, "\xEF\xBB\xBF\n{\"a\": [1, 2]}\n"s,
+                                    "\xEF\xBB\xBF1 2"s, "\t\xEF\xBB\xBFInfinity"s, "\xFF\xFE[\x00 \x001\x00]\x00"s, "  [\"x\"]"s, "12"s}) {
+      for (std::size_t step : {1, 2, 3, 5, 64}) {
+        const auto [whole, streamed_value] = both_ways(text, step);
+        CHECK_MESSAGE(whole == streamed_value, text, " in steps of ", step);
+      }
+    }
+    CHECK(both_ways("\n7\0\0\0\t"s, 64).first.empty());
+    CHECK(both_ways("\xEF\xBB\xBF 1"s, 1).second == "1");
   }
 
   TEST_CASE("encoded surrogates are masked for simdjson and put back") {
