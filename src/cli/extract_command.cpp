@@ -82,6 +82,7 @@ int list_plan(const ExtractOptions& opt, ExtractPlan& plan, const std::string& d
 }
 
 int run_extract(const ExtractOptions& opt) {
+  const unsigned jobs = jobs_or_default(opt.jobs);  // a bad ZANJ_JOBS stops before anything is written
   if (opt.npy_only && opt.json_only) throw Error("--npy-only and --json-only exclude each other", Exit::usage);
   if (is_stdin_path(opt.file) && opt.directory.empty())
     throw Error("reading an archive from standard input: name the directory with -C DIR", Exit::usage);
@@ -103,7 +104,7 @@ int run_extract(const ExtractOptions& opt) {
   Progress progress("extract", plan.total_bytes);
   const ExtractResult result = write_extract(
       archive, plan, root.get(), replace, [&](const ExtractProgress& p) { progress.update(p.bytes_done, 0); },
-      jobs_or_default(opt.jobs));
+      jobs);
   progress.finish();
 
   report_not_written(opt.file, plan.refused, "refused");

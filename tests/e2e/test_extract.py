@@ -69,6 +69,39 @@ class Extract(ZanjTest):
             self.assertEqual(doc["directory"], extracted(tmp))
             self.assertEqual((doc["refused"], doc["failed"]), ([], []))
 
+    def test_jobs_write_the_same_files_and_report(self):
+        """Members split over threads: the same tree and the same --json report (storage order)
+        with -j 1, -j 4 and ZANJ_JOBS; a ZANJ_JOBS that is no number is a usage error."""
+        with tempfile.TemporaryDirectory() as tmp:
+            many = os.path.join(tmp, "many.zanj")
+            with zipfile.ZipFile(many, "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("__zanj_meta__.json", "{}")
+                z.writestr("__zanj__.json", "{}")
+                for i in range(300):
+                    z.writestr(f"d{i % 7}/m{i:03d}.bin", os.urandom(i * 37 % 5000))
+            reports, trees = [], []
+            for n, (args, env) in enumerate(((["-j", "1"], None), (["-j", "4"], None), ([], {"ZANJ_JOBS": "3"}))):
+                out = os.path.join(tmp, f"out{n}")
+                reports.append(self.assertOk(run("extract", "--json", *args, many, "-C", out, env=env)).json())
+                tree = {}
+                for p in files_below(out):
+                    if os.path.isfile(os.path.join(out, p)):
+                        with open(os.path.join(out, p), "rb") as f:
+                            tree[p] = f.read()
+                trees.append(tree)
+            with zipfile.ZipFile(many) as z:
+                self.assertEqual(trees[0], {name: z.read(name) for name in z.namelist()})
+                self.assertEqual(reports[0]["written"], z.namelist())  # storage order
+            for n in (1, 2):
+                self.assertEqual(trees[n], trees[0])
+                self.assertEqual(reports[n]["written"], reports[0]["written"])
+            self.assertFails(run("extract", many, "-C", os.path.join(tmp, "bad"), env={"ZANJ_JOBS": "lots"}), 2,
+                             "ZANJ_JOBS=lots")
+            r = run("extract", "-j", "0", many, "-C", os.path.join(tmp, "bad"))
+            self.assertEqual(r.code, 2, r.err)
+            self.assertTrue(r.err.startswith("zanj: error: --jobs: Value 0 not in range 1 to 1024"), r.err)
+            self.assertFalse(os.path.exists(os.path.join(tmp, "bad")))
+
     def test_existing_files_kept_unless_force(self):
         with tempfile.TemporaryDirectory() as tmp:
             self.assertOk(run("extract", corpus("basic.zanj"), "-C", extracted(tmp)))

@@ -10,8 +10,10 @@
 // them (json_members.cpp). Before simdjson sees it, the text is decoded and minified, and
 // encoded surrogates are masked (json_text.cpp).
 #include <atomic>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <simdjson.h>
 
@@ -45,51 +47,88 @@ std::string describe(simdjson::error_code code) {
   }
 }
 
-/// Walks one value and everything in it, depth first, in document order.
+/// Walks the root and everything in it, depth first, in document order, with an explicit stack
+/// of open containers: nesting costs heap, not native stack (1,024 levels of recursion overflowed
+/// the 8 MB stack under AddressSanitizer).
 class Walk {
  public:
   explicit Walk(JsonDocumentBuilder& b) : b_(b) {}
 
-  std::uint32_t value(od::value v) {
-    od::json_type type;
-    if (v.type().get(type) != simdjson::SUCCESS) return scalar(v);  // NaN, Infinity, or not JSON
-    switch (type) {
-      case od::json_type::array: {
-        od::array array;
-        check(v.get_array().get(array));
-        b_.count_value();
-        b_.open_container(false);
-        for (auto element : array) {
-          od::value child;
-          check(std::move(element).get(child));
-          const std::uint32_t node = value(child);
-          b_.pending().push_back(node);
-        }
-        return b_.close_container();
-      }
-      case od::json_type::object: {
-        od::object object;
-        check(v.get_object().get(object));
-        b_.count_value();
-        b_.open_container(true);
-        for (auto member : object) {
+  std::uint32_t root(od::value value) {
+    if (const auto node = enter(value)) return *node;
+    for (;;) {
+      // The innermost open container: its next child, or its end.
+      const std::size_t depth = levels_.size() - 1;
+      Level& top = levels_[depth];
+      if (top.object ? top.member != top.members_end : top.element != top.elements_end) {
+        std::optional<std::uint32_t> child;
+        if (top.object) {
           od::field field;
-          check(std::move(member).get(field));
+          check((*top.member).get(field));
           const char* key_end = nullptr;
-          const std::uint32_t key = b_.string_at(field.key().raw(), key_end);
-          b_.top().key = key;
-          const std::uint32_t node = value(field.value());
-          b_.pending().push_back(key);
-          b_.pending().push_back(node);
+          b_.top().key = b_.string_at(field.key().raw(), key_end);
+          child = enter(field.value());
+        } else {
+          od::value element;
+          check((*top.element).get(element));
+          child = enter(element);
         }
-        return b_.close_container();
+        if (child) hand_over(*child);  // a scalar; a container was opened and is now on top
+        continue;
       }
-      default:
-        return scalar(v);
+      const std::uint32_t node = b_.close_container();
+      levels_.pop_back();
+      if (levels_.empty()) return node;
+      hand_over(node);
     }
   }
 
  private:
+  /// An open container: where its iteration stands (simdjson's iterators are values).
+  struct Level {
+    bool object;
+    od::array_iterator element, elements_end;
+    od::object_iterator member, members_end;
+  };
+
+  /// A scalar's node, or nothing when `v` is a container, now open on top of the stack.
+  std::optional<std::uint32_t> enter(od::value v) {
+    od::json_type type;
+    if (v.type().get(type) != simdjson::SUCCESS) return scalar(v);  // NaN, Infinity, or not JSON
+    Level level{};
+    if (type == od::json_type::array) {
+      od::array array;
+      check(v.get_array().get(array));
+      check(array.begin().get(level.element));
+      check(array.end().get(level.elements_end));
+    } else if (type == od::json_type::object) {
+      od::object object;
+      check(v.get_object().get(object));
+      level.object = true;
+      check(object.begin().get(level.member));
+      check(object.end().get(level.members_end));
+    } else {
+      return scalar(v);
+    }
+    b_.count_value();
+    b_.open_container(level.object);
+    levels_.push_back(level);
+    return std::nullopt;
+  }
+
+  /// A complete child goes to the innermost open container, which moves past it.
+  void hand_over(std::uint32_t node) {
+    Level& parent = levels_.back();
+    if (parent.object) {
+      b_.pending().push_back(b_.top().key);
+      b_.pending().push_back(node);
+      ++parent.member;
+    } else {
+      b_.pending().push_back(node);
+      ++parent.element;
+    }
+  }
+
   std::uint32_t scalar(od::value& v) {
     const std::string_view token = v.raw_json_token();
     const std::uint32_t node = b_.scalar(token.data(), token.data() + token.size());
@@ -102,6 +141,7 @@ class Walk {
   }
 
   JsonDocumentBuilder& b_;
+  std::vector<Level> levels_;
 };
 
 }  // namespace
@@ -177,7 +217,7 @@ void JsonDocumentBuilder::parse_document(char* text, std::size_t size, std::size
     unmask_encoded_surrogates(text, masked);  // stage 1 has validated the text: strings keep their surrogates
     od::value root;
     if (const auto code = document.get_value().get(root)) error(describe(code));
-    Walk(*this).value(root);
+    Walk(*this).root(root);
     const char* rest = nullptr;  // a location unless the walk ended at the end of the text
     if (document.current_location().get(rest) == simdjson::SUCCESS) error("extra data", rest);
   }
@@ -239,6 +279,8 @@ JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* own
   // Transcoded text is new, so never minified yet.
   const std::size_t size = minified && !wide ? text.size() - start : minify_json(text.data() + start, text.size() - start);
   text.resize(start + size);
+  // At least commas + 1 values: a list of millions is refused before simdjson indexes it.
+  if (has_commas_outside_strings(std::string_view(text).substr(start), limits.max_values)) too_many_values(what, limits);
   if (text.capacity() < text.size() + simdjson::SIMDJSON_PADDING) text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
   doc.text_start_ = start;
   JsonDocumentBuilder builder(doc, std::string_view(text).substr(start), what, limits, n);

@@ -39,6 +39,7 @@ class JsonMinifier {
   /// The text as written began with a UTF-8 byte-order mark (which stays in what append wrote).
   bool bom() const { return utf8_ && floor_ == 3; }
 
+
  private:
   bool decided_ = false;     ///< append: the first four bytes have been seen
   bool utf8_ = false;        ///< append: they showed UTF-8, so what follows is minified
@@ -50,6 +51,12 @@ class JsonMinifier {
 
 /// The whole text at once: text[0, size) minified in place; returns the new size.
 std::size_t minify_json(char* text, std::size_t size);
+
+/// Whether `text` holds at least `count` commas outside strings. In JSON each one adds a value
+/// to its container, so a document holds at least commas + 1 values: an exact refusal of
+/// --max-json-values before simdjson indexes the text (4 bytes per structural character: 64 MB
+/// for a list of 8M zeros).
+bool has_commas_outside_strings(std::string_view text, std::uint64_t count);
 
 /// simdjson validates its input as strict UTF-8; Python's 'surrogatepass' also accepts the
 /// 3-byte forms of U+D800..U+DFFF (ED A0..BF xx). mask_encoded_surrogates turns each such lead

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -115,6 +116,23 @@ TEST_SUITE("json text") {
     }
     CHECK(both_ways("\n7\0\0\0\t"s, 64).first.empty());
     CHECK(both_ways("\xEF\xBB\xBF 1"s, 1).second == "1");
+  }
+
+  TEST_CASE("commas outside strings: an exact lower bound on the values, counted before parsing") {
+    CHECK(has_commas_outside_strings("[1,2,3]", 2));
+    CHECK_FALSE(has_commas_outside_strings("[1,2,3]", 3));
+    CHECK_FALSE(has_commas_outside_strings("[\",,,,\",\"\\\",,\"]", 2));  // commas in strings, an escaped quote
+    CHECK(has_commas_outside_strings("[\",,,,\",\"\\\",,\"]", 1));
+    // The eight-bytes-at-a-time count: commas at every position of a word, and bytes next to ','.
+    std::string mixed;
+    for (int i = 0; i < 100; ++i) mixed += std::string(static_cast<std::size_t>(i % 9), '0' + i % 10) + (i % 3 ? "," : ",\xAC\x2D\x2B");
+    const auto commas = static_cast<std::uint64_t>(std::count(mixed.begin(), mixed.end(), ','));
+    CHECK(has_commas_outside_strings(mixed, commas));
+    CHECK_FALSE(has_commas_outside_strings(mixed, commas + 1));
+    JsonLimits limits;
+    limits.max_values = 3;
+    CHECK_THROWS_WITH(parse_json("[0,0,0]", "m", limits), doctest::Contains("limit of 3"));
+    CHECK_NOTHROW(parse_json("[\"a,b,c,d\"]", "m", limits));
   }
 
   TEST_CASE("encoded surrogates are masked for simdjson and put back") {
