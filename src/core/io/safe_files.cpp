@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -25,7 +26,7 @@ namespace {
 
 // ---- interrupt cleanup: a fixed table the signal handler can read without locks ----------
 
-constexpr int kSlots = 32;
+constexpr int kSlots = 1024;  // one live temporary file per --jobs thread at most (1 to 1024)
 constexpr std::size_t kNameMax = 255;
 struct Slot {
   std::atomic<int> dir{-1};  ///< -1 free, -2 being filled, else the directory fd
@@ -49,11 +50,26 @@ void release_slot(int slot) {
   if (slot >= 0) g_slots[slot].dir.store(-1);
 }
 
-extern "C" void remove_temp_files_and_die(int sig) {
+/// Set by the signal handler: no temporary file may be created any more (TempFile waits).
+std::atomic<bool> g_dying{false};
+
+void remove_registered_files() {
   for (Slot& s : g_slots) {
     const int dir = s.dir.load();
     if (dir >= 0) ::unlinkat(dir, s.name, 0);
   }
+}
+
+extern "C" void remove_temp_files_and_die(int sig) {
+  // Other threads (extract --jobs) keep running while this handler does. Once g_dying is set,
+  // none creates another file; one that looked before may still create the file it registered
+  // a moment ago, so the table is swept twice, the second time after a pause far longer than
+  // that step takes.
+  g_dying.store(true);
+  remove_registered_files();
+  timespec pause{0, 50'000'000};
+  ::nanosleep(&pause, nullptr);
+  remove_registered_files();
   // SA_RESETHAND restored the default action: die of the same signal.
   ::raise(sig);
 }
@@ -178,15 +194,26 @@ TempFile::TempFile(int dir, std::string_view hint) {
   const std::string base = "." + std::string(hint.substr(0, kHintMax)) + ".zanj-tmp-";
   for (int attempt = 0; attempt < 100; ++attempt) {
     std::string name = base + random_suffix();
+    // The name is registered before the file exists: the signals held here are held on this
+    // thread only, and another thread (extract --jobs) may take one meanwhile; its handler then
+    // removes a name not yet created (harmless), never misses a file that is.
+    const int slot = claim_slot(dir_.get(), name);
+    if (g_dying.load()) {  // the process is being killed: create nothing more
+      release_slot(slot);
+      for (;;) ::pause();
+    }
     const int fd = ::openat(dir_.get(), name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd >= 0) {
       fd_ = UniqueFd(fd);
       name_ = std::move(name);
       target_ = std::string(hint);
       live_ = true;
-      slot_ = claim_slot(dir_.get(), name_);
+      slot_ = slot;
       return;
     }
+    const int error = errno;
+    release_slot(slot);
+    errno = error;
     if (errno != EEXIST) fail("cannot create a temporary file for '" + std::string(hint) + "'");
   }
   throw Error("cannot create a temporary file for '" + std::string(hint) + "': too many name collisions", Exit::usage);
