@@ -10,6 +10,7 @@
 
 #include "zanj/archive.hpp"
 #include "zanj/error.hpp"
+#include "json/json_parse.hpp"
 
 // tests/CMakeLists.txt passes the corpus directory; this default serves a compile by hand from
 // the source root.
@@ -24,6 +25,17 @@ inline const std::string kCorpus = ZANJ_TEST_CORPUS;
 
 /// Path of a file in the test corpus, e.g. corpus("malformed/bad_crc.zanj").
 inline std::string corpus(const std::string& name) { return kCorpus + "/" + name; }
+
+/// Whether parse_json (json/json_parse.hpp) accepts `text`: Python 3.11's json.loads(bytes) is
+/// the oracle the JSON tests hold it to (docs/format.md).
+inline bool parses_as_json(std::string_view text) {
+  try {
+    (void)parse_json(text, "t");
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
 
 /// Path of a pack input in the corpus's convert/ folder (.npy, .npz, .json files).
 inline std::string convert(const std::string& name) { return corpus("convert/" + name); }

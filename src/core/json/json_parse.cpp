@@ -57,9 +57,9 @@ class Walk {
   std::uint32_t root(od::value value) {
     if (const auto node = enter(value)) return *node;
     for (;;) {
-      // The innermost open container: its next child, or its end.
-      const std::size_t depth = levels_.size() - 1;
-      Level& top = levels_[depth];
+      // The innermost open container: its next child, or its end. (`enter` may grow levels_,
+      // so `top` is not used after it.)
+      Level& top = levels_.back();
       if (top.object ? top.member != top.members_end : top.element != top.elements_end) {
         std::optional<std::uint32_t> child;
         if (top.object) {

@@ -6,20 +6,13 @@
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
 #include "json/json_parse.hpp"
+#include "test_support.hpp"
 
 using namespace zanj;
 
 // Python 3.11's json.loads(bytes) is the oracle for every case below (docs/format.md).
-namespace {
-bool parses(std::string_view text) {
-  try {
-    (void)parse_json(text, "t");
-    return true;
-  } catch (const Error&) {
-    return false;
-  }
-}
-}  // namespace
+using zanj::test::parses_as_json;
+const auto parses = parses_as_json;
 
 TEST_SUITE("json scalars") {
   TEST_CASE("NaN and Infinity are values, never keys; only Python's spelling") {
