@@ -101,7 +101,7 @@ TEST_SUITE("json text") {
     // refuses the NULs; minified first, "7\0\0\0" would read as UTF-32 and give 7 (found by
     // fuzz_json, fuzz/regressions/json/minified-text-detected-as-utf32).
     for (const std::string& text : {"\n7\0\0\0\t"s, " 7\0"s, "\xEF\xBB\xBF 1"s, "\xEF\xBB\xBF\n{\"a\": [1, 2]}\n"s,
-                                    "\xEF\xBB\xBF1 2"s, "\t\xEF\xBB\xBFInfinity"s, "\xFF\xFE[\x00 \x001\x00]\x00"s, "  [\"x\"]"s, "12"s}) {
+                                    "\xEF\xBB\xBF" "1 2"s, "\t\xEF\xBB\xBFInfinity"s, "\xFF\xFE[\x00 \x00" "1\x00]\x00"s, "  [\"x\"]"s, "12"s}) {
       for (std::size_t step : {1, 2, 3, 5, 64}) {
         const auto [whole, streamed_value] = both_ways(text, step);
         CHECK_MESSAGE(whole == streamed_value, text, " in steps of ", step);
@@ -118,7 +118,7 @@ TEST_SUITE("json text") {
     CHECK(has_commas_outside_strings("[\",,,,\",\"\\\",,\"]", 1));
     // The eight-bytes-at-a-time count: commas at every position of a word, and bytes next to ','.
     std::string mixed;
-    for (int i = 0; i < 100; ++i) mixed += std::string(static_cast<std::size_t>(i % 9), '0' + i % 10) + (i % 3 ? "," : ",\xAC\x2D\x2B");
+    for (int i = 0; i < 100; ++i) mixed += std::string(static_cast<std::size_t>(i % 9), static_cast<char>('0' + i % 10)) + (i % 3 ? "," : ",\xAC\x2D\x2B");
     const auto commas = static_cast<std::uint64_t>(std::count(mixed.begin(), mixed.end(), ','));
     CHECK(has_commas_outside_strings(mixed, commas));
     CHECK_FALSE(has_commas_outside_strings(mixed, commas + 1));
