@@ -43,22 +43,6 @@ std::string reason(const Archive& archive, const Error& err) {
   return what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what;
 }
 
-/// Members split into `count` groups of about equal compressed size, each in storage order so
-/// its pass reads forward (as verify splits its data pass).
-std::vector<std::vector<const ZipEntry*>> balance(std::vector<const ZipEntry*> files, std::size_t count) {
-  std::sort(files.begin(), files.end(), [](auto a, auto b) { return a->compressed_size > b->compressed_size; });
-  std::vector<std::vector<const ZipEntry*>> groups(std::max<std::size_t>(1, std::min(count, files.size())));
-  std::vector<std::uint64_t> load(groups.size(), 0);
-  for (const ZipEntry* e : files) {
-    const std::size_t g = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-    groups[g].push_back(e);
-    load[g] += e->compressed_size + 512;  // a small member still costs its file's creation
-  }
-  for (auto& g : groups)
-    std::sort(g.begin(), g.end(), [](auto a, auto b) { return a->local_header_offset < b->local_header_offset; });
-  return groups;
-}
-
 /// What every thread shares: the progress it reports, under one lock.
 class SharedState {
  public:
@@ -159,7 +143,7 @@ ExtractResult extract_members(const Archive& archive, const ExtractPlan& plan, i
     }
   }
   SharedState shared(progress, files.size(), plan.total_bytes);
-  const auto groups = balance(files, threads);
+  const auto groups = split_for_threads(files, threads, 512);  // a small member still costs its file
   std::vector<std::unique_ptr<GroupWriter>> writers;
   for (std::size_t g = 0; g < groups.size(); ++g)
     writers.push_back(std::make_unique<GroupWriter>(archive, root, replace, shared));

@@ -21,8 +21,9 @@ class JsonDocumentBuilder {
   JsonDocumentBuilder(JsonDocument& doc, std::string_view text, std::string_view what, const JsonLimits& limits,
                       JsonParseNotes& notes);
 
-  /// Parse `bytes` into a document that owns them (`owned`: the caller's string to take) or
-  /// copies what it keeps (`owned` null: a .jsonl line or a small value).
+  /// Parse `bytes` into a document of its own: `owned` is the caller's string to take (the
+  /// strings are then copied out and the text freed); null, the bytes are copied and the text
+  /// kept (parse_json's document, which lives only to be copied into a Json).
   /// `minified`: 0, or JsonMinifier already passed over `bytes` as UTF-8 (2: that began with a
   /// byte-order mark, still there; 1: that did not).
   static JsonDocument build(std::string_view bytes, std::string* owned, int minified, std::string_view what,

@@ -4,10 +4,9 @@
 // std::string per key, a vector per container); here every value and every key is one 16-byte
 // node in one array, in document order, and a container's children are listed in one shared
 // index array (an element: its node; an object member: its key node, then its value node). A
-// string is a view into the document's text when it needs no decoding and the caller keeps
-// the text, else its (decoded) bytes in one arena: a document that owns its text copies the
-// strings into the arena after parsing, each repeated key once, and frees the text (which
-// was most of its size). JsonView (json_view.cpp) reads it; nothing else needs to.
+// string is a view into the document's own (minified) text when it needs no decoding, else its
+// decoded bytes in one arena; a document kept after parsing copies the strings into the arena,
+// each repeated key once, and frees the text (parse_json's short-lived document keeps it). JsonView (json_view.cpp) reads it; nothing else needs to.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -53,10 +52,9 @@ class JsonDocument {
 
  private:
   friend class JsonDocumentBuilder;
-  const char* text() const { return (external_text_ ? external_text_ : owned_text_.data()) + text_start_; }
+  const char* text() const { return owned_text_.data() + text_start_; }
 
-  std::string owned_text_;                ///< the (decoded) text, when the document owns it
-  const char* external_text_ = nullptr;   ///< the text, when the caller keeps it alive
+  std::string owned_text_;                ///< the (decoded, minified) text, until release_text
   std::size_t text_start_ = 0;            ///< past a byte-order mark in owned_text_
   std::string arena_;                     ///< strings that needed decoding (escapes)
   std::vector<Node> nodes_;

@@ -27,25 +27,6 @@ using Role = MemberPlan::Role;
 /// the members already seen. Bounded so that a hostile archive cannot make us loop.
 constexpr int kMaxPasses = 64;
 
-/// Split the members to read into `count` groups of about equal compressed size (largest
-/// first onto the lightest group), each in storage order so its pass reads forward.
-std::vector<std::vector<std::size_t>> balance(const std::vector<ZipEntry>& entries, std::vector<std::size_t> todo,
-                                              std::size_t count) {
-  std::sort(todo.begin(), todo.end(),
-            [&](auto a, auto b) { return entries[a].compressed_size > entries[b].compressed_size; });
-  std::vector<std::vector<std::size_t>> groups(count);
-  std::vector<std::uint64_t> load(count, 0);
-  for (const std::size_t i : todo) {
-    const std::size_t g = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
-    groups[g].push_back(i);
-    load[g] += entries[i].compressed_size + 1;  // +1: many empty members still cost something
-  }
-  for (auto& g : groups)
-    std::sort(g.begin(), g.end(),
-              [&](auto a, auto b) { return entries[a].local_header_offset < entries[b].local_header_offset; });
-  return groups;
-}
-
 /// Bytes inflated by all reading threads together, passed on to VerifyOptions::progress.
 class SharedProgress {
  public:
@@ -80,7 +61,7 @@ struct GroupFindings {
 };
 
 /// Inflate one group's members through their value checks; findings go to `found`.
-void read_group(const Archive& archive, const std::vector<std::size_t>& group, const std::vector<MemberPlan>& plans,
+void read_group(const Archive& archive, const std::vector<const ZipEntry*>& group, const std::vector<MemberPlan>& plans,
                 const VerifyOptions& options, GroupFindings& found, SharedProgress& progress) {
   const ResourceLimits& limits = options.limits;
   const auto& entries = archive.entries();
@@ -93,8 +74,7 @@ void read_group(const Archive& archive, const std::vector<std::size_t>& group, c
     const auto [at, fresh] = found.problems.try_emplace(index, std::move(member));
     if (!fresh) merge_report(at->second, member);
   };
-  std::vector<const ZipEntry*> pending;
-  for (const std::size_t i : group) pending.push_back(&entries[i]);
+  std::vector<const ZipEntry*> pending = group;
   std::string gave_up;  // why the last pass stopped early
   for (int pass = 0; !pending.empty() && pass < kMaxPasses; ++pass) {
     std::unordered_set<const ZipEntry*> seen;
@@ -153,17 +133,16 @@ void read_group(const Archive& archive, const std::vector<std::size_t>& group, c
 void check_member_data(const Archive& archive, const std::vector<MemberPlan>& plans,
                        const std::vector<bool>& inflatable, const VerifyOptions& options, VerifyReport& report) {
   const auto& entries = archive.entries();
-  std::vector<std::size_t> todo;
+  std::vector<const ZipEntry*> todo;
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < entries.size(); ++i)
     if (inflatable[i] && plans[i].role != Role::main_json && plans[i].role != Role::meta_json) {
-      todo.push_back(i);
+      todo.push_back(&entries[i]);
       total += entries[i].uncompressed_size;  // inflatable: their sum is within --max-total-bytes
     }
   SharedProgress progress(options.progress, total);
   const unsigned threads = options.threads ? options.threads : available_cpus();
-  const std::size_t count = std::clamp<std::size_t>(threads, 1, std::max<std::size_t>(todo.size(), 1));
-  const auto groups = balance(entries, std::move(todo), count);
+  const auto groups = split_for_threads(std::move(todo), threads, 1);
   std::vector<GroupFindings> found(groups.size());
   {
     // The calling thread reads the first group; an exception from another (e.g. out of

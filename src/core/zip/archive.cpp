@@ -120,4 +120,19 @@ std::string archive_library_versions() {
          "." + std::to_string(zstd % 100);
 }
 
+std::vector<std::vector<const ZipEntry*>> split_for_threads(std::vector<const ZipEntry*> members, std::size_t count,
+                                                            std::uint64_t overhead) {
+  std::sort(members.begin(), members.end(), [](auto a, auto b) { return a->compressed_size > b->compressed_size; });
+  std::vector<std::vector<const ZipEntry*>> groups(std::clamp<std::size_t>(count, 1, std::max<std::size_t>(members.size(), 1)));
+  std::vector<std::uint64_t> load(groups.size(), 0);
+  for (const ZipEntry* e : members) {
+    const std::size_t g = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+    groups[g].push_back(e);
+    load[g] += e->compressed_size + overhead;
+  }
+  for (auto& g : groups)
+    std::sort(g.begin(), g.end(), [](auto a, auto b) { return a->local_header_offset < b->local_header_offset; });
+  return groups;
+}
+
 }  // namespace zanj

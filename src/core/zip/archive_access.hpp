@@ -36,6 +36,13 @@ std::vector<const ZipEntry*> read_each_found(
     const Archive& archive, const std::vector<const ZipEntry*>& wanted,
     const std::function<void(const ZipEntry&, const Archive::MemberReader&)>& on_member);
 
+/// `members` split into `count` groups (no more than there are members, at least one) of about
+/// equal compressed size, each member costing `overhead` bytes more (many small members still
+/// cost something): largest first onto the lightest group, each group then in storage order so
+/// that its pass reads forward. How verify and extract share members among their threads.
+std::vector<std::vector<const ZipEntry*>> split_for_threads(std::vector<const ZipEntry*> members, std::size_t count,
+                                                            std::uint64_t overhead);
+
 inline const ByteSource& archive_source(const Archive& archive) { return *PrivateAccess::impl(archive).source; }
 inline const ZipDirectory& archive_directory(const Archive& archive) { return PrivateAccess::impl(archive).directory; }
 

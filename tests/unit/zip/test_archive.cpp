@@ -12,6 +12,33 @@ using test::corpus;
 using test::read_file;
 
 TEST_SUITE("archive") {
+  TEST_CASE("split_for_threads: balanced by compressed size, each group in storage order") {
+    std::vector<ZipEntry> entries(7);
+    const std::uint64_t sizes[] = {100, 10, 60, 50, 5, 40, 0};
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      entries[i].compressed_size = sizes[i];
+      entries[i].local_header_offset = 1000 * i;
+    }
+    std::vector<const ZipEntry*> all;
+    for (const ZipEntry& e : entries) all.push_back(&e);
+    const auto groups = split_for_threads(all, 2, 1);
+    REQUIRE(groups.size() == 2);
+    std::size_t members = 0;
+    for (const auto& g : groups) {
+      members += g.size();
+      for (std::size_t k = 1; k < g.size(); ++k) CHECK(g[k - 1]->local_header_offset < g[k]->local_header_offset);
+    }
+    CHECK(members == entries.size());
+    std::uint64_t load[2] = {0, 0};
+    for (std::size_t g = 0; g < 2; ++g)
+      for (const ZipEntry* e : groups[g]) load[g] += e->compressed_size;
+    CHECK(load[0] + load[1] == 265);
+    CHECK((load[0] > load[1] ? load[0] - load[1] : load[1] - load[0]) <= 15);  // largest first onto the lightest
+    CHECK(split_for_threads(all, 64, 1).size() == entries.size());  // never more groups than members
+    CHECK(split_for_threads({}, 4, 1).size() == 1);                  // one (empty) group for none
+    CHECK(split_for_threads(all, 0, 1).size() == 1);
+  }
+
   TEST_CASE("members stream whole, in chunks, for deflate and store") {
     for (const char* name : {"basic.zanj", "stored.zanj"}) {
       Archive a(corpus(name));
