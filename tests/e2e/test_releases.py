@@ -179,8 +179,32 @@ class Releases(ZanjTest):
                 r = run("verify", gone)
                 self.assertEqual(r.code, 1, r.text + r.err)
                 self.assertIn("samples/3/arr.npy", r.text + r.err)
-                # Not yet checked (issue 25, item 2): a row's member whose .npy shape disagrees
-                # with the row's node passes verify; see the branch report.
+
+    def test_verify_holds_row_nodes_to_their_members(self):
+        # The node in a row says what its .npy member holds; a shape or dtype that the member's
+        # header contradicts is what `cat` refuses, so verify must not say ok.
+        def changed_rows(name, data):
+            if name != "samples.jsonl":
+                return data
+            lines = data.decode().split("\n")
+            lines[3] = lines[3].replace('"shape": [20, 16]', '"shape": [16, 20]')
+            lines[5] = lines[5].replace('"dtype": "float32"', '"dtype": "float64"')
+            return "\n".join(lines).encode()
+
+        for name in ("zanj-0.6.0_rows.zanj", "zanj-0.3.1_rows.zanj"):
+            with self.subTest(name), tempfile.TemporaryDirectory() as tmp:
+                self.assertOk(run("verify", path_of(name)))
+                bad = self.rewrite(tmp, name, changed_rows)
+                self.assertFails(run("cat", bad, "samples/3/arr"), 1, "declares shape")
+                for jobs in ("1", "3"):
+                    r = run("verify", "--json", "-j", jobs, bad)
+                    self.assertEqual(r.code, 1, r.text + r.err)
+                    errors = [(e["code"], e["member"], e["path"]) for e in r.json()["errors"]]
+                    self.assertEqual(
+                        errors,
+                        [("npy_mismatch", "samples/3/arr.npy", "samples/3/arr"),
+                         ("npy_mismatch", "samples/5/arr.npy", "samples/5/arr")],
+                    )
 
 class LegacyRules(ZanjTest):
     """What only the "__format__" releases did, on archives built here."""

@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <tuple>
 #include <unordered_set>
 
 #include "source/input.hpp"
@@ -58,6 +59,8 @@ void add_counts(VerifyCounts& c, const VerifyCounts& d) {
 struct GroupFindings {
   VerifyCounts counts;
   std::map<std::size_t, VerifyReport> problems;
+  std::vector<RowClaim> row_claims;  ///< of reference nodes in .jsonl lines
+  std::map<std::string, RowTarget, std::less<>> row_targets;  ///< members those nodes refer to
 };
 
 /// Inflate one group's members through their value checks; findings go to `found`.
@@ -100,6 +103,10 @@ void read_group(const Archive& archive, const std::vector<const ZipEntry*>& grou
         ++slot.checked.members_read;
         slot.checked.bytes_read += e.uncompressed_size;
         check.finish(slot);
+        auto& claims = check.row_claims();
+        found.row_claims.insert(found.row_claims.end(), std::make_move_iterator(claims.begin()),
+                                std::make_move_iterator(claims.end()));
+        if (plans[index_of(e)].in_rows) found.row_targets.emplace(e.name, check.row_target());
         keep(index_of(e), std::move(slot));
       });
     } catch (const Error& err) {
@@ -165,6 +172,17 @@ void check_member_data(const Archive& archive, const std::vector<MemberPlan>& pl
   std::sort(problems.begin(), problems.end());
   for (const auto& [index, part] : problems) merge_report(report, *part);
   merge_report(report, counts);
+  // The claims of reference nodes in .jsonl lines, against the members they name, wherever
+  // each was read; sorted, so that the report does not depend on how the members were split.
+  std::vector<RowClaim> claims;
+  std::map<std::string, RowTarget, std::less<>> targets;
+  for (GroupFindings& g : found) {
+    claims.insert(claims.end(), std::make_move_iterator(g.row_claims.begin()), std::make_move_iterator(g.row_claims.end()));
+    targets.merge(g.row_targets);
+  }
+  std::sort(claims.begin(), claims.end(),
+            [](const RowClaim& a, const RowClaim& b) { return std::tie(a.path, a.member) < std::tie(b.path, b.member); });
+  check_row_claims(claims, targets, report);
 }
 
 /// What `zanj extract --salvage` would recover from an archive whose directory cannot be read:

@@ -4,6 +4,7 @@
 // (verify_zip.cpp), the ZANJ consistency checks (verify_zanj.cpp) and the streaming value
 // checks of one member (verify_values.cpp). Commands use verify.hpp, not this.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -101,8 +102,12 @@ struct MemberPlan {
     std::vector<Json> rest;
     std::string member;
     std::string path;  ///< the whole path, for messages
+    bool npy = true;   ///< externals_info item_type: "npy" (else "jsonl")
   };
   std::vector<LineReference> line_references;
+  /// A reference node inside some .jsonl line refers to this member: its header or line count
+  /// is kept for check_row_claims.
+  bool in_rows = false;
 };
 
 /// The two JSON members, parsed (absent when missing or invalid).
@@ -161,6 +166,28 @@ inline PathWalk walk_python_path(const Json& root, const std::vector<Json>& item
 
 // ---- values (verify_values.cpp) --------------------------------------------------------
 
+/// What a reference node found in a .jsonl line says about the member it refers to. That member
+/// may be read before or after the line, by another thread, so the claim is kept and checked
+/// against it once every member has been read (check_row_claims).
+struct RowClaim {
+  std::string member;  ///< the node's $ref
+  std::string path;    ///< the node's object path, for messages
+  std::optional<ArrayNode> array;      ///< an external array: its dtype, shape and n_elements
+  std::optional<std::uint64_t> rows;   ///< an external list or table: its declared length
+};
+
+/// What the data pass found in a member that rows refer to (MemberPlan::in_rows).
+struct RowTarget {
+  std::optional<NpyHeader> header;     ///< an .npy member whose header was valid
+  std::optional<std::uint64_t> lines;  ///< a .jsonl member whose lines were all read
+};
+
+/// Check each claim against its member, as finish_npy and finish_jsonl check the nodes of
+/// __zanj__.json: npy_mismatch, jsonl_row_count. A claim whose member has no target (missing,
+/// unreadable or invalid) was reported already.
+void check_row_claims(const std::vector<RowClaim>& claims, const std::map<std::string, RowTarget, std::less<>>& targets,
+                      VerifyReport& report);
+
 /// Checks one member's contents as its bytes stream past (a ChunkSink), against its plan.
 class MemberValueCheck {
  public:
@@ -172,12 +199,17 @@ class MemberValueCheck {
   void feed(std::string_view chunk);
   /// The member was read whole and its CRC-32 matched: report what was found.
   void finish(VerifyReport& report);
+  /// After finish(): the claims of the reference nodes found in this member's lines.
+  std::vector<RowClaim>& row_claims() { return row_claims_; }
+  /// After finish(): what check_row_claims needs of this member.
+  RowTarget row_target() const;
 
  private:
   void feed_npy(std::string_view chunk);
   void feed_jsonl(std::string_view chunk);
   bool on_line(std::uint64_t index, std::string_view line);
   void check_line_references(std::uint64_t index, JsonView value);
+  void claim_row_reference(const Node& node, const MemberPlan::LineReference& ref);
   void fail(Code code, std::string message);
   void finish_npy();
   void finish_jsonl();
@@ -194,6 +226,8 @@ class MemberValueCheck {
   std::vector<bool> reference_found_;
   JsonParseNotes first_notes_;  ///< of the first line with a BOM or a repeated key
   std::uint64_t noted_lines_ = 0, first_noted_line_ = 0;
+  std::vector<RowClaim> row_claims_;
+  bool jsonl_complete_ = false;  ///< every line was read and split
   VerifyReport found_;  ///< problems and counts, handed over by finish()
   bool broken_ = false;  ///< a problem that ends the checks was found: stop looking at the contents
 };

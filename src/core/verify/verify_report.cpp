@@ -52,7 +52,7 @@ const std::array kCodes{
     CodeRow{Code::unreferenced_member, {"unreferenced_member", kWarning, "a member nothing refers to (the loader ignores it)"}},
     CodeRow{Code::externals_info_mismatch, {"externals_info_mismatch", kError, "an externals_info entry is missing or malformed, its path cannot be walked as the loader walks it (a list takes an int, a dict a str key) or does not lead to the reference node whose $ref is the entry's name, or its item_type is wrong"}},
     CodeRow{Code::npy_invalid, {"npy_invalid", kError, "an .npy member's header is invalid or numpy refuses it (object dtypes, which need pickle; zero itemsize; a shape over intp)"}},
-    CodeRow{Code::npy_mismatch, {"npy_mismatch", kError, "an .npy header's dtype or shape disagrees with the reference node"}},
+    CodeRow{Code::npy_mismatch, {"npy_mismatch", kError, "an .npy header's dtype, shape or element count disagrees with the reference node"}},
     CodeRow{Code::npy_data_size, {"npy_data_size", kError, "an .npy member's data is shorter than prod(shape) * itemsize bytes"}},
     CodeRow{Code::jsonl_invalid, {"jsonl_invalid", kError, "a .jsonl line is not valid JSON (or too long)"}},
     CodeRow{Code::jsonl_row_count, {"jsonl_row_count", kError, "a .jsonl member's line count differs from len(data)"}},

@@ -41,6 +41,22 @@ std::optional<std::uint64_t> line_index(const Json& key) {
   return std::nullopt;
 }
 
+/// How an array node's dtype, shape or n_elements disagree with an .npy header ("" if they
+/// agree); `where` names the node's document.
+std::string header_difference(const ArrayNode& a, const NpyHeader& h, std::string_view where) {
+  const std::string in = " in " + std::string(where) + ", ";
+  try {
+    if (!dtypes_compatible(parse_dtype_name(a.dtype), h.dtype))
+      return "dtype '" + a.dtype + "'" + in + "'" + h.dtype.descr() + "' in the header";
+  } catch (const Error& e) {
+    return e.what();
+  }
+  if (a.has_shape && a.shape != h.shape) return "shape " + shape_text(a.shape) + in + shape_text(h.shape) + " in the header";
+  if (a.n_elements && *a.n_elements != h.element_count())
+    return "n_elements " + std::to_string(*a.n_elements) + in + std::to_string(h.element_count()) + " in the header";
+  return "";
+}
+
 }  // namespace
 
 MemberValueCheck::MemberValueCheck(const ZipEntry& entry, const MemberPlan& plan, const ResourceLimits& limits)
@@ -129,14 +145,58 @@ void MemberValueCheck::check_line_references(std::uint64_t index, JsonView value
     std::string why = walk.failure;
     if (walk.target) {
       const JsonView name = walk.target.find(kRefKey);
+      const Node node = classify(walk.target);
       if (!name || !name.is_string() || name.as_string() != ref.member)
         why = "it leads to a node whose $ref is not this member's name (the loader asserts it is)";
-      else if (!classify(walk.target).is_reference())
+      else if (!node.is_reference())
         why = "it leads to a node that is not an external array, list or table";
+      else if (bool(node.array) != ref.npy)
+        why = std::string("its item_type is '") + (ref.npy ? "npy" : "jsonl") + "', the reference node wants '" +
+              (node.array ? "npy" : "jsonl") + "'";
+      else
+        claim_row_reference(node, ref);
     }
     if (!why.empty())
       add_problem(found_, Code::externals_info_mismatch, ref.member, ref.path,
                   "externals_info path into line " + std::to_string(index + 1) + " of " + entry_.name + ": " + why);
+  }
+}
+
+void MemberValueCheck::claim_row_reference(const Node& node, const MemberPlan::LineReference& ref) {
+  RowClaim claim{ref.member, ref.path, std::nullopt, std::nullopt};
+  if (node.array) {
+    claim.array = *node.array;
+    claim.array->data = JsonView();  // the line's document is gone by the time the claim is checked
+  } else if (node.table) {
+    claim.rows = node.table->rows;
+  } else if (node.list) {
+    claim.rows = node.list->length;
+  }
+  row_claims_.push_back(std::move(claim));
+}
+
+RowTarget MemberValueCheck::row_target() const {
+  RowTarget target;
+  if (broken_) return target;
+  if (npy_ && npy_->header()) target.header = *npy_->header();
+  if (lines_ && jsonl_complete_) target.lines = lines_->lines();
+  return target;
+}
+
+void check_row_claims(const std::vector<RowClaim>& claims, const std::map<std::string, RowTarget, std::less<>>& targets,
+                      VerifyReport& report) {
+  for (const RowClaim& claim : claims) {
+    const auto it = targets.find(claim.member);
+    if (it == targets.end()) continue;
+    const RowTarget& target = it->second;
+    if (claim.array && target.header) {
+      const std::string differ = header_difference(*claim.array, *target.header, "its .jsonl line");
+      if (!differ.empty()) add_problem(report, Code::npy_mismatch, claim.member, claim.path, differ);
+    }
+    if (claim.rows && target.lines && *claim.rows != *target.lines)
+      add_problem(report, Code::jsonl_row_count, claim.member, claim.path,
+                  std::to_string(*target.lines) + " lines where the reference node in its .jsonl line says " +
+                      std::to_string(*claim.rows));
   }
 }
 
@@ -166,19 +226,7 @@ void MemberValueCheck::finish_npy() {
   for (const JsonView array : plan_.arrays) {
     const Node node = classify(array);
     if (!node.array) continue;  // planned as an array node: classify decides the same again
-    const ArrayNode& a = *node.array;
-    std::string differ;
-    try {
-      if (!dtypes_compatible(parse_dtype_name(a.dtype), h.dtype))
-        differ = "dtype '" + a.dtype + "' in __zanj__.json, '" + h.dtype.descr() + "' in the header";
-    } catch (const Error& e) {
-      differ = e.what();
-    }
-    if (differ.empty() && a.has_shape && a.shape != h.shape)
-      differ = "shape " + shape_text(a.shape) + " in __zanj__.json, " + shape_text(h.shape) + " in the header";
-    if (differ.empty() && a.n_elements && *a.n_elements != h.element_count())
-      differ = "n_elements " + std::to_string(*a.n_elements) + " in __zanj__.json, " +
-               std::to_string(h.element_count()) + " in the header";
+    const std::string differ = header_difference(*node.array, h, "__zanj__.json");
     if (!differ.empty()) add_problem(found_, Code::npy_mismatch, entry_.name, plan_.path, differ);
   }
   const std::uint64_t want = h.data_offset + h.data_bytes();  // cannot overflow: parse_npy_header checks
@@ -197,6 +245,7 @@ void MemberValueCheck::finish_jsonl() {
     return fail(Code::jsonl_invalid, without_prefix(e.what(), kLinePrefix));
   }
   ++found_.checked.jsonl_members;
+  jsonl_complete_ = true;
   for (std::size_t r = 0; r < reference_found_.size(); ++r)
     if (!reference_found_[r])
       add_problem(found_, Code::externals_info_mismatch, plan_.line_references[r].member, plan_.line_references[r].path,

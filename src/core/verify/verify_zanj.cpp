@@ -208,9 +208,10 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
       plan.role = item_type == "npy" ? Role::npy : Role::jsonl;
       plan.path = path;
     }
+    plan.in_rows = true;
     if (const ZipEntry* list = archive.find(walk.through))
       plans[static_cast<std::size_t>(list - archive.entries().data())].line_references.push_back(
-          MemberPlan::LineReference{walk.rest, std::string(key), path});
+          MemberPlan::LineReference{walk.rest, std::string(key), path, item_type == "npy"});
     return JsonView();
   }
   const auto raw = [&] { return to_json(info.find("path")); };  // for messages only

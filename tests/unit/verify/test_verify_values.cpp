@@ -155,6 +155,59 @@ TEST_SUITE("verify_values") {
     CHECK(run_check(plan, "0\n1\n2\n", 3) == Codes{"externals_info_mismatch"});  // no such line
   }
 
+  TEST_CASE("rows: a reference node's claims, checked against the member it names") {
+    MemberPlan plan = jsonl_plan(2);
+    const auto ref = [](std::string path, std::string member, bool npy) {
+      return MemberPlan::LineReference{parse_json(path, "path").as_array(), member, "lst", npy};
+    };
+    plan.line_references = {ref("[0, \"arr\"]", "a.npy", true), ref("[1, \"sub\"]", "s.jsonl", false)};
+    const std::string lines =
+        R"({"arr": {"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [2, 3], "dtype": "float32"}})"
+        "\n"
+        R"x({"sub": {"__muutils_format__": "list:external", "$ref": "s.jsonl", "len(data)": 4}})x"
+        "\n";
+    ZipEntry entry;
+    entry.name = "m";
+    VerifyReport found;
+    MemberValueCheck check(entry, plan, {});
+    check.feed(lines);
+    check.finish(found);
+    CHECK(found.errors.empty());
+    const std::vector<RowClaim> claims = check.row_claims();
+    REQUIRE(claims.size() == 2);
+    CHECK(claims[0].array->shape == std::vector<std::uint64_t>{2, 3});
+    CHECK(claims[1].rows == 4u);
+    CHECK(check.row_target().lines == 2u);  // this member's own line count, for claims on it
+
+    const auto codes_for = [&](const NpyHeader& header, std::uint64_t lines_in_sub) {
+      std::map<std::string, RowTarget, std::less<>> targets;
+      targets["a.npy"].header = header;
+      targets["s.jsonl"].lines = lines_in_sub;
+      VerifyReport report;
+      check_row_claims(claims, targets, report);
+      std::vector<std::string> codes;
+      for (const Problem& p : report.errors) codes.push_back(p.code + " " + p.member);
+      return codes;
+    };
+    NpyHeader header;
+    header.dtype = parse_dtype_name("float32");
+    header.shape = {2, 3};
+    CHECK(codes_for(header, 4).empty());
+    CHECK(codes_for(header, 5) == std::vector<std::string>{"jsonl_row_count s.jsonl"});
+    header.shape = {3, 2};
+    CHECK(codes_for(header, 4) == std::vector<std::string>{"npy_mismatch a.npy"});
+    header.shape = {2, 3};
+    header.dtype = parse_dtype_name("float64");
+    CHECK(codes_for(header, 4) == std::vector<std::string>{"npy_mismatch a.npy"});
+    // A member with nothing to check against (missing or invalid, reported elsewhere): no claim judged.
+    VerifyReport none;
+    check_row_claims(claims, {}, none);
+    CHECK(none.errors.empty());
+    // The item_type is held to the node it reaches, as for paths in __zanj__.json.
+    plan.line_references = {ref("[0, \"arr\"]", "a.npy", false)};
+    CHECK(run_check(plan, lines, 5) == Codes{"externals_info_mismatch"});
+  }
+
   TEST_CASE("tables: every row an object with exactly the columns") {
     const auto plan = jsonl_plan(2, std::vector<std::string>{"a", "b"});
     CHECK(run_check(plan, "{\"b\": 1, \"a\": 2}\n{\"a\": NaN, \"b\": null}\n", 4).empty());
