@@ -67,6 +67,21 @@ struct FoundNode {
 /// when there is no such node or row.
 FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target);
 
+/// Which rows walk_tree_with_rows enters.
+struct RowWalkOptions {
+  bool tables = true;        ///< the rows of tables too, not only of external lists
+  bool scalar_rows = true;   ///< visit a row that is a number, string, bool or null
+};
+
+/// walk_tree, continuing into the rows of the external lists and tables it visits (when the
+/// visitor returns true for them): each row is read from its member, parsed and walked before
+/// the next line is read, so the visitor sees "lst/3/arr" (depth one more than "lst") as it sees
+/// any node, and memory is one row. A member already being walked further up is not entered
+/// again (a row that refers to its own list). Throws Error (invalid) for a row that is not
+/// valid JSON.
+void walk_tree_with_rows(const ZanjFile& file, JsonView start, const std::vector<std::string>& start_segments,
+                         const std::function<bool(const TreeVisit&)>& visitor, const RowWalkOptions& options = {});
+
 
 /// Seconds since the epoch as "2026-11-20T12:34:56Z"; nullopt outside the years 1 to 9999
 /// (NaN and infinities included).

@@ -342,20 +342,29 @@ int run_ls(const LsOptions& opt) {
 
   const PathSegments start = split_path(opt.path);
   // A missing path is named with its nearest parent and that parent's keys, as cat does.
-  const JsonView node = find_node(z.root(), NodeTarget{opt.path, start, ""}, z.name());
+  // A path may go on into the rows of an external list (lst/3).
+  const FoundNode found = find_node_in_rows(z, NodeTarget{opt.path, start, ""});
+  const JsonView node = found.json;
 
   // Nothing proportional to the tree is held (but with --sort): --json and -1 print each
   // entry as it is visited; the aligned table walks the tree twice, once for the column
   // widths (only the padded columns' text, unstyled) and once to print each row as it is made
   // (a row costs far less to make again than a million to keep).
+  // The tree goes on into the rows of external lists (a list of dataclasses that each hold an
+  // array: lst/3/arr), within --depth: a row is read only when its entries are printed. Rows
+  // that are scalars get no entries, as the elements of a plain list get none; a table's rows
+  // are its columns' values, shown by cat, not here.
+  RowWalkOptions rows;
+  rows.tables = false;
+  rows.scalar_rows = false;
   const auto walk_matching = [&](const std::function<void(const Shown&)>& on_shown) {
-    walk_tree(node, start, [&](const TreeVisit& v) {
+    walk_tree_with_rows(z, node, start, [&](const TreeVisit& v) {
       if ((opt.glob.empty() || fnmatch(opt.glob.c_str(), v.path().c_str(), 0) == 0) &&
           (opt.kind.empty() || kind_name(v.node.kind) == opt.kind))
         on_shown(Shown{v.node, v.path(), v.depth});
       if (opt.depth >= 0 && v.depth >= static_cast<std::size_t>(opt.depth)) return false;
       return !is_scalar_list(v.node.json);  // elements of a plain list of scalars get no entries
-    });
+    }, rows);
   };
   // --sort: the shown paths and sizes are kept and sorted; each node is found again by its
   // path to print it.
@@ -370,8 +379,8 @@ int run_ls(const LsOptions& opt) {
   const auto visit_shown = [&](const std::function<void(const Shown&)>& on_shown) {
     if (!sorted) return walk_matching(on_shown);
     for (const auto& [size, path] : *sorted) {
-      const Node n = classify(follow_path(z.root(), split_path(path)));
-      on_shown(Shown{n, path, 0});
+      const FoundNode entry = find_node_in_rows(z, NodeTarget{path, split_path(path), ""});  // rows too
+      on_shown(Shown{classify(entry.json), path, 0});
     }
   };
   if (!opt.glob.empty() || !opt.kind.empty()) {  // a filter that matches nothing is an answer too
@@ -440,7 +449,9 @@ Command setup_ls(CLI::App& parent) {
   app->footer(
       "Each line is one node: its object path ('/' is the root), its kind, details (dtype and\n"
       "shape of arrays, rows and columns of tables, length of lists, a preview of scalars) and\n"
-      "its storage (inline, or the ZIP member holding its data). Reads no array data.\n\n"
+      "its storage (inline, or the ZIP member holding its data). Reads no array data.\n"
+      "The tree goes on into the rows of external lists whose rows are dicts or lists\n"
+      "(lst/3/arr), reading a row only when -d lets its entries be printed.\n\n"
       "FILE may be '-' to read an archive from standard input.\n\n"
       "Examples:\n  zanj ls model.zanj\n  zanj ls model.zanj state_dict -d 1\n"
       "  zanj ls --glob '*weight*' model.zanj\n  zanj ls --kind array --sort size model.zanj\n  zanj ls --json model.zanj | jq '.entries[] | select(.kind==\"array\")'\n\n"

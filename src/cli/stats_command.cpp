@@ -129,7 +129,9 @@ int run_stats(const StatsOptions& opt) {
   std::vector<Histogram> histograms{{}};  // one per row (--hist), none for the header
   ProfileOptions profile_options;
   profile_options.heatmap_side = 0;
-  walk_tree(node, start, [&](const TreeVisit& v) {
+  // The walk goes on into the rows of external lists and tables (a list of dataclasses that
+  // each hold an array): lst/3/arr is an array like any other.
+  walk_tree_with_rows(z, node, start, [&](const TreeVisit& v) {
     if (!v.node.array) return true;
     if (!opt.glob.empty() && fnmatch(opt.glob.c_str(), v.path().c_str(), 0) != 0) return false;
     // --hist reads the values once for both: the statistics are the same either way.
@@ -175,7 +177,8 @@ Command setup_stats(CLI::App& parent) {
   CLI::App* app =
       parent.add_subcommand("stats", "Array statistics: count, min, max, mean, std, NaN and infinity counts");
   app->footer(
-      "One line per array at or below PATH (default: every array). Values are streamed from the\n"
+      "One line per array at or below PATH (default: every array), rows of external lists and\n"
+      "tables included (lst/3/arr). Values are streamed from the\n"
       "archive in one pass, chunk by chunk, whatever the array's size, storage, byte order or\n"
       "layout. min, max, mean and std (the population standard deviation, numpy's ddof=0) are\n"
       "over the finite values; NaNs and infinities are counted in their own columns (inf counts\n"

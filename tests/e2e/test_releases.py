@@ -160,6 +160,33 @@ class Releases(ZanjTest):
         self.assertFails(run("cat", path_of(name), "lst_basic/2/nothing"), 1, "inside a row")
         doc = self.assertOk(run("stats", "--json", path_of(name), "lst_basic/3")).json()
         self.assertEqual([a["path"] for a in doc["arrays"]], ["lst_basic/3/arr_numbers"])
+        # The whole tree goes on through the rows: stats and ls reach every row's array.
+        doc = self.assertOk(run("stats", "--json", path_of(name))).json()
+        self.assertEqual([a["path"] for a in doc["arrays"]], [f"lst_basic/{i}/arr_numbers" for i in range(20)])
+        self.assertEqual({a["count"] for a in doc["arrays"]}, {20})
+        listed = [e["path"] for e in self.assertOk(run("ls", "--json", path_of(name))).json()["entries"]]
+        self.assertIn("lst_basic/19/arr_numbers", listed)
+        self.assertIn("lst_basic/0/some_string", listed)
+        biggest = self.assertOk(run("ls", "--json", "--sort", "size", "--kind", "array", path_of(name))).json()["entries"]
+        self.assertEqual(len(biggest), 20)
+        self.assertEqual(self.assertOk(run("ls", "--json", path_of(name), "lst_basic/3")).json()["entries"][-1]["dtype"], "float64")
+
+    def test_ls_reads_rows_only_within_depth(self):
+        name = "zanj-0.6.0_populate_nested.zanj"
+        with tempfile.TemporaryDirectory() as tmp:
+            # Row 5 is broken: a listing that stops above the rows never reads it; one that
+            # prints the rows says which line is broken.
+            def break_row(n, d):
+                if n != "lst_basic.jsonl":
+                    return d
+                lines = d.split(b"\n")
+                lines[5] = b"{broken"
+                return b"\n".join(lines)
+
+            bad = self.rewrite(tmp, name, break_row)
+            shallow = self.assertOk(run("ls", "--json", "-d", "1", bad)).json()["entries"]
+            self.assertEqual([e["path"] for e in shallow], ["", "name", "lst_basic"])
+            self.assertFails(run("ls", bad), 1, "lst_basic.jsonl line 6")
 
     def rewrite(self, tmp, name, change):
         """A copy of a release archive with members dropped or replaced: change(name, bytes)

@@ -1,6 +1,7 @@
 #include "zanj/summary.hpp"
 
 #include <charconv>
+#include <set>
 
 #include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"
@@ -19,7 +20,51 @@ std::optional<std::uint64_t> row_index(const std::string& segment) {
   return index;
 }
 
+/// walk_tree_with_rows for one start node, `depth` levels below the first; `open` holds the
+/// members being walked.
+struct RowWalker {
+  const ZanjFile& file;
+  const std::function<bool(const TreeVisit&)>& visitor;
+  const RowWalkOptions& options;
+  std::set<std::string> open;
+
+  void walk(JsonView start, const std::vector<std::string>& start_segments, std::size_t depth) {
+    walk_tree(start, start_segments, [&](const TreeVisit& v) {
+      if (!visitor(TreeVisit{v.node, v.depth + depth, v.walker})) return false;
+      if (!v.node.list && !(options.tables && v.node.table)) return true;
+      enter_rows(v, v.depth + depth + 1);
+      return true;
+    });
+  }
+
+  void enter_rows(const TreeVisit& v, std::size_t depth) {
+    const std::string& member = v.node.member();
+    const ZipEntry* entry = file.archive().find(member);
+    if (!entry || !open.insert(member).second) return;  // a missing member is reported where it is read
+    std::vector<std::string> segments = v.segments();
+    for_each_jsonl_line(file.archive(), *entry, [&](std::uint64_t i, std::string_view line) {
+      Json row;
+      try {
+        row = parse_json(line, entry->name + " line " + std::to_string(i + 1));
+      } catch (const Error& e) {
+        throw Error(file.name() + ": " + e.what());
+      }
+      if (!options.scalar_rows && !row.is_object() && !row.is_array()) return true;
+      segments.push_back(std::to_string(i));
+      walk(view_of(row), segments, depth);
+      segments.pop_back();
+      return true;
+    });
+    open.erase(member);
+  }
+};
+
 }  // namespace
+
+void walk_tree_with_rows(const ZanjFile& file, JsonView start, const std::vector<std::string>& start_segments,
+                         const std::function<bool(const TreeVisit&)>& visitor, const RowWalkOptions& options) {
+  RowWalker{file, visitor, options, {}}.walk(start, start_segments, 0);
+}
 
 FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
   FoundNode found;

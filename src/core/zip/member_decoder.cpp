@@ -279,6 +279,18 @@ bool decode_small_whole(const ByteSource& source, const ZipEntry& entry, const L
     ~Buffers() { libdeflate_free_decompressor(decompressor); }
   };
   thread_local Buffers buffers;
+  // A sink may read another member on this thread (a row's array, read while its .jsonl
+  // streams): the buffers hold the bytes it was handed, so that read takes the streaming path,
+  // which has buffers of its own.
+  thread_local bool in_use = false;
+  if (in_use) return false;
+  struct InUse {
+    bool& flag;
+    explicit InUse(bool& f) : flag(f) { flag = true; }
+    ~InUse() { flag = false; }
+    InUse(const InUse&) = delete;
+    InUse& operator=(const InUse&) = delete;
+  } const hold(in_use);
   if (!buffers.decompressor && !(buffers.decompressor = libdeflate_alloc_decompressor())) return false;
   const auto in_size = static_cast<std::size_t>(entry.compressed_size);
   const auto out_size = static_cast<std::size_t>(entry.uncompressed_size);

@@ -53,6 +53,26 @@ TEST_SUITE("archive") {
     }
   }
 
+  TEST_CASE("a sink may read another member: the bytes it was handed stay its own") {
+    // A row of a .jsonl list is walked, and its array read, while the list still streams.
+    Archive a(corpus("releases/zanj-0.6.0_populate_nested.zanj"));
+    const ZipEntry* list = a.find("lst_basic.jsonl");
+    const ZipEntry* npy = a.find("lst_basic/3/arr_numbers.npy");
+    REQUIRE(list);
+    REQUIRE(npy);
+    CHECK(list->method == 8);  // deflated, small: the whole-member path with its reused buffers
+    const std::string expected = a.read_all(*list, 1 << 20), inner = a.read_all(*npy, 1 << 20);
+    std::string got;
+    a.read(*list, [&](std::string_view chunk) {
+      const std::string before(chunk);
+      CHECK(a.read_all(*npy, 1 << 20) == inner);
+      CHECK(chunk == before);
+      got.append(chunk);
+      return true;
+    });
+    CHECK(got == expected);
+  }
+
   TEST_CASE("read_all and read_prefix") {
     Archive a(corpus("basic.zanj"));
     const ZipEntry* npy = a.find("big_array.npy");
