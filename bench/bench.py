@@ -19,6 +19,9 @@ import tempfile
 import time
 import zipfile
 
+# GNU time for peak RSS: the one on PATH (a copy carried to a machine without it), else the usual.
+GNU_TIME = shutil.which("time") or "/usr/bin/time"
+
 from growth_plot import write_growth_svg
 from inputs import external_array_info, library_meta, make_json_heavy, make_many_members
 from remote import bench_remote, remote_goals
@@ -61,7 +64,7 @@ def measure(cmd, runs, setup=None, self_timed=False):
             if setup:
                 setup()
             start = time.perf_counter()
-            p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss_file, *cmd],
+            p = subprocess.run([GNU_TIME, "-f", "%M", "-o", rss_file, *cmd],
                                stdout=subprocess.PIPE if self_timed else subprocess.DEVNULL,
                                stderr=subprocess.PIPE)
             elapsed = time.perf_counter() - start

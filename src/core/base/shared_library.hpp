@@ -6,6 +6,8 @@
 // that needs one calls SharedLibrary::load, then symbol<>() for each function, once, and keeps
 // the pointers. Their headers are still used at compile time, for the types.
 #include <initializer_list>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -39,5 +41,20 @@ class SharedLibrary {
   std::string soname_;
   std::string feature_;
 };
+
+/// The table of function pointers `open` makes (SharedLibrary::load, then symbol<>() for each),
+/// made once per process and kept; safe from several threads. When `open` throws (the library
+/// is missing or too old), every caller gets the error and the next one tries again. Not
+/// std::call_once: libstdc++ runs its callable under pthread_once, through which an exception
+/// cannot unwind, and the process aborted (`zanj --version` without libarchive installed).
+/// `open` is a template argument so that each opener has a table of its own.
+template <class Table, Table (*open)()>
+const Table& load_table_once() {
+  static std::mutex mutex;
+  static std::optional<Table> table;
+  const std::lock_guard lock(mutex);
+  if (!table) table.emplace(open());
+  return *table;
+}
 
 }  // namespace zanj

@@ -1,6 +1,5 @@
 #include "io/archive_library.hpp"
 
-#include <mutex>
 
 #include "base/shared_library.hpp"
 #include "zanj/error.hpp"
@@ -50,11 +49,7 @@ ArchiveLibrary open_libarchive() {
 }  // namespace
 
 const ArchiveLibrary& archive_library() {
-  static std::once_flag once;
-  static ArchiveLibrary library;
-  // call_once retries after an exception, so a missing library is reported every time.
-  std::call_once(once, [] { library = open_libarchive(); });
-  return library;
+  return load_table_once<ArchiveLibrary, open_libarchive>();
 }
 
 std::string archive_library_version_line() {

@@ -1,6 +1,5 @@
 #include "remote/curl_library.hpp"
 
-#include <mutex>
 #include <string>
 
 #include "base/shared_library.hpp"
@@ -29,7 +28,7 @@ CurlLibrary open_curl() {
     throw Error(std::string("remote archives need libcurl 7.75 or newer; ") + so.soname() + " is " +
                     (version ? version->version : "of unknown version"),
                 Exit::usage);
-  // curl_global_init is not thread-safe in older libcurl: done here, under call_once.
+  // curl_global_init is not thread-safe in older libcurl: done here, once (load_table_once).
   const auto global_init = so.symbol<decltype(curl_global_init)>("curl_global_init");
   if (global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
     throw Error("remote archives: libcurl could not be initialised", Exit::usage);
@@ -39,11 +38,7 @@ CurlLibrary open_curl() {
 }  // namespace
 
 const CurlLibrary& curl_library() {
-  static std::once_flag once;
-  static CurlLibrary library;
-  // call_once retries after an exception, so a missing library is reported every time.
-  std::call_once(once, [] { library = open_curl(); });
-  return library;
+  return load_table_once<CurlLibrary, open_curl>();
 }
 
 }  // namespace zanj

@@ -39,3 +39,23 @@ TEST_CASE("a missing library or symbol is a usage error naming it") {
 }
 
 }  // namespace zanj
+
+namespace {
+int opener_calls = 0;
+struct FakeTable {
+  int value;
+};
+FakeTable open_fails_once() {
+  if (++opener_calls == 1) throw zanj::Error("fake.so.1: cannot open shared object file", zanj::Exit::usage);
+  return FakeTable{42};
+}
+}  // namespace
+
+TEST_CASE("load_table_once: a failed open reaches the caller as an Error, and the next call tries again") {
+  // std::call_once aborted the process here (an exception cannot unwind through pthread_once).
+  CHECK_THROWS_AS((zanj::load_table_once<FakeTable, open_fails_once>()), zanj::Error);
+  const FakeTable& table = zanj::load_table_once<FakeTable, open_fails_once>();
+  CHECK(table.value == 42);
+  CHECK(&zanj::load_table_once<FakeTable, open_fails_once>() == &table);  // made once, then kept
+  CHECK(opener_calls == 2);
+}
