@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "zanj/error.hpp"
+#include "base/byte_words.hpp"
 #include "base/unicode.hpp"
 
 namespace zanj {
@@ -196,15 +197,9 @@ namespace {
 /// a byte equal to ',' becomes zero after the XOR, and the carry-free test marks each zero
 /// byte's high bit.
 std::uint64_t all_commas(std::string_view text) {
-  constexpr std::uint64_t kCommas = 0x2C2C2C2C2C2C2C2Cull, kLow7 = 0x7F7F7F7F7F7F7F7Full;
   std::uint64_t n = 0;
   std::size_t i = 0;
-  for (; i + 8 <= text.size(); i += 8) {
-    std::uint64_t word;
-    std::memcpy(&word, text.data() + i, 8);
-    const std::uint64_t x = word ^ kCommas;
-    n += static_cast<std::uint64_t>(std::popcount(~(((x & kLow7) + kLow7) | x | kLow7)));
-  }
+  for (; i + 8 <= text.size(); i += 8) n += words::count_marked(words::bytes_equal(words::load(text.data() + i), ','));
   for (; i < text.size(); ++i) n += text[i] == ',';
   return n;
 }
