@@ -130,8 +130,11 @@ void print_rows(const Archive& archive, const Node& node, std::string_view path,
 void print_list_elements(JsonView list, std::string_view where, const RowRequest& request, RowFormat format,
                          OutputBuffer& out);
 
-/// Every row as one JSON array, no newline (what --resolve puts in "data").
-void write_rows_json(const Archive& archive, const Node& node, std::string_view path, OutputBuffer& out);
+/// Every row as one JSON array, no newline (what --resolve puts in "data"). `write_row`, when
+/// given, writes each row (--resolve fills in the arrays that rows refer to); else each is
+/// written as stored.
+void write_rows_json(const Archive& archive, const Node& node, std::string_view path, OutputBuffer& out,
+                     const std::function<void(std::uint64_t index, const Json& row)>& write_row = {});
 
 /// Every column of a table as one JSON object of lists, {"COLUMN": [values, ...], ...} in the
 /// table's column order (a row without the column gives null), no newline. The member is read

@@ -4,10 +4,11 @@ them, checked against the facts that release's loader returned (NAME.facts.json)
 import hashlib
 import json
 import os
+import struct
 import tempfile
 import zipfile
 
-from common import ZanjTest, corpus, main, obj_path, run, write_reference_zanj
+from common import ZanjTest, corpus, external_list, jsonl_bytes, main, obj_path, run, write_reference_zanj
 
 RELEASES = corpus("releases")
 
@@ -116,6 +117,35 @@ class Releases(ZanjTest):
                     self.assertOk(run("extract", p, "-C", tmp))
                     for m in release_facts(name)["members"]:
                         self.assertTrue(os.path.isfile(os.path.join(tmp, m["name"])), m["name"])
+
+    def test_resolve_fills_in_the_arrays_of_rows(self):
+        """--resolve gives each row's array its values, as the loader populates them after the
+        list (float64 arrays: their JSON numbers round-trip exactly)."""
+        checked = 0
+        for name in release_archives():
+            facts = release_facts(name)
+            rows_arrays = [a for a in facts["loaded"]["arrays"]
+                           if a["dtype"] == "float64" and nested_in_rows(facts, a["path"])]
+            if not rows_arrays:
+                continue
+            plain = self.assertOk(run("cat", "--resolve", "--plain", "--format", "json", path_of(name))).json()
+            for arr in rows_arrays:
+                with self.subTest(name, path=arr["path"]):
+                    node = plain
+                    for key in arr["path"]:
+                        node = node[key]
+                    flat = []
+                    stack = [node]
+                    while stack:  # C order: depth first, left to right
+                        item = stack.pop()
+                        if isinstance(item, list):
+                            stack.extend(reversed(item))
+                        else:
+                            flat.append(item)
+                    raw = struct.pack("<%dd" % len(flat), *flat)
+                    self.assertEqual(hashlib.sha256(raw).hexdigest(), arr["sha256_c_order_le"])
+                    checked += 1
+        self.assertGreaterEqual(checked, 20)
 
     def test_array_modes_of_one_release_agree(self):
         """The same object written in each array mode: one digest, no differences."""
@@ -232,6 +262,21 @@ class Releases(ZanjTest):
                         [("npy_mismatch", "samples/3/arr.npy", "samples/3/arr"),
                          ("npy_mismatch", "samples/5/arr.npy", "samples/5/arr")],
                     )
+
+class HostileRows(ZanjTest):
+    def test_a_row_that_refers_to_its_own_list_ends(self):
+        # Following rows into the lists they refer to must not loop: the list is not entered twice.
+        rows = jsonl_bytes([{"again": external_list("lst.jsonl"), "n": 1}, {"n": 2}])
+        with tempfile.TemporaryDirectory() as tmp:
+            p = write_reference_zanj(os.path.join(tmp, "a.zanj"), {"lst": external_list("lst.jsonl")}, {"lst.jsonl": rows})
+            listed = [e["path"] for e in self.assertOk(run("ls", "--json", p)).json()["entries"]]
+            self.assertEqual(listed, ["", "lst", "lst/0", "lst/0/again", "lst/0/n", "lst/1", "lst/1/n"])
+            self.assertOk(run("stats", p))
+            resolved = self.assertOk(run("cat", "--resolve", "--format", "json", p)).json()
+            again = resolved["lst"]["data"][0]["again"]
+            self.assertEqual(again["data"], [{"again": external_list("lst.jsonl"), "n": 1}, {"n": 2}])  # as stored
+            self.assertNotCrashed(run("verify", p))
+
 
 class LegacyRules(ZanjTest):
     """What only the "__format__" releases did, on archives built here."""

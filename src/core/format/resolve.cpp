@@ -1,8 +1,11 @@
 #include "zanj/format.hpp"
 
+#include <set>
+
 #include "zanj/error.hpp"
 #include "zanj/tree.hpp"
 #include "format/element_text.hpp"
+#include "json/json_view_access.hpp"
 
 namespace zanj {
 namespace {
@@ -88,9 +91,23 @@ class ResolvedWriter {
     } else if (node.table && options_.table_columns) {
       write_table_columns_json(file_.archive(), node, path, out_);
     } else {
-      write_rows_json(file_.archive(), node, path, out_);
+      rows(node, path, 0);
     }
     out_.flush_if_full();
+  }
+
+  /// An external list's or table's rows, each written as value() writes a node: a row that
+  /// holds an external array of its own (a list of dataclasses with arrays) gets its data too,
+  /// as the library's loader fills it in after the list.
+  /// A row that refers to a list already being written further up (its own, in a hostile
+  /// archive) is written as stored: following it would never end.
+  void rows(const Node& node, const std::string& path, int level) {
+    const std::string& member = node.member();
+    if (!open_.insert(member).second) return write_rows_json(file_.archive(), node, path, out_);
+    write_rows_json(file_.archive(), node, path, out_, [&](std::uint64_t i, const Json& row) {
+      value(view_of(row), child_path(path, std::to_string(i)), level + 1);
+    });
+    open_.erase(member);
   }
 
   /// The node's own keys, then "data" with the values from its member.
@@ -109,7 +126,7 @@ class ResolvedWriter {
       const ArrayValues values(file_.archive(), *node.array, path, options_.arrays);
       write_array_json(values, select_all(values.shape()), out_);
     } else {
-      write_rows_json(file_.archive(), node, path, out_);
+      rows(node, path, level + 1);
     }
     newline(level);
     out_.text() += '}';
@@ -119,6 +136,7 @@ class ResolvedWriter {
   const ZanjFile& file_;
   const ResolveOptions& options_;
   OutputBuffer& out_;
+  std::set<std::string> open_;  ///< members of the lists whose rows are being written
 };
 
 }  // namespace

@@ -221,14 +221,18 @@ void print_list_elements(JsonView list, std::string_view where, const RowRequest
   if (array) out.text() += "]\n";
 }
 
-void write_rows_json(const Archive& archive, const Node& node, std::string_view path, OutputBuffer& out) {
+void write_rows_json(const Archive& archive, const Node& node, std::string_view path, OutputBuffer& out,
+                     const std::function<void(std::uint64_t, const Json&)>& write_row) {
   const RowSource rows = open_rows(archive, node, path);
   out.text() += '[';
   bool first = true;
   for_each_jsonl_line(archive, rows.entry, [&](std::uint64_t i, std::string_view line) {
     if (!first) out.text() += ", ";
     first = false;
-    write_json(out.text(), parse_row(rows, i, line));
+    if (write_row)
+      write_row(i, parse_row(rows, i, line));
+    else
+      write_json(out.text(), parse_row(rows, i, line));
     out.flush_if_full();
     return true;
   });
