@@ -42,6 +42,9 @@ struct DiffOptions {
   /// columns; values (scalars, elements, items, rows) are not read.
   bool structure_only = false;
   std::size_t queue_bytes = std::size_t{4} << 20;  ///< read-ahead per streamed member
+  /// Threads comparing arrays' values at once; 0: the CPUs this process may use. The report
+  /// does not depend on it. One thread with stop_at_first (the first difference ends it).
+  unsigned threads = 0;
 };
 
 /// The tolerance for an object path: the last matching rule's, else the global one. Globs

@@ -23,6 +23,7 @@ struct DiffCliOptions {
   bool structure = false;
   bool json = false;
   bool brief = false;
+  unsigned jobs = 0;  ///< 0: ZANJ_JOBS, else the CPUs this process may use
 };
 
 DiffOptions core_options(const DiffCliOptions& opt) {
@@ -35,6 +36,7 @@ DiffOptions core_options(const DiffCliOptions& opt) {
   o.strict = opt.strict;
   o.stop_at_first = opt.brief;
   o.structure_only = opt.structure;
+  o.threads = jobs_or_default(opt.jobs);
   return o;
 }
 
@@ -145,6 +147,9 @@ Command setup_diff(CLI::App& parent) {
       "and table columns; scalars, elements, items and rows are not compared (nor read, except\n"
       "external lists, whose lengths need counting). \"Did this run change the model's\n"
       "architecture?\" is `zanj diff --structure golden.zanj new.zanj`.\n\n"
+      "Arrays' values are compared on --jobs threads (default: $ZANJ_JOBS, else every CPU this\n"
+      "process may use), several arrays at once; the report is the same for any --jobs. -q\n"
+      "compares on one thread, in order, to stop at the first difference.\n\n"
       "Exit status: 0 no differences, 1 differences found, 2 error (a missing or unreadable\n"
       "file, an invalid archive, a bad option).");
   app->add_option("A", opt->a, "The first (old) archive; - reads it from standard input")
@@ -164,6 +169,7 @@ Command setup_diff(CLI::App& parent) {
                 "Compare keys, kinds, dtypes, shapes, list lengths and table columns only, not values");
   app->add_flag("--json", opt->json, "A machine-readable report of every difference");
   app->add_flag("-q,--brief", opt->brief, "Print nothing; only the exit status says (stops at the first difference)");
+  add_jobs_option(app, opt->jobs, "comparing arrays");
   return {app, [opt, app] {
             if (opt->structure)
               for (const char* option : {"--atol", "--rtol", "--tol", "--nan-unequal"})

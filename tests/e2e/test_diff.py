@@ -252,6 +252,40 @@ class Errors(DiffTest):
                                                              "log.jsonl": jsonl_bytes(ITEMS)})
         self.assertFails(self.diff(a, short), 2)
 
+    def many_arrays(self, name, changed=(), broken=None):
+        """Twelve external arrays, `changed` ones with other values, `broken` one cut short."""
+        root, members = {"n": 1}, {}
+        for i in range(12):
+            values = [float(i * 1000 + k) for k in range(300)]
+            if i in changed:
+                values[7 * i] += 0.5
+            data = pack_values("<d", values)
+            if i == broken:
+                data = data[:-8]
+            root["w%02d" % i] = external_array("w%02d.npy" % i, "float64", [300])
+            members["w%02d.npy" % i] = npy_bytes("<f8", (300,), data)
+        return write_reference_zanj(self.path(name), root, members)
+
+    def test_jobs_give_one_report(self):
+        # The arrays are compared on several threads; the report, its order and its counts are
+        # the one thread's, and so is the error for an array that cannot be read.
+        a, b = self.many_arrays("a.zanj"), self.many_arrays("b.zanj", changed=(2, 5, 11))
+        one = self.diff("--json", "-j", "1", a, b)
+        self.assertEqual(one.code, 1, one.err)
+        report = one.json()
+        self.assertEqual([d["path"] for d in report["differences"]], ["w02", "w05", "w11"])
+        self.assertEqual(report["elements_compared"], 3600)
+        for jobs in ("2", "5", "16"):
+            with self.subTest(jobs=jobs):
+                r = self.diff("--json", "-j", jobs, a, b)
+                self.assertEqual((r.code, r.out), (one.code, one.out))
+                self.assertEqual(self.diff("-j", jobs, a, b).out, self.diff("-j", "1", a, b).out)
+        broken = self.many_arrays("broken.zanj", changed=(2,), broken=9)
+        single = self.assertFails(self.diff("-j", "1", a, broken), 2, "w09")
+        for jobs in ("3", "12"):
+            self.assertEqual(self.assertFails(self.diff("-j", jobs, a, broken), 2).err, single.err)
+        self.assertEqual(self.diff("-j", "0", a, b).code, 2)
+
     def test_standard_input(self):
         a, b = self.external("a.zanj"), self.external("b.zanj", cfg={"lr": 1.0})
         with open(a, "rb") as f:

@@ -3,8 +3,11 @@
 // and the ZIP container are compared too.
 #include "zanj/diff.hpp"
 
+#include <algorithm>
+#include <atomic>
 #include <unordered_map>
 
+#include "base/thread_pool.hpp"
 #include "diff/diff_walker.hpp"
 #include "object/tree_json.hpp"
 #include "array/value_compare.hpp"
@@ -94,6 +97,7 @@ std::string storage_text(const Node& n) {
 }
 
 void TreeDiffer::add(Difference d) {
+  if (work_ == ArrayWork::collect) return;  // a first walk that only notes the arrays
   d.scope = scope_;
   report_.differences.push_back(std::move(d));
   if (options_.stop_at_first) throw DiffStopped{};
@@ -229,12 +233,50 @@ void compare_containers(const Archive& a, const Archive& b, TreeDiffer& differ) 
 }
 
 }  // namespace
+
+std::vector<ArrayResult> compare_array_pairs(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options,
+                                             const std::vector<ArrayPair>& pairs, unsigned threads) {
+  std::vector<ArrayResult> results(pairs.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i; (i = next++) < pairs.size();) {
+      DiffReport part;
+      TreeDiffer differ(a, b, options, part, DiffScope::object);
+      try {
+        differ.compare_array_values(pairs[i].path, pairs[i].a, pairs[i].b);
+      } catch (...) {  // kept for the walk to throw where it meets this array, as one thread would
+        results[i].error = std::current_exception();
+      }
+      results[i].differences = std::move(part.differences);
+      results[i].elements = part.elements_compared;
+    }
+  };
+  const unsigned count = static_cast<unsigned>(std::min<std::size_t>(threads, pairs.size()));
+  ThreadPool pool(count - 1);
+  for (unsigned t = 1; t < count; ++t) pool.submit(work);
+  work();
+  pool.wait();
+  return results;
+}
+
 }  // namespace detail
 
 DiffReport diff_archives(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options) {
   DiffReport report;
   try {
     detail::TreeDiffer objects(a, b, options, report, DiffScope::object);
+    const unsigned threads = options.threads ? options.threads : available_cpus();
+    if (threads > 1 && !options.stop_at_first && !options.structure_only) {
+      // A first walk notes the pairs of arrays; their values are compared on the threads; the
+      // second walk takes the results where the first met the arrays, so the report is the
+      // one thread's.
+      DiffReport unused;
+      detail::TreeDiffer collector(a, b, options, unused, DiffScope::object);
+      collector.collect_arrays();
+      collector.compare("", a.root(), b.root());
+      std::vector<detail::ArrayPair> pairs = collector.take_pairs();
+      if (pairs.size() > 1) objects.replay_arrays(detail::compare_array_pairs(a, b, options, pairs, threads));
+    }
     objects.compare("", a.root(), b.root());
     if (options.strict) {
       detail::TreeDiffer meta(a, b, options, report, DiffScope::meta);

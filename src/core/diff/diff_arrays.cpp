@@ -92,6 +92,21 @@ class ElementComparer {
 }  // namespace
 
 void TreeDiffer::compare_arrays(const std::string& path, const Node& a, const Node& b) {
+  switch (work_) {
+    case ArrayWork::collect: pairs_.push_back({path, a, b}); return;
+    case ArrayWork::replay: {
+      if (next_result_ >= results_.size()) throw Error("internal: diff met more arrays than it collected");
+      ArrayResult& r = results_[next_result_++];
+      if (r.error) std::rethrow_exception(r.error);
+      report_.elements_compared += r.elements;
+      for (Difference& d : r.differences) add(std::move(d));
+      return;
+    }
+    case ArrayWork::direct: return compare_array_values(path, a, b);
+  }
+}
+
+void TreeDiffer::compare_array_values(const std::string& path, const Node& a, const Node& b) {
   const ArrayNode &x = *a.array, &y = *b.array;
   storage_changed(path, storage_text(a), storage_text(b));
   if (x.torch != y.torch)

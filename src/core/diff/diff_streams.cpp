@@ -159,6 +159,7 @@ Json frame_columns_json(const std::vector<FrameColumn>& columns) {
 }  // namespace
 
 void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Node& b) {
+  if (work_ == ArrayWork::collect) return;  // streamed in the second walk (their items compare as they come)
   ItemSource items_a(a_, a, path, options_.queue_bytes), items_b(b_, b, path, options_.queue_bytes);
   DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
   std::string first;
@@ -196,6 +197,7 @@ void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Nod
 }
 
 void TreeDiffer::compare_tables(const std::string& path, const Node& a, const Node& b) {
+  if (work_ == ArrayWork::collect) return;  // streamed in the second walk
   storage_changed(path, storage_text(a), storage_text(b));
   // pandas tables: the loaded frames' columns, in their order and with their dtypes (what the
   // digest covers), and each cell as the frame holds it (1 and 1.0 in a float column are

@@ -3,7 +3,9 @@
 // compares two JSON trees (the objects, or with --strict the metadata) node by node and
 // records Differences. Arrays (diff_arrays.cpp) and lists and tables (diff_streams.cpp) are
 // compared by streaming their values from both archives.
+#include <exception>
 #include <string>
+#include <vector>
 
 #include "zanj/diff.hpp"
 #include "zanj/tree.hpp"
@@ -13,6 +15,20 @@ namespace zanj::detail {
 
 /// Thrown by TreeDiffer::add when options.stop_at_first: the answer is known, stop reading.
 struct DiffStopped {};
+
+/// How compare_arrays treats two arrays (diff_archives with several threads): compare them as
+/// they come (direct); note the pair and go on, recording nothing (collect); or take the next
+/// result the threads computed, the walk meeting the arrays in the same order (replay).
+enum class ArrayWork { direct, collect, replay };
+struct ArrayPair {
+  std::string path;
+  Node a, b;
+};
+struct ArrayResult {
+  std::vector<Difference> differences;
+  std::uint64_t elements = 0;
+  std::exception_ptr error;  ///< an array that could not be read: thrown where the walk meets it
+};
 
 class TreeDiffer {
  public:
@@ -31,6 +47,18 @@ class TreeDiffer {
 
   const DiffOptions& options() const { return options_; }
 
+  /// Collect mode: the walk notes each pair of arrays (take_pairs) and records nothing else;
+  /// lists and tables, which stream their members, are skipped.
+  void collect_arrays() { work_ = ArrayWork::collect; }
+  std::vector<ArrayPair> take_pairs() { return std::move(pairs_); }
+  /// Replay mode: the arrays' results, in the order collect mode met them.
+  void replay_arrays(std::vector<ArrayResult> results) {
+    work_ = ArrayWork::replay;
+    results_ = std::move(results);
+  }
+  /// Compare two arrays now (what compare_arrays does in direct mode).
+  void compare_array_values(const std::string& path, const Node& a, const Node& b);
+
  private:
   void compare_scalars(const std::string& path, const Node& a, const Node& b);
   void compare_mappings(const std::string& path, const Node& a, const Node& b);
@@ -47,7 +75,16 @@ class TreeDiffer {
   const DiffOptions& options_;
   DiffReport& report_;
   DiffScope scope_;
+  ArrayWork work_ = ArrayWork::direct;
+  std::vector<ArrayPair> pairs_;      ///< collect
+  std::vector<ArrayResult> results_;  ///< replay
+  std::size_t next_result_ = 0;
 };
+
+/// Compare each pair's values (TreeDiffer::compare_array_values) on `threads` threads, this one
+/// included: one result per pair, in their order.
+std::vector<ArrayResult> compare_array_pairs(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options,
+                                             const std::vector<ArrayPair>& pairs, unsigned threads);
 
 /// A short description of a node for added/removed/kind_changed: "dict (3 keys)",
 /// "array float32 [3, 4]", "number 1.5", ...
