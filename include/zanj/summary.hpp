@@ -129,9 +129,13 @@ ArrayProfile profile_array(const Archive& archive, const ArrayNode& node, std::s
 
 struct ReportOptions {
   ProfileOptions profile{256, 128};
-  /// The archive's file, verified (verify_file, one thread) while the values are profiled on
-  /// this one; "" when there is nothing to verify again (standard input): the page says so.
+  /// The archive's file, verified (verify_file) while the external arrays' values are profiled
+  /// from the bytes verify reads; "" when there is nothing to verify again (standard input):
+  /// the page says so.
   std::string verify_path;
+  /// Threads verify reads members on (VerifyOptions::threads; 0: the CPUs this process may
+  /// use). The page does not depend on it.
+  unsigned threads = 0;
 };
 
 /// `zanj report FILE`: one self-contained HTML page (inline CSS and SVG, a small inline script,

@@ -21,6 +21,7 @@ struct ReportCliOptions {
   std::string atol = "0", rtol = "0";
   std::vector<std::string> tol, exclude;
   bool nan_unequal = false;
+  unsigned jobs = 0;  ///< 0: ZANJ_JOBS, else the CPUs this process may use
 };
 
 std::string single_page(const ReportCliOptions& opt) {
@@ -29,6 +30,7 @@ std::string single_page(const ReportCliOptions& opt) {
   ReportOptions options;
   // Standard input cannot be read a second time for verify.
   if (!is_stdin_path(opt.files[0])) options.verify_path = opt.files[0];
+  options.threads = jobs_or_default(opt.jobs);
   return report_page(z, options);
 }
 
@@ -41,6 +43,7 @@ std::string comparison(const ReportCliOptions& opt) {
   for (const auto& spec : opt.tol) options.rules.push_back(parse_tolerance_rule(spec));
   options.excludes = opt.exclude;
   options.nan_equal = !opt.nan_unequal;
+  options.threads = jobs_or_default(opt.jobs);
   const ZanjFile a = open_zanj(opt.files[0]);
   ZanjLimits b_limits;  // one JSON budget for both, as diff has
   b_limits.max_json_bytes -= a.json_bytes();
@@ -109,7 +112,8 @@ Command setup_report(CLI::App& parent) {
       "The page is one HTML file: inline CSS and SVG and a small inline script (collapse and\n"
       "search), nothing loaded from any URL; it reads the same without the script. Each member is\n"
       "read once: the arrays are profiled from the bytes verify checks (not for standard input,\n"
-      "which is not verified).\n\n"
+      "which is not verified). Members are read, and arrays compared, on --jobs threads (default:\n"
+      "$ZANJ_JOBS, else every CPU this process may use); the page is the same for any --jobs.\n\n"
       "Without -o the page goes to standard output when that is a pipe or a file; on a terminal\n"
       "it is written to STEM.html in the current directory (OLD-vs-NEW.html for two archives),\n"
       "which is said on stderr; an existing file of that name is not replaced (name it with -o).\n\n"
@@ -131,6 +135,7 @@ Command setup_report(CLI::App& parent) {
   app->add_option("--exclude", opt->exclude, "Comparison: skip the paths matching a glob, and below (repeatable)")
       ->type_name("GLOB");
   app->add_flag("--nan-unequal", opt->nan_unequal, "Comparison: NaN differs from NaN");
+  add_jobs_option(app, opt->jobs, "reading members and comparing arrays");
   return {app, [opt] { return run_report(*opt); }};  // a copy: run_report fills in files
 }
 

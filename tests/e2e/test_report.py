@@ -436,6 +436,15 @@ class ReportCommand(ZanjTest):
                 piped = self.assertOk(run("report", "-", stdin=f.read())).text
             self.assertIn("Not verified", piped)
 
+    def test_jobs_give_the_same_page(self):
+        for args in ([corpus("basic.zanj")], [corpus("model.zanj")], [corpus("basic.zanj"), corpus("dtypes.zanj")],
+                     [corpus("malformed", "bad_crc.zanj")]):
+            with self.subTest(args=args):
+                one = self.assertOk(run("report", "-j", "1", *args)).out
+                self.assertIn(b"<html", one)
+                for jobs in ("3", "8"):
+                    self.assertEqual(self.assertOk(run("report", "-j", jobs, *args)).out, one)
+
     def test_errors(self):
         self.assertFails(run("report", "/nonexistent.zanj"), 2)
         self.assertFails(run("report", corpus("basic.zanj"), "--rtol", "0.1"), 2, "two archives")

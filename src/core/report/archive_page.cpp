@@ -148,14 +148,16 @@ void bytes_section(std::string& out, const std::vector<ArrayRecord>& records) {
 }  // namespace
 
 std::string report_page(const ZanjFile& file, const ReportOptions& options) {
-  // verify reads every member once (two threads); the external arrays' values are profiled
-  // from those same bytes, and the tree then reads only what verify could not hand over.
+  // verify reads every member once, on options.threads threads; the external arrays' values
+  // are profiled from those same bytes, and the tree then reads only what verify could not
+  // hand over.
   std::optional<VerifyReport> verify;
   report::VerifiedValues verified;
   if (!options.verify_path.empty()) {
     report::expect_external_arrays(file, options.profile, verified);
     VerifyOptions verify_options;
     verify_options.member_data = [&](const std::string& member) { return verified.sink(member); };
+    verify_options.threads = options.threads;
     verify = verify_file(options.verify_path, verify_options);
   }
   std::set<std::string> broken;  // members verify found a problem with
