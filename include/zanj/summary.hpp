@@ -32,6 +32,10 @@ struct Summary {
   std::uint64_t externals = 0;   ///< reference nodes in __zanj__.json
   std::uint64_t arrays = 0, external_arrays = 0, inline_arrays = 0, tables = 0, external_lists = 0;
   std::uint64_t array_bytes = 0;
+  /// External arrays inside the rows of external lists (a list of dataclasses that each hold
+  /// an array), counted from externals_info (an npy entry whose path goes through a jsonl
+  /// entry's): the rows are not read, so they are not in `arrays` nor `array_bytes`.
+  std::uint64_t row_arrays = 0;
   std::vector<ArraySummary> largest_arrays;  ///< up to `largest` arrays, biggest first
   std::string root_type;                     ///< format key, or "dict", "list", ...
   /// The format keys found on the tree's nodes: the version, or both when an archive mixes

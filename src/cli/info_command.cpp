@@ -60,6 +60,7 @@ Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, 
       {"arrays", s.arrays},
       {"external_arrays", s.external_arrays},
       {"inline_arrays", s.inline_arrays},
+      {"row_arrays", s.row_arrays},
       {"tables", s.tables},
       {"external_lists", s.external_lists},
       {"array_bytes", s.array_bytes},
@@ -105,7 +106,9 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
                              : s.root_type == "list" ? ", " + std::to_string(s.root_length) + " elements"
                                                      : ""));
   row("arrays", std::to_string(s.arrays) + " (" + std::to_string(s.external_arrays) + " external, " +
-                    std::to_string(s.inline_arrays) + " inline), " + human_bytes(s.array_bytes) + " of values");
+                    std::to_string(s.inline_arrays) + " inline), " + human_bytes(s.array_bytes) + " of values" +
+                    (s.row_arrays ? "; " + std::to_string(s.row_arrays) + " more in list rows (zanj stats reads them)"
+                                  : std::string()));
   row("tables", std::to_string(s.tables));
   row("lists", std::to_string(s.external_lists) + " external");
   for (std::size_t i = 0; i < s.largest_arrays.size(); ++i) {
@@ -179,7 +182,7 @@ Command setup_info(CLI::App& parent) {
       "Examples:\n  zanj info model.zanj\n  zanj info --json *.zanj | jq .saved_at\n"
       "  curl -s https://example.org/model.zanj | zanj info -\n\n"
       "--json prints one JSON object per file (one per line) with: file (as given), members,\n"
-      "compressed_bytes, uncompressed_bytes, externals, arrays, external_arrays, inline_arrays,\n"
+      "compressed_bytes, uncompressed_bytes, externals, arrays, external_arrays, inline_arrays, row_arrays,\n"
       "tables, external_lists, array_bytes, root_type, format, saved_at, timestamp, python, torch, zanj_cfg,\n"
       "largest_arrays, member_list, problems (zanj-info(1) describes each).\n\n"
       "A FILE that cannot be read gets its own error line (with --json, {\"file\", \"error\"}) and\n"

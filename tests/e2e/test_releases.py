@@ -2,6 +2,7 @@
 make_releases.py there): every command gives them the meaning the release that wrote them gave
 them, checked against the facts that release's loader returned (NAME.facts.json)."""
 import hashlib
+import html
 import json
 import os
 import struct
@@ -113,6 +114,16 @@ class Releases(ZanjTest):
                 self.assertIsInstance(resolved, dict)
                 self.assertOk(run("stats", "--json", p))
                 self.assertOk(run("hash", p))
+                page = self.assertOk(run("report", p)).text
+                self.assertIn('<section id="verify"><h2>Verify</h2><p class="ok">valid</p>', page)
+                facts = release_facts(name)
+                in_rows = sum(1 for a in facts["loaded"]["arrays"] if nested_in_rows(facts, a["path"]))
+                info = self.assertOk(run("info", "--json", p)).json()
+                self.assertEqual(info["row_arrays"], in_rows)
+                if in_rows:
+                    self.assertIn("%d more in list rows" % in_rows, page)
+                for arr in release_facts(name)["loaded"]["arrays"]:  # every array the release loads has its row
+                    self.assertIn(html.escape(obj_path(arr["path"])), page)
                 with tempfile.TemporaryDirectory() as tmp:
                     self.assertOk(run("extract", p, "-C", tmp))
                     for m in release_facts(name)["members"]:

@@ -38,7 +38,9 @@ void summary_section(std::string& out, const ZanjFile& file) {
   definition(out, "packed", byte_size_text(s.compressed_bytes) + " (" + std::to_string(s.compressed_bytes) + " bytes)");
   definition(out, "unpacked", byte_size_text(s.uncompressed_bytes) + " (" + std::to_string(s.uncompressed_bytes) + " bytes)");
   definition(out, "arrays", std::to_string(s.arrays) + " (" + std::to_string(s.external_arrays) + " external, " +
-                                std::to_string(s.inline_arrays) + " inline), " + byte_size_text(s.array_bytes));
+                                std::to_string(s.inline_arrays) + " inline), " + byte_size_text(s.array_bytes) +
+                                (s.row_arrays ? "; " + std::to_string(s.row_arrays) + " more in list rows (in the tree below)"
+                                              : std::string()));
   definition(out, "tables, lists", std::to_string(s.tables) + " tables, " + std::to_string(s.external_lists) +
                                        " external lists");
   if (s.zanj_cfg) definition(out, "settings", to_json(*s.zanj_cfg));

@@ -47,9 +47,19 @@ constexpr std::size_t kFigureArrays = 1000;
 // Trees with more nodes than this are folded below the second level by the script.
 constexpr std::size_t kLargeTree = 200;
 
+/// The tree as `ls` shows it: on into the rows of external lists whose rows are dicts or lists
+/// (a list of dataclasses that each hold an array). Every walk of the page goes this way, so
+/// the arrays are met in one order by the plan, the verify pass and the tree.
+void walk_rows(const ZanjFile& file, const std::function<bool(const TreeVisit&)>& visitor) {
+  RowWalkOptions rows;
+  rows.tables = false;
+  rows.scalar_rows = false;
+  walk_tree_with_rows(file, file.root(), {}, visitor, rows);
+}
+
 std::size_t node_count(const ZanjFile& file) {
   std::size_t nodes = 0;
-  walk_tree(file.root(), {}, [&](const TreeVisit&) { return ++nodes, true; });
+  walk_rows(file, [&](const TreeVisit&) { return ++nodes, true; });
   return nodes;
 }
 
@@ -58,7 +68,7 @@ std::size_t node_count(const ZanjFile& file) {
 std::vector<ProfileOptions> plan_arrays(const ZanjFile& file, const ProfileOptions& options) {
   std::vector<std::uint64_t> sizes;
   std::vector<std::vector<std::uint64_t>> shapes;
-  walk_tree(file.root(), {}, [&](const TreeVisit& v) {
+  walk_rows(file, [&](const TreeVisit& v) {
     if (!v.node.array) return true;
     sizes.push_back(array_value_bytes(v.node.array->dtype, v.node.array->shape).value_or(0));
     shapes.push_back(v.node.array->shape);
@@ -99,7 +109,7 @@ std::vector<ProfileOptions> plan_arrays(const ZanjFile& file, const ProfileOptio
 void expect_external_arrays(const ZanjFile& file, const ProfileOptions& options, VerifiedValues& verified) {
   const std::vector<ProfileOptions> plans = plan_arrays(file, options);
   std::size_t i = 0;
-  walk_tree(file.root(), {}, [&](const TreeVisit& v) {
+  walk_rows(file, [&](const TreeVisit& v) {
     if (!v.node.array) return true;
     if (v.node.array->external()) verified.expect(v.node.array->member, *v.node.array, plans[i]);
     ++i;
@@ -116,6 +126,10 @@ class TreeWriter {
 
   void visit(const TreeVisit& v) {
     close_to(v.depth);
+    if (!open_.empty() && open_.back().what == Open::list_without_rows) {  // its first row
+      out_ += "<ul>\n";
+      open_.back().what = Open::list_rows;
+    }
     // The key as saved (HTML-escaped when written); the script builds paths from these names.
     const std::string name = v.segments().empty() ? "/" : v.segments().back();
     if (v.node.array) return array_item(v, name);
@@ -127,7 +141,18 @@ class TreeWriter {
       out_ += "</b> <span class=\"k\">";
       append_escaped(out_, node_description(v.node));
       out_ += large_ ? "</span><ul>\n" : "</span></summary><ul>\n";
-      open_.push_back(v.depth);
+      open_.push_back({v.depth, Open::container});
+      return;
+    }
+    if (v.node.kind == NodeKind::external_list) {
+      // Its rows may follow, one level deeper (rows that are dicts or lists): the item stays
+      // open until the walk leaves it, and gets a list for them when the first arrives.
+      out_ += "<li><b>";
+      append_escaped(out_, name);
+      out_ += "</b> <span class=\"k\">";
+      append_escaped(out_, node_description(v.node));
+      out_ += "</span>";
+      open_.push_back({v.depth, Open::list_without_rows});
       return;
     }
     out_ += "<li><b>";
@@ -152,8 +177,12 @@ class TreeWriter {
 
  private:
   void close_to(std::size_t depth) {
-    while (!open_.empty() && open_.back() >= depth) {
-      out_ += large_ ? "</ul></li>\n" : "</ul></details></li>\n";
+    while (!open_.empty() && open_.back().depth >= depth) {
+      switch (open_.back().what) {
+        case Open::container: out_ += large_ ? "</ul></li>\n" : "</ul></details></li>\n"; break;
+        case Open::list_without_rows: out_ += "</li>\n"; break;
+        case Open::list_rows: out_ += "</ul></li>\n"; break;
+      }
       open_.pop_back();
     }
   }
@@ -219,7 +248,13 @@ class TreeWriter {
   const ZanjFile& file_;
   std::vector<ProfileOptions> plans_;  // per array, in walk order
   bool large_;                     // more than kLargeTree nodes
-  std::vector<std::size_t> open_;  // depths of the containers whose lists are open
+  /// An item whose end is not written yet: a container's (its children follow), or an
+  /// external list's (its rows may follow).
+  struct Open {
+    std::size_t depth;
+    enum { container, list_without_rows, list_rows } what;
+  };
+  std::vector<Open> open_;
   std::vector<ArrayRecord> records_;
   const TakenValues& taken_;
   std::size_t without_figures_ = 0;
@@ -268,7 +303,7 @@ std::vector<ArrayRecord> write_object_tree(std::string& out, const ZanjFile& fil
   const bool large = node_count(file) > kLargeTree;
   TreeWriter writer(out, file, options, large, taken);
   out += large ? "<ul class=\"tree large\">\n" : "<ul class=\"tree\">\n";
-  walk_tree(file.root(), {}, [&](const TreeVisit& v) {
+  walk_rows(file, [&](const TreeVisit& v) {
     writer.visit(v);
     return true;
   });

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <ctime>
 #include <optional>
+#include <unordered_set>
 
 #include "array/dtype.hpp"
 #include "zanj/error.hpp"
@@ -62,7 +63,40 @@ Json config_without_code(JsonView cfg, std::vector<std::string>& handlers) {
 
 std::string first_word(std::string_view s) { return std::string(s.substr(0, s.find(' '))); }
 
+/// Summary::row_arrays: the npy entries of externals_info whose path starts with the whole
+/// path of a jsonl entry (each path is a list of keys and indices, compared item by item as
+/// JSON text).
+std::uint64_t count_row_arrays(JsonView externals) {
+  if (!externals.is_object()) return 0;
+  const auto prefix_key = [](JsonView path, std::size_t n) {
+    std::string key;
+    for (std::size_t i = 0; i < n; ++i) key += to_json(path[i]) + '\x1f';
+    return key;
+  };
+  std::unordered_set<std::string> lists;
+  for (const auto [name, info] : externals.members()) {
+    const JsonView path = info.find("path");
+    if (info.string_at("item_type") == "jsonl" && path.is_array()) lists.insert(prefix_key(path, path.size()));
+  }
+  if (lists.empty()) return 0;
+  std::uint64_t count = 0;
+  for (const auto [name, info] : externals.members()) {
+    const JsonView path = info.find("path");
+    if (info.string_at("item_type") != "npy" || !path.is_array()) continue;
+    std::string key;
+    for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+      key += to_json(path[i]) + '\x1f';
+      if (lists.count(key)) {
+        ++count;
+        break;
+      }
+    }
+  }
+  return count;
+}
+
 void read_meta(JsonView meta, Summary& s) {
+  s.row_arrays = count_row_arrays(meta.find("externals_info"));
   if (const JsonView ts = meta.find("timestamp"); ts.is_number()) {
     if (auto text = iso8601_utc(ts.to_double())) {
       s.timestamp = ts.to_double();
