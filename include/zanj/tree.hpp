@@ -69,9 +69,13 @@ struct ArrayNode {
 };
 
 struct TableNode {
-  std::string member;
+  std::string member;                  ///< "" for a table stored inline
   std::vector<std::string> columns;
-  std::optional<std::uint64_t> rows;   ///< "len(data)" when present
+  std::optional<std::uint64_t> rows;   ///< "len(data)" when present (inline: the rows held)
+  /// A table stored inline, as releases before ZANJ 0.6 wrote a small DataFrame
+  /// ({"__format__": "pandas.DataFrame", "columns": [...], "data": [row objects]}): its rows.
+  /// Invalid for a table in a member.
+  JsonView inline_rows;
 };
 
 struct ExternalListNode {

@@ -124,9 +124,11 @@ Json entry_json(const ZanjFile& z, const Shown& v, bool long_format) {
     case Holds::keys: o.emplace_back("keys", count); break;
     case Holds::scalar: o.emplace_back("value", n.json.copy()); break;
   }
-  if (f.holds == Holds::table || f.holds == Holds::external_list) {
+  if ((f.holds == Holds::table || f.holds == Holds::external_list) && n.is_reference()) {
     o.emplace_back("storage", "external");
     o.emplace_back("member", n.member());
+  } else if (f.holds == Holds::table) {
+    o.emplace_back("storage", "inline");  // a small DataFrame an old release kept in __zanj__.json
   }
   if (f.member) {
     o.emplace_back("member_size", f.member->uncompressed_size);

@@ -25,6 +25,10 @@ class ItemSource {
  public:
   ItemSource(const ZanjFile& file, const Node& node, const std::string& path, std::size_t queue_bytes)
       : file_(file) {
+    if (node.table && node.table->inline_rows) {  // a table an old release wrote inline
+      inline_ = node.table->inline_rows;
+      return;
+    }
     if (!node.is_reference()) {
       if (!node.json.is_array())
         throw Error(file.name() + ": " + std::string(kind_name(node.kind)) + " at '" + path + "' has no " +

@@ -21,7 +21,8 @@ class Planner {
     const Node node = classify(value);
     if (node.kind == NodeKind::array) return array(node, segments, root_depth);
     if (node.kind == NodeKind::table || node.kind == NodeKind::external_list) {
-      if (seen_members_.insert(node.member()).second) plan_.members.push_back(node.member());
+      // A table an old release wrote inline has no member: its rows stay in the JSON.
+      if (node.is_reference() && seen_members_.insert(node.member()).second) plan_.members.push_back(node.member());
       return value.copy();
     }
     if (value.is_object()) {

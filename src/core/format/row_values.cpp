@@ -19,7 +19,8 @@ constexpr auto kUnknownLength = static_cast<std::uint64_t>(std::numeric_limits<s
 
 struct RowSource {
   const Archive& archive;
-  const ZipEntry& entry;
+  const ZipEntry* entry;    // the member holding the rows, one per line; null for inline rows
+  JsonView inline_rows;     // a table stored inline (old releases): its rows
   std::string where;  // "archive: table 'path'"
   bool table;
 };
@@ -28,15 +29,32 @@ RowSource open_rows(const Archive& archive, const Node& node, std::string_view p
   const char* what = node.table ? "table" : "list";
   std::string where = archive.name() + ": " + what + " '" + (path.empty() ? std::string("/") : std::string(path)) + "'";
   if (!node.table && !node.list) throw Error("internal: rows of a node that is neither a table nor a list");
+  if (node.table && node.table->inline_rows) return RowSource{archive, nullptr, node.table->inline_rows, std::move(where), true};
   if (node.member().empty()) throw Error(where + ": has no \"$ref\" member name");
   const ZipEntry* entry = archive.find(node.member());
   if (!entry) throw Error(where + ": refers to member '" + node.member() + "', which is not in the archive");
-  return RowSource{archive, *entry, std::move(where), node.table.has_value()};
+  return RowSource{archive, entry, JsonView(), std::move(where), node.table.has_value()};
+}
+
+/// Each row's JSON text, in order: a member's lines, or an inline row written as the line
+/// that would hold it. Return false to stop.
+void each_row_line(const RowSource& rows, const std::function<bool(std::uint64_t, std::string_view)>& on_line) {
+  if (rows.entry) return for_each_jsonl_line(rows.archive, *rows.entry, on_line);
+  std::uint64_t i = 0;
+  for (const JsonView row : rows.inline_rows)
+    if (!on_line(i++, to_json(row))) return;
+}
+
+/// "line N of member 'M'", or "row N" of an inline table, for messages.
+std::string row_name(const RowSource& rows, std::uint64_t index) {
+  if (!rows.entry) return "row " + std::to_string(index);
+  return "line " + std::to_string(index + 1) + " of member '" + rows.entry->name + "'";
 }
 
 std::uint64_t count_rows(const RowSource& rows) {
+  if (!rows.entry) return rows.inline_rows.size();
   std::uint64_t n = 0;
-  for_each_jsonl_line(rows.archive, rows.entry, [&](std::uint64_t, std::string_view) {
+  for_each_jsonl_line(rows.archive, *rows.entry, [&](std::uint64_t, std::string_view) {
     ++n;
     return true;
   });
@@ -45,7 +63,8 @@ std::uint64_t count_rows(const RowSource& rows) {
 
 Json parse_row(const RowSource& rows, std::uint64_t index, std::string_view line) {
   try {
-    return parse_json(line, rows.entry.name + " line " + std::to_string(index + 1));
+    return parse_json(line, (rows.entry ? rows.entry->name : std::string("inline table")) + " line " +
+                                std::to_string(index + 1));
   } catch (const Error& e) {
     throw Error(rows.archive.name() + ": " + e.what());
   }
@@ -87,8 +106,7 @@ class RowWriter {
  private:
   void write_csv(std::uint64_t index, const Json& value, std::string& text) const {
     if (!value.is_object())
-      throw Error(rows_.where + ": line " + std::to_string(index + 1) + " of member '" + rows_.entry.name +
-                  "' is not a row object");
+      throw Error(rows_.where + ": " + row_name(rows_, index) + " is not a row object");
     const auto& columns = node_.table->columns;
     for (std::size_t i = 0; i < columns.size(); ++i) {
       if (i) text += ',';
@@ -122,7 +140,7 @@ std::uint64_t for_each_selected_row(const RowSource& rows, const Segment& s, OnR
   std::uint64_t seen = 0;
   if (s.count == 0) return 0;
   const auto step = static_cast<std::uint64_t>(s.step);
-  for_each_jsonl_line(rows.archive, rows.entry, [&](std::uint64_t i, std::string_view line) {
+  each_row_line(rows, [&](std::uint64_t i, std::string_view line) {
     if (i < s.start || (i - s.start) % step != 0) return true;
     on_row(i, line);
     return ++seen < s.count;
@@ -226,7 +244,7 @@ void write_rows_json(const Archive& archive, const Node& node, std::string_view 
   const RowSource rows = open_rows(archive, node, path);
   out.text() += '[';
   bool first = true;
-  for_each_jsonl_line(archive, rows.entry, [&](std::uint64_t i, std::string_view line) {
+  each_row_line(rows, [&](std::uint64_t i, std::string_view line) {
     if (!first) out.text() += ", ";
     first = false;
     if (write_row)
@@ -248,12 +266,11 @@ void write_table_columns_json(const Archive& archive, const Node& node, std::str
     if (c) out.text() += ", ";
     write_json_string(out.text(), columns[c]);
     out.text() += ": [";
-    for_each_jsonl_line(archive, rows.entry, [&](std::uint64_t i, std::string_view line) {
+    each_row_line(rows, [&](std::uint64_t i, std::string_view line) {
       if (i) out.text() += ", ";
       const Json row = parse_row(rows, i, line);
       if (!row.is_object())
-        throw Error(rows.where + ": line " + std::to_string(i + 1) + " of member '" + rows.entry.name +
-                    "' is not a row object");
+        throw Error(rows.where + ": " + row_name(rows, i) + " is not a row object");
       const Json* cell = row.find(columns[c]);
       if (cell) write_json(out.text(), *cell);
       else out.text() += "null";

@@ -130,6 +130,8 @@ class ContentHasher {
  private:
   /// A node whose data is a member: digested now, noted, or taken from the pool's results.
   std::string member(const Node& n, const std::string& path) {
+    // A table an old release wrote inline has no member: digested where it is met, in every mode.
+    if (n.table && n.table->inline_rows) return member_lines(n, path);
     switch (work_) {
       case MemberWork::direct:
       case MemberWork::pooled: return n.kind == NodeKind::array ? array(n, path) : member_lines(n, path);
@@ -231,9 +233,13 @@ class ContentHasher {
   /// An external list ("l" and its items' digests, like a list in __zanj__.json) or a table
   /// ("T", its type and columns, then its rows' digests), read line by line from its member.
   std::string member_lines(const Node& n, const std::string& path) {
-    const ZipEntry* entry = file_.archive().find(n.member());
-    if (!entry) throw Error(file_.name() + ": member '" + printable_name(n.member()) + "' referenced at '" + path + "' is missing");
-    if (is_pandas_table(n)) return pandas_table(n, *entry, path);
+    const ZipEntry* entry = nullptr;  // none for a table an old release wrote inline
+    if (!(n.table && n.table->inline_rows)) {
+      entry = file_.archive().find(n.member());
+      if (!entry)
+        throw Error(file_.name() + ": member '" + printable_name(n.member()) + "' referenced at '" + path + "' is missing");
+    }
+    if (is_pandas_table(n)) return pandas_table(n, entry, path);
     auto digest = pool_.take();
     std::string header;
     if (n.kind == NodeKind::table) {
@@ -245,19 +251,20 @@ class ContentHasher {
       header += hash::kListTag;
     }
     digest->update(header);
-    for_each_item(n, *entry, [&](const Json& value, std::uint64_t) { digest->update(*node(view_of(value), path, true, false)); });
+    for_each_item(n, entry, [&](const Json& value, std::uint64_t) { digest->update(*node(view_of(value), path, true, false)); });
     return pool_.finish(std::move(digest));
   }
 
   /// A pandas table as the frame the reference loader builds (object/table_frame.hpp): a first
   /// pass learns its columns and their dtypes, a second digests each row's cells in that order.
-  std::string pandas_table(const Node& n, const ZipEntry& entry, const std::string& path) {
+  std::string pandas_table(const Node& n, const ZipEntry* entry, const std::string& path) {
     FrameSchemaBuilder schema;
     for_each_item(n, entry, [&](const Json& row, std::uint64_t number) {
       try {
         schema.add_row(row, number);
       } catch (const Error& e) {
-        throw Error(file_.name() + ": member '" + printable_name(n.member()) + "' (table at '" + path + "'): " + e.what());
+        throw Error(file_.name() + ": " + (entry ? "member '" + printable_name(n.member()) + "' (table at '" + path + "')"
+                                                 : "table at '" + path + "'") + ": " + e.what());
       }
     });
     const std::vector<FrameColumn> columns = schema.result(n.table->columns);
@@ -288,9 +295,15 @@ class ContentHasher {
     return pool_.finish(std::move(digest));
   }
 
-  /// Each line of an external list's or table's member, parsed, with its 1-based number.
-  void for_each_item(const Node& n, const ZipEntry& entry, const std::function<void(const Json&, std::uint64_t)>& take) {
+  /// Each line of an external list's or table's member, parsed, with its 1-based number; the
+  /// rows of a table an old release wrote inline when `member` is null.
+  void for_each_item(const Node& n, const ZipEntry* member, const std::function<void(const Json&, std::uint64_t)>& take) {
     std::uint64_t number = 0;
+    if (!member) {
+      for (const JsonView row : n.table->inline_rows) take(row.copy(), ++number);
+      return;
+    }
+    const ZipEntry& entry = *member;
     const auto item = [&](std::string_view line) {
       Json value;
       try {

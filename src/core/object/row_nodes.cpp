@@ -38,6 +38,19 @@ struct RowWalker {
   }
 
   void enter_rows(const TreeVisit& v, std::size_t depth) {
+    if (v.node.table && v.node.table->inline_rows) {  // a table an old release wrote inline
+      std::vector<std::string> segments = v.segments();
+      std::size_t i = 0;
+      for (const JsonView row : v.node.table->inline_rows) {
+        if (options.scalar_rows || row.is_object() || row.is_array()) {
+          segments.push_back(std::to_string(i));
+          walk(row, segments, depth);
+          segments.pop_back();
+        }
+        ++i;
+      }
+      return;
+    }
     const std::string& member = v.node.member();
     const ZipEntry* entry = file.archive().find(member);
     if (!entry || !open.insert(member).second) return;  // a missing member is reported where it is read
@@ -84,9 +97,20 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
     const Node rows = classify(parent);
     const auto index = row_index(rest[matched]);
     if (!(rows.list || rows.table) || !index) break;
+    std::shared_ptr<const Json> row;
+    const std::string prefix = join_path(PathSegments(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(done + matched)));
+    if (rows.table && rows.table->inline_rows) {  // a table an old release wrote inline
+      const JsonView held = rows.table->inline_rows;
+      if (*index >= held.size())
+        throw Error(file.name() + ": no object at path '" + target.path + "': '" + prefix + "' has no row " +
+                    rest[matched] + " (it has " + std::to_string(held.size()) + ")");
+      found.rows.push_back(std::make_shared<const Json>(held[static_cast<std::size_t>(*index)].copy()));
+      at = view_of(*found.rows.back());
+      done += matched + 1;
+      continue;
+    }
     const ZipEntry* entry = file.archive().find(rows.member());
     if (!entry) break;
-    std::shared_ptr<const Json> row;
     for_each_jsonl_line(file.archive(), *entry, [&](std::uint64_t i, std::string_view line) {
       if (i < *index) return true;
       try {
@@ -96,7 +120,6 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
       }
       return false;
     });
-    const std::string prefix = join_path(PathSegments(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(done + matched)));
     if (!row)
       throw Error(file.name() + ": no object at path '" + target.path + "': '" + prefix + "' has no row " +
                   rest[matched] + " (member '" + entry->name + "' has fewer lines)");

@@ -143,7 +143,7 @@ void classify_formatted(JsonView json, std::string_view format, Node& node) {
     node.list = ExternalListNode{std::string(json.string_at(kRefKey)), format == "tuple:external",
                                  uint_at(json, "len(data)")};
   } else if (ends_with(format, "DataFrame:external")) {
-    TableNode t{std::string(json.string_at(kRefKey)), {}, uint_at(json, "len(data)")};
+    TableNode t{std::string(json.string_at(kRefKey)), {}, uint_at(json, "len(data)"), JsonView()};
     if (const JsonView cols = json.find("columns"); cols.is_array()) {
       for (const JsonView c : cols)
         t.columns.push_back(c.is_string() ? std::string(c.as_string()) : to_json(c));
@@ -152,6 +152,18 @@ void classify_formatted(JsonView json, std::string_view format, Node& node) {
       // dict whose order is a Python set's: the first row (`data[0]`) keeps the real order.
       const JsonView first = json.find("data[0]");
       for (const auto& [k, v] : (first.is_object() ? first : cols).members()) t.columns.emplace_back(k);
+    }
+    node.kind = NodeKind::table;
+    node.table = std::move(t);
+  } else if (format == "pandas.DataFrame" && json.find("data").is_array()) {
+    // A small DataFrame inline (releases before ZANJ 0.6): the loader builds the frame from
+    // the row objects in "data"; "columns" lists the names in the frame's order.
+    const JsonView data = json.find("data");
+    TableNode t{"", {}, data.size(), data};
+    if (const JsonView cols = json.find("columns"); cols.is_array()) {
+      for (const JsonView c : cols) t.columns.push_back(c.is_string() ? std::string(c.as_string()) : to_json(c));
+    } else if (data.size() > 0 && data[0].is_object()) {
+      for (const auto& [k, v] : data[0].members()) t.columns.emplace_back(k);
     }
     node.kind = NodeKind::table;
     node.table = std::move(t);

@@ -38,7 +38,7 @@ struct MainRef {
 std::string_view ref_member(JsonView node) { return node.string_at(kRefKey); }
 
 bool is_reference_kind(const Node& n) {
-  return n.kind == NodeKind::table || n.kind == NodeKind::external_list || (n.array && n.array->external());
+  return (n.table && !n.table->inline_rows) || n.kind == NodeKind::external_list || (n.array && n.array->external());
 }
 
 Role role_of(const Node& n) { return n.array ? Role::npy : Role::jsonl; }

@@ -105,6 +105,25 @@ TEST_SUITE("tree") {
     CHECK(n.table->columns == std::vector<std::string>{"c", "a"});  // no first row: the dict's keys
   }
 
+  TEST_CASE("a small DataFrame kept inline (releases before ZANJ 0.6) is a table without a member") {
+    Json j;
+    Node t = classify_text(R"({"__format__": "pandas.DataFrame", "columns": ["x", "y"],
+                               "data": [{"x": 1, "y": "a"}, {"x": 2, "y": "b"}], "path": ["t"]})", j);
+    REQUIRE(t.table);
+    CHECK(t.kind == NodeKind::table);
+    CHECK(t.table->columns == std::vector<std::string>{"x", "y"});
+    CHECK(t.table->rows == 2u);
+    REQUIRE(t.table->inline_rows);
+    CHECK(t.table->inline_rows.size() == 2);
+    CHECK_FALSE(t.is_reference());  // nothing to read from a member
+    CHECK(node_children(t).empty());  // its rows are the table's, not keys to list
+    // "data" that is not a list of rows is no table: the format-keyed object as it is
+    CHECK(classify_text(R"({"__format__": "pandas.DataFrame", "data": 5})", j).kind == NodeKind::other);
+    // no "columns": the first row's keys, in order
+    Node k = classify_text(R"({"__muutils_format__": "pandas.DataFrame", "data": [{"b": 1, "a": 2}]})", j);
+    CHECK(k.table->columns == std::vector<std::string>{"b", "a"});
+  }
+
   TEST_CASE("tables, external lists, dataclasses, other") {
     Json j;
     Node t = classify_text(R"j({"__muutils_format__": "pandas.DataFrame:external", "$ref": "t.jsonl",
