@@ -24,7 +24,12 @@ int main(int argc, char** argv) {
 
     std::printf("tree:\n");
     std::string first_array;
-    zanj::walk_tree(file.root(), {}, [&](const zanj::TreeVisit& visit) {
+    // As `zanj ls` walks it: on into the rows of external lists whose rows are dicts or lists
+    // (a list of dataclasses stored as a .jsonl member), not into tables' rows.
+    zanj::RowWalkOptions rows;
+    rows.tables = false;
+    rows.scalar_rows = false;
+    zanj::walk_tree_with_rows(file, file.root(), {}, [&](const zanj::TreeVisit& visit) {
       std::string line = "  " + (visit.path().empty() ? std::string("/") : visit.path()) + "\t" +
                          std::string(zanj::kind_name(visit.node.kind));
       if (const auto& array = visit.node.array) {
@@ -36,13 +41,14 @@ int main(int argc, char** argv) {
       }
       std::printf("%s\n", line.c_str());
       return !zanj::is_scalar_list(visit.node.json);  // list the elements of structured lists only
-    });
+    }, rows);
 
     // PATH[SLICE]: an object path as `zanj ls` prints it, then an optional numpy slice.
     const std::string wanted = argc == 3 ? argv[2] : first_array;
     if (wanted.empty()) return 0;  // no arrays
     const zanj::NodeTarget target = zanj::parse_node_target(file.root(), wanted);
-    const zanj::Node node = zanj::classify(zanj::find_node(file.root(), target, file.name()));
+    const zanj::FoundNode found = zanj::find_node_in_rows(file, target);  // a path may go into rows
+    const zanj::Node node = zanj::classify(found.json);
     if (!node.array) throw zanj::Error("'" + target.path + "' is a " + std::string(zanj::kind_name(node.kind)) + ", not an array");
 
     const zanj::ArrayValues values(file.archive(), *node.array, target.path);

@@ -52,9 +52,15 @@ def split_path(path):
     return [s.decode("utf-8", "surrogatepass") for s in out]
 
 
-def walk(root, segments):
+def walk(root, segments, archive=None):
+    """The node at `segments`; through an external list's rows (its .jsonl member in `archive`),
+    as the object tree goes on there."""
     node = root
     for s in segments:
+        if isinstance(node, dict) and archive is not None and node.get("__muutils_format__") in ("list:external",
+                                                                                                  "tuple:external"):
+            with zipfile.ZipFile(archive) as z:
+                node = [json.loads(line) for line in z.read(node["$ref"]).decode("utf-8").splitlines() if line]
         node = node[int(s)] if isinstance(node, list) else node[s]
     return node
 
@@ -285,7 +291,7 @@ class PathsRoundTrip(ZanjTest):
         self.assertEqual(len(paths), len(set(paths)), path)
         for p in paths[:300]:
             segments = split_path(p)
-            node = walk(root_json, segments)
+            node = walk(root_json, segments, path)
             code, out, err = zanj("cat", "--json", path, p)
             self.assertEqual(code, 0, (path, p, err))
             if isinstance(node, dict) and "__muutils_format__" in node:

@@ -105,7 +105,11 @@ class ResolvedWriter {
     const std::string& member = node.member();
     if (!open_.insert(member).second) return write_rows_json(file_.archive(), node, path, out_);
     write_rows_json(file_.archive(), node, path, out_, [&](std::uint64_t i, const Json& row) {
-      value(view_of(row), child_path(path, std::to_string(i)), level + 1);
+      const JsonView r = view_of(row);
+      if (contains_rewritten(r, options_.plain))
+        value(r, child_path(path, std::to_string(i)), level + 1);
+      else
+        write_json(out_.text(), row);  // as stored, on one line, as rows always were
     });
     open_.erase(member);
   }
