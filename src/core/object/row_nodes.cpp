@@ -56,6 +56,13 @@ struct RowWalker {
     if (!entry || !open.insert(member).second) return;  // a missing member is reported where it is read
     std::vector<std::string> segments = v.segments();
     for_each_jsonl_line(file.archive(), *entry, [&](std::uint64_t i, std::string_view line) {
+      // A row that is a number, string or literal is passed over unparsed when it is not to
+      // be visited: a long list of scalars costs a glance per line.
+      if (!options.scalar_rows) {
+        const std::string_view text = line.starts_with("\xEF\xBB\xBF") ? line.substr(3) : line;  // Python skips a BOM
+        const std::size_t first = text.find_first_not_of(" \t\r");
+        if (first != std::string_view::npos && text[first] != '{' && text[first] != '[') return true;
+      }
       Json row;
       try {
         row = parse_json(line, entry->name + " line " + std::to_string(i + 1));
