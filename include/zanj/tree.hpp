@@ -29,7 +29,7 @@ inline constexpr std::string_view kRefKey = "$ref";
 /// reader of the tree goes through classify(), which uses it.
 enum class FormatVersion {
   none,     ///< not a format-keyed node
-  legacy,   ///< "__format__": muutils.zanj (2023) and ZANJ 0.1 to 0.3 with muutils up to 0.7
+  legacy,   ///< "__format__": muutils 0.2 to 0.7 (muutils.zanj of 2023, ZANJ 0.1 to 0.3)
   current,  ///< "__muutils_format__": ZANJ 0.4 and later with muutils 0.8 and later
 };
 /// "__format__ (muutils <= 0.7, ZANJ <= 0.3)" or "__muutils_format__ (...)", for `info`.
@@ -45,6 +45,11 @@ struct FormatTag {
   JsonView value;
 };
 FormatTag format_tag(JsonView object);
+/// The format values only muutils 0.2.x wrote (February 2023, the first zanj): the array mode
+/// alone ("array_list_meta", "array_hex_meta") and "external:npy" / "external:jsonl". Its
+/// externals_info calls an .npy member's item_type "ndarray", and its loader takes every
+/// external list and DataFrame as a list of lines.
+bool is_first_generation_format(std::string_view format);
 
 enum class NodeKind { dict, list, array, table, external_list, dataclass, string, number, boolean, null, other };
 /// The names used by `ls --json`: "dict", "list", "array", "table", "external_list", ...

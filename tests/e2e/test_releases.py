@@ -9,7 +9,7 @@ import struct
 import tempfile
 import zipfile
 
-from common import ZanjTest, corpus, external_list, jsonl_bytes, main, obj_path, run, write_reference_zanj
+from common import ZanjTest, corpus, external_list, jsonl_bytes, main, npy_bytes, obj_path, run, write_reference_zanj
 
 RELEASES = corpus("releases")
 
@@ -203,12 +203,21 @@ class Releases(ZanjTest):
         # The same object, so the same digest, whichever release wrote it: ZANJ 0.6 stores the
         # small DataFrame as an external table where older releases kept it inline, and both
         # are the frame the loader builds.
-        digests = {name: self.assertOk(run("hash", path_of(name))).text.split()[0] for name in legacy}
+        first = [n for n in legacy if n.startswith("muutils-0.2")]
+        later = [n for n in legacy if n not in first]
+        digests = {name: self.assertOk(run("hash", path_of(name))).text.split()[0] for name in later}
         self.assertEqual(len(set(digests.values())), 1, digests)
         self.assertGreaterEqual(len(digests), 5)
         newest = path_of("zanj-0.6.0_main.zanj")
-        for name in legacy:
+        for name in later:
             self.assertEqual(self.assertOk(run("diff", path_of(name), newest)).text, "no differences found\n")
+        # muutils 0.2.x gave the object another meaning: it stored no tensors here (it cannot load
+        # the ones it writes inline), a 0-d array as its number, and loads DataFrames as lists
+        # of rows. What it shares with the later releases hashes alike.
+        self.assertTrue(first)
+        other_meaning = ["--exclude", "torch_*", "--exclude", "scalar", "--exclude", "table", "--exclude", "small_table"]
+        shared = {self.assertOk(run("hash", *other_meaning, path_of(n))).text.split()[0] for n in first + [later[-1]]}
+        self.assertEqual(len(shared), 1)
         weights = {self.assertOk(run("hash", "--include", "weights", path_of(n))).text.split()[0] for n in legacy}
         self.assertEqual(len(weights), 1)
 
@@ -306,6 +315,52 @@ class HostileRows(ZanjTest):
             again = resolved["lst"]["data"][0]["again"]
             self.assertEqual(again["data"], [{"again": external_list("lst.jsonl"), "n": 1}, {"n": 2}])  # as stored
             self.assertNotCrashed(run("verify", p))
+
+
+class FirstGenerationRules(ZanjTest):
+    """muutils 0.2.x (the first zanj) on archives built here as its zanj.py writes them: nodes
+    "external:npy" and "array_list_meta", externals_info item_type "ndarray"."""
+
+    def make(self, tmp, item_type="ndarray", dtype="float32"):
+        path = os.path.join(tmp, "first.zanj")
+        root = {"w": {"__format__": "external:npy", "$ref": "w.npy", "shape": [2], "dtype": "float32", "n_elements": 2},
+                "s": {"__format__": "array_list_meta", "data": [1, 2], "shape": [2], "dtype": dtype, "n_elements": 2}}
+        meta = {"zanj_cfg": {"array_mode": "array_list_meta"},
+                "externals_info": {"w.npy": {"item_type": item_type, "path": ["w"], "type(data)": "<class 'numpy.ndarray'>",
+                                             "len(data)": 2, "shape": [2], "dtype": "float32", "n_elements": 2}}}
+        with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+            z.writestr("__zanj__.json", json.dumps(root, indent="\t"))
+            z.writestr("__zanj_meta__.json", json.dumps(meta, indent="\t"))
+            z.writestr("w.npy", npy_bytes("<f4", (2,), struct.pack("<2f", 0.5, -1.5)))
+        return path
+
+    def test_its_names_and_its_loader(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            good = self.make(tmp)
+            self.assertOk(run("verify", good))
+            self.assertEqual(self.assertOk(run("cat", "--format", "json", good, "w")).json(), [0.5, -1.5])
+            kinds = {e["path"]: e["kind"] for e in self.assertOk(run("ls", "--json", good)).json()["entries"]}
+            self.assertEqual(kinds, {"": "dict", "w": "array", "s": "array"})
+            # Its loader has load functions for "ndarray" and "jsonl" only.
+            r = run("verify", self.make(tmp, item_type="npy"))
+            self.assertEqual(r.code, 1, r.text)
+            self.assertIn("wants 'ndarray'", r.text)
+            # No DTYPE_MAP in 0.2.x: numpy's names load (uint16 too), torch's do not.
+            self.assertOk(run("verify", self.make(tmp, dtype="uint16")))
+            r = run("verify", self.make(tmp, dtype="torch.float32"))
+            self.assertEqual(r.code, 1, r.text)
+            self.assertIn("np.array", r.text)
+            # The values count: a changed external array changes the digest.
+            before = run("hash", good).text.split()[0]
+            with zipfile.ZipFile(good) as z:
+                members = {n: z.read(n) for n in z.namelist()}
+            members["w.npy"] = npy_bytes("<f4", (2,), struct.pack("<2f", 0.5, 9.0))
+            changed = os.path.join(tmp, "changed.zanj")
+            with zipfile.ZipFile(changed, "w") as z:
+                for n, d in members.items():
+                    z.writestr(n, d)
+            self.assertNotEqual(run("hash", changed).text.split()[0], before)
+            self.assertEqual(run("diff", good, changed).code, 1)
 
 
 class LegacyRules(ZanjTest):

@@ -34,11 +34,16 @@ std::string_view encoding_name(ArrayEncoding encoding) {
 
 std::string_view format_version_name(FormatVersion version) {
   switch (version) {
-    case FormatVersion::legacy: return "__format__ (muutils.zanj 2023, ZANJ 0.1-0.3 with muutils <= 0.7)";
+    case FormatVersion::legacy: return "__format__ (muutils 0.2-0.7: muutils.zanj of 2023, ZANJ 0.1-0.3)";
     case FormatVersion::current: return "__muutils_format__ (ZANJ >= 0.4 with muutils >= 0.8)";
     case FormatVersion::none: return "none (no format-keyed node)";
   }
   return "none";
+}
+
+bool is_first_generation_format(std::string_view format) {
+  return format == "array_list_meta" || format == "array_hex_meta" || format == "external:npy" ||
+         format == "external:jsonl";
 }
 
 namespace {
@@ -49,7 +54,7 @@ bool legacy_format_value(std::string_view v) {
   for (const std::string_view type : {"numpy.ndarray:", "torch.Tensor:"})
     if (v.starts_with(type)) return true;
   return v == "list:external" || v == "tuple:external" || v == "pandas.DataFrame:external" ||
-         v == "pandas.DataFrame" || v.ends_with("(SerializableDataclass)");
+         v == "pandas.DataFrame" || v.ends_with("(SerializableDataclass)") || is_first_generation_format(v);
 }
 
 }  // namespace
@@ -93,6 +98,10 @@ bool ends_with(std::string_view s, std::string_view suffix) {
 
 /// "numpy.ndarray:array_hex_meta" -> hex, etc.; nullopt when not an array format.
 std::optional<ArrayEncoding> array_encoding(std::string_view format, bool& torch) {
+  // muutils 0.2.x named the mode alone (a tensor was stored as its numpy array).
+  if (format == "array_list_meta") return ArrayEncoding::list;
+  if (format == "array_hex_meta") return ArrayEncoding::hex;
+  if (format == "external:npy") return ArrayEncoding::external;
   const auto colon = format.find(':');
   if (colon == std::string_view::npos) return std::nullopt;
   const auto type = format.substr(0, colon);
@@ -138,6 +147,11 @@ void classify_formatted(JsonView json, std::string_view format, Node& node) {
   if (auto encoding = array_encoding(format, torch)) {
     node.kind = NodeKind::array;
     node.array = make_array(json, *encoding, torch);
+  } else if (format == "external:jsonl") {
+    // muutils 0.2.x: every external list and DataFrame; its loader gives the lines as a list
+    // (a DataFrame's rows as dicts), so each is a list here too.
+    node.kind = NodeKind::external_list;
+    node.list = ExternalListNode{std::string(json.string_at(kRefKey)), false, uint_at(json, "len(data)")};
   } else if (format == "list:external" || format == "tuple:external") {
     node.kind = NodeKind::external_list;
     node.list = ExternalListNode{std::string(json.string_at(kRefKey)), format == "tuple:external",

@@ -267,6 +267,13 @@ static std::optional<std::string> external_list_data(const ArrayNode& array) {
 
 std::optional<std::string> legacy_loader_refusal(const Node& node) {
   if (node.version != FormatVersion::legacy || !node.array) return std::nullopt;
+  if (is_first_generation_format(node.format)) {
+    // muutils 0.2.x has no DTYPE_MAP: np.array(data, dtype=DTYPE) (np.frombuffer for hex)
+    // takes numpy's own names, and np.load reads an external member whatever the node says.
+    if (node.array->external() || !node.array->dtype.starts_with("torch.")) return std::nullopt;
+    return "dtype '" + node.array->dtype + "' is not a numpy dtype: muutils 0.2.x, which wrote this node, loads it "
+           "with np.array(data, dtype=...) and fails on it (TypeError)";
+  }
   // The names of muutils.tensor_utils.DTYPE_MAP (the same from muutils 0.3 to 0.7), as
   // numpy's and torch's dtypes print; TORCH_DTYPE_MAP has the same keys.
   static constexpr std::string_view kKnown[] = {

@@ -191,8 +191,10 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
     return std::nullopt;
   };
   const std::string_view item_type = info.string_at("item_type");
-  if (item_type != "npy" && item_type != "jsonl")  // the loader has no load function for it
+  // muutils 0.2.x called an .npy member's item_type "ndarray" (held to its node below).
+  if (item_type != "npy" && item_type != "jsonl" && item_type != "ndarray")  // the loader has no load function for it
     return mismatch("externals_info item_type '" + std::string(item_type) + "' is neither npy nor jsonl");
+  const bool npy_item = item_type != "jsonl";
   const PathWalk walk = walk_python_path(main, items, populated, &index);
   const std::string path = shown_path(walk);
   const ZipEntry* entry = archive.find(key);
@@ -205,13 +207,13 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
     // The reference node sits in a line of an external list's .jsonl (a long list of large
     // arrays): the loader finds it there, so the data pass checks it as that member streams by.
     if (plan.role == Role::other) {
-      plan.role = item_type == "npy" ? Role::npy : Role::jsonl;
+      plan.role = npy_item ? Role::npy : Role::jsonl;
       plan.path = path;
     }
     plan.in_rows = true;
     if (const ZipEntry* list = archive.find(walk.through))
       plans[static_cast<std::size_t>(list - archive.entries().data())].line_references.push_back(
-          MemberPlan::LineReference{walk.rest, std::string(key), path, item_type == "npy"});
+          MemberPlan::LineReference{walk.rest, std::string(key), path, npy_item});
     return JsonView();
   }
   const auto raw = [&] { return to_json(info.find("path")); };  // for messages only
@@ -225,9 +227,12 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
     return mismatch("externals_info path " + raw() + " leads to a node that is not an external array, list or table",
                     path);
   const Role role = role_of(node);
-  if (item_type != item_type_of(role))
+  // Each generation's loader knows its own name for .npy members: "ndarray" for muutils 0.2.x's
+  // "external:npy" nodes, "npy" for every later release's.
+  const std::string_view wanted = node.format == "external:npy" ? "ndarray" : item_type_of(role);
+  if (item_type != wanted)
     return mismatch("externals_info item_type '" + std::string(item_type) + "', the reference node wants '" +
-                    std::string(item_type_of(role)) + "'", path);
+                    std::string(wanted) + "'", path);
   populated.emplace(view_identity(walk.target), PopulatedNode{key, role == Role::jsonl});
   std::uint64_t len = 0;
   const JsonView len_json = info.find("len(data)");

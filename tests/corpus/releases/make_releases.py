@@ -31,6 +31,9 @@ ZANJ_GIT = "/work/.mirror/mivanit+ZANJ/repo"
 # label -> (muutils tag, zanj tag or None when muutils still held zanj, array modes written).
 # Each release is paired with the newest muutils its pyproject allowed.
 RELEASES = {
+    # muutils 0.2.x (February 2023), the first zanj: "external:npy" / "external:jsonl" nodes,
+    # bare "array_list_meta" / "array_hex_meta" formats, externals_info item_type "ndarray"
+    "muutils-0.2.2": ("0.2.2", None, ["array_list_meta", "array_hex_meta"]),
     # muutils.zanj, before ZANJ was its own package (the 2023 checkpoints' era)
     "muutils-0.3.14": ("0.3.14", None, ["array_list_meta", "array_hex_meta"]),
     # ZANJ 0.1.0 needs muutils ^0.4.0
@@ -198,6 +201,12 @@ def jsonable(value):
 
 def loaded_facts(np, pd, torch, obj, path, out):
     """What the release's loader returned, node by node (path: keys and indices)."""
+    if type(obj).__name__ in ("ZANJLoaderTreeNode", "LoadedZANJ"):
+        # muutils 0.2.x: a lazy view that applies the loaders as items are taken; what it
+        # gives for each key (or index of a list) is the loaded value.
+        data = obj._data if hasattr(obj, "_data") else obj._json_data._data
+        view = obj if hasattr(obj, "_data") else obj._json_data
+        obj = [view[i] for i in range(len(data))] if isinstance(data, list) else {k: view[k] for k in data}
     if isinstance(obj, np.ndarray):
         out["arrays"].append(
             {"path": path, "type": "numpy.ndarray", "dtype": str(obj.dtype), "shape": list(obj.shape),
@@ -235,6 +244,14 @@ def loaded_facts(np, pd, torch, obj, path, out):
         out["scalars"].append({"path": path, "value": jsonable(obj)})
 
 
+def first_generation(label):
+    """muutils 0.2.x: its ZANJ() calls the list threshold external_table_threshold, its
+    read() returns a lazy mapping whose default (lazy) externals loader fails on every archive
+    (AttributeError: it reads each externals_info entry as an object), and it cannot load
+    torch tensors it stored inline (np.array(..., dtype="torch.float32"))."""
+    return label.startswith("muutils-0.2")
+
+
 def run_release(label, outdir):
     import numpy as np
     import pandas as pd
@@ -249,11 +266,17 @@ def run_release(label, outdir):
     else:
         from zanj import ZANJ
     written = []
-    for obj_name, (obj, settings) in make_objects(np, pd, torch).items():
+    objects = make_objects(np, pd, None if first_generation(label) else torch)
+    if first_generation(label):
+        # Its loader reads list rows as plain JSON: arrays inside rows stay wrapper dicts.
+        objects = {"main": objects["main"]}
+    for obj_name, (obj, settings) in objects.items():
         for mode in modes if obj_name == "main" else modes[:1]:
             name = f"{label}_{obj_name}" + ("" if mode == "array_list_meta" else "_" + mode.split("_")[1])
             path = os.path.join(outdir, name + ".zanj")
             kwargs = dict(settings, internal_array_mode=mode)
+            if first_generation(label) and "external_list_threshold" in kwargs:
+                kwargs["external_table_threshold"] = kwargs.pop("external_list_threshold")
             z = ZANJ(**kwargs)
             z.save(obj, path)
             facts = {
@@ -288,7 +311,11 @@ def run_release(label, outdir):
                                  "ZANJ 0.6.0's polars handler; loaded facts are the stand-in's rows")
             else:
                 try:
-                    back = ZANJ(**kwargs).read(path)
+                    if first_generation(label):
+                        back = ZANJ(**kwargs).read(path, externals_mode="full")
+                        facts["read_with"] = "read(path, externals_mode='full'): the default lazy mode fails on every archive"
+                    else:
+                        back = ZANJ(**kwargs).read(path)
                     loaded_facts(np, pd, torch, back, [], loaded)
                     facts["reference_reads_back"] = True
                 except Exception as e:  # the release cannot read its own archive: say so

@@ -105,6 +105,27 @@ TEST_SUITE("tree") {
     CHECK(n.table->columns == std::vector<std::string>{"c", "a"});  // no first row: the dict's keys
   }
 
+  TEST_CASE("muutils 0.2.x: bare array modes and external:npy / external:jsonl") {
+    Json j;
+    Node a = classify_text(R"({"__format__": "array_hex_meta", "data": "0100", "shape": [1], "dtype": "int16"})", j);
+    REQUIRE(a.array);
+    CHECK(a.version == FormatVersion::legacy);
+    CHECK(a.array->encoding == ArrayEncoding::hex);
+    Node e = classify_text(R"({"__format__": "external:npy", "$ref": "w.npy", "shape": [2, 3], "dtype": "float32"})", j);
+    REQUIRE(e.array);
+    CHECK(e.array->external());
+    CHECK(e.array->member == "w.npy");
+    CHECK(e.array->shape == std::vector<std::uint64_t>{2, 3});
+    // its loader gives every .jsonl member as a list, a DataFrame's rows included
+    Node l = classify_text(R"x({"__format__": "external:jsonl", "$ref": "t.jsonl", "columns": ["a"], "len(data)": 4})x", j);
+    CHECK(l.kind == NodeKind::external_list);
+    CHECK(l.list->length == 4u);
+    CHECK(is_first_generation_format("external:npy"));
+    CHECK_FALSE(is_first_generation_format("numpy.ndarray:external"));
+    // any other "__format__" value is a user's key in a plain dict
+    CHECK(classify_text(R"({"__format__": "something else", "data": 1})", j).kind == NodeKind::dict);
+  }
+
   TEST_CASE("a small DataFrame kept inline (releases before ZANJ 0.6) is a table without a member") {
     Json j;
     Node t = classify_text(R"({"__format__": "pandas.DataFrame", "columns": ["x", "y"],
