@@ -4,6 +4,7 @@
 // array's values (profile_array: statistics, a histogram and a thumbnail in one pass), and the
 // report pages themselves.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -75,6 +76,10 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target);
 struct RowWalkOptions {
   bool tables = true;        ///< the rows of tables too, not only of external lists
   bool scalar_rows = true;   ///< visit a row that is a number, string, bool or null
+  /// When set, a list whose rows cannot be read (a corrupt member, a line that is not JSON) is
+  /// reported here and the walk goes on after it (the rows before the failure were visited);
+  /// when not, the Error is thrown.
+  std::function<void(const std::string& message)> on_unreadable_rows;
 };
 
 /// walk_tree, continuing into the rows of the external lists and tables it visits (when the

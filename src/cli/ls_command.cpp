@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <set>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -359,6 +360,12 @@ int run_ls(const LsOptions& opt) {
   RowWalkOptions rows;
   rows.tables = false;
   rows.scalar_rows = false;
+  // A list whose member cannot be read is listed without its rows, with a warning (once,
+  // though the table is walked twice): ls shows the structure, verify judges the data.
+  std::set<std::string> warned;
+  rows.on_unreadable_rows = [&](const std::string& message) {
+    if (warned.insert(message).second) warn(message + " (its rows are not listed)");
+  };
   const auto walk_matching = [&](const std::function<void(const Shown&)>& on_shown) {
     walk_tree_with_rows(z, node, start, [&](const TreeVisit& v) {
       if ((opt.glob.empty() || fnmatch(opt.glob.c_str(), v.path().c_str(), 0) == 0) &&

@@ -253,9 +253,16 @@ class Releases(ZanjTest):
                 return b"\n".join(lines)
 
             bad = self.rewrite(tmp, name, break_row)
-            shallow = self.assertOk(run("ls", "--json", "-d", "1", bad)).json()["entries"]
-            self.assertEqual([e["path"] for e in shallow], ["", "name", "lst_basic"])
-            self.assertFails(run("ls", bad), 1, "lst_basic.jsonl line 6")
+            shallow = run("ls", "--json", "-d", "1", bad)
+            self.assertEqual(shallow.err, "")
+            self.assertEqual([e["path"] for e in shallow.json()["entries"]], ["", "name", "lst_basic"])
+            # The rows before the broken line are listed, the listing goes on, and a warning
+            # (once) names the line; verify judges the data.
+            deep = self.assertOk(run("ls", "-1", bad))
+            self.assertIn("lst_basic/4/arr_numbers", deep.text)
+            self.assertNotIn("lst_basic/6", deep.text)
+            self.assertEqual(deep.err.count("lst_basic.jsonl line 6"), 1, deep.err)
+            self.assertEqual(run("verify", bad).code, 1)
 
     def rewrite(self, tmp, name, change):
         """A copy of a release archive with members dropped or replaced: change(name, bytes)

@@ -55,6 +55,19 @@ struct RowWalker {
     const ZipEntry* entry = file.archive().find(member);
     if (!entry || !open.insert(member).second) return;  // a missing member is reported where it is read
     std::vector<std::string> segments = v.segments();
+    try {
+      read_rows(*entry, segments, depth);
+    } catch (const Error& e) {
+      open.erase(member);
+      if (!options.on_unreadable_rows) throw;
+      options.on_unreadable_rows(e.what());
+      return;
+    }
+    open.erase(member);
+  }
+
+  void read_rows(const ZipEntry& member, std::vector<std::string>& segments, std::size_t depth) {
+    const ZipEntry* entry = &member;
     for_each_jsonl_line(file.archive(), *entry, [&](std::uint64_t i, std::string_view line) {
       // A row that is a number, string or literal is passed over unparsed when it is not to
       // be visited: a long list of scalars costs a glance per line.
@@ -75,7 +88,6 @@ struct RowWalker {
       segments.pop_back();
       return true;
     });
-    open.erase(member);
   }
 };
 

@@ -54,6 +54,9 @@ void walk_rows(const ZanjFile& file, const std::function<bool(const TreeVisit&)>
   RowWalkOptions rows;
   rows.tables = false;
   rows.scalar_rows = false;
+  // A list whose member cannot be read shows without its rows: the page's verify section
+  // names the member's problem.
+  rows.on_unreadable_rows = [](const std::string&) {};
   walk_tree_with_rows(file, file.root(), {}, visitor, rows);
 }
 
