@@ -237,11 +237,16 @@ void compare_containers(const Archive& a, const Archive& b, TreeDiffer& differ) 
 std::vector<ArrayResult> compare_array_pairs(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options,
                                              const std::vector<ArrayPair>& pairs, unsigned threads) {
   std::vector<ArrayResult> results(pairs.size());
+  const unsigned count = static_cast<unsigned>(std::min<std::size_t>(threads, pairs.size()));
+  // Each comparison reads ahead on both sides (queue_bytes each): shared out between the
+  // threads, so that memory does not grow with -j.
+  DiffOptions shared = options;
+  shared.queue_bytes = std::max<std::size_t>(options.queue_bytes / count, std::size_t{256} << 10);
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i; (i = next++) < pairs.size();) {
       DiffReport part;
-      TreeDiffer differ(a, b, options, part, DiffScope::object);
+      TreeDiffer differ(a, b, shared, part, DiffScope::object);
       try {
         differ.compare_array_values(pairs[i].path, pairs[i].a, pairs[i].b);
       } catch (...) {  // kept for the walk to throw where it meets this array, as one thread would
@@ -251,7 +256,6 @@ std::vector<ArrayResult> compare_array_pairs(const ZanjFile& a, const ZanjFile& 
       results[i].elements = part.elements_compared;
     }
   };
-  const unsigned count = static_cast<unsigned>(std::min<std::size_t>(threads, pairs.size()));
   ThreadPool pool(count - 1);
   for (unsigned t = 1; t < count; ++t) pool.submit(work);
   work();
