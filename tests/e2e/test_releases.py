@@ -144,9 +144,15 @@ class Releases(ZanjTest):
                 for arr in release_facts(name)["loaded"]["arrays"]:  # every array the release loads has its row
                     self.assertIn(html.escape(obj_path(arr["path"])), page)
                 with tempfile.TemporaryDirectory() as tmp:
-                    self.assertOk(run("extract", p, "-C", tmp))
+                    self.assertOk(run("extract", p, "-C", os.path.join(tmp, "d")))
                     for m in release_facts(name)["members"]:
-                        self.assertTrue(os.path.isfile(os.path.join(tmp, m["name"])), m["name"])
+                        self.assertTrue(os.path.isfile(os.path.join(tmp, "d", m["name"])), m["name"])
+                    # packed again from the extracted directory: the same object, still valid
+                    # for the release that wrote it
+                    again = os.path.join(tmp, "again.zanj")
+                    self.assertOk(run("pack", os.path.join(tmp, "d"), "-o", again))
+                    self.assertOk(run("verify", again))
+                    self.assertEqual(run("hash", again).text.split()[0], run("hash", p).text.split()[0])
 
     def test_resolve_fills_in_the_arrays_of_rows(self):
         """--resolve gives each row's array its values, as the loader populates them after the
