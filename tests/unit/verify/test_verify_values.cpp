@@ -169,7 +169,8 @@ TEST_SUITE("verify_values") {
     ZipEntry entry;
     entry.name = "m";
     VerifyReport found;
-    MemberValueCheck check(entry, plan, {});
+    const ResourceLimits limits;  // the check keeps a reference: it must outlive the check
+    MemberValueCheck check(entry, plan, limits);
     check.feed(lines);
     check.finish(found);
     CHECK(found.errors.empty());
