@@ -72,6 +72,17 @@ struct FoundNode {
 /// when there is no such node or row.
 FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target);
 
+/// `zanj stats` of a list of numbers, or of one numeric column of a table.
+struct ValueStats {
+  std::string path;  ///< the list's object path, or TABLE/COLUMN
+  std::string kind;  ///< "list" or "column"
+  ArrayStats stats;  ///< over the numbers (bools as 0 and 1); other values only in `count`
+};
+/// The statistics of a list's items (inline or external) or of each column of a table, read
+/// one row at a time; only lists and columns holding at least one number are given. Throws
+/// Error when a row cannot be read.
+std::vector<ValueStats> value_stats(const ZanjFile& file, const Node& node, const std::string& path);
+
 /// Which rows walk_tree_with_rows enters.
 struct RowWalkOptions {
   bool tables = true;        ///< the rows of tables too, not only of external lists

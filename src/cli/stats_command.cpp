@@ -131,7 +131,32 @@ int run_stats(const StatsOptions& opt) {
   profile_options.heatmap_side = 0;
   // The walk goes on into the rows of external lists and tables (a list of dataclasses that
   // each hold an array): lst/3/arr is an array like any other.
+  JsonArray values;  // --json: lists and table columns
   walk_tree_with_rows(z, node, start, [&](const TreeVisit& v) {
+    const bool list_of_values = v.node.kind == NodeKind::external_list ||
+                                (v.node.kind == NodeKind::list && is_scalar_list(v.node.json));
+    if (v.node.table || list_of_values) {
+      // A list of numbers, or a table's numeric columns: their statistics beside the arrays'.
+      for (const ValueStats& vs : value_stats(z, v.node, v.path())) {
+        if (!opt.glob.empty() && fnmatch(opt.glob.c_str(), vs.path.c_str(), 0) != 0) continue;
+        const ArrayStats& s = vs.stats;
+        if (opt.json) {
+          Json entry = stats_json(vs.path, ArrayNode{}, s);
+          JsonObject& o = entry.as_object();
+          o.erase(o.begin() + 1, o.begin() + 3);  // no dtype, no shape: a kind instead
+          o.insert(o.begin() + 1, {"kind", vs.kind});
+          values.push_back(std::move(entry));
+        } else {
+          rows.push_back({vs.path.empty() ? "/" : vs.path, vs.kind, "[" + std::to_string(s.count) + "]",
+                          std::to_string(s.count), short_number(s.min), short_number(s.max), short_number(s.mean),
+                          short_number(s.std), std::to_string(s.nan), std::to_string(s.pos_inf + s.neg_inf)});
+          histograms.emplace_back();  // values get no histogram
+        }
+      }
+      // The rows of an external list or table may still hold arrays; an inline list of
+      // scalars holds none.
+      return v.node.kind != NodeKind::list;
+    }
     if (!v.node.array) return true;
     if (!opt.glob.empty() && fnmatch(opt.glob.c_str(), v.path().c_str(), 0) != 0) return false;
     // --hist reads the values once for both: the statistics are the same either way.
@@ -150,7 +175,7 @@ int run_stats(const StatsOptions& opt) {
     return false;
   });
   if (opt.json) {
-    JsonObject result{{"file", opt.file}, {"arrays", Json(std::move(arrays))}};
+    JsonObject result{{"file", opt.file}, {"arrays", Json(std::move(arrays))}, {"values", Json(std::move(values))}};
     add_transfer_json(result, z.archive());
     write_out(to_json(Json(std::move(result))) + "\n");
   } else if (rows.size() > 1 && !opt.hist) {
@@ -166,6 +191,11 @@ int run_stats(const StatsOptions& opt) {
       out += histogram_line(histograms[i], width, utf8);
     }
     write_out(out);
+  } else {
+    // Never silent: the path holds nothing to count.
+    write_out("no arrays, lists of numbers or numeric table columns at " +
+              (opt.path.empty() ? std::string("the root") : "'" + terminal_safe(opt.path) + "'") +
+              (opt.glob.empty() ? "" : " matching '" + terminal_safe(opt.glob) + "'") + "\n");
   }
   return 0;
 }
@@ -178,7 +208,9 @@ Command setup_stats(CLI::App& parent) {
       parent.add_subcommand("stats", "Array statistics: count, min, max, mean, std, NaN and infinity counts");
   app->footer(
       "One line per array at or below PATH (default: every array), rows of external lists and\n"
-      "tables included (lst/3/arr). Values are streamed from the\n"
+      "tables included (lst/3/arr), then one per list of numbers and per numeric table column\n"
+      "(dtype 'list' or 'column'; bools count as 0 and 1, other values only in count). A PATH\n"
+      "with nothing to count says so. Values are streamed from the\n"
       "archive in one pass, chunk by chunk, whatever the array's size, storage, byte order or\n"
       "layout. min, max, mean and std (the population standard deviation, numpy's ddof=0) are\n"
       "over the finite values; NaNs and infinities are counted in their own columns (inf counts\n"
@@ -186,9 +218,10 @@ Command setup_stats(CLI::App& parent) {
       "is), string arrays the element count only. bool counts as 0 and 1.\n\n"
       "Examples:\n  zanj stats model.zanj\n  zanj stats model.zanj state_dict --glob '*weight*'\n"
       "  zanj stats --json model.zanj | jq '.arrays[] | select(.nan > 0) | .path'\n\n"
-      "--json prints {\"file\", \"arrays\": [...]}; each array has path, dtype, shape, count, finite,\n"
-      "nan, pos_inf, neg_inf, min, max, sum, mean, std (null when there are no finite values or\n"
-      "the dtype is not a real number).\n\n"
+      "--json prints {\"file\", \"arrays\": [...], \"values\": [...]}; each array has path, dtype,\n"
+      "shape, count, finite, nan, pos_inf, neg_inf, min, max, sum, mean, std (null when there\n"
+      "are no finite values or the dtype is not a real number); each of values has path, kind\n"
+      "(list or column) and the same statistics.\n\n"
       "--hist draws each array's histogram under its row, as wide as the terminal (or $COLUMNS):\n"
       "block characters, or ASCII (.:-=+*#@) when the locale is not UTF-8; with --json each\n"
       "array gets \"histogram\": {\"lo\", \"hi\", \"counts\"} (the occupied bins, equal widths).\n"

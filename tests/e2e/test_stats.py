@@ -1,4 +1,5 @@
 """End-to-end: `zanj stats` against the facts the reference library wrote for every corpus array."""
+import json
 import math
 import os
 import struct
@@ -76,6 +77,34 @@ class Stats(ZanjTest):
         row = next(line for line in text if line.startswith("small_array"))
         # int32 [[0, 1, 2], [3, 4, 5]]: std = sqrt(17.5 / 6)
         self.assertEqual(row.split(), ["small_array", "int32", "[2,", "3]", "6", "0", "5", "2.5", "1.70783", "0", "0"])
+
+    def test_lists_and_table_columns(self):
+        # A list of numbers and each numeric column of a table get their statistics, computed
+        # here from the rows themselves; a column of strings gets none.
+        doc = self.assertOk(run("stats", "--json", corpus("dataframe.zanj"))).json()
+        values = {v["path"]: v for v in doc["values"]}
+        with zipfile.ZipFile(corpus("dataframe.zanj")) as z:
+            rows = [json.loads(line) for line in z.read("table.jsonl").decode().splitlines() if line]
+        numeric = [c for c in rows[0] if all(isinstance(r[c], (int, float)) for r in rows)]
+        self.assertTrue(numeric)
+        self.assertEqual(sorted(p for p in values if p.startswith("table/")), sorted("table/" + c for c in numeric))
+        for c in numeric:
+            cells = [float(r[c]) for r in rows]
+            got = values["table/" + c]
+            self.assertEqual(got["kind"], "column")
+            self.assertEqual(got["count"], len(cells))
+            self.assertTrue(close(got["mean"], sum(cells) / len(cells)), c)
+            self.assertTrue(close(float(got["min"]), min(cells)) and close(float(got["max"]), max(cells)), c)
+        basic = self.assertOk(run("stats", "--json", corpus("basic.zanj"))).json()
+        lists = {v["path"]: v for v in basic["values"]}
+        with zipfile.ZipFile(corpus("basic.zanj")) as z:
+            items = [json.loads(line) for line in z.read("long_list.jsonl").decode().splitlines() if line]
+        self.assertEqual((lists["long_list"]["kind"], lists["long_list"]["count"]), ("list", len(items)))
+        self.assertTrue(close(lists["long_list"]["mean"], sum(items) / len(items)))
+        self.assertNotIn("tags", lists)  # strings: nothing to count
+        # A path with nothing to count says so, on stdout, exit 0.
+        r = self.assertOk(run("stats", corpus("basic.zanj"), "nested/deeper/word"))
+        self.assertIn("no arrays, lists of numbers or numeric table columns at 'nested/deeper/word'", r.text)
 
     def test_standard_input(self):
         with open(corpus("basic.zanj"), "rb") as f:
