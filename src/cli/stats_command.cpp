@@ -191,11 +191,15 @@ int run_stats(const StatsOptions& opt) {
       out += histogram_line(histograms[i], width, utf8);
     }
     write_out(out);
+  } else if (!opt.glob.empty()) {  // a filter that matches nothing is an error, as in ls
+    throw Error(z.name() + ": no array, list of numbers or numeric table column" +
+                    (opt.path.empty() ? std::string() : " under '" + opt.path + "'") + " matches --glob '" +
+                    opt.glob + "'",
+                Exit::invalid);
   } else {
     // Never silent: the path holds nothing to count.
     write_out("no arrays, lists of numbers or numeric table columns at " +
-              (opt.path.empty() ? std::string("the root") : "'" + terminal_safe(opt.path) + "'") +
-              (opt.glob.empty() ? "" : " matching '" + terminal_safe(opt.glob) + "'") + "\n");
+              (opt.path.empty() ? std::string("the root") : "'" + terminal_safe(opt.path) + "'") + "\n");
   }
   return 0;
 }
@@ -227,7 +231,8 @@ Command setup_stats(CLI::App& parent) {
       "array gets \"histogram\": {\"lo\", \"hi\", \"counts\"} (the occupied bins, equal widths).\n"
       "Bins are fixed from the first 1024 values and widened by merging neighbours as later\n"
       "values fall outside, so the values are still read once.\n\n"
-      "Exit status: 0 ok, 1 bad archive, unreadable array or no such path, 2 usage error.");
+      "Exit status: 0 ok, 1 bad archive, unreadable array, no such path or a --glob that matches\n"
+      "nothing, 2 usage error.");
   app->add_option("FILE", opt->file, "Archive to read (- reads it from standard input)")
       ->required()
       ->transform(input_file());

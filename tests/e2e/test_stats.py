@@ -105,6 +105,8 @@ class Stats(ZanjTest):
         # A path with nothing to count says so, on stdout, exit 0.
         r = self.assertOk(run("stats", corpus("basic.zanj"), "nested/deeper/word"))
         self.assertIn("no arrays, lists of numbers or numeric table columns at 'nested/deeper/word'", r.text)
+        # A --glob that matches nothing is an error, as in ls.
+        self.assertFails(run("stats", corpus("basic.zanj"), "--glob", "zzz*"), 1, "matches --glob 'zzz*'")
 
     def test_standard_input(self):
         with open(corpus("basic.zanj"), "rb") as f:
