@@ -117,6 +117,21 @@ inline void archive(const std::uint8_t* data, std::size_t size) {
     limits.max_json_depth = 64;
     const ZanjFile file(open_archive(std::make_unique<MemorySource>(bytes), "fuzz"), limits);
     (void)summarize(file);
+    // The tree through the rows of external lists and tables, as ls, stats and report walk it
+    // (a list that refers to itself must end), with the statistics of lists and columns.
+    RowWalkOptions rows;
+    rows.on_unreadable_rows = [](const std::string&) {};
+    std::size_t visited = 0;
+    walk_tree_with_rows(file, file.root(), {}, [&](const TreeVisit& v) {
+      if (++visited > 20000) return false;  // bounded work per input
+      if (v.node.table || v.node.kind == NodeKind::external_list) {
+        try {
+          (void)value_stats(file, v.node, v.path());
+        } catch (const Error&) {
+        }
+      }
+      return true;
+    }, rows);
     for (const ZipEntry& e : file.archive().entries()) {
       if (e.uncompressed_size > (1 << 20)) continue;
       try {
