@@ -132,10 +132,16 @@ int run_stats(const StatsOptions& opt) {
   // The walk goes on into the rows of external lists and tables (a list of dataclasses that
   // each hold an array): lst/3/arr is an array like any other.
   JsonArray values;  // --json: lists and table columns
+  // Depths of the external lists and tables whose rows the walk is in: a list inside a row
+  // (a million rows of [0, 0, ...]) is one of the list's items, not a list of its own to report.
+  std::vector<std::size_t> row_lists;
   walk_tree_with_rows(z, node, start, [&](const TreeVisit& v) {
+    while (!row_lists.empty() && row_lists.back() >= v.depth) row_lists.pop_back();
+    const bool in_rows = !row_lists.empty();
+    if (v.node.table || v.node.kind == NodeKind::external_list) row_lists.push_back(v.depth);
     const bool list_of_values = v.node.kind == NodeKind::external_list ||
                                 (v.node.kind == NodeKind::list && is_scalar_list(v.node.json));
-    if (v.node.table || list_of_values) {
+    if (!in_rows && (v.node.table || list_of_values)) {
       // A list of numbers, or a table's numeric columns: their statistics beside the arrays'.
       for (const ValueStats& vs : value_stats(z, v.node, v.path())) {
         if (!opt.glob.empty() && fnmatch(opt.glob.c_str(), vs.path.c_str(), 0) != 0) continue;
@@ -157,6 +163,7 @@ int run_stats(const StatsOptions& opt) {
       // scalars holds none.
       return v.node.kind != NodeKind::list;
     }
+    if (v.node.kind == NodeKind::list && list_of_values) return false;  // scalars: no arrays below
     if (!v.node.array) return true;
     if (!opt.glob.empty() && fnmatch(opt.glob.c_str(), v.path().c_str(), 0) != 0) return false;
     // --hist reads the values once for both: the statistics are the same either way.

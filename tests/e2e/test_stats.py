@@ -105,6 +105,15 @@ class Stats(ZanjTest):
         # A path with nothing to count says so, on stdout, exit 0.
         r = self.assertOk(run("stats", corpus("basic.zanj"), "nested/deeper/word"))
         self.assertIn("no arrays, lists of numbers or numeric table columns at 'nested/deeper/word'", r.text)
+        # The items of a list are not lists of their own to report, a million rows of
+        # [0, 0, ...] included: one line would be printed per row.
+        with tempfile.TemporaryDirectory() as tmp:
+            p = os.path.join(tmp, "rows.zanj")
+            with zipfile.ZipFile(p, "w") as z:
+                z.writestr("__zanj__.json", json.dumps({"l": {"__muutils_format__": "list:external", "$ref": "l.jsonl"}}))
+                z.writestr("__zanj_meta__.json", json.dumps({"externals_info": {"l.jsonl": {"item_type": "jsonl", "path": ["l"]}}}))
+                z.writestr("l.jsonl", "[0, 1]\n" * 50)
+            self.assertEqual(self.assertOk(run("stats", "--json", p)).json()["values"], [])
         # A --glob that matches nothing is an error, as in ls.
         self.assertFails(run("stats", corpus("basic.zanj"), "--glob", "zzz*"), 1, "matches --glob 'zzz*'")
 
