@@ -148,7 +148,10 @@ class Releases(ZanjTest):
                     for m in release_facts(name)["members"]:
                         self.assertTrue(os.path.isfile(os.path.join(tmp, "d", m["name"])), m["name"])
                     # packed again from the extracted directory: the same object, still valid
-                    # for the release that wrote it
+                    # for the release that wrote it (one archive of each release and kind: the
+                    # array modes of _hex and _b64 pack as _main's do)
+                    if not (name.endswith("_main.zanj") or name.endswith("_rows.zanj") or "populate" in name):
+                        continue
                     again = os.path.join(tmp, "again.zanj")
                     self.assertOk(run("pack", os.path.join(tmp, "d"), "-o", again))
                     self.assertOk(run("verify", again))
