@@ -81,7 +81,7 @@ _zanj()
                 --algorithm | --include | --check | --list-threshold | --array-threshold | --level | \
                 --max-json-bytes | --max-json-values | --max-jsonl-line-bytes | --max-jsonl-rows | \
                 --connect-timeout | --idle-timeout | --retries | --http-header | --download-max | --speed-limit | \
-                --speed-time | --deadline) ((i++)) ;;
+                --speed-time | --deadline | --largest) ((i++)) ;;
             -*) ;;
             *)
                 if [[ -z $command ]]; then command=$word; else args+=("$word"); fi
@@ -144,17 +144,17 @@ _zanj()
 
     local opts=""
     case $command in
-        info) opts="--json --handlers --no-members" ;;
+        info) opts="--json --handlers --no-members --largest" ;;
         ls) opts="-d --depth --glob -l --long --members --json -1 --paths --kind --sort --tree --wide" ;;
         cat) opts="-f --format --json --full --summary --head --tail --resolve --plain --columns --member" ;;
         verify) opts="-q --quiet --json --strict --junit -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header" ;;
-        extract) opts="-C --directory --force --salvage -l --list --npy-only --json-only --json --max-total-bytes" ;;
+        extract) opts="-C --directory --force --salvage -l --list --npy-only --json-only --json --max-total-bytes -j --jobs" ;;
         pack) opts="-o --output --key --list-threshold --array-threshold --level --store -j --jobs --json" ;;
         export) opts="-o --output --format --cast --force --json" ;;
-        diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --structure --json -q --brief" ;;
-        hash) opts="--algorithm --include --exclude --json --check" ;;
+        diff) opts="--atol --rtol --tol --exclude --nan-unequal --strict --structure --json -q --brief -j --jobs" ;;
+        hash) opts="--algorithm --include --exclude --json --check -j --jobs" ;;
         stats) opts="--glob --json --hist" ;;
-        report) opts="-o --output --atol --rtol --tol --exclude --nan-unequal" ;;
+        report) opts="-o --output --atol --rtol --tol --exclude --nan-unequal -j --jobs" ;;
     esac
     if [[ $cur == -* ]]; then
         COMPREPLY=($(compgen -W "$opts $global_opts" -- "$cur"))

@@ -15,7 +15,7 @@ function __zanj_words
             continue
         end
         switch $token
-            case --color --progress --junit --kind --sort -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --max-ratio --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --connect-timeout --idle-timeout --retries --http-header --download-max --speed-limit --speed-time --deadline
+            case --color --progress --junit --kind --sort -d --depth --glob -C -o -f --format --head --tail --member -j --jobs --max-total-bytes --max-entries --max-json-depth --max-npy-header --max-ratio --atol --rtol --tol --exclude --directory --max-member-bytes --output --key --list-threshold --array-threshold --level --max-json-bytes --max-json-values --max-jsonl-line-bytes --max-jsonl-rows --connect-timeout --idle-timeout --retries --http-header --download-max --speed-limit --speed-time --deadline --largest
                 set skip 1
             case '-*'
             case '*'
@@ -117,6 +117,7 @@ complete -c zanj -n 'test (__zanj_next_arg) = file' -F
 complete -c zanj -n '__zanj_using info' -l json -d 'One JSON object per file'
 complete -c zanj -n '__zanj_using info' -l handlers -d "Include the handlers' source code"
 complete -c zanj -n '__zanj_using info' -l no-members -d 'Do not list the ZIP members'
+complete -c zanj -n '__zanj_using info' -l largest -x -d 'List the N largest arrays (0: none)'
 
 # ls
 complete -c zanj -n '__zanj_using ls' -s d -l depth -x -d 'Descend at most N levels below PATH'
@@ -168,6 +169,7 @@ complete -c zanj -l http-header -x -d 'URLs: extra request header'
 # extract
 complete -c zanj -n '__zanj_using extract' -s C -l directory -x -a '(__fish_complete_directories)' -d 'Directory to write into'
 complete -c zanj -n '__zanj_using extract' -l force -d 'Replace existing files'
+complete -c zanj -n '__zanj_using extract' -s j -l jobs -x -d 'Threads writing members'
 complete -c zanj -n '__zanj_using extract' -l salvage -d 'Find members by their local headers when the directory is missing or cut'
 complete -c zanj -n '__zanj_using extract' -s l -l list -d 'Only show what would be written'
 complete -c zanj -n '__zanj_using extract' -l npy-only -d 'Only .npy members'
@@ -202,8 +204,10 @@ complete -c zanj -n '__zanj_using diff' -l strict -d 'Storage and metadata count
 complete -c zanj -n '__zanj_using diff' -l structure -d 'Keys, kinds, dtypes, shapes, lengths, columns only'
 complete -c zanj -n '__zanj_using diff' -l json -d 'Machine-readable report'
 complete -c zanj -n '__zanj_using diff' -s q -l brief -d 'Only the exit status'
+complete -c zanj -n '__zanj_using diff' -s j -l jobs -x -d 'Threads comparing arrays'
 
 # hash
+complete -c zanj -n '__zanj_using hash' -s j -l jobs -x -d 'Threads inflating members'
 complete -c zanj -n '__zanj_using hash' -l algorithm -x -a 'sha256 sha512 sha3-256 blake2b512' -d 'Digest algorithm'
 complete -c zanj -n '__zanj_using hash' -l include -x -d 'Hash only paths matching a glob'
 complete -c zanj -n '__zanj_using hash' -l exclude -x -d 'Leave out paths matching a glob'
@@ -221,3 +225,4 @@ complete -c zanj -n '__zanj_using report' -l rtol -x -d 'Comparison: relative to
 complete -c zanj -n '__zanj_using report' -l tol -x -d 'Comparison: tolerances for matching paths'
 complete -c zanj -n '__zanj_using report' -l exclude -x -d 'Comparison: skip paths matching a glob'
 complete -c zanj -n '__zanj_using report' -l nan-unequal -d 'Comparison: NaN differs from NaN'
+complete -c zanj -n '__zanj_using report' -s j -l jobs -x -d 'Threads reading members and comparing arrays'

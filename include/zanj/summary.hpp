@@ -33,6 +33,9 @@ struct Summary {
   std::uint64_t externals = 0;   ///< reference nodes in __zanj__.json
   std::uint64_t arrays = 0, external_arrays = 0, inline_arrays = 0, tables = 0, external_lists = 0;
   std::uint64_t array_bytes = 0;
+  /// Elements of all those arrays (a model's parameter count); nullopt when a shape is missing
+  /// or the total passes 64 bits.
+  std::optional<std::uint64_t> array_elements = 0;
   /// External arrays inside the rows of external lists (a list of dataclasses that each hold
   /// an array), counted from externals_info (an npy entry whose path goes through a jsonl
   /// entry's): the rows are not read, so they are not in `arrays` nor `array_bytes`.

@@ -20,7 +20,18 @@ struct InfoOptions {
   bool json = false;
   bool handlers = false;
   bool no_members = false;  ///< --no-members
+  std::size_t largest = 5;  ///< --largest
 };
+
+/// 1234567 as "1,234,567": a parameter count read at a glance.
+std::string grouped(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
 
 /// The format key the archive's nodes carry: "__muutils_format__", "__format__" (releases
 /// before muutils 0.8), "mixed", or null when no node is format-keyed.
@@ -61,6 +72,7 @@ Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, 
       {"external_arrays", s.external_arrays},
       {"inline_arrays", s.inline_arrays},
       {"row_arrays", s.row_arrays},
+      {"array_elements", s.array_elements ? Json(*s.array_elements) : Json(nullptr)},
       {"tables", s.tables},
       {"external_lists", s.external_lists},
       {"array_bytes", s.array_bytes},
@@ -107,6 +119,7 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
                                                      : ""));
   row("arrays", std::to_string(s.arrays) + " (" + std::to_string(s.external_arrays) + " external, " +
                     std::to_string(s.inline_arrays) + " inline), " + human_bytes(s.array_bytes) + " of values" +
+                    (s.array_elements && s.arrays ? ", " + grouped(*s.array_elements) + " elements" : std::string()) +
                     (s.row_arrays ? "; " + std::to_string(s.row_arrays) + " more in list rows (zanj stats reads them)"
                                   : std::string()));
   row("tables", std::to_string(s.tables));
@@ -149,7 +162,7 @@ int run_info(const InfoOptions& opt) {
     const auto& file = opt.files[i];
     try {
       const ZanjFile z = open_zanj(file);
-      const Summary s = summarize(z);
+      const Summary s = summarize(z, opt.largest);
       if (opt.json) {
         Json summary = summary_json(file, z, s, opt);
         add_transfer_json(summary.as_object(), z.archive());
@@ -183,6 +196,7 @@ Command setup_info(CLI::App& parent) {
       "  curl -s https://example.org/model.zanj | zanj info -\n\n"
       "--json prints one JSON object per file (one per line) with: file (as given), members,\n"
       "compressed_bytes, uncompressed_bytes, externals, arrays, external_arrays, inline_arrays, row_arrays,\n"
+      "array_elements,\n"
       "tables, external_lists, array_bytes, root_type, format, saved_at, timestamp, python, torch, zanj_cfg,\n"
       "largest_arrays, member_list, problems (zanj-info(1) describes each).\n\n"
       "A FILE that cannot be read gets its own error line (with --json, {\"file\", \"error\"}) and\n"
@@ -195,6 +209,9 @@ Command setup_info(CLI::App& parent) {
   app->add_flag("--json", opt->json, "One JSON object per file, for scripts");
   app->add_flag("--handlers", opt->handlers, "Include the handlers' source code from zanj_cfg");
   app->add_flag("--no-members", opt->no_members, "Do not list the ZIP members");
+  app->add_option("--largest", opt->largest, "List the N largest arrays (default 5; 0 lists none)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 1000000));
   return {app, [opt] { return run_info(*opt); }};
 }
 

@@ -43,6 +43,24 @@ class Info(ZanjTest):
         d = self.assertOk(run("info", "--json", corpus("dataframe.zanj"))).json()
         self.assertEqual(d["tables"], 2)
 
+    def test_element_count_and_largest_n(self):
+        # Every corpus archive: the elements of its arrays, as the facts' shapes give them.
+        for name in archives():
+            want = 0
+            for a in facts(name)["arrays"]:
+                n = 1
+                for d in a["shape"]:
+                    n *= d
+                want += n
+            info = self.assertOk(run("info", "--json", corpus(name))).json()
+            self.assertEqual(info["array_elements"], want, name)
+        model = corpus("model.zanj")
+        self.assertIn("1,764 elements", self.assertOk(run("info", "--no-members", model)).text)
+        two = self.assertOk(run("info", "--json", "--largest", "2", model)).json()["largest_arrays"]
+        self.assertEqual([a["path"] for a in two], ["state_dict/net.2.weight", "state_dict/net.0.weight"])
+        self.assertEqual(self.assertOk(run("info", "--json", "--largest", "0", model)).json()["largest_arrays"], [])
+        self.assertNotIn("largest", self.assertOk(run("info", "--largest", "0", "--no-members", model)).text)
+
     def test_human_output(self):
         out = self.assertOk(run("info", corpus("basic.zanj"))).text
         self.assertIn("5 members", out)

@@ -151,6 +151,12 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
       ++(n.array->external() ? s.external_arrays : s.inline_arrays);
       const std::uint64_t bytes = array_value_bytes(n.array->dtype, n.array->shape).value_or(0);
       s.array_bytes += bytes;
+      const std::optional<std::uint64_t> elements = n.array->element_count();
+      std::uint64_t total = 0;
+      if (!s.array_elements || !elements || __builtin_add_overflow(*s.array_elements, *elements, &total))
+        s.array_elements = std::nullopt;
+      else
+        s.array_elements = total;
       if (floor && bytes <= *floor) return true;
       arrays.push_back(ArraySummary{v.path(), n.array->dtype, n.array->shape, bytes,
                                     n.array->external() ? "external" : "inline", n.array->member});
