@@ -146,10 +146,9 @@ void TreeDiffer::compare_scalars(const std::string& path, const Node& a, const N
 }
 
 void TreeDiffer::compare_mappings(const std::string& path, const Node& a, const Node& b) {
-  if (a.format != b.format) {  // another class (or a dict became a dataclass): do not descend
-    add({scope_, path, DiffKind::kind_changed, describe_node(a), describe_node(b), {}});
-    return;
-  }
+  // Another class (or a dict became a dataclass): said once here, then the fields are still
+  // compared key by key, so a renamed class with one changed field shows which.
+  if (a.format != b.format) add({scope_, path, DiffKind::kind_changed, describe_node(a), describe_node(b), {}});
   const ChildIndex in_a(node_children(a)), in_b(node_children(b));
   for (const auto& [key, value] : in_a.all()) {
     const std::string child = child_path(path, key);

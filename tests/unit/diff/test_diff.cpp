@@ -94,16 +94,20 @@ TEST_SUITE("diff") {
                                                "l/2: removed (dict (1 keys))"});
   }
 
-  TEST_CASE("dataclasses: another class is a kind change, same class compares fields") {
+  TEST_CASE("dataclasses: another class is a kind change, and the fields are compared still") {
     const std::string a = R"j({"c": {"__muutils_format__": "Cfg(SerializableDataclass)", "lr": 0.1}})j";
     CHECK(diff_text(a, a).equal());
     const DiffReport fields = diff_text(a, R"j({"c": {"__muutils_format__": "Cfg(SerializableDataclass)", "lr": 0.2}})j");
     REQUIRE(fields.differences.size() == 1);
     CHECK(fields.differences[0].path == "c/lr");
     const DiffReport cls = diff_text(a, R"j({"c": {"__muutils_format__": "Other(SerializableDataclass)", "lr": 0.2}})j");
-    REQUIRE(cls.differences.size() == 1);
+    REQUIRE(cls.differences.size() == 2);
     CHECK(difference_text(cls.differences[0]) ==
           "c: kind changed: Cfg(SerializableDataclass) -> Other(SerializableDataclass)");
+    CHECK(cls.differences[1].path == "c/lr");  // key by key below the class change
+    const DiffReport same_fields =
+        diff_text(a, R"j({"c": {"__muutils_format__": "Other(SerializableDataclass)", "lr": 0.1}})j");
+    CHECK(same_fields.differences.size() == 1);  // only the class
   }
 
   TEST_CASE("stop_at_first stops at one difference") {
