@@ -51,6 +51,12 @@ FormatTag format_tag(JsonView object);
 /// external list and DataFrame as a list of lines.
 bool is_first_generation_format(std::string_view format);
 
+struct Node;
+/// The externals_info item_type the loader of `reference`'s generation wants for its member:
+/// "npy" for an external array ("ndarray" for muutils 0.2.x's "external:npy" nodes), "jsonl"
+/// for an external list or table.
+std::string_view externals_item_type(const Node& reference);
+
 enum class NodeKind { dict, list, array, table, external_list, dataclass, string, number, boolean, null, other };
 /// The names used by `ls --json`: "dict", "list", "array", "table", "external_list", ...
 std::string_view kind_name(NodeKind kind);

@@ -44,12 +44,14 @@ Json number_json(const std::optional<Number>& n) {
   return static_cast<std::int64_t>(n->integer);
 }
 
-Json stats_json(const std::string& path, const ArrayNode& a, const ArrayStats& s) {
-  return Json(JsonObject{{"path", path},           {"dtype", a.dtype},           {"shape", shape_json(a.shape)},
-                         {"count", s.count},       {"finite", s.finite},         {"nan", s.nan},
-                         {"pos_inf", s.pos_inf},   {"neg_inf", s.neg_inf},       {"min", number_json(s.min)},
-                         {"max", number_json(s.max)}, {"sum", optional_json(s.sum)}, {"mean", optional_json(s.mean)},
-                         {"std", optional_json(s.std)}});
+/// `head` (what the values are: path, then dtype and shape, or kind) and the statistics.
+Json stats_json(JsonObject head, const ArrayStats& s) {
+  JsonObject stats{{"count", s.count},       {"finite", s.finite},         {"nan", s.nan},
+                   {"pos_inf", s.pos_inf},   {"neg_inf", s.neg_inf},       {"min", number_json(s.min)},
+                   {"max", number_json(s.max)}, {"sum", optional_json(s.sum)}, {"mean", optional_json(s.mean)},
+                   {"std", optional_json(s.std)}};
+  head.insert(head.end(), std::make_move_iterator(stats.begin()), std::make_move_iterator(stats.end()));
+  return Json(std::move(head));
 }
 
 /// Whether the user's locale (LC_ALL, LC_CTYPE, LANG) writes UTF-8; the process's own locale
@@ -147,11 +149,7 @@ int run_stats(const StatsOptions& opt) {
         if (!opt.glob.empty() && fnmatch(opt.glob.c_str(), vs.path.c_str(), 0) != 0) continue;
         const ArrayStats& s = vs.stats;
         if (opt.json) {
-          Json entry = stats_json(vs.path, ArrayNode{}, s);
-          JsonObject& o = entry.as_object();
-          o.erase(o.begin() + 1, o.begin() + 3);  // no dtype, no shape: a kind instead
-          o.insert(o.begin() + 1, {"kind", vs.kind});
-          values.push_back(std::move(entry));
+          values.push_back(stats_json(JsonObject{{"path", vs.path}, {"kind", vs.kind}}, s));
         } else {
           rows.push_back({vs.path.empty() ? "/" : vs.path, vs.kind, "[" + std::to_string(s.count) + "]",
                           std::to_string(s.count), short_number(s.min), short_number(s.max), short_number(s.mean),
@@ -172,7 +170,8 @@ int run_stats(const StatsOptions& opt) {
     const ArrayStats s = opt.hist ? profile.stats : array_stats(z.archive(), *v.node.array, v.path());
     histograms.push_back(std::move(profile.histogram));
     if (opt.json) {
-      arrays.push_back(stats_json(v.path(), *v.node.array, s));
+      const ArrayNode& a = *v.node.array;
+      arrays.push_back(stats_json(JsonObject{{"path", v.path()}, {"dtype", a.dtype}, {"shape", shape_json(a.shape)}}, s));
       if (opt.hist) arrays.back().as_object().emplace_back("histogram", histogram_json(histograms.back()));
     } else {
       rows.push_back({v.path().empty() ? "/" : v.path(), terminal_safe(v.node.array->dtype), shape_text(v.node.array->shape),

@@ -315,15 +315,12 @@ class ContentHasher {
     };
     const Archive& archive = file_.archive();
     if (entry.uncompressed_size <= options_.queue_bytes || work_ == MemberWork::pooled) {  // small: no worker thread
-      // The lines are taken out of the member before any is hashed: a row can hold an external
-      // array of its own (lst/3/arr.npy), and reading that member must not happen while this
-      // one is being inflated on the same thread.
-      std::vector<std::string> lines;
+      // A row can hold an external array of its own (lst/3/arr.npy), read while this member
+      // streams: the ZIP reader gives each nested read buffers of its own.
       for_each_jsonl_line(archive, entry, [&](std::uint64_t, std::string_view line) {
-        lines.emplace_back(line);
+        item(line);
         return true;
       });
-      for (const std::string& line : lines) item(line);
     } else {
       ChunkPuller lines(
           [&archive, &entry](const ChunkPuller::Sink& sink) {

@@ -66,9 +66,8 @@ struct RowWalker {
     open.erase(member);
   }
 
-  void read_rows(const ZipEntry& member, std::vector<std::string>& segments, std::size_t depth) {
-    const ZipEntry* entry = &member;
-    for_each_jsonl_line(file.archive(), *entry, [&](std::uint64_t i, std::string_view line) {
+  void read_rows(const ZipEntry& entry, std::vector<std::string>& segments, std::size_t depth) {
+    for_each_jsonl_line(file.archive(), entry, [&](std::uint64_t i, std::string_view line) {
       // A row that is a number, string or literal is passed over unparsed when it is not to
       // be visited: a long list of scalars costs a glance per line.
       if (!options.scalar_rows) {
@@ -78,7 +77,7 @@ struct RowWalker {
       }
       Json row;
       try {
-        row = parse_json(line, entry->name + " line " + std::to_string(i + 1));
+        row = parse_json(line, entry.name + " line " + std::to_string(i + 1));
       } catch (const Error& e) {
         throw Error(file.name() + ": " + e.what());
       }

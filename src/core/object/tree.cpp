@@ -46,6 +46,11 @@ bool is_first_generation_format(std::string_view format) {
          format == "external:jsonl";
 }
 
+std::string_view externals_item_type(const Node& reference) {
+  if (reference.format == "external:npy") return "ndarray";
+  return reference.array ? "npy" : "jsonl";
+}
+
 namespace {
 
 /// The kinds the "__format__" releases wrote (muutils.json_serialize and zanj/serializing.py

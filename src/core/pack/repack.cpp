@@ -168,10 +168,7 @@ class Repacker {
                   "', which is not in the directory");
     JsonObject& node = ref.json->as_object();
     const auto old = old_info_.find(member);
-    // Each generation's loader knows its own name for .npy members: muutils 0.2.x's
-    // "external:npy" nodes want "ndarray".
-    const char* item_type = ref.node.format == "external:npy" ? "ndarray" : ref.node.array ? "npy" : "jsonl";
-    JsonObject entry{{"item_type", item_type}, {"path", Json(std::move(ref.path))}};
+    JsonObject entry{{"item_type", std::string(externals_item_type(ref.node))}, {"path", Json(std::move(ref.path))}};
     if (old != old_info_.end() && old->second->is_object())  // its other details move over
       for (auto& [k, v] : old->second->as_object())
         if (k != "item_type" && k != "path") entry.emplace_back(k, std::move(v));

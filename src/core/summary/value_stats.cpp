@@ -5,12 +5,10 @@
 
 #include "array/member_reader.hpp"
 #include "array/value_compare.hpp"
-#include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"
 #include "summary/stats_accumulator.hpp"
 #include "zip/member_name.hpp"
 #include "zanj/error.hpp"
-#include "zanj/format.hpp"
 
 namespace zanj {
 namespace {
@@ -50,13 +48,7 @@ void for_each_item(const ZanjFile& file, const Node& node, const std::string& pa
   if (!entry)
     throw Error(file.name() + ": member '" + printable_name(node.member()) + "' referenced at '" + path +
                 "' is missing");
-  for_each_jsonl_line(file.archive(), *entry, [&](std::uint64_t i, std::string_view line) {
-    Json item;
-    try {
-      item = parse_json(line, entry->name + " line " + std::to_string(i + 1));
-    } catch (const Error& e) {
-      throw Error(file.name() + ": " + e.what());
-    }
+  for_each_jsonl_value(file.archive(), *entry, [&](std::uint64_t, const Json& item) {
     take(view_of(item));
     return true;
   });

@@ -227,9 +227,7 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
     return mismatch("externals_info path " + raw() + " leads to a node that is not an external array, list or table",
                     path);
   const Role role = role_of(node);
-  // Each generation's loader knows its own name for .npy members: "ndarray" for muutils 0.2.x's
-  // "external:npy" nodes, "npy" for every later release's.
-  const std::string_view wanted = node.format == "external:npy" ? "ndarray" : item_type_of(role);
+  const std::string_view wanted = externals_item_type(node);  // each generation's own name
   if (item_type != wanted)
     return mismatch("externals_info item_type '" + std::string(item_type) + "', the reference node wants '" +
                     std::string(wanted) + "'", path);
