@@ -151,12 +151,16 @@ class JsonView {
 
  private:
   friend struct PrivateAccess;
+  static constexpr std::uint32_t kNotElement = UINT32_MAX;
   explicit JsonView(const Json* json) : json_(json) {}
-  JsonView(const JsonDocument* doc, std::uint32_t node) : doc_(doc), node_(node) {}
-  // Either a Json value (one built in memory) or node `node_` of a parsed document.
+  JsonView(const JsonDocument* doc, std::uint32_t node, std::uint32_t element = kNotElement)
+      : doc_(doc), node_(node), element_(element) {}
+  // Either a Json value (one built in memory), or node `node_` of a parsed document, or an
+  // element of the packed array `node_` whose text starts at `element_` (json_document.hpp).
   const Json* json_ = nullptr;
   const JsonDocument* doc_ = nullptr;
   std::uint32_t node_ = 0;
+  std::uint32_t element_ = kNotElement;
 };
 
 /// Walks a JsonView's elements (or an object's member values) by index.

@@ -105,7 +105,8 @@ class MemoryBounds(ZanjTest):
         self.assertIn("__zanj_meta__.json: the number of JSON values", self.assertBounded(["cat", both])[1])
 
     def test_over_the_limits_refused_clearly(self):
-        bomb = self.write("list8m.zanj", b"[" + b"0," * 7_999_999 + b"0]")
+        # Eight million empty dicts: a node each (a list of numbers would be held as its text).
+        bomb = self.write("dicts8m.zanj", b"[" + b"{}," * 7_999_999 + b"{}]")
         for args in matrix(commands(bomb)):
             if args[0] != "extract":
                 self.assertBounded(args, "" if args[0] == "verify" else

@@ -47,6 +47,7 @@ struct PrivateAccess {
   static JsonView view(const JsonDocument* doc, std::uint32_t node) { return JsonView(doc, node); }
   static const JsonDocument* document(JsonView view) { return view.doc_; }
   static std::uint32_t node(JsonView view) { return view.node_; }
+  static std::uint32_t element(JsonView view) { return view.element_; }
 };
 
 }  // namespace zanj

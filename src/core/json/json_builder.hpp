@@ -4,6 +4,7 @@
 // Python's meaning, json_members.cpp settles duplicate keys and the document's own text.
 // Private to json/.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +13,20 @@
 #include "json/json_parse.hpp"
 
 namespace zanj {
+
+/// A bare scalar token (a number, true, false, null, NaN, Infinity or -Infinity: not a string)
+/// as Python's json.loads reads it (json_scalars.cpp), or where and why it is not one.
+struct BareScalar {
+  /// The value; a big integer's node has its size set and its offset left to the caller (its
+  /// text starts at the token).
+  JsonDocument::Node node{};
+  const char* error_at = nullptr;  ///< null: read
+  std::string_view error;          ///< what is wrong at error_at
+  std::size_t digits = 0;          ///< an integer over Python's 4,300 digits: how many it has
+  static BareScalar real(double d);
+  static BareScalar integer(std::int64_t i);
+};
+BareScalar read_bare_scalar(const char* first, const char* last);
 
 class JsonDocumentBuilder {
  public:
@@ -32,6 +47,20 @@ class JsonDocumentBuilder {
   /// Copy what the nodes still view of the document's own text into the arena, and free the
   /// text (json_members.cpp).
   static void release_text(JsonDocument& doc);
+
+  /// Where a packed array's `[]` stands in the text, and its elements.
+  struct PackedPlace {
+    std::uint64_t at;  ///< from the start of the text the walk reads
+    std::uint32_t elements;
+  };
+  /// Moves the inside of every array of `min_elements` or more bare scalars in text[start, ...)
+  /// (minified) into doc's spans, closing up the text behind it; returns where each `[]` now
+  /// stands, in document order (json_packed.cpp).
+  static std::vector<PackedPlace> pack_scalar_arrays(std::string& text, std::size_t start, std::uint32_t min_elements,
+                                                     JsonDocument& doc);
+  /// The walk met an array at `at`: its node when it is the next packed array, else nothing.
+  std::optional<std::uint32_t> packed_array(const char* at);
+  bool expects_packed() const { return next_packed_ < packed_places_.size(); }
 
   /// The document: text[0, size) is the minified text builder was made with, readable (not
   /// parsed) up to `capacity` as simdjson wants (json_parse.cpp).
@@ -64,33 +93,10 @@ class JsonDocumentBuilder {
  private:
   std::uint32_t add_node(Json::Type type);
   Node& node(std::uint32_t index) { return doc_.nodes_[index]; }
-  std::uint32_t number(const char* first, const char* last);
-  static double to_double(const char* first, const char* last);
   std::uint32_t read_hex4(const char*& p, const char* end) const;
   void read_escape(std::string& out, const char*& p, const char* end) const;
   std::string_view key_text(std::uint32_t key) const { return doc_.text_of(doc_.nodes_[key]); }
   void resolve_duplicates();
-
-  std::uint32_t add_bool(bool b) {
-    const std::uint32_t i = add_node(Json::Type::boolean);
-    node(i).u = b ? 1 : 0;
-    return i;
-  }
-  std::uint32_t add_real(double d) {
-    const std::uint32_t i = add_node(Json::Type::real);
-    node(i).d = d;
-    return i;
-  }
-  std::uint32_t add_int(std::int64_t v) {
-    const std::uint32_t i = add_node(Json::Type::integer);
-    node(i).i = v;
-    return i;
-  }
-  std::uint32_t add_uint(std::uint64_t v) {
-    const std::uint32_t i = add_node(Json::Type::unsigned_integer);
-    node(i).u = v;
-    return i;
-  }
   /// A string or big integer whose bytes are text_[first, last).
   std::uint32_t add_text(Json::Type type, const char* first, const char* last) {
     const std::uint32_t i = add_node(type);
@@ -108,6 +114,8 @@ class JsonDocumentBuilder {
   JsonDocument& doc_;
   std::vector<Frame> stack_;            ///< the open containers, innermost last
   std::vector<std::uint32_t> pending_;  ///< entries of the open containers, innermost last
+  std::vector<PackedPlace> packed_places_;
+  std::size_t next_packed_ = 0;         ///< the packed array the walk meets next
 };
 
 }  // namespace zanj

@@ -6,7 +6,11 @@
 // index array (an element: its node; an object member: its key node, then its value node). A
 // string is a view into the document's own (minified) text when it needs no decoding, else its
 // decoded bytes in one arena; a document kept after parsing copies the strings into the arena,
-// each repeated key once, and frees the text (parse_json's short-lived document keeps it). JsonView (json_view.cpp) reads it; nothing else needs to.
+// each repeated key once, and frees the text (parse_json's short-lived document keeps it).
+// A long array of bare scalars (numbers, true, false, null: the rows of an inline array, a long
+// list) is not a node per element: its text is moved whole into the spans and read when an
+// element is asked for (json_packed.cpp), so 8M zeros cost their 16 MB of text, not 160 MB of
+// nodes. JsonView (json_view.cpp) reads it; nothing else needs to.
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,6 +25,8 @@ class JsonDocument {
   struct Node {
     std::uint8_t type_code;  ///< a Json::Type
     bool in_arena;        ///< strings and big integers: bytes in arena_, else in the text
+    bool in_spans;        ///< a big integer read from a packed array: its bytes are in spans_
+    bool packed;          ///< an array whose elements are text in spans_: `offset` indexes packed_
     std::uint32_t size;   ///< strings and big integers: bytes; arrays and objects: children
     union {
       std::int64_t i;
@@ -40,8 +46,12 @@ class JsonDocument {
   const Node& node(std::uint32_t index) const { return nodes_[index]; }
   /// A string's or big integer's bytes.
   std::string_view text_of(const Node& n) const {
-    return {(n.in_arena ? arena_.data() : text()) + n.offset, n.size};
+    return {(n.in_arena ? arena_.data() : n.in_spans ? spans_.data() : text()) + n.offset, n.size};
   }
+  /// Packed arrays (n.packed): where element i's text starts in the spans, and the element
+  /// whose text starts there, as a node of its own (json_packed.cpp).
+  std::uint32_t element_offset(const Node& array, std::size_t i) const;
+  Node element(std::uint32_t offset) const;
   /// A container's child entries: `size` node indices for an array, 2 x `size` (key, value)
   /// for an object.
   const std::uint32_t* children(const Node& n) const { return children_.data() + n.offset; }
@@ -60,6 +70,18 @@ class JsonDocument {
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> children_;
   std::uint64_t values_ = 0;
+
+  /// A packed array: its elements' text in spans_, comma-separated, and where every
+  /// kCheckpointEvery-th element starts (checkpoints_, from `checkpoints` on), so an element is
+  /// found by skipping fewer than that many commas.
+  struct Packed {
+    std::uint32_t first;        ///< the first element's text in spans_ (each array's ends with ']')
+    std::uint32_t checkpoints;  ///< offsets from `first`, one per kCheckpointEvery elements
+  };
+  static constexpr std::uint32_t kCheckpointEvery = 16;
+  std::string spans_;
+  std::vector<Packed> packed_;
+  std::vector<std::uint32_t> checkpoints_;
 };
 static_assert(sizeof(JsonDocument::Node) == 16);
 

@@ -97,6 +97,17 @@ class Walk {
     if (v.type().get(type) != simdjson::SUCCESS) return scalar(v);  // NaN, Infinity, or not JSON
     Level level{};
     if (type == od::json_type::array) {
+      if (b_.expects_packed()) {
+        if (const auto node = b_.packed_array(v.raw_json_token().data())) {
+          // Its `[]`, read past (a parent would skip it; the root must be read to its end).
+          od::array array;
+          check(v.get_array().get(array));
+          check(array.begin().get(level.element));
+          check(array.end().get(level.elements_end));
+          if (level.element != level.elements_end) b_.error("a packed array's place is not empty");
+          return node;
+        }
+      }
       od::array array;
       check(v.get_array().get(array));
       check(array.begin().get(level.element));
@@ -183,6 +194,17 @@ void JsonDocumentBuilder::open_container(bool object) {
   if (stack_.size() >= limits_.max_depth)
     throw Error(std::string(what_) + ": JSON nesting deeper than " + std::to_string(limits_.max_depth));
   stack_.push_back(Frame{add_node(object ? Json::Type::object : Json::Type::array), object, pending_.size()});
+}
+
+std::optional<std::uint32_t> JsonDocumentBuilder::packed_array(const char* at) {
+  const PackedPlace& place = packed_places_[next_packed_];
+  if (at != begin_ + place.at) return std::nullopt;
+  const std::uint32_t i = add_node(Json::Type::array);
+  node(i).packed = true;
+  node(i).offset = next_packed_++;
+  node(i).size = place.elements;
+  count_value();  // the array; its elements cost no node, and the value limit counts nodes
+  return i;
 }
 
 std::uint32_t JsonDocumentBuilder::close_container() {
@@ -277,13 +299,20 @@ JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* own
     text.assign(decoded);
   }
   // Transcoded text is new, so never minified yet.
-  const std::size_t size = minified && !wide ? text.size() - start : minify_json(text.data() + start, text.size() - start);
+  std::size_t size = minified && !wide ? text.size() - start : minify_json(text.data() + start, text.size() - start);
   text.resize(start + size);
+  // A document kept (not copied into a Json at once) holds its long arrays of numbers as text.
+  std::vector<PackedPlace> packed;
+  if (owned && limits.packed_min_elements) {
+    packed = pack_scalar_arrays(text, start, limits.packed_min_elements, doc);
+    size = text.size() - start;
+  }
   // At least commas + 1 values: a list of millions is refused before simdjson indexes it.
   if (has_commas_outside_strings(std::string_view(text).substr(start), limits.max_values)) too_many_values(what, limits);
   if (text.capacity() < text.size() + simdjson::SIMDJSON_PADDING) text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
   doc.text_start_ = start;
   JsonDocumentBuilder builder(doc, std::string_view(text).substr(start), what, limits, n);
+  builder.packed_places_ = std::move(packed);
   builder.parse_document(text.data() + start, size, text.capacity() - start);
   if (owned) release_text(doc);
   return doc;

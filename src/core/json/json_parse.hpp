@@ -41,6 +41,10 @@ class HeldJsonValues {
 struct JsonLimits {
   std::size_t max_depth = 1024;
   std::uint64_t max_values = default_max_json_values();
+  /// A kept document holds an array of this many bare scalars or more as its text, not as
+  /// nodes (json_document.hpp); 0: never. Shorter ones cost less as nodes than as text read
+  /// again at every access.
+  std::uint32_t packed_min_elements = 16;
 };
 
 /// What Python's json accepts silently but is worth a warning: filled by parse_json when asked.

@@ -26,97 +26,9 @@ bool token_is(const char* first, const char* last, std::string_view word) {
   return static_cast<std::size_t>(last - first) == word.size() && std::memcmp(first, word.data(), word.size()) == 0;
 }
 
-}  // namespace
-
-std::uint32_t JsonDocumentBuilder::scalar(const char* first, const char* last) {
-  if (first >= last) error("expecting value", first);
-  switch (*first) {
-    case '"': {
-      const char* end = nullptr;
-      const std::uint32_t node = string_at(first + 1, end);
-      if (end != last) error("extra data", end);
-      return node;
-    }
-    case 'n':
-      if (token_is(first, last, "null")) return add_node(Json::Type::null);
-      break;
-    case 't':
-      if (token_is(first, last, "true")) return add_bool(true);
-      break;
-    case 'f':
-      if (token_is(first, last, "false")) return add_bool(false);
-      break;
-    case 'N':
-      if (token_is(first, last, "NaN")) return add_real(std::numeric_limits<double>::quiet_NaN());
-      break;
-    case 'I':
-      if (token_is(first, last, "Infinity")) return add_real(std::numeric_limits<double>::infinity());
-      break;
-    case '-':
-      if (token_is(first, last, "-Infinity")) return add_real(-std::numeric_limits<double>::infinity());
-      return number(first, last);
-    default:
-      if (is_digit(*first)) return number(first, last);
-  }
-  error("expecting value", first);
-}
-
-/// -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)? : Python's NUMBER_RE, which must fill the token.
-std::uint32_t JsonDocumentBuilder::number(const char* first, const char* last) {
-  const char* p = first;
-  const bool negative = *p == '-';
-  if (negative) ++p;
-  const char* digits = p;
-  if (p >= last || !is_digit(*p)) error("expecting value", first);
-  if (*p == '0') {
-    ++p;
-  } else {
-    while (p < last && is_digit(*p)) ++p;
-  }
-  const char* int_end = p;
-  bool is_float = false;
-  if (p + 1 < last && *p == '.' && is_digit(p[1])) {
-    is_float = true;
-    p += 2;
-    while (p < last && is_digit(*p)) ++p;
-  }
-  if (p < last && (*p == 'e' || *p == 'E')) {
-    const char* q = p + 1;
-    if (q < last && (*q == '+' || *q == '-')) ++q;
-    if (q < last && is_digit(*q)) {
-      is_float = true;
-      while (q < last && is_digit(*q)) ++q;
-      p = q;
-    }
-  }
-  if (p != last) error("extra data", p);  // as in "1.", "01" or "1x": Python stops there
-  if (is_float) return add_real(to_double(first, last));
-  const std::size_t n = static_cast<std::size_t>(int_end - digits);
-  if (n > kMaxIntDigits)
-    error("an integer of " + std::to_string(n) + " digits exceeds Python's limit of " + std::to_string(kMaxIntDigits),
-          first);
-  std::uint64_t magnitude = 0;
-  if (n <= 19) {  // below 10^19 < 2^64: no overflow to check for, digit by digit
-    for (const char* d = digits; d < int_end; ++d) magnitude = magnitude * 10 + static_cast<std::uint64_t>(*d - '0');
-  } else {
-    for (const char* d = digits; d < int_end; ++d) {
-      const auto digit = static_cast<std::uint64_t>(*d - '0');
-      if (magnitude > (UINT64_MAX - digit) / 10) return add_text(Json::Type::big_integer, first, int_end);
-      magnitude = magnitude * 10 + digit;
-    }
-  }
-  if (!negative) {
-    if (magnitude <= static_cast<std::uint64_t>(INT64_MAX)) return add_int(static_cast<std::int64_t>(magnitude));
-    return add_uint(magnitude);
-  }
-  if (magnitude <= static_cast<std::uint64_t>(INT64_MAX)) return add_int(-static_cast<std::int64_t>(magnitude));
-  if (magnitude == static_cast<std::uint64_t>(INT64_MAX) + 1) return add_int(INT64_MIN);
-  return add_text(Json::Type::big_integer, first, int_end);  // the sign and the digits
-}
-
 /// Python's float(text): correctly rounded, overflow to +-inf, underflow to 0. `text` is
 /// already known to match the number grammar.
-double JsonDocumentBuilder::to_double(const char* first, const char* last) {
+double python_float(const char* first, const char* last) {
   double value = 0;
   const auto [ptr, ec] = std::from_chars(first, last, value);
   if (ec == std::errc() && ptr == last) return value;
@@ -145,6 +57,146 @@ double JsonDocumentBuilder::to_double(const char* first, const char* last) {
   return negative ? -magnitude : magnitude;
 }
 
+/// -?(0|[1-9]\d*)(\.\d+)?([eE][-+]?\d+)? : Python's NUMBER_RE, which must fill the token.
+BareScalar read_number(const char* first, const char* last) {
+  BareScalar out;
+  const auto fail = [&](const char* at, std::string_view why) {
+    out.error_at = at;
+    out.error = why;
+    return out;
+  };
+  const char* p = first;
+  const bool negative = *p == '-';
+  if (negative) ++p;
+  const char* digits = p;
+  if (p >= last || !is_digit(*p)) return fail(first, "expecting value");
+  if (*p == '0') {
+    ++p;
+  } else {
+    while (p < last && is_digit(*p)) ++p;
+  }
+  const char* int_end = p;
+  bool is_float = false;
+  if (p + 1 < last && *p == '.' && is_digit(p[1])) {
+    is_float = true;
+    p += 2;
+    while (p < last && is_digit(*p)) ++p;
+  }
+  if (p < last && (*p == 'e' || *p == 'E')) {
+    const char* q = p + 1;
+    if (q < last && (*q == '+' || *q == '-')) ++q;
+    if (q < last && is_digit(*q)) {
+      is_float = true;
+      while (q < last && is_digit(*q)) ++q;
+      p = q;
+    }
+  }
+  if (p != last) return fail(p, "extra data");  // as in "1.", "01" or "1x": Python stops there
+  if (is_float) return BareScalar::real(python_float(first, last));
+  const std::size_t n = static_cast<std::size_t>(int_end - digits);
+  if (n > kMaxIntDigits) {
+    out.digits = n;
+    return fail(first, "an integer of too many digits");
+  }
+  const auto big = [&] {  // the sign and the digits, which the caller finds at `first`
+    out.node.type_code = static_cast<std::uint8_t>(Json::Type::big_integer);
+    out.node.size = static_cast<std::uint32_t>(int_end - first);
+    return out;
+  };
+  std::uint64_t magnitude = 0;
+  if (n <= 19) {  // below 10^19 < 2^64: no overflow to check for, digit by digit
+    for (const char* d = digits; d < int_end; ++d) magnitude = magnitude * 10 + static_cast<std::uint64_t>(*d - '0');
+  } else {
+    for (const char* d = digits; d < int_end; ++d) {
+      const auto digit = static_cast<std::uint64_t>(*d - '0');
+      if (magnitude > (UINT64_MAX - digit) / 10) return big();
+      magnitude = magnitude * 10 + digit;
+    }
+  }
+  if (!negative) {
+    if (magnitude <= static_cast<std::uint64_t>(INT64_MAX)) return BareScalar::integer(static_cast<std::int64_t>(magnitude));
+    out.node.type_code = static_cast<std::uint8_t>(Json::Type::unsigned_integer);
+    out.node.u = magnitude;
+    return out;
+  }
+  if (magnitude <= static_cast<std::uint64_t>(INT64_MAX)) return BareScalar::integer(-static_cast<std::int64_t>(magnitude));
+  if (magnitude == static_cast<std::uint64_t>(INT64_MAX) + 1) return BareScalar::integer(INT64_MIN);
+  return big();
+}
+
+}  // namespace
+
+BareScalar BareScalar::real(double d) {
+  BareScalar out;
+  out.node.type_code = static_cast<std::uint8_t>(Json::Type::real);
+  out.node.d = d;
+  return out;
+}
+
+BareScalar BareScalar::integer(std::int64_t i) {
+  BareScalar out;
+  out.node.type_code = static_cast<std::uint8_t>(Json::Type::integer);
+  out.node.i = i;
+  return out;
+}
+
+BareScalar read_bare_scalar(const char* first, const char* last) {
+  BareScalar out;
+  out.error_at = first;
+  out.error = "expecting value";
+  if (first >= last) return out;
+  const auto literal = [&](std::string_view word, Json::Type type, std::uint64_t bits) {
+    if (!token_is(first, last, word)) return false;
+    out = BareScalar{};
+    out.node.type_code = static_cast<std::uint8_t>(type);
+    out.node.u = bits;
+    return true;
+  };
+  switch (*first) {
+    case 'n':
+      if (literal("null", Json::Type::null, 0)) return out;
+      break;
+    case 't':
+      if (literal("true", Json::Type::boolean, 1)) return out;
+      break;
+    case 'f':
+      if (literal("false", Json::Type::boolean, 0)) return out;
+      break;
+    case 'N':
+      if (token_is(first, last, "NaN")) return BareScalar::real(std::numeric_limits<double>::quiet_NaN());
+      break;
+    case 'I':
+      if (token_is(first, last, "Infinity")) return BareScalar::real(std::numeric_limits<double>::infinity());
+      break;
+    case '-':
+      if (token_is(first, last, "-Infinity")) return BareScalar::real(-std::numeric_limits<double>::infinity());
+      return read_number(first, last);
+    default:
+      if (is_digit(*first)) return read_number(first, last);
+  }
+  return out;
+}
+
+std::uint32_t JsonDocumentBuilder::scalar(const char* first, const char* last) {
+  if (first < last && *first == '"') {
+    const char* end = nullptr;
+    const std::uint32_t node = string_at(first + 1, end);
+    if (end != last) error("extra data", end);
+    return node;
+  }
+  BareScalar s = read_bare_scalar(first, last);
+  if (s.error_at) {
+    if (s.digits)
+      error("an integer of " + std::to_string(s.digits) + " digits exceeds Python's limit of " +
+                std::to_string(kMaxIntDigits),
+            s.error_at);
+    error(std::string(s.error), s.error_at);
+  }
+  if (s.node.type() == Json::Type::big_integer) s.node.offset = static_cast<std::uint64_t>(first - begin_);
+  const std::uint32_t i = add_node(s.node.type());
+  node(i) = s.node;
+  return i;
+}
 
 std::uint32_t JsonDocumentBuilder::string_at(const char* first, const char*& end) {
   const char* p = first;

@@ -22,11 +22,13 @@ inline const Json* json_ptr(JsonView view) { return PrivateAccess::json(view); }
 inline const Json& json_of(JsonView view) { return *PrivateAccess::json(view); }
 
 /// What tells two views of the same value apart from views of equal values (for sets of
-/// nodes): the Json's address, or the document and the node's index.
-using JsonViewIdentity = std::pair<const void*, std::uint32_t>;
+/// nodes): the Json's address, or the document, the node's index and (an element of a packed
+/// array) where its text starts.
+using JsonViewIdentity = std::pair<const void*, std::uint64_t>;
 inline JsonViewIdentity view_identity(JsonView view) {
   if (const Json* json = PrivateAccess::json(view)) return {json, 0};
-  return {PrivateAccess::document(view), PrivateAccess::node(view)};
+  return {PrivateAccess::document(view),
+          std::uint64_t{PrivateAccess::node(view)} << 32 | PrivateAccess::element(view)};
 }
 /// "object", "array", "string", "number", "bool" or "null": Json::type_name and
 /// JsonView::type_name both answer with this (json.cpp).
@@ -39,7 +41,7 @@ inline bool json_type_is_number(Json::Type t) noexcept {
 
 struct JsonViewIdentityHash {
   std::size_t operator()(const JsonViewIdentity& id) const noexcept {
-    return std::hash<const void*>()(id.first) ^ (std::hash<std::uint32_t>()(id.second) * 0x9E3779B97F4A7C15ull);
+    return std::hash<const void*>()(id.first) ^ (std::hash<std::uint64_t>()(id.second) * 0x9E3779B97F4A7C15ull);
   }
 };
 
