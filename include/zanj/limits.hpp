@@ -13,25 +13,20 @@ struct ResourceLimits {
   /// (verify: size_mismatch) or runs past it (size_lie), but no more is ever decoded.
   std::uint64_t max_member_bytes = std::uint64_t{256} << 30;  ///< --max-member-bytes: 256 GiB
   std::uint64_t max_entries = 1'000'000;                    ///< ZIP members
-  // JSON and jsonl. Every command must stay under 128 MiB on any archive under 1 MB (which can
-  // hold a JSON member of tens of MB), so these are memory budgets, measured (README, limits):
-  // - a parsed document (json/json_document.hpp) costs 20 bytes per value (a 16-byte node and
-  //   its entry in its container's list) and 20 more per object member (its key), plus the
-  //   text, which it keeps; while parsing, the entries of open containers and the duplicate-key
-  //   table of a large object add up to 12 bytes per member. Measured with the text: 23-25
-  //   bytes per value for lists of numbers, strings or empty lists, about 60 for the worst,
-  //   objects of tiny repeated members ({"a":0,"a":0,...}); 2,000,000 such members peak at
-  //   124 MiB, a list of 1.24 million 24-byte strings (32 MiB) at about 75 MB;
-  // - a string that needs no decoding is a view into the text; escaped ones are decoded into
-  //   an arena beside it (at most half the text: every escape is 2 bytes or more);
-  // - the documents loaded at once share both budgets: __zanj_meta__.json gets what
-  //   __zanj__.json left, diff's second archive what the first left, and a .jsonl line
-  //   read meanwhile what the loaded trees left (diff's two streams half of it each).
-  // A 20 MB __zanj__.json of 220,000 small dicts (2.0 million values) reads by default at
-  // about 90 MB. Raising --max-json-bytes would not be safe: 32 MiB of escaped text already
-  // peaks near 110 MB (text, arena and output).
-  std::uint64_t max_json_bytes = std::uint64_t{32} << 20;       ///< one JSON member: 32 MiB
-  std::uint64_t max_json_values = 2'000'000;                    ///< elements + members + root, all documents held
+  // JSON and jsonl: memory bounds with room for real archives (README, limits). What a document
+  // costs (json/json_document.hpp): 20 bytes per value (a 16-byte node and its entry in its
+  // container's list) and 20 more per object member (its key), plus the text while it is
+  // parsed; a list of 16 or more numbers is its text, one value to the limit. Measured with
+  // the text: 23-25 bytes per value for lists of strings or empty lists, about 60 for the
+  // worst, objects of tiny repeated members ({"a":0,"a":0,...}). The documents loaded at once
+  // share both budgets: __zanj_meta__.json gets what __zanj__.json left, diff's second archive
+  // what the first left, and a .jsonl line read meanwhile what the loaded trees left (diff's
+  // two streams half of it each). With 2,000,000 values and 32 MiB every command stays under
+  // 128 MiB on any archive under 1 MB (tests/e2e/test_memory_bounds.py): the limits to set
+  // where archives come from strangers. The defaults read real archives, a 40 MB
+  // __zanj__.json included, in memory that follows their content.
+  std::uint64_t max_json_bytes = std::uint64_t{1} << 30;        ///< one JSON member: 1 GiB
+  std::uint64_t max_json_values = 100'000'000;                  ///< elements + members + root, all documents held
   std::uint64_t max_jsonl_line_bytes = std::uint64_t{8} << 20;   ///< one .jsonl line: 8 MiB
   std::uint64_t max_jsonl_rows = 10'000'000;                    ///< lines of one .jsonl member
   std::uint32_t max_json_depth = 1024;

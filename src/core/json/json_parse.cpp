@@ -144,6 +144,14 @@ class Walk {
     const std::string_view token = v.raw_json_token();
     const std::uint32_t node = b_.scalar(token.data(), token.data() + token.size());
     b_.count_value();
+    // A string is read past as a string. Left unread, simdjson skips it when its container
+    // moves on, and a skipped string followed by ':' is taken for a key: everything after it
+    // up to a closing brace would be skipped unchecked, so {"a": "b": "c", "x": 1}, "p": 1}
+    // read as {"a": "b", "p": 1}, where Python refuses it.
+    if (token.front() == '"') {
+      od::raw_json_string string;
+      check(v.get_raw_json_string().get(string));
+    }
     return node;
   }
 
@@ -242,6 +250,9 @@ void JsonDocumentBuilder::parse_document(char* text, std::size_t size, std::size
     Walk(*this).root(root);
     const char* rest = nullptr;  // a location unless the walk ended at the end of the text
     if (document.current_location().get(rest) == simdjson::SUCCESS) error("extra data", rest);
+    // Each packed array is met where its `[]` stands; one not met means the walk did not
+    // read the text it stood in, and its elements would be lost, not misread.
+    if (next_packed_ != packed_places_.size()) error("a part of the document was not read");
   }
   doc_.values_ = notes_.values;
 }

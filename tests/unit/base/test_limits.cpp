@@ -10,8 +10,8 @@ TEST_CASE("reader_limits is one object, with the documented defaults") {
   ResourceLimits& a = reader_limits();
   CHECK(&a == &reader_limits());
   const ResourceLimits defaults;
-  CHECK(defaults.max_json_bytes == std::uint64_t{32} << 20);
-  CHECK(defaults.max_json_values == 2'000'000);
+  CHECK(defaults.max_json_bytes == std::uint64_t{1} << 30);
+  CHECK(defaults.max_json_values == 100'000'000);
   CHECK(defaults.max_jsonl_line_bytes == std::uint64_t{8} << 20);
   CHECK(defaults.max_ratio == 10'000);
   CHECK(defaults.max_member_bytes == std::uint64_t{256} << 30);
