@@ -58,8 +58,9 @@ inline void npy_header(const std::uint8_t* data, std::size_t size) {
 
 /// The JSON text as a member reader hands it over: minified as it streams in, `step` bytes at
 /// a time, then parsed without a second minifying pass, into a kept document whose arrays of
-/// `packed` bare scalars or more are held as text. Prints the value, or "" when refused.
-inline std::string parse_streamed(std::string_view text, std::size_t step, std::uint32_t packed) {
+/// `packed` bare scalars or more are held as text, in fragments of `fragment` bytes. Prints the
+/// value, or "" when refused.
+inline std::string parse_streamed(std::string_view text, std::size_t step, std::uint32_t packed, std::size_t fragment) {
   JsonMinifier minifier;
   std::string out;
   for (std::size_t at = 0; at < text.size(); at += step) minifier.append(out, text.substr(at, step));
@@ -67,6 +68,7 @@ inline std::string parse_streamed(std::string_view text, std::size_t step, std::
   try {
     JsonLimits limits{64};
     limits.packed_min_elements = packed;
+    limits.fragment_bytes = fragment;
     const JsonDocument doc = parse_document(JsonText{std::move(out), minifier.minified(), minifier.bom()}, "fuzz", limits);
     return to_json(doc.root().copy());
   } catch (const Error&) {
@@ -77,8 +79,8 @@ inline std::string parse_streamed(std::string_view text, std::size_t step, std::
 /// The JSON model: parse (Python's tokens included), walk and classify the tree as ls does,
 /// check inline arrays as verify does, and print: what we print must parse again to the same
 /// value. The two ways text reaches the parser (whole, and minified while streamed in odd
-/// chunks into a document that packs arrays of bare scalars) must agree on every input,
-/// accepted or refused.
+/// chunks into a document that packs arrays of bare scalars, parsed in small fragments) must
+/// agree on every input, accepted or refused.
 inline void json(const std::uint8_t* data, std::size_t size) {
   Json value;
   std::string whole;
@@ -87,7 +89,9 @@ inline void json(const std::uint8_t* data, std::size_t size) {
     whole = to_json(value);
   } catch (const Error&) {
   }
-  if (parse_streamed(as_text(data, size), 1 + size % 13, static_cast<std::uint32_t>(1 + size % 3)) != whole) __builtin_trap();
+  // Packed arrays of 1-3 elements and fragments of 1-16 bytes: every way the text may be cut.
+  if (parse_streamed(as_text(data, size), 1 + size % 13, static_cast<std::uint32_t>(1 + size % 3), 1 + size % 16) != whole)
+    __builtin_trap();
   if (whole.empty()) return;
   walk_tree(value, {}, [](const TreeVisit& v) {
     (void)node_children(v.node);

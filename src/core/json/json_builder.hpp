@@ -44,9 +44,17 @@ class JsonDocumentBuilder {
   static JsonDocument build(std::string_view bytes, std::string* owned, int minified, std::string_view what,
                             const JsonLimits& limits, JsonParseNotes* notes);
 
-  /// Copy what the nodes still view of the document's own text into the arena, and free the
-  /// text (json_members.cpp).
-  static void release_text(JsonDocument& doc);
+  /// A string lately copied out of the text (json_members.cpp), to keep repeats once.
+  struct RecentString {
+    std::uint64_t offset = 0;
+    std::uint32_t size = 0;
+    bool used = false;
+  };
+  /// Copy what nodes [first, ...) still view of the document's own text into the arena
+  /// (json_members.cpp).
+  static void copy_strings_out(JsonDocument& doc, std::size_t first, std::vector<RecentString>& recent);
+  /// The same for every node, then free the text.
+  static void release_text(JsonDocument& doc, std::vector<RecentString>& recent);
 
   /// Where a packed array's `[]` stands in the text, and its elements.
   struct PackedPlace {
@@ -58,6 +66,21 @@ class JsonDocumentBuilder {
   /// stands, in document order (json_packed.cpp).
   static std::vector<PackedPlace> pack_scalar_arrays(std::string& text, std::size_t start, std::uint32_t min_elements,
                                                      JsonDocument& doc);
+  /// A part of a large document walked on its own (json_fragments.cpp): text[first, last)
+  /// between two cut commas, with what opens again the containers open at `first` (there are
+  /// `continued` of them) and what closes those open at `last`; `closes` of the closing
+  /// brackets in text[first, last) close containers for the builder.
+  struct Fragment {
+    std::size_t first = 0, last = 0;
+    std::string opening, closing;
+    std::uint32_t continued = 0;
+    std::uint64_t closes = 0;
+  };
+  /// The fragments of about `fragment_bytes` of the minified text[0, size) (packed arrays'
+  /// `[]` at `packed`), or none when it is smaller, cannot be cut, or is not sound to cut.
+  static std::vector<Fragment> plan_fragments(const char* text, std::size_t size, const std::vector<PackedPlace>& packed,
+                                              std::size_t fragment_bytes);
+
   /// The walk met an array at `at`: its node when it is the next packed array, else nothing.
   std::optional<std::uint32_t> packed_array(const char* at);
   bool expects_packed() const { return next_packed_ < packed_places_.size(); }
@@ -74,6 +97,9 @@ class JsonDocumentBuilder {
     std::size_t first;      ///< where its entries start in pending_
     std::uint32_t key = 0;  ///< objects: the key node whose value is being parsed
   };
+  /// Where `p`, in the text simdjson parses (the document, or a fragment of it), stands in the
+  /// document's text.
+  std::uint64_t offset_of(const char* p) const { return static_cast<std::uint64_t>(p - begin_) + shift_; }
   /// Throws "WHAT: invalid JSON (MESSAGE at byte N of the minified text)".
   [[noreturn]] void error(const std::string& message, const char* at = nullptr) const;
   void count_value();
@@ -89,6 +115,10 @@ class JsonDocumentBuilder {
   /// The string whose bytes start after the opening quote at `first`: a view of the text, or
   /// its decoded bytes in the arena. Returns the node; `end` gets the byte past the quote.
   std::uint32_t string_at(const char* first, const char*& end);
+  /// The same for an object's key: the node of the same key met lately, when there is one
+  /// (json_members.cpp).
+  std::uint32_t key_at(const char* first);
+  static std::uint64_t short_hash(std::string_view s);
 
  private:
   std::uint32_t add_node(Json::Type type);
@@ -100,14 +130,18 @@ class JsonDocumentBuilder {
   /// A string or big integer whose bytes are text_[first, last).
   std::uint32_t add_text(Json::Type type, const char* first, const char* last) {
     const std::uint32_t i = add_node(type);
-    node(i).offset = static_cast<std::uint64_t>(first - begin_);
+    node(i).offset = offset_of(first);
     node(i).size = static_cast<std::uint32_t>(last - first);
     return i;
   }
 
 
-  const char* begin_;
+  void parse_whole(char* text, std::size_t size, std::size_t capacity);
+  void parse_fragments(char* text, const std::vector<Fragment>& fragments);
+
+  const char* begin_;   ///< the text simdjson parses now
   const char* end_;
+  std::uint64_t shift_ = 0;  ///< offset_of(begin_): where a fragment's first byte stands in the document
   std::string_view what_;
   const JsonLimits& limits_;
   JsonParseNotes& notes_;
@@ -115,6 +149,14 @@ class JsonDocumentBuilder {
   std::vector<Frame> stack_;            ///< the open containers, innermost last
   std::vector<std::uint32_t> pending_;  ///< entries of the open containers, innermost last
   std::vector<PackedPlace> packed_places_;
+  /// The document keeps no text once parsed (build's `owned`): each fragment's strings are
+  /// copied out as soon as it is walked, and its text given back (parse_fragments).
+  bool release_as_parsed_ = false;
+  std::vector<RecentString> recent_;
+  static constexpr std::size_t kKeySlots = 1024;
+  static constexpr std::uint32_t kNoKey = UINT32_MAX;
+  std::vector<std::uint32_t> keys_;     ///< key_at's recent keys: a direct-mapped cache of nodes
+  std::size_t copied_nodes_ = 0;        ///< nodes before this have no string in the text
   std::size_t next_packed_ = 0;         ///< the packed array the walk meets next
 };
 

@@ -9,11 +9,9 @@
 #include "json/json_builder.hpp"
 
 namespace zanj {
-namespace {
-
 /// A cheap hash of a short string (its first and last 8 bytes and its length): enough to
-/// spread a document's keys over the cache's slots, where a collision only costs a copy.
-std::uint64_t short_hash(std::string_view s) {
+/// spread a document's keys over a cache's slots, where a collision only costs a copy.
+std::uint64_t JsonDocumentBuilder::short_hash(std::string_view s) {
   constexpr std::uint64_t kMix = 0x9E3779B97F4A7C15ull;
   std::uint64_t head = 0, tail = 0;
   if (s.size() >= 8) {
@@ -27,37 +25,51 @@ std::uint64_t short_hash(std::string_view s) {
   return h >> 40;
 }
 
-}  // namespace
+// A key is one node however often it repeats nearby: the records of a list or dict repeat
+// the same keys, and a node per occurrence was half of a document of small dicts (871,251 of
+// 1,848,111 nodes). Keys are only ever read as text, never as values of their own, so one
+// node serves them all.
+std::uint32_t JsonDocumentBuilder::key_at(const char* first) {
+  const char* end = nullptr;
+  const std::uint32_t node = string_at(first, end);
+  const std::string_view key = doc_.text_of(doc_.nodes_[node]);
+  if (key.size() > 64) return node;
+  if (keys_.empty()) keys_.assign(kKeySlots, kNoKey);
+  std::uint32_t& slot = keys_[short_hash(key) & (kKeySlots - 1)];
+  if (slot != kNoKey && doc_.text_of(doc_.nodes_[slot]) == key) {
+    doc_.nodes_.pop_back();  // the node string_at just added (an escaped key's bytes stay in the arena)
+    return slot;
+  }
+  slot = node;
+  return node;
+}
 
-// Copy what the nodes still view of the document's own text into the arena, and free the
-// text. Most of an indented document's bytes are spaces, punctuation and numbers, and a key
-// repeated in every record is kept once (a small direct-mapped cache of recent strings finds
-// most repeats; a miss only costs a copy): a 50,000-array __zanj__.json kept 8 MB of text
-// for about 2 MB of distinct strings.
-void JsonDocumentBuilder::release_text(JsonDocument& doc) {
+// Copy what the nodes still view of the document's own text into the arena. Most of an
+// indented document's bytes are spaces, punctuation and numbers, and a key repeated in every
+// record is kept once (a small direct-mapped cache of recent strings finds most repeats; a miss
+// only costs a copy): a 50,000-array __zanj__.json kept 8 MB of text for about 2 MB of
+// distinct strings.
+void JsonDocumentBuilder::copy_strings_out(JsonDocument& doc, std::size_t first, std::vector<RecentString>& recent) {
   const auto views_text = [](const Node& n) {
-    return !n.in_arena && (n.type() == Json::Type::string || n.type() == Json::Type::big_integer);
+    return !n.in_arena && !n.in_spans && (n.type() == Json::Type::string || n.type() == Json::Type::big_integer);
   };
   const char* const text = doc.text();
   std::size_t viewed = 0, strings = 0;
-  for (const Node& n : doc.nodes_)
-    if (views_text(n)) viewed += n.size, ++strings;
+  for (std::size_t i = first; i < doc.nodes_.size(); ++i)
+    if (views_text(doc.nodes_[i])) viewed += doc.nodes_[i].size, ++strings;
+  if (strings == 0) return;
   std::string& arena = doc.arena_;
-  arena.reserve(arena.size() + viewed);  // an upper bound: only the pages written count, and it is trimmed below
-  struct Slot {
-    std::uint64_t offset = 0;
-    std::uint32_t size = 0;
-    bool used = false;
-  };
+  arena.reserve(arena.size() + viewed);  // an upper bound: only the pages written count, and it is trimmed at the end
   constexpr std::size_t kMostSlots = 4096, kLongest = 64;  // longer strings are rarely repeated
   // As many slots as strings, up to kMostSlots: each .jsonl line is a document of its own, and
   // clearing 4,096 slots for every one of millions of lines was 93% of verify's time on them.
-  const std::size_t slots = std::bit_ceil(std::clamp<std::size_t>(strings, 1, kMostSlots));
-  std::vector<Slot> recent(slots);
-  for (Node& n : doc.nodes_) {
+  if (recent.empty()) recent.resize(std::bit_ceil(std::clamp<std::size_t>(strings, 1, kMostSlots)));
+  const std::size_t slots = recent.size();
+  for (std::size_t i = first; i < doc.nodes_.size(); ++i) {
+    Node& n = doc.nodes_[i];
     if (!views_text(n)) continue;
     const std::string_view s(text + n.offset, n.size);
-    Slot* slot = nullptr;
+    RecentString* slot = nullptr;
     if (s.size() <= kLongest) {
       slot = &recent[short_hash(s) & (slots - 1)];
       if (slot->used && slot->size == s.size() && arena.compare(slot->offset, s.size(), s) == 0) {
@@ -68,16 +80,18 @@ void JsonDocumentBuilder::release_text(JsonDocument& doc) {
     }
     const std::uint64_t offset = arena.size();
     arena.append(s);
-    if (slot) *slot = Slot{offset, n.size, true};
+    if (slot) *slot = RecentString{offset, n.size, true};
     n.offset = offset;
     n.in_arena = true;
   }
-  std::string().swap(doc.owned_text_);  // before the trim, which may copy the arena
-  doc.text_start_ = 0;
-  arena.shrink_to_fit();
 }
 
-
+void JsonDocumentBuilder::release_text(JsonDocument& doc, std::vector<RecentString>& recent) {
+  copy_strings_out(doc, 0, recent);
+  std::string().swap(doc.owned_text_);  // before the trim, which may copy the arena
+  doc.text_start_ = 0;
+  doc.arena_.shrink_to_fit();
+}
 
 // Duplicate keys are resolved when the object closes: appends stay cheap, and small
 // objects (nearly all of them) are checked by comparing keys, large ones through a hash map.
@@ -105,14 +119,14 @@ void JsonDocumentBuilder::resolve_duplicates() {
           break;
         }
   } else {
-    // An open-addressing table of member indices (+1; 0 is free), 8 bytes per member where a
-    // node-based hash map would take about 50.
-    std::vector<std::uint32_t> table(std::bit_ceil(2 * n), 0);
-    const std::size_t mask = table.size() - 1;
+    // An open-addressing table of member indices (+1; 0 is free), 5 bytes per member where a
+    // node-based hash map would take about 50 (the root's, closed last, is at the parse's peak).
+    std::vector<std::uint32_t> table(n + n / 4 + 1, 0);
+    const std::size_t slots = table.size();
     const std::hash<std::string_view> hash;
     for (std::size_t i = 0; i < n; ++i) {
       const std::string_view key = key_at(i);
-      for (std::size_t slot = hash(key) & mask;; slot = (slot + 1) & mask) {
+      for (std::size_t slot = hash(key) % slots;; slot = slot + 1 == slots ? 0 : slot + 1) {
         if (table[slot] == 0) {
           table[slot] = static_cast<std::uint32_t>(i + 1);
           break;

@@ -19,6 +19,7 @@
 
 #include "zanj/error.hpp"
 #include "zanj/limits.hpp"
+#include "base/memory_pages.hpp"
 #include "json/json_builder.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_text.hpp"
@@ -52,7 +53,10 @@ std::string describe(simdjson::error_code code) {
 /// the 8 MB stack under AddressSanitizer).
 class Walk {
  public:
-  explicit Walk(JsonDocumentBuilder& b) : b_(b) {}
+  /// A fragment's walk (json_fragments.cpp): its first `continued` containers are the builder's
+  /// open ones, opened again, and only its first `closes` closes are the text's own.
+  explicit Walk(JsonDocumentBuilder& b, std::uint32_t continued = 0, std::uint64_t closes = UINT64_MAX)
+      : b_(b), continuing_(continued), closes_(closes) {}
 
   std::uint32_t root(od::value value) {
     if (const auto node = enter(value)) return *node;
@@ -65,8 +69,10 @@ class Walk {
         if (top.object) {
           od::field field;
           check((*top.member).get(field));
-          const char* key_end = nullptr;
-          b_.top().key = b_.string_at(field.key().raw(), key_end);
+          if (top.reopened_member)
+            top.reopened_member = false;  // its key was read in an earlier fragment: builder's top() has it
+          else
+            b_.top().key = b_.key_at(field.key().raw());
           child = enter(field.value());
         } else {
           od::value element;
@@ -76,6 +82,17 @@ class Walk {
         if (child) hand_over(*child);  // a scalar; a container was opened and is now on top
         continue;
       }
+      if (closes_ == 0) {  // closed after a fragment's end: it goes on in the next fragment
+        levels_.pop_back();
+        if (levels_.empty()) return 0;
+        Level& parent = levels_.back();  // which moves past it, giving the builder nothing
+        if (parent.object)
+          ++parent.member;
+        else
+          ++parent.element;
+        continue;
+      }
+      --closes_;
       const std::uint32_t node = b_.close_container();
       levels_.pop_back();
       if (levels_.empty()) return node;
@@ -87,6 +104,7 @@ class Walk {
   /// An open container: where its iteration stands (simdjson's iterators are values).
   struct Level {
     bool object;
+    bool reopened_member;  ///< an enclosing object opened again: its first member is `"":`, the one that goes on
     od::array_iterator element, elements_end;
     od::object_iterator member, members_end;
   };
@@ -97,7 +115,7 @@ class Walk {
     if (v.type().get(type) != simdjson::SUCCESS) return scalar(v);  // NaN, Infinity, or not JSON
     Level level{};
     if (type == od::json_type::array) {
-      if (b_.expects_packed()) {
+      if (!continuing_ && b_.expects_packed()) {
         if (const auto node = b_.packed_array(v.raw_json_token().data())) {
           // Its `[]`, read past (a parent would skip it; the root must be read to its end).
           od::array array;
@@ -121,8 +139,13 @@ class Walk {
     } else {
       return scalar(v);
     }
-    b_.count_value();
-    b_.open_container(level.object);
+    if (continuing_) {  // the builder's container, opened again for this fragment
+      --continuing_;
+      level.reopened_member = level.object && continuing_ > 0;
+    } else {
+      b_.count_value();
+      b_.open_container(level.object);
+    }
     levels_.push_back(level);
     return std::nullopt;
   }
@@ -161,6 +184,8 @@ class Walk {
 
   JsonDocumentBuilder& b_;
   std::vector<Level> levels_;
+  std::uint32_t continuing_;  ///< containers still to be met that the builder has open
+  std::uint64_t closes_;      ///< closes still to come that are the text's own
 };
 
 }  // namespace
@@ -182,7 +207,7 @@ JsonDocumentBuilder::JsonDocumentBuilder(JsonDocument& doc, std::string_view tex
 
 void JsonDocumentBuilder::error(const std::string& message, const char* at) const {
   std::string text = std::string(what_) + ": invalid JSON (" + message;
-  if (at && at >= begin_ && at <= end_) text += " at byte " + std::to_string(at - begin_) + " of the minified text";
+  if (at && at >= begin_ && at <= end_) text += " at byte " + std::to_string(offset_of(at)) + " of the minified text";
   throw Error(text + ")");
 }
 
@@ -206,7 +231,7 @@ void JsonDocumentBuilder::open_container(bool object) {
 
 std::optional<std::uint32_t> JsonDocumentBuilder::packed_array(const char* at) {
   const PackedPlace& place = packed_places_[next_packed_];
-  if (at != begin_ + place.at) return std::nullopt;
+  if (offset_of(at) != place.at) return std::nullopt;
   const std::uint32_t i = add_node(Json::Type::array);
   node(i).packed = true;
   node(i).offset = next_packed_++;
@@ -222,7 +247,16 @@ std::uint32_t JsonDocumentBuilder::close_container() {
   n.offset = doc_.children_.size();
   const std::size_t entries = pending_.size() - f.first;
   n.size = static_cast<std::uint32_t>(f.object ? entries / 2 : entries);
-  doc_.children_.insert(doc_.children_.end(), pending_.begin() + static_cast<std::ptrdiff_t>(f.first), pending_.end());
+  // Moved a chunk at a time, each chunk's pages given back behind it: a large container's
+  // entries (the root's, at the very end of the parse) are not held twice at once.
+  constexpr std::size_t kChunk = std::size_t{1} << 16;
+  const std::uint32_t* from = pending_.data() + f.first;
+  for (std::size_t done = 0; done < entries;) {
+    const std::size_t step = std::min(entries - done, kChunk);
+    doc_.children_.insert(doc_.children_.end(), from + done, from + done + step);
+    done += step;
+    if (entries > kChunk) discard_pages(reinterpret_cast<char*>(pending_.data() + f.first), done * sizeof(std::uint32_t));
+  }
   pending_.resize(f.first);
   stack_.pop_back();
   return f.node;
@@ -230,31 +264,75 @@ std::uint32_t JsonDocumentBuilder::close_container() {
 
 void JsonDocumentBuilder::parse_document(char* text, std::size_t size, std::size_t capacity) {
   if (size == 0) error("expecting value", begin_);
-  const std::vector<std::uint32_t> masked = mask_encoded_surrogates(text, size);
   if (*text != '[' && *text != '{') {
     // A scalar document: simdjson's On Demand walks containers, so only its UTF-8 check is used.
+    const std::vector<std::uint32_t> masked = mask_encoded_surrogates(text, size);
     if (!simdjson::validate_utf8(text, size)) error("invalid UTF-8");
     unmask_encoded_surrogates(text, masked);
     scalar(text, text + size);
     count_value();
+  } else if (const auto fragments = plan_fragments(text, size, packed_places_, limits_.fragment_bytes);
+             !fragments.empty()) {
+    parse_fragments(text, fragments);
   } else {
-    od::parser parser;
-    // Our own depth check speaks first (open_container); simdjson's only backs it up.
-    if (const auto code = parser.allocate(size, limits_.max_depth + 2)) error(describe(code));
+    parse_whole(text, size, capacity);
+  }
+  // Each packed array is met where its `[]` stands; one not met means the walk did not
+  // read the text it stood in, and its elements would be lost, not misread.
+  if (next_packed_ != packed_places_.size()) error("a part of the document was not read");
+  doc_.values_ = notes_.values;
+}
+
+void JsonDocumentBuilder::parse_whole(char* text, std::size_t size, std::size_t capacity) {
+  const std::vector<std::uint32_t> masked = mask_encoded_surrogates(text, size);
+  od::parser parser;
+  // Our own depth check speaks first (open_container); simdjson's only backs it up.
+  if (const auto code = parser.allocate(size, limits_.max_depth + 2)) error(describe(code));
+  od::document document;
+  if (const auto code = parser.iterate(simdjson::padded_string_view(text, size, capacity)).get(document))
+    error(describe(code));
+  unmask_encoded_surrogates(text, masked);  // stage 1 has validated the text: strings keep their surrogates
+  od::value root;
+  if (const auto code = document.get_value().get(root)) error(describe(code));
+  Walk(*this).root(root);
+  const char* rest = nullptr;  // a location unless the walk ended at the end of the text
+  if (document.current_location().get(rest) == simdjson::SUCCESS) error("extra data", rest);
+}
+
+void JsonDocumentBuilder::parse_fragments(char* text, const std::vector<Fragment>& fragments) {
+  od::parser parser;
+  std::string buffer;  // one fragment at a time, with its opening and closing, padded for simdjson
+  for (std::size_t k = 0; k < fragments.size(); ++k) {
+    const Fragment& f = fragments[k];
+    const std::size_t size = f.opening.size() + (f.last - f.first) + f.closing.size();
+    if (buffer.capacity() < size + simdjson::SIMDJSON_PADDING) buffer.reserve(size + simdjson::SIMDJSON_PADDING);
+    buffer.assign(f.opening).append(text + f.first, f.last - f.first).append(f.closing);
+    char* const data = buffer.data();
+    begin_ = data;
+    end_ = data + size;
+    shift_ = f.first - f.opening.size();
+    const std::vector<std::uint32_t> masked = mask_encoded_surrogates(data, size);
+    if (parser.capacity() < size)
+      if (const auto code = parser.allocate(size, limits_.max_depth + 2)) error(describe(code));
     od::document document;
-    if (const auto code = parser.iterate(simdjson::padded_string_view(text, size, capacity)).get(document))
+    if (const auto code = parser.iterate(simdjson::padded_string_view(data, size, buffer.capacity())).get(document))
       error(describe(code));
-    unmask_encoded_surrogates(text, masked);  // stage 1 has validated the text: strings keep their surrogates
+    unmask_encoded_surrogates(data, masked);
     od::value root;
     if (const auto code = document.get_value().get(root)) error(describe(code));
-    Walk(*this).root(root);
-    const char* rest = nullptr;  // a location unless the walk ended at the end of the text
+    const bool last = k + 1 == fragments.size();
+    Walk(*this, f.continued, last ? UINT64_MAX : f.closes).root(root);
+    const char* rest = nullptr;
     if (document.current_location().get(rest) == simdjson::SUCCESS) error("extra data", rest);
-    // Each packed array is met where its `[]` stands; one not met means the walk did not
-    // read the text it stood in, and its elements would be lost, not misread.
-    if (next_packed_ != packed_places_.size()) error("a part of the document was not read");
+    if (release_as_parsed_) {
+      // What the nodes so far view of text[0, f.last) goes to the arena, and those pages back to
+      // the system: the text is not read there again (it is freed once the parse ends), and a
+      // large document's text no longer stays resident beside all of its nodes.
+      copy_strings_out(doc_, copied_nodes_, recent_);
+      copied_nodes_ = doc_.nodes_.size();
+      discard_pages(text, f.last);
+    }
   }
-  doc_.values_ = notes_.values;
 }
 
 namespace {
@@ -324,8 +402,9 @@ JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* own
   doc.text_start_ = start;
   JsonDocumentBuilder builder(doc, std::string_view(text).substr(start), what, limits, n);
   builder.packed_places_ = std::move(packed);
+  builder.release_as_parsed_ = owned != nullptr;
   builder.parse_document(text.data() + start, size, text.capacity() - start);
-  if (owned) release_text(doc);
+  if (owned) release_text(doc, builder.recent_);
   return doc;
 }
 

@@ -45,6 +45,10 @@ struct JsonLimits {
   /// nodes (json_document.hpp); 0: never. Shorter ones cost less as nodes than as text read
   /// again at every access.
   std::uint32_t packed_min_elements = 16;
+  /// A larger document is parsed in fragments of about this many bytes of minified text, so
+  /// simdjson's index of it (4 bytes per structural character) stays small
+  /// (json_fragments.cpp); 0: whole.
+  std::size_t fragment_bytes = std::size_t{256} << 10;
 };
 
 /// What Python's json accepts silently but is worth a warning: filled by parse_json when asked.

@@ -192,7 +192,7 @@ std::uint32_t JsonDocumentBuilder::scalar(const char* first, const char* last) {
             s.error_at);
     error(std::string(s.error), s.error_at);
   }
-  if (s.node.type() == Json::Type::big_integer) s.node.offset = static_cast<std::uint64_t>(first - begin_);
+  if (s.node.type() == Json::Type::big_integer) s.node.offset = offset_of(first);
   const std::uint32_t i = add_node(s.node.type());
   node(i) = s.node;
   return i;

@@ -1,0 +1,83 @@
+// A large document is parsed in fragments (json_fragments.cpp): cut anywhere it may be cut,
+// it must be accepted exactly when the whole is, with the same values.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "json/json_document.hpp"
+#include "json/json_parse.hpp"
+#include "zanj/error.hpp"
+#include "zanj/json.hpp"
+
+using namespace zanj;
+
+namespace {
+
+/// The document parsed in fragments of `bytes` (0: whole), packing arrays of `packed` bare
+/// scalars; what it prints, or "refused".
+std::string read(const std::string& text, std::size_t bytes, std::uint32_t packed = 0) {
+  JsonLimits limits;
+  limits.fragment_bytes = bytes;
+  limits.packed_min_elements = packed;
+  try {
+    return to_json(parse_document(text, "t", limits).root());
+  } catch (const Error&) {
+    return "refused";
+  }
+}
+
+void check_every_cut(const std::string& text) {
+  CAPTURE(text);
+  const std::string whole = read(text, 0);
+  for (std::size_t bytes = 1; bytes <= text.size() + 1; ++bytes)
+    for (const std::uint32_t packed : {0u, 1u, 3u}) {
+      CAPTURE(bytes);
+      CAPTURE(packed);
+      CHECK(read(text, bytes, packed) == whole);
+    }
+}
+
+}  // namespace
+
+TEST_SUITE("json_fragments") {
+  TEST_CASE("valid documents read the same, cut anywhere") {
+    for (const char* text : {
+             R"({"a": 1, "b": [1, 2, {"c": "d", "e": [[], {}, [3, [4, 5]]]}], "f": {"g": {"h": "i,j]"}}, "k": null})",
+             R"([[1, 2], [3, 4], {"x": [5, 6, 7], "y": {"z": [8]}}, "s\"]", 9, true, [[[["deep", 1], 2], 3], 4]])",
+             R"({"dup": 1, "x": [1, 2, 3], "dup": {"a": [4, 5]}, "": {"": [6, 7]}, "y": 8})",
+             R"({"a": "\ud800", "b": ["\u00e9", 1e400, NaN, -Infinity, 123456789012345678901234567890]})",
+         })
+      check_every_cut(text);
+  }
+
+  TEST_CASE("invalid documents are refused, cut anywhere (an added bracket must not make them valid)") {
+    for (const char* text : {
+             "[,1,2,3]", "[1,2,3,]", "[1,,2,3]", "{\"a\":1,}", "{,\"a\":1}", "{\"a\" ,\"b\":1}", "{\"a\":1,\"b\"}",
+             "[1,2]3", "[1,2][3]", "[1,2]]", "[[1,2]", "{\"a\":[1,2}", "[1,2}", "{\"a\":1]", "[1:2,3]",
+             "{\"a\":\"b\":\"c\",\"d\":[1,2],\"e\":3},\"f\":1}", "[{\"a\":1},,{\"b\":2}]", "[\"a,]\",]",
+             "{\"a\":{\"b\":1},\"c\":{\"d\":2,}}", "[1,2,3", "{\"a\":[1,2,3],\"b\":[4,5,6]}}",
+         }) {
+      CAPTURE(text);
+      REQUIRE(read(text, 0) == "refused");
+      check_every_cut(text);
+    }
+  }
+
+  TEST_CASE("a large document is cut: fragments of a megabyte read the same as the whole") {
+    std::string text = "{";
+    for (int i = 0; i < 60000; ++i) {
+      if (i) text += ',';
+      text += "\"r" + std::to_string(i) + "\":{\"id\":" + std::to_string(i) + ",\"w\":[[1.5,-2],[3,4]],\"s\":\"x,]}\"}";
+    }
+    text += '}';
+    REQUIRE(text.size() > (std::size_t{2} << 20));
+    JsonLimits whole;
+    whole.fragment_bytes = 0;
+    const JsonDocument a = parse_document(text, "t", whole);
+    const JsonDocument b = parse_document(text, "t");
+    CHECK(a.root() == b.root());
+    CHECK(b.root().size() == 60000);
+    CHECK(b.root().find("r59999").find("s").as_string() == "x,]}");
+  }
+}
