@@ -352,6 +352,14 @@ GOALS = [  # (input, description, check(rows by (input, tool), facts) -> (measur
     ("json", "peak RSS of info, ls, verify, cat <= 2x the member + 16 MiB",
      rss_goal("json", JSON_RSS_TOOLS, lambda f: f.get("json_mib") and 2 * f["json_mib"] + 16)),
     ("10MiB", "info <= 1.5x unzip -l (small archive)", ratio_goal("10MiB", "zanj info", "unzip -l", 1.5)),
+    # Issue 24's goals, beside issue 14's above.
+    ("many", "info <= 0.8x unzip -l (issue 24)", ratio_goal("many", "zanj info", "unzip -l", 0.8)),
+    ("many", "verify <= 0.5x unzip -tq (issue 24)", ratio_goal("many", "zanj verify", "unzip -tq", 0.5)),
+    ("json", "info <= 0.3x python json.loads (issue 24)", ratio_goal("json", "zanj info", "python json.loads", 0.3)),
+    ("json", "verify <= 0.35x python json.loads (issue 24)",
+     ratio_goal("json", "zanj verify", "python json.loads", 0.35)),
+    ("json", "peak RSS of info, ls, verify, cat <= 1.5x the minified member + 16 MiB (issue 24)",
+     rss_goal("json", JSON_RSS_TOOLS, lambda f: f.get("json_minified_mib") and 1.5 * f["json_minified_mib"] + 16)),
 ]
 GOALS += remote_goals()
 STEP = 1.5  # growth: the cost per member over the last step may exceed the one before by this much
@@ -498,6 +506,9 @@ def main():
             target = SMALL_JSON_BYTES if small else JSON_BYTES
             archive, leaf, size, count = make_json_heavy(os.path.join(work, f"json-{target}.zanj"), target)
             facts["json_mib"] = size / 2**20
+            with zipfile.ZipFile(archive) as z:  # the text zanj holds: the member without its whitespace
+                facts["json_minified_mib"] = len(json.dumps(json.loads(z.read("__zanj__.json")),
+                                                            separators=(",", ":"))) / 2**20
             options = bench_json(zanj, label, archive, leaf, runs, rows)
             facts["inputs"].append(
                 f"json: `__zanj__.json` of {size / 1e6:.1f} MB ({size / 2**20:.1f} MiB), a dict of {count:,} small dicts of "

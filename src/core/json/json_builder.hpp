@@ -61,11 +61,20 @@ class JsonDocumentBuilder {
     std::uint64_t at;  ///< from the start of the text the walk reads
     std::uint32_t elements;
   };
-  /// Moves the inside of every array of `min_elements` or more bare scalars in text[start, ...)
-  /// (minified) into doc's spans, closing up the text behind it; returns where each `[]` now
-  /// stands, in document order (json_packed.cpp).
-  static std::vector<PackedPlace> pack_scalar_arrays(std::string& text, std::size_t start, std::uint32_t min_elements,
-                                                     JsonDocument& doc);
+  /// An array of bare scalars to pack: text[open] is its '[' and text[close] its ']'.
+  struct Bare {
+    std::size_t open, close;
+    std::uint32_t elements;
+  };
+  /// The elements of the array text[open, close] when it holds `min_elements` or more bare
+  /// scalars and nothing else (their checkpoints then added to doc), else nothing
+  /// (json_packed.cpp).
+  static std::optional<std::uint32_t> bare_elements(const char* text, std::size_t open, std::size_t close,
+                                                    std::uint32_t min_elements, JsonDocument& doc);
+  /// Moves the inside of each `found` array of text[start, ...) into doc's spans, closing up
+  /// the text behind it; returns where each `[]` now stands (json_packed.cpp).
+  static std::vector<PackedPlace> pack_found(std::string& text, std::size_t start, const std::vector<Bare>& found,
+                                             JsonDocument& doc);
   /// A part of a large document walked on its own (json_fragments.cpp): text[first, last)
   /// between two cut commas, with what opens again the containers open at `first` (there are
   /// `continued` of them) and what closes those open at `last`; `closes` of the closing
@@ -76,10 +85,17 @@ class JsonDocumentBuilder {
     std::uint32_t continued = 0;
     std::uint64_t closes = 0;
   };
-  /// The fragments of about `fragment_bytes` of the minified text[0, size) (packed arrays'
-  /// `[]` at `packed`), or none when it is smaller, cannot be cut, or is not sound to cut.
-  static std::vector<Fragment> plan_fragments(const char* text, std::size_t size, const std::vector<PackedPlace>& packed,
-                                              std::size_t fragment_bytes);
+  /// What the walk of a minified text needs to know first: its packed arrays' places and the
+  /// fragments to walk (none: the whole at once).
+  struct TextPlan {
+    std::vector<PackedPlace> packed;
+    std::vector<Fragment> fragments;
+  };
+  /// One pass over the minified text[start, ...): packs its arrays of bare scalars (when
+  /// `pack`, those of limits.packed_min_elements or more) and cuts it into fragments of about
+  /// limits.fragment_bytes, in the text as packing leaves it (json_fragments.cpp). A text whose
+  /// brackets do not pair, or with more after its root, is neither packed nor cut.
+  static TextPlan plan_text(std::string& text, std::size_t start, const JsonLimits& limits, bool pack, JsonDocument& doc);
 
   /// The walk met an array at `at`: its node when it is the next packed array, else nothing.
   std::optional<std::uint32_t> packed_array(const char* at);
@@ -136,6 +152,7 @@ class JsonDocumentBuilder {
   }
 
 
+  std::vector<Fragment> fragments_;     ///< plan_text's, for parse_document
   void parse_whole(char* text, std::size_t size, std::size_t capacity);
   void parse_fragments(char* text, const std::vector<Fragment>& fragments);
 

@@ -13,9 +13,11 @@
 // and a document whose brackets do not pair, or with anything after its root, is not cut: the
 // walk of the whole refuses it as always.
 #include <cstring>
+#include <string>
 
 #include "base/byte_words.hpp"
 #include "json/json_builder.hpp"
+#include "json/json_scan.hpp"
 
 namespace zanj {
 namespace {
@@ -37,14 +39,6 @@ std::size_t next_stop(const char* text, std::size_t i, std::size_t n, bool comma
   return n;
 }
 
-/// Past the closing quote of the string whose opening quote is text[i], or n when unterminated.
-std::size_t past_string(const char* text, std::size_t i, std::size_t n) {
-  for (++i; i < n; ++i) {
-    if (text[i] == '"') return i + 1;
-    if (text[i] == '\\') ++i;
-  }
-  return n;
-}
 
 /// What opens again the containers `open` ('o' object, 'a' array, outermost first): each but
 /// the innermost as the container of a member or element that goes on.
@@ -68,53 +62,90 @@ bool starts_a_value(char c) { return c != ']' && c != '}' && c != ',' && c != ':
 
 }  // namespace
 
-std::vector<JsonDocumentBuilder::Fragment> JsonDocumentBuilder::plan_fragments(const char* text, std::size_t size,
-                                                                             const std::vector<PackedPlace>& packed,
-                                                                             std::size_t fragment_bytes) {
-  std::vector<Fragment> out;
-  if (fragment_bytes == 0 || size <= fragment_bytes) return out;
-  std::string open;  // the containers open at i, outermost first
+JsonDocumentBuilder::TextPlan JsonDocumentBuilder::plan_text(std::string& whole, std::size_t start,
+                                                             const JsonLimits& limits, bool pack, JsonDocument& doc) {
+  // One pass over the text finds both what to pack and where to cut: a cut is never made in
+  // an array that may yet be packed (after '[' with no string, bracket or brace since).
+  const char* const text = whole.data() + start;
+  const std::size_t size = whole.size() - start;
+  const std::size_t fragment_bytes = limits.fragment_bytes;
+  const bool cutting = fragment_bytes != 0 && size > fragment_bytes;
+  std::vector<Bare> found;
+  std::vector<Fragment> cuts;  // in the text as it is before packing
+  std::string open;            // the containers open at i, outermost first
   Fragment next{};
-  std::size_t target = fragment_bytes, place = 0;
-  for (std::size_t i = 0; (i = next_stop(text, i, size, i >= target)) < size;) {
+  std::size_t target = cutting ? fragment_bytes : SIZE_MAX, flat = std::string::npos, span_bytes = 0;
+  bool sound = true;  // brackets pair, one root: else nothing is packed or cut (the walk refuses it)
+  for (std::size_t i = 0; sound && (i = next_stop(text, i, size, i >= target)) < size;) {
     switch (text[i]) {
       case '"':
-        i = past_string(text, i, size);
+        flat = std::string::npos;
+        i = json_scan::past_string(text, i, size);
         continue;
       case '[':
-        if (place < packed.size() && packed[place].at == i) {  // a packed array's `[]`: no container to the walk
-          ++place;
-          i += 2;
-          continue;
-        }
         open += 'a';
+        flat = i;
         break;
       case '{':
         open += 'o';
+        flat = std::string::npos;
         break;
       case ']':
-      case '}':
-        if (open.empty() || open.back() != (text[i] == ']' ? 'a' : 'o')) return {};
+      case '}': {
+        if (open.empty() || open.back() != (text[i] == ']' ? 'a' : 'o')) {
+          sound = false;
+          break;
+        }
         open.pop_back();
-        ++next.closes;
-        if (open.empty() && i + 1 != size) return {};  // something after the root
+        std::optional<std::uint32_t> elements;
+        if (pack && flat != std::string::npos && span_bytes + (i - flat) < UINT32_MAX)
+          elements = bare_elements(text, flat, i, limits.packed_min_elements, doc);
+        if (elements) {  // packed: the walk meets `[]` as one value, no container
+          found.push_back(Bare{flat, i, *elements});
+          span_bytes += i - flat;
+        } else {
+          ++next.closes;
+        }
+        flat = std::string::npos;
+        if (open.empty() && i + 1 != size) sound = false;  // something after the root
         break;
+      }
       default:  // a comma, past the target
-        if (open.empty()) return {};
-        if (i + 1 < size && ends_a_value(text[i - 1]) && starts_a_value(text[i + 1])) {
+        if (open.empty()) {
+          sound = false;
+          break;
+        }
+        if (flat == std::string::npos && i + 1 < size && ends_a_value(text[i - 1]) && starts_a_value(text[i + 1])) {
           next.last = i;
           next.closing = closing(open);
-          out.push_back(std::move(next));
+          cuts.push_back(std::move(next));
           next = Fragment{i + 1, 0, reopening(open), "", static_cast<std::uint32_t>(open.size()), 0};
           target = i + 1 + fragment_bytes;
         }
     }
     ++i;
   }
-  if (!open.empty() || out.empty()) return {};
+  TextPlan plan;
+  if (!sound) {
+    doc.checkpoints_.clear();
+    return plan;
+  }
+  plan.packed = pack_found(whole, start, found, doc);
+  if (cuts.empty() || !open.empty()) return plan;
   next.last = size;
-  out.push_back(std::move(next));
-  return out;
+  cuts.push_back(std::move(next));
+  // Where the cuts stand once the packed arrays' insides have left the text (never inside one).
+  std::size_t removed = 0, k = 0;
+  const auto moved = [&](std::size_t at) {
+    for (; k < found.size() && found[k].close < at; ++k) removed += found[k].close - found[k].open - 1;
+    return at - removed;
+  };
+  for (Fragment& f : cuts) {
+    f.first = moved(f.first);
+    f.last = moved(f.last);
+  }
+  plan.fragments = std::move(cuts);
+  return plan;
 }
 
 }  // namespace zanj
