@@ -39,9 +39,10 @@ class JsonDocumentBuilder {
   /// Parse `bytes` into a document of its own: `owned` is the caller's string to take (the
   /// strings are then copied out and the text freed); null, the bytes are copied and the text
   /// kept (parse_json's document, which lives only to be copied into a Json).
-  /// `minified`: 0, or JsonMinifier already passed over `bytes` as UTF-8 (2: that began with a
-  /// byte-order mark, still there; 1: that did not).
-  static JsonDocument build(std::string_view bytes, std::string* owned, int minified, std::string_view what,
+  /// `minified`: whether JsonMinifier already passed over `bytes` as UTF-8, and whether they
+  /// began with a byte-order mark (still there).
+  enum class Minified { no, yes, yes_after_bom };
+  static JsonDocument build(std::string_view bytes, std::string* owned, Minified minified, std::string_view what,
                             const JsonLimits& limits, JsonParseNotes* notes);
 
   /// A string lately copied out of the text (json_members.cpp), to keep repeats once.

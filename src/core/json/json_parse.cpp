@@ -195,13 +195,17 @@ JsonDocumentBuilder::JsonDocumentBuilder(JsonDocument& doc, std::string_view tex
   // Every value but the last takes at least two bytes of minified text (itself and a comma or
   // bracket), and a key is never more than one per value: an upper bound, which the value limit
   // also caps. Reserved whole, the arrays cost memory only for the pages the document uses
-  // (the rest is address space, never touched): no copies as they grow, no doubled slack.
+  // (the rest is address space, never touched): no copies as they grow, no doubled slack. Up
+  // to 16M nodes (256 MB of address space for the nodes): past that a reservation could be
+  // refused outright on a small machine, and a document that large grows its arrays instead.
+  constexpr std::uint64_t kMostReserved = std::uint64_t{1} << 24;
   const std::uint64_t values = std::min<std::uint64_t>(text.size() / 2 + 1, limits.max_values + 1);
   const std::uint64_t nodes = 2 * values;
   if (nodes >= UINT32_MAX) too_many_values(what_, limits_);
-  doc_.nodes_.reserve(static_cast<std::size_t>(nodes));
-  doc_.children_.reserve(static_cast<std::size_t>(nodes));
-  pending_.reserve(static_cast<std::size_t>(nodes));
+  const auto reserved = static_cast<std::size_t>(std::min(nodes, kMostReserved));
+  doc_.nodes_.reserve(reserved);
+  doc_.children_.reserve(reserved);
+  pending_.reserve(reserved);
 }
 
 void JsonDocumentBuilder::error(const std::string& message, const char* at) const {
@@ -355,7 +359,7 @@ HeldJsonValues& HeldJsonValues::operator=(HeldJsonValues&& other) noexcept {
 HeldJsonValues::~HeldJsonValues() { held_values -= values_; }
 
 
-JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* owned, int minified,
+JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* owned, Minified minified,
                                         std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
   JsonParseNotes local;
   JsonParseNotes& n = notes ? *notes : local;
@@ -365,12 +369,12 @@ JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* own
   // Text the minifier already took for UTF-8 is not detected again: without its whitespace,
   // its first bytes may read otherwise ("\n7\0\0\0" is UTF-8 to Python, "7\0\0\0" UTF-32;
   // "\t\xEF\xBB\xBF1" has no byte-order mark, "\xEF\xBB\xBF1" has one).
-  const bool bom = minified == 2;
-  if (minified) {
+  const bool bom = minified == Minified::yes_after_bom;
+  if (minified != Minified::no) {
     n.encoding = bom ? "utf-8-sig" : "utf-8";
     n.bom = bom;
   }
-  const std::string_view decoded = minified ? bytes.substr(bom ? 3 : 0) : decode_json_bytes(bytes, transcoded, n, what);
+  const std::string_view decoded = minified != Minified::no ? bytes.substr(bom ? 3 : 0) : decode_json_bytes(bytes, transcoded, n, what);
   // The document's own copy of the text, minified in place, with the padding simdjson reads
   // past the end: the caller's string when it hands one over, else a copy.
   std::string& text = doc.owned_text_;
@@ -386,7 +390,7 @@ JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* own
     text.assign(decoded);
   }
   // Transcoded text is new, so never minified yet.
-  std::size_t size = minified && !wide ? text.size() - start : minify_json(text.data() + start, text.size() - start);
+  std::size_t size = minified != Minified::no && !wide ? text.size() - start : minify_json(text.data() + start, text.size() - start);
   text.resize(start + size);
   // A document kept (not copied into a Json at once) holds its long arrays of numbers as text.
   TextPlan plan = plan_text(text, start, limits, owned && limits.packed_min_elements, doc);
@@ -412,16 +416,18 @@ std::string json_library_version_line() {
 JsonDocument parse_document(std::string text, std::string_view what, const JsonLimits& limits,
                             JsonParseNotes* notes) {
   const std::string_view bytes = text;
-  return JsonDocumentBuilder::build(bytes, &text, 0, what, limits, notes);
+  return JsonDocumentBuilder::build(bytes, &text, JsonDocumentBuilder::Minified::no, what, limits, notes);
 }
 
 JsonDocument parse_document(JsonText text, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
   const std::string_view bytes = text.bytes;
-  return JsonDocumentBuilder::build(bytes, &text.bytes, text.minified ? (text.bom ? 2 : 1) : 0, what, limits, notes);
+  using Minified = JsonDocumentBuilder::Minified;
+  const Minified minified = !text.minified ? Minified::no : text.bom ? Minified::yes_after_bom : Minified::yes;
+  return JsonDocumentBuilder::build(bytes, &text.bytes, minified, what, limits, notes);
 }
 
 Json parse_json(std::string_view bytes, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
-  const JsonDocument doc = JsonDocumentBuilder::build(bytes, nullptr, 0, what, limits, notes);
+  const JsonDocument doc = JsonDocumentBuilder::build(bytes, nullptr, JsonDocumentBuilder::Minified::no, what, limits, notes);
   return doc.root().copy();
 }
 
