@@ -172,6 +172,7 @@ class JsonDocumentBuilder {
   bool release_as_parsed_ = false;
   std::vector<RecentString> recent_;
   static constexpr std::size_t kKeySlots = 1024;
+  static constexpr std::size_t kLongestSharedKey = 64;
   static constexpr std::uint32_t kNoKey = UINT32_MAX;
   std::vector<std::uint32_t> keys_;     ///< key_at's recent keys: a direct-mapped cache of nodes
   std::size_t copied_nodes_ = 0;        ///< nodes before this have no string in the text

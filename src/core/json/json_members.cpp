@@ -30,18 +30,21 @@ std::uint64_t JsonDocumentBuilder::short_hash(std::string_view s) {
 // 1,848,111 nodes). Keys are only ever read as text, never as values of their own, so one
 // node serves them all.
 std::uint32_t JsonDocumentBuilder::key_at(const char* first) {
-  const char* end = nullptr;
-  const std::uint32_t node = string_at(first, end);
-  const std::string_view key = doc_.text_of(doc_.nodes_[node]);
-  if (key.size() > 64) return node;
+  // Most keys are short and plain: up to the quote, with no escape or control byte, they are
+  // their own text, looked up before any node is made.
+  const char* p = first;
+  const char* const stop = std::min(end_, first + kLongestSharedKey + 1);
+  while (p < stop && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20) ++p;
+  if (p == stop || *p != '"') {
+    const char* end = nullptr;
+    return string_at(first, end);  // long, escaped or not a string at all: a node of its own
+  }
+  const std::string_view key(first, static_cast<std::size_t>(p - first));
   if (keys_.empty()) keys_.assign(kKeySlots, kNoKey);
   std::uint32_t& slot = keys_[short_hash(key) & (kKeySlots - 1)];
-  if (slot != kNoKey && doc_.text_of(doc_.nodes_[slot]) == key) {
-    doc_.nodes_.pop_back();  // the node string_at just added (an escaped key's bytes stay in the arena)
-    return slot;
-  }
-  slot = node;
-  return node;
+  if (slot != kNoKey && doc_.text_of(doc_.nodes_[slot]) == key) return slot;
+  slot = add_text(Json::Type::string, first, p);
+  return slot;
 }
 
 // Copy what the nodes still view of the document's own text into the arena. Most of an
