@@ -122,7 +122,7 @@ class MemoryBounds(ZanjTest):
         self.assertBounded([*LIMITS, "cat", real], f"exceeds the limit of {VALUES} (raise with --max-json-values)")
         code, _, _ = peak_rss_kb("--max-json-values", "2100000", "cat", real)
         self.assertEqual(code, 0)
-        for args in (["cat", real], ["info", real], ["verify", real]):
+        for args in (["cat", real], ["info", real], ["verify", real])[: 1 if SANITIZED else 3]:
             code, err = self.assertBounded(args)
             self.assertEqual(code, 0, (args, err))
         big = self.write("bigstr.zanj", b'{"s":"' + b"x" * (40 << 20) + b'"}')
