@@ -173,6 +173,9 @@ class JsonDocumentBuilder {
   std::vector<RecentString> recent_;
   static constexpr std::size_t kKeySlots = 1024;
   static constexpr std::size_t kLongestSharedKey = 64;
+  /// Keys are shared in texts (or fragments) of this many bytes or more: in a smaller one, a
+  /// .jsonl line above all, the cache would cost more than the nodes it saves.
+  static constexpr std::ptrdiff_t kShareKeysFrom = std::ptrdiff_t{16} << 10;
   static constexpr std::uint32_t kNoKey = UINT32_MAX;
   std::vector<std::uint32_t> keys_;     ///< key_at's recent keys: a direct-mapped cache of nodes
   std::size_t copied_nodes_ = 0;        ///< nodes before this have no string in the text

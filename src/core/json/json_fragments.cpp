@@ -70,6 +70,9 @@ JsonDocumentBuilder::TextPlan JsonDocumentBuilder::plan_text(std::string& whole,
   const std::size_t size = whole.size() - start;
   const std::size_t fragment_bytes = limits.fragment_bytes;
   const bool cutting = fragment_bytes != 0 && size > fragment_bytes;
+  // Nothing to cut and no array to pack (most .jsonl lines): no pass at all.
+  TextPlan plan;
+  if (!cutting && (!pack || !std::memchr(text, '[', size))) return plan;
   std::vector<Bare> found;
   std::vector<Fragment> cuts;  // in the text as it is before packing
   std::string open;            // the containers open at i, outermost first
@@ -125,7 +128,6 @@ JsonDocumentBuilder::TextPlan JsonDocumentBuilder::plan_text(std::string& whole,
     }
     ++i;
   }
-  TextPlan plan;
   if (!sound) {
     doc.checkpoints_.clear();
     return plan;

@@ -30,6 +30,10 @@ std::uint64_t JsonDocumentBuilder::short_hash(std::string_view s) {
 // 1,848,111 nodes). Keys are only ever read as text, never as values of their own, so one
 // node serves them all.
 std::uint32_t JsonDocumentBuilder::key_at(const char* first) {
+  if (end_ - begin_ < kShareKeysFrom) {  // a small document (a .jsonl line): nodes cost little
+    const char* end = nullptr;
+    return string_at(first, end);
+  }
   // Most keys are short and plain: up to the quote, with no escape or control byte, they are
   // their own text, looked up before any node is made.
   const char* p = first;
@@ -40,7 +44,9 @@ std::uint32_t JsonDocumentBuilder::key_at(const char* first) {
     return string_at(first, end);  // long, escaped or not a string at all: a node of its own
   }
   const std::string_view key(first, static_cast<std::size_t>(p - first));
-  if (keys_.empty()) keys_.assign(kKeySlots, kNoKey);
+  if (keys_.empty()) {
+    keys_.assign(kKeySlots, kNoKey);
+  }
   std::uint32_t& slot = keys_[short_hash(key) & (kKeySlots - 1)];
   if (slot != kNoKey && doc_.text_of(doc_.nodes_[slot]) == key) return slot;
   slot = add_text(Json::Type::string, first, p);

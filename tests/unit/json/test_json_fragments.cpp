@@ -80,4 +80,18 @@ TEST_SUITE("json_fragments") {
     CHECK(b.root().size() == 60000);
     CHECK(b.root().find("r59999").find("s").as_string() == "x,]}");
   }
+
+  TEST_CASE("a repeated key is one node in a large document, and reads the same") {
+    std::string text = "[";
+    for (int i = 0; i < 4000; ++i) text += std::string(i ? "," : "") + R"({"key_a":1,"key_b":2})";
+    text += "]";
+    REQUIRE(text.size() > (std::size_t{16} << 10));
+    const JsonDocument doc = parse_document(text, "t");
+    CHECK(doc.root().size() == 4000);
+    CHECK(doc.root()[3999].key(1) == "key_b");
+    CHECK(doc.root()[3999].find("key_a").as_int64() == 1);
+    // A record: its object, two values and four child entries (68 bytes); a node per key
+    // would make it 100.
+    CHECK(doc.bytes() < 4000 * 80);
+  }
 }
