@@ -15,8 +15,9 @@ struct ResourceLimits {
   std::uint64_t max_entries = 1'000'000;                    ///< ZIP members
   // JSON and jsonl: memory bounds with room for real archives (README, limits). What a document
   // costs (json/json_document.hpp): 20 bytes per value (a 16-byte node and its entry in its
-  // container's list) and 20 more per object member (its key), plus the text while it is
-  // parsed; a list of 16 or more numbers is its text, one value to the limit. Measured with
+  // container's list) and 4 more per object member (its key's entry; 16 more for a key not met
+  // lately), plus the text while it is parsed; a list of 16 or more numbers is its text, one
+  // value to the limit. Measured with
   // the text: 23-25 bytes per value for lists of strings or empty lists, about 60 for the
   // worst, objects of tiny repeated members ({"a":0,"a":0,...}). The documents loaded at once
   // share both budgets: __zanj_meta__.json gets what __zanj__.json left, diff's second archive
