@@ -154,7 +154,6 @@ class JsonDocumentBuilder {
 
 
   std::vector<Fragment> fragments_;     ///< plan_text's, for parse_document
-  void parse_whole(char* text, std::size_t size, std::size_t capacity);
   void parse_fragments(char* text, const std::vector<Fragment>& fragments);
 
   const char* begin_;   ///< the text simdjson parses now

@@ -7,7 +7,8 @@
 // string is a view into the document's own (minified) text when it needs no decoding, else its
 // decoded bytes in one arena; a document kept after parsing copies the strings into the arena,
 // each repeated key once, and frees the text (parse_json's short-lived document keeps it). A
-// key met lately is one node however often it repeats (keys are only read as text).
+// key met lately in a document of 16 KiB or more is one node however often it repeats (keys
+// are only read as text).
 // A long array of bare scalars (numbers, true, false, null: the rows of an inline array, a long
 // list) is not a node per element: its text is moved whole into the spans and read when an
 // element is asked for (json_packed.cpp), so 8M zeros cost their 16 MB of text, not 160 MB of

@@ -1,7 +1,8 @@
 // A large document is walked a fragment at a time (json_builder.hpp): simdjson indexes every
 // structural character of what it parses at 4 bytes each, 24 MB for a 15 MB document of small
-// dicts, as much as the document's nodes. Cut at commas into fragments of about a megabyte,
-// each parsed on its own, the index stays a few megabytes whatever the document's size.
+// dicts, as much as the document's nodes. Cut at commas into fragments of about 256 KiB
+// (JsonLimits::fragment_bytes), each parsed on its own, the index stays about a megabyte
+// whatever the document's size. The same pass finds the arrays json_packed.cpp packs.
 //
 // A fragment is made a document of its own: the containers open where it starts are opened
 // again before it (`{"":` for an enclosing object, whose member it continues, `{` or `[` for the
@@ -17,7 +18,6 @@
 
 #include "base/byte_words.hpp"
 #include "json/json_builder.hpp"
-#include "json/json_scan.hpp"
 
 namespace zanj {
 namespace {
@@ -39,6 +39,23 @@ std::size_t next_stop(const char* text, std::size_t i, std::size_t n, bool comma
   return n;
 }
 
+/// Past the closing quote of the string whose opening quote is text[i], or n when unterminated.
+std::size_t past_string(const char* text, std::size_t i, std::size_t n) {
+  for (++i; i < n;) {
+    if (i + 8 <= n) {
+      const std::uint64_t w = words::load(text + i);
+      const std::uint64_t stops = words::bytes_equal(w, '"') | words::bytes_equal(w, '\\');
+      if (!stops) {
+        i += 8;
+        continue;
+      }
+      i += words::first_marked(stops);
+    }
+    if (text[i] == '"') return i + 1;
+    i += text[i] == '\\' ? 2 : 1;
+  }
+  return n;
+}
 
 /// What opens again the containers `open` ('o' object, 'a' array, outermost first): each but
 /// the innermost as the container of a member or element that goes on.
@@ -83,7 +100,7 @@ JsonDocumentBuilder::TextPlan JsonDocumentBuilder::plan_text(std::string& whole,
     switch (text[i]) {
       case '"':
         flat = std::string::npos;
-        i = json_scan::past_string(text, i, size);
+        i = past_string(text, i, size);
         continue;
       case '[':
         open += 'a';

@@ -1,7 +1,7 @@
 // Packed arrays (json_document.hpp): a long array of bare scalars is kept as its text, not as a
 // node per element. Before simdjson sees the minified text, each such array (found by the scan
-// in json_fragments.cpp) has its inside moved into
-// the document's spans and `[]` stays in its place; the walk (json_parse.cpp) knows each `[]`
+// in json_fragments.cpp) has its inside moved into the document's spans, and `[]` stays in its
+// place; the walk (json_parse.cpp) knows each `[]`
 // by its position and makes one node of it. simdjson then never indexes those elements (4
 // bytes per structural character: 64 MB for 8M zeros) and the document holds no node for them
 // (20 bytes each). Every element is read as Python reads it before the array is packed, so a

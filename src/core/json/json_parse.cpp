@@ -187,6 +187,26 @@ class Walk {
   std::uint64_t closes_;      ///< closes still to come that are the text's own
 };
 
+/// simdjson over text[0, size) (readable up to `capacity`), a whole document or a fragment of
+/// one, and the walk of it (`continued` and `closes` as Walk takes them).
+void walk_text(JsonDocumentBuilder& b, od::parser& parser, char* text, std::size_t size, std::size_t capacity,
+               std::uint32_t continued, std::uint64_t closes, std::size_t max_depth) {
+  const auto check = [&](simdjson::error_code code) {
+    if (code != simdjson::SUCCESS) b.error(describe(code));
+  };
+  const std::vector<std::uint32_t> masked = mask_encoded_surrogates(text, size);
+  // Our own depth check speaks first (open_container); simdjson's only backs it up.
+  if (parser.capacity() < size) check(parser.allocate(size, max_depth + 2));
+  od::document document;
+  check(parser.iterate(simdjson::padded_string_view(text, size, capacity)).get(document));
+  unmask_encoded_surrogates(text, masked);  // stage 1 has validated the text: strings keep their surrogates
+  od::value root;
+  check(document.get_value().get(root));
+  Walk(b, continued, closes).root(root);
+  const char* rest = nullptr;  // a location unless the walk ended at the end of the text
+  if (document.current_location().get(rest) == simdjson::SUCCESS) b.error("extra data", rest);
+}
+
 }  // namespace
 
 JsonDocumentBuilder::JsonDocumentBuilder(JsonDocument& doc, std::string_view text, std::string_view what,
@@ -277,28 +297,13 @@ void JsonDocumentBuilder::parse_document(char* text, std::size_t size, std::size
   } else if (!fragments_.empty()) {
     parse_fragments(text, fragments_);
   } else {
-    parse_whole(text, size, capacity);
+    od::parser parser;
+    walk_text(*this, parser, text, size, capacity, 0, UINT64_MAX, limits_.max_depth);
   }
   // Each packed array is met where its `[]` stands; one not met means the walk did not
   // read the text it stood in, and its elements would be lost, not misread.
   if (next_packed_ != packed_places_.size()) error("a part of the document was not read");
   doc_.values_ = notes_.values;
-}
-
-void JsonDocumentBuilder::parse_whole(char* text, std::size_t size, std::size_t capacity) {
-  const std::vector<std::uint32_t> masked = mask_encoded_surrogates(text, size);
-  od::parser parser;
-  // Our own depth check speaks first (open_container); simdjson's only backs it up.
-  if (const auto code = parser.allocate(size, limits_.max_depth + 2)) error(describe(code));
-  od::document document;
-  if (const auto code = parser.iterate(simdjson::padded_string_view(text, size, capacity)).get(document))
-    error(describe(code));
-  unmask_encoded_surrogates(text, masked);  // stage 1 has validated the text: strings keep their surrogates
-  od::value root;
-  if (const auto code = document.get_value().get(root)) error(describe(code));
-  Walk(*this).root(root);
-  const char* rest = nullptr;  // a location unless the walk ended at the end of the text
-  if (document.current_location().get(rest) == simdjson::SUCCESS) error("extra data", rest);
 }
 
 void JsonDocumentBuilder::parse_fragments(char* text, const std::vector<Fragment>& fragments) {
@@ -309,23 +314,12 @@ void JsonDocumentBuilder::parse_fragments(char* text, const std::vector<Fragment
     const std::size_t size = f.opening.size() + (f.last - f.first) + f.closing.size();
     if (buffer.capacity() < size + simdjson::SIMDJSON_PADDING) buffer.reserve(size + simdjson::SIMDJSON_PADDING);
     buffer.assign(f.opening).append(text + f.first, f.last - f.first).append(f.closing);
-    char* const data = buffer.data();
-    begin_ = data;
-    end_ = data + size;
+    begin_ = buffer.data();
+    end_ = begin_ + size;
     shift_ = f.first - f.opening.size();
-    const std::vector<std::uint32_t> masked = mask_encoded_surrogates(data, size);
-    if (parser.capacity() < size)
-      if (const auto code = parser.allocate(size, limits_.max_depth + 2)) error(describe(code));
-    od::document document;
-    if (const auto code = parser.iterate(simdjson::padded_string_view(data, size, buffer.capacity())).get(document))
-      error(describe(code));
-    unmask_encoded_surrogates(data, masked);
-    od::value root;
-    if (const auto code = document.get_value().get(root)) error(describe(code));
     const bool last = k + 1 == fragments.size();
-    Walk(*this, f.continued, last ? UINT64_MAX : f.closes).root(root);
-    const char* rest = nullptr;
-    if (document.current_location().get(rest) == simdjson::SUCCESS) error("extra data", rest);
+    walk_text(*this, parser, buffer.data(), size, buffer.capacity(), f.continued, last ? UINT64_MAX : f.closes,
+              limits_.max_depth);
     if (release_as_parsed_) {
       // What the nodes so far view of text[0, f.last) goes to the arena, and those pages back to
       // the system: the text is not read there again (it is freed once the parse ends), and a
