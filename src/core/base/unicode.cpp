@@ -6,6 +6,10 @@
 #include "base/utf8.hpp"
 
 namespace zanj {
+
+bool is_ascii(std::string_view text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
 namespace {
 
 namespace t = unicode_tables;

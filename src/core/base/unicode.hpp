@@ -10,6 +10,8 @@
 
 namespace zanj {
 
+/// Whether every byte is below 0x80 (a name that reads the same in UTF-8 and code page 437).
+bool is_ascii(std::string_view text);
 /// The code points of strict UTF-8 (no overlong forms, surrogates or values past U+10FFFF),
 /// or nullopt when `text` is not valid UTF-8.
 std::optional<std::vector<char32_t>> decode_utf8(std::string_view text);

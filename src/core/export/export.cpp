@@ -21,9 +21,6 @@
 namespace zanj {
 namespace {
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 /// Counts bytes for the progress callback.
 class ProgressCounter {
@@ -243,10 +240,10 @@ void set_archive(ExportSettings& settings, std::string_view format, std::string_
 void choose_export_format(ExportSettings& settings, const std::string& out, std::string_view name) {
   if (name.empty()) {
     settings.format = ExportFormat::directory;
-    if (ends_with(out, ".npz")) settings.format = ExportFormat::npz;
-    if (ends_with(out, ".safetensors")) settings.format = ExportFormat::safetensors;
+    if (out.ends_with(".npz")) settings.format = ExportFormat::npz;
+    if (out.ends_with(".safetensors")) settings.format = ExportFormat::safetensors;
     for (const ArchiveName& a : kArchiveNames)
-      if (ends_with(out, "." + std::string(a.name))) set_archive(settings, a.format, a.filter);
+      if (out.ends_with("." + std::string(a.name))) set_archive(settings, a.format, a.filter);
     return;
   }
   if (name == "npz") settings.format = ExportFormat::npz;

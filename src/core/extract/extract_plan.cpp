@@ -18,13 +18,10 @@
 namespace zanj {
 namespace {
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 bool passes_filters(const ZipEntry& e, const ExtractSelection& sel) {
-  if (sel.npy_only && !ends_with(e.name, ".npy")) return false;
-  if (sel.json_only && !ends_with(e.name, ".json") && !ends_with(e.name, ".jsonl")) return false;
+  if (sel.npy_only && !e.name.ends_with(".npy")) return false;
+  if (sel.json_only && !e.name.ends_with(".json") && !e.name.ends_with(".jsonl")) return false;
   return true;
 }
 
@@ -214,7 +211,7 @@ std::string default_extract_directory(const std::string& archive_path) {
   while (base.size() > 1 && base.back() == '/') base.pop_back();
   base = base.substr(base.rfind('/') == std::string::npos ? 0 : base.rfind('/') + 1);
   std::string stem = base;
-  if (ends_with(stem, ".zanj")) {
+  if (stem.ends_with(".zanj")) {
     stem.resize(stem.size() - 5);
   } else if (const std::size_t dot = stem.rfind('.'); dot != std::string::npos && dot > 0) {
     stem.resize(dot);

@@ -12,7 +12,7 @@
 
 namespace zanj {
 namespace {
-using Node = JsonDocument::Node;
+using DocumentNode = JsonDocument::Node;
 
 const Json& null_json() {
   static const Json null;
@@ -25,7 +25,7 @@ const Json& value(const Json* json) { return json ? *json : null_json(); }
 
 /// What a view into a document shows: its node, or an element of a packed array read from the
 /// array's text.
-Node shown(JsonView view) {
+DocumentNode shown(JsonView view) {
   const JsonDocument* doc = PrivateAccess::document(view);
   const std::uint32_t element = PrivateAccess::element(view);
   return element == UINT32_MAX ? doc->node(PrivateAccess::node(view)) : doc->element(element);
@@ -37,7 +37,7 @@ JsonView JsonDocument::root() const { return nodes_.empty() ? JsonView() : Priva
 std::size_t JsonDocument::bytes() const {
   // Sizes, not capacities: the node and child arrays are reserved at an upper bound whose
   // untouched pages cost no memory (JsonDocumentBuilder).
-  return owned_text_.size() + arena_.size() + nodes_.size() * sizeof(Node) + children_.size() * sizeof(std::uint32_t) +
+  return owned_text_.size() + arena_.size() + nodes_.size() * sizeof(DocumentNode) + children_.size() * sizeof(std::uint32_t) +
          spans_.size() + packed_.size() * sizeof(Packed) + checkpoints_.size() * sizeof(std::uint32_t);
 }
 
@@ -52,44 +52,44 @@ bool JsonView::is_integer() const noexcept {
 
 bool JsonView::as_bool() const {
   if (!doc_) return value(json_).as_bool();
-  const Node n = shown(*this);
+  const DocumentNode n = shown(*this);
   if (n.type() != Type::boolean) wrong_type();
   return n.u != 0;
 }
 std::string_view JsonView::as_string() const {
   if (!doc_) return value(json_).as_string();
-  const Node n = shown(*this);
+  const DocumentNode n = shown(*this);
   if (n.type() != Type::string) wrong_type();
   return doc_->text_of(n);
 }
 std::int64_t JsonView::as_int64() const {
   if (!doc_) return value(json_).as_int64();
-  const Node n = shown(*this);
+  const DocumentNode n = shown(*this);
   if (n.type() != Type::integer) wrong_type();
   return n.i;
 }
 std::uint64_t JsonView::as_uint64() const {
   if (!doc_) return value(json_).as_uint64();
-  const Node n = shown(*this);
+  const DocumentNode n = shown(*this);
   if (n.type() != Type::unsigned_integer) wrong_type();
   return n.u;
 }
 double JsonView::as_real() const {
   if (!doc_) return value(json_).as_real();
-  const Node n = shown(*this);
+  const DocumentNode n = shown(*this);
   if (n.type() != Type::real) wrong_type();
   return n.d;
 }
 std::string_view JsonView::big_integer_digits() const {
   if (!doc_) return value(json_).as_big_integer().digits;
-  const Node n = shown(*this);
+  const DocumentNode n = shown(*this);
   if (n.type() != Type::big_integer) wrong_type();
   return doc_->text_of(n);
 }
 
 double JsonView::to_double() const {
   if (!doc_) return value(json_).to_double();
-  const Node n = shown(*this);
+  const DocumentNode n = shown(*this);
   switch (n.type()) {
     case Type::integer: return static_cast<double>(n.i);
     case Type::unsigned_integer: return static_cast<double>(n.u);
@@ -102,7 +102,7 @@ double JsonView::to_double() const {
 
 bool JsonView::get_uint64(std::uint64_t& out) const noexcept {
   if (!doc_) return value(json_).get_uint64(out);
-  const Node n = shown(*this);
+  const DocumentNode n = shown(*this);
   if (n.type() == Type::unsigned_integer || (n.type() == Type::integer && n.i >= 0)) {
     out = n.u;
     return true;
@@ -114,7 +114,7 @@ std::string_view JsonView::type_name() const noexcept { return json_type_name(ty
 
 JsonView JsonView::find(std::string_view key) const noexcept {
   if (!doc_) return JsonView(value(json_).find(key));
-  const Node n = shown(*this);
+  const DocumentNode n = shown(*this);
   if (n.type() != Type::object) return {};
   const std::uint32_t* entries = doc_->children(n);
   for (std::uint32_t i = 0; i < n.size; ++i)
@@ -129,7 +129,7 @@ std::string_view JsonView::string_at(std::string_view key) const noexcept {
 
 std::size_t JsonView::size() const noexcept {
   if (doc_) {
-    const Node n = shown(*this);
+    const DocumentNode n = shown(*this);
     return (n.type() == Type::array || n.type() == Type::object) ? n.size : 0;
   }
   if (is_array()) return json_->as_array().size();
@@ -139,7 +139,7 @@ std::size_t JsonView::size() const noexcept {
 
 JsonView JsonView::operator[](std::size_t i) const {
   if (doc_) {
-    const Node n = shown(*this);
+    const DocumentNode n = shown(*this);
     if (n.type() != Type::array && n.type() != Type::object) wrong_type();
     if (i >= n.size) throw std::out_of_range("JsonView index out of range");
     if (n.packed) return JsonView(doc_, node_, doc_->element_offset(n, i));
@@ -152,7 +152,7 @@ JsonView JsonView::operator[](std::size_t i) const {
 
 std::string_view JsonView::key(std::size_t i) const {
   if (!doc_) return value(json_).as_object().at(i).first;
-  const Node n = shown(*this);
+  const DocumentNode n = shown(*this);
   if (n.type() != Type::object) wrong_type();
   if (i >= n.size) throw std::out_of_range("JsonView key index out of range");
   return doc_->text_of(doc_->node(doc_->children(n)[2 * i]));

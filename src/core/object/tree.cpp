@@ -97,10 +97,6 @@ std::optional<std::uint64_t> uint_at(JsonView obj, std::string_view key) {
   return std::nullopt;
 }
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 /// "numpy.ndarray:array_hex_meta" -> hex, etc.; nullopt when not an array format.
 std::optional<ArrayEncoding> array_encoding(std::string_view format, bool& torch) {
   // muutils 0.2.x named the mode alone (a tensor was stored as its numpy array).
@@ -161,7 +157,7 @@ void classify_formatted(JsonView json, std::string_view format, Node& node) {
     node.kind = NodeKind::external_list;
     node.list = ExternalListNode{std::string(json.string_at(kRefKey)), format == "tuple:external",
                                  uint_at(json, "len(data)")};
-  } else if (ends_with(format, "DataFrame:external")) {
+  } else if (format.ends_with("DataFrame:external")) {
     TableNode t{std::string(json.string_at(kRefKey)), {}, uint_at(json, "len(data)"), JsonView()};
     if (const JsonView cols = json.find("columns"); cols.is_array()) {
       for (const JsonView c : cols)
@@ -186,7 +182,7 @@ void classify_formatted(JsonView json, std::string_view format, Node& node) {
     }
     node.kind = NodeKind::table;
     node.table = std::move(t);
-  } else if (ends_with(format, "(SerializableDataclass)")) {
+  } else if (format.ends_with("(SerializableDataclass)")) {
     node.kind = NodeKind::dataclass;
   } else {
     node.kind = NodeKind::other;

@@ -19,9 +19,6 @@
 namespace zanj {
 namespace {
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 /// libarchive's reader, freed on every path out.
 struct Reader {
@@ -47,7 +44,7 @@ std::string entry_kind(unsigned type) {
 bool is_libarchive_input(const std::string& path) {
   for (const char* ext : {".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2",
                           ".7z", ".cpio"})
-    if (ends_with(path, ext)) return true;
+    if (path.ends_with(ext)) return true;
   return false;
 }
 

@@ -20,9 +20,6 @@
 namespace zanj {
 namespace {
 
-bool ends_with(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
 
 std::string base_name(std::string path) {
   while (path.size() > 1 && path.back() == '/') path.pop_back();
@@ -117,7 +114,7 @@ class Planner {
       if (e.is_directory()) throw Error(what + " is a directory, not an array");
       const NpyHeader& h = *headers.at(&e).header();
       check_npy_size(h, e.uncompressed_size, what);
-      const std::string key = ends_with(e.name, ".npy") ? e.name.substr(0, e.name.size() - 4) : e.name;
+      const std::string key = e.name.ends_with(".npy") ? e.name.substr(0, e.name.size() - 4) : e.name;
       check_npz_key(dict, key, what);
       JsonArray node_path = prefix;
       node_path.emplace_back(key);
@@ -190,12 +187,12 @@ InputKind input_kind(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw Error(path + ": no such file or directory", Exit::usage);
   if (S_ISDIR(st.st_mode)) return InputKind::directory;
-  if (ends_with(path, ".zanj"))
+  if (path.ends_with(".zanj"))
     throw Error(path + ": is already a .zanj archive (to change it: zanj extract, edit, then pack the directory)",
                 Exit::usage);
-  if (ends_with(path, ".npz")) return InputKind::npz;
-  if (ends_with(path, ".npy")) return InputKind::npy;
-  if (ends_with(path, ".json")) return InputKind::json;
+  if (path.ends_with(".npz")) return InputKind::npz;
+  if (path.ends_with(".npy")) return InputKind::npy;
+  if (path.ends_with(".json")) return InputKind::json;
   const FileSource file(path);  // throws (usage) for what cannot be read
   std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), 6)), '\0');
   file.read_at(0, head.data(), head.size());

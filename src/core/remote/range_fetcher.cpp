@@ -126,7 +126,7 @@ struct RangeFetcher::Outcome {
 
 namespace {
 
-std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
+std::size_t on_range_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto& ex = *static_cast<RangeFetcher::Exchange*>(user);
   const std::string_view line = trim(std::string_view(data, size * count));
   if (line.substr(0, 5) == "HTTP/") {  // a new response (after a redirect or a 100): start over
@@ -148,7 +148,7 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   return size * count;
 }
 
-std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
+std::size_t on_range_body(char* data, std::size_t size, std::size_t count, void* user) {
   auto& ex = *static_cast<RangeFetcher::Exchange*>(user);
   const std::size_t n = size * count;
   return ex.fetcher->take_body(ex, std::string_view(data, n)) ? n : 0;  // 0 aborts the transfer
@@ -313,9 +313,9 @@ void RangeFetcher::configure(CURL* handle, Exchange& ex, curl_slist*& headers, c
       if (!condition.empty()) headers = curl.slist_append(headers, condition.c_str());
   }
   if (headers) curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
-  curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, &on_header);
+  curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, &on_range_header);
   curl.easy_setopt(handle, CURLOPT_HEADERDATA, &ex);
-  curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, &on_body);
+  curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, &on_range_body);
   curl.easy_setopt(handle, CURLOPT_WRITEDATA, &ex);
   curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error);
 }

@@ -392,10 +392,6 @@ std::string ZipEntry::mtime_iso8601() const {
 
 namespace {
 
-bool is_ascii(std::string_view name) {
-  return std::all_of(name.begin(), name.end(), [](char c) { return (c & 0x80) == 0; });
-}
-
 /// Python's zipfile: UTF-8 with flag bit 11, code page 437 without (ASCII reads the same).
 std::string python_visible_name(const ZipEntry& e) {
   if (e.utf8_flag() || is_ascii(e.name))

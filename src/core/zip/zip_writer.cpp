@@ -15,6 +15,7 @@
 #include "zip/zip_format.hpp"
 #include "zanj/error.hpp"
 #include "zip/member_name.hpp"
+#include "base/unicode.hpp"
 
 namespace zanj {
 namespace {
@@ -32,10 +33,6 @@ constexpr std::size_t kOutputBuffer = std::size_t{1} << 20;
 /// Append `value` as `width` (at most 8) little-endian bytes.
 void put(std::string& out, std::uint64_t value, int width) {
   for (int i = 0; i < width; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
-}
-
-bool is_ascii(std::string_view s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
 }  // namespace

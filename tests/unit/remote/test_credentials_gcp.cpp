@@ -5,36 +5,28 @@
 #include <string>
 
 #include "remote/credentials_gcp.hpp"
+#include "environment_fixture.hpp"
 #include "temp_dir.hpp"
 #include "zanj/error.hpp"
 
-namespace {
-
-zanj::Environment table(std::map<std::string, std::string> values) {
-  return [values = std::move(values)](const char* name) -> const char* {
-    const auto it = values.find(name);
-    return it == values.end() ? nullptr : it->second.c_str();
-  };
-}
-
-}  // namespace
+using zanj::test::environment_table;
 
 TEST_CASE("an access token in the environment comes first, with no request") {
-  const auto c = zanj::gcp_credentials(table({{"CLOUDSDK_AUTH_ACCESS_TOKEN", "ya29.b"},
+  const auto c = zanj::gcp_credentials(environment_table({{"CLOUDSDK_AUTH_ACCESS_TOKEN", "ya29.b"},
                                               {"GOOGLE_APPLICATION_CREDENTIALS", "/nonexistent.json"}}),
                                        {});
   CHECK(c.token == "ya29.b");
   CHECK(c.source == "CLOUDSDK_AUTH_ACCESS_TOKEN");
-  CHECK(zanj::gcp_credentials(table({{"GOOGLE_OAUTH_ACCESS_TOKEN", "ya29.a"}, {"CLOUDSDK_AUTH_ACCESS_TOKEN", "ya29.b"}}), {})
+  CHECK(zanj::gcp_credentials(environment_table({{"GOOGLE_OAUTH_ACCESS_TOKEN", "ya29.a"}, {"CLOUDSDK_AUTH_ACCESS_TOKEN", "ya29.b"}}), {})
             .source == "GOOGLE_OAUTH_ACCESS_TOKEN");
 }
 
 TEST_CASE("GOOGLE_APPLICATION_CREDENTIALS naming no file, or an unsupported kind, is an error") {
-  CHECK_THROWS_WITH_AS(zanj::gcp_credentials(table({{"GOOGLE_APPLICATION_CREDENTIALS", "/nonexistent.json"}}), {}),
+  CHECK_THROWS_WITH_AS(zanj::gcp_credentials(environment_table({{"GOOGLE_APPLICATION_CREDENTIALS", "/nonexistent.json"}}), {}),
                        doctest::Contains("no such file"), zanj::Error);
   zanj::test::TempDir tmp;
   std::ofstream(tmp / "external.json") << R"({"type": "external_account"})";
-  CHECK_THROWS_WITH_AS(zanj::gcp_credentials(table({{"GOOGLE_APPLICATION_CREDENTIALS", tmp / "external.json"}}), {}),
+  CHECK_THROWS_WITH_AS(zanj::gcp_credentials(environment_table({{"GOOGLE_APPLICATION_CREDENTIALS", tmp / "external.json"}}), {}),
                        doctest::Contains("'external_account' are not supported"), zanj::Error);
 }
 

@@ -4,25 +4,17 @@
 #include <string>
 
 #include "remote/gcs_address.hpp"
+#include "environment_fixture.hpp"
 #include "remote/http_call.hpp"
 #include "test_support.hpp"
 #include "zanj/error.hpp"
 
-namespace {
-
-zanj::Environment table(std::map<std::string, std::string> values) {
-  return [values = std::move(values)](const char* name) -> const char* {
-    const auto it = values.find(name);
-    return it == values.end() ? nullptr : it->second.c_str();
-  };
-}
-
-}  // namespace
+using zanj::test::environment_table;
 
 TEST_CASE("the GCS endpoint: Google's, or STORAGE_EMULATOR_HOST with or without a scheme") {
-  CHECK(zanj::gcs_endpoint(table({})) == "https://storage.googleapis.com");
-  CHECK(zanj::gcs_endpoint(table({{"STORAGE_EMULATOR_HOST", "127.0.0.1:4443"}})) == "http://127.0.0.1:4443");
-  CHECK(zanj::gcs_endpoint(table({{"STORAGE_EMULATOR_HOST", "https://gcs.local/"}})) == "https://gcs.local");
+  CHECK(zanj::gcs_endpoint(environment_table({})) == "https://storage.googleapis.com");
+  CHECK(zanj::gcs_endpoint(environment_table({{"STORAGE_EMULATOR_HOST", "127.0.0.1:4443"}})) == "http://127.0.0.1:4443");
+  CHECK(zanj::gcs_endpoint(environment_table({{"STORAGE_EMULATOR_HOST", "https://gcs.local/"}})) == "https://gcs.local");
 }
 
 TEST_CASE("object names are percent-encoded whole, '/' included, as the JSON API wants") {

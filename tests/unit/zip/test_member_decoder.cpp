@@ -14,7 +14,7 @@ namespace {
 
 constexpr std::uint16_t kMethods[] = {0, 8, 12, 14, 93, 95};
 
-std::string sample(std::size_t n) {
+std::string mixed_bytes(std::size_t n) {
   std::string out;
   std::mt19937 rng(7);
   for (std::size_t i = 0; i < n; ++i) out += static_cast<char>(i % 97 < 60 ? 'a' + i % 13 : rng() % 256);
@@ -47,7 +47,7 @@ MemberDataError::Kind kind_of(const Archive& a, const ZipEntry& e) {
 
 TEST_SUITE("member_decoder") {
   TEST_CASE("every method decodes, whole, in chunks, and as a prefix") {
-    const std::string data = sample(700'000);
+    const std::string data = mixed_bytes(700'000);
     for (const std::uint16_t method : kMethods) {
       CAPTURE(method);
       const Archive a = open_bytes(raw_zip({raw_member("m.bin", method, data)}));
@@ -70,7 +70,7 @@ TEST_SUITE("member_decoder") {
   }
 
   TEST_CASE("truncated streams are too short or undecodable, never accepted") {
-    const std::string data = sample(200'000);
+    const std::string data = mixed_bytes(200'000);
     for (const std::uint16_t method : kMethods) {
       CAPTURE(method);
       RawMember m = raw_member("m", method, data);
@@ -82,7 +82,7 @@ TEST_SUITE("member_decoder") {
   }
 
   TEST_CASE("corrupt streams are undecodable or fail their CRC-32") {
-    const std::string data = sample(50'000);
+    const std::string data = mixed_bytes(50'000);
     for (const std::uint16_t method : kMethods) {
       if (method == 0) continue;  // stored bytes cannot be corrupt, only wrong (CRC-32 below)
       CAPTURE(method);
@@ -94,7 +94,7 @@ TEST_SUITE("member_decoder") {
   }
 
   TEST_CASE("size and CRC-32 lies") {
-    const std::string data = sample(30'000);
+    const std::string data = mixed_bytes(30'000);
     for (const std::uint16_t method : kMethods) {
       CAPTURE(method);
       RawMember longer = raw_member("m", method, data), shorter = longer, crc = longer;
@@ -185,7 +185,7 @@ TEST_SUITE("member_decoder") {
   }
 
   TEST_CASE("an LZMA header with odd property sizes is undecodable") {
-    RawMember m = raw_member("m", 14, sample(1000));
+    RawMember m = raw_member("m", 14, mixed_bytes(1000));
     m.compressed[2] = 7;
     const Archive a = open_bytes(raw_zip({m}));
     CHECK(kind_of(a, a.entries().front()) == MemberDataError::Kind::undecodable);
