@@ -160,7 +160,7 @@ inline void archive(const std::uint8_t* data, std::size_t size) {
       try {
         if (e.name.size() > 4 && e.name.substr(e.name.size() - 4) == ".npy") (void)read_npy_member_header(file.archive(), e);
         if (e.name.size() > 6 && e.name.substr(e.name.size() - 6) == ".jsonl")
-          for_each_jsonl_value(file.archive(), e, [](std::uint64_t, const Json&) { return true; }, 1 << 20);
+          for_each_jsonl_value(file.archive(), e, [](std::uint64_t, const Json&) { return true; });
       } catch (const Error&) {
       }
     }

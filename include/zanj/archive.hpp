@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -82,15 +83,9 @@ std::string input_problem(const std::string& path);
 /// gs://bucket/object.
 bool is_remote_url(std::string_view path);
 
-/// `url` without the user:password it may carry ("https://u:p@host/x" gives "https://host/x"),
-/// which are kept, for this process only, to be sent when that URL is opened: the command line
-/// passes its arguments through this so that no message or output can echo a password.
-/// Anything else is returned unchanged.
-std::string set_aside_url_credentials(const std::string& url);
-
 /// How URLs are fetched (the global options --connect-timeout, --idle-timeout, --retries,
 /// --insecure, --download, --download-max, --speed-limit, --speed-time, --deadline and
-/// --http-header); set before the first archive is opened.
+/// --http-header).
 struct RemoteOptions {
   double connect_timeout = 15;  ///< seconds to set up a connection
   double idle_timeout = 30;     ///< seconds without a byte before a request is abandoned and retried
@@ -112,9 +107,24 @@ struct RemoteOptions {
   std::function<void(const std::string&)> log;
   /// Called with each warning (--insecure, a spooled download).
   std::function<void(const std::string&)> warn;
+  /// URLs as given, user:password included, by the URL set_aside_url_credentials left without
+  /// them: what is requested when that URL is opened. Never printed.
+  std::map<std::string, std::string, std::less<>> url_credentials;
 };
-/// The process-wide options for URLs.
-RemoteOptions& remote_options();
+
+/// `url` without the user:password it may carry ("https://u:p@host/x" gives "https://host/x"),
+/// which go into `options.url_credentials`, to be sent when that URL is opened with those
+/// options: the command line passes its arguments through this so that no message or output
+/// can echo a password. Anything else is returned unchanged.
+std::string set_aside_url_credentials(const std::string& url, RemoteOptions& options);
+
+/// How an archive is opened: what reading it may spend, and how a URL is fetched. Each Archive
+/// keeps its own copy; nothing is process-wide, so archives opened with different options
+/// live side by side.
+struct OpenOptions {
+  ResourceLimits limits;
+  RemoteOptions remote;
+};
 
 /// What reading a URL has cost so far (a local file has no such count).
 struct TransferCount {
@@ -130,9 +140,9 @@ class Archive {
   /// through HTTP range requests; errors are Error(URL + ": ...", usage)). Throws Error (usage) when it
   /// cannot be opened, (invalid) when it is not a ZIP or is ambiguous (duplicate or
   /// normalization-equal names, two end records: readers could see different members).
-  explicit Archive(const std::string& path);
+  explicit Archive(const std::string& path, const OpenOptions& options = {});
   /// The same for an archive already in memory; `name` is used in messages.
-  static Archive from_memory(std::string bytes, std::string name);
+  static Archive from_memory(std::string bytes, std::string name, const ResourceLimits& limits = {});
   ~Archive();
   Archive(Archive&&) noexcept;
   Archive& operator=(Archive&&) noexcept;
@@ -146,6 +156,9 @@ class Archive {
   std::uint64_t file_size() const;
   /// Bytes and requests spent on a URL so far; nullopt for a local file or standard input.
   std::optional<TransferCount> transfer() const;
+  /// The limits it was opened with: a member declaring more than max_member_bytes is refused,
+  /// and what reads its members (ZanjFile, .jsonl lines) is held to the JSON and jsonl ones.
+  const ResourceLimits& limits() const;
 
   /// Stream one member's uncompressed bytes to `sink`, read from the entry's local header
   /// (checked against the entry: a disagreement is an Error). Throws MemberDataError when the
@@ -165,8 +178,8 @@ class Archive {
                  const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const;
 
   /// Most bytes a member may decode to per compressed byte before reading stops; none by
-  /// default (a truthful ratio is no error: a member is bounded by its declared size and the
-  /// global --max-member-bytes). Deflate is held to its physical 1032:1 whatever this says.
+  /// default (a truthful ratio is no error: a member is bounded by its declared size and
+  /// limits().max_member_bytes). Deflate is held to its physical 1032:1 whatever this says.
   void set_max_ratio(std::uint64_t ratio);
   std::uint64_t max_ratio() const;
 
@@ -184,14 +197,15 @@ inline constexpr std::string_view kMainMember = "__zanj__.json";
 inline constexpr std::string_view kMetaMember = "__zanj_meta__.json";
 
 /// What opening a .zanj archive may spend on its two JSON members. Both stay loaded, so they
-/// share one budget (the meta gets what the object left), and so do all documents held at
-/// once in the process (ResourceLimits::max_json_values through reader_limits()).
+/// share one budget (the meta gets what the object left); a .jsonl line read from the archive
+/// meanwhile gets what both left of the archive's max_json_values.
 struct ZanjLimits {
-  std::uint64_t max_json_bytes = reader_limits().max_json_bytes;  ///< --max-json-bytes
-  std::size_t max_json_depth = 1024;                              ///< deepest nesting
-  /// Most JSON values (elements, members, roots) of both documents; 0: what --max-json-values
-  /// leaves after the documents already held elsewhere in the process.
-  std::uint64_t max_json_values = 0;
+  /// Bytes of both documents; nullopt: the archive's limits().max_json_bytes (--max-json-bytes).
+  std::optional<std::uint64_t> max_json_bytes;
+  std::size_t max_json_depth = 1024;  ///< deepest nesting
+  /// JSON values (elements, members, roots) of both documents; nullopt: the archive's
+  /// limits().max_json_values (--max-json-values).
+  std::optional<std::uint64_t> max_json_values;
 };
 
 /// A .zanj archive: the ZIP archive plus its parsed object (__zanj__.json) and metadata
@@ -201,7 +215,7 @@ class ZanjFile {
   /// Opens the archive ("-" is standard input) and parses both JSON members. Throws Error
   /// when the archive or __zanj__.json is unusable. A missing or broken meta is not fatal
   /// here (meta() is invalid and problems() says why): what can be shown should still be shown.
-  explicit ZanjFile(const std::string& path, const ZanjLimits& limits = {});
+  explicit ZanjFile(const std::string& path, const OpenOptions& options = {});
   explicit ZanjFile(Archive archive, const ZanjLimits& limits = {});
   ~ZanjFile();
   ZanjFile(ZanjFile&&) noexcept;
@@ -215,9 +229,13 @@ class ZanjFile {
   /// Why the meta is missing or broken, one line each.
   const std::vector<std::string>& problems() const;
   const std::string& name() const { return archive().name(); }
-  /// Bytes of the two JSON members together (they share --max-json-bytes: diff gives the
-  /// second archive what the first left).
+  /// Bytes of the two JSON members together (they share --max-json-bytes).
   std::uint64_t json_bytes() const;
+  /// JSON values of the two documents together (they share --max-json-values).
+  std::uint64_t json_values() const;
+  /// What a second archive loaded beside this one may spend on its JSON members, so that both
+  /// stay within this one's limits together (diff and report load two).
+  ZanjLimits limits_left() const;
 
  private:
   friend struct PrivateAccess;

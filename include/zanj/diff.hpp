@@ -164,8 +164,9 @@ ContentDigest hash_archive(const ZanjFile& file, const HashOptions& options);
 /// "nodes": [{"path", "kind", "digest"}, ...]}.
 Json content_digest_json(const ContentDigest& digest);
 /// Read a lock written by `zanj hash --json`: one such object per line (or one object, or a
-/// JSON array of them). Throws Error (usage) when the file cannot be read or is not a lock.
-std::vector<ContentDigest> read_hash_lock(const std::string& path);
+/// JSON array of them); a URL is fetched as `remote` says. Throws Error (usage) when the file
+/// cannot be read or is not a lock.
+std::vector<ContentDigest> read_hash_lock(const std::string& path, const RemoteOptions& remote = {});
 
 /// How one pinned node compares with the archive now.
 struct HashChange {

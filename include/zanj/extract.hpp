@@ -77,11 +77,11 @@ struct SalvagedArchive {
   std::string damage;               ///< why the directory was not used; "" when it was
   std::vector<RefusedMember> lost;  ///< headers whose member cannot be recovered, and why
 };
-/// Open `path` ("-": standard input, read once) as above. `limits.max_entries` bounds the
-/// headers looked at, `max_ratio` the data decoded to find a descriptor. Throws Error as
+/// Open `path` ("-": standard input, read once) as above. `options.limits.max_entries` bounds
+/// the headers looked at, `max_ratio` the data decoded to find a descriptor. Throws Error as
 /// Archive(path) does when the file cannot be read, or when its directory is read but readers
 /// would disagree about it (a safety refusal, not damage).
-SalvagedArchive open_or_salvage(const std::string& path, const ResourceLimits& limits = {});
+SalvagedArchive open_or_salvage(const std::string& path, const OpenOptions& options = {});
 
 /// The directory `zanj extract FILE` uses by default: FILE's base name without `.zanj` (or
 /// its last extension), or with `.d` appended when that would leave nothing different.

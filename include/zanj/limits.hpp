@@ -1,7 +1,8 @@
 #pragma once
 // Resource limits shared by every command that reads member data (verify, extract, cat, pack
 // from npz): what a hostile archive may make us spend. Defaults are generous for real models
-// and datasets; flags can raise them.
+// and datasets; flags can raise them. An archive keeps the limits it was opened with
+// (OpenOptions in archive.hpp): there is no process-wide setting.
 #include <cstdint>
 
 namespace zanj {
@@ -42,8 +43,8 @@ struct ResourceLimits {
   /// Deflate is always held to its physical 1032:1 (a claim over it is a lie: ratio_lie).
   std::uint64_t max_ratio = 10'000;
 
-  /// Take the limits that are global options (JSON, jsonl, ratio, member size) from `other`
-  /// and keep the rest.
+  /// Take the limits that are the command line's global options (JSON, jsonl, ratio, member
+  /// size) from `other` and keep the rest.
   void take_global_limits(const ResourceLimits& other) {
     max_ratio = other.max_ratio;
     max_member_bytes = other.max_member_bytes;
@@ -53,10 +54,5 @@ struct ResourceLimits {
     max_jsonl_rows = other.max_jsonl_rows;
   }
 };
-
-/// The limits a reader applies when its caller passes none (ZanjFile, jsonl rows, JSON values
-/// of a line). main sets them once from the global --max-json-* options before any command
-/// runs and nothing changes them after, so threads read them freely.
-ResourceLimits& reader_limits();
 
 }  // namespace zanj

@@ -62,6 +62,7 @@ struct VerifyReport {
 
 struct VerifyOptions {
   ResourceLimits limits;
+  RemoteOptions remote;  ///< how a URL is fetched
   /// Members are inflated on this many threads; 0: the CPUs this process may use (its
   /// affinity mask and cgroup CPU quota), as pack's deflater.
   unsigned threads = 0;

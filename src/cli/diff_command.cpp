@@ -48,10 +48,7 @@ DiffReport compare(const DiffCliOptions& opt, const DiffOptions& options) {
     // Both archives stay loaded: they share one --max-json-values and --max-json-bytes budget: B
     // gets what A's two documents left, so memory stays within what one archive at the limit costs.
     const ZanjFile a = open_zanj(opt.a);
-    ZanjLimits b_limits;
-    // (the values through the process-wide count of held values; the bytes here)
-    b_limits.max_json_bytes -= a.json_bytes();
-    const ZanjFile b = open_zanj(opt.b, b_limits);
+    const ZanjFile b = open_zanj(opt.b, a.limits_left());
     if (!opt.brief)
       for (const ZanjFile* f : {&a, &b})
         for (const auto& p : f->problems()) warn(f->name() + ": " + p);

@@ -87,10 +87,11 @@ int run_extract(const ExtractOptions& opt) {
   if (is_stdin_path(opt.file) && opt.directory.empty())
     throw Error("reading an archive from standard input: name the directory with -C DIR", Exit::usage);
   ResourceLimits limits = opt.limits;
-  limits.take_global_limits(reader_limits());  // --max-json-*, --max-ratio, --max-member-bytes
+  limits.take_global_limits(open_options().limits);  // --max-json-*, --max-ratio, --max-member-bytes
   std::optional<SalvagedArchive> salvaged;
-  if (opt.salvage) salvaged.emplace(open_or_salvage(opt.file, limits));
-  const Archive archive = salvaged ? std::move(salvaged->archive) : Archive(opt.file);
+  const OpenOptions open{limits, open_options().remote};
+  if (opt.salvage) salvaged.emplace(open_or_salvage(opt.file, open));
+  const Archive archive = salvaged ? std::move(salvaged->archive) : Archive(opt.file, open);
   const bool damaged = report_damage(opt.file, salvaged ? &*salvaged : nullptr);
   ExtractSelection selection{opt.selectors, opt.npy_only, opt.json_only};
   ExtractPlan plan = plan_extract(archive, selection, limits);

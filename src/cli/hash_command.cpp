@@ -88,7 +88,7 @@ int check_one(const ContentDigest& pinned, const std::string& file, const HashCl
 
 int run_check(const HashCliOptions& opt) {
   if (opt.files.size() > 1) throw Error("--check takes one LOCK and at most one FILE", Exit::usage);
-  const std::vector<ContentDigest> lock = read_hash_lock(opt.check);
+  const std::vector<ContentDigest> lock = read_hash_lock(opt.check, open_options().remote);
   if (!opt.files.empty() && lock.size() != 1)
     throw Error(opt.check + ": holds " + std::to_string(lock.size()) + " archives; name none to check them all", Exit::usage);
   int status = 0;

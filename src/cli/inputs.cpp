@@ -9,8 +9,31 @@
 
 namespace zanj::cli {
 
-void add_remote_options(CLI::App& app) {
-  RemoteOptions& remote = remote_options();
+OpenOptions& open_options() {
+  static OpenOptions options;
+  return options;
+}
+
+void add_open_options(CLI::App& app) {
+  // JSON, jsonl and ratio limits for every command (limits.hpp: what they bound and why the defaults).
+  ResourceLimits& limits = open_options().limits;
+  app.add_option("--max-json-bytes", limits.max_json_bytes, "Largest JSON member read, in bytes")
+      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("BYTES");
+  app.add_option("--max-json-values", limits.max_json_values,
+                 "Most values (elements and members) in one JSON member or .jsonl line")
+      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("N");
+  app.add_option("--max-jsonl-line-bytes", limits.max_jsonl_line_bytes, "Longest .jsonl line read, in bytes")
+      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("BYTES");
+  app.add_option("--max-jsonl-rows", limits.max_jsonl_rows, "Most lines read from one .jsonl member")
+      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("N");
+  app.add_option("--max-ratio", limits.max_ratio,
+                 "verify warns (high_ratio) about a member declaring more bytes per compressed byte, plus "
+                 "1 MiB; a truthful ratio is read whatever it is (deflate over its 1032:1 is a lie)")
+      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("N");
+  app.add_option("--max-member-bytes", limits.max_member_bytes,
+                 "Refuse a member declaring more bytes (256 GiB): the most work one member may ask for")
+      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("BYTES");
+  RemoteOptions& remote = open_options().remote;
   app.add_option("--connect-timeout", remote.connect_timeout, "URLs: seconds to wait for a connection")
       ->capture_default_str()->check(CLI::PositiveNumber)->type_name("SECONDS");
   app.add_option("--idle-timeout", remote.idle_timeout,
@@ -42,7 +65,7 @@ void add_remote_options(CLI::App& app) {
 }
 
 void apply_remote_options() {
-  RemoteOptions& remote = remote_options();
+  RemoteOptions& remote = open_options().remote;
   if (const char* header = std::getenv("ZANJ_HTTP_HEADER"); header && *header) {
     // One header per line, so that a token can come from a secret store unchanged.
     std::string_view rest(header);
@@ -66,7 +89,7 @@ void add_transfer_json(JsonObject& object, const Archive& archive) {
 CLI::Validator input_file() {
   return CLI::Validator(
       [](std::string& path) -> std::string {
-        path = set_aside_url_credentials(path);  // from here on, the URL without user:password
+        path = set_aside_url_credentials(path, open_options().remote);  // from here on, the URL without user:password
         if (const std::string problem = input_problem(path); !problem.empty())
           throw Error(path + ": " + problem, Exit::usage);
         return {};
@@ -77,7 +100,7 @@ CLI::Validator input_file() {
 CLI::Validator input_operand() {
   return CLI::Validator(
       [](std::string& path) -> std::string {
-        path = set_aside_url_credentials(path);  // checked when opened (open_input), one by one
+        path = set_aside_url_credentials(path, open_options().remote);  // checked when opened, one by one
         return {};
       },
       "");
@@ -104,7 +127,7 @@ unsigned jobs_or_default(unsigned given) {
 }
 
 ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits) {
-  ZanjFile z(file, limits);
+  ZanjFile z(Archive(file, open_options()), limits);
   if (is_stdin_path(file))
     info("read " + std::to_string(z.archive().file_size()) + " bytes from standard input");
   debug(z.name() + ": " + std::to_string(z.archive().entries().size()) + " members, " +

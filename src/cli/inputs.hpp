@@ -8,9 +8,15 @@
 
 namespace zanj::cli {
 
-/// Add the options for URL inputs (--connect-timeout, --idle-timeout, --retries, --insecure,
-/// --download, --http-header) to the top-level app; they fill zanj::remote_options().
-void add_remote_options(CLI::App& app);
+/// How this run opens archives: the global options --max-json-bytes, --max-json-values,
+/// --max-jsonl-line-bytes, --max-jsonl-rows, --max-ratio, --max-member-bytes and the URL
+/// options, and the user:password set aside from URL arguments. Filled while the arguments are
+/// parsed, then only read. The library has no such setting: it is the command line's one
+/// process-wide choice, passed to every archive a command opens.
+OpenOptions& open_options();
+/// Add those options (the limits' and the URLs': --connect-timeout, --idle-timeout, --retries,
+/// --insecure, --download, --http-header, ...) to the top-level app, bound to open_options().
+void add_open_options(CLI::App& app);
 /// After parsing: ZANJ_HTTP_HEADER's headers, and -v's request lines and warnings routed to
 /// the diagnostics channel.
 void apply_remote_options();
@@ -38,7 +44,8 @@ unsigned jobs_or_default(unsigned given);
 /// once for every command that has it; `work` says what the threads do ("inflating members").
 CLI::Option* add_jobs_option(CLI::App* app, unsigned& jobs, const std::string& work);
 
-/// Open FILE ("-" for standard input) as a ZANJ archive; says at -v where it came from.
+/// Open FILE ("-" for standard input) as a ZANJ archive with open_options(); says at -v where
+/// it came from.
 ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits = {});
 
 }  // namespace zanj::cli

@@ -191,25 +191,7 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Print help for every command");
   zanj::cli::TerminalOptions terminal;
   zanj::cli::add_terminal_options(app, terminal);
-  zanj::cli::add_remote_options(app);  // for URL inputs (remote_options() in zanj/archive.hpp)
-  // JSON, jsonl and ratio limits for every command (limits.hpp: what they bound and why the defaults).
-  zanj::ResourceLimits& limits = zanj::reader_limits();
-  app.add_option("--max-json-bytes", limits.max_json_bytes, "Largest JSON member read, in bytes")
-      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("BYTES");
-  app.add_option("--max-json-values", limits.max_json_values,
-                 "Most values (elements and members) in one JSON member or .jsonl line")
-      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("N");
-  app.add_option("--max-jsonl-line-bytes", limits.max_jsonl_line_bytes, "Longest .jsonl line read, in bytes")
-      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("BYTES");
-  app.add_option("--max-jsonl-rows", limits.max_jsonl_rows, "Most lines read from one .jsonl member")
-      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("N");
-  app.add_option("--max-ratio", limits.max_ratio,
-                 "verify warns (high_ratio) about a member declaring more bytes per compressed byte, plus "
-                 "1 MiB; a truthful ratio is read whatever it is (deflate over its 1032:1 is a lie)")
-      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("N");
-  app.add_option("--max-member-bytes", limits.max_member_bytes,
-                 "Refuse a member declaring more bytes (256 GiB): the most work one member may ask for")
-      ->capture_default_str()->check(CLI::PositiveNumber)->type_name("BYTES");
+  zanj::cli::add_open_options(app);  // limits and URL options, for every archive a command opens
   app.add_flag_callback(
       "-V,--version",
       [] {

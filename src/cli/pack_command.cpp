@@ -28,7 +28,7 @@ struct PackOptions {
 
 int run_pack(PackOptions& opt) {
   if (opt.store && opt.level >= 0) throw Error("--store and --level exclude each other", Exit::usage);
-  opt.settings.limits.take_global_limits(reader_limits());
+  opt.settings.limits.take_global_limits(open_options().limits);
   opt.settings.threads = jobs_or_default(opt.settings.threads);
   if (opt.store) opt.settings.method = ZipMethod::store;
   if (opt.level >= 0) {

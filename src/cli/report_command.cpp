@@ -45,9 +45,7 @@ std::string comparison(const ReportCliOptions& opt) {
   options.nan_equal = !opt.nan_unequal;
   options.threads = jobs_or_default(opt.jobs);
   const ZanjFile a = open_zanj(opt.files[0]);
-  ZanjLimits b_limits;  // one JSON budget for both, as diff has
-  b_limits.max_json_bytes -= a.json_bytes();
-  const ZanjFile b = open_zanj(opt.files[1], b_limits);
+  const ZanjFile b = open_zanj(opt.files[1], a.limits_left());  // one JSON budget for both, as diff has
   for (const ZanjFile* f : {&a, &b})
     for (const auto& p : f->problems()) warn(f->name() + ": " + p);
   return comparison_page(a, b, options);

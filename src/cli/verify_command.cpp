@@ -74,7 +74,8 @@ bool under_github_actions() {
 int run_verify(const VerifyCliOptions& opt) {
   VerifyOptions options;
   options.limits = opt.limits;
-  options.limits.take_global_limits(reader_limits());  // --max-json-*, --max-ratio, --max-member-bytes
+  options.limits.take_global_limits(open_options().limits);  // --max-json-*, --max-ratio, --max-member-bytes
+  options.remote = open_options().remote;
   options.threads = jobs_or_default(opt.jobs);
   // Annotations are workflow commands read from stdout; --json's lines own stdout, and -q
   // asks for nothing there, so not then.

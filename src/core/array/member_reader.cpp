@@ -6,6 +6,7 @@
 #include "zanj/error.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_text.hpp"
+#include "zip/archive_access.hpp"
 #include "zip/member_name.hpp"
 
 namespace zanj {
@@ -126,28 +127,28 @@ bool JsonlLineSplitter::finish() {
 }
 
 void for_each_jsonl_line(const Archive& archive, const ZipEntry& entry,
-                         const std::function<bool(std::uint64_t, std::string_view)>& on_line,
-                         std::uint64_t max_line_bytes) {
-  JsonlLineSplitter splitter(on_line, max_line_bytes, archive.name() + ": member '" + printable_name(entry.name) + "'");
+                         const std::function<bool(std::uint64_t, std::string_view)>& on_line) {
+  const ResourceLimits& limits = archive.limits();
+  JsonlLineSplitter splitter(on_line, limits.max_jsonl_line_bytes,
+                             archive.name() + ": member '" + printable_name(entry.name) + "'", limits.max_jsonl_rows);
   archive.read(entry, [&](std::string_view chunk) { return splitter.feed(chunk); });
   splitter.finish();
 }
 
 void for_each_jsonl_value(const Archive& archive, const ZipEntry& entry,
-                          const std::function<bool(std::uint64_t, const Json&)>& on_value,
-                          std::uint64_t max_line_bytes) {
+                          const std::function<bool(std::uint64_t, const Json&)>& on_value) {
+  const JsonLimits line_limits = json_line_limits(archive);
   for_each_jsonl_line(
       archive, entry,
       [&](std::uint64_t index, std::string_view line) {
         Json value;
         try {
-          value = parse_json(line, entry.name + " line " + std::to_string(index + 1));
+          value = parse_json(line, entry.name + " line " + std::to_string(index + 1), line_limits);
         } catch (const Error& e) {
           throw Error(archive.name() + ": " + e.what());
         }
         return on_value(index, value);
-      },
-      max_line_bytes);
+      });
 }
 
 }  // namespace zanj

@@ -57,8 +57,7 @@ class JsonlLineSplitter {
   using LineHandler = std::function<bool(std::uint64_t index, std::string_view line)>;
   /// `what` names the input in the Error thrown for a line longer than max_line_bytes, or for
   /// more lines than max_rows (--max-jsonl-line-bytes, --max-jsonl-rows).
-  JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line_bytes, std::string what,
-                    std::uint64_t max_rows = reader_limits().max_jsonl_rows);
+  JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line_bytes, std::string what, std::uint64_t max_rows);
   /// Split the next chunk; false once the handler has asked to stop.
   bool feed(std::string_view chunk);
   /// End of input: hands over a last line that has no "\n" (an empty one is not a line).
@@ -80,17 +79,16 @@ class JsonlLineSplitter {
 
 /// Call `on_line(index, text)` for each line of a .jsonl member, without the trailing "\n"
 /// (a final line without "\n" is passed too; an empty final segment is not). Return false to
-/// stop. Lines longer than max_line_bytes, or more lines than --max-jsonl-rows, throw Error.
-/// Streams: memory is one line plus a chunk.
+/// stop. A line longer than the archive's limits().max_jsonl_line_bytes, or more lines than its
+/// max_jsonl_rows, throws Error. Streams: memory is one line plus a chunk.
 void for_each_jsonl_line(const Archive& archive, const ZipEntry& entry,
-                         const std::function<bool(std::uint64_t index, std::string_view line)>& on_line,
-                         std::uint64_t max_line_bytes = reader_limits().max_jsonl_line_bytes);
+                         const std::function<bool(std::uint64_t index, std::string_view line)>& on_line);
 
 /// Same, with each line parsed as JSON like Python's json.loads(line_bytes): a BOM at a line's
-/// start is skipped, NaN/Infinity accepted, --max-json-values applies to each line. Parse errors
-/// throw Error naming the member and line number.
+/// start is skipped, NaN/Infinity accepted, and each line may hold what the archive's loaded
+/// documents left of its max_json_values (json_values_left). Parse errors throw Error naming the
+/// member and line number.
 void for_each_jsonl_value(const Archive& archive, const ZipEntry& entry,
-                          const std::function<bool(std::uint64_t index, const Json& value)>& on_value,
-                          std::uint64_t max_line_bytes = reader_limits().max_jsonl_line_bytes);
+                          const std::function<bool(std::uint64_t index, const Json& value)>& on_value);
 
 }  // namespace zanj

@@ -19,12 +19,21 @@
 namespace zanj::detail {
 namespace {
 
+/// What a line of each of the two streams may hold: both archives' documents stay loaded and
+/// each stream holds a line, so each gets half of what the documents left of the limit.
+std::uint64_t stream_line_values(const ZanjFile& a, const ZanjFile& b) {
+  const std::uint64_t limit = std::min(a.archive().limits().max_json_values, b.archive().limits().max_json_values);
+  const std::uint64_t held = a.json_values() + b.json_values();
+  return held < limit ? (limit - held) / 2 : 0;
+}
+
 /// The items of a list (or the rows of a table) one at a time: from __zanj__.json, or parsed
-/// line by line from the node's .jsonl member.
+/// line by line from the node's .jsonl member, each line holding at most `line_values` values.
 class ItemSource {
  public:
-  ItemSource(const ZanjFile& file, const Node& node, const std::string& path, std::size_t queue_bytes)
-      : file_(file) {
+  ItemSource(const ZanjFile& file, const Node& node, const std::string& path, std::size_t queue_bytes,
+             std::uint64_t line_values)
+      : file_(file), line_limits_{file.archive().limits().max_json_depth, line_values} {
     if (node.table && node.table->inline_rows) {  // a table an old release wrote inline
       inline_ = node.table->inline_rows;
       return;
@@ -57,9 +66,7 @@ class ItemSource {
     if (!puller_->next(line_)) return nullptr;
     ++position_;
     try {
-      // Two streams hold a line each: each gets half of what the loaded trees left.
-      current_ = parse_json(line_, member_ + " line " + std::to_string(position_),
-                            JsonLimits{JsonLimits{}.max_depth, default_max_json_values() / 2});
+      current_ = parse_json(line_, member_ + " line " + std::to_string(position_), line_limits_);
     } catch (const Error& e) {
       throw Error(file_.name() + ": " + e.what());
     }
@@ -80,6 +87,7 @@ class ItemSource {
 
  private:
   const ZanjFile& file_;
+  JsonLimits line_limits_;
   JsonView inline_;  ///< the list in __zanj__.json, or invalid for a member's lines
   std::size_t position_ = 0;
   std::string member_;
@@ -140,8 +148,8 @@ std::string missing_or(const Json* cell) { return cell ? preview(*cell) : "(miss
 
 /// The columns of the frame the reference loader builds from a pandas table (a pass over its rows).
 std::vector<FrameColumn> frame_columns(const ZanjFile& file, const Node& node, const std::string& path,
-                                       std::size_t queue_bytes) {
-  ItemSource rows(file, node, path, queue_bytes);
+                                       std::size_t queue_bytes, std::uint64_t line_values) {
+  ItemSource rows(file, node, path, queue_bytes, line_values);
   FrameSchemaBuilder schema;
   std::uint64_t number = 0;
   try {
@@ -164,7 +172,8 @@ Json frame_columns_json(const std::vector<FrameColumn>& columns) {
 
 void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Node& b) {
   if (work_ == ArrayWork::collect) return;  // streamed in the second walk (their items compare as they come)
-  ItemSource items_a(a_, a, path, options_.queue_bytes), items_b(b_, b, path, options_.queue_bytes);
+  const std::uint64_t line_values = stream_line_values(a_, b_);
+  ItemSource items_a(a_, a, path, options_.queue_bytes, line_values), items_b(b_, b, path, options_.queue_bytes, line_values);
   DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
   std::string first;
   std::uint64_t index = 0;  // items compared so far
@@ -209,7 +218,9 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
   std::unordered_map<std::string, FrameDtype> dtypes;
   const bool frames = is_pandas_table(a) && is_pandas_table(b);
   if (frames) {
-    const auto fa = frame_columns(a_, a, path, options_.queue_bytes), fb = frame_columns(b_, b, path, options_.queue_bytes);
+    const std::uint64_t line_values = stream_line_values(a_, b_);
+    const auto fa = frame_columns(a_, a, path, options_.queue_bytes, line_values),
+               fb = frame_columns(b_, b, path, options_.queue_bytes, line_values);
     if (fa != fb) add({scope_, path, DiffKind::columns_changed, frame_columns_json(fa), frame_columns_json(fb), {}});
     for (const auto& c : fa) dtypes.emplace(c.name, c.dtype);
     for (const auto& c : fb)
@@ -221,7 +232,8 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
     add({scope_, path, DiffKind::columns_changed, Json(std::move(ca)), Json(std::move(cb)), {}});
   }
   if (options_.structure_only) return;  // rows are values
-  ItemSource rows_a(a_, a, path, options_.queue_bytes), rows_b(b_, b, path, options_.queue_bytes);
+  const std::uint64_t line_values = stream_line_values(a_, b_);
+  ItemSource rows_a(a_, a, path, options_.queue_bytes, line_values), rows_b(b_, b, path, options_.queue_bytes, line_values);
   DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
   Columns columns(options_, path);
   std::string first;

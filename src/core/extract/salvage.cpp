@@ -12,8 +12,9 @@
 
 namespace zanj {
 
-SalvagedArchive open_or_salvage(const std::string& path, const ResourceLimits& limits) {
-  std::unique_ptr<ByteSource> source = open_input(path);  // once: standard input cannot be read twice
+SalvagedArchive open_or_salvage(const std::string& path, const OpenOptions& options) {
+  const ResourceLimits& limits = options.limits;
+  std::unique_ptr<ByteSource> source = open_input(path, options.remote);  // once: standard input cannot be read twice
   const std::string name = input_display_name(path);
   ZipDirectory directory;
   std::string damage;
@@ -24,7 +25,7 @@ SalvagedArchive open_or_salvage(const std::string& path, const ResourceLimits& l
   }
   if (damage.empty()) {
     if (const auto why = directory.ambiguity()) throw Error(name + ": " + *why + "; refusing to read it");
-    Archive archive = open_archive(std::move(source), name, std::move(directory));
+    Archive archive = open_archive(std::move(source), name, std::move(directory), limits);
     archive.set_max_ratio(limits.max_ratio);
     return SalvagedArchive{std::move(archive), "", {}};
   }
@@ -35,7 +36,7 @@ SalvagedArchive open_or_salvage(const std::string& path, const ResourceLimits& l
                     l.reason});
   directory = ZipDirectory{};
   directory.entries = scan.entries;
-  Archive archive = open_archive(std::move(source), name, std::move(directory));
+  Archive archive = open_archive(std::move(source), name, std::move(directory), limits);
   archive.set_max_ratio(limits.max_ratio);
   return SalvagedArchive{std::move(archive), std::move(damage), std::move(lost)};
 }

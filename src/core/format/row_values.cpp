@@ -10,6 +10,7 @@
 #include "io/spool_file.hpp"
 #include "format/element_text.hpp"
 #include "json/json_parse.hpp"
+#include "zip/archive_access.hpp"
 
 namespace zanj {
 namespace {
@@ -64,7 +65,7 @@ std::uint64_t count_rows(const RowSource& rows) {
 Json parse_row(const RowSource& rows, std::uint64_t index, std::string_view line) {
   try {
     return parse_json(line, (rows.entry ? rows.entry->name : std::string("inline table")) + " line " +
-                                std::to_string(index + 1));
+                                std::to_string(index + 1), json_line_limits(rows.archive));
   } catch (const Error& e) {
     throw Error(rows.archive.name() + ": " + e.what());
   }

@@ -27,6 +27,7 @@
 #include "zanj/diff.hpp"
 #include "zanj/error.hpp"
 #include "zip/member_name.hpp"
+#include "zip/archive_access.hpp"
 
 namespace zanj {
 namespace {
@@ -304,10 +305,11 @@ class ContentHasher {
       return;
     }
     const ZipEntry& entry = *member;
+    const JsonLimits line_limits = json_line_limits(file_.archive());
     const auto item = [&](std::string_view line) {
       Json value;
       try {
-        value = parse_json(line, printable_name(n.member()) + " line " + std::to_string(++number));
+        value = parse_json(line, printable_name(n.member()) + " line " + std::to_string(++number), line_limits);
       } catch (const Error& e) {
         throw Error(file_.name() + ": " + e.what());
       }

@@ -65,8 +65,8 @@ Json content_digest_json(const ContentDigest& d) {
                          {"nodes", Json(std::move(nodes))}});
 }
 
-std::vector<ContentDigest> read_hash_lock(const std::string& path) {
-  const auto source = open_input(path);
+std::vector<ContentDigest> read_hash_lock(const std::string& path, const RemoteOptions& remote) {
+  const auto source = open_input(path, remote);
   constexpr std::uint64_t kMaxLockBytes = std::uint64_t{1} << 30;
   if (source->size() > kMaxLockBytes) throw Error(path + ": too large for a lock", Exit::usage);
   std::string text(static_cast<std::size_t>(source->size()), '\0');

@@ -9,7 +9,6 @@
 // any length, 1e400, lone surrogate escapes), and duplicate keys are settled as a dict settles
 // them (json_members.cpp). Before simdjson sees it, the text is decoded and minified, and
 // encoded surrogates are masked (json_text.cpp).
-#include <atomic>
 #include <optional>
 #include <string>
 #include <utility>
@@ -330,27 +329,6 @@ void JsonDocumentBuilder::parse_fragments(char* text, const std::vector<Fragment
     }
   }
 }
-
-namespace {
-std::atomic<std::uint64_t> held_values{0};  // threads parse .jsonl lines while documents are held
-}  // namespace
-
-std::uint64_t default_max_json_values() {
-  const std::uint64_t limit = reader_limits().max_json_values, held = held_values.load();
-  return held < limit ? limit - held : 0;
-}
-
-HeldJsonValues::HeldJsonValues(std::uint64_t values) : values_(values) { held_values += values_; }
-
-HeldJsonValues& HeldJsonValues::operator=(HeldJsonValues&& other) noexcept {
-  if (this != &other) {
-    held_values -= values_;
-    values_ = std::exchange(other.values_, 0);
-  }
-  return *this;
-}
-
-HeldJsonValues::~HeldJsonValues() { held_values -= values_; }
 
 
 JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* owned, Minified minified,

@@ -9,38 +9,20 @@
 
 #include "json/json_document.hpp"
 #include "zanj/json.hpp"
+#include "zanj/limits.hpp"
 
 namespace zanj {
-
-/// What a JSON document parsed now may hold: --max-json-values as the command line set it
-/// (limits.hpp's reader_limits()) less the values of documents that stay loaded meanwhile
-/// (HeldJsonValues). A .jsonl line read while an archive's trees are loaded gets what they left,
-/// so everything in memory at once stays within the one limit.
-std::uint64_t default_max_json_values();
 
 /// Values in a tree: the root, every element and every member (what parse_json counted).
 std::uint64_t count_json_values(const Json& value);
 
-/// Counts `values` as held by loaded documents until destroyed (ZanjFile's root and meta).
-class HeldJsonValues {
- public:
-  HeldJsonValues() = default;
-  explicit HeldJsonValues(std::uint64_t values);
-  HeldJsonValues(HeldJsonValues&& other) noexcept : values_(std::exchange(other.values_, 0)) {}
-  HeldJsonValues& operator=(HeldJsonValues&& other) noexcept;
-  HeldJsonValues(const HeldJsonValues&) = delete;
-  HeldJsonValues& operator=(const HeldJsonValues&) = delete;
-  ~HeldJsonValues();
-
- private:
-  std::uint64_t values_ = 0;
-};
-
 /// What a document may make the parser spend. The value count (every element, member and the
 /// root) is checked by a first structural pass, before anything is allocated for the tree.
+/// A document read from an archive is held to the archive's limits (json_values_left in
+/// zip/archive_access.hpp for a .jsonl line); the defaults are ResourceLimits' own.
 struct JsonLimits {
-  std::size_t max_depth = 1024;
-  std::uint64_t max_values = default_max_json_values();
+  std::size_t max_depth = ResourceLimits{}.max_json_depth;
+  std::uint64_t max_values = ResourceLimits{}.max_json_values;
   /// A kept document holds an array of this many bare scalars or more as its text, not as
   /// nodes (json_document.hpp); 0: never. Shorter ones cost less as nodes than as text read
   /// again at every access.

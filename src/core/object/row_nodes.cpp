@@ -7,6 +7,7 @@
 #include "json/json_view_access.hpp"
 #include "array/member_reader.hpp"
 #include "zanj/error.hpp"
+#include "zip/archive_access.hpp"
 
 namespace zanj {
 namespace {
@@ -77,7 +78,7 @@ struct RowWalker {
       }
       Json row;
       try {
-        row = parse_json(line, entry.name + " line " + std::to_string(i + 1));
+        row = parse_json(line, entry.name + " line " + std::to_string(i + 1), json_line_limits(file.archive()));
       } catch (const Error& e) {
         throw Error(file.name() + ": " + e.what());
       }
@@ -132,7 +133,8 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
     for_each_jsonl_line(file.archive(), *entry, [&](std::uint64_t i, std::string_view line) {
       if (i < *index) return true;
       try {
-        row = std::make_shared<const Json>(parse_json(line, entry->name + " line " + std::to_string(i + 1)));
+        row = std::make_shared<const Json>(
+            parse_json(line, entry->name + " line " + std::to_string(i + 1), json_line_limits(file.archive())));
       } catch (const Error& e) {
         throw Error(file.name() + ": " + e.what());
       }

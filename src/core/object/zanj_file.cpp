@@ -44,18 +44,21 @@ void announce_json_members(const Archive& archive, const ZipEntry* main, const Z
 
 }  // namespace
 
-ZanjFile::ZanjFile(const std::string& path, const ZanjLimits& limits) : ZanjFile(Archive(path), limits) {}
+ZanjFile::ZanjFile(const std::string& path, const OpenOptions& options) : ZanjFile(Archive(path, options)) {}
 
 ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
-    : impl_(std::make_unique<Impl>(Impl{std::move(opened), {}, {}, {}, 0, 0, {}})) {
+    : impl_(std::make_unique<Impl>(Impl{std::move(opened), {}, {}, {}, 0, 0})) {
   Impl& z = *impl_;
+  const ResourceLimits& archive_limits = z.archive.limits();
+  const std::uint64_t max_json_bytes = limits.max_json_bytes.value_or(archive_limits.max_json_bytes);
   const ZipEntry* main = z.archive.find(kMainMember);
   if (!main) throw Error(z.archive.name() + ": no __zanj__.json member (not a ZANJ archive)");
   announce_json_members(z.archive, main, z.archive.find(kMetaMember));
-  JsonLimits json_limits{limits.max_json_depth, limits.max_json_values ? limits.max_json_values : default_max_json_values()};
-  z.root = read_json_member(z.archive, *main, limits.max_json_bytes, json_limits, &z.json_values);
+  JsonLimits json_limits{limits.max_json_depth, limits.max_json_values.value_or(archive_limits.max_json_values)};
+  z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values);
   z.json_bytes = main->uncompressed_size;
-  z.held = HeldJsonValues(z.json_values);
+  // The archive's .jsonl lines read meanwhile get what the loaded documents left.
+  PrivateAccess::impl(z.archive).held_json_values = z.json_values;
   const ZipEntry* meta_entry = z.archive.find(kMetaMember);
   if (!meta_entry) {
     z.problems.push_back("no __zanj_meta__.json member");
@@ -65,9 +68,9 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
   // main document left (it is small in real archives; the budget is what bounds memory).
   json_limits.max_values -= z.json_values;
   try {
-    z.meta = read_json_member(z.archive, *meta_entry, limits.max_json_bytes - z.json_bytes, json_limits, &z.json_values);
+    z.meta = read_json_member(z.archive, *meta_entry, max_json_bytes - z.json_bytes, json_limits, &z.json_values);
     z.json_bytes += meta_entry->uncompressed_size;
-    z.held = HeldJsonValues(z.json_values);
+    PrivateAccess::impl(z.archive).held_json_values = z.json_values;
   } catch (const Error& e) {
     z.problems.push_back(e.what());
   }
@@ -82,6 +85,15 @@ JsonView ZanjFile::root() const { return impl_->root.root(); }
 JsonView ZanjFile::meta() const { return impl_->meta ? impl_->meta->root() : JsonView(); }
 const std::vector<std::string>& ZanjFile::problems() const { return impl_->problems; }
 std::uint64_t ZanjFile::json_bytes() const { return impl_->json_bytes; }
+std::uint64_t ZanjFile::json_values() const { return impl_->json_values; }
+
+ZanjLimits ZanjFile::limits_left() const {
+  const ResourceLimits& limits = archive().limits();
+  ZanjLimits left;
+  left.max_json_bytes = limits.max_json_bytes - std::min(limits.max_json_bytes, impl_->json_bytes);
+  left.max_json_values = limits.max_json_values - std::min(limits.max_json_values, impl_->json_values);
+  return left;
+}
 
 std::string version_report() {
   std::string out = "zanj " ZANJ_VERSION_STRING "\n";

@@ -21,8 +21,6 @@ struct ZanjFile::Impl {
   std::uint64_t json_values = 0;
   /// Bytes of root and meta text together (they share --max-json-bytes likewise).
   std::uint64_t json_bytes = 0;
-  /// Keeps json_values counted against what .jsonl lines read meanwhile may hold.
-  HeldJsonValues held;
 };
 
 }  // namespace zanj

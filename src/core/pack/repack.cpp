@@ -119,7 +119,7 @@ JsonlStats jsonl_stats(const std::string& path, const ResourceLimits& limits) {
         if (index == 0) stats.first = parse_json(line, path + " line 1", JsonLimits{limits.max_json_depth});
         return true;
       },
-      limits.max_jsonl_line_bytes, path);
+      limits.max_jsonl_line_bytes, path, limits.max_jsonl_rows);
   read_file_chunks(path, [&](std::string_view chunk) { return lines.feed(chunk); });
   lines.finish();
   stats.lines = lines.lines();

@@ -1,7 +1,6 @@
 #include "remote/remote_source.hpp"
 
 #include <cstdlib>
-#include <map>
 #include <mutex>
 
 #include "io/spool_file.hpp"
@@ -17,24 +16,13 @@ namespace {
 // records (as Python's zipfile does); a small central directory fits too.
 constexpr std::size_t kTailBytes = (64 << 10) + 22;
 
-std::mutex credentials_mutex;
-std::map<std::string, std::string> set_aside_urls;  // display URL -> the URL as given
-
 }  // namespace
 
-std::string set_aside_url_credentials(const std::string& url) {
+std::string set_aside_url_credentials(const std::string& url, RemoteOptions& options) {
   if (!is_remote_url(url)) return url;
   std::string display = without_credentials(url);
-  if (display != url) {
-    std::lock_guard lock(credentials_mutex);
-    set_aside_urls[display] = url;
-  }
+  if (display != url) options.url_credentials[display] = url;
   return display;
-}
-
-RemoteOptions& remote_options() {
-  static RemoteOptions options;
-  return options;
 }
 
 FetchTarget fetch_target(const RemoteUrl& url, const RemoteOptions& options) {
@@ -44,8 +32,8 @@ FetchTarget fetch_target(const RemoteUrl& url, const RemoteOptions& options) {
   target.display = url.display;
   if (url.scheme != RemoteUrl::Scheme::s3) {
     target.url = url.text;
-    std::lock_guard lock(credentials_mutex);
-    if (const auto it = set_aside_urls.find(url.text); it != set_aside_urls.end()) target.url = it->second;
+    if (const auto it = options.url_credentials.find(url.text); it != options.url_credentials.end())
+      target.url = it->second;
     return target;
   }
   AwsCredentials credentials;

@@ -53,9 +53,9 @@ std::string input_problem(const std::string& path) {
   return "";
 }
 
-std::unique_ptr<ByteSource> open_input(const std::string& path) {
+std::unique_ptr<ByteSource> open_input(const std::string& path, const RemoteOptions& remote) {
   if (is_stdin_path(path)) return open_stdin();
-  if (const auto url = parse_remote_url(path)) return std::make_unique<RemoteSource>(*url, remote_options());
+  if (const auto url = parse_remote_url(path)) return std::make_unique<RemoteSource>(*url, remote);
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode)) {
     // A pipe with a name (`zanj info <(curl ...)` passes /dev/fd/63) cannot seek either.

@@ -211,7 +211,7 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
     return report;
   }
   report.checked.members = directory.entries.size();
-  Archive archive = open_archive(std::move(source), name, std::move(directory));
+  Archive archive = open_archive(std::move(source), name, std::move(directory), options.limits);
   // No ratio refusal: a member of any ratio is streamed, bounded by its declared size, which
   // check_sizes held to --max-member-bytes (check_entry warns above --max-ratio).
   const ZipStructure zip = check_zip_structure(archive_source(archive), archive_directory(archive), options.limits, report);
@@ -235,7 +235,7 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
 }  // namespace
 
 VerifyReport verify_file(const std::string& path, const VerifyOptions& options) {
-  return verify_source(open_input(path), input_display_name(path), options);
+  return verify_source(open_input(path, options.remote), input_display_name(path), options);
 }
 
 VerifyReport verify_bytes(std::string bytes, const std::string& name, const VerifyOptions& options) {

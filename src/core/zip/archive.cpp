@@ -18,18 +18,20 @@
 
 namespace zanj {
 
-Archive::Archive(const std::string& path) : Archive(std::move(open_archive(open_input(path), input_display_name(path)).impl_)) {}
+Archive::Archive(const std::string& path, const OpenOptions& options)
+    : Archive(std::move(open_archive(open_input(path, options.remote), input_display_name(path), options.limits).impl_)) {}
 
-Archive Archive::from_memory(std::string bytes, std::string name) {
-  return open_archive(std::make_unique<MemorySource>(std::move(bytes)), std::move(name));
+Archive Archive::from_memory(std::string bytes, std::string name, const ResourceLimits& limits) {
+  return open_archive(std::make_unique<MemorySource>(std::move(bytes)), std::move(name), limits);
 }
 
 Archive::Archive(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
-Archive open_archive(std::unique_ptr<ByteSource> source, std::string name) {
+Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, const ResourceLimits& limits) {
   auto impl = std::make_unique<PrivateAccess::Impl<Archive>>();
   impl->source = std::move(source);
   impl->name = std::move(name);
+  impl->limits = limits;
   try {
     impl->directory = read_zip_directory(*impl->source);
   } catch (const Error& e) {
@@ -42,10 +44,12 @@ Archive open_archive(std::unique_ptr<ByteSource> source, std::string name) {
   return PrivateAccess::make<Archive>(std::move(impl));
 }
 
-Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory) {
+Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory,
+                     const ResourceLimits& limits) {
   auto impl = std::make_unique<PrivateAccess::Impl<Archive>>();
   impl->source = std::move(source);
   impl->name = std::move(name);
+  impl->limits = limits;
   impl->directory = std::move(directory);
   impl->directory.index_names();  // positions from the copy we were given may be stale
   return PrivateAccess::make<Archive>(std::move(impl));
@@ -62,11 +66,25 @@ std::uint64_t Archive::file_size() const { return impl_->source->size(); }
 std::optional<TransferCount> Archive::transfer() const { return impl_->source->transfer(); }
 void Archive::set_max_ratio(std::uint64_t ratio) { impl_->max_ratio = ratio; }
 std::uint64_t Archive::max_ratio() const { return impl_->max_ratio; }
+const ResourceLimits& Archive::limits() const { return impl_->limits; }
+
+std::uint64_t json_values_left(const Archive& archive) {
+  const auto& impl = PrivateAccess::impl(archive);
+  const std::uint64_t limit = impl.limits.max_json_values, held = impl.held_json_values;
+  return held < limit ? limit - held : 0;
+}
+
+JsonLimits json_line_limits(const Archive& archive) {
+  JsonLimits limits;
+  limits.max_depth = archive.limits().max_json_depth;
+  limits.max_values = json_values_left(archive);
+  return limits;
+}
 
 void Archive::read(const ZipEntry& entry, const ChunkSink& sink) const {
   MemberStreamOptions options;
   options.max_ratio = impl_->max_ratio;
-  options.max_member_bytes = impl_->max_member_bytes;
+  options.max_member_bytes = impl_->limits.max_member_bytes;
   stream_member(*impl_->source, entry, impl_->name, options, sink);
 }
 

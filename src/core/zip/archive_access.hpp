@@ -10,6 +10,7 @@
 
 #include "base/private_access.hpp"
 #include "io/byte_source.hpp"
+#include "json/json_parse.hpp"
 #include "zanj/archive.hpp"
 #include "zip/zip_directory.hpp"
 
@@ -20,14 +21,26 @@ struct Archive::Impl {
   std::string name;
   ZipDirectory directory;
   std::uint64_t max_ratio = UINT64_MAX;  // none: a truthful ratio is read (set_max_ratio)
-  std::uint64_t max_member_bytes = reader_limits().max_member_bytes;  // the global --max-member-bytes
+  ResourceLimits limits;                  // what it was opened with (Archive::limits)
+  /// JSON values its ZanjFile holds loaded (both documents), set once they are parsed: a .jsonl
+  /// line read meanwhile gets what they left (json_values_left).
+  std::uint64_t held_json_values = 0;
 };
 
 /// Open bytes from any source; `name` is used in messages. Refuses ambiguity as
 /// Archive(path) does.
-Archive open_archive(std::unique_ptr<ByteSource> source, std::string name);
+Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, const ResourceLimits& limits = {});
 /// Use a directory already read from `source`. Does not refuse ambiguity (verify reports it).
-Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory);
+Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory,
+                     const ResourceLimits& limits = {});
+
+/// What a JSON document parsed now from `archive`'s members (a .jsonl line) may hold: its
+/// limits' max_json_values less what its loaded documents hold, so everything in memory at
+/// once stays within the one limit.
+std::uint64_t json_values_left(const Archive& archive);
+/// The limits of a JSON document parsed now from `archive`'s members: its depth limit and
+/// json_values_left.
+JsonLimits json_line_limits(const Archive& archive);
 
 /// Archive::read_each; returns the wanted members that could not be presented: none, since
 /// each is read from its own central-directory record (kept for verify, written against a

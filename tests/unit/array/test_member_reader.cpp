@@ -64,19 +64,19 @@ TEST_SUITE("member_reader") {
             lines.emplace_back(line);
             return true;
           },
-          100, "t");
+          100, "t", 1000);
       for (std::size_t at = 0; at < text.size(); at += chunk) CHECK(splitter.feed(std::string_view(text).substr(at, chunk)));
       CHECK(splitter.finish());
       CHECK(lines == std::vector<std::string>{"ab", "", "cdef", "g"});
       CHECK(splitter.lines() == 4);
     }
     int seen = 0;
-    JsonlLineSplitter stopper([&](std::uint64_t, std::string_view) { return ++seen < 2; }, 100, "t");
+    JsonlLineSplitter stopper([&](std::uint64_t, std::string_view) { return ++seen < 2; }, 100, "t", 1000);
     CHECK_FALSE(stopper.feed("1\n2\n3\n"));
     CHECK_FALSE(stopper.feed("4\n"));
     CHECK_FALSE(stopper.finish());
     CHECK(seen == 2);
-    JsonlLineSplitter bounded([](std::uint64_t, std::string_view) { return true; }, 3, "what");
+    JsonlLineSplitter bounded([](std::uint64_t, std::string_view) { return true; }, 3, "what", 1000);
     CHECK(bounded.feed("123\n12"));
     CHECK_THROWS_WITH_AS(bounded.feed("34"), "what: line 2 is longer than 3 bytes, the limit (raise with --max-jsonl-line-bytes)", Error);
   }
@@ -109,9 +109,17 @@ TEST_SUITE("member_reader") {
   }
 
   TEST_CASE("line length is bounded") {
-    Archive a = open_corpus("dataframe.zanj");
+    ResourceLimits limits;
+    limits.max_jsonl_line_bytes = 10;
+    const Archive a(test::corpus("dataframe.zanj"), OpenOptions{limits, {}});
     CHECK_THROWS_WITH_AS(
-        for_each_jsonl_line(a, *a.find("table.jsonl"), [](std::uint64_t, std::string_view) { return true; }, 10),
+        for_each_jsonl_line(a, *a.find("table.jsonl"), [](std::uint64_t, std::string_view) { return true; }),
         doctest::Contains("longer than 10 bytes"), Error);
+    limits = ResourceLimits{};
+    limits.max_jsonl_rows = 2;  // the archive's limit on lines, as --max-jsonl-rows sets it
+    const Archive b(test::corpus("dataframe.zanj"), OpenOptions{limits, {}});
+    CHECK_THROWS_WITH_AS(
+        for_each_jsonl_line(b, *b.find("table.jsonl"), [](std::uint64_t, std::string_view) { return true; }),
+        doctest::Contains("exceeds the limit of 2"), Error);
   }
 }

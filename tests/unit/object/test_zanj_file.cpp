@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "array/member_reader.hpp"
 #include "test_support.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/error.hpp"
@@ -46,6 +47,48 @@ TEST_CASE("a broken meta is a problem, not an error") {
 
 TEST_CASE("a broken object is an error of the archive") {
   CHECK(test::exit_of([] { test::make_zanj("[1, 2"); }) == Exit::invalid);
+}
+
+TEST_CASE("each archive keeps the limits it was opened with; none is process-wide") {
+  const std::string path = test::corpus("dataframe.zanj");
+  const ZanjFile full(path);
+  OpenOptions tight;
+  tight.limits.max_json_values = 3;
+  CHECK_THROWS_WITH_AS(ZanjFile(path, tight), doctest::Contains("exceeds the limit of 3"), Error);
+  const ZanjFile again(path);  // opened after, and beside, with the defaults: unaffected
+  CHECK(again.json_values() == full.json_values());
+  CHECK(again.archive().limits().max_json_values == ResourceLimits{}.max_json_values);
+}
+
+TEST_CASE("documents loaded together share one budget: the meta, a second archive, a line") {
+  const std::string path = test::corpus("dataframe.zanj");
+  const ZanjFile full(path);
+  REQUIRE(full.json_values() > 2);
+  // A second archive gets what the first left (diff, report).
+  const ZanjLimits left = full.limits_left();
+  CHECK(left.max_json_values == ResourceLimits{}.max_json_values - full.json_values());
+  CHECK(left.max_json_bytes == ResourceLimits{}.max_json_bytes - full.json_bytes());
+  ZanjLimits exact;
+  exact.max_json_values = full.json_values();
+  CHECK(ZanjFile(Archive(path), exact).problems().empty());
+  exact.max_json_values = full.json_values() - 1;  // the object fits; the meta gets one too few
+  const ZanjFile short_one(Archive(path), exact);
+  REQUIRE(short_one.problems().size() == 1);
+  CHECK(short_one.problems()[0].find("exceeds the limit") != std::string::npos);
+
+  // A .jsonl line read while both documents are loaded gets what they left of the archive's
+  // limit: one value more than they hold is too few for a row (an object of several members).
+  OpenOptions options;
+  options.limits.max_json_values = full.json_values() + 1;
+  const ZanjFile bounded(path, options);
+  const auto each_row = [](const ZanjFile& file) {
+    const ZipEntry* rows = file.archive().find("table.jsonl");
+    REQUIRE(rows);
+    for_each_jsonl_value(file.archive(), *rows, [](std::uint64_t, const Json&) { return true; });
+  };
+  CHECK_THROWS_WITH_AS(each_row(bounded), doctest::Contains("exceeds the limit of 1"), Error);
+  options.limits.max_json_values = full.json_values() + 1000;
+  CHECK_NOTHROW(each_row(ZanjFile(path, options)));
 }
 
 }  // namespace zanj

@@ -163,7 +163,7 @@ TEST_SUITE("input") {
     const std::string bytes = read_file(corpus("model.zanj"));
     FedPipe pipe(bytes);
     StdinFrom redirect(pipe.read_end);
-    const auto source = open_input("-");
+    const auto source = open_input("-", {});
     CHECK(read_back(*source) == bytes);
   }
 
@@ -172,7 +172,7 @@ TEST_SUITE("input") {
     const int fd = ::open(path.c_str(), O_RDONLY);
     REQUIRE(::lseek(fd, 100, SEEK_SET) == 100);
     StdinFrom redirect(fd);
-    const auto source = open_input("-");
+    const auto source = open_input("-", {});
     CHECK(source->size() == fs::file_size(path) - 100);
   }
 
@@ -181,7 +181,7 @@ TEST_SUITE("input") {
     const std::string fifo = dir / "pipe";
     REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
     CHECK(input_problem(fifo) == "");
-    CHECK(open_input(fifo)->size() == 0);
+    CHECK(open_input(fifo, {})->size() == 0);
     // A writer already there, as with process substitution: its bytes arrive whole.
     const std::string bytes = pattern((1u << 20) + 999);
     const int writer_end = ::open(fifo.c_str(), O_RDWR);  // O_RDWR: does not wait for a reader
@@ -195,15 +195,15 @@ TEST_SUITE("input") {
       }
       ::close(writer_end);
     });
-    const auto source = open_input(fifo);
+    const auto source = open_input(fifo, {});
     writer.join();
     CHECK(read_back(*source) == bytes);
   }
 
   TEST_CASE("open_input errors are usage errors naming the path") {
-    CHECK_THROWS_WITH_AS(open_input("/nonexistent/x.zanj"),
+    CHECK_THROWS_WITH_AS(open_input("/nonexistent/x.zanj", {}),
                          "/nonexistent/x.zanj: No such file or directory", Error);
-    CHECK(exit_of([] { open_input("/nonexistent/x.zanj"); }) == Exit::usage);
-    CHECK(exit_of([] { open_input("/"); }) == Exit::usage);
+    CHECK(exit_of([] { open_input("/nonexistent/x.zanj", {}); }) == Exit::usage);
+    CHECK(exit_of([] { open_input("/", {}); }) == Exit::usage);
   }
 }

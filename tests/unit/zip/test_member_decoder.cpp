@@ -21,7 +21,9 @@ std::string mixed_bytes(std::size_t n) {
   return out;
 }
 
-Archive open_bytes(std::string bytes) { return open_archive(std::make_unique<MemorySource>(std::move(bytes)), "t.zip"); }
+Archive open_bytes(std::string bytes, const ResourceLimits& limits = {}) {
+  return open_archive(std::make_unique<MemorySource>(std::move(bytes)), "t.zip", limits);
+}
 
 std::string read_chunked(const Archive& a, const ZipEntry& e, std::size_t* chunks = nullptr) {
   std::string out;
@@ -133,10 +135,9 @@ TEST_SUITE("member_decoder") {
     m.uncompressed_size = std::uint64_t{3} << 30;  // 3 GiB from a few bytes: a lie the data shows
     const Archive liar = open_bytes(raw_zip({m}));
     CHECK_THROWS_WITH_AS(read_chunked(liar, liar.entries().front()), doctest::Contains("truncated"), MemberDataError);
-    const std::uint64_t saved = reader_limits().max_member_bytes;
-    reader_limits().max_member_bytes = std::uint64_t{1} << 30;
-    const Archive capped = open_bytes(raw_zip({m}));
-    reader_limits().max_member_bytes = saved;
+    ResourceLimits limits;
+    limits.max_member_bytes = std::uint64_t{1} << 30;
+    const Archive capped = open_bytes(raw_zip({m}), limits);
     CHECK_THROWS_WITH_AS(read_chunked(capped, capped.entries().front()), doctest::Contains("--max-member-bytes"), Error);
   }
 
