@@ -80,8 +80,8 @@ ByteOrder normalized_order(DtypeKind kind, std::uint32_t itemsize, ByteOrder ord
   return order == ByteOrder::none ? ByteOrder::little : order;
 }
 
-[[noreturn]] void reject_descr(std::string_view descr, std::string_view why) {
-  throw Error("unsupported npy dtype '" + std::string(descr) + "': " + std::string(why));
+Failure descr_failure(std::string_view descr, std::string_view why) {
+  return Failure{"unsupported npy dtype '" + std::string(descr) + "': " + std::string(why)};
 }
 
 struct NamedDtype {
@@ -160,45 +160,49 @@ std::uint32_t Dtype::swap_unit() const {
 
 bool Dtype::needs_byteswap() const { return order == ByteOrder::big && swap_unit() > 1; }
 
-Dtype parse_descr(std::string_view descr) {
+Result<Dtype> read_descr(std::string_view descr) {
   std::string_view rest = descr;
   ByteOrder order = ByteOrder::little;
   if (!rest.empty() && std::string_view("<>|=").find(rest.front()) != std::string_view::npos) {
     order = order_from_char(rest.front());
     rest.remove_prefix(1);
   }
-  if (rest.empty()) reject_descr(descr, "missing type");
+  if (rest.empty()) return descr_failure(descr, "missing type");
   std::optional<DtypeKind> kind = kind_from_char(rest.front());
   if (!kind) {
     if (std::string_view("OVMm").find(rest.front()) != std::string_view::npos)
-      reject_descr(descr, "object, void and datetime types are not supported");
-    reject_descr(descr, "unknown type character");
+      return descr_failure(descr, "object, void and datetime types are not supported");
+    return descr_failure(descr, "unknown type character");
   }
   rest.remove_prefix(1);
   std::uint64_t limit = *kind == DtypeKind::unicode ? max_string_itemsize / 4
                         : is_string_kind(*kind)     ? max_string_itemsize
                                                     : 64;
   std::optional<std::uint64_t> size = parse_size(rest, limit);
-  if (!size) reject_descr(descr, "bad size");
+  if (!size) return descr_failure(descr, "bad size");
   if (!is_string_kind(*kind) && !valid_numeric_size(*kind, *size))
-    reject_descr(descr, "no such size for this type");
+    return descr_failure(descr, "no such size for this type");
   auto itemsize = static_cast<std::uint32_t>(*kind == DtypeKind::unicode ? *size * 4 : *size);
   return Dtype{*kind, itemsize, normalized_order(*kind, itemsize, order)};
 }
 
-Dtype parse_dtype_name(std::string_view name) {
+Dtype parse_descr(std::string_view descr) { return read_descr(descr).value_or_throw(); }
+
+Result<Dtype> read_dtype_name(std::string_view name) {
   constexpr std::string_view torch_prefix = "torch.";
   std::optional<Dtype> found;
   if (name.starts_with(torch_prefix)) {
     found = lookup_torch_name(name.substr(torch_prefix.size()));
   } else if (!name.empty() && std::string_view("<>|=").find(name.front()) != std::string_view::npos) {
-    return parse_descr(name);
+    return read_descr(name);
   } else {
     found = lookup_numpy_name(name);
   }
-  if (!found) throw Error("unsupported dtype '" + std::string(name) + "'");
+  if (!found) return Failure{"unsupported dtype '" + std::string(name) + "'"};
   return *found;
 }
+
+Dtype parse_dtype_name(std::string_view name) { return read_dtype_name(name).value_or_throw(); }
 
 bool dtypes_compatible(const Dtype& json_dtype, const Dtype& npy_dtype) {
   if (json_dtype.kind != npy_dtype.kind || json_dtype.itemsize != npy_dtype.itemsize) return false;

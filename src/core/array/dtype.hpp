@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.hpp"
+
 namespace zanj {
 
 enum class DtypeKind { boolean, signed_int, unsigned_int, floating, complex, bytes, unicode };
@@ -39,16 +41,20 @@ struct Dtype {
   bool operator==(const Dtype&) const = default;
 };
 
-/// Parse an npy type string: optional order char [<>|=] ('=' and '|' mean
+/// Read an npy type string: optional order char [<>|=] ('=' and '|' mean
 /// native, i.e. little), a kind char (b i u f c S U; 'a' is S) and a decimal
-/// size. Throws Error for object, void, datetime, structured, long double or
-/// sizes the kind cannot have.
+/// size. Fails for object, void, datetime, structured, long double or sizes
+/// the kind cannot have.
+Result<Dtype> read_descr(std::string_view descr);
+/// The same, throwing the failure as an Error (an .npy header that cannot be read).
 Dtype parse_descr(std::string_view descr);
 
-/// Parse the "dtype" string from __zanj__.json: numpy names ("int8",
+/// Read the "dtype" string from __zanj__.json: numpy names ("int8",
 /// "float32", ...), type strings (">f8", "<U7", "|S4") and torch names
-/// ("torch.float32", "torch.long", ...). Throws Error naming the dtype for
+/// ("torch.float32", "torch.long", ...). Fails, naming the dtype, for
 /// anything else, including torch.bfloat16 (numpy has no such type).
+Result<Dtype> read_dtype_name(std::string_view name);
+/// The same, throwing the failure as an Error (for an array that is to be read).
 Dtype parse_dtype_name(std::string_view name);
 
 /// Whether a reference node's dtype agrees with its .npy header: same kind

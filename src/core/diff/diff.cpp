@@ -97,10 +97,9 @@ std::string storage_text(const Node& n) {
 }
 
 void TreeDiffer::add(Difference d) {
-  if (work_ == ArrayWork::collect) return;  // a first walk that only notes the arrays
+  if (work_ == ArrayWork::collect || stopped()) return;  // a first walk that only notes the arrays
   d.scope = scope_;
   report_.differences.push_back(std::move(d));
-  if (options_.stop_at_first) throw DiffStopped{};
 }
 
 void TreeDiffer::storage_changed(const std::string& path, std::string a, std::string b) {
@@ -108,7 +107,7 @@ void TreeDiffer::storage_changed(const std::string& path, std::string a, std::st
 }
 
 void TreeDiffer::compare(const std::string& path, JsonView a, JsonView b) {
-  if (is_excluded(options_, path)) return;
+  if (stopped() || is_excluded(options_, path)) return;
   ++report_.nodes_compared;
   const Node na = classify(a), nb = classify(b);
   const Family family_a = family(na);
@@ -151,6 +150,7 @@ void TreeDiffer::compare_mappings(const std::string& path, const Node& a, const 
   if (a.format != b.format) add({scope_, path, DiffKind::kind_changed, describe_node(a), describe_node(b), {}});
   const ChildIndex in_a(node_children(a)), in_b(node_children(b));
   for (const auto& [key, value] : in_a.all()) {
+    if (stopped()) return;
     const std::string child = child_path(path, key);
     if (const JsonView other = in_b.find(key)) {
       compare(child, value, other);
@@ -168,7 +168,7 @@ void TreeDiffer::compare_mappings(const std::string& path, const Node& a, const 
 void TreeDiffer::compare_plain_lists(const std::string& path, const Node& a, const Node& b) {
   const JsonView x = a.json, y = b.json;
   const std::size_t common = std::min(x.size(), y.size());
-  for (std::size_t i = 0; i < common; ++i) compare(child_path(path, std::to_string(i)), x[i], y[i]);
+  for (std::size_t i = 0; i < common && !stopped(); ++i) compare(child_path(path, std::to_string(i)), x[i], y[i]);
   for (std::size_t i = common; i < x.size(); ++i) {
     const std::string child = child_path(path, std::to_string(i));
     if (!is_excluded(options_, child)) add({scope_, child, DiffKind::removed, describe_node(classify(x[i])), nullptr, {}});
@@ -184,10 +184,7 @@ bool TreeDiffer::subtree_differs(const std::string& path, JsonView a, JsonView b
   once.stop_at_first = true;
   DiffReport scratch;
   TreeDiffer sub(a_, b_, once, scratch, scope_);
-  try {
-    sub.compare(path, a, b);
-  } catch (const DiffStopped&) {
-  }
+  sub.compare(path, a, b);
   report_.nodes_compared += scratch.nodes_compared;
   report_.elements_compared += scratch.elements_compared;
   if (scratch.differences.empty()) return false;
@@ -266,7 +263,7 @@ std::vector<ArrayResult> compare_array_pairs(const ZanjFile& a, const ZanjFile& 
 
 DiffReport diff_archives(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options) {
   DiffReport report;
-  try {
+  {
     detail::TreeDiffer objects(a, b, options, report, DiffScope::object);
     const unsigned threads = options.threads ? options.threads : available_cpus();
     if (threads > 1 && !options.stop_at_first && !options.structure_only) {
@@ -281,7 +278,7 @@ DiffReport diff_archives(const ZanjFile& a, const ZanjFile& b, const DiffOptions
       if (pairs.size() > 1) objects.replay_arrays(detail::compare_array_pairs(a, b, options, pairs, threads));
     }
     objects.compare("", a.root(), b.root());
-    if (options.strict) {
+    if (options.strict && !objects.stopped()) {
       detail::TreeDiffer meta(a, b, options, report, DiffScope::meta);
       if (a.meta() && b.meta()) {
         const Json meta_a = detail::meta_for_diff(a.meta()), meta_b = detail::meta_for_diff(b.meta());
@@ -291,9 +288,8 @@ DiffReport diff_archives(const ZanjFile& a, const ZanjFile& b, const DiffOptions
                   a.meta() ? Json("metadata") : Json(nullptr), b.meta() ? Json("metadata") : Json(nullptr), {}});
       }
       detail::TreeDiffer container(a, b, options, report, DiffScope::archive);
-      detail::compare_containers(a.archive(), b.archive(), container);
+      if (!container.stopped()) detail::compare_containers(a.archive(), b.archive(), container);
     }
-  } catch (const detail::DiffStopped&) {
   }
   return report;
 }

@@ -16,11 +16,8 @@ namespace zanj::detail {
 namespace {
 
 std::optional<Dtype> parsed_dtype(const std::string& name) {
-  try {
-    return parse_dtype_name(name);
-  } catch (const Error&) {
-    return std::nullopt;
-  }
+  const Result<Dtype> dtype = read_dtype_name(name);
+  return dtype ? std::optional<Dtype>(*dtype) : std::nullopt;
 }
 
 /// A flat C-order index as one index per axis.
@@ -116,6 +113,7 @@ void TreeDiffer::compare_array_values(const std::string& path, const Node& a, co
   const auto dx = parsed_dtype(x.dtype), dy = parsed_dtype(y.dtype);
   const bool same_type = dx && dy ? dx->kind == dy->kind && dx->itemsize == dy->itemsize : x.dtype == y.dtype;
   if (!same_type) add({scope_, path, DiffKind::dtype_changed, x.dtype, y.dtype, {}});
+  if (stopped()) return;
   if (x.shape != y.shape || x.has_shape != y.has_shape) {
     add({scope_, path, DiffKind::shape_changed, shape_json(x.shape), shape_json(y.shape), {}});
     return;
@@ -129,6 +127,7 @@ void TreeDiffer::compare_array_values(const std::string& path, const Node& a, co
     if (sa.order != sb.order) storage_changed(path, "byte order of " + sa.descr(), "byte order of " + sb.descr());
     if (va.fortran_order() != vb.fortran_order())
       storage_changed(path, va.fortran_order() ? "Fortran order" : "C order", vb.fortran_order() ? "Fortran order" : "C order");
+    if (stopped()) return;
   }
   // Numbers compare with numbers whatever their dtypes; strings only with strings of their kind.
   const Dtype &ta = reader_of(va).dtype(), &tb = reader_of(vb).dtype();

@@ -171,7 +171,7 @@ Json frame_columns_json(const std::vector<FrameColumn>& columns) {
 }  // namespace
 
 void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Node& b) {
-  if (work_ == ArrayWork::collect) return;  // streamed in the second walk (their items compare as they come)
+  if (work_ == ArrayWork::collect || stopped()) return;  // streamed in the second walk (their items compare as they come)
   const std::uint64_t line_values = stream_line_values(a_, b_);
   ItemSource items_a(a_, a, path, options_.queue_bytes, line_values), items_b(b_, b, path, options_.queue_bytes, line_values);
   DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
@@ -203,6 +203,7 @@ void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Nod
     add({scope_, path, DiffKind::list_items, nullptr, nullptr,
          summarize(tracker, "items", tracker.compared(), tracker.differing(), first,
                    [](Position p) { return Json(JsonArray{Json(p.index)}); })});
+  if (stopped()) return;  // the rest is not read
   // When one side ran out, the other's remaining items make the lengths differ.
   const std::uint64_t length_a = index + (x ? 1 + items_a.count_rest() : 0);
   const std::uint64_t length_b = index + (y ? 1 + items_b.count_rest() : 0);
@@ -212,6 +213,7 @@ void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Nod
 void TreeDiffer::compare_tables(const std::string& path, const Node& a, const Node& b) {
   if (work_ == ArrayWork::collect) return;  // streamed in the second walk
   storage_changed(path, storage_text(a), storage_text(b));
+  if (stopped()) return;
   // pandas tables: the loaded frames' columns, in their order and with their dtypes (what the
   // digest covers), and each cell as the frame holds it (1 and 1.0 in a float column are
   // equal, null and a missing key are both NaN there).
@@ -231,7 +233,7 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
     for (const auto& c : b.table->columns) cb.emplace_back(c);
     add({scope_, path, DiffKind::columns_changed, Json(std::move(ca)), Json(std::move(cb)), {}});
   }
-  if (options_.structure_only) return;  // rows are values
+  if (options_.structure_only || stopped()) return;  // rows are values
   const std::uint64_t line_values = stream_line_values(a_, b_);
   ItemSource rows_a(a_, a, path, options_.queue_bytes, line_values), rows_b(b_, b, path, options_.queue_bytes, line_values);
   DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
@@ -286,6 +288,7 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
            if (p.column == kWholeRow) return Json(JsonArray{Json(p.index)});
            return Json(JsonArray{Json(p.index), Json(columns.name(p.column))});
          })});
+  if (stopped()) return;  // the rest is not read
   const std::uint64_t rows_in_a = row + (x ? 1 + rows_a.count_rest() : 0);
   const std::uint64_t rows_in_b = row + (y ? 1 + rows_b.count_rest() : 0);
   if (rows_in_a != rows_in_b) add({scope_, path, DiffKind::length_changed, rows_in_a, rows_in_b, {}});

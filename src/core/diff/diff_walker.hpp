@@ -13,9 +13,6 @@
 
 namespace zanj::detail {
 
-/// Thrown by TreeDiffer::add when options.stop_at_first: the answer is known, stop reading.
-struct DiffStopped {};
-
 /// How compare_arrays treats two arrays (diff_archives with several threads): compare them as
 /// they come (direct); note the pair and go on, recording nothing (collect); or take the next
 /// result the threads computed, the walk meeting the arrays in the same order (replay).
@@ -38,8 +35,12 @@ class TreeDiffer {
 
   /// Compare two nodes at object path `path` and everything below them.
   void compare(const std::string& path, JsonView a, JsonView b);
-  /// Record one difference; throws DiffStopped when options.stop_at_first.
+  /// Record one difference. With options.stop_at_first only the first is recorded: after it,
+  /// stopped() is true and the walk returns without reading more (the answer is known).
   void add(Difference d);
+  /// Whether options.stop_at_first and a difference is recorded in the report (by this walker
+  /// or another writing the same report): every compare then returns at once.
+  bool stopped() const { return options_.stop_at_first && !report_.differences.empty(); }
 
   /// Whether `a` and `b` (list items, compared as whole subtrees) differ, and if so the first
   /// difference's text; reads members like compare() but keeps no report.

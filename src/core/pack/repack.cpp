@@ -96,12 +96,8 @@ bool set_key(JsonObject& object, const std::string& key, Json value) {
 /// Bring an external array node in line with its (maybe edited) .npy header; true if changed.
 bool update_array_node(JsonObject& node, const ArrayNode& array, const NpyHeader& h) {
   bool changed = set_key(node, "shape", shape_json(h.shape));
-  bool dtype_ok = false;
-  try {
-    dtype_ok = dtypes_compatible(parse_dtype_name(array.dtype), h.dtype);
-  } catch (const Error&) {
-  }
-  if (!dtype_ok) changed |= set_key(node, "dtype", array.torch ? "torch." + h.dtype.numpy_name() : h.dtype.numpy_name());
+  const Result<Dtype> dtype = read_dtype_name(array.dtype);
+  if (!dtype || !dtypes_compatible(*dtype, h.dtype)) changed |= set_key(node, "dtype", array.torch ? "torch." + h.dtype.numpy_name() : h.dtype.numpy_name());
   changed |= set_key(node, "n_elements", h.element_count());
   return changed;
 }

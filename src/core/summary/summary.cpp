@@ -28,12 +28,9 @@ std::optional<std::string> iso8601_utc(double seconds) {
 }
 
 std::optional<std::uint64_t> array_value_bytes(const std::string& dtype, const std::vector<std::uint64_t>& shape) {
-  std::uint64_t n = 1;
-  try {
-    n = parse_dtype_name(dtype).itemsize;
-  } catch (const Error&) {
-    return std::nullopt;
-  }
+  const Result<Dtype> parsed = read_dtype_name(dtype);
+  if (!parsed) return std::nullopt;
+  std::uint64_t n = parsed->itemsize;
   for (auto d : shape)
     if (__builtin_mul_overflow(n, d, &n)) return std::nullopt;
   return n;

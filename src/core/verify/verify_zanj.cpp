@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "array/dtype.hpp"
 #include "array/inline_check.hpp"
 #include "verify/verify_checks.hpp"
 #include "zanj/archive.hpp"
@@ -51,11 +52,8 @@ std::string where(const RefSite& r) {
 /// Why numpy refuses a reference node's dtype (a zero itemsize). Unknown dtypes are not judged
 /// here: the .npy header check compares them.
 std::optional<std::string> dtype_refusal(const std::string& name) {
-  try {
-    return numpy_dtype_refusal(parse_dtype_name(name));
-  } catch (const Error&) {
-    return std::nullopt;
-  }
+  const Result<Dtype> dtype = read_dtype_name(name);
+  return dtype ? numpy_dtype_refusal(*dtype) : std::nullopt;
 }
 
 /// Read and parse one JSON member; nullopt (with the problem reported) when that fails.

@@ -155,7 +155,18 @@ TEST_SUITE("dtype") {
                               "torch.", "Float32", "", "torch.complex32", "str"}) {
         CAPTURE(bad);
         CHECK_THROWS_WITH_AS(zanj::parse_dtype_name(bad), doctest::Contains(bad), zanj::Error);
+        // The same answer as a value, for callers that branch on it (verify, diff, stats).
+        const zanj::Result<Dtype> read = zanj::read_dtype_name(bad);
+        REQUIRE_FALSE(read.ok());
+        CHECK(read.why().find(std::string("'") + bad + "'") != std::string::npos);
       }
+      const zanj::Result<Dtype> descr = zanj::read_descr("|O8");
+      REQUIRE_FALSE(descr);
+      CHECK(descr.why() == "unsupported npy dtype '|O8': object, void and datetime types are not supported");
+      const zanj::Result<Dtype> good = zanj::read_dtype_name(">f8");
+      REQUIRE(good);
+      CHECK(good->itemsize == 8);
+      CHECK(good->order == ByteOrder::big);
     }
     SUBCASE("type strings through parse_dtype_name are checked too") {
       CHECK_THROWS_AS(zanj::parse_dtype_name("|O"), zanj::Error);

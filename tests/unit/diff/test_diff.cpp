@@ -126,6 +126,10 @@ TEST_SUITE("diff") {
     CHECK(lines(r) == std::vector<std::string>{"meta:timestamp: value changed: 1.0 -> 2.0 (abs diff 1.0, rel diff 0.5)",
                                                "archive:extra.bin: removed (member (1 bytes))"});
     CHECK(r.differences[0].scope == DiffScope::meta);
+    // Stopping at the first difference holds across the walks: the container's is not added.
+    strict.stop_at_first = true;
+    const DiffReport first = diff_archives(a, b, strict);
+    CHECK(lines(first) == std::vector<std::string>{"meta:timestamp: value changed: 1.0 -> 2.0 (abs diff 1.0, rel diff 0.5)"});
   }
 
   TEST_CASE("--strict notices members stored in another order") {

@@ -12,14 +12,14 @@ using test::range_json;
 
 namespace {
 
-struct Result {
+struct Externalized {
   Json value;
   ExternalRegistry externals;
   std::vector<PlannedMember> members;
 };
 
-Result externalize(const std::string& text, Thresholds t = {}, JsonArray path = {}) {
-  Result r;
+Externalized externalize(const std::string& text, Thresholds t = {}, JsonArray path = {}) {
+  Externalized r;
   r.value = parse_json(text, "test");
   externalize_json(r.value, std::move(path), t, r.externals, r.members);
   return r;
@@ -29,7 +29,7 @@ Result externalize(const std::string& text, Thresholds t = {}, JsonArray path = 
 
 TEST_SUITE("json_externalize") {
   TEST_CASE("long lists become list:external nodes and jsonl members") {
-    const Result r = externalize(R"j({"short": [1, 2], "long": )j" + range_json(300) + "}");
+    const Externalized r = externalize(R"j({"short": [1, 2], "long": )j" + range_json(300) + "}");
     CHECK(to_json(*r.value.find("short")) == "[1, 2]");
     CHECK(to_json(*r.value.find("long")) == R"j({"__muutils_format__": "list:external", "$ref": "long.jsonl"})j");
     REQUIRE(r.members.size() == 1);
@@ -47,14 +47,14 @@ TEST_SUITE("json_externalize") {
   }
 
   TEST_CASE("the root never goes external, its children do") {
-    const Result r = externalize("[" + range_json(5) + ", 1, 2]", Thresholds{256, 3});
+    const Externalized r = externalize("[" + range_json(5) + ", 1, 2]", Thresholds{256, 3});
     CHECK(r.value.is_array());
     CHECK(member_names(r) == std::vector<std::string>{"0.jsonl"});
     CHECK(to_json(r.value.as_array()[0]) == R"j({"__muutils_format__": "list:external", "$ref": "0.jsonl"})j");
   }
 
   TEST_CASE("nested lists: elements stored first, with their index in the path") {
-    const Result r = externalize(R"j({"outer": [[1, 2, 3], [4], [5, 6, 7]]})j", Thresholds{256, 3});
+    const Externalized r = externalize(R"j({"outer": [[1, 2, 3], [4], [5, 6, 7]]})j", Thresholds{256, 3});
     CHECK(member_names(r) == std::vector<std::string>{"outer/0.jsonl", "outer/2.jsonl", "outer.jsonl"});
     const auto& outer = std::get<JsonLinesSource>(r.members[2].source).items;
     CHECK(to_json(outer[1]) == "[4]");
@@ -65,7 +65,7 @@ TEST_SUITE("json_externalize") {
   }
 
   TEST_CASE("lists of objects carry the reference's jsonl metadata") {
-    const Result r = externalize(R"j({"rows": [{"a": 1, "b": "x"}, {"a": 2.5}, {"a": null, "c": [1]}]})j",
+    const Externalized r = externalize(R"j({"rows": [{"a": 1, "b": "x"}, {"a": 2.5}, {"a": null, "c": [1]}]})j",
                                  Thresholds{256, 3});
     CHECK(to_json(*r.value.find("rows")) ==
           R"j({"__muutils_format__": "list:external", "$ref": "rows.jsonl", "len(data)": 3, "columns": )j"
@@ -74,7 +74,7 @@ TEST_SUITE("json_externalize") {
   }
 
   TEST_CASE("dataclass fields are stored by the same rules, the format key kept") {
-    const Result r = externalize(R"j({"__muutils_format__": "Cfg(SerializableDataclass)", "xs": [1, 2, 3]})j",
+    const Externalized r = externalize(R"j({"__muutils_format__": "Cfg(SerializableDataclass)", "xs": [1, 2, 3]})j",
                                  Thresholds{256, 3});
     CHECK(r.value.string_at("__muutils_format__") == "Cfg(SerializableDataclass)");
     CHECK(r.value.find("xs")->string_at("$ref") == "xs.jsonl");
@@ -83,13 +83,13 @@ TEST_SUITE("json_externalize") {
   TEST_CASE("an inline array's data is never stored as a list; small arrays stay inline") {
     const std::string node =
         R"j({"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [1, 2, 3, 4], "shape": [4], "dtype": "int64", "n_elements": 4})j";
-    const Result r = externalize(R"j({"a": )j" + node + "}", Thresholds{256, 2});
+    const Externalized r = externalize(R"j({"a": )j" + node + "}", Thresholds{256, 2});
     CHECK(r.members.empty());
     CHECK(to_json(*r.value.find("a")) == to_json(parse_json(node, "node")));
   }
 
   TEST_CASE("large inline arrays become .npy members, as numpy would save them") {
-    const Result r = externalize(
+    const Externalized r = externalize(
         R"j({"a": {"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [[1, 2], [3, 4]], "shape": [2, 2], "dtype": "int16", "n_elements": 4}})j",
         Thresholds{4, 256});
     CHECK(to_json(*r.value.find("a")) ==
@@ -104,7 +104,7 @@ TEST_SUITE("json_externalize") {
   }
 
   TEST_CASE("every inline mode, torch names, and big-endian bytes kept big-endian") {
-    const Result r = externalize(
+    const Externalized r = externalize(
         R"j({"h": {"__muutils_format__": "numpy.ndarray:array_hex_meta", "data": "0100020003000400", "shape": [4], "dtype": "int16", "n_elements": 4},)j"
         R"j( "b": {"__muutils_format__": "numpy.ndarray:array_b64_meta", "data": "AQACAAMABAA=", "shape": [4], "dtype": "int16", "n_elements": 4},)j"
         R"j( "t": {"__muutils_format__": "torch.Tensor:array_list_meta", "data": [0.5, 1.5, 2.5, 3.5], "shape": [4], "dtype": "float32", "n_elements": 4},)j"
@@ -148,7 +148,7 @@ TEST_SUITE("json_externalize") {
   }
 
   TEST_CASE("a path prefix places the value below a root key") {
-    const Result r = externalize(range_json(300), {}, JsonArray{Json("losses")});
+    const Externalized r = externalize(range_json(300), {}, JsonArray{Json("losses")});
     CHECK(r.value.string_at("$ref") == "losses.jsonl");
   }
 }

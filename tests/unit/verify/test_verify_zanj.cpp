@@ -19,22 +19,22 @@ using test::fixture_meta;
 
 namespace {
 
-struct Result {
+struct Consistency {
   VerifyReport report;
   std::shared_ptr<ZanjDocuments> docs = std::make_shared<ZanjDocuments>();  // the plans view them: never moved
   std::vector<MemberPlan> plans;
   std::vector<std::string> codes;
 };
 
-Result consistency(const Archive& archive) {
-  Result r;
+Consistency consistency(const Archive& archive) {
+  Consistency r;
   r.plans = check_zanj_consistency(archive, std::vector<bool>(archive.entries().size(), true), {}, *r.docs, r.report);
   for (const auto* list : {&r.report.errors, &r.report.warnings})
     for (const Problem& p : *list) r.codes.push_back(p.code);
   return r;
 }
 
-Result consistency(const FixtureParts& parts, std::vector<test::TestMember> extra = {}) {
+Consistency consistency(const FixtureParts& parts, std::vector<test::TestMember> extra = {}) {
   auto members = test::fixture_members(parts);
   members.insert(members.end(), extra.begin(), extra.end());
   return consistency(open_archive(std::make_unique<MemorySource>(test::build_zip(members).bytes), "f"));
@@ -50,7 +50,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 
 TEST_SUITE("verify_zanj") {
   TEST_CASE("plans say what each member is and what it must agree with") {
-    const Result r = consistency(FixtureParts{});
+    const Consistency r = consistency(FixtureParts{});
     CHECK(r.codes.empty());
     REQUIRE(r.plans.size() == 5);
     CHECK(r.plans[0].role == Role::meta_json);
@@ -69,7 +69,7 @@ TEST_SUITE("verify_zanj") {
   }
 
   TEST_CASE("references in the meta are legitimate (tuple_list.zanj)") {
-    const Result r = consistency(test::open_corpus("tuple_list.zanj"));
+    const Consistency r = consistency(test::open_corpus("tuple_list.zanj"));
     CHECK(r.codes.empty());
     CHECK(r.report.checked.references == 6);
     CHECK(std::count_if(r.plans.begin(), r.plans.end(), [](const MemberPlan& p) { return p.role == Role::jsonl; }) == 6);
@@ -93,15 +93,15 @@ TEST_SUITE("verify_zanj") {
   TEST_CASE("references: dangling, malformed, stray members") {
     FixtureParts p;
     p.main = replaced(fixture_main(), "\"$ref\": \"lst.jsonl\"", "\"$ref\": \"gone.jsonl\"");
-    const Result dangling = consistency(p);
+    const Consistency dangling = consistency(p);
     CHECK(std::count(dangling.codes.begin(), dangling.codes.end(), "dangling_ref") == 1);
     CHECK(std::count(dangling.codes.begin(), dangling.codes.end(), "externals_info_mismatch") == 2);
     p.main = replaced(fixture_main(), "\"shape\": [4, 3],", "");
     CHECK(consistency(p).codes == std::vector<std::string>{"bad_reference"});
     p.main = replaced(fixture_main(), "\"$ref\": \"tab.jsonl\",", "");
-    const Result no_ref = consistency(p);
+    const Consistency no_ref = consistency(p);
     CHECK(std::count(no_ref.codes.begin(), no_ref.codes.end(), "bad_reference") == 1);
-    const Result stray = consistency(FixtureParts{}, {{"stray.bin", "x"}});  // the loader ignores it
+    const Consistency stray = consistency(FixtureParts{}, {{"stray.bin", "x"}});  // the loader ignores it
     CHECK(stray.codes == std::vector<std::string>{"unreferenced_member"});
     CHECK(stray.report.errors.empty());
   }
@@ -135,7 +135,7 @@ TEST_SUITE("verify_zanj") {
     for (const char* path : {"[\"l\", 1]", "[\"l\", true]", "[\"l\", -1]"}) {
       p.meta = replaced(fixture_meta(), "[\"arr\"]", path);
       CAPTURE(path);
-      const Result r = consistency(p);
+      const Consistency r = consistency(p);
       CHECK(r.codes.empty());
       CHECK(r.plans[2].path == "l/1");
     }
@@ -154,7 +154,7 @@ TEST_SUITE("verify_zanj") {
             "\"dtype\": \"float32\", \"n_elements\": 12}\n2\n";
     p.meta = replaced(fixture_meta(), "\"arr.npy\": {",
                       "\"lst/1.npy\": {\"item_type\": \"npy\", \"path\": [\"lst\", 1]},\n   \"arr.npy\": {");
-    const Result r = consistency(p, {{"lst/1.npy", test::fixture_npy(), true}});
+    const Consistency r = consistency(p, {{"lst/1.npy", test::fixture_npy(), true}});
     CHECK(r.codes.empty());
     CHECK(r.plans.back().role == Role::npy);
     CHECK(r.plans.back().path == "lst/1");
@@ -171,7 +171,7 @@ TEST_SUITE("verify_zanj") {
     CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch", "shared_member"});
     p.main = replaced(fixture_main(), "\"name\": \"x\",",
                       "\"name\": \"x\", \"again\": {\"__muutils_format__\": \"list:external\", \"$ref\": \"arr.npy\"},");
-    const Result r = consistency(p);
+    const Consistency r = consistency(p);
     CHECK(std::count(r.codes.begin(), r.codes.end(), "bad_reference") == 1);
   }
 }
