@@ -15,16 +15,39 @@ enum class Exit : int {
   usage = 2,    ///< bad command line, unreadable path, could not run
 };
 
+/// Names the archive an Error is about: Error(InArchive{name}, "no such member").
+struct InArchive {
+  std::string name;
+};
+
+/// What went wrong, the archive it concerns when one does, and the exit status. what() is the
+/// line main prints after "zanj: error: ": "ARCHIVE: REASON", or REASON alone.
 class Error : public std::runtime_error {
  public:
   /// `exit` decides the process exit status when this error reaches main.
   explicit Error(std::string message, Exit exit = Exit::invalid)
-      : std::runtime_error(std::move(message)), exit_(exit) {}
+      : std::runtime_error(message), reason_(std::move(message)), exit_(exit) {}
+  Error(InArchive archive, std::string reason, Exit exit = Exit::invalid)
+      : std::runtime_error(archive.name + ": " + reason),
+        archive_(std::move(archive.name)),
+        reason_(std::move(reason)),
+        exit_(exit) {}
 
   Exit exit() const noexcept { return exit_; }
   int exit_code() const noexcept { return static_cast<int>(exit_); }
+  /// The archive it concerns, as messages name it; "" when none was given.
+  const std::string& archive() const noexcept { return archive_; }
+  /// What went wrong, without the archive's name (a report that lists one archive's problems).
+  const std::string& reason() const noexcept { return reason_; }
+  /// The same error said of `name`, unless it already names an archive (an error from deep in
+  /// a reader that knew no archive gets the name of the one being read, once).
+  Error in_archive(const std::string& name) const {
+    return archive_.empty() ? Error(InArchive{name}, reason_, exit_) : *this;
+  }
 
  private:
+  std::string archive_;
+  std::string reason_;
   Exit exit_;
 };
 
@@ -39,6 +62,8 @@ class MemberDataError : public Error {
     crc_mismatch,  ///< the CRC-32 of its bytes differs from the declared one
   };
   MemberDataError(Kind kind, std::string message) : Error(std::move(message)), kind_(kind) {}
+  MemberDataError(Kind kind, InArchive archive, std::string reason)
+      : Error(std::move(archive), std::move(reason)), kind_(kind) {}
   Kind kind() const noexcept { return kind_; }
 
  private:

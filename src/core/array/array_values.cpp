@@ -236,8 +236,8 @@ ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::
   } catch (const NumpyRefusalError& e) {
     throw NumpyRefusalError(where_ + ": " + e.what());
   } catch (const Error& e) {
-    const std::string what = e.what();
-    throw Error(what.rfind(archive.name() + ":", 0) == 0 ? what : where_ + ": " + what, e.exit());
+    if (!e.archive().empty()) throw;  // the archive's own errors (reading a member) say where
+    throw Error(InArchive{archive.name()}, where_ + ": " + e.reason(), e.exit());
   }
   dtype_ = little_endian(stored_dtype_);
 }

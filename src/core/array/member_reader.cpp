@@ -37,7 +37,7 @@ constexpr std::size_t kUsualHeader = 4096;
 }  // namespace
 
 NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, const NpyLimits& limits) {
-  const std::string where = archive.name() + ": member '" + printable_name(entry.name) + "': ";
+  const std::string where = "member '" + printable_name(entry.name) + "': ";
   try {
     // The fixed part (magic, version, length) says how much the header holds.
     std::string header = archive.read_prefix(entry, kUsualHeader);
@@ -49,9 +49,8 @@ NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, 
       throw Error("header runs past the end of the member");
     return h;
   } catch (const Error& e) {
-    const std::string what = e.what();
-    // Archive errors already name the archive; npy errors do not.
-    throw Error(what.rfind(archive.name(), 0) == 0 ? what : where + what, e.exit());
+    if (!e.archive().empty()) throw;  // the archive's errors say where already; npy errors do not
+    throw Error(InArchive{archive.name()}, where + e.reason(), e.exit());
   }
 }
 
@@ -84,14 +83,14 @@ JsonlLineSplitter::JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line
     : on_line_(std::move(on_line)), max_line_bytes_(max_line_bytes), max_rows_(max_rows), what_(std::move(what)) {}
 
 void JsonlLineSplitter::too_long() const {
-  throw Error(what_ + ": line " + std::to_string(index_ + 1) + " is longer than " + std::to_string(max_line_bytes_) +
-              " bytes, the limit (raise with --max-jsonl-line-bytes)");
+  throw json_error(what_, "line " + std::to_string(index_ + 1) + " is longer than " + std::to_string(max_line_bytes_) +
+                              " bytes, the limit (raise with --max-jsonl-line-bytes)");
 }
 
 bool JsonlLineSplitter::hand_over(std::string_view line) {
   if (index_ >= max_rows_)
-    throw Error(what_ + ": the number of lines exceeds the limit of " + std::to_string(max_rows_) +
-                " (raise with --max-jsonl-rows)");
+    throw json_error(what_, "the number of lines exceeds the limit of " + std::to_string(max_rows_) +
+                                " (raise with --max-jsonl-rows)");
   return on_line_(index_++, line);
 }
 
@@ -145,7 +144,7 @@ void for_each_jsonl_value(const Archive& archive, const ZipEntry& entry,
         try {
           value = parse_json(line, entry.name + " line " + std::to_string(index + 1), line_limits);
         } catch (const Error& e) {
-          throw Error(archive.name() + ": " + e.what());
+          throw Error(InArchive{archive.name()}, e.what());
         }
         return on_value(index, value);
       });

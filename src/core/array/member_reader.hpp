@@ -56,7 +56,8 @@ class JsonlLineSplitter {
   /// Return false to stop: later feed()/finish() calls then do nothing.
   using LineHandler = std::function<bool(std::uint64_t index, std::string_view line)>;
   /// `what` names the input in the Error thrown for a line longer than max_line_bytes, or for
-  /// more lines than max_rows (--max-jsonl-line-bytes, --max-jsonl-rows).
+  /// more lines than max_rows (--max-jsonl-line-bytes, --max-jsonl-rows); "" names none (the
+  /// caller says where).
   JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line_bytes, std::string what, std::uint64_t max_rows);
   /// Split the next chunk; false once the handler has asked to stop.
   bool feed(std::string_view chunk);

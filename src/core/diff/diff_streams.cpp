@@ -40,14 +40,14 @@ class ItemSource {
     }
     if (!node.is_reference()) {
       if (!node.json.is_array())
-        throw Error(file.name() + ": " + std::string(kind_name(node.kind)) + " at '" + path + "' has no " +
+        throw Error(InArchive{file.name()}, std::string(kind_name(node.kind)) + " at '" + path + "' has no " +
                     std::string(kRefKey));
       inline_ = node.json;
       return;
     }
     const ZipEntry* entry = file.archive().find(node.member());
     if (!entry)
-      throw Error(file.name() + ": member '" + printable_name(node.member()) + "' referenced at '" + path + "' is missing");
+      throw Error(InArchive{file.name()}, "member '" + printable_name(node.member()) + "' referenced at '" + path + "' is missing");
     member_ = printable_name(node.member());  // as messages name it
     puller_ = std::make_unique<ChunkPuller>(
         [&archive = file.archive(), entry](const ChunkPuller::Sink& sink) {
@@ -68,7 +68,7 @@ class ItemSource {
     try {
       current_ = parse_json(line_, member_ + " line " + std::to_string(position_), line_limits_);
     } catch (const Error& e) {
-      throw Error(file_.name() + ": " + e.what());
+      throw Error(InArchive{file_.name()}, e.what());
     }
     return &current_;
   }
@@ -157,7 +157,7 @@ std::vector<FrameColumn> frame_columns(const ZanjFile& file, const Node& node, c
   } catch (const Error& e) {
     const std::string what = e.what();
     if (what.rfind(file.name() + ":", 0) == 0) throw;
-    throw Error(file.name() + ": table at '" + path + "': " + what);
+    throw Error(InArchive{file.name()}, "table at '" + path + "': " + what);
   }
   return schema.result(node.table->columns);
 }

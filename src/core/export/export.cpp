@@ -153,7 +153,7 @@ std::uint64_t write_layout(const ZanjFile& file, const ExportPlan& plan, FileSin
   files += write_arrays(plan, sink, progress, arrays);
   for (const std::string& member : plan.members) {
     const ZipEntry* entry = file.archive().find(member);
-    if (!entry) throw Error(file.name() + ": no member '" + terminal_safe(member) + "'", Exit::invalid);
+    if (!entry) throw Error(InArchive{file.name()}, "no member '" + terminal_safe(member) + "'", Exit::invalid);
     sink.begin(member, entry->uncompressed_size);
     file.archive().read(*entry, [&](std::string_view chunk) {
       sink.write(chunk);

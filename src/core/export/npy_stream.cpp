@@ -13,7 +13,7 @@ ExportedArray::ExportedArray(const Archive& archive, const ExportArray& array)
   const auto& reader = reader_of(values_);
   if (reader.external()) {
     entry_ = archive.find(array.node.member);
-    if (!entry_) throw Error(archive.name() + ": array '" + array.path + "': no member '" + array.node.member + "'",
+    if (!entry_) throw Error(InArchive{archive.name()}, "array '" + array.path + "': no member '" + array.node.member + "'",
                              Exit::invalid);
   } else {
     header_ = make_npy_header(reader.stored_dtype(), false, reader.shape());

@@ -28,12 +28,12 @@ bool passes_filters(const ZipEntry& e, const ExtractSelection& sel) {
 JsonDocument read_main_json(const Archive& archive, const ResourceLimits& limits) {
   const ZipEntry* main = archive.find(kMainMember);
   if (!main)
-    throw Error(archive.name() + ": no __zanj__.json member, so object paths cannot be used (name members instead)");
+    throw Error(InArchive{archive.name()}, "no __zanj__.json member, so object paths cannot be used (name members instead)");
   std::string text = archive.read_all(*main, limits.max_json_bytes);
   try {
     return parse_document(std::move(text), kMainMember, JsonLimits{limits.max_json_depth, limits.max_json_values});
   } catch (const Error& e) {
-    throw Error(archive.name() + ": " + e.what());
+    throw Error(InArchive{archive.name()}, e.what());
   }
 }
 
@@ -48,10 +48,10 @@ void select(const Archive& archive, const std::string& selector, std::optional<J
   if (matched) return;
   if (!root) root = read_main_json(archive, limits);
   const JsonView node = follow_path(root->root(), split_path(selector));
-  if (!node) throw Error(archive.name() + ": '" + selector + "' is neither a member nor an object path");
+  if (!node) throw Error(InArchive{archive.name()}, "'" + selector + "' is neither a member nor an object path");
   const std::vector<Reference> refs = collect_references(node);
   if (refs.empty())
-    throw Error(archive.name() + ": nothing under '" + selector +
+    throw Error(InArchive{archive.name()}, "nothing under '" + selector +
                 "' is stored in its own member (its data is inline in __zanj__.json)");
   for (const Reference& ref : refs) {
     bool found = false;
@@ -166,7 +166,7 @@ ExtractPlan plan_extract(const Archive& archive, const ExtractSelection& selecti
   }
   plan.members = std::move(kept);
   if (plan.total_bytes > limits.max_total_bytes)
-    throw Error(archive.name() + ": the members to extract declare " + std::to_string(plan.total_bytes) +
+    throw Error(InArchive{archive.name()}, "the members to extract declare " + std::to_string(plan.total_bytes) +
                 " bytes in all, over the limit of " + std::to_string(limits.max_total_bytes));
   return plan;
 }

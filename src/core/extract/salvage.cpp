@@ -24,7 +24,7 @@ SalvagedArchive open_or_salvage(const std::string& path, const OpenOptions& opti
     damage = e.what();
   }
   if (damage.empty()) {
-    if (const auto why = directory.ambiguity()) throw Error(name + ": " + *why + "; refusing to read it");
+    if (const auto why = directory.ambiguity()) throw Error(InArchive{name}, *why + "; refusing to read it");
     Archive archive = open_archive(std::move(source), name, std::move(directory), limits);
     archive.set_max_ratio(limits.max_ratio);
     return SalvagedArchive{std::move(archive), "", {}};

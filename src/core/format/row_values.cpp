@@ -67,7 +67,7 @@ Json parse_row(const RowSource& rows, std::uint64_t index, std::string_view line
     return parse_json(line, (rows.entry ? rows.entry->name : std::string("inline table")) + " line " +
                                 std::to_string(index + 1), json_line_limits(rows.archive));
   } catch (const Error& e) {
-    throw Error(rows.archive.name() + ": " + e.what());
+    throw Error(InArchive{rows.archive.name()}, e.what());
   }
 }
 

@@ -238,7 +238,7 @@ class ContentHasher {
     if (!(n.table && n.table->inline_rows)) {
       entry = file_.archive().find(n.member());
       if (!entry)
-        throw Error(file_.name() + ": member '" + printable_name(n.member()) + "' referenced at '" + path + "' is missing");
+        throw Error(InArchive{file_.name()}, "member '" + printable_name(n.member()) + "' referenced at '" + path + "' is missing");
     }
     if (is_pandas_table(n)) return pandas_table(n, entry, path);
     auto digest = pool_.take();
@@ -264,7 +264,7 @@ class ContentHasher {
       try {
         schema.add_row(row, number);
       } catch (const Error& e) {
-        throw Error(file_.name() + ": " + (entry ? "member '" + printable_name(n.member()) + "' (table at '" + path + "')"
+        throw Error(InArchive{file_.name()}, (entry ? "member '" + printable_name(n.member()) + "' (table at '" + path + "')"
                                                  : "table at '" + path + "'") + ": " + e.what());
       }
     });
@@ -311,7 +311,7 @@ class ContentHasher {
       try {
         value = parse_json(line, printable_name(n.member()) + " line " + std::to_string(++number), line_limits);
       } catch (const Error& e) {
-        throw Error(file_.name() + ": " + e.what());
+        throw Error(InArchive{file_.name()}, e.what());
       }
       take(value, number);
     };

@@ -35,7 +35,7 @@ std::size_t available(std::uint64_t offset, std::size_t n, std::uint64_t size) {
 // ---- FileSource ------------------------------------------------------------
 
 FileSource::FileSource(const std::string& path) : path_(path), fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {
-  if (!fd_) throw Error(path + ": " + std::strerror(errno), Exit::usage);
+  if (!fd_) throw Error(InArchive{path}, std::strerror(errno), Exit::usage);
   take_size();
 }
 
@@ -43,10 +43,10 @@ FileSource::FileSource(UniqueFd fd, std::string name) : path_(std::move(name)), 
 
 void FileSource::take_size() {
   struct stat st {};
-  if (::fstat(fd_.get(), &st) != 0) throw Error(path_ + ": " + std::strerror(errno), Exit::usage);
+  if (::fstat(fd_.get(), &st) != 0) throw Error(InArchive{path_}, std::strerror(errno), Exit::usage);
   // Random access needs a seekable, fixed-size file; a FIFO or device would
   // make pread fail or block, and a directory has no bytes to read.
-  if (!S_ISREG(st.st_mode)) throw Error(path_ + ": not a regular file", Exit::usage);
+  if (!S_ISREG(st.st_mode)) throw Error(InArchive{path_}, "not a regular file", Exit::usage);
   size_ = static_cast<std::uint64_t>(st.st_size);
 }
 
@@ -58,7 +58,7 @@ std::size_t FileSource::read_some(std::uint64_t offset, void* buffer, std::size_
   for (;;) {
     const ssize_t got = ::pread(fd_.get(), buffer, n, static_cast<off_t>(offset));
     if (got >= 0) return static_cast<std::size_t>(got);
-    if (errno != EINTR) throw Error(path_ + ": " + std::strerror(errno), Exit::usage);
+    if (errno != EINTR) throw Error(InArchive{path_}, std::strerror(errno), Exit::usage);
   }
 }
 

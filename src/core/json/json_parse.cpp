@@ -29,8 +29,8 @@ namespace {
 namespace od = simdjson::ondemand;
 
 [[noreturn]] void too_many_values(std::string_view what, const JsonLimits& limits) {
-  throw Error(std::string(what) + ": the number of JSON values (elements and members) exceeds the limit of " +
-              std::to_string(limits.max_values) + " (raise with --max-json-values)");
+  throw json_error(what, "the number of JSON values (elements and members) exceeds the limit of " +
+                             std::to_string(limits.max_values) + " (raise with --max-json-values)");
 }
 
 /// simdjson's verdicts in Python's words.
@@ -247,7 +247,7 @@ std::uint32_t JsonDocumentBuilder::add_node(Json::Type type) {
 
 void JsonDocumentBuilder::open_container(bool object) {
   if (stack_.size() >= limits_.max_depth)
-    throw Error(std::string(what_) + ": JSON nesting deeper than " + std::to_string(limits_.max_depth));
+    throw json_error(what_, "JSON nesting deeper than " + std::to_string(limits_.max_depth));
   stack_.push_back(Frame{add_node(object ? Json::Type::object : Json::Type::array), object, pending_.size()});
 }
 

@@ -8,10 +8,17 @@
 #include <vector>
 
 #include "json/json_document.hpp"
+#include "zanj/error.hpp"
 #include "zanj/json.hpp"
 #include "zanj/limits.hpp"
 
 namespace zanj {
+
+/// The Error for a document named `what` (a member name, "line 3"; "" when the caller says
+/// where itself): "WHAT: REASON", or REASON alone.
+inline Error json_error(std::string_view what, const std::string& reason) {
+  return Error(what.empty() ? reason : std::string(what) + ": " + reason);
+}
 
 /// Values in a tree: the root, every element and every member (what parse_json counted).
 std::uint64_t count_json_values(const Json& value);

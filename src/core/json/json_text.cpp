@@ -14,7 +14,7 @@ namespace zanj {
 namespace {
 
 [[noreturn]] void fail(std::string_view what, const std::string& message) {
-  throw Error(std::string(what) + ": invalid JSON (" + message + ")");
+  throw json_error(what, "invalid JSON (" + message + ")");
 }
 
 // ---- Decoding: json.detect_encoding, then bytes.decode(encoding, 'surrogatepass') ----------

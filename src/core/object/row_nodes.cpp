@@ -80,7 +80,7 @@ struct RowWalker {
       try {
         row = parse_json(line, entry.name + " line " + std::to_string(i + 1), json_line_limits(file.archive()));
       } catch (const Error& e) {
-        throw Error(file.name() + ": " + e.what());
+        throw Error(InArchive{file.name()}, e.what());
       }
       if (!options.scalar_rows && !row.is_object() && !row.is_array()) return true;
       segments.push_back(std::to_string(i));
@@ -121,7 +121,7 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
     if (rows.table && rows.table->inline_rows) {  // a table an old release wrote inline
       const JsonView held = rows.table->inline_rows;
       if (*index >= held.size())
-        throw Error(file.name() + ": no object at path '" + target.path + "': '" + prefix + "' has no row " +
+        throw Error(InArchive{file.name()}, "no object at path '" + target.path + "': '" + prefix + "' has no row " +
                     rest[matched] + " (it has " + std::to_string(held.size()) + ")");
       found.rows.push_back(std::make_shared<const Json>(held[static_cast<std::size_t>(*index)].copy()));
       at = view_of(*found.rows.back());
@@ -136,12 +136,12 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
         row = std::make_shared<const Json>(
             parse_json(line, entry->name + " line " + std::to_string(i + 1), json_line_limits(file.archive())));
       } catch (const Error& e) {
-        throw Error(file.name() + ": " + e.what());
+        throw Error(InArchive{file.name()}, e.what());
       }
       return false;
     });
     if (!row)
-      throw Error(file.name() + ": no object at path '" + target.path + "': '" + prefix + "' has no row " +
+      throw Error(InArchive{file.name()}, "no object at path '" + target.path + "': '" + prefix + "' has no row " +
                   rest[matched] + " (member '" + entry->name + "' has fewer lines)");
     found.rows.push_back(row);
     at = view_of(*row);
@@ -152,7 +152,7 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
     return found;
   }
   const std::string parent = join_path(PathSegments(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(missing)));
-  throw Error(file.name() + ": no object at path '" + target.path + "': '" + parent + "' (inside a row) has no '" +
+  throw Error(InArchive{file.name()}, "no object at path '" + target.path + "': '" + parent + "' (inside a row) has no '" +
               escape_path_segment(segments[missing]) + "'");
 }
 

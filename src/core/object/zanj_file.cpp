@@ -15,7 +15,7 @@ namespace {
 JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes, const JsonLimits& limits,
                       std::uint64_t* values) {
   if (entry.uncompressed_size > max_bytes)
-    throw Error(archive.name() + ": " + entry.name + ": its size of " + std::to_string(entry.uncompressed_size) +
+    throw Error(InArchive{archive.name()}, entry.name + ": its size of " + std::to_string(entry.uncompressed_size) +
                 " bytes exceeds the limit of " + std::to_string(max_bytes) + " (raise with --max-json-bytes)");
   JsonText text = read_json_text(archive, entry, max_bytes);
   try {
@@ -24,7 +24,7 @@ JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std
     *values += notes.values;
     return parsed;
   } catch (const Error& e) {
-    throw Error(archive.name() + ": " + e.what());
+    throw Error(InArchive{archive.name()}, e.what());
   }
 }
 
@@ -52,7 +52,7 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
   const ResourceLimits& archive_limits = z.archive.limits();
   const std::uint64_t max_json_bytes = limits.max_json_bytes.value_or(archive_limits.max_json_bytes);
   const ZipEntry* main = z.archive.find(kMainMember);
-  if (!main) throw Error(z.archive.name() + ": no __zanj__.json member (not a ZANJ archive)");
+  if (!main) throw Error(InArchive{z.archive.name()}, "no __zanj__.json member (not a ZANJ archive)");
   announce_json_members(z.archive, main, z.archive.find(kMetaMember));
   JsonLimits json_limits{limits.max_json_depth, limits.max_json_values.value_or(archive_limits.max_json_values)};
   z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values);

@@ -154,14 +154,12 @@ class Planner {
 
   Json json(const std::string& path, const JsonArray& node_path) {
     std::string text = read_text_file(path, settings_.limits.max_json_bytes);
-    Json value;
+    Json value = parse_json(text, path, JsonLimits{settings_.limits.max_json_depth});  // its errors name the file
+    text = std::string();
     try {
-      value = parse_json(text, path, JsonLimits{settings_.limits.max_json_depth});
-      text = std::string();
       externalize_json(value, node_path, settings_.thresholds, externals_, members_);
     } catch (const Error& err) {
-      const std::string what = err.what();
-      throw Error(what.rfind(path, 0) == 0 ? what : path + ": " + what);
+      throw Error(InArchive{path}, err.what());
     }
     return value;
   }

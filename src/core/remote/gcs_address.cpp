@@ -21,7 +21,7 @@ std::string gcs_object_url(const std::string& endpoint, const std::string& bucke
 }
 
 FetchTarget gcs_fetch_target(const RemoteUrl& url, const Environment& environment, const RemoteOptions& options) {
-  const auto fail = [&](const std::string& what) -> void { throw Error(url.display + ": " + what, Exit::usage); };
+  const auto fail = [&](const std::string& what) -> void { throw Error(InArchive{url.display}, what, Exit::usage); };
   GcpCredentials credentials;
   try {
     credentials = gcp_credentials(environment, options);

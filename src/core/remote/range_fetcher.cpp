@@ -167,7 +167,7 @@ RangeFetcher::~RangeFetcher() {
 
 TransferCount RangeFetcher::transfer() const { return TransferCount{bytes_.load(), requests_.load()}; }
 
-void RangeFetcher::fail(const std::string& what) const { throw Error(target_.display + ": " + what, Exit::usage); }
+void RangeFetcher::fail(const std::string& what) const { throw Error(InArchive{target_.display}, what, Exit::usage); }
 
 void RangeFetcher::log(const std::string& line) const {
   if (!options_.log) return;

@@ -40,7 +40,7 @@ FetchTarget fetch_target(const RemoteUrl& url, const RemoteOptions& options) {
   try {
     credentials = aws_credentials(environment, options);
   } catch (const Error& e) {
-    throw Error(url.display + ": " + e.what(), Exit::usage);
+    throw Error(InArchive{url.display}, e.what(), Exit::usage);
   }
   if (options.log) options.log(url.display + ": credentials: " + credentials.source);
   target.auth_note = tried_note(credentials.tried, credentials.source);

@@ -71,7 +71,7 @@ std::optional<RemoteUrl> parse_remote_url(std::string_view path) {
   url.display = without_credentials(path);
   const std::string_view rest = std::string_view(url.display).substr(start);
   const std::size_t authority_end = std::min(rest.find_first_of("/?#"), rest.size());
-  if (authority_end == 0) throw Error(url.display + ": the URL names no host", Exit::usage);
+  if (authority_end == 0) throw Error(InArchive{url.display}, "the URL names no host", Exit::usage);
   if (url.scheme == RemoteUrl::Scheme::s3 || url.scheme == RemoteUrl::Scheme::gs) {
     const bool s3 = url.scheme == RemoteUrl::Scheme::s3;
     if (url.display != url.text)

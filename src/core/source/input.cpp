@@ -22,14 +22,14 @@ constexpr std::size_t kSpoolChunk = 1 << 20;  // bytes copied per read while spo
 std::unique_ptr<ByteSource> open_stdin() {
   const std::string name(kStdinName);
   struct stat st {};
-  if (::fstat(STDIN_FILENO, &st) != 0) throw Error(name + ": " + std::strerror(errno), Exit::usage);
+  if (::fstat(STDIN_FILENO, &st) != 0) throw Error(InArchive{name}, std::strerror(errno), Exit::usage);
   // Waiting for someone to type a ZIP file would look like a hang.
   if (::isatty(STDIN_FILENO) == 1)
-    throw Error(name + ": standard input is a terminal; pipe an archive in or give a file name", Exit::usage);
+    throw Error(InArchive{name}, "standard input is a terminal; pipe an archive in or give a file name", Exit::usage);
   // `zanj info - < file.zanj`: the file itself is seekable, no copy needed.
   if (S_ISREG(st.st_mode) && ::lseek(STDIN_FILENO, 0, SEEK_CUR) == 0) {
     UniqueFd fd(::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0));
-    if (!fd) throw Error(name + ": " + std::strerror(errno), Exit::usage);
+    if (!fd) throw Error(InArchive{name}, std::strerror(errno), Exit::usage);
     return std::make_unique<FileSource>(std::move(fd), name);
   }
   return spool_to_temporary_file(STDIN_FILENO, name);
@@ -87,7 +87,7 @@ std::unique_ptr<ByteSource> spool_to_temporary_file(int fd, const std::string& n
     }
     return spool;
   } catch (const Error& e) {
-    throw Error(name + ": " + e.what(), e.exit());
+    throw Error(InArchive{name}, e.what(), e.exit());
   }
 }
 

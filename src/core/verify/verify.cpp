@@ -110,7 +110,7 @@ void read_group(const Archive& archive, const std::vector<const ZipEntry*>& grou
         keep(index_of(e), std::move(slot));
       });
     } catch (const Error& err) {
-      gave_up = err.what();
+      gave_up = err.archive() == archive.name() ? err.reason() : err.what();  // the report names the archive
       std::vector<const ZipEntry*> rest;
       for (const ZipEntry* e : pending)
         if (!seen.count(e)) rest.push_back(e);
@@ -126,8 +126,6 @@ void read_group(const Archive& archive, const std::vector<const ZipEntry*>& grou
     }
     pending.clear();
   }
-  const std::string prefix = archive.name() + ": ";
-  if (gave_up.rfind(prefix, 0) == 0) gave_up.erase(0, prefix.size());
   for (const ZipEntry* e : pending) {
     VerifyReport slot;
     add_problem(slot, Code::entry_unreadable, e->name, "",

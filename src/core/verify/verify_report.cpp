@@ -153,9 +153,8 @@ void finish_report(VerifyReport& report) {
 }
 
 void add_read_failure(VerifyReport& report, const ZipEntry& entry, const Error& error, std::string_view archive_name) {
-  std::string message = error.what();
-  const std::string prefix = std::string(archive_name) + ": ";
-  if (message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
+  // The report names the archive; the member's own error need not.
+  const std::string message = error.archive() == archive_name ? error.reason() : error.what();
   Code code = Code::entry_unreadable;
   if (const auto* data = dynamic_cast<const MemberDataError*>(&error)) {
     switch (data->kind()) {

@@ -13,12 +13,6 @@
 namespace zanj {
 namespace {
 
-/// `message` without the "<what>: " that for_each-style helpers put first.
-std::string without_prefix(std::string message, std::string_view prefix) {
-  if (!prefix.empty() && message.rfind(prefix, 0) == 0) message.erase(0, prefix.size());
-  return message;
-}
-
 /// Keys of a table row against the table's columns, in any order. A column name may repeat
 /// (pandas allows it; a row, being a dict, holds it once), so rows are held to the distinct names.
 bool row_matches(JsonView row, const std::set<std::string_view>& columns) {
@@ -26,7 +20,6 @@ bool row_matches(JsonView row, const std::set<std::string_view>& columns) {
   return std::all_of(columns.begin(), columns.end(), [&](std::string_view c) { return bool(row.find(c)); });
 }
 
-constexpr std::string_view kLinePrefix = "jsonl: ";  // what JsonlLineSplitter puts before its errors
 
 /// The line a path key selects in a list of lines of unknown length: nullopt for a negative
 /// key (counted from the end, so not checked as the lines stream by); a positive int too large
@@ -64,7 +57,7 @@ MemberValueCheck::MemberValueCheck(const ZipEntry& entry, const MemberPlan& plan
   if (plan.role == MemberPlan::Role::npy) npy_.emplace(NpyLimits{limits.max_npy_header_bytes});
   if (plan.role == MemberPlan::Role::jsonl)
     lines_.emplace([this](std::uint64_t i, std::string_view line) { return on_line(i, line); },
-                   limits.max_jsonl_line_bytes, "jsonl", limits.max_jsonl_rows);
+                   limits.max_jsonl_line_bytes, "", limits.max_jsonl_rows);  // the report says which member
   if (plan.columns) columns_.insert(plan.columns->begin(), plan.columns->end());
   reference_found_.resize(plan.line_references.size());
   for (std::size_t r = 0; r < plan.line_references.size(); ++r) {
@@ -101,7 +94,7 @@ void MemberValueCheck::feed_jsonl(std::string_view chunk) {
   try {
     lines_->feed(chunk);
   } catch (const Error& e) {  // a line over the length limit
-    fail(Code::jsonl_invalid, without_prefix(e.what(), kLinePrefix));
+    fail(Code::jsonl_invalid, e.what());
   }
 }
 
@@ -242,7 +235,7 @@ void MemberValueCheck::finish_jsonl() {
   try {
     lines_->finish();
   } catch (const Error& e) {
-    return fail(Code::jsonl_invalid, without_prefix(e.what(), kLinePrefix));
+    return fail(Code::jsonl_invalid, e.what());
   }
   ++found_.checked.jsonl_members;
   jsonl_complete_ = true;

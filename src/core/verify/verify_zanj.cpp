@@ -90,8 +90,7 @@ std::optional<JsonDocument> read_document(const Archive& archive, std::string_vi
     report_json_notes(report, notes, name, "");
     return parsed;
   } catch (const Error& e) {
-    std::string message = e.what();
-    if (message.rfind(": ", 0) == 0) message.erase(0, 2);  // parse_json names the document first
+    const std::string message = e.what();  // parse_document was given no name: this one says where
     const bool deep = message.find("deeper than") != std::string::npos || message.find("too deep") != std::string::npos;
     const bool limit = message.find("(raise with --max-") != std::string::npos;
     add_problem(report, deep ? Code::json_too_deep : limit ? Code::too_large : Code::json_invalid, name, "", message);

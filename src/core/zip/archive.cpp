@@ -35,12 +35,11 @@ Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, const
   try {
     impl->directory = read_zip_directory(*impl->source);
   } catch (const Error& e) {
-    const std::string what = e.what();  // a URL's errors name it already
-    throw Error(what.rfind(impl->name + ": ", 0) == 0 ? what : impl->name + ": " + what, e.exit());
+    throw e.in_archive(impl->name);  // a URL's or a file's own errors name it already
   }
   // Opened for its data: an archive that readers may read differently is refused here, once,
   // for every command (verify opens over its own directory and reports these instead).
-  if (const auto why = impl->directory.ambiguity()) throw Error(impl->name + ": " + *why + "; refusing to read it");
+  if (const auto why = impl->directory.ambiguity()) throw Error(InArchive{impl->name}, *why + "; refusing to read it");
   return PrivateAccess::make<Archive>(std::move(impl));
 }
 
@@ -90,7 +89,7 @@ void Archive::read(const ZipEntry& entry, const ChunkSink& sink) const {
 
 std::string Archive::read_all(const ZipEntry& entry, std::uint64_t max_bytes) const {
   if (entry.uncompressed_size > max_bytes)
-    throw Error(impl_->name + ": member '" + entry.name + "' declares " + std::to_string(entry.uncompressed_size) +
+    throw Error(InArchive{impl_->name}, "member '" + entry.name + "' declares " + std::to_string(entry.uncompressed_size) +
                 " bytes, over the limit of " + std::to_string(max_bytes));
   // The declared size is a claim, not a fact: nothing is reserved for it. The string grows
   // (geometrically) only as decoded bytes arrive, and decoding stops at the declared size.

@@ -239,7 +239,7 @@ std::unique_ptr<MemberDecoder> decoder_for(std::uint16_t method, std::uint64_t d
 
 /// Reads go by the central directory; the local header must describe the same member.
 template <class Who>
-void check_local_header(const ZipEntry& e, const LocalHeader& h, const Who& who) {
+void check_local_header(const ZipEntry& e, const LocalHeader& h, const std::string& archive_name, const Who& who) {
   const bool deferred = (h.flags & kFlagDescriptor) != 0;  // CRC-32 and sizes in a data descriptor
   const auto same = [&](std::uint64_t local, std::uint64_t central) {
     return local == central || (deferred && local == 0);
@@ -257,7 +257,8 @@ void check_local_header(const ZipEntry& e, const LocalHeader& h, const Who& who)
   check(same(h.uncompressed_size, e.uncompressed_size) &&
             same(h.zip64_uncompressed_size.value_or(e.uncompressed_size), e.uncompressed_size),
         "uncompressed size");
-  if (!differ.empty()) throw Error(who() + ": central directory and local header disagree (" + differ + "); not read");
+  if (!differ.empty())
+    throw Error(InArchive{archive_name}, who() + ": central directory and local header disagree (" + differ + "); not read");
 }
 
 /// Deflated members up to this size (both ways) are decoded whole, by libdeflate.
@@ -348,31 +349,31 @@ bool declares_excess_ratio(const ZipEntry& e, std::uint64_t max_ratio) {
 void stream_member(const ByteSource& source, const ZipEntry& entry, const std::string& archive_name,
                    const MemberStreamOptions& options, const ChunkSink& sink) {
   // Built only for a message: many small members must not pay a string each.
-  const auto who_text = [&] { return archive_name + ": member '" + entry.name + "'"; };
+  const auto who_text = [&] { return "member '" + entry.name + "'"; };
   const bool whole = options.prefix == UINT64_MAX;
-  if (entry.encrypted()) throw MemberDataError(Kind::undecodable, who_text() + " is encrypted");
+  if (entry.encrypted()) throw MemberDataError(Kind::undecodable, InArchive{archive_name}, who_text() + " is encrypted");
   auto decoder = decoder_for(entry.method, entry.uncompressed_size);
   if (!decoder)
-    throw MemberDataError(Kind::undecodable, who_text() + " uses compression " + method_name(entry.method) +
+    throw MemberDataError(Kind::undecodable, InArchive{archive_name}, who_text() + " uses compression " + method_name(entry.method) +
                                                  ", which zanj does not read");
   LocalHeader local;
   try {
     local = read_local_header(source, entry);
   } catch (const Error& e) {
-    throw Error(who_text() + ": " + e.what(), e.exit());
+    throw Error(InArchive{archive_name}, who_text() + ": " + e.what(), e.exit());
   }
-  check_local_header(entry, local, who_text);
+  check_local_header(entry, local, archive_name, who_text);
   const std::uint64_t ratio = allowed_ratio(entry.method, options.max_ratio);
   const bool physical = ratio == method_physical_ratio(entry.method);  // over it is a lie, not a choice
   if (whole && declares_excess_ratio(entry, options.max_ratio))
-    throw MemberDataError(Kind::too_long, who_text() + " declares " + std::to_string(entry.uncompressed_size) + " bytes from " +
+    throw MemberDataError(Kind::too_long, InArchive{archive_name}, who_text() + " declares " + std::to_string(entry.uncompressed_size) + " bytes from " +
                                               std::to_string(entry.compressed_size) + ", over " +
                                               (physical ? method_name(entry.method) + "'s maximum of " + std::to_string(ratio) + ":1"
                                                : ratio == UINT64_MAX ? std::string("what no compressed bytes can hold")
                                                                      : "the ratio limit of " + std::to_string(ratio) + ":1 (--max-ratio)") +
                                               "; not decoded");
   if (whole && entry.uncompressed_size > options.max_member_bytes)
-    throw Error(who_text() + " declares " + std::to_string(entry.uncompressed_size) + " bytes, over the limit of " +
+    throw Error(InArchive{archive_name}, who_text() + " declares " + std::to_string(entry.uncompressed_size) + " bytes, over the limit of " +
                 std::to_string(options.max_member_bytes) + " (raise with --max-member-bytes); not decoded");
 
   if (whole && entry.method == static_cast<std::uint16_t>(ZipMethod::deflate) && entry.compressed_size <= kSmallWhole &&
@@ -403,7 +404,7 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
     try {
       step = decoder->decode(std::string_view(input.get() + in_pos, in_len - in_pos), output.get(), out_capacity);
     } catch (const Error& e) {
-      throw MemberDataError(Kind::undecodable, who_text() + " cannot be decoded: " + e.what());
+      throw MemberDataError(Kind::undecodable, InArchive{archive_name}, who_text() + " cannot be decoded: " + e.what());
     }
     in_pos += step.consumed;
     consumed += step.consumed;
@@ -411,13 +412,13 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
       std::string_view chunk(output.get(), step.produced);
       if (!whole) chunk = chunk.substr(0, static_cast<std::size_t>(options.prefix - produced));
       if (whole && produced + chunk.size() > entry.uncompressed_size)
-        throw MemberDataError(Kind::too_long, who_text() + " inflates past its declared size of " +
+        throw MemberDataError(Kind::too_long, InArchive{archive_name}, who_text() + " inflates past its declared size of " +
                                                   std::to_string(entry.uncompressed_size) + " bytes");
       std::uint64_t allowed = 0;
       if (__builtin_mul_overflow(ratio, consumed, &allowed) || __builtin_add_overflow(allowed, kRatioSlack, &allowed))
         allowed = UINT64_MAX;
       if (produced + chunk.size() > allowed)
-        throw MemberDataError(Kind::too_long, who_text() + " expands more than " + std::to_string(ratio) +
+        throw MemberDataError(Kind::too_long, InArchive{archive_name}, who_text() + " expands more than " + std::to_string(ratio) +
                                                   ":1 while decoding (" + (physical ? method_name(entry.method) + "'s maximum" : std::string("ratio limit, --max-ratio")) +
                                                   "); reading stopped");
       produced += chunk.size();
@@ -426,16 +427,16 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
     }
     if (step.finished) break;
     if (step.consumed == 0 && step.produced == 0) {
-      if (in_pos < in_len) throw MemberDataError(Kind::undecodable, who_text() + " cannot be decoded: the decoder stalls");
+      if (in_pos < in_len) throw MemberDataError(Kind::undecodable, InArchive{archive_name}, who_text() + " cannot be decoded: the decoder stalls");
       if (fed == entry.compressed_size) break;  // every compressed byte used, the stream never ended
     }
   }
   if (!whole) return;
   if (produced != entry.uncompressed_size)
-    throw MemberDataError(Kind::too_short, who_text() + " is truncated: " + std::to_string(produced) + " of " +
+    throw MemberDataError(Kind::too_short, InArchive{archive_name}, who_text() + " is truncated: " + std::to_string(produced) + " of " +
                                                std::to_string(entry.uncompressed_size) + " bytes");
   if (static_cast<std::uint32_t>(crc) != entry.crc32)
-    throw MemberDataError(Kind::crc_mismatch, who_text() + " is corrupt: CRC-32 mismatch");
+    throw MemberDataError(Kind::crc_mismatch, InArchive{archive_name}, who_text() + " is corrupt: CRC-32 mismatch");
 }
 
 }  // namespace zanj

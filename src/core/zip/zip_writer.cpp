@@ -62,7 +62,7 @@ struct ZipWriter::Impl {
   bool finished = false;
 
   [[noreturn]] void fail(const char* what) const {
-    throw Error(name + ": cannot " + what + ": " + std::strerror(errno), Exit::usage);
+    throw Error(InArchive{name}, std::string("cannot ") + what + ": " + std::strerror(errno), Exit::usage);
   }
   void write_at(std::uint64_t at, std::string_view bytes) const {
     while (!bytes.empty()) {

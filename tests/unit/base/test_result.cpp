@@ -1,5 +1,5 @@
 // Result<T>: a value or why there is none; value_or_throw turns the failure into the Error it
-// stands for, with the exit status the caller chooses.
+// stands for. And the Error itself: the archive it concerns is structure, apart from its reason.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -26,6 +26,26 @@ TEST_CASE("a Result holds a value or a reason, never both") {
 
   const Result<std::string> text = std::string("abc");
   CHECK(text->size() == 3);
+}
+
+TEST_CASE("an Error carries the archive it concerns apart from its reason") {
+  const Error plain("no such member", Exit::usage);
+  CHECK(plain.archive().empty());
+  CHECK(plain.reason() == "no such member");
+  CHECK(std::string(plain.what()) == "no such member");
+
+  const Error named = plain.in_archive("a.zanj");
+  CHECK(named.archive() == "a.zanj");
+  CHECK(named.reason() == "no such member");
+  CHECK(std::string(named.what()) == "a.zanj: no such member");  // what main prints
+  CHECK(named.exit() == Exit::usage);
+  // Named once: an error that already names an archive keeps it.
+  CHECK(std::string(named.in_archive("b.zanj").what()) == "a.zanj: no such member");
+
+  const MemberDataError data(MemberDataError::Kind::crc_mismatch, InArchive{"a.zanj"}, "member 'x' is corrupt");
+  CHECK(data.archive() == "a.zanj");
+  CHECK(data.reason() == "member 'x' is corrupt");
+  CHECK(data.kind() == MemberDataError::Kind::crc_mismatch);
 }
 
 }  // namespace zanj

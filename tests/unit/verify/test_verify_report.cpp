@@ -101,15 +101,20 @@ TEST_SUITE("verify_report") {
         {MemberDataError::Kind::crc_mismatch, "crc_mismatch"}};
     for (const auto& [kind, code] : kinds) {
       VerifyReport r;
-      add_read_failure(r, e, MemberDataError(kind, "a.zanj: member 'm.npy' is bad"), "a.zanj");
+      add_read_failure(r, e, MemberDataError(kind, InArchive{"a.zanj"}, "member 'm.npy' is bad"), "a.zanj");
       REQUIRE(r.errors.size() == 1);
       CHECK(r.errors[0].code == code);
       CHECK(r.errors[0].member == "m.npy");
       CHECK(r.errors[0].message == "member 'm.npy' is bad");
     }
     VerifyReport r;
-    add_read_failure(r, e, Error("a.zanj: cannot read member header"), "a.zanj");
+    add_read_failure(r, e, Error(InArchive{"a.zanj"}, "cannot read member header"), "a.zanj");
     CHECK(r.errors.at(0).code == "entry_unreadable");
+    CHECK(r.errors.at(0).message == "cannot read member header");
+    // An error about something else (the file under a URL's spool, say) keeps its own name.
+    VerifyReport other;
+    add_read_failure(other, e, Error(InArchive{"/tmp/spool"}, "Input/output error"), "a.zanj");
+    CHECK(other.errors.at(0).message == "/tmp/spool: Input/output error");
   }
 
   TEST_CASE("directory errors map to codes (pinned to read_zip_directory's real messages)") {
