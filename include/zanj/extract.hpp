@@ -83,8 +83,4 @@ struct SalvagedArchive {
 /// would disagree about it (a safety refusal, not damage).
 SalvagedArchive open_or_salvage(const std::string& path, const OpenOptions& options = {});
 
-/// The directory `zanj extract FILE` uses by default: FILE's base name without `.zanj` (or
-/// its last extension), or with `.d` appended when that would leave nothing different.
-std::string default_extract_directory(const std::string& archive_path);
-
 }  // namespace zanj

@@ -36,15 +36,12 @@ struct PackSettings {
   ResourceLimits limits;
 };
 
-/// One input on the command line: "path", or "name=path" to choose its root key.
+/// One input: a file or directory, and the root key it is stored under when there are several.
 struct PackInput {
-  std::string key;     ///< the name given, else the file's stem
+  std::string key;     ///< the name to store it under; empty: the file's stem ("weights" for dir/weights.npz)
   std::string path;
-  bool named = false;  ///< the key was given
+  bool named = false;  ///< the key was chosen (NAME=PATH): a lone input is then stored under it too
 };
-/// "name=path" when the text before '=' is a plain name (no '/') and `arg` itself is not an
-/// existing path; otherwise the whole argument is the path.
-PackInput parse_pack_input(std::string_view arg);
 
 enum class InputKind { npz, npy, json, directory };
 /// By file type and extension (.npz, .npy, .json), else by the first bytes. Throws Error

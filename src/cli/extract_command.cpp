@@ -81,6 +81,25 @@ int list_plan(const ExtractOptions& opt, ExtractPlan& plan, const std::string& d
   return plan.refused.empty() && !salvaged ? 0 : 1;
 }
 
+}  // namespace
+
+std::string default_extract_directory(const std::string& archive_path) {
+  std::string base = archive_path;
+  if (is_remote_url(base)) base.resize(std::min(base.find_first_of("?#"), base.size()));  // a URL's query is no name
+  while (base.size() > 1 && base.back() == '/') base.pop_back();
+  base = base.substr(base.rfind('/') == std::string::npos ? 0 : base.rfind('/') + 1);
+  std::string stem = base;
+  if (stem.ends_with(".zanj")) {
+    stem.resize(stem.size() - 5);
+  } else if (const std::size_t dot = stem.rfind('.'); dot != std::string::npos && dot > 0) {
+    stem.resize(dot);
+  }
+  if (stem.empty() || stem == base || stem == "." || stem == "..") stem = base + ".d";
+  return stem;
+}
+
+namespace {
+
 int run_extract(const ExtractOptions& opt) {
   const unsigned jobs = jobs_or_default(opt.jobs);  // a bad ZANJ_JOBS stops before anything is written
   if (opt.npy_only && opt.json_only) throw Error("--npy-only and --json-only exclude each other", Exit::usage);

@@ -1,5 +1,6 @@
 #include "pack_command.hpp"
 
+#include <sys/stat.h>
 
 #include <memory>
 
@@ -15,6 +16,17 @@
 #include "zanj/safe_files.hpp"
 
 namespace zanj::cli {
+
+PackInput parse_pack_input(std::string_view arg) {
+  const std::size_t eq = arg.find('=');
+  struct stat st {};
+  const std::string whole(arg);
+  if (eq != std::string_view::npos && eq > 0 && arg.substr(0, eq).find('/') == std::string_view::npos &&
+      ::stat(whole.c_str(), &st) != 0)
+    return {std::string(arg.substr(0, eq)), std::string(arg.substr(eq + 1)), true};
+  return {"", whole, false};
+}
+
 namespace {
 
 struct PackOptions {

@@ -205,19 +205,4 @@ void check_targets(ExtractPlan& plan, int root, Replace replace) {
   plan.members = std::move(kept);
 }
 
-std::string default_extract_directory(const std::string& archive_path) {
-  std::string base = archive_path;
-  if (is_remote_url(base)) base.resize(std::min(base.find_first_of("?#"), base.size()));  // a URL's query is no name
-  while (base.size() > 1 && base.back() == '/') base.pop_back();
-  base = base.substr(base.rfind('/') == std::string::npos ? 0 : base.rfind('/') + 1);
-  std::string stem = base;
-  if (stem.ends_with(".zanj")) {
-    stem.resize(stem.size() - 5);
-  } else if (const std::size_t dot = stem.rfind('.'); dot != std::string::npos && dot > 0) {
-    stem.resize(dot);
-  }
-  if (stem.empty() || stem == base || stem == "." || stem == "..") stem = base + ".d";
-  return stem;
-}
-
 }  // namespace zanj

@@ -171,16 +171,6 @@ class Planner {
 
 }  // namespace
 
-PackInput parse_pack_input(std::string_view arg) {
-  const std::size_t eq = arg.find('=');
-  struct stat st {};
-  const std::string whole(arg);
-  if (eq != std::string_view::npos && eq > 0 && arg.substr(0, eq).find('/') == std::string_view::npos &&
-      ::stat(whole.c_str(), &st) != 0)
-    return {std::string(arg.substr(0, eq)), std::string(arg.substr(eq + 1)), true};
-  return {stem_of(whole), whole, false};
-}
-
 InputKind input_kind(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) throw Error(path + ": no such file or directory", Exit::usage);
@@ -223,7 +213,7 @@ PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& set
   }
   JsonObject root;
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const std::string& key = inputs[i].key;
+    const std::string key = inputs[i].key.empty() ? stem_of(inputs[i].path) : inputs[i].key;
     if (key.empty()) throw Error(inputs[i].path + ": no name to store it under (use NAME=PATH)", Exit::usage);
     for (const auto& [existing, value] : root)
       if (existing == key) throw Error("two inputs would both be stored under '" + key + "' (use NAME=PATH)", Exit::usage);

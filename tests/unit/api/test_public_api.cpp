@@ -221,7 +221,7 @@ TEST_SUITE("public api") {
     std::ofstream(input) << R"({"name": "run", "losses": [0.5, 0.25, 0.125], "steps": [1, 2, 3, 4]})";
     zanj::PackSettings settings;
     settings.thresholds.list = 4;  // lists of 4 or more go to .jsonl members
-    const zanj::PackJob job = zanj::prepare_pack({zanj::parse_pack_input(input)}, settings);
+    const zanj::PackJob job = zanj::prepare_pack({zanj::PackInput{"", input}}, settings);
     const zanj::PackSummary written = zanj::write_pack(job, output, settings);
     CHECK(written.members == 3);  // the two JSON members and steps.jsonl
 

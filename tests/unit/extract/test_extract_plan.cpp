@@ -164,12 +164,4 @@ TEST_SUITE("extract_plan") {
     check_targets(forced, root.get(), Replace::yes);
     CHECK(names(forced) == std::vector<std::string>{"new", "exists", "deep/er/y"});
   }
-
-  TEST_CASE("the default directory is the archive's name without .zanj") {
-    CHECK(default_extract_directory("model.zanj") == "model");
-    CHECK(default_extract_directory("/data/runs/model.zanj") == "model");
-    CHECK(default_extract_directory("weights.zip") == "weights");
-    CHECK(default_extract_directory("archive") == "archive.d");
-    CHECK(default_extract_directory(".zanj") == ".zanj.d");
-  }
 }

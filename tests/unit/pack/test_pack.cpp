@@ -69,7 +69,7 @@ TEST_SUITE("pack") {
     std::string npz = zanj::test::read_file(convert("arrays.npz"));
     npz[npz.find("\x93NUMPY") + 300] ^= 0x55;  // corrupt the first array: CRC mismatch while copying
     zanj::test::write_file(tmp / "bad.npz", npz);
-    const PackPlan plan = plan_pack({parse_pack_input(tmp / "bad.npz")}, {});
+    const PackPlan plan = plan_pack({PackInput{"", tmp / "bad.npz"}}, {});
     CHECK_THROWS_WITH_AS(write_pack(plan, tmp / "out.zanj", {}), doctest::Contains("CRC-32"), Error);
     CHECK(zanj::test::read_file(tmp / "out.zanj") == "previous");
     std::vector<std::string> left;
@@ -90,7 +90,7 @@ TEST_SUITE("pack") {
     TempDir tmp;
     PackSettings settings;
     settings.method = ZipMethod::store;
-    write_pack(plan_pack({parse_pack_input(convert("arrays_compressed.npz"))}, settings), tmp / "s.zanj", settings);
+    write_pack(plan_pack({PackInput{"", convert("arrays_compressed.npz")}}, settings), tmp / "s.zanj", settings);
     const ZanjFile z(tmp / "s.zanj");
     CHECK(z.problems().empty());
     for (const auto& e : z.archive().entries()) CHECK(e.method == 0);

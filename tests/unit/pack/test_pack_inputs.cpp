@@ -22,18 +22,6 @@ std::vector<std::string> keys(const Json& object) {
 }  // namespace
 
 TEST_SUITE("pack_inputs") {
-  TEST_CASE("NAME=PATH or a path with its stem") {
-    const PackInput plain = parse_pack_input("dir/weights.v2.npz");
-    CHECK((plain.key == "weights.v2" && plain.path == "dir/weights.v2.npz" && !plain.named));
-    const PackInput named = parse_pack_input("w=dir/weights.npz");
-    CHECK((named.key == "w" && named.path == "dir/weights.npz" && named.named));
-    const PackInput odd = parse_pack_input("dir/a=b.json");  // '/' before '=': a path
-    CHECK((odd.path == "dir/a=b.json" && !odd.named));
-    TempDir tmp;
-    zanj::test::write_file(tmp / "x=y.json", "1");
-    CHECK(parse_pack_input(tmp / "x=y.json").path == tmp / "x=y.json");  // an existing file wins
-  }
-
   TEST_CASE("input kinds by extension, then by content") {
     TempDir tmp;
     CHECK(input_kind(convert("arrays.npz")) == InputKind::npz);
@@ -51,7 +39,7 @@ TEST_SUITE("pack_inputs") {
   }
 
   TEST_CASE("an npz gives a dict root with one external array per member, in storage order") {
-    const PackPlan plan = plan_pack({parse_pack_input(convert("arrays_compressed.npz"))}, {});
+    const PackPlan plan = plan_pack({PackInput{"", convert("arrays_compressed.npz")}}, {});
     CHECK(keys(plan.root) == std::vector<std::string>{"weights", "bias", "labels", "mask", "tiny"});
     CHECK(member_names(plan) ==
           std::vector<std::string>{"weights.npy", "bias.npy", "labels.npy", "mask.npy", "tiny.npy"});
@@ -67,26 +55,26 @@ TEST_SUITE("pack_inputs") {
   }
 
   TEST_CASE("a lone npy is wrapped in a dict, keyed by its stem or --key") {
-    const PackPlan plan = plan_pack({parse_pack_input(convert("single.npy"))}, {});
+    const PackPlan plan = plan_pack({PackInput{"", convert("single.npy")}}, {});
     CHECK(keys(plan.root) == std::vector<std::string>{"single"});
     CHECK(member_names(plan) == std::vector<std::string>{"single.npy"});
     CHECK(std::get<DiskFileSource>(plan.members[0].source).path == convert("single.npy"));
     PackSettings keyed;
     keyed.npy_key = "w";
-    CHECK(keys(plan_pack({parse_pack_input(convert("single.npy"))}, keyed).root) == std::vector<std::string>{"w"});
+    CHECK(keys(plan_pack({PackInput{"", convert("single.npy")}}, keyed).root) == std::vector<std::string>{"w"});
   }
 
   TEST_CASE("several inputs become root keys; names must differ") {
     const PackPlan plan =
-        plan_pack({parse_pack_input("a=" + convert("arrays.npz")), parse_pack_input(convert("plain.json")),
-                   parse_pack_input(convert("single.npy"))},
+        plan_pack({PackInput{"a", convert("arrays.npz"), true}, PackInput{"", convert("plain.json")},
+                   PackInput{"", convert("single.npy")}},
                   {});
     CHECK(keys(plan.root) == std::vector<std::string>{"a", "plain", "single"});
     CHECK(member_names(plan)[0] == "a/weights.npy");
     CHECK(member_names(plan).back() == "single.npy");
     CHECK(plan.root.find("single")->string_at("$ref") == "single.npy");
     CHECK_THROWS_WITH_AS(
-        plan_pack({parse_pack_input(convert("single.npy")), parse_pack_input("single=" + convert("plain.json"))}, {}),
+        plan_pack({PackInput{"", convert("single.npy")}, PackInput{"single", convert("plain.json"), true}}, {}),
         doctest::Contains("'single'"), Error);
   }
 
@@ -94,7 +82,7 @@ TEST_SUITE("pack_inputs") {
     PackSettings settings;
     settings.thresholds = {100, 400};
     settings.method = ZipMethod::store;
-    const PackPlan plan = plan_pack({parse_pack_input(convert("plain.json"))}, settings);
+    const PackPlan plan = plan_pack({PackInput{"", convert("plain.json")}}, settings);
     CHECK(member_names(plan) == std::vector<std::string>{"losses.jsonl"});  // 500 >= 400 > 300
     const Json* cfg = plan.meta.find("zanj_cfg");
     CHECK(cfg->find("external_array_threshold")->as_uint64() == 100);
@@ -111,10 +99,10 @@ TEST_SUITE("pack_inputs") {
     objects.replace(objects.find("<f8"), 3, "|O8");  // pickled objects: never accepted as data
     zanj::test::write_file(tmp / "objects.npy", objects + std::string(16, 'x'));
     zanj::test::write_file(tmp / "bad.json", "{\"a\": ");
-    CHECK_THROWS_WITH_AS(plan_pack({parse_pack_input(tmp / "short.npy")}, {}), doctest::Contains("short.npy"), Error);
-    CHECK_THROWS_WITH_AS(plan_pack({parse_pack_input(tmp / "objects.npy")}, {}), doctest::Contains("objects.npy"), Error);
-    CHECK_THROWS_WITH_AS(plan_pack({parse_pack_input(tmp / "bad.json")}, {}), doctest::Contains("bad.json"), Error);
-    CHECK_THROWS_WITH_AS(plan_pack({parse_pack_input(tmp.path()), parse_pack_input(convert("single.npy"))}, {}),
+    CHECK_THROWS_WITH_AS(plan_pack({PackInput{"", tmp / "short.npy"}}, {}), doctest::Contains("short.npy"), Error);
+    CHECK_THROWS_WITH_AS(plan_pack({PackInput{"", tmp / "objects.npy"}}, {}), doctest::Contains("objects.npy"), Error);
+    CHECK_THROWS_WITH_AS(plan_pack({PackInput{"", tmp / "bad.json"}}, {}), doctest::Contains("bad.json"), Error);
+    CHECK_THROWS_WITH_AS(plan_pack({PackInput{"", tmp.path()}, PackInput{"", convert("single.npy")}}, {}),
                          doctest::Contains("on its own"), Error);
   }
 }
