@@ -1,8 +1,8 @@
 #pragma once
 // What `info` reports about an archive, computed from the directory and the two JSON
 // members only: no member data is read. And what `stats --hist` and `zanj report` show of an
-// array's values (profile_array: statistics, a histogram and a thumbnail in one pass), and the
-// report pages themselves.
+// array's values (profile_array: statistics, a histogram and a thumbnail in one pass); the
+// report pages themselves are in report.hpp.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -13,9 +13,7 @@
 #include "zanj/json.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/array.hpp"
-#include "zanj/diff.hpp"
 #include "zanj/tree.hpp"
-#include "zanj/verify.hpp"
 
 namespace zanj {
 
@@ -149,29 +147,5 @@ struct ArrayProfile {
 /// is constant (bins and cells). Throws Error when the values cannot be read.
 ArrayProfile profile_array(const Archive& archive, const ArrayNode& node, std::string_view path,
                            const ProfileOptions& options = {});
-
-struct ReportOptions {
-  ProfileOptions profile{256, 128};
-  /// The archive's file, verified (verify_file) while the external arrays' values are profiled
-  /// from the bytes verify reads; "" when there is nothing to verify again (standard input):
-  /// the page says so.
-  std::string verify_path;
-  /// Threads verify reads members on (VerifyOptions::threads; 0: the CPUs this process may
-  /// use). The page does not depend on it.
-  unsigned threads = 0;
-};
-
-/// `zanj report FILE`: one self-contained HTML page (inline CSS and SVG, a small inline script,
-/// no URL) with the info summary, verify's verdict, where the bytes go, and the object tree
-/// with each array's statistics, histogram and heatmap thumbnail.
-std::string report_page(const ZanjFile& file, const ReportOptions& options = {});
-
-/// `zanj report OLD NEW`: the comparison page. Every difference of diff_archives(a, b, options),
-/// and per differing array a histogram of a - b and its largest differences.
-std::string comparison_page(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options);
-
-/// Write `page` to `path` atomically: a temporary file in the same directory, renamed into
-/// place when complete (an existing file is replaced). Throws Error (usage) when it cannot.
-void save_page(const std::string& path, std::string_view page);
 
 }  // namespace zanj

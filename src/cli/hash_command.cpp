@@ -6,7 +6,7 @@
 #include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
-#include "zanj/diff.hpp"
+#include "zanj/hash.hpp"
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
 

@@ -9,6 +9,7 @@
 #include "output.hpp"
 #include "zanj/diff.hpp"
 #include "zanj/error.hpp"
+#include "zanj/report.hpp"
 #include "zanj/summary.hpp"
 
 namespace zanj::cli {

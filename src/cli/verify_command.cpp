@@ -14,7 +14,7 @@
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
 #include "zanj/limits.hpp"
-#include "zanj/summary.hpp"  // save_page
+#include "zanj/report.hpp"  // save_page
 #include "zanj/verify.hpp"
 
 namespace zanj::cli {

@@ -24,7 +24,7 @@
 #include "json/json_view_access.hpp"
 #include "array/member_reader.hpp"
 #include "object/table_frame.hpp"
-#include "zanj/diff.hpp"
+#include "zanj/hash.hpp"
 #include "zanj/error.hpp"
 #include "zip/member_name.hpp"
 #include "zip/archive_access.hpp"

@@ -4,7 +4,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "zanj/diff.hpp"
+#include "zanj/hash.hpp"
 
 namespace zanj {
 namespace {

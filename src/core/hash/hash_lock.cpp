@@ -4,7 +4,7 @@
 #include "source/input.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"
-#include "zanj/diff.hpp"
+#include "zanj/hash.hpp"
 #include "zanj/error.hpp"
 
 namespace zanj {

@@ -6,6 +6,8 @@
 #include <optional>
 #include <set>
 
+#include "zanj/report.hpp"
+#include "zanj/verify.hpp"
 #include "report/html_text.hpp"
 #include "report/object_tree.hpp"
 #include "report/page_frame.hpp"

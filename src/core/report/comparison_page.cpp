@@ -10,6 +10,7 @@
 #include "array/array_reader.hpp"
 #include "array/element_numbers.hpp"
 #include "diff/element_pairs.hpp"
+#include "zanj/report.hpp"
 #include "report/html_text.hpp"
 #include "report/page_frame.hpp"
 #include "report/svg_figures.hpp"

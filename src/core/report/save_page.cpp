@@ -4,6 +4,7 @@
 
 #include "io/temp_file.hpp"
 #include "zanj/error.hpp"
+#include "zanj/report.hpp"
 #include "zanj/summary.hpp"
 
 namespace zanj {

@@ -4,7 +4,7 @@
 
 #include "hash/digest.hpp"
 #include "npy_archive.hpp"
-#include "zanj/diff.hpp"
+#include "zanj/hash.hpp"
 #include "zanj_builder.hpp"
 
 using namespace zanj;

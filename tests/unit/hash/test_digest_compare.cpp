@@ -1,7 +1,7 @@
 // --check's comparison: the deepest changes only, missing and added nodes.
 #include <doctest/doctest.h>
 
-#include "zanj/diff.hpp"
+#include "zanj/hash.hpp"
 
 using namespace zanj;
 

@@ -4,7 +4,7 @@
 #include <fstream>
 
 #include "temp_dir.hpp"
-#include "zanj/diff.hpp"
+#include "zanj/hash.hpp"
 #include "zanj/error.hpp"
 
 using namespace zanj;

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "test_support.hpp"
+#include "zanj/report.hpp"
 #include "zanj/summary.hpp"
 
 using namespace zanj;

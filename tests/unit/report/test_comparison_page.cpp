@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "zanj_builder.hpp"
+#include "zanj/report.hpp"
 #include "zanj/summary.hpp"
 
 using namespace zanj;

@@ -6,6 +6,7 @@
 
 #include "temp_dir.hpp"
 #include "zanj/error.hpp"
+#include "zanj/report.hpp"
 #include "zanj/summary.hpp"
 
 using namespace zanj;

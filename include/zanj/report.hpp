@@ -1,0 +1,36 @@
+#pragma once
+// `zanj report`: self-contained HTML pages drawn from what info, verify, stats and diff compute.
+#include <string>
+#include <string_view>
+
+#include "zanj/archive.hpp"
+#include "zanj/diff.hpp"
+#include "zanj/summary.hpp"
+
+namespace zanj {
+
+struct ReportOptions {
+  ProfileOptions profile{256, 128};
+  /// The archive's file, verified (verify_file) while the external arrays' values are profiled
+  /// from the bytes verify reads; "" when there is nothing to verify again (standard input):
+  /// the page says so.
+  std::string verify_path;
+  /// Threads verify reads members on (VerifyOptions::threads; 0: the CPUs this process may
+  /// use). The page does not depend on it.
+  unsigned threads = 0;
+};
+
+/// `zanj report FILE`: one self-contained HTML page (inline CSS and SVG, a small inline script,
+/// no URL) with the info summary, verify's verdict, where the bytes go, and the object tree
+/// with each array's statistics, histogram and heatmap thumbnail.
+std::string report_page(const ZanjFile& file, const ReportOptions& options = {});
+
+/// `zanj report OLD NEW`: the comparison page. Every difference of diff_archives(a, b, options),
+/// and per differing array a histogram of a - b and its largest differences.
+std::string comparison_page(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options);
+
+/// Write `page` to `path` atomically: a temporary file in the same directory, renamed into
+/// place when complete (an existing file is replaced). Throws Error (usage) when it cannot.
+void save_page(const std::string& path, std::string_view page);
+
+}  // namespace zanj
