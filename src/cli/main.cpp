@@ -114,8 +114,8 @@ int command_position(const CLI::App& app, int argc, char** argv) {
 // The command named on the command line when no other could be parsed: every argument before
 // it is a global option (with its value), and no later one names another command (CLI11 goes
 // on to a sibling after one ends) or asks for --help-all. Otherwise nullptr. Setting up only
-// that command's options takes `zanj info tests/corpus/basic.zanj` from 3.76M to 2.46M
-// instructions (callgrind, RelWithDebInfo; a third of the whole run), which is why this stays;
+// that command's options takes `zanj info tests/corpus/basic.zanj` from 6.31M to 4.65M
+// instructions (callgrind, RelWithDebInfo; a quarter of the whole run), which is why this stays;
 // what CLI11 parses, prints and rejects is the same, since nothing on the line could reach the
 // commands left out (tests/e2e/test_startup.py).
 const CommandEntry* chosen_command(const CLI::App& app, int argc, char** argv) {
