@@ -1,11 +1,14 @@
-# What `cmake --install` puts under the prefix, in two components that cmake/Package.cmake turns
-# into two Debian packages:
-# - runtime: bin/zanj (installed by src/cli/CMakeLists.txt),
+# What `cmake --install` puts under the prefix, in three components that cmake/Package.cmake
+# turns into three Debian packages:
+# - runtime: bin/zanj (installed by src/cli/CMakeLists.txt; it links the library statically),
 #   the man pages (every man/*.1, so new pages install without editing this) and the
 #   completions, each where its consumer looks: man, bash-completion, zsh's fpath, fish's
 #   vendor directory;
-# - development: the core library libzanj.a, the public headers include/zanj/*.hpp, a CMake
-#   package (find_package(zanj) -> zanj::zanj) and a pkg-config file (zanj.pc).
+# - libraries: the shared library, libzanj.so.0 and the file it names;
+# - development: libzanj.so (the link to it), the static library libzanj.a, the public headers
+#   include/zanj/*.hpp, a CMake package (find_package(zanj) -> zanj::zanj, static, and
+#   zanj::zanj_shared) and a pkg-config file (zanj.pc: the shared library, or with --static
+#   what the static one needs).
 include(CMakePackageConfigHelpers)
 
 file(GLOB ZANJ_MAN_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/man/*.1)
@@ -23,6 +26,10 @@ set_target_properties(zanj_core PROPERTIES OUTPUT_NAME zanj EXPORT_NAME zanj)
 set_property(TARGET zanj_core APPEND PROPERTY INTERFACE_COMPILE_FEATURES cxx_std_20)
 install(TARGETS zanj_core EXPORT zanjTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
+set_target_properties(zanj_shared PROPERTIES EXPORT_NAME zanj_shared)
+set_property(TARGET zanj_shared APPEND PROPERTY INTERFACE_COMPILE_FEATURES cxx_std_20)
+install(TARGETS zanj_shared EXPORT zanjTargets
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT libraries NAMELINK_COMPONENT development)
 # Every header in include/zanj is public; private headers sit beside their sources in src/core.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/zanj DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
         COMPONENT development FILES_MATCHING PATTERN "*.hpp")

@@ -1,9 +1,10 @@
 """End-to-end: `cmake --install BUILD --prefix TMP` puts the binary, every man page and the
 three shell completions where their consumers look for them, and the library beside them:
-libzanj.a, the public headers (include/zanj, nothing else), the CMake package and zanj.pc.
-A program outside the tree (tests/consumer: examples/list_and_slice.cpp) then builds against
-that prefix, once with find_package(zanj) and once with pkg-config, and lists the corpus
-archives and prints a slice as `zanj ls` and `zanj cat` do."""
+libzanj.a, libzanj.so.0, the public headers (include/zanj, nothing else), the CMake package and
+zanj.pc. A program outside the tree (tests/consumer: examples/list_and_slice.cpp) then builds
+against that prefix, with find_package(zanj) (the static library, then the shared one) and with
+pkg-config (the shared one), and lists the corpus archives and prints a slice as `zanj ls` and
+`zanj cat` do."""
 import filecmp
 import glob
 import os
@@ -39,6 +40,12 @@ def project_version():
 def build_type():
     with open(os.path.join(BUILD_DIR, "CMakeCache.txt")) as f:
         return re.search(r"^CMAKE_BUILD_TYPE:\w+=(.*)$", f.read(), re.M).group(1)
+
+
+def needed_libraries(binary):
+    """The NEEDED entries of an ELF file's dynamic section, as readelf prints them."""
+    p = subprocess.run(["readelf", "-d", binary], capture_output=True, check=True)
+    return b"\n".join(line for line in p.stdout.splitlines() if b"(NEEDED)" in line)
 
 
 def public_headers():
@@ -127,29 +134,55 @@ class Install(ZanjTest):
                        for d, _, files in os.walk(self.prefix) for f in files)
         man_pages = sorted("share/man/man1/" + os.path.basename(p)
                            for p in glob.glob(os.path.join(SOURCE_DIR, "man", "*.1")))
-        library = ["lib/libzanj.a", "lib/pkgconfig/zanj.pc"] + [
+        library = ["lib/libzanj.a", "lib/libzanj.so", "lib/libzanj.so.0", f"lib/libzanj.so.{project_version()}",
+                   "lib/pkgconfig/zanj.pc"] + [
             "lib/cmake/zanj/" + f for f in ("zanjConfig.cmake", "zanjConfigVersion.cmake", "zanjTargets.cmake",
                                             f"zanjTargets-{build_type().lower()}.cmake")]
         self.assertEqual(found, sorted(["bin/zanj", *COMPLETIONS.values(), *man_pages, *library,
                                         *public_headers()]))
 
-    def test_consumer_with_find_package(self):
-        build = os.path.join(self.tmp.name, "consumer-cmake")
+    def test_shared_library_exports_the_api_only(self):
+        library = self.installed(f"lib/libzanj.so.{project_version()}")
+        p = subprocess.run(["objdump", "-p", library], capture_output=True, check=True)
+        self.assertIn(b"SONAME               libzanj.so.0", p.stdout)
+        p = subprocess.run(["nm", "-D", "--defined-only", "-C", library], capture_output=True, check=True, text=True)
+        # "ADDRESS TYPE NAME@@ZANJ_0": the name without its version node
+        symbols = [re.sub(r"@@?ZANJ_0$", "", line.split(" ", 2)[2])
+                   for line in p.stdout.splitlines() if line.count(" ") >= 2]
+        self.assertGreater(len(symbols), 100)
+        # The version node aside, every exported symbol is the API's (cmake/libzanj.map).
+        self.assertEqual([s for s in symbols if "zanj::" not in s and s != "ZANJ_0"], [])
+        self.assertIn("zanj::Archive::entries() const", symbols)
+
+    def consumer_with_find_package(self, target):
+        build = os.path.join(self.tmp.name, "consumer-cmake-" + target.replace(":", "_"))
         generator = ["-G", "Ninja"] if shutil.which("ninja") else []
         self.run_step("configuring tests/consumer", [
             CMAKE, "-S", os.path.join(SOURCE_DIR, "tests", "consumer"), "-B", build, *generator,
-            "-DCMAKE_PREFIX_PATH=" + self.prefix, "-DCMAKE_CXX_FLAGS=" + " ".join(SANITIZER_FLAGS)])
+            "-DCMAKE_PREFIX_PATH=" + self.prefix, "-DCMAKE_CXX_FLAGS=" + " ".join(SANITIZER_FLAGS),
+            "-DZANJ_TARGET=" + target])
         self.run_step("building tests/consumer", [CMAKE, "--build", build])
-        self.assertListsEveryArchive(os.path.join(build, "zanj_consumer"))
+        return os.path.join(build, "zanj_consumer")
+
+    def test_consumer_with_find_package(self):
+        consumer = self.consumer_with_find_package("zanj::zanj")
+        self.assertNotIn(b"libzanj.so", needed_libraries(consumer))  # libzanj.a, linked in
+        self.assertListsEveryArchive(consumer)
+
+    def test_consumer_with_find_package_shared(self):
+        consumer = self.consumer_with_find_package("zanj::zanj_shared")
+        self.assertIn(b"libzanj.so.0", needed_libraries(consumer))
+        self.assertListsEveryArchive(consumer)
 
     def test_consumer_with_pkg_config(self):
         env = dict(os.environ, PKG_CONFIG_PATH=self.installed("lib/pkgconfig"))
         # pkg-config escapes the spaces of the prefix with backslashes, as a shell would read them.
-        flags = shlex.split(self.run_step("pkg-config", ["pkg-config", "--cflags", "--libs", "--static", "zanj"], env))
+        flags = shlex.split(self.run_step("pkg-config", ["pkg-config", "--cflags", "--libs", "zanj"], env))
         consumer = os.path.join(self.tmp.name, "consumer-pkg-config")
         self.run_step("compiling examples/list_and_slice.cpp", [
             CXX, "-std=c++20", *SANITIZER_FLAGS, os.path.join(SOURCE_DIR, "examples", "list_and_slice.cpp"),
-            "-o", consumer, *flags])
+            "-o", consumer, *flags, "-Wl,-rpath," + self.installed("lib")])
+        self.assertIn(b"libzanj.so.0", needed_libraries(consumer))  # -lzanj: the shared library
         self.assertListsEveryArchive(consumer)
 
 
