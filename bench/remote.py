@@ -1,4 +1,4 @@
-"""Remote rows of the benchmark (README, "Remote archives"): zanj on an http:// URL served by nginx on loopback,
+"""Remote rows of the benchmark (docs/remote.md): zanj on an http:// URL served by nginx on loopback,
 beside curl's download followed by a local verify, in the same run. Bytes and requests are
 counted from nginx's access log."""
 import os

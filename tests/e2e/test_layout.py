@@ -1,6 +1,6 @@
-"""The tree shows the architecture, and the README says what it shows: one folder per core
-subsystem, each listing exactly its own sources; unit tests in folders that mirror the core;
-the README's Architecture section naming every folder and every core file. The folders are
+"""The tree shows the architecture, and docs/ARCHITECTURE.md says what it shows: one folder per
+core subsystem, each listing exactly its own sources; unit tests in folders that mirror the core;
+its Files section naming every folder and every core file. The folders are
 layers: docs/ARCHITECTURE.md gives each a rank, and a core file includes private headers only
 from its own folder and from lower ranks, with no include cycle between files. (That the
 command line includes nothing but the public API is test_public_headers.py's.)"""
@@ -41,8 +41,8 @@ def subsystems():
 
 
 def architecture_section():
-    text = read(os.path.join(SOURCE_DIR, "README.md"))
-    start = text.index("\n## Architecture\n")
+    text = read(os.path.join(SOURCE_DIR, "docs", "ARCHITECTURE.md"))
+    start = text.index("\n## Files\n")
     end = text.find("\n## ", start + 1)
     return text[start:] if end < 0 else text[start:end]
 
@@ -163,7 +163,7 @@ class Layout(unittest.TestCase):
                                         os.path.exists(os.path.join(PUBLIC, stem + ".hpp")),
                                         "a unit test named after no file of its folder")
 
-    def test_readme_names_every_folder_and_core_file(self):
+    def test_docs_name_every_folder_and_core_file(self):
         section = architecture_section()
         for folder in subsystems():
             with self.subTest(folder=folder):
@@ -172,14 +172,14 @@ class Layout(unittest.TestCase):
                 stem, ext = os.path.splitext(source)
                 if ext in (".cpp", ".hpp") and not stem.endswith("_tables"):
                     with self.subTest(file=f"{folder}/{source}"):
-                        self.assertTrue(f"`{stem}`" in section, "the README's Architecture section names it")
+                        self.assertTrue(f"`{stem}`" in section, "docs/ARCHITECTURE.md's Files section names it")
         mentioned = set(re.findall(r"`(\w+)/`", section))
         for folder in mentioned - set(subsystems()):
             with self.subTest(mentioned=folder):
                 self.assertTrue(os.path.isdir(os.path.join(SOURCE_DIR, folder)) or
                                 os.path.isdir(os.path.join(SOURCE_DIR, "src", folder)) or
                                 os.path.isdir(os.path.join(UNIT, folder)),
-                                "the README names a folder that does not exist")
+                                "docs/ARCHITECTURE.md names a folder that does not exist")
 
     def test_no_file_name_means_two_things(self):
         seen = {}

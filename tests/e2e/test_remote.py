@@ -1,6 +1,6 @@
-"""Archives read from URLs (README, "Remote archives"): every command gives on http://127.0.0.1/NAME, served by
+"""Archives read from URLs (docs/remote.md): every command gives on http://127.0.0.1/NAME, served by
 a real nginx, what it gives on the file itself, within the byte and request budgets the
-README states (counted from nginx's access log)."""
+docs/remote.md states (counted from nginx's access log)."""
 import json
 import os
 import shutil

@@ -1,4 +1,4 @@
-"""URLs on a server that misbehaves (README, "Remote archives"): each fault ends in the right output after
+"""URLs on a server that misbehaves (docs/remote.md): each fault ends in the right output after
 recovery or in one clear `zanj: error: URL: ...` line with exit 2, never in wrong output."""
 import os
 import struct

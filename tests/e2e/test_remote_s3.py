@@ -1,4 +1,4 @@
-"""s3://BUCKET/KEY URLs (README, "Remote archives") against s3rver on 127.0.0.1: every command gives what it gives
+"""s3://BUCKET/KEY URLs (docs/remote.md) against s3rver on 127.0.0.1: every command gives what it gives
 on the file, and signed requests carry libcurl's AWS SigV4 headers (s3rver checks signatures
 made with its own key pair; a loopback recording proxy shows the headers themselves)."""
 import os
