@@ -270,7 +270,7 @@ void measure_entry(TableWidths& widths, const ZanjFile& z, const Shown& v, bool 
 
 /// Columns of the terminal stdout is on (as stats --hist finds them: what the terminal says,
 /// else $COLUMNS, else 80); 0 when stdout is not a terminal (nothing is then cut).
-std::size_t terminal_width() {
+std::size_t stdout_width() {
   if (!stdout_is_terminal()) return 0;
   if (const auto columns = stdout_columns()) return *columns;
   if (const char* columns = std::getenv("COLUMNS"); columns && std::atoi(columns) > 0)
@@ -281,7 +281,7 @@ std::size_t terminal_width() {
 /// The first column's limit when the rows would be wider than the terminal: at least 24
 /// columns, and the rest for kind, details and 24 of the storage column.
 std::size_t name_limit(const TableWidths& widths, bool long_format) {
-  const std::size_t columns = terminal_width();
+  const std::size_t columns = stdout_width();
   if (columns == 0) return std::string::npos;
   std::size_t others = widths.width[1] + 2 + widths.width[2] + 2 + 24;
   if (long_format) others += widths.width[3] + 2;

@@ -20,7 +20,7 @@ constexpr std::size_t kMinBar = 10;  // narrower than this, a bar says nothing: 
 
 ProgressMode g_mode = ProgressMode::automatic;  // set once from --progress, before a command runs
 
-std::size_t terminal_width() {
+std::size_t stderr_width() {
   struct winsize ws {};
   if (::ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
   return 80;
@@ -130,7 +130,7 @@ void Progress::add(std::uint64_t bytes, Clock::time_point now) {
   last_draw_ = now;
   const double seconds = std::chrono::duration<double>(now - start_).count();
   // One column short of the width: writing the last column makes some terminals wrap.
-  const std::size_t width = (width_ ? width_ : terminal_width()) - 1;
+  const std::size_t width = (width_ ? width_ : stderr_width()) - 1;
   writer_("\r" + format_progress(label_, done_, total_, seconds, width) + "\033[K");
   drawn_ = true;
 }

@@ -15,7 +15,7 @@ constexpr std::size_t array_align = 64;  // numpy aligns data so it can be mmapp
 constexpr std::size_t growth_axis_max_digits = 21;
 constexpr std::size_t max_dims = 64;  // numpy 2's NPY_MAXDIMS
 
-[[noreturn]] void fail(const std::string& why) { throw Error("bad npy header: " + why); }
+[[noreturn]] void npy_fail(const std::string& why) { throw Error("bad npy header: " + why); }
 
 std::uint64_t read_le(std::string_view bytes, std::size_t offset, std::size_t width) {
   std::uint64_t value = 0;
@@ -33,12 +33,12 @@ void write_le(std::string& out, std::uint64_t value, std::size_t width) {
 // changes the dict's encoding (UTF-8 instead of latin-1), which is moot for
 // us: every token we accept is ASCII.
 std::size_t length_width(std::string_view bytes) {
-  if (bytes.size() < version_end) fail("truncated before the version");
-  if (bytes.substr(0, npy_magic.size()) != npy_magic) fail("not a .npy member (bad magic)");
+  if (bytes.size() < version_end) npy_fail("truncated before the version");
+  if (bytes.substr(0, npy_magic.size()) != npy_magic) npy_fail("not a .npy member (bad magic)");
   auto major = static_cast<unsigned char>(bytes[6]);
   auto minor = static_cast<unsigned char>(bytes[7]);
   if (minor != 0 || major < 1 || major > 3) {
-    fail("unsupported version " + std::to_string(major) + "." + std::to_string(minor));
+    npy_fail("unsupported version " + std::to_string(major) + "." + std::to_string(minor));
   }
   return major == 1 ? 2 : 4;
 }
@@ -73,20 +73,20 @@ class DictParser {
         mark_seen(seen_shape, key);
         out.shape = parse_shape();
       } else {
-        fail("unknown key '" + std::string(key) + "'");
+        npy_fail("unknown key '" + std::string(key) + "'");
       }
       skip_ws();
       if (consume(',')) {
         skip_ws();
       } else if (peek() != '}') {
-        fail("expected ',' or '}' after a value");
+        npy_fail("expected ',' or '}' after a value");
       }
     }
     skip_ws();
-    if (pos_ != text_.size()) fail("unexpected text after the header dict");
-    if (!seen_descr) fail("missing key 'descr'");
-    if (!seen_order) fail("missing key 'fortran_order'");
-    if (!seen_shape) fail("missing key 'shape'");
+    if (pos_ != text_.size()) npy_fail("unexpected text after the header dict");
+    if (!seen_descr) npy_fail("missing key 'descr'");
+    if (!seen_order) npy_fail("missing key 'fortran_order'");
+    if (!seen_shape) npy_fail("missing key 'shape'");
   }
 
  private:
@@ -106,29 +106,29 @@ class DictParser {
   }
 
   void expect(char c, const char* what) {
-    if (!consume(c)) fail(std::string("expected ") + what);
+    if (!consume(c)) npy_fail(std::string("expected ") + what);
   }
 
   static void mark_seen(bool& seen, std::string_view key) {
-    if (seen) fail("duplicate key '" + std::string(key) + "'");
+    if (seen) npy_fail("duplicate key '" + std::string(key) + "'");
     seen = true;
   }
 
   std::string_view parse_string() {
     char quote = peek();
-    if (quote != '\'' && quote != '"') fail("expected a quoted string");
+    if (quote != '\'' && quote != '"') npy_fail("expected a quoted string");
     std::size_t start = ++pos_;
     while (pos_ < text_.size() && text_[pos_] != quote) {
       char c = text_[pos_];
-      if (c == '\\' || c == '\n') fail("escapes and line breaks are not allowed in strings");
+      if (c == '\\' || c == '\n') npy_fail("escapes and line breaks are not allowed in strings");
       ++pos_;
     }
-    if (pos_ >= text_.size()) fail("unterminated string");
+    if (pos_ >= text_.size()) npy_fail("unterminated string");
     return text_.substr(start, pos_++ - start);
   }
 
   Dtype parse_descr_value() {
-    if (peek() == '[') fail("structured dtypes are not supported");
+    if (peek() == '[') npy_fail("structured dtypes are not supported");
     return parse_descr(parse_string());
   }
 
@@ -141,7 +141,7 @@ class DictParser {
   bool parse_bool() {
     if (parse_word("True")) return true;
     if (parse_word("False")) return false;
-    fail("fortran_order must be True or False");
+    npy_fail("fortran_order must be True or False");
   }
 
   // A tuple: "()", "(5,)", "(3, 4)", "(3, 4,)". "(5)" is an int in Python,
@@ -152,33 +152,33 @@ class DictParser {
     bool trailing_comma = false;
     skip_ws();
     while (!consume(')')) {
-      if (dims.size() >= max_dims) fail("too many dimensions");
+      if (dims.size() >= max_dims) npy_fail("too many dimensions");
       dims.push_back(parse_dim());
       skip_ws();
       trailing_comma = consume(',');
       skip_ws();
-      if (!trailing_comma && peek() != ')') fail("expected ',' or ')' in shape");
+      if (!trailing_comma && peek() != ')') npy_fail("expected ',' or ')' in shape");
     }
-    if (dims.size() == 1 && !trailing_comma) fail("shape (n) is not a tuple; write (n,)");
+    if (dims.size() == 1 && !trailing_comma) npy_fail("shape (n) is not a tuple; write (n,)");
     return dims;
   }
 
   std::uint64_t parse_dim() {
-    if (peek() == '-') fail("negative dimension in shape");
-    if (peek() < '0' || peek() > '9') fail("shape dimensions must be integers");
+    if (peek() == '-') npy_fail("negative dimension in shape");
+    if (peek() < '0' || peek() > '9') npy_fail("shape dimensions must be integers");
     std::size_t start = pos_;
     std::uint64_t value = 0;
     while (peek() >= '0' && peek() <= '9') {
       auto digit = static_cast<std::uint64_t>(peek() - '0');
       if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, digit, &value)) {
-        fail("shape dimension too large");
+        npy_fail("shape dimension too large");
       }
       ++pos_;
     }
-    if (pos_ - start > 1 && text_[start] == '0') fail("leading zero in shape dimension");
+    if (pos_ - start > 1 && text_[start] == '0') npy_fail("leading zero in shape dimension");
     char next = peek();
     if (next == '.' || next == 'e' || next == 'E' || next == 'x' || next == '_' || next == 'j') {
-      fail("shape dimensions must be plain integers");
+      npy_fail("shape dimensions must be plain integers");
     }
     return value;
   }
@@ -202,7 +202,7 @@ std::uint64_t NpyHeader::element_count() const {
     if (dim == 0) return 0;  // an empty array is empty whatever the other dims
   }
   for (std::uint64_t dim : shape) {
-    if (__builtin_mul_overflow(count, dim, &count)) fail("shape element count overflows");
+    if (__builtin_mul_overflow(count, dim, &count)) npy_fail("shape element count overflows");
   }
   return count;
 }
@@ -210,17 +210,17 @@ std::uint64_t NpyHeader::element_count() const {
 std::uint64_t NpyHeader::data_bytes() const {
   std::uint64_t bytes = 0;
   if (__builtin_mul_overflow(element_count(), std::uint64_t{dtype.itemsize}, &bytes)) {
-    fail("array byte size overflows");
+    npy_fail("array byte size overflows");
   }
   return bytes;
 }
 
 std::uint64_t npy_header_size(std::string_view first_bytes, const NpyLimits& limits) {
   std::size_t width = length_width(first_bytes);
-  if (first_bytes.size() < version_end + width) fail("truncated before the header length");
+  if (first_bytes.size() < version_end + width) npy_fail("truncated before the header length");
   std::uint64_t dict_len = read_le(first_bytes, version_end, width);
   if (dict_len > limits.max_header_bytes) {
-    fail("header of " + std::to_string(dict_len) + " bytes exceeds the limit of " +
+    npy_fail("header of " + std::to_string(dict_len) + " bytes exceeds the limit of " +
          std::to_string(limits.max_header_bytes));
   }
   return version_end + width + dict_len;
@@ -228,10 +228,10 @@ std::uint64_t npy_header_size(std::string_view first_bytes, const NpyLimits& lim
 
 NpyHeader parse_npy_header(std::string_view bytes, const NpyLimits& limits) {
   std::uint64_t total = npy_header_size(bytes, limits);
-  if (bytes.size() < total) fail("truncated header");
+  if (bytes.size() < total) npy_fail("truncated header");
   std::size_t dict_start = version_end + length_width(bytes);
   std::string_view dict = bytes.substr(dict_start, total - dict_start);
-  if (dict.empty() || dict.back() != '\n') fail("header does not end with a newline");
+  if (dict.empty() || dict.back() != '\n') npy_fail("header does not end with a newline");
 
   NpyHeader header;
   header.major = static_cast<unsigned char>(bytes[6]);
@@ -241,7 +241,7 @@ NpyHeader parse_npy_header(std::string_view bytes, const NpyLimits& limits) {
   // Check now so callers can add offset and size without a second thought.
   std::uint64_t end = 0;
   if (__builtin_add_overflow(header.data_bytes(), header.data_offset, &end)) {
-    fail("array byte size overflows");
+    npy_fail("array byte size overflows");
   }
   return header;
 }

@@ -13,7 +13,7 @@ namespace {
   throw Error("bad slice '" + std::string(text) + "': " + why, Exit::usage);
 }
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_blanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
   return s;
@@ -45,7 +45,7 @@ SliceItem parse_item(std::string_view item, std::string_view text) {
   for (;;) {
     const std::size_t colon = item.find(':');
     if (n == 3) bad_slice(text, "a range has at most two ':'");
-    const std::string_view part = trim(item.substr(0, colon));
+    const std::string_view part = trim_blanks(item.substr(0, colon));
     if (!part.empty()) *parts[n] = parse_integer(part, text);
     ++n;
     if (colon == std::string_view::npos) break;
@@ -88,14 +88,14 @@ bool SliceSpec::needs_length() const {
 SliceSpec parse_slice(std::string_view text) {
   SliceSpec spec;
   spec.text = std::string(text);
-  const std::string_view body = trim(text);
+  const std::string_view body = trim_blanks(text);
   if (body.size() < 2 || body.front() != '[' || body.back() != ']') bad_slice(text, "write it as [...] after the path");
   std::string_view rest = body.substr(1, body.size() - 2);
-  if (trim(rest).empty()) bad_slice(text, "nothing between the brackets");
+  if (trim_blanks(rest).empty()) bad_slice(text, "nothing between the brackets");
   bool ellipsis = false;
   for (;;) {
     const std::size_t comma = rest.find(',');
-    const std::string_view item = trim(rest.substr(0, comma));
+    const std::string_view item = trim_blanks(rest.substr(0, comma));
     if (item.empty()) bad_slice(text, "an empty index between commas");
     SliceItem parsed = parse_item(item, text);
     if (parsed.kind == SliceItem::Kind::ellipsis) {

@@ -11,9 +11,9 @@
 namespace zanj {
 namespace {
 
-class Planner {
+class ExportPlanner {
  public:
-  Planner(ExportPlan& plan, std::string_view ref_suffix, std::string archive)
+  ExportPlanner(ExportPlan& plan, std::string_view ref_suffix, std::string archive)
       : plan_(plan), suffix_(ref_suffix), archive_(std::move(archive)) {}
 
   /// `segments` is the node's full object path; `rel` how many of them lie below the export root.
@@ -89,7 +89,7 @@ ExportPlan plan_export(const ZanjFile& file, std::string_view path, std::string_
     throw Error("export takes an object path, not a slice ('" + printable_name(target.slice) + "')", Exit::usage);
   const JsonView start = find_node(root, target, file.name());
   ExportPlan plan;
-  Planner planner(plan, ref_suffix, file.name());
+  ExportPlanner planner(plan, ref_suffix, file.name());
   PathSegments segments = target.segments;
   if (classify(start).kind == NodeKind::array) {
     // A lone array: {last key: array}, so that it has a name and the object a dict root.

@@ -16,7 +16,7 @@
 namespace zanj {
 namespace {
 
-[[noreturn]] void fail(const std::string& what) { throw Error(what + ": " + std::strerror(errno), Exit::usage); }
+[[noreturn]] void staging_fail(const std::string& what) { throw Error(what + ": " + std::strerror(errno), Exit::usage); }
 
 void remove_tree(const std::string& path) noexcept {
   std::error_code ec;
@@ -30,7 +30,7 @@ void write_all(int fd, std::string_view bytes, const std::string& what) {
     const ssize_t n = ::write(fd, bytes.data(), bytes.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      fail(what);
+      staging_fail(what);
     }
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
@@ -49,7 +49,7 @@ StagedDirectory::StagedDirectory(const std::string& out, bool replace) : out_(ou
   for (int attempt = 0; attempt < 100 && !live_; ++attempt) {
     staging_ = "." + leaf_.substr(0, 200) + ".zanj-tmp-" + random_suffix();
     if (::mkdirat(parent_fd_.get(), staging_.c_str(), 0777) == 0) live_ = true;
-    else if (errno != EEXIST) fail("cannot create a directory beside '" + out + "'");
+    else if (errno != EEXIST) staging_fail("cannot create a directory beside '" + out + "'");
   }
   if (!live_) throw Error("cannot create a directory beside '" + out + "': too many name collisions", Exit::usage);
   const int fd = ::openat(parent_fd_.get(), staging_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -58,7 +58,7 @@ StagedDirectory::StagedDirectory(const std::string& out, bool replace) : out_(ou
     ::unlinkat(parent_fd_.get(), staging_.c_str(), AT_REMOVEDIR);
     live_ = false;
     errno = saved;
-    fail("cannot open a directory beside '" + out + "'");
+    staging_fail("cannot open a directory beside '" + out + "'");
   }
   staging_fd_ = UniqueFd(fd);
 }
@@ -73,7 +73,7 @@ UniqueFd StagedDirectory::create_file(const std::string& name) {
   const std::string leaf = slash == std::string::npos ? name : name.substr(slash + 1);
   const std::optional<UniqueFd> parent = open_below(staging_fd_.get(), dir, CreateDirs::yes);
   const int fd = ::openat(parent->get(), leaf.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-  if (fd < 0) fail(out_ + "/" + name);
+  if (fd < 0) staging_fail(out_ + "/" + name);
   return UniqueFd(fd);
 }
 
@@ -84,7 +84,7 @@ void StagedDirectory::commit() {
     // Move the old target aside first: a directory cannot be renamed over a non-empty one.
     const std::string old = "." + leaf_.substr(0, 200) + ".zanj-old-" + random_suffix();
     if (::renameat(parent_fd_.get(), leaf_.c_str(), parent_fd_.get(), old.c_str()) != 0)
-      fail("cannot move the existing '" + out_ + "' aside");
+      staging_fail("cannot move the existing '" + out_ + "' aside");
     r = ::renameat2(parent_fd_.get(), staging_.c_str(), parent_fd_.get(), leaf_.c_str(), RENAME_NOREPLACE);
     if (r != 0) {
       const int saved = errno;
@@ -96,7 +96,7 @@ void StagedDirectory::commit() {
   }
   if (r != 0) {
     if (errno == EEXIST) throw Error(terminal_safe(out_) + ": already exists (--force replaces it)", Exit::usage);
-    fail("cannot rename into '" + out_ + "'");
+    staging_fail("cannot rename into '" + out_ + "'");
   }
   live_ = false;
 }

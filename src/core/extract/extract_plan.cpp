@@ -64,15 +64,15 @@ void select(const Archive& archive, const std::string& selector, std::optional<J
 
 /// Byte ranges [local header, end of data) of every entry, for the overlap check; an entry
 /// whose local header cannot be read gets the reason instead.
-struct Extent {
+struct EntryExtent {
   std::uint64_t begin = 0, end = 0;
   std::string problem;
 };
 
-std::vector<Extent> extents(const Archive& archive) {
-  std::vector<Extent> out;
+std::vector<EntryExtent> extents(const Archive& archive) {
+  std::vector<EntryExtent> out;
   for (const ZipEntry& e : archive.entries()) {
-    Extent x;
+    EntryExtent x;
     try {
       const LocalHeader h = read_local_header(archive_source(archive), e);
       x.begin = e.local_header_offset;
@@ -100,7 +100,7 @@ std::vector<Extent> extents(const Archive& archive) {
   return out;
 }
 
-std::optional<std::string> entry_problem(const ZipEntry& e, const Extent& extent, std::size_t copies,
+std::optional<std::string> entry_problem(const ZipEntry& e, const EntryExtent& extent, std::size_t copies,
                                          const ResourceLimits& limits) {
   if (auto why = member_name_problem(e.name)) return *why;
   if (e.encrypted()) return "encrypted";
@@ -132,7 +132,7 @@ ExtractPlan plan_extract(const Archive& archive, const ExtractSelection& selecti
 
   std::unordered_map<std::string, std::size_t> copies;
   for (const ZipEntry& e : entries) ++copies[e.name];
-  const std::vector<Extent> extent = extents(archive);
+  const std::vector<EntryExtent> extent = extents(archive);
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < entries.size(); ++i)
     if (chosen[i] && passes_filters(entries[i], selection)) order.push_back(i);

@@ -33,7 +33,7 @@ std::string& scratch() {
 }
 
 template <typename F>
-inline FloatPrecision precision_of() {
+inline FloatPrecision json_precision_of() {
   return sizeof(F) == 4 ? FloatPrecision::single : FloatPrecision::double_;
 }
 
@@ -66,13 +66,13 @@ inline void append_element(std::string& out, const char* p, std::uint32_t itemsi
     using F = typename T::value_type;
     const F re = load_element<F>(p), im = load_element<F>(p + sizeof(F));
     out += Csv ? "(" : "[";
-    write_json_real(out, re, precision_of<F>());
+    write_json_real(out, re, json_precision_of<F>());
     if constexpr (Csv) {
       if (!(im < 0) && !std::signbit(im)) out += '+';  // write_json_real supplies a '-'
     } else {
       out += ", ";
     }
-    write_json_real(out, im, precision_of<F>());
+    write_json_real(out, im, json_precision_of<F>());
     out += Csv ? "j)" : "]";
   }
 }

@@ -15,13 +15,13 @@ namespace {
 constexpr double kLocalConnectTimeout = 1;  // seconds: metadata endpoints answer at once or never
 constexpr double kLocalTimeout = 5;
 
-[[noreturn]] void fail(const std::string& source, const std::string& what) {
+[[noreturn]] void aws_fail(const std::string& source, const std::string& what) {
   throw Error("AWS credentials from " + source + ": " + what, Exit::usage);
 }
 
 bool is_true(const std::string& value) { return value == "true" || value == "True" || value == "TRUE" || value == "1"; }
 
-std::string trim(std::string_view text) {
+std::string trimmed_value(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r' || text.back() == '\n'))
     text.remove_suffix(1);
@@ -37,16 +37,16 @@ Ini parse_ini(const std::string& text) {
   std::size_t at = 0;
   while (at < text.size()) {
     const std::size_t end = std::min(text.find('\n', at), text.size());
-    const std::string line = trim(std::string_view(text).substr(at, end - at));
+    const std::string line = trimmed_value(std::string_view(text).substr(at, end - at));
     at = end + 1;
     if (line.empty() || line[0] == '#' || line[0] == ';') continue;
     if (line.front() == '[' && line.back() == ']') {
-      section = trim(std::string_view(line).substr(1, line.size() - 2));
+      section = trimmed_value(std::string_view(line).substr(1, line.size() - 2));
       sections[section];
       continue;
     }
     if (const std::size_t equals = line.find('='); equals != std::string::npos && !section.empty())
-      sections[section][trim(std::string_view(line).substr(0, equals))] = trim(std::string_view(line).substr(equals + 1));
+      sections[section][trimmed_value(std::string_view(line).substr(0, equals))] = trimmed_value(std::string_view(line).substr(equals + 1));
   }
   return sections;
 }
@@ -88,7 +88,7 @@ std::string xml_value(const std::string& xml, const std::string& tag) {
   if (open == std::string::npos) return {};
   const std::size_t start = open + tag.size() + 2;
   const std::size_t close = xml.find("</" + tag + ">", start);
-  return close == std::string::npos ? std::string() : trim(std::string_view(xml).substr(start, close - start));
+  return close == std::string::npos ? std::string() : trimmed_value(std::string_view(xml).substr(start, close - start));
 }
 
 /// {"AccessKeyId", "SecretAccessKey", "Token"} as the container endpoint and IMDS answer.
@@ -100,9 +100,9 @@ AwsCredentials from_json_answer(const std::string& body, const std::string& sour
     out.secret_access_key = answer.string_at("SecretAccessKey");
     out.session_token = answer.string_at("Token");
   } catch (const Error&) {
-    fail(source, "the answer is not valid JSON");
+    aws_fail(source, "the answer is not valid JSON");
   }
-  if (out.access_key_id.empty() || out.secret_access_key.empty()) fail(source, "the answer has no AccessKeyId or SecretAccessKey");
+  if (out.access_key_id.empty() || out.secret_access_key.empty()) aws_fail(source, "the answer has no AccessKeyId or SecretAccessKey");
   out.source = source;
   return out;
 }
@@ -118,7 +118,7 @@ std::optional<AwsCredentials> web_identity(const Environment& environment, const
   if (token_file.empty() || role.empty()) return std::nullopt;
   const std::string source = "web identity (AWS_WEB_IDENTITY_TOKEN_FILE, role " + role + ")";
   const auto token = read_small_file(token_file);
-  if (!token) fail(source, token_file + ": no such file");
+  if (!token) aws_fail(source, token_file + ": no such file");
   std::string session = variable(environment, "AWS_ROLE_SESSION_NAME");
   if (session.empty()) session = "zanj";
   std::string endpoint = first_set(environment, {"AWS_ENDPOINT_URL_STS", "AWS_ENDPOINT_URL"});
@@ -133,20 +133,20 @@ std::optional<AwsCredentials> web_identity(const Environment& environment, const
   call.display = call.url;
   call.headers = {"Content-Type: application/x-www-form-urlencoded", "Accept: application/xml"};
   call.body = "Action=AssumeRoleWithWebIdentity&Version=2011-06-15&RoleArn=" + percent_encode(role) +
-              "&RoleSessionName=" + percent_encode(session) + "&WebIdentityToken=" + percent_encode(trim(*token));
+              "&RoleSessionName=" + percent_encode(session) + "&WebIdentityToken=" + percent_encode(trimmed_value(*token));
   const HttpReply reply = http_call(call, options);
   log_reply(options, "POST", call.display + " AssumeRoleWithWebIdentity", reply);
-  if (reply.status == 0) fail(source, "STS (" + call.display + ") did not answer: " + reply.problem);
+  if (reply.status == 0) aws_fail(source, "STS (" + call.display + ") did not answer: " + reply.problem);
   if (reply.status != 200) {
     const std::string code = xml_value(reply.body, "Code");
     const bool safe = !code.empty() && code.size() < 64 && code.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == std::string::npos;
-    fail(source, "STS (" + call.display + ") answered " + http_status_text(reply.status) + (safe ? " (" + code + ")" : ""));
+    aws_fail(source, "STS (" + call.display + ") answered " + http_status_text(reply.status) + (safe ? " (" + code + ")" : ""));
   }
   AwsCredentials out;
   out.access_key_id = xml_value(reply.body, "AccessKeyId");
   out.secret_access_key = xml_value(reply.body, "SecretAccessKey");
   out.session_token = xml_value(reply.body, "SessionToken");
-  if (out.access_key_id.empty() || out.secret_access_key.empty()) fail(source, "STS's answer holds no credentials");
+  if (out.access_key_id.empty() || out.secret_access_key.empty()) aws_fail(source, "STS's answer holds no credentials");
   out.source = source;
   return out;
 }
@@ -170,7 +170,7 @@ std::optional<AwsCredentials> shared_files(const Environment& environment, std::
   }
   const std::string source = "profile " + name + " of the shared files";
   if (!found) {
-    if (named) fail(source, "no such profile in " + credentials_path + " or the config file");
+    if (named) aws_fail(source, "no such profile in " + credentials_path + " or the config file");
     tried.push_back(source + ": none");
     return std::nullopt;
   }
@@ -182,7 +182,7 @@ std::optional<AwsCredentials> shared_files(const Environment& environment, std::
   if (out.access_key_id.empty() || out.secret_access_key.empty()) {
     for (const char* unsupported : {"role_arn", "credential_process", "sso_session", "sso_start_url"})
       if (!value_of(section, unsupported).empty())
-        fail(source, std::string(unsupported) + " is not supported; export the credentials (aws configure export-credentials)");
+        aws_fail(source, std::string(unsupported) + " is not supported; export the credentials (aws configure export-credentials)");
     tried.push_back(source + ": no aws_access_key_id");
     return std::nullopt;
   }
@@ -206,14 +206,14 @@ std::optional<AwsCredentials> container(const Environment& environment, const Re
   std::string authorization = variable(environment, "AWS_CONTAINER_AUTHORIZATION_TOKEN");
   if (const std::string file = variable(environment, "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE"); !file.empty()) {
     const auto text = read_small_file(file);
-    if (!text) fail(source, file + ": no such file");
-    authorization = trim(*text);
+    if (!text) aws_fail(source, file + ": no such file");
+    authorization = trimmed_value(*text);
   }
   if (!authorization.empty()) call.headers.push_back("Authorization: " + authorization);
   const HttpReply reply = http_call(call, options);
   log_reply(options, "GET", call.display, reply);
   if (reply.status != 200)
-    fail(source, reply.status ? "it answered " + http_status_text(reply.status) : "it did not answer: " + reply.problem);
+    aws_fail(source, reply.status ? "it answered " + http_status_text(reply.status) : "it did not answer: " + reply.problem);
   return from_json_answer(reply.body, source);
 }
 
@@ -240,7 +240,7 @@ std::optional<AwsCredentials> instance_metadata(const Environment& environment, 
     tried.push_back(source + ": " + (reply.status ? http_status_text(reply.status) : "no answer"));
     return std::nullopt;
   }
-  const std::string session = trim(reply.body);
+  const std::string session = trimmed_value(reply.body);
   call.method = "GET";
   call.headers = {"X-aws-ec2-metadata-token: " + session};
   call.url = endpoint + "/latest/meta-data/iam/security-credentials/";
@@ -251,14 +251,14 @@ std::optional<AwsCredentials> instance_metadata(const Environment& environment, 
     tried.push_back(source + ": no instance role");
     return std::nullopt;
   }
-  if (reply.status != 200) fail(source, reply.status ? "it answered " + http_status_text(reply.status) : reply.problem);
-  const std::string role = trim(std::string_view(reply.body).substr(0, reply.body.find('\n')));
-  if (role.empty() || role.find('/') != std::string::npos) fail(source, "it names no instance role");
+  if (reply.status != 200) aws_fail(source, reply.status ? "it answered " + http_status_text(reply.status) : reply.problem);
+  const std::string role = trimmed_value(std::string_view(reply.body).substr(0, reply.body.find('\n')));
+  if (role.empty() || role.find('/') != std::string::npos) aws_fail(source, "it names no instance role");
   call.url += percent_encode(role);
   call.display = call.url;
   reply = http_call(call, options);
   log_reply(options, "GET", call.display, reply);
-  if (reply.status != 200) fail(source, reply.status ? "it answered " + http_status_text(reply.status) : reply.problem);
+  if (reply.status != 200) aws_fail(source, reply.status ? "it answered " + http_status_text(reply.status) : reply.problem);
   return from_json_answer(reply.body, source);
 }
 

@@ -19,7 +19,7 @@ constexpr const char* kScope = "https://www.googleapis.com/auth/devstorage.read_
 constexpr double kMetadataConnectTimeout = 1;  // seconds: off Google Cloud, nothing answers
 constexpr double kMetadataTimeout = 5;
 
-[[noreturn]] void fail(const std::string& source, const std::string& what) {
+[[noreturn]] void gcp_fail(const std::string& source, const std::string& what) {
   throw Error("Google Cloud credentials from " + source + ": " + what, Exit::usage);
 }
 
@@ -28,10 +28,10 @@ constexpr double kMetadataTimeout = 5;
 Json parse_private_json(const std::string& text, const std::string& source, const std::string& what) {
   try {
     Json value = parse_json(text, what);
-    if (!value.is_object()) fail(source, what + " is not a JSON object");
+    if (!value.is_object()) gcp_fail(source, what + " is not a JSON object");
     return value;
   } catch (const Error&) {
-    fail(source, what + " is not valid JSON");
+    gcp_fail(source, what + " is not valid JSON");
   }
 }
 
@@ -66,12 +66,12 @@ std::string exchange(const std::string& token_uri, const std::string& body, cons
   const HttpReply reply = http_call(call, options);
   if (options.log)
     options.log("POST " + token_uri + ": " + (reply.status ? std::to_string(reply.status) : std::string("no response")));
-  if (reply.status == 0) fail(source, "the token endpoint " + token_uri + " did not answer: " + reply.problem);
+  if (reply.status == 0) gcp_fail(source, "the token endpoint " + token_uri + " did not answer: " + reply.problem);
   if (reply.status != 200)
-    fail(source, "the token endpoint " + token_uri + " answered " + http_status_text(reply.status) + oauth_error(reply.body));
+    gcp_fail(source, "the token endpoint " + token_uri + " answered " + http_status_text(reply.status) + oauth_error(reply.body));
   const Json answer = parse_private_json(reply.body, source, "the token endpoint's answer");
   const std::string_view token = answer.string_at("access_token");
-  if (token.empty()) fail(source, "the token endpoint's answer has no access_token");
+  if (token.empty()) gcp_fail(source, "the token endpoint's answer has no access_token");
   return std::string(token);
 }
 
@@ -90,7 +90,7 @@ std::string token_from_file(const std::string& text, const std::string& source, 
   if (type == "authorized_user") {
     const std::string_view id = file.string_at("client_id"), secret = file.string_at("client_secret"),
                            refresh = file.string_at("refresh_token");
-    if (id.empty() || refresh.empty()) fail(source, "the authorized_user file lacks client_id or refresh_token");
+    if (id.empty() || refresh.empty()) gcp_fail(source, "the authorized_user file lacks client_id or refresh_token");
     return exchange(token_uri,
                     form({{"grant_type", "refresh_token"}, {"client_id", std::string(id)},
                           {"client_secret", std::string(secret)}, {"refresh_token", std::string(refresh)}}),
@@ -99,7 +99,7 @@ std::string token_from_file(const std::string& text, const std::string& source, 
   if (type == "service_account") {
     const std::string_view email = file.string_at("client_email"), key = file.string_at("private_key"),
                            key_id = file.string_at("private_key_id");
-    if (email.empty() || key.empty()) fail(source, "the service_account key lacks client_email or private_key");
+    if (email.empty() || key.empty()) gcp_fail(source, "the service_account key lacks client_email or private_key");
     const auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
     JsonObject header{{"alg", Json("RS256")}, {"typ", Json("JWT")}};
     if (!key_id.empty()) header.emplace_back("kid", Json(std::string(key_id)));
@@ -111,7 +111,7 @@ std::string token_from_file(const std::string& text, const std::string& source, 
                     form({{"grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer"}, {"assertion", assertion}}),
                     source, options);
   }
-  fail(source, type.empty() ? "the file names no credentials type"
+  gcp_fail(source, type.empty() ? "the file names no credentials type"
                             : "credentials of type '" + type + "' are not supported (authorized_user and service_account are)");
 }
 
@@ -152,7 +152,7 @@ GcpCredentials gcp_credentials(const Environment& environment, const RemoteOptio
   if (const std::string path = variable(environment, "GOOGLE_APPLICATION_CREDENTIALS"); !path.empty()) {
     const std::string source = "GOOGLE_APPLICATION_CREDENTIALS (" + path + ")";
     const auto text = read_small_file(path);
-    if (!text) fail(source, "no such file");
+    if (!text) gcp_fail(source, "no such file");
     out.token = token_from_file(*text, source, options);
     out.source = source;
     return out;
@@ -190,7 +190,7 @@ GcpCredentials gcp_credentials(const Environment& environment, const RemoteOptio
   if (reply.status == 200 && reply.header("metadata-flavor") == "Google") {
     const Json answer = parse_private_json(reply.body, source, "its answer");
     const std::string_view token = answer.string_at("access_token");
-    if (token.empty()) fail(source, "its answer has no access_token");
+    if (token.empty()) gcp_fail(source, "its answer has no access_token");
     out.token = std::string(token);
     out.source = source;
     return out;

@@ -21,7 +21,7 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-std::string_view trim(std::string_view text) {
+std::string_view trim_header_value(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
   while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r' || text.back() == '\n'))
     text.remove_suffix(1);
@@ -43,7 +43,7 @@ struct ContentRange {
   std::optional<std::uint64_t> first, last, total;
 };
 std::optional<ContentRange> parse_content_range(std::string_view text) {
-  text = trim(text);
+  text = trim_header_value(text);
   if (lower(text.substr(0, 6)) != "bytes ") return std::nullopt;
   text.remove_prefix(6);
   const std::size_t slash = text.find('/');
@@ -128,7 +128,7 @@ namespace {
 
 std::size_t on_range_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto& ex = *static_cast<RangeFetcher::Exchange*>(user);
-  const std::string_view line = trim(std::string_view(data, size * count));
+  const std::string_view line = trim_header_value(std::string_view(data, size * count));
   if (line.substr(0, 5) == "HTTP/") {  // a new response (after a redirect or a 100): start over
     const std::size_t space = line.find(' ');
     ex.status = space == std::string_view::npos ? 0 : static_cast<long>(number(line.substr(space + 1, 3)).value_or(0));
@@ -138,8 +138,8 @@ std::size_t on_range_header(char* data, std::size_t size, std::size_t count, voi
   }
   const std::size_t colon = line.find(':');
   if (colon == std::string_view::npos) return size * count;
-  const std::string name = lower(trim(line.substr(0, colon)));
-  const std::string value(trim(line.substr(colon + 1)));
+  const std::string name = lower(trim_header_value(line.substr(0, colon)));
+  const std::string value(trim_header_value(line.substr(colon + 1)));
   if (name == "content-range") ex.content_range = value;
   else if (name == "etag") ex.etag = value;
   else if (name == "last-modified") ex.last_modified = value;
@@ -341,7 +341,7 @@ RangeFetcher::Outcome RangeFetcher::perform(Exchange& ex) const {
   if (!ex.fatal.empty()) fail(ex.fatal);
   Outcome outcome;
   if (code != CURLE_OK) {
-    const std::string why(error[0] ? trim(error) : std::string_view(curl.easy_strerror(code)));
+    const std::string why(error[0] ? trim_header_value(error) : std::string_view(curl.easy_strerror(code)));
     if (!retryable(code)) fail(std::string(why));
     outcome.problem = std::string(why);
     return outcome;
