@@ -14,19 +14,19 @@ struct ResourceLimits {
   /// (verify: size_mismatch) or runs past it (size_lie), but no more is ever decoded.
   std::uint64_t max_member_bytes = std::uint64_t{256} << 30;  ///< --max-member-bytes: 256 GiB
   std::uint64_t max_entries = 1'000'000;                    ///< ZIP members
-  // JSON and jsonl: memory bounds with room for real archives (README, limits). What a document
-  // costs (json/json_document.hpp): 20 bytes per value (a 16-byte node and its entry in its
-  // container's list) and 4 more per object member (its key's entry; 16 more for a key not met
-  // lately), plus the text while it is parsed; a list of 16 or more numbers is its text, one
-  // value to the limit. Measured with
-  // the text: 23-25 bytes per value for lists of strings or empty lists, about 60 for the
-  // worst, objects of tiny repeated members ({"a":0,"a":0,...}). The documents loaded at once
-  // share both budgets: __zanj_meta__.json gets what __zanj__.json left, diff's second archive
-  // what the first left, and a .jsonl line read meanwhile what the loaded trees left (diff's
-  // two streams half of it each). With 2,000,000 values and 32 MiB every command stays under
-  // 128 MiB on any archive under 1 MB (tests/e2e/test_memory_bounds.py): the limits to set
-  // where archives come from strangers. The defaults read real archives, a 40 MB
-  // __zanj__.json included, in memory that follows their content.
+  // JSON and jsonl: memory bounds with room for real archives (docs/commands.md, "JSON as Python
+  // reads it, and the JSON limits"). What a document costs (json/json_document.hpp): 20 bytes per
+  // value (a 16-byte node and its entry in its container's list) and 4 more per object member
+  // (its key's entry; 16 more for a key not met lately), plus the text while it is parsed; a list
+  // of 16 or more numbers is its text, one value to the limit. Measured with the text: 23-25
+  // bytes per value for lists of strings or empty lists, about 60 for the worst, objects of tiny
+  // repeated members ({"a":0,"a":0,...}). The documents loaded at once share both budgets:
+  // __zanj_meta__.json gets what __zanj__.json left, diff's second archive what the first left,
+  // and a .jsonl line read meanwhile what the loaded trees left (diff's two streams half of it
+  // each). With 2,000,000 values and 32 MiB every command stays under 128 MiB on any archive
+  // under 1 MB (tests/e2e/test_memory_bounds.py): the limits to set where archives come from
+  // strangers. The defaults read real archives, a 40 MB __zanj__.json included, in memory that
+  // follows their content.
   std::uint64_t max_json_bytes = std::uint64_t{1} << 30;        ///< one JSON member: 1 GiB
   std::uint64_t max_json_values = 100'000'000;                  ///< elements + members + root, all documents held
   std::uint64_t max_jsonl_line_bytes = std::uint64_t{8} << 20;   ///< one .jsonl line: 8 MiB

@@ -119,6 +119,8 @@ class JsonDocumentBuilder {
   std::uint64_t offset_of(const char* p) const { return static_cast<std::uint64_t>(p - begin_) + shift_; }
   /// Throws "WHAT: invalid JSON (MESSAGE at byte N of the minified text)".
   [[noreturn]] void error(const std::string& message, const char* at = nullptr) const;
+  /// Nesting past limits.max_depth: a JsonLimitError, not invalid JSON.
+  [[noreturn]] void too_deep() const;
   void count_value();
   void open_container(bool object);
   std::uint32_t close_container();

@@ -29,8 +29,9 @@ namespace {
 namespace od = simdjson::ondemand;
 
 [[noreturn]] void too_many_values(std::string_view what, const JsonLimits& limits) {
-  throw json_error(what, "the number of JSON values (elements and members) exceeds the limit of " +
-                             std::to_string(limits.max_values) + " (raise with --max-json-values)");
+  throw JsonLimitError(JsonLimitError::Limit::values,
+                       json_error(what, "the number of JSON values (elements and members) exceeds the limit of " +
+                                            std::to_string(limits.max_values) + " (raise with --max-json-values)"));
 }
 
 /// simdjson's verdicts in Python's words.
@@ -177,6 +178,7 @@ class Walk {
   }
 
   void check(simdjson::error_code code) {
+    if (code == simdjson::DEPTH_ERROR) b_.too_deep();  // simdjson's check backs up open_container's
     if (code != simdjson::SUCCESS) b_.error(describe(code));
   }
 
@@ -191,6 +193,7 @@ class Walk {
 void walk_text(JsonDocumentBuilder& b, od::parser& parser, char* text, std::size_t size, std::size_t capacity,
                std::uint32_t continued, std::uint64_t closes, std::size_t max_depth) {
   const auto check = [&](simdjson::error_code code) {
+    if (code == simdjson::DEPTH_ERROR) b.too_deep();
     if (code != simdjson::SUCCESS) b.error(describe(code));
   };
   const std::vector<std::uint32_t> masked = mask_encoded_surrogates(text, size);
@@ -228,9 +231,14 @@ JsonDocumentBuilder::JsonDocumentBuilder(JsonDocument& doc, std::string_view tex
 }
 
 void JsonDocumentBuilder::error(const std::string& message, const char* at) const {
-  std::string text = std::string(what_) + ": invalid JSON (" + message;
+  std::string text = "invalid JSON (" + message;
   if (at && at >= begin_ && at <= end_) text += " at byte " + std::to_string(offset_of(at)) + " of the minified text";
-  throw Error(text + ")");
+  throw json_error(what_, text + ")");
+}
+
+void JsonDocumentBuilder::too_deep() const {
+  throw JsonLimitError(JsonLimitError::Limit::depth,
+                       json_error(what_, "JSON nesting deeper than " + std::to_string(limits_.max_depth)));
 }
 
 void JsonDocumentBuilder::count_value() {
@@ -246,8 +254,7 @@ std::uint32_t JsonDocumentBuilder::add_node(Json::Type type) {
 }
 
 void JsonDocumentBuilder::open_container(bool object) {
-  if (stack_.size() >= limits_.max_depth)
-    throw json_error(what_, "JSON nesting deeper than " + std::to_string(limits_.max_depth));
+  if (stack_.size() >= limits_.max_depth) too_deep();
   stack_.push_back(Frame{add_node(object ? Json::Type::object : Json::Type::array), object, pending_.size()});
 }
 

@@ -20,6 +20,18 @@ inline Error json_error(std::string_view what, const std::string& reason) {
   return Error(what.empty() ? reason : std::string(what) + ": " + reason);
 }
 
+/// A document over a limit rather than invalid (verify reports json_too_deep or too_large, not
+/// json_invalid): callers tell them apart by type, not by the words of the message.
+class JsonLimitError : public Error {
+ public:
+  enum class Limit { depth, values };
+  JsonLimitError(Limit limit, const Error& error) : Error(error), limit_(limit) {}
+  Limit limit() const noexcept { return limit_; }
+
+ private:
+  Limit limit_;
+};
+
 /// Values in a tree: the root, every element and every member (what parse_json counted).
 std::uint64_t count_json_values(const Json& value);
 

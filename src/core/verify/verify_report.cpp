@@ -16,7 +16,7 @@ struct CodeRow {
 
 constexpr bool kError = false, kWarning = true;
 
-// Documentation order; the README and `zanj verify --help` print this table.
+// Documentation order; docs/commands.md and `zanj verify --help` print this table.
 const std::array kCodes{
     CodeRow{Code::no_eocd, {"no_eocd", kError, "no end of central directory record: not a ZIP file, or truncated"}},
     CodeRow{Code::eocd_inconsistent, {"eocd_inconsistent", kError, "end record fields disagree with each other or with the file (entry counts, directory offset and size, multi-disk)"}},

@@ -89,11 +89,12 @@ std::optional<JsonDocument> read_document(const Archive& archive, std::string_vi
     JsonDocument parsed = parse_document(std::move(text), "", JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);
     report_json_notes(report, notes, name, "");
     return parsed;
+  } catch (const JsonLimitError& e) {  // parse_document was given no name: the problem says where
+    add_problem(report, e.limit() == JsonLimitError::Limit::depth ? Code::json_too_deep : Code::too_large, name, "",
+                e.what());
+    return std::nullopt;
   } catch (const Error& e) {
-    const std::string message = e.what();  // parse_document was given no name: this one says where
-    const bool deep = message.find("deeper than") != std::string::npos || message.find("too deep") != std::string::npos;
-    const bool limit = message.find("(raise with --max-") != std::string::npos;
-    add_problem(report, deep ? Code::json_too_deep : limit ? Code::too_large : Code::json_invalid, name, "", message);
+    add_problem(report, Code::json_invalid, name, "", e.what());
     return std::nullopt;
   }
 }

@@ -60,6 +60,10 @@ TEST_SUITE("verify") {
       CHECK_FALSE(r.ok());
       CHECK(has(r, code));
     }
+    // The problem's message starts with what is wrong: the report already names the member.
+    const VerifyReport bad = verify_file(corpus("malformed/bad_main_json.zanj"));
+    REQUIRE_FALSE(bad.errors.empty());
+    CHECK(bad.errors[0].message.rfind("invalid JSON (", 0) == 0);
   }
 
   TEST_CASE("a missing file cannot be verified (usage), a non-ZIP file is invalid") {
@@ -137,6 +141,11 @@ TEST_SUITE("verify") {
     VerifyOptions shallow;
     shallow.limits.max_json_depth = 1;
     CHECK(has(verify_bytes(fixture_zip(), "f", shallow), "json_too_deep"));
+    VerifyOptions valueless;  // over the value limit: too_large, told apart from invalid JSON by type
+    valueless.limits.max_json_values = 2;
+    const VerifyReport over = verify_bytes(fixture_zip(), "f", valueless);
+    CHECK(has(over, "too_large"));
+    CHECK_FALSE(has(over, "json_invalid"));
   }
 
   TEST_CASE("report_json has the documented shape") {
