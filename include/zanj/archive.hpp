@@ -202,7 +202,8 @@ inline constexpr std::string_view kMetaMember = "__zanj_meta__.json";
 struct ZanjLimits {
   /// Bytes of both documents; nullopt: the archive's limits().max_json_bytes (--max-json-bytes).
   std::optional<std::uint64_t> max_json_bytes;
-  std::size_t max_json_depth = 1024;  ///< deepest nesting
+  /// Deepest nesting; nullopt: the archive's limits().max_json_depth.
+  std::optional<std::size_t> max_json_depth;
   /// JSON values (elements, members, roots) of both documents; nullopt: the archive's
   /// limits().max_json_values (--max-json-values).
   std::optional<std::uint64_t> max_json_values;

@@ -54,7 +54,8 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
   const ZipEntry* main = z.archive.find(kMainMember);
   if (!main) throw Error(InArchive{z.archive.name()}, "no __zanj__.json member (not a ZANJ archive)");
   announce_json_members(z.archive, main, z.archive.find(kMetaMember));
-  JsonLimits json_limits{limits.max_json_depth, limits.max_json_values.value_or(archive_limits.max_json_values)};
+  JsonLimits json_limits{limits.max_json_depth.value_or(archive_limits.max_json_depth),
+                         limits.max_json_values.value_or(archive_limits.max_json_values)};
   z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values);
   z.json_bytes = main->uncompressed_size;
   // The archive's .jsonl lines read meanwhile get what the loaded documents left.

@@ -58,6 +58,9 @@ TEST_CASE("each archive keeps the limits it was opened with; none is process-wid
   const ZanjFile again(path);  // opened after, and beside, with the defaults: unaffected
   CHECK(again.json_values() == full.json_values());
   CHECK(again.archive().limits().max_json_values == ResourceLimits{}.max_json_values);
+  OpenOptions shallow;  // every limit of the archive's applies, the depth too
+  shallow.limits.max_json_depth = 1;
+  CHECK_THROWS_WITH_AS(ZanjFile(path, shallow), doctest::Contains("deeper than 1"), Error);
 }
 
 TEST_CASE("documents loaded together share one budget: the meta, a second archive, a line") {
