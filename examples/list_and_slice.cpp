@@ -29,19 +29,22 @@ int main(int argc, char** argv) {
     zanj::RowWalkOptions rows;
     rows.tables = false;
     rows.scalar_rows = false;
-    zanj::walk_tree_with_rows(file, file.root(), {}, [&](const zanj::TreeVisit& visit) {
-      std::string line = "  " + (visit.path().empty() ? std::string("/") : visit.path()) + "\t" +
-                         std::string(zanj::kind_name(visit.node.kind));
-      if (const auto& array = visit.node.array) {
-        std::string shape;
-        for (auto n : array->shape) shape += (shape.empty() ? "" : ", ") + std::to_string(n);
-        line += "\t" + zanj::terminal_safe(array->dtype) + "\t[" + shape + "]\t" +
-                (array->external() ? "external " + zanj::terminal_safe(array->member) : std::string("inline"));
-        if (first_array.empty()) first_array = visit.path() + (array->shape.empty() ? "" : "[:3]");
-      }
-      std::printf("%s\n", line.c_str());
-      return !zanj::is_scalar_list(visit.node.json);  // list the elements of structured lists only
-    }, rows);
+    zanj::walk_tree_with_rows(
+        file, file.root(), {},
+        [&](const zanj::TreeVisit& visit) {
+          std::string line = "  " + (visit.path().empty() ? std::string("/") : visit.path()) + "\t" +
+                             std::string(zanj::kind_name(visit.node.kind));
+          if (const auto& array = visit.node.array) {
+            std::string shape;
+            for (auto n : array->shape) shape += (shape.empty() ? "" : ", ") + std::to_string(n);
+            line += "\t" + zanj::terminal_safe(array->dtype) + "\t[" + shape + "]\t" +
+                    (array->external() ? "external " + zanj::terminal_safe(array->member) : std::string("inline"));
+            if (first_array.empty()) first_array = visit.path() + (array->shape.empty() ? "" : "[:3]");
+          }
+          std::printf("%s\n", line.c_str());
+          return !zanj::is_scalar_list(visit.node.json);  // list the elements of structured lists only
+        },
+        rows);
 
     // PATH[SLICE]: an object path as `zanj ls` prints it, then an optional numpy slice.
     const std::string wanted = argc == 3 ? argv[2] : first_array;
@@ -49,11 +52,13 @@ int main(int argc, char** argv) {
     const zanj::NodeTarget target = zanj::parse_node_target(file.root(), wanted);
     const zanj::FoundNode found = zanj::find_node_in_rows(file, target);  // a path may go into rows
     const zanj::Node node = zanj::classify(found.json);
-    if (!node.array) throw zanj::Error("'" + target.path + "' is a " + std::string(zanj::kind_name(node.kind)) + ", not an array");
+    if (!node.array)
+      throw zanj::Error("'" + target.path + "' is a " + std::string(zanj::kind_name(node.kind)) + ", not an array");
 
     const zanj::ArrayValues values(file.archive(), *node.array, target.path);
-    const zanj::Selection selection =
-        target.slice.empty() ? zanj::select_all(values.shape()) : zanj::select(zanj::parse_slice(target.slice), values.shape());
+    const zanj::Selection selection = target.slice.empty()
+                                          ? zanj::select_all(values.shape())
+                                          : zanj::select(zanj::parse_slice(target.slice), values.shape());
     std::printf("slice %s:\n", zanj::terminal_safe(wanted).c_str());
     std::fflush(stdout);
     zanj::OutputBuffer out([](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); });

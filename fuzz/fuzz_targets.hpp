@@ -69,7 +69,8 @@ inline std::string parse_streamed(std::string_view text, std::size_t step, std::
     JsonLimits limits{64};
     limits.packed_min_elements = packed;
     limits.fragment_bytes = fragment;
-    const JsonDocument doc = parse_document(JsonText{std::move(out), minifier.minified(), minifier.bom()}, "fuzz", limits);
+    const JsonDocument doc =
+        parse_document(JsonText{std::move(out), minifier.minified(), minifier.bom()}, "fuzz", limits);
     return to_json(doc.root().copy());
   } catch (const Error&) {
     return "";
@@ -101,7 +102,8 @@ inline void json(const std::uint8_t* data, std::size_t size) {
   } catch (const Error&) {
   }
   // Packed arrays of 1-3 elements and fragments of 1-16 bytes: every way the text may be cut.
-  if (parse_streamed(as_text(data, size), 1 + size % 13, static_cast<std::uint32_t>(1 + size % 3), 1 + size % 16) != whole)
+  if (parse_streamed(as_text(data, size), 1 + size % 13, static_cast<std::uint32_t>(1 + size % 3), 1 + size % 16) !=
+      whole)
     __builtin_trap();
   if (whole.empty()) return;
   walk_tree(value, {}, [](const TreeVisit& v) {
@@ -145,20 +147,24 @@ inline void archive(const std::uint8_t* data, std::size_t size) {
     RowWalkOptions rows;
     rows.on_unreadable_rows = [](const std::string&) {};
     std::size_t visited = 0;
-    walk_tree_with_rows(file, file.root(), {}, [&](const TreeVisit& v) {
-      if (++visited > 20000) return false;  // bounded work per input
-      if (v.node.table || v.node.kind == NodeKind::external_list) {
-        try {
-          (void)value_stats(file, v.node, v.path());
-        } catch (const Error&) {
-        }
-      }
-      return true;
-    }, rows);
+    walk_tree_with_rows(
+        file, file.root(), {},
+        [&](const TreeVisit& v) {
+          if (++visited > 20000) return false;  // bounded work per input
+          if (v.node.table || v.node.kind == NodeKind::external_list) {
+            try {
+              (void)value_stats(file, v.node, v.path());
+            } catch (const Error&) {
+            }
+          }
+          return true;
+        },
+        rows);
     for (const ZipEntry& e : file.archive().entries()) {
       if (e.uncompressed_size > (1 << 20)) continue;
       try {
-        if (e.name.size() > 4 && e.name.substr(e.name.size() - 4) == ".npy") (void)read_npy_member_header(file.archive(), e);
+        if (e.name.size() > 4 && e.name.substr(e.name.size() - 4) == ".npy")
+          (void)read_npy_member_header(file.archive(), e);
         if (e.name.size() > 6 && e.name.substr(e.name.size() - 6) == ".jsonl")
           for_each_jsonl_value(file.archive(), e, [](std::uint64_t, const Json&) { return true; });
       } catch (const Error&) {

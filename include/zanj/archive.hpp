@@ -50,14 +50,14 @@ struct ZipEntry {
   bool has_zip64_extra = false;
   std::uint64_t central_offset = 0;  ///< where this entry's central header starts
 
-  bool encrypted() const;          ///< general purpose flag bit 0
-  bool utf8_flag() const;          ///< general purpose flag bit 11 (name is UTF-8)
-  bool is_directory() const;       ///< name ends with '/'
+  bool encrypted() const;     ///< general purpose flag bit 0
+  bool utf8_flag() const;     ///< general purpose flag bit 11 (name is UTF-8)
+  bool is_directory() const;  ///< name ends with '/'
   /// st_mode bits (external_attributes >> 16) when made on Unix
   /// (version_made_by >> 8 == 3), else 0.
   std::uint32_t unix_mode() const;
-  bool is_symlink() const;         ///< S_IFLNK in unix_mode()
-  bool is_regular_file() const;    ///< not a directory, symlink, device, FIFO or socket
+  bool is_symlink() const;       ///< S_IFLNK in unix_mode()
+  bool is_regular_file() const;  ///< not a directory, symlink, device, FIFO or socket
   /// The DOS date/time as seconds since 1970. DOS times carry no time zone
   /// (Python writes local time); we read them as UTC so the result does not
   /// depend on the machine. A zero date means 1980-01-01T00:00:00.

@@ -180,12 +180,12 @@ struct Tolerance {
 /// numpy's nanmin/nanmax/nanmean/nanstd see an array with its infinities removed), so one
 /// bad value does not hide what the others are.
 struct ArrayStats {
-  std::uint64_t count = 0;   ///< elements
-  bool numeric = false;      ///< bool, integer or float (complex and strings: counts only)
+  std::uint64_t count = 0;                          ///< elements
+  bool numeric = false;                             ///< bool, integer or float (complex and strings: counts only)
   std::uint64_t nan = 0, pos_inf = 0, neg_inf = 0;  ///< complex: either part NaN / infinite
-  std::uint64_t finite = 0;  ///< the values min .. std are over
-  std::optional<Number> min, max;  ///< exact for integers
-  std::optional<double> sum, mean, std;  ///< std is the population one (numpy's ddof=0)
+  std::uint64_t finite = 0;                         ///< the values min .. std are over
+  std::optional<Number> min, max;                   ///< exact for integers
+  std::optional<double> sum, mean, std;             ///< std is the population one (numpy's ddof=0)
 };
 
 /// Stream one array's values (inline or external, any byte order or layout) into ArrayStats.

@@ -54,10 +54,10 @@ Tolerance tolerance_for(const DiffOptions& options, std::string_view path);
 bool is_excluded(const DiffOptions& options, std::string_view path);
 
 enum class DiffKind {
-  added,            ///< only in b
-  removed,          ///< only in a
-  kind_changed,     ///< e.g. a dict became an array, or numpy.ndarray became torch.Tensor
-  value_changed,    ///< a scalar (number, string, bool, null) differs
+  added,          ///< only in b
+  removed,        ///< only in a
+  kind_changed,   ///< e.g. a dict became an array, or numpy.ndarray became torch.Tensor
+  value_changed,  ///< a scalar (number, string, bool, null) differs
   dtype_changed,
   shape_changed,
   length_changed,   ///< lists and tables: item or row counts differ
@@ -81,8 +81,8 @@ std::string_view diff_scope_name(DiffScope scope);
 struct ValueDifferences {
   std::string unit;  ///< "elements", "items" or "rows"
   std::uint64_t compared = 0, differing = 0;
-  Json first_at;     ///< position of the first difference
-  std::string first; ///< what it is, e.g. "1.5 -> 1.75"
+  Json first_at;      ///< position of the first difference
+  std::string first;  ///< what it is, e.g. "1.5 -> 1.75"
   std::optional<double> max_abs, max_rel;
   Json max_abs_at, max_rel_at;
   /// Whether the elements at max_abs_at / max_rel_at differ themselves (a tolerance or NaNs
@@ -98,7 +98,7 @@ struct Difference {
   DiffScope scope = DiffScope::object;
   std::string path;  ///< object path (member name for the archive scope)
   DiffKind kind = DiffKind::value_changed;
-  Json a, b;         ///< what each side has: the scalar, dtype, shape, length or a description
+  Json a, b;  ///< what each side has: the scalar, dtype, shape, length or a description
   std::optional<ValueDifferences> values;
 };
 

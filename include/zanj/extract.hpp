@@ -35,14 +35,13 @@ struct RefusedMember {
 struct ExtractPlan {
   std::vector<const ZipEntry*> members;  ///< to write, in storage order (directories included)
   std::vector<RefusedMember> refused;
-  std::uint64_t total_bytes = 0;         ///< declared sizes of `members`
+  std::uint64_t total_bytes = 0;  ///< declared sizes of `members`
 };
 
 /// Decide from the archive alone what to write. Throws Error when a selector matches neither
 /// a member nor an object path, or when the accepted members together exceed
 /// limits.max_total_bytes (a zip bomb is refused whole).
-ExtractPlan plan_extract(const Archive& archive, const ExtractSelection& selection,
-                         const ResourceLimits& limits = {});
+ExtractPlan plan_extract(const Archive& archive, const ExtractSelection& selection, const ResourceLimits& limits = {});
 
 /// Move to `plan.refused` the members whose target below `root` exists (unless `replace`),
 /// is a directory, or lies behind a symlink or a file. Reads the filesystem, writes nothing.
@@ -63,8 +62,7 @@ struct ExtractResult {
 /// and does not stop the others. `progress` (optional) is called now and then, from any of the
 /// threads but never from two at once. The result lists members in storage order.
 ExtractResult write_extract(const Archive& archive, const ExtractPlan& plan, int root, Replace replace,
-                            const std::function<void(const ExtractProgress&)>& progress = {},
-                            unsigned threads = 0);
+                            const std::function<void(const ExtractProgress&)>& progress = {}, unsigned threads = 0);
 
 /// An archive opened for `zanj extract --salvage`: by its central directory when that can be
 /// read, else (missing or cut: an interrupted download) by its local headers. A header is

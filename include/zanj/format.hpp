@@ -75,10 +75,10 @@ enum class ValueFormat { text, json, csv, npy, raw };
 
 struct ArrayPrintOptions {
   ValueFormat format = ValueFormat::text;
-  bool full = false;                        ///< text: never summarize
-  std::uint64_t summary_threshold = 1000;   ///< text: summarize arrays with more elements (numpy's)
-  std::uint64_t edge_items = 3;             ///< text: elements kept at each end of a summarized axis
-  std::size_t line_width = 75;              ///< text: wrap rows longer than this
+  bool full = false;                       ///< text: never summarize
+  std::uint64_t summary_threshold = 1000;  ///< text: summarize arrays with more elements (numpy's)
+  std::uint64_t edge_items = 3;            ///< text: elements kept at each end of a summarized axis
+  std::size_t line_width = 75;             ///< text: wrap rows longer than this
 };
 
 /// Print the selected values of an array in options.format. text, json and csv end with a
@@ -110,9 +110,9 @@ enum class RowFormat {
 };
 
 struct RowRequest {
-  SliceSpec slice;                     ///< one index or range over the rows; empty: all
-  std::optional<std::uint64_t> head;   ///< then only the first N
-  std::optional<std::uint64_t> tail;   ///< then only the last N
+  SliceSpec slice;                    ///< one index or range over the rows; empty: all
+  std::optional<std::uint64_t> head;  ///< then only the first N
+  std::optional<std::uint64_t> tail;  ///< then only the last N
 };
 
 /// Print the selected rows of a table or external-list node (`path` names it in messages).

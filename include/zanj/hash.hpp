@@ -14,11 +14,11 @@
 namespace zanj {
 
 struct HashOptions {
-  std::string algorithm = "sha256";   ///< one of hash_algorithms()
-  std::vector<std::string> includes;  ///< globs; when any, only matching paths and below count
-  std::vector<std::string> excludes;  ///< globs; a matching path and everything below is left out
+  std::string algorithm = "sha256";                ///< one of hash_algorithms()
+  std::vector<std::string> includes;               ///< globs; when any, only matching paths and below count
+  std::vector<std::string> excludes;               ///< globs; a matching path and everything below is left out
   std::size_t queue_bytes = std::size_t{4} << 20;  ///< read-ahead per streamed member
-  bool node_digests = true;           ///< fill ContentDigest::nodes (`--json`, `--check`)
+  bool node_digests = true;                        ///< fill ContentDigest::nodes (`--json`, `--check`)
   /// Threads digesting members at once (arrays, external lists, tables); 0: the CPUs this
   /// process may use. The digest does not depend on it.
   unsigned threads = 0;
@@ -37,11 +37,11 @@ struct NodeDigest {
 };
 
 struct ContentDigest {
-  std::string file;                ///< the archive as named on the command line
+  std::string file;  ///< the archive as named on the command line
   std::string algorithm;
-  std::string digest;              ///< the root's digest, lowercase hex
+  std::string digest;                           ///< the root's digest, lowercase hex
   std::vector<std::string> includes, excludes;  ///< the globs it was made with
-  std::vector<NodeDigest> nodes;   ///< selected tree nodes, depth-first in document order
+  std::vector<NodeDigest> nodes;                ///< selected tree nodes, depth-first in document order
 };
 
 /// The algorithms offered, the default ("sha256") first.

@@ -88,8 +88,7 @@ class Json {
   bool operator==(const Json&) const = default;
 
  private:
-  std::variant<std::nullptr_t, bool, std::int64_t, std::uint64_t, BigInt, double, std::string,
-               JsonArray, JsonObject>
+  std::variant<std::nullptr_t, bool, std::int64_t, std::uint64_t, BigInt, double, std::string, JsonArray, JsonObject>
       v_{nullptr};
 };
 
@@ -228,7 +227,7 @@ inline JsonMembers JsonView::members() const { return JsonMembers(*this); }
 
 /// How to print JSON.
 struct JsonStyle {
-  int indent = 0;  ///< 0: compact on one line (", " and ": " separators like Python's json)
+  int indent = 0;          ///< 0: compact on one line (", " and ": " separators like Python's json)
   char indent_char = ' ';  ///< '\t' with indent 1 gives the reference's indent="\t"
 };
 /// Append `value` to `out`. Floats are printed in the shortest form that round-trips,

@@ -8,12 +8,12 @@
 namespace zanj {
 
 struct ResourceLimits {
-  std::uint64_t max_total_bytes = std::uint64_t{1} << 40;   ///< sum of declared sizes: 1 TiB
+  std::uint64_t max_total_bytes = std::uint64_t{1} << 40;  ///< sum of declared sizes: 1 TiB
   /// Any one member, as declared: the most work (bytes decoded) a member may ask for, whatever
   /// its ratio. A lying archive of a few bytes may claim this much; the data then ends early
   /// (verify: size_mismatch) or runs past it (size_lie), but no more is ever decoded.
   std::uint64_t max_member_bytes = std::uint64_t{256} << 30;  ///< --max-member-bytes: 256 GiB
-  std::uint64_t max_entries = 1'000'000;                    ///< ZIP members
+  std::uint64_t max_entries = 1'000'000;                      ///< ZIP members
   // JSON and jsonl: memory bounds with room for real archives (docs/commands.md, "JSON as Python
   // reads it, and the JSON limits"). What a document costs (json/json_document.hpp): 20 bytes per
   // value (a 16-byte node and its entry in its container's list) and 4 more per object member
@@ -29,7 +29,7 @@ struct ResourceLimits {
   // follows their content.
   std::uint64_t max_json_bytes = std::uint64_t{1} << 30;        ///< one JSON member: 1 GiB
   std::uint64_t max_json_values = 100'000'000;                  ///< elements + members + root, all documents held
-  std::uint64_t max_jsonl_line_bytes = std::uint64_t{8} << 20;   ///< one .jsonl line: 8 MiB
+  std::uint64_t max_jsonl_line_bytes = std::uint64_t{8} << 20;  ///< one .jsonl line: 8 MiB
   std::uint64_t max_jsonl_rows = 10'000'000;                    ///< lines of one .jsonl member
   std::uint32_t max_json_depth = 1024;
   std::uint32_t max_npy_header_bytes = 10000;

@@ -27,18 +27,18 @@ struct Thresholds {
 };
 
 struct PackSettings {
-  Thresholds thresholds;                  ///< when JSON lists and inline arrays go external
+  Thresholds thresholds;  ///< when JSON lists and inline arrays go external
   /// store or deflate; unset: deflate, or for a directory the method its meta records
   std::optional<ZipMethod> method;
-  int level = 6;                          ///< deflate level (zipfile's default)
-  unsigned threads = 0;                   ///< deflate threads; 0: the CPUs available
-  std::string npy_key;                    ///< root key of a lone .npy input (default: its stem)
+  int level = 6;         ///< deflate level (zipfile's default)
+  unsigned threads = 0;  ///< deflate threads; 0: the CPUs available
+  std::string npy_key;   ///< root key of a lone .npy input (default: its stem)
   ResourceLimits limits;
 };
 
 /// One input: a file or directory, and the root key it is stored under when there are several.
 struct PackInput {
-  std::string key;     ///< the name to store it under; empty: the file's stem ("weights" for dir/weights.npz)
+  std::string key;  ///< the name to store it under; empty: the file's stem ("weights" for dir/weights.npz)
   std::string path;
   bool named = false;  ///< the key was chosen (NAME=PATH): a lone input is then stored under it too
 };

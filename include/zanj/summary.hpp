@@ -21,14 +21,14 @@ struct ArraySummary {
   std::string path;
   std::string dtype;
   std::vector<std::uint64_t> shape;
-  std::uint64_t bytes = 0;   ///< values' size: elements x itemsize (0 when the dtype is unknown)
-  std::string storage;       ///< "inline" or "external"
+  std::uint64_t bytes = 0;  ///< values' size: elements x itemsize (0 when the dtype is unknown)
+  std::string storage;      ///< "inline" or "external"
   std::string member;
 };
 
 struct Summary {
   std::uint64_t members = 0, compressed_bytes = 0, uncompressed_bytes = 0;
-  std::uint64_t externals = 0;   ///< reference nodes in __zanj__.json
+  std::uint64_t externals = 0;  ///< reference nodes in __zanj__.json
   std::uint64_t arrays = 0, external_arrays = 0, inline_arrays = 0, tables = 0, external_lists = 0;
   std::uint64_t array_bytes = 0;
   /// Elements of all those arrays (a model's parameter count); nullopt when a shape is missing
@@ -43,13 +43,13 @@ struct Summary {
   /// The format keys found on the tree's nodes: the version, or both when an archive mixes
   /// them (docs/format.md); none when no node is format-keyed.
   bool legacy_format = false, current_format = false;
-  std::uint64_t root_length = 0;             ///< keys or elements of the root
-  std::optional<double> timestamp;           ///< meta "timestamp", when it is a date
+  std::uint64_t root_length = 0;                 ///< keys or elements of the root
+  std::optional<double> timestamp;               ///< meta "timestamp", when it is a date
   std::optional<std::string> invalid_timestamp;  ///< meta "timestamp" as JSON text, when it is no date
-  std::string saved_at;                      ///< ISO 8601 UTC, from the timestamp or the member date
-  std::string python, torch;                 ///< versions from sysinfo ("" when absent)
-  std::optional<Json> zanj_cfg;              ///< without handler source code
-  std::vector<std::string> handlers;         ///< names of serialization/load handlers
+  std::string saved_at;                          ///< ISO 8601 UTC, from the timestamp or the member date
+  std::string python, torch;                     ///< versions from sysinfo ("" when absent)
+  std::optional<Json> zanj_cfg;                  ///< without handler source code
+  std::vector<std::string> handlers;             ///< names of serialization/load handlers
 };
 
 Summary summarize(const ZanjFile& file, std::size_t largest = 5);
@@ -86,8 +86,8 @@ std::vector<ValueStats> value_stats(const ZanjFile& file, const Node& node, cons
 
 /// Which rows walk_tree_with_rows enters.
 struct RowWalkOptions {
-  bool tables = true;        ///< the rows of tables too, not only of external lists
-  bool scalar_rows = true;   ///< visit a row that is a number, string, bool or null
+  bool tables = true;       ///< the rows of tables too, not only of external lists
+  bool scalar_rows = true;  ///< visit a row that is a number, string, bool or null
   /// When set, a list whose rows cannot be read (a corrupt member, a line that is not JSON) is
   /// reported here and the walk goes on after it (the rows before the failure were visited);
   /// when not, the Error is thrown.
@@ -102,7 +102,6 @@ struct RowWalkOptions {
 /// valid JSON.
 void walk_tree_with_rows(const ZanjFile& file, JsonView start, const std::vector<std::string>& start_segments,
                          const std::function<bool(const TreeVisit&)>& visitor, const RowWalkOptions& options = {});
-
 
 /// Seconds since the epoch as "2026-11-20T12:34:56Z"; nullopt outside the years 1 to 9999
 /// (NaN and infinities included).
@@ -124,14 +123,14 @@ Histogram rebin(const Histogram& h, std::size_t bins);
 /// A thumbnail of a 2-D array (higher-D arrays as rows x last axis): the mean of the finite
 /// values in each of rows x cols cells, row-major; NaN for a cell with none.
 struct Heatmap {
-  std::size_t rows = 0, cols = 0;               ///< 0 x 0 below two dimensions
+  std::size_t rows = 0, cols = 0;  ///< 0 x 0 below two dimensions
   std::uint64_t source_rows = 0, source_cols = 0;
   std::vector<double> cells;
 };
 
 struct ProfileOptions {
-  std::size_t bins = 256;           ///< histogram bins before rebinning (even)
-  std::size_t heatmap_side = 128;   ///< largest thumbnail side, in cells; 0: no thumbnail
+  std::size_t bins = 256;          ///< histogram bins before rebinning (even)
+  std::size_t heatmap_side = 128;  ///< largest thumbnail side, in cells; 0: no thumbnail
 };
 
 /// What one pass over an array's values gives.

@@ -67,22 +67,22 @@ std::string_view encoding_name(ArrayEncoding encoding);
 
 struct ArrayNode {
   ArrayEncoding encoding = ArrayEncoding::list;
-  bool torch = false;                  ///< torch.Tensor:... rather than numpy.ndarray:...
-  std::string dtype;                   ///< exactly as written in the JSON ("" if missing)
+  bool torch = false;  ///< torch.Tensor:... rather than numpy.ndarray:...
+  std::string dtype;   ///< exactly as written in the JSON ("" if missing)
   std::vector<std::uint64_t> shape;
-  bool has_shape = false;              ///< "shape" present and a list of non-negative ints
+  bool has_shape = false;  ///< "shape" present and a list of non-negative ints
   std::optional<std::uint64_t> n_elements;
-  std::string member;                  ///< $ref (external only)
-  JsonView data;                       ///< "data" (inline only)
+  std::string member;  ///< $ref (external only)
+  JsonView data;       ///< "data" (inline only)
   bool external() const { return encoding == ArrayEncoding::external; }
   /// Product of shape (1 for a 0-d array); nullopt if the shape is missing or overflows.
   std::optional<std::uint64_t> element_count() const;
 };
 
 struct TableNode {
-  std::string member;                  ///< "" for a table stored inline
+  std::string member;  ///< "" for a table stored inline
   std::vector<std::string> columns;
-  std::optional<std::uint64_t> rows;   ///< "len(data)" when present (inline: the rows held)
+  std::optional<std::uint64_t> rows;  ///< "len(data)" when present (inline: the rows held)
   /// A table stored inline, as releases before ZANJ 0.6 wrote a small DataFrame
   /// ({"__format__": "pandas.DataFrame", "columns": [...], "data": [row objects]}): its rows.
   /// Invalid for a table in a member.
@@ -92,15 +92,15 @@ struct TableNode {
 struct ExternalListNode {
   std::string member;
   bool tuple = false;
-  std::optional<std::uint64_t> length; ///< "len(data)" when present
+  std::optional<std::uint64_t> length;  ///< "len(data)" when present
 };
 
 /// One classified JSON node. Its views refer into the document it was made from.
 struct Node {
   NodeKind kind = NodeKind::null;
-  std::string format;                  ///< the format key's value, "" when absent
+  std::string format;                           ///< the format key's value, "" when absent
   FormatVersion version = FormatVersion::none;  ///< which key held it
-  std::string_view format_key;         ///< that key ("" when absent)
+  std::string_view format_key;                  ///< that key ("" when absent)
   JsonView json;
   std::optional<ArrayNode> array;
   std::optional<TableNode> table;
@@ -123,8 +123,8 @@ class TreeWalker;
 /// the visitor returns.
 struct TreeVisit {
   const Node& node;
-  std::size_t depth;                   ///< 0 for the node the walk started at
-  const TreeWalker* walker;            ///< where the walk is (tree.cpp)
+  std::size_t depth;         ///< 0 for the node the walk started at
+  const TreeWalker* walker;  ///< where the walk is (tree.cpp)
   /// The escaped object path ("" for the root).
   const std::string& path() const;
   /// The unescaped segments of that path.

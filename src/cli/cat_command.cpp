@@ -71,7 +71,8 @@ void print_array_node(const ZanjFile& z, const Node& node, const NodeTarget& tar
                       OutputBuffer& out) {
   check_format(opt, {"text", "json", "csv", "npy", "raw"}, "arrays");
   // Only external arrays take long: inline ones are already decoded from __zanj__.json.
-  Progress progress("cat " + (target.path.empty() ? std::string("/") : terminal_safe(target.path)), 0, progress_wanted(true));
+  Progress progress("cat " + (target.path.empty() ? std::string("/") : terminal_safe(target.path)), 0,
+                    progress_wanted(true));
   ArrayReadOptions read;
   read.progress = progress.reporter();
   const ArrayValues values(z.archive(), *node.array, target.path, read);
@@ -100,7 +101,9 @@ void print_rows_node(const ZanjFile& z, const Node& node, const NodeTarget& targ
     check_format(opt, {"text", "jsonl", "json"}, "lists");
   }
   RowRequest request{target.slice.empty() ? SliceSpec{} : parse_slice(target.slice), opt.head, opt.tail};
-  const RowFormat format = opt.format == "json" ? RowFormat::json : opt.format == "csv" ? RowFormat::csv : RowFormat::jsonl;
+  const RowFormat format = opt.format == "json"  ? RowFormat::json
+                           : opt.format == "csv" ? RowFormat::csv
+                                                 : RowFormat::jsonl;
   print_rows(z.archive(), node, target.path, request, format, out);
 }
 
@@ -140,10 +143,11 @@ int run_cat(const CatOptions& opt, OutputBuffer& out) {
   } else {
     check_format(opt, {"text", "json"}, std::string("a ") + std::string(kind_name(node.kind)) + " (it prints as JSON)");
     if (!target.slice.empty() || opt.head || opt.tail)
-      usage("slices, --head and --tail select elements of arrays (along the first axis), rows of tables and "
-            "elements of lists; " +
-            (target.path.empty() ? std::string("the root") : "'" + target.path + "'") + " is a " +
-            std::string(kind_name(node.kind)));
+      usage(
+          "slices, --head and --tail select elements of arrays (along the first axis), rows of tables and "
+          "elements of lists; " +
+          (target.path.empty() ? std::string("the root") : "'" + target.path + "'") + " is a " +
+          std::string(kind_name(node.kind)));
     write_json(out, json, JsonStyle{indent});
     out.text() += '\n';
   }
@@ -205,9 +209,13 @@ Command setup_cat(CLI::App& parent) {
   app->add_flag("--summary", opt->summary,
                 "Summarize large arrays (text format) with '...' even when stdout is not a terminal")
       ->excludes("--full");
-  app->add_option("--head", opt->head, "Only the first N rows of a table, elements of a list (inline or external), or entries along an array's first axis")
+  app->add_option("--head", opt->head,
+                  "Only the first N rows of a table, elements of a list (inline or external), or entries along an "
+                  "array's first axis")
       ->check(CLI::NonNegativeNumber);
-  app->add_option("--tail", opt->tail, "Only the last N rows of a table, elements of a list (inline or external), or entries along an array's first axis")
+  app->add_option("--tail", opt->tail,
+                  "Only the last N rows of a table, elements of a list (inline or external), or entries along an "
+                  "array's first axis")
       ->check(CLI::NonNegativeNumber);
   app->add_flag("--resolve", opt->resolve, "Print the node as JSON with external arrays, tables and lists filled in");
   app->add_flag("--plain", opt->plain,

@@ -153,7 +153,10 @@ Command setup_diff(CLI::App& parent) {
       ->required()
       ->type_name("FILE")
       ->transform(input_file());
-  app->add_option("B", opt->b, "The second (new, reference) archive")->required()->type_name("FILE")->transform(input_file());
+  app->add_option("B", opt->b, "The second (new, reference) archive")
+      ->required()
+      ->type_name("FILE")
+      ->transform(input_file());
   app->add_option("--atol", opt->atol, "Absolute tolerance (default 0)")->type_name("X");
   app->add_option("--rtol", opt->rtol, "Relative tolerance, times |b| (default 0)")->type_name("X");
   app->add_option("--tol", opt->tol, "Tolerances for the paths matching a glob, and below (repeatable)")
@@ -171,7 +174,8 @@ Command setup_diff(CLI::App& parent) {
             if (opt->structure)
               for (const char* option : {"--atol", "--rtol", "--tol", "--nan-unequal"})
                 if (app->count(option) > 0)
-                  throw Error(std::string(option) + " has no use with --structure (values are not compared)", Exit::usage);
+                  throw Error(std::string(option) + " has no use with --structure (values are not compared)",
+                              Exit::usage);
             return run_diff(*opt);
           }};
 }

@@ -26,9 +26,8 @@ int run_export(ExportOptions& opt) {
   const ZanjFile z = open_zanj(opt.file);
   install_interrupt_cleanup();
   Progress progress("export", 0);
-  const ExportSummary summary = export_object(z, opt.path, opt.output, opt.settings, [&](const ExportProgress& p) {
-    progress.update(p.bytes_done, 0);
-  });
+  const ExportSummary summary = export_object(z, opt.path, opt.output, opt.settings,
+                                              [&](const ExportProgress& p) { progress.update(p.bytes_done, 0); });
   progress.finish();
   const std::string format = export_format_name(opt.settings);
   if (opt.json)
@@ -47,7 +46,8 @@ int run_export(ExportOptions& opt) {
 
 Command setup_export(CLI::App& parent) {
   auto opt = std::make_shared<ExportOptions>();
-  CLI::App* app = parent.add_subcommand("export", "Write an archive's arrays as .npz, .safetensors, a folder of .npy files or a tar");
+  CLI::App* app = parent.add_subcommand(
+      "export", "Write an archive's arrays as .npz, .safetensors, a folder of .npy files or a tar");
   app->footer(
       "The format is OUT's extension, or --format:\n"
       "  npz          (.npz) every array, external and inline, as numpy.savez writes them: one\n"

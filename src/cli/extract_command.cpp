@@ -42,8 +42,7 @@ Json refused_json(const std::vector<RefusedMember>& refused) {
 
 /// One line per member not written, on stderr (shown even with -q: they change the exit status).
 void report_not_written(const std::string& file, const std::vector<RefusedMember>& members, const char* verb) {
-  for (const auto& r : members)
-    error(file + ": '" + r.name + "' " + verb + ": " + r.reason);
+  for (const auto& r : members) error(file + ": '" + r.name + "' " + verb + ": " + r.reason);
 }
 
 /// With --salvage, what an archive without a usable central directory cost: the reason, and each
@@ -62,8 +61,8 @@ int list_plan(const ExtractOptions& opt, ExtractPlan& plan, const std::string& d
   if (opt.json) {
     JsonArray members;
     for (const ZipEntry* e : plan.members)
-      members.emplace_back(JsonObject{{"name", e->name}, {"size", e->uncompressed_size},
-                                      {"path", directory + "/" + e->name}});
+      members.emplace_back(
+          JsonObject{{"name", e->name}, {"size", e->uncompressed_size}, {"path", directory + "/" + e->name}});
     write_out(to_json(Json(JsonObject{{"file", opt.file},
                                       {"directory", directory},
                                       {"members", Json(std::move(members))},
@@ -123,8 +122,7 @@ int run_extract(const ExtractOptions& opt) {
   install_interrupt_cleanup();
   Progress progress("extract", plan.total_bytes);
   const ExtractResult result = write_extract(
-      archive, plan, root.get(), replace, [&](const ExtractProgress& p) { progress.update(p.bytes_done, 0); },
-      jobs);
+      archive, plan, root.get(), replace, [&](const ExtractProgress& p) { progress.update(p.bytes_done, 0); }, jobs);
   progress.finish();
 
   report_not_written(opt.file, plan.refused, "refused");
@@ -173,7 +171,8 @@ Command setup_extract(CLI::App& parent) {
       "decodes to its end and the descriptor agrees), under the same name, size and ratio rules.\n"
       "The others are reported ('not recovered'), and the exit status is 1.\n\n"
       "--json prints {\"file\", \"directory\", \"written\": [names], \"refused\": [{\"name\", \"reason\"}],\n"
-      "\"failed\": [{\"name\", \"reason\"}]} (with --salvage also \"salvaged\": bool, \"lost\": [...]); with --list: {\"file\", \"directory\", \"members\": [{\"name\",\n"
+      "\"failed\": [{\"name\", \"reason\"}]} (with --salvage also \"salvaged\": bool, \"lost\": [...]); with --list: "
+      "{\"file\", \"directory\", \"members\": [{\"name\",\n"
       "\"size\", \"path\"}], \"bytes\", \"refused\": [...]}.\n\n"
       "Exit status: 0 all selected members written, 1 some refused or broken (the rest written),\n"
       "2 usage error or unwritable directory.");

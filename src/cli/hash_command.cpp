@@ -80,7 +80,8 @@ int check_one(const ContentDigest& pinned, const std::string& file, const HashCl
   std::string out;
   const std::string name = terminal_safe(file);
   for (const auto& c : changes)
-    out += name + ": " + terminal_safe(c.path.empty() ? "/" : c.path) + ": " + std::string(hash_change_name(c.kind)) + "\n";
+    out += name + ": " + terminal_safe(c.path.empty() ? "/" : c.path) + ": " + std::string(hash_change_name(c.kind)) +
+           "\n";
   out += name + (changes.empty() ? ": OK\n" : ": FAILED\n");
   write_out(out);
   return changes.empty() ? 0 : 1;
@@ -90,7 +91,8 @@ int run_check(const HashCliOptions& opt) {
   if (opt.files.size() > 1) throw Error("--check takes one LOCK and at most one FILE", Exit::usage);
   const std::vector<ContentDigest> lock = read_hash_lock(opt.check, open_options().remote);
   if (!opt.files.empty() && lock.size() != 1)
-    throw Error(opt.check + ": holds " + std::to_string(lock.size()) + " archives; name none to check them all", Exit::usage);
+    throw Error(opt.check + ": holds " + std::to_string(lock.size()) + " archives; name none to check them all",
+                Exit::usage);
   int status = 0;
   for (const auto& pinned : lock) {
     const std::string file = opt.files.empty() ? pinned.file : opt.files.front();
@@ -139,7 +141,8 @@ Command setup_hash(CLI::App& parent) {
       "its own error line (with --json, {\"file\", \"error\"}) and the others are still hashed.\n\n"
       "Exit status: 0 ok, 1 an invalid archive or a --check mismatch, 2 usage error or\n"
       "unreadable input.");
-  app->add_option("FILE", opt->files, "Archives to hash (- reads one from standard input); with --check, the archive to check")
+  app->add_option("FILE", opt->files,
+                  "Archives to hash (- reads one from standard input); with --check, the archive to check")
       ->transform(input_operand());
   app->add_option("--algorithm", opt->algorithm, "Digest algorithm: sha256 (default), sha512, sha3-256, blake2b512")
       ->type_name("NAME")

@@ -52,8 +52,11 @@ std::string format_text(const Summary& s) {
 Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, const InfoOptions& opt) {
   JsonArray largest;
   for (const auto& a : s.largest_arrays) {
-    JsonObject o{{"path", a.path}, {"dtype", a.dtype}, {"shape", shape_json(a.shape)},
-                 {"bytes", a.bytes}, {"storage", a.storage}};
+    JsonObject o{{"path", a.path},
+                 {"dtype", a.dtype},
+                 {"shape", shape_json(a.shape)},
+                 {"bytes", a.bytes},
+                 {"storage", a.storage}};
     if (!a.member.empty()) o.emplace_back("member", a.member);
     largest.emplace_back(std::move(o));
   }
@@ -91,8 +94,8 @@ Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, 
 
 std::string cfg_line(const Json& cfg) {
   std::string out;
-  for (const char* key : {"array_mode", "external_array_threshold", "external_list_threshold", "compress",
-                          "error_mode"}) {
+  for (const char* key :
+       {"array_mode", "external_array_threshold", "external_list_threshold", "compress", "error_mode"}) {
     const Json* v = cfg.find(key);
     if (!v) continue;
     if (!out.empty()) out += "  ";
@@ -104,8 +107,8 @@ std::string cfg_line(const Json& cfg) {
 std::string summary_text(const std::string& file, const ZanjFile& z, const Summary& s, const InfoOptions& opt) {
   std::vector<std::vector<std::string>> rows;
   auto row = [&](std::string key, std::string value) { rows.push_back({std::move(key), std::move(value)}); };
-  row("saved", s.invalid_timestamp ? "invalid timestamp (" + terminal_safe(*s.invalid_timestamp) + ")"
-              : s.saved_at.empty()  ? "unknown"
+  row("saved", s.invalid_timestamp  ? "invalid timestamp (" + terminal_safe(*s.invalid_timestamp) + ")"
+               : s.saved_at.empty() ? "unknown"
                                     : s.saved_at);
   if (!s.python.empty()) row("python", terminal_safe(s.python));
   if (!s.torch.empty()) row("torch", terminal_safe(s.torch));
@@ -114,9 +117,9 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
   if (!s.handlers.empty())
     row("handlers", std::to_string(s.handlers.size()) +
                         (opt.handlers ? " (source below, in zanj_cfg)" : " (source hidden; --handlers shows it)"));
-  row("root", terminal_safe(s.root_type) + (s.root_type == "dict" ? ", " + std::to_string(s.root_length) + " keys"
-                             : s.root_type == "list" ? ", " + std::to_string(s.root_length) + " elements"
-                                                     : ""));
+  row("root", terminal_safe(s.root_type) + (s.root_type == "dict"   ? ", " + std::to_string(s.root_length) + " keys"
+                                            : s.root_type == "list" ? ", " + std::to_string(s.root_length) + " elements"
+                                                                    : ""));
   row("arrays", std::to_string(s.arrays) + " (" + std::to_string(s.external_arrays) + " external, " +
                     std::to_string(s.inline_arrays) + " inline), " + human_bytes(s.array_bytes) + " of values" +
                     (s.array_elements && s.arrays ? ", " + grouped(*s.array_elements) + " elements" : std::string()) +
@@ -126,8 +129,8 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
   row("lists", std::to_string(s.external_lists) + " external");
   for (std::size_t i = 0; i < s.largest_arrays.size(); ++i) {
     const auto& a = s.largest_arrays[i];
-    row(i == 0 ? "largest" : "", (a.path.empty() ? "(root)" : a.path) + "  " + terminal_safe(a.dtype) + shape_text(a.shape) + "  " +
-                                      human_bytes(a.bytes) + "  " + a.storage);
+    row(i == 0 ? "largest" : "", (a.path.empty() ? "(root)" : a.path) + "  " + terminal_safe(a.dtype) +
+                                     shape_text(a.shape) + "  " + human_bytes(a.bytes) + "  " + a.storage);
   }
   for (const auto& p : z.problems()) row(colored(Color::red, "problem"), terminal_safe(p));
   std::string out = bold(terminal_safe(file)) + ": ZANJ archive, " + std::to_string(s.members) + " members, " +
@@ -136,7 +139,8 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
   if (!opt.no_members) {
     // Two passes over the entries (widths, then lines) instead of a table of every row: an
     // archive of many members would hold five strings per member until the end.
-    const std::vector<std::string> header{dim("size"), dim("packed"), dim("method"), dim("modified (local)"), dim("name")};
+    const std::vector<std::string> header{dim("size"), dim("packed"), dim("method"), dim("modified (local)"),
+                                          dim("name")};
     std::vector<std::string> cells(header.size());
     const auto fill = [&](const ZipEntry& e) -> const std::vector<std::string>& {
       cells[0] = std::to_string(e.uncompressed_size), cells[1] = std::to_string(e.compressed_size);
@@ -151,8 +155,7 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
     for (const auto& e : z.archive().entries()) widths.append_line(out, fill(e), "    ");
   }
   if (opt.handlers && z.meta())
-    if (const JsonView cfg = z.meta().find("zanj_cfg"))
-      out += "  zanj_cfg\n" + to_json(cfg, JsonStyle{2}) + "\n";
+    if (const JsonView cfg = z.meta().find("zanj_cfg")) out += "  zanj_cfg\n" + to_json(cfg, JsonStyle{2}) + "\n";
   return out;
 }
 

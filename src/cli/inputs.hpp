@@ -25,9 +25,9 @@ void apply_remote_options();
 /// object; nothing for a local file.
 void add_transfer_json(JsonObject& object, const Archive& archive);
 
-/// CLI11 check (used with ->transform: it rewrites a URL without its user:password) for an input archive: "-", a URL, or a readable file that is not a directory. A bad
-/// path stops the run before any work with `zanj: error: PATH: No such file or directory`,
-/// exit 2. (It throws zanj::Error rather than returning CLI11's message so that the message
+/// CLI11 check (used with ->transform: it rewrites a URL without its user:password) for an input archive: "-", a URL,
+/// or a readable file that is not a directory. A bad path stops the run before any work with `zanj: error: PATH: No
+/// such file or directory`, exit 2. (It throws zanj::Error rather than returning CLI11's message so that the message
 /// and exit status are the same as when opening fails later.)
 CLI::Validator input_file();
 /// The same for a command that reads several archives (verify, info, hash): the URL's

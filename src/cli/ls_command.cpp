@@ -73,8 +73,8 @@ struct NodeFacts {
   /// Rows of a table, items of a list, keys of a dict-like node; nullopt when an external
   /// table's or list's length is stated nowhere.
   std::optional<std::uint64_t> count;
-  std::uint64_t value_bytes = 0;       ///< an array's values, with -l
-  const ZipEntry* member = nullptr;    ///< the member a reference node points to, with -l
+  std::uint64_t value_bytes = 0;     ///< an array's values, with -l
+  const ZipEntry* member = nullptr;  ///< the member a reference node points to, with -l
 };
 
 NodeFacts describe(const ZanjFile& z, const Node& n, bool long_format) {
@@ -100,7 +100,8 @@ Json entry_json(const ZanjFile& z, const Shown& v, bool long_format) {
   const Node& n = v.node;
   const NodeFacts f = describe(z, n, long_format);
   const Json count = f.count ? Json(*f.count) : Json(nullptr);
-  JsonObject o{{"path", v.path}, {"kind", std::string(kind_name(n.kind))},
+  JsonObject o{{"path", v.path},
+               {"kind", std::string(kind_name(n.kind))},
                {"format", n.format.empty() ? Json(nullptr) : Json(n.format)}};
   switch (f.holds) {
     case Holds::array: {
@@ -121,9 +122,15 @@ Json entry_json(const ZanjFile& z, const Shown& v, bool long_format) {
       break;
     }
     case Holds::external_list:
-    case Holds::list: o.emplace_back("length", count); break;
-    case Holds::keys: o.emplace_back("keys", count); break;
-    case Holds::scalar: o.emplace_back("value", n.json.copy()); break;
+    case Holds::list:
+      o.emplace_back("length", count);
+      break;
+    case Holds::keys:
+      o.emplace_back("keys", count);
+      break;
+    case Holds::scalar:
+      o.emplace_back("value", n.json.copy());
+      break;
   }
   if ((f.holds == Holds::table || f.holds == Holds::external_list) && n.is_reference()) {
     o.emplace_back("storage", "external");
@@ -141,14 +148,20 @@ Json entry_json(const ZanjFile& z, const Shown& v, bool long_format) {
 /// Kinds that hold data stand out; containers are blue; scalars stay plain.
 Color kind_color(NodeKind kind) {
   switch (kind) {
-    case NodeKind::array: return Color::green;
-    case NodeKind::table: return Color::cyan;
-    case NodeKind::external_list: return Color::magenta;
+    case NodeKind::array:
+      return Color::green;
+    case NodeKind::table:
+      return Color::cyan;
+    case NodeKind::external_list:
+      return Color::magenta;
     case NodeKind::dict:
     case NodeKind::list:
-    case NodeKind::dataclass: return Color::blue;
-    case NodeKind::other: return Color::yellow;
-    default: return Color::none;
+    case NodeKind::dataclass:
+      return Color::blue;
+    case NodeKind::other:
+      return Color::yellow;
+    default:
+      return Color::none;
   }
 }
 
@@ -156,8 +169,9 @@ std::string scalar_preview(JsonView j) {
   // Only the first 57 characters show: a long string's head is enough to make them (each
   // byte escapes to at least one character), and the rest is never copied.
   constexpr std::size_t kHead = 256;
-  std::string text = j.is_string() && j.as_string().size() > kHead ? to_json(Json(std::string(j.as_string().substr(0, kHead))))
-                                                                     : to_json(j);
+  std::string text = j.is_string() && j.as_string().size() > kHead
+                         ? to_json(Json(std::string(j.as_string().substr(0, kHead))))
+                         : to_json(j);
   if (text.size() > 60) text = text.substr(0, 57) + "...";
   return terminal_safe(text);  // the cut may split a UTF-8 sequence
 }
@@ -177,16 +191,23 @@ RowText row_text(const ZanjFile& z, const Node& n, bool long_format, bool with_s
     case Holds::array:
       r.detail = terminal_safe(n.array->dtype) + shape_text(n.array->shape);
       if (with_storage)
-        r.storage = n.array->external() ? terminal_safe(n.array->member) : "inline (" + std::string(encoding_name(n.array->encoding)) + ")";
+        r.storage = n.array->external() ? terminal_safe(n.array->member)
+                                        : "inline (" + std::string(encoding_name(n.array->encoding)) + ")";
       if (long_format) r.size = human_bytes(array_value_bytes(n.array->dtype, n.array->shape).value_or(0));
       break;
     case Holds::table:
       r.detail = (f.count ? counted(*f.count, "row") : "? rows") + " x " + counted(n.table->columns.size(), "column");
       break;
     case Holds::external_list:
-    case Holds::list: r.detail = "length " + count; break;
-    case Holds::keys: r.detail = f.count ? counted(*f.count, "key") : "? keys"; break;
-    case Holds::scalar: r.detail = scalar_preview(n.json); break;
+    case Holds::list:
+      r.detail = "length " + count;
+      break;
+    case Holds::keys:
+      r.detail = f.count ? counted(*f.count, "key") : "? keys";
+      break;
+    case Holds::scalar:
+      r.detail = scalar_preview(n.json);
+      break;
   }
   if (with_storage) {
     if (f.holds == Holds::table || f.holds == Holds::external_list) r.storage = terminal_safe(n.member());
@@ -323,7 +344,12 @@ int list_members(const ZanjFile& z, const LsOptions& opt) {
     total += e.uncompressed_size;
     packed += e.compressed_size;
   }
-  const std::vector<std::string> totals{std::to_string(total), "", std::to_string(packed), "", "", "",
+  const std::vector<std::string> totals{std::to_string(total),
+                                        "",
+                                        std::to_string(packed),
+                                        "",
+                                        "",
+                                        "",
                                         std::to_string(z.archive().entries().size()) + " files"};
   widths.measure(totals);
   ChunkedOutput out;
@@ -367,13 +393,16 @@ int run_ls(const LsOptions& opt) {
     if (warned.insert(message).second) warn(message + " (its rows are not listed)");
   };
   const auto walk_matching = [&](const std::function<void(const Shown&)>& on_shown) {
-    walk_tree_with_rows(z, node, start, [&](const TreeVisit& v) {
-      if ((opt.glob.empty() || fnmatch(opt.glob.c_str(), v.path().c_str(), 0) == 0) &&
-          (opt.kind.empty() || kind_name(v.node.kind) == opt.kind))
-        on_shown(Shown{v.node, v.path(), v.depth});
-      if (opt.depth >= 0 && v.depth >= static_cast<std::size_t>(opt.depth)) return false;
-      return !is_scalar_list(v.node.json);  // elements of a plain list of scalars get no entries
-    }, rows);
+    walk_tree_with_rows(
+        z, node, start,
+        [&](const TreeVisit& v) {
+          if ((opt.glob.empty() || fnmatch(opt.glob.c_str(), v.path().c_str(), 0) == 0) &&
+              (opt.kind.empty() || kind_name(v.node.kind) == opt.kind))
+            on_shown(Shown{v.node, v.path(), v.depth});
+          if (opt.depth >= 0 && v.depth >= static_cast<std::size_t>(opt.depth)) return false;
+          return !is_scalar_list(v.node.json);  // elements of a plain list of scalars get no entries
+        },
+        rows);
   };
   // --sort: the shown paths and sizes are kept and sorted; each node is found again by its
   // path to print it.
@@ -454,7 +483,8 @@ int run_ls(const LsOptions& opt) {
 
 Command setup_ls(CLI::App& parent) {
   auto opt = std::make_shared<LsOptions>();
-  CLI::App* app = parent.add_subcommand("ls", "List the object tree: kinds, dtypes, shapes and where values are stored");
+  CLI::App* app =
+      parent.add_subcommand("ls", "List the object tree: kinds, dtypes, shapes and where values are stored");
   app->footer(
       "Each line is one node: its object path ('/' is the root), its kind, details (dtype and\n"
       "shape of arrays, rows and columns of tables, length of lists, a preview of scalars) and\n"
@@ -463,7 +493,8 @@ Command setup_ls(CLI::App& parent) {
       "(lst/3/arr), reading a row only when -d lets its entries be printed.\n\n"
       "FILE may be '-' to read an archive from standard input.\n\n"
       "Examples:\n  zanj ls model.zanj\n  zanj ls model.zanj state_dict -d 1\n"
-      "  zanj ls --glob '*weight*' model.zanj\n  zanj ls --kind array --sort size model.zanj\n  zanj ls --json model.zanj | jq '.entries[] | select(.kind==\"array\")'\n\n"
+      "  zanj ls --glob '*weight*' model.zanj\n  zanj ls --kind array --sort size model.zanj\n  zanj ls --json "
+      "model.zanj | jq '.entries[] | select(.kind==\"array\")'\n\n"
       "--json prints {\"file\", \"entries\": [...]}; each entry has path, kind (dict, list, array, table,\n"
       "external_list, dataclass, string, number, bool, null, other) and format; arrays add dtype,\n"
       "shape, storage, encoding and member (external only); tables add rows, columns, storage and\n"

@@ -53,17 +53,10 @@ struct CommandEntry {
   zanj::cli::Command (*setup)(CLI::App& parent);
 };
 constexpr CommandEntry kCommands[] = {
-    {"info", zanj::cli::setup_info},
-    {"ls", zanj::cli::setup_ls},
-    {"cat", zanj::cli::setup_cat},
-    {"verify", zanj::cli::setup_verify},
-    {"extract", zanj::cli::setup_extract},
-    {"pack", zanj::cli::setup_pack},
-    {"export", zanj::cli::setup_export},
-    {"diff", zanj::cli::setup_diff},
-    {"stats", zanj::cli::setup_stats},
-    {"hash", zanj::cli::setup_hash},
-    {"report", zanj::cli::setup_report},
+    {"info", zanj::cli::setup_info},     {"ls", zanj::cli::setup_ls},           {"cat", zanj::cli::setup_cat},
+    {"verify", zanj::cli::setup_verify}, {"extract", zanj::cli::setup_extract}, {"pack", zanj::cli::setup_pack},
+    {"export", zanj::cli::setup_export}, {"diff", zanj::cli::setup_diff},       {"stats", zanj::cli::setup_stats},
+    {"hash", zanj::cli::setup_hash},     {"report", zanj::cli::setup_report},
 };
 
 const CommandEntry* command_named(std::string_view name) {
@@ -140,7 +133,8 @@ std::vector<std::string> option_names(const CLI::App& app) {
 /// A parse error as the user should read it, and the command whose help to point to ("" for
 /// the whole program's): a word where a command should be gets the nearest command's name, and
 /// an unknown option the nearest of that command's (or the global) options.
-std::pair<std::string, std::string> explain_parse_error(const CLI::App& app, const std::vector<zanj::cli::Command>& commands,
+std::pair<std::string, std::string> explain_parse_error(const CLI::App& app,
+                                                        const std::vector<zanj::cli::Command>& commands,
                                                         const CLI::ParseError& e, int argc, char** argv) {
   const int at = command_position(app, argc, argv);
   // A value refused by its option's check (`--color info FILE`: info taken as --color's value)
@@ -150,7 +144,8 @@ std::pair<std::string, std::string> explain_parse_error(const CLI::App& app, con
     std::vector<std::string> names;
     for (const auto& command : kCommands) names.emplace_back(command.name);
     const std::string near = zanj::nearest_name(argv[at], names);
-    return {"'" + std::string(argv[at]) + "' is not a zanj command" + (near.empty() ? "" : "; did you mean '" + near + "'?"),
+    return {"'" + std::string(argv[at]) + "' is not a zanj command" +
+                (near.empty() ? "" : "; did you mean '" + near + "'?"),
             ""};
   }
   const CLI::App* command = nullptr;

@@ -72,7 +72,6 @@ JsonArray members_json(const Archive& archive) {
   return members;
 }
 
-
 void TableWidths::measure(const std::vector<std::string>& row) {
   for (std::size_t i = 0; i < row.size(); ++i) {
     if (width.size() <= i) width.resize(i + 1, 0);

@@ -52,7 +52,9 @@ class ChunkedOutput {
  public:
   void add(std::string_view text);
   std::string& buffer() { return buffer_; }  ///< append directly, then call maybe_flush()
-  void maybe_flush() { if (buffer_.size() >= kFlushBytes) flush(); }
+  void maybe_flush() {
+    if (buffer_.size() >= kFlushBytes) flush();
+  }
   void flush();
 
  private:

@@ -56,9 +56,8 @@ int run_pack(PackOptions& opt) {
   for (const auto& note : job.notes()) warn(note);
   install_interrupt_cleanup();
   Progress progress("pack", job.known_bytes());
-  const PackSummary summary = write_pack(job, opt.output, opt.settings, [&](const PackProgress& p) {
-    progress.update(p.bytes_done, 0);
-  });
+  const PackSummary summary =
+      write_pack(job, opt.output, opt.settings, [&](const PackProgress& p) { progress.update(p.bytes_done, 0); });
   progress.finish();
   if (opt.json)
     write_out(to_json(Json(JsonObject{{"output", opt.output},
@@ -101,7 +100,8 @@ Command setup_pack(CLI::App& parent) {
   app->add_option("-o,--output", opt->output, "Archive to write (replaced only on success)")
       ->required()
       ->type_name("OUT.zanj");
-  app->add_option("--key", opt->settings.npy_key, "Root key for a lone .npy input (default: its file stem)")->type_name("NAME");
+  app->add_option("--key", opt->settings.npy_key, "Root key for a lone .npy input (default: its file stem)")
+      ->type_name("NAME");
   app->add_option("--list-threshold", opt->settings.thresholds.list,
                   "JSON lists with at least this many elements go to .jsonl members")
       ->type_name("N")

@@ -16,7 +16,7 @@ namespace {
 
 constexpr auto kRedrawInterval = std::chrono::milliseconds(100);
 constexpr auto kAutoFirstDraw = std::chrono::seconds(1);  // auto mode: quick operations show nothing
-constexpr std::size_t kMinBar = 10;  // narrower than this, a bar says nothing: leave it out
+constexpr std::size_t kMinBar = 10;                       // narrower than this, a bar says nothing: leave it out
 
 ProgressMode g_mode = ProgressMode::automatic;  // set once from --progress, before a command runs
 
@@ -89,12 +89,14 @@ ProgressMode progress_mode() { return g_mode; }
 
 bool progress_wanted(bool data_on_stdout) {
   switch (g_mode) {
-    case ProgressMode::always: return true;
-    case ProgressMode::never: return false;
-    case ProgressMode::automatic: break;
+    case ProgressMode::always:
+      return true;
+    case ProgressMode::never:
+      return false;
+    case ProgressMode::automatic:
+      break;
   }
-  return stderr_is_terminal() && !(data_on_stdout && stdout_is_terminal()) &&
-         warnings_shown();
+  return stderr_is_terminal() && !(data_on_stdout && stdout_is_terminal()) && warnings_shown();
 }
 
 Progress::Progress(std::string label, std::uint64_t total) : Progress(std::move(label), total, progress_wanted()) {}

@@ -16,7 +16,7 @@ namespace zanj::cli {
 namespace {
 
 struct ReportCliOptions {
-  std::string file, new_file;     ///< FILE, or OLD NEW
+  std::string file, new_file;      ///< FILE, or OLD NEW
   std::vector<std::string> files;  ///< the one or two of them
   std::string output;
   std::string atol = "0", rtol = "0";
@@ -68,16 +68,17 @@ std::string default_output(const ReportCliOptions& opt) {
       throw Error("standard output is a terminal: name the page with -o OUT.html (or -o - to print it)", Exit::usage);
   const std::string name = stem(opt.files[0]) + (opt.files.size() == 2 ? "-vs-" + stem(opt.files[1]) : "") + ".html";
   if (::access(name.c_str(), F_OK) == 0)
-    throw Error("standard output is a terminal and " + name + " exists: -o " + name +
-                    " replaces it (or -o - prints the page)",
-                Exit::usage);
+    throw Error(
+        "standard output is a terminal and " + name + " exists: -o " + name + " replaces it (or -o - prints the page)",
+        Exit::usage);
   return name;
 }
 
 int run_report(ReportCliOptions opt) {
   opt.files = {opt.file};
   if (!opt.new_file.empty()) opt.files.push_back(opt.new_file);
-  const bool diff_options = opt.atol != "0" || opt.rtol != "0" || !opt.tol.empty() || !opt.exclude.empty() || opt.nan_unequal;
+  const bool diff_options =
+      opt.atol != "0" || opt.rtol != "0" || !opt.tol.empty() || !opt.exclude.empty() || opt.nan_unequal;
   if (opt.files.size() == 1 && diff_options)
     throw Error("--atol, --rtol, --tol, --exclude and --nan-unequal need two archives (OLD NEW)", Exit::usage);
   const bool chosen = !opt.output.empty();
@@ -88,8 +89,10 @@ int run_report(ReportCliOptions opt) {
   } else {
     save_page(opt.output, page);
     const std::string wrote = "wrote " + opt.output + " (" + human_bytes(page.size()) + ")";
-    if (chosen) info(wrote);
-    else note(wrote);  // said unless -q: no -o named the file
+    if (chosen)
+      info(wrote);
+    else
+      note(wrote);  // said unless -q: no -o named the file
   }
   return 0;
 }
@@ -124,8 +127,9 @@ Command setup_report(CLI::App& parent) {
       ->required()
       ->transform(input_file());
   app->add_option("NEW", opt->new_file, "With OLD: the archive to compare it with")->transform(input_file());
-  app->add_option("-o,--output", opt->output,
-                  "Write the page to this file (atomically); '-' prints it (default: stdout, or STEM.html on a terminal)")
+  app->add_option(
+         "-o,--output", opt->output,
+         "Write the page to this file (atomically); '-' prints it (default: stdout, or STEM.html on a terminal)")
       ->type_name("OUT.html");
   app->add_option("--atol", opt->atol, "Comparison: absolute tolerance (default 0)")->type_name("X");
   app->add_option("--rtol", opt->rtol, "Comparison: relative tolerance, times |b| (default 0)")->type_name("X");

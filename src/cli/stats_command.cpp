@@ -46,9 +46,9 @@ Json number_json(const std::optional<Number>& n) {
 
 /// `head` (what the values are: path, then dtype and shape, or kind) and the statistics.
 Json stats_json(JsonObject head, const ArrayStats& s) {
-  JsonObject stats{{"count", s.count},       {"finite", s.finite},         {"nan", s.nan},
-                   {"pos_inf", s.pos_inf},   {"neg_inf", s.neg_inf},       {"min", number_json(s.min)},
-                   {"max", number_json(s.max)}, {"sum", optional_json(s.sum)}, {"mean", optional_json(s.mean)},
+  JsonObject stats{{"count", s.count},           {"finite", s.finite},          {"nan", s.nan},
+                   {"pos_inf", s.pos_inf},       {"neg_inf", s.neg_inf},        {"min", number_json(s.min)},
+                   {"max", number_json(s.max)},  {"sum", optional_json(s.sum)}, {"mean", optional_json(s.mean)},
                    {"std", optional_json(s.std)}};
   head.insert(head.end(), std::make_move_iterator(stats.begin()), std::make_move_iterator(stats.end()));
   return Json(std::move(head));
@@ -79,7 +79,7 @@ std::string short_number(const std::optional<double>& v);
 /// relative to the fullest bin; a non-empty bin never draws blank. ASCII levels outside
 /// UTF-8 locales.
 std::string histogram_line(const Histogram& fine, std::size_t width, bool utf8) {
-  static const char* const kBlocks[] = {" ", "\u2581", "\u2582", "\u2583", "\u2584",
+  static const char* const kBlocks[] = {" ",      "\u2581", "\u2582", "\u2583", "\u2584",
                                         "\u2585", "\u2586", "\u2587", "\u2588"};
   static const char* const kAscii[] = {" ", ".", ":", "-", "=", "+", "*", "#", "@"};
   const std::string lo = short_number(std::optional<double>(fine.min));
@@ -141,8 +141,8 @@ int run_stats(const StatsOptions& opt) {
     while (!row_lists.empty() && row_lists.back() >= v.depth) row_lists.pop_back();
     const bool in_rows = !row_lists.empty();
     if (v.node.table || v.node.kind == NodeKind::external_list) row_lists.push_back(v.depth);
-    const bool list_of_values = v.node.kind == NodeKind::external_list ||
-                                (v.node.kind == NodeKind::list && is_scalar_list(v.node.json));
+    const bool list_of_values =
+        v.node.kind == NodeKind::external_list || (v.node.kind == NodeKind::list && is_scalar_list(v.node.json));
     if (!in_rows && (v.node.table || list_of_values)) {
       // A list of numbers, or a table's numeric columns: their statistics beside the arrays'.
       for (const ValueStats& vs : value_stats(z, v.node, v.path())) {
@@ -171,12 +171,14 @@ int run_stats(const StatsOptions& opt) {
     histograms.push_back(std::move(profile.histogram));
     if (opt.json) {
       const ArrayNode& a = *v.node.array;
-      arrays.push_back(stats_json(JsonObject{{"path", v.path()}, {"dtype", a.dtype}, {"shape", shape_json(a.shape)}}, s));
+      arrays.push_back(
+          stats_json(JsonObject{{"path", v.path()}, {"dtype", a.dtype}, {"shape", shape_json(a.shape)}}, s));
       if (opt.hist) arrays.back().as_object().emplace_back("histogram", histogram_json(histograms.back()));
     } else {
-      rows.push_back({v.path().empty() ? "/" : v.path(), terminal_safe(v.node.array->dtype), shape_text(v.node.array->shape),
-                      std::to_string(s.count), short_number(s.min), short_number(s.max), short_number(s.mean),
-                      short_number(s.std), std::to_string(s.nan), std::to_string(s.pos_inf + s.neg_inf)});
+      rows.push_back({v.path().empty() ? "/" : v.path(), terminal_safe(v.node.array->dtype),
+                      shape_text(v.node.array->shape), std::to_string(s.count), short_number(s.min),
+                      short_number(s.max), short_number(s.mean), short_number(s.std), std::to_string(s.nan),
+                      std::to_string(s.pos_inf + s.neg_inf)});
     }
     return false;
   });
@@ -199,8 +201,8 @@ int run_stats(const StatsOptions& opt) {
     write_out(out);
   } else if (!opt.glob.empty()) {  // a filter that matches nothing is an error, as in ls
     throw Error(z.name() + ": no array, list of numbers or numeric table column" +
-                    (opt.path.empty() ? std::string() : " under '" + opt.path + "'") + " matches --glob '" +
-                    opt.glob + "'",
+                    (opt.path.empty() ? std::string() : " under '" + opt.path + "'") + " matches --glob '" + opt.glob +
+                    "'",
                 Exit::invalid);
   } else {
     // Never silent: the path holds nothing to count.

@@ -22,9 +22,12 @@ ColorMode parse_color_mode(std::string_view name) {
 
 bool color_wanted(ColorMode mode, bool is_terminal, const char* no_color) {
   switch (mode) {
-    case ColorMode::always: return true;
-    case ColorMode::never: return false;
-    case ColorMode::automatic: break;
+    case ColorMode::always:
+      return true;
+    case ColorMode::never:
+      return false;
+    case ColorMode::automatic:
+      break;
   }
   return is_terminal && (no_color == nullptr || *no_color == '\0');
 }
@@ -37,13 +40,20 @@ std::string dim(std::string_view text) { return wrap("2", text); }
 
 std::string colored(Color color, std::string_view text) {
   switch (color) {
-    case Color::none: break;
-    case Color::red: return wrap("31", text);
-    case Color::green: return wrap("32", text);
-    case Color::yellow: return wrap("33", text);
-    case Color::blue: return wrap("34", text);
-    case Color::magenta: return wrap("35", text);
-    case Color::cyan: return wrap("36", text);
+    case Color::none:
+      break;
+    case Color::red:
+      return wrap("31", text);
+    case Color::green:
+      return wrap("32", text);
+    case Color::yellow:
+      return wrap("33", text);
+    case Color::blue:
+      return wrap("34", text);
+    case Color::magenta:
+      return wrap("35", text);
+    case Color::cyan:
+      return wrap("36", text);
   }
   return std::string(text);
 }

@@ -12,8 +12,7 @@ namespace zanj::cli {
 void add_terminal_options(CLI::App& app, TerminalOptions& options) {
   app.add_flag("-v,--verbose", options.verbose, "More messages on stderr (-vv for debug output)");
   app.add_flag("-q,--quiet", options.quiet, "Only errors on stderr: no warnings, no progress bar");
-  app.add_option("--color", options.color,
-                 "Colour output: auto (on a terminal, unless NO_COLOR is set), always, never")
+  app.add_option("--color", options.color, "Colour output: auto (on a terminal, unless NO_COLOR is set), always, never")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->option_text("WHEN");
   app.add_option("--progress", options.progress,

@@ -9,8 +9,8 @@
 namespace zanj::cli {
 
 struct TerminalOptions {
-  int verbose = 0;      ///< -v: info messages, -vv: debug messages
-  bool quiet = false;   ///< -q: errors only (and no progress bar)
+  int verbose = 0;     ///< -v: info messages, -vv: debug messages
+  bool quiet = false;  ///< -q: errors only (and no progress bar)
   std::string color = "auto";
   std::string progress = "auto";
 };

@@ -30,9 +30,7 @@ struct VerifyCliOptions {
   ResourceLimits limits;
 };
 
-std::string plural(std::size_t n, const char* word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
+std::string plural(std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
 std::string problem_line(const char* severity, const Problem& p) {
   std::string where = p.member;
@@ -92,7 +90,10 @@ int run_verify(const VerifyCliOptions& opt) {
       status = std::max(status, e.exit_code());
       outcome.error = e.what();
       if (opt.json && !opt.quiet)  // every operand has its line, so a script sees what was not checked
-        write_out(to_json(Json(JsonObject{{"file", input_display_name(file)}, {"ok", false}, {"strict", opt.strict}, {"error", e.what()}})) + "\n");
+        write_out(
+            to_json(Json(JsonObject{
+                {"file", input_display_name(file)}, {"ok", false}, {"strict", opt.strict}, {"error", e.what()}})) +
+            "\n");
     }
     if (outcome.report && !outcome.report->ok(opt.strict)) status = std::max(status, static_cast<int>(Exit::invalid));
     if (outcome.report && !opt.quiet)
@@ -170,7 +171,9 @@ Command setup_verify(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "verify", "Check that archives are whole, consistent and safe; exit status for CI (0 valid, 1 invalid)");
   app->footer(footer());
-  app->add_option("FILE", opt->files, "Archives to check ('-' for standard input)")->required()->transform(input_operand());
+  app->add_option("FILE", opt->files, "Archives to check ('-' for standard input)")
+      ->required()
+      ->transform(input_operand());
   app->add_flag("-q,--quiet", opt->quiet, "Print nothing; the exit status says it all");
   app->add_flag("--json", opt->json, "One JSON report per file, one per line");
   app->add_flag("--strict", opt->strict, "Warnings make a file invalid too (exit 1)");

@@ -30,8 +30,8 @@ inline std::string deflate_raw(const std::string& data) {
 inline std::string bzip2_of(const std::string& data) {
   std::string out(data.size() + data.size() / 100 + 700, '\0');
   unsigned n = static_cast<unsigned>(out.size());
-  if (BZ2_bzBuffToBuffCompress(out.data(), &n, const_cast<char*>(data.data()), static_cast<unsigned>(data.size()), 9,
-                               0, 0) != BZ_OK)
+  if (BZ2_bzBuffToBuffCompress(out.data(), &n, const_cast<char*>(data.data()), static_cast<unsigned>(data.size()), 9, 0,
+                               0) != BZ_OK)
     throw std::runtime_error("bzip2");
   out.resize(n);
   return out;
@@ -60,8 +60,8 @@ inline std::string zip_lzma_of(const std::string& data) {
 inline std::string xz_of(const std::string& data) {
   std::string out(data.size() + data.size() / 2 + 1024, '\0');
   std::size_t pos = 0;
-  lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const std::uint8_t*>(data.data()),
-                          data.size(), reinterpret_cast<std::uint8_t*>(out.data()), &pos, out.size());
+  lzma_easy_buffer_encode(6, LZMA_CHECK_CRC64, nullptr, reinterpret_cast<const std::uint8_t*>(data.data()), data.size(),
+                          reinterpret_cast<std::uint8_t*>(out.data()), &pos, out.size());
   out.resize(pos);
   return out;
 }
@@ -74,12 +74,18 @@ inline std::string zstd_of(const std::string& data) {
 
 inline std::string compress_with(std::uint16_t method, const std::string& data) {
   switch (method) {
-    case 0: return data;
-    case 8: return deflate_raw(data);
-    case 12: return bzip2_of(data);
-    case 14: return zip_lzma_of(data);
-    case 93: return zstd_of(data);
-    case 95: return xz_of(data);
+    case 0:
+      return data;
+    case 8:
+      return deflate_raw(data);
+    case 12:
+      return bzip2_of(data);
+    case 14:
+      return zip_lzma_of(data);
+    case 93:
+      return zstd_of(data);
+    case 95:
+      return xz_of(data);
   }
   throw std::runtime_error("method");
 }

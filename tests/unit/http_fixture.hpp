@@ -57,8 +57,9 @@ class HttpFixture {
       last = std::stoull(spec.substr(spec.find('-') + 1));
     }
     return "HTTP/1.1 206 Partial Content\r\nETag: \"v1\"\r\nContent-Range: bytes " + std::to_string(first) + "-" +
-           std::to_string(last) + "/" + std::to_string(body.size()) + "\r\nContent-Length: " +
-           std::to_string(last - first + 1) + "\r\n\r\n" + body.substr(first, last - first + 1);
+           std::to_string(last) + "/" + std::to_string(body.size()) +
+           "\r\nContent-Length: " + std::to_string(last - first + 1) + "\r\n\r\n" +
+           body.substr(first, last - first + 1);
   }
 
  private:

@@ -53,8 +53,8 @@ struct TestMember {
 
 struct ZipOptions {
   std::string comment;
-  bool zip64_end = false;      ///< write a Zip64 end record and locator
-  bool sentinel_end = true;    ///< with zip64_end: 32-bit end fields set to 0xFFFF/0xFFFFFFFF
+  bool zip64_end = false;    ///< write a Zip64 end record and locator
+  bool sentinel_end = true;  ///< with zip64_end: 32-bit end fields set to 0xFFFF/0xFFFFFFFF
 };
 
 struct BuiltZip {

@@ -64,10 +64,10 @@ class ArrayValues::Reader {
 
   const Archive* archive_;
   ArrayReadOptions options_;
-  std::string where_;                  // "archive: array 'path'" for messages
-  const ZipEntry* entry_ = nullptr;    // external only
-  std::uint64_t data_offset_ = 0;      // external only: where the data starts in the member
-  std::string inline_values_;          // inline only: C order, little-endian
+  std::string where_;                // "archive: array 'path'" for messages
+  const ZipEntry* entry_ = nullptr;  // external only
+  std::uint64_t data_offset_ = 0;    // external only: where the data starts in the member
+  std::string inline_values_;        // inline only: C order, little-endian
   Dtype dtype_, stored_dtype_;
   std::vector<std::uint64_t> shape_;
   bool fortran_order_ = false;

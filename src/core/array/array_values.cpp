@@ -145,7 +145,8 @@ ArrayNode with_external_data(const Archive& archive, const ArrayNode& node, Json
   const Node data = classify(node.data);
   if (data.kind != NodeKind::external_list) return node;
   const ZipEntry* entry = archive.find(data.list->member);
-  if (!entry) throw Error("\"data\" refers to member '" + printable_name(data.list->member) + "', which is not in the archive");
+  if (!entry)
+    throw Error("\"data\" refers to member '" + printable_name(data.list->member) + "', which is not in the archive");
   JsonArray values;
   for_each_jsonl_value(archive, *entry, [&](std::uint64_t, const Json& value) {
     values.push_back(value);
@@ -198,7 +199,8 @@ std::optional<std::uint64_t> ArrayValues::Reader::stored_data_start(std::uint64_
   return local.data_offset + data_offset_;
 }
 
-ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::string_view path, ArrayReadOptions options)
+ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::string_view path,
+                            ArrayReadOptions options)
     : archive_(&archive),
       options_(std::move(options)),
       where_(archive.name() + ": array '" + (path.empty() ? std::string("/") : std::string(path)) + "'") {
@@ -219,10 +221,11 @@ ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::
       if (auto why = numpy_refusal(header.dtype, header.shape))
         throw NumpyRefusalError("member '" + printable_name(node.member) + "': " + *why);
       if (!node.dtype.empty() && !dtypes_compatible(parse_dtype_name(node.dtype), header.dtype))
-        throw Error("declares dtype " + node.dtype + " but member '" + printable_name(node.member) + "' holds " + header.dtype.descr());
+        throw Error("declares dtype " + node.dtype + " but member '" + printable_name(node.member) + "' holds " +
+                    header.dtype.descr());
       if (node.has_shape && node.shape != header.shape)
-        throw Error("declares shape " + shape_text(node.shape) + " but member '" + printable_name(node.member) + "' has shape " +
-                    shape_text(header.shape));
+        throw Error("declares shape " + shape_text(node.shape) + " but member '" + printable_name(node.member) +
+                    "' has shape " + shape_text(header.shape));
       if (header.data_offset + header.data_bytes() > entry_->uncompressed_size)
         throw Error("member '" + printable_name(node.member) + "' is too short: its header declares " +
                     std::to_string(header.data_bytes()) + " bytes of data, it holds " +
@@ -310,7 +313,8 @@ void ArrayValues::Reader::read_data_prefix(std::uint64_t n, const std::function<
     delivered += take;
     return delivered < n || position >= entry_->uncompressed_size;  // at the end: let the CRC be checked
   });
-  if (delivered < n) throw Error(where_ + ": member '" + printable_name(entry_->name) + "' ended before the data its header declares");
+  if (delivered < n)
+    throw Error(where_ + ": member '" + printable_name(entry_->name) + "' ended before the data its header declares");
 }
 
 bool ArrayValues::Reader::gather(const Selection& selection, Chunker& out) const {

@@ -33,7 +33,8 @@ std::string decode_hex(std::string_view text) {
   out.reserve(text.size() / 2);
   for (std::size_t i = 0; i < text.size(); i += 2) {
     const int hi = hex_digit_value(text[i]), lo = hex_digit_value(text[i + 1]);
-    if (hi < 0 || lo < 0) throw Error("hex data has a non-hex character at offset " + std::to_string(hi < 0 ? i : i + 1));
+    if (hi < 0 || lo < 0)
+      throw Error("hex data has a non-hex character at offset " + std::to_string(hi < 0 ? i : i + 1));
     out += static_cast<char>(hi * 16 + lo);
   }
   return out;

@@ -15,45 +15,63 @@ constexpr std::uint64_t max_string_itemsize = std::uint64_t{1} << 31;
 
 char kind_char(DtypeKind kind) {
   switch (kind) {
-    case DtypeKind::boolean: return 'b';
-    case DtypeKind::signed_int: return 'i';
-    case DtypeKind::unsigned_int: return 'u';
-    case DtypeKind::floating: return 'f';
-    case DtypeKind::complex: return 'c';
-    case DtypeKind::bytes: return 'S';
-    case DtypeKind::unicode: return 'U';
+    case DtypeKind::boolean:
+      return 'b';
+    case DtypeKind::signed_int:
+      return 'i';
+    case DtypeKind::unsigned_int:
+      return 'u';
+    case DtypeKind::floating:
+      return 'f';
+    case DtypeKind::complex:
+      return 'c';
+    case DtypeKind::bytes:
+      return 'S';
+    case DtypeKind::unicode:
+      return 'U';
   }
   return '?';
 }
 
 std::optional<DtypeKind> kind_from_char(char c) {
   switch (c) {
-    case 'b': return DtypeKind::boolean;
-    case 'i': return DtypeKind::signed_int;
-    case 'u': return DtypeKind::unsigned_int;
-    case 'f': return DtypeKind::floating;
-    case 'c': return DtypeKind::complex;
+    case 'b':
+      return DtypeKind::boolean;
+    case 'i':
+      return DtypeKind::signed_int;
+    case 'u':
+      return DtypeKind::unsigned_int;
+    case 'f':
+      return DtypeKind::floating;
+    case 'c':
+      return DtypeKind::complex;
     case 'S':
-    case 'a': return DtypeKind::bytes;  // 'a' is numpy's old spelling of S
-    case 'U': return DtypeKind::unicode;
-    default: return std::nullopt;
+    case 'a':
+      return DtypeKind::bytes;  // 'a' is numpy's old spelling of S
+    case 'U':
+      return DtypeKind::unicode;
+    default:
+      return std::nullopt;
   }
 }
 
-bool is_string_kind(DtypeKind kind) {
-  return kind == DtypeKind::bytes || kind == DtypeKind::unicode;
-}
+bool is_string_kind(DtypeKind kind) { return kind == DtypeKind::bytes || kind == DtypeKind::unicode; }
 
 // Sizes numpy really has for each fixed-size kind. float16/32/64 only: long
 // double ('f16', 'c32') has a platform-specific layout we cannot decode.
 bool valid_numeric_size(DtypeKind kind, std::uint64_t size) {
   switch (kind) {
-    case DtypeKind::boolean: return size == 1;
+    case DtypeKind::boolean:
+      return size == 1;
     case DtypeKind::signed_int:
-    case DtypeKind::unsigned_int: return size == 1 || size == 2 || size == 4 || size == 8;
-    case DtypeKind::floating: return size == 2 || size == 4 || size == 8;
-    case DtypeKind::complex: return size == 8 || size == 16;
-    default: return false;
+    case DtypeKind::unsigned_int:
+      return size == 1 || size == 2 || size == 4 || size == 8;
+    case DtypeKind::floating:
+      return size == 2 || size == 4 || size == 8;
+    case DtypeKind::complex:
+      return size == 8 || size == 16;
+    default:
+      return false;
   }
 }
 
@@ -92,31 +110,39 @@ struct NamedDtype {
 
 // numpy's names for native-order numbers; torch names map onto the same set.
 constexpr std::array<NamedDtype, 14> numpy_names{{
-    {"bool", DtypeKind::boolean, 1},       {"int8", DtypeKind::signed_int, 1},
-    {"int16", DtypeKind::signed_int, 2},   {"int32", DtypeKind::signed_int, 4},
-    {"int64", DtypeKind::signed_int, 8},   {"uint8", DtypeKind::unsigned_int, 1},
-    {"uint16", DtypeKind::unsigned_int, 2}, {"uint32", DtypeKind::unsigned_int, 4},
-    {"uint64", DtypeKind::unsigned_int, 8}, {"float16", DtypeKind::floating, 2},
-    {"float32", DtypeKind::floating, 4},   {"float64", DtypeKind::floating, 8},
-    {"complex64", DtypeKind::complex, 8},  {"complex128", DtypeKind::complex, 16},
+    {"bool", DtypeKind::boolean, 1},
+    {"int8", DtypeKind::signed_int, 1},
+    {"int16", DtypeKind::signed_int, 2},
+    {"int32", DtypeKind::signed_int, 4},
+    {"int64", DtypeKind::signed_int, 8},
+    {"uint8", DtypeKind::unsigned_int, 1},
+    {"uint16", DtypeKind::unsigned_int, 2},
+    {"uint32", DtypeKind::unsigned_int, 4},
+    {"uint64", DtypeKind::unsigned_int, 8},
+    {"float16", DtypeKind::floating, 2},
+    {"float32", DtypeKind::floating, 4},
+    {"float64", DtypeKind::floating, 8},
+    {"complex64", DtypeKind::complex, 8},
+    {"complex128", DtypeKind::complex, 16},
 }};
 
 // torch's short aliases, as the numpy name they stand for.
 constexpr std::array<std::pair<std::string_view, std::string_view>, 6> torch_aliases{{
-    {"float", "float32"}, {"double", "float64"}, {"half", "float16"},
-    {"long", "int64"},    {"int", "int32"},      {"short", "int16"},
+    {"float", "float32"},
+    {"double", "float64"},
+    {"half", "float16"},
+    {"long", "int64"},
+    {"int", "int32"},
+    {"short", "int16"},
 }};
 
 // torch has no unsigned types wider than uint8 in the names zanj writes.
-bool torch_has(std::string_view numpy_name) {
-  return numpy_name.substr(0, 4) != "uint" || numpy_name == "uint8";
-}
+bool torch_has(std::string_view numpy_name) { return numpy_name.substr(0, 4) != "uint" || numpy_name == "uint8"; }
 
 std::optional<Dtype> lookup_numpy_name(std::string_view name) {
   for (const auto& entry : numpy_names) {
     if (entry.name == name) {
-      return Dtype{entry.kind, entry.itemsize,
-                   normalized_order(entry.kind, entry.itemsize, ByteOrder::little)};
+      return Dtype{entry.kind, entry.itemsize, normalized_order(entry.kind, entry.itemsize, ByteOrder::little)};
     }
   }
   return std::nullopt;
@@ -151,10 +177,14 @@ std::uint32_t Dtype::swap_unit() const {
   switch (kind) {
     case DtypeKind::signed_int:
     case DtypeKind::unsigned_int:
-    case DtypeKind::floating: return itemsize;
-    case DtypeKind::complex: return itemsize / 2;
-    case DtypeKind::unicode: return 4;
-    default: return 1;
+    case DtypeKind::floating:
+      return itemsize;
+    case DtypeKind::complex:
+      return itemsize / 2;
+    case DtypeKind::unicode:
+      return 4;
+    default:
+      return 1;
   }
 }
 
@@ -207,9 +237,7 @@ Dtype parse_dtype_name(std::string_view name) { return read_dtype_name(name).val
 bool dtypes_compatible(const Dtype& json_dtype, const Dtype& npy_dtype) {
   if (json_dtype.kind != npy_dtype.kind || json_dtype.itemsize != npy_dtype.itemsize) return false;
   if (json_dtype.swap_unit() <= 1 || json_dtype.itemsize == 0) return true;  // order is moot
-  auto effective = [](ByteOrder order) {
-    return order == ByteOrder::none ? ByteOrder::little : order;
-  };
+  auto effective = [](ByteOrder order) { return order == ByteOrder::none ? ByteOrder::little : order; };
   return effective(json_dtype.order) == effective(npy_dtype.order);
 }
 

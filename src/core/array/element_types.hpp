@@ -41,7 +41,8 @@ template <typename Fn>
 decltype(auto) visit_element_type(const Dtype& dtype, Fn&& fn) {
   const auto size = dtype.itemsize;
   switch (dtype.kind) {
-    case DtypeKind::boolean: return fn(Tag<bool>{});
+    case DtypeKind::boolean:
+      return fn(Tag<bool>{});
     case DtypeKind::signed_int:
       if (size == 1) return fn(Tag<std::int8_t>{});
       if (size == 2) return fn(Tag<std::int16_t>{});
@@ -59,8 +60,10 @@ decltype(auto) visit_element_type(const Dtype& dtype, Fn&& fn) {
     case DtypeKind::complex:
       if (size == 8) return fn(Tag<std::complex<float>>{});
       return fn(Tag<std::complex<double>>{});
-    case DtypeKind::bytes: return fn(Tag<ByteString>{});
-    case DtypeKind::unicode: break;
+    case DtypeKind::bytes:
+      return fn(Tag<ByteString>{});
+    case DtypeKind::unicode:
+      break;
   }
   return fn(Tag<UnicodeString>{});
 }

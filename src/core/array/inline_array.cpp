@@ -32,12 +32,18 @@ class ElementEncoder {
         if (!v.is_bool()) fail(where, v, "true or false");
         out += static_cast<char>(v.as_bool() ? 1 : 0);
         return;
-      case DtypeKind::signed_int: return encode_signed(v, where, out);
-      case DtypeKind::unsigned_int: return encode_unsigned(v, where, out);
-      case DtypeKind::floating: return encode_real(number(v, where), out);
-      case DtypeKind::complex: return encode_complex(v, where, out);
-      case DtypeKind::unicode: return encode_unicode(v, where, out);
-      case DtypeKind::bytes: return encode_bytes(v, where, out);
+      case DtypeKind::signed_int:
+        return encode_signed(v, where, out);
+      case DtypeKind::unsigned_int:
+        return encode_unsigned(v, where, out);
+      case DtypeKind::floating:
+        return encode_real(number(v, where), out);
+      case DtypeKind::complex:
+        return encode_complex(v, where, out);
+      case DtypeKind::unicode:
+        return encode_unicode(v, where, out);
+      case DtypeKind::bytes:
+        return encode_bytes(v, where, out);
     }
   }
 
@@ -98,7 +104,8 @@ class ElementEncoder {
     if (!v.is_string()) fail(where, v, "a string");
     const std::size_t start = out.size();
     append_utf32le(out, v.as_string());
-    if (out.size() - start > dtype_.itemsize) fail(where, v, "a string of at most " + std::to_string(dtype_.itemsize / 4) + " characters");
+    if (out.size() - start > dtype_.itemsize)
+      fail(where, v, "a string of at most " + std::to_string(dtype_.itemsize / 4) + " characters");
     out.append(dtype_.itemsize - (out.size() - start), '\0');
   }
 
@@ -109,10 +116,12 @@ class ElementEncoder {
     std::string utf32;
     append_utf32le(utf32, v.as_string());
     for (std::size_t i = 0; i < utf32.size(); i += 4) {
-      if (utf32[i + 1] != '\0' || utf32[i + 2] != '\0' || utf32[i + 3] != '\0') fail(where, v, "a string of bytes (Latin-1)");
+      if (utf32[i + 1] != '\0' || utf32[i + 2] != '\0' || utf32[i + 3] != '\0')
+        fail(where, v, "a string of bytes (Latin-1)");
       bytes += utf32[i];
     }
-    if (bytes.size() > dtype_.itemsize) fail(where, v, "a string of at most " + std::to_string(dtype_.itemsize) + " bytes");
+    if (bytes.size() > dtype_.itemsize)
+      fail(where, v, "a string of at most " + std::to_string(dtype_.itemsize) + " bytes");
     out += bytes;
     out.append(dtype_.itemsize - bytes.size(), '\0');
   }
@@ -125,8 +134,8 @@ void decode_nested(JsonView v, const std::vector<std::uint64_t>& shape, std::siz
                    const ElementEncoder& encoder, std::string& out) {
   if (axis == shape.size()) return encoder.encode(v, where, out);
   if (!v.is_array() || v.size() != shape[axis])
-    throw Error(where + " should be a list of " + std::to_string(shape[axis]) + " elements (axis " + std::to_string(axis) +
-                " of shape " + shape_text(shape) + "), found " +
+    throw Error(where + " should be a list of " + std::to_string(shape[axis]) + " elements (axis " +
+                std::to_string(axis) + " of shape " + shape_text(shape) + "), found " +
                 (v.is_array() ? "a list of " + std::to_string(v.size()) : std::string(v.type_name())));
   const std::size_t saved = where.size();
   for (std::size_t i = 0; i < v.size(); ++i) {
@@ -142,8 +151,10 @@ float double_to_float(double value) {
   constexpr double max = std::numeric_limits<float>::max();
   // Halfway between FLT_MAX and 2^128: at or past it a float64 -> float32 cast gives infinity.
   const double overflow = std::ldexp(1.0, 128) - std::ldexp(1.0, 103);
-  if (std::isnan(value)) return std::copysign(std::numeric_limits<float>::quiet_NaN(), static_cast<float>(std::signbit(value) ? -1 : 1));
-  if (std::fabs(value) >= overflow) return value > 0 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
+  if (std::isnan(value))
+    return std::copysign(std::numeric_limits<float>::quiet_NaN(), static_cast<float>(std::signbit(value) ? -1 : 1));
+  if (std::fabs(value) >= overflow)
+    return value > 0 ? std::numeric_limits<float>::infinity() : -std::numeric_limits<float>::infinity();
   if (std::fabs(value) > max) return value > 0 ? std::numeric_limits<float>::max() : -std::numeric_limits<float>::max();
   return static_cast<float>(value);
 }

@@ -13,9 +13,9 @@
 namespace zanj {
 
 struct DecodedArray {
-  Dtype dtype;                       ///< as declared by the node (its byte order may be big)
+  Dtype dtype;  ///< as declared by the node (its byte order may be big)
   std::vector<std::uint64_t> shape;
-  std::string values;                ///< prod(shape) * itemsize bytes, C order, little-endian
+  std::string values;  ///< prod(shape) * itemsize bytes, C order, little-endian
 };
 
 /// Decode an inline array node of any mode to its values. Throws Error (invalid) saying what

@@ -45,8 +45,7 @@ NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, 
     if (need > header.size()) header = archive.read_prefix(entry, static_cast<std::size_t>(need));
     header.resize(std::min<std::uint64_t>(header.size(), need));
     NpyHeader h = parse_npy_header(header, limits);
-    if (h.data_offset > entry.uncompressed_size)
-      throw Error("header runs past the end of the member");
+    if (h.data_offset > entry.uncompressed_size) throw Error("header runs past the end of the member");
     return h;
   } catch (const Error& e) {
     if (!e.archive().empty()) throw;  // the archive's errors say where already; npy errors do not
@@ -58,7 +57,8 @@ std::size_t NpyHeaderCollector::feed(std::string_view chunk) {
   std::size_t used = 0;
   while (!header_ && used < chunk.size()) {
     const std::uint64_t want = need_ ? need_ : kNpyPrefix;
-    const std::size_t take = static_cast<std::size_t>(std::min<std::uint64_t>(want - bytes_.size(), chunk.size() - used));
+    const std::size_t take =
+        static_cast<std::size_t>(std::min<std::uint64_t>(want - bytes_.size(), chunk.size() - used));
     bytes_.append(chunk.substr(used, take));
     used += take;
     if (bytes_.size() < want) break;
@@ -137,17 +137,15 @@ void for_each_jsonl_line(const Archive& archive, const ZipEntry& entry,
 void for_each_jsonl_value(const Archive& archive, const ZipEntry& entry,
                           const std::function<bool(std::uint64_t, const Json&)>& on_value) {
   const JsonLimits line_limits = json_line_limits(archive);
-  for_each_jsonl_line(
-      archive, entry,
-      [&](std::uint64_t index, std::string_view line) {
-        Json value;
-        try {
-          value = parse_json(line, entry.name + " line " + std::to_string(index + 1), line_limits);
-        } catch (const Error& e) {
-          throw Error(InArchive{archive.name()}, e.what());
-        }
-        return on_value(index, value);
-      });
+  for_each_jsonl_line(archive, entry, [&](std::uint64_t index, std::string_view line) {
+    Json value;
+    try {
+      value = parse_json(line, entry.name + " line " + std::to_string(index + 1), line_limits);
+    } catch (const Error& e) {
+      throw Error(InArchive{archive.name()}, e.what());
+    }
+    return on_value(index, value);
+  });
 }
 
 }  // namespace zanj

@@ -221,7 +221,7 @@ std::uint64_t npy_header_size(std::string_view first_bytes, const NpyLimits& lim
   std::uint64_t dict_len = read_le(first_bytes, version_end, width);
   if (dict_len > limits.max_header_bytes) {
     npy_fail("header of " + std::to_string(dict_len) + " bytes exceeds the limit of " +
-         std::to_string(limits.max_header_bytes));
+             std::to_string(limits.max_header_bytes));
   }
   return version_end + width + dict_len;
 }
@@ -246,11 +246,9 @@ NpyHeader parse_npy_header(std::string_view bytes, const NpyLimits& limits) {
   return header;
 }
 
-std::string make_npy_header(const Dtype& dtype, bool fortran_order,
-                            const std::vector<std::uint64_t>& shape) {
-  std::string dict = "{'descr': '" + dtype.descr() + "', 'fortran_order': " +
-                     (fortran_order ? "True" : "False") + ", 'shape': " + shape_repr(shape) +
-                     ", }";
+std::string make_npy_header(const Dtype& dtype, bool fortran_order, const std::vector<std::uint64_t>& shape) {
+  std::string dict = "{'descr': '" + dtype.descr() + "', 'fortran_order': " + (fortran_order ? "True" : "False") +
+                     ", 'shape': " + shape_repr(shape) + ", }";
   if (!shape.empty()) {
     std::size_t digits = std::to_string(fortran_order ? shape.back() : shape.front()).size();
     dict.append(growth_axis_max_digits - digits, ' ');  // a uint64 has at most 20 digits

@@ -46,7 +46,6 @@ NpyHeader parse_npy_header(std::string_view bytes, const NpyLimits& limits = {})
 /// dict does not fit a 2-byte length), keys sorted, spare spaces for the
 /// growth axis, padded with spaces and '\n' so data starts at a multiple
 /// of 64.
-std::string make_npy_header(const Dtype& dtype, bool fortran_order,
-                            const std::vector<std::uint64_t>& shape);
+std::string make_npy_header(const Dtype& dtype, bool fortran_order, const std::vector<std::uint64_t>& shape);
 
 }  // namespace zanj

@@ -32,7 +32,8 @@ RunCursor::RunCursor(const Selection& selection, const std::vector<std::uint64_t
     for (const auto& seg : outer.segments) outer_consecutive = outer_consecutive && (seg.step == 1 || seg.count <= 1);
     if (!inner_whole || !outer_consecutive) break;
     VirtualAxis merged{{}, inner.stride, outer.dim * inner.dim};
-    for (const auto& seg : outer.segments) merged.segments.push_back(Segment{seg.start * inner.dim, 1, seg.count * inner.dim});
+    for (const auto& seg : outer.segments)
+      merged.segments.push_back(Segment{seg.start * inner.dim, 1, seg.count * inner.dim});
     axes_.pop_back();
     axes_.back() = std::move(merged);
   }

@@ -31,10 +31,17 @@ Dtype little_endian(const Dtype& dtype) {
 void swap_to_little_endian(char* data, std::size_t size, const Dtype& dtype) {
   if (!dtype.needs_byteswap()) return;
   switch (dtype.swap_unit()) {
-    case 2: swap_units<std::uint16_t>(data, size); break;
-    case 4: swap_units<std::uint32_t>(data, size); break;
-    case 8: swap_units<std::uint64_t>(data, size); break;
-    default: break;  // single bytes: nothing to swap
+    case 2:
+      swap_units<std::uint16_t>(data, size);
+      break;
+    case 4:
+      swap_units<std::uint32_t>(data, size);
+      break;
+    case 8:
+      swap_units<std::uint64_t>(data, size);
+      break;
+    default:
+      break;  // single bytes: nothing to swap
   }
 }
 

@@ -72,7 +72,8 @@ PairResult compare_complex(std::complex<double> a, std::complex<double> b, const
 }
 
 PairResult compare_reals(double a, double b, const Tolerance& t, bool nan_equal) {
-  if (std::isnan(a) || std::isnan(b)) return {!(std::isnan(a) && std::isnan(b) && nan_equal), std::nullopt, std::nullopt, std::nullopt};
+  if (std::isnan(a) || std::isnan(b))
+    return {!(std::isnan(a) && std::isnan(b) && nan_equal), std::nullopt, std::nullopt, std::nullopt};
   if (std::isinf(a) || std::isinf(b)) {
     if (a == b) return {false, 0.0, 0.0, std::nullopt};
     return {true, kInfinity, kInfinity, std::nullopt};
@@ -88,23 +89,30 @@ std::optional<Number> json_number(const Json& value) { return json_number(view_o
 
 std::optional<Number> json_number(JsonView value) {
   switch (value.type()) {
-    case Json::Type::integer: return Number::from_integer(value.as_int64());
-    case Json::Type::unsigned_integer: return Number::from_integer(value.as_uint64());
+    case Json::Type::integer:
+      return Number::from_integer(value.as_int64());
+    case Json::Type::unsigned_integer:
+      return Number::from_integer(value.as_uint64());
     case Json::Type::big_integer: {
       Int128 v = 0;
       if (parse_int128(value.big_integer_digits(), v)) return Number::from_integer(v);
       return Number::from_real(value.to_double());
     }
-    case Json::Type::real: return Number::from_real(value.as_real());
-    default: return std::nullopt;
+    case Json::Type::real:
+      return Number::from_real(value.as_real());
+    default:
+      return std::nullopt;
   }
 }
 
 std::string number_text(const Number& n) {
   std::string out;
   switch (n.kind) {
-    case Number::Kind::integer: return int128_text(n.integer);
-    case Number::Kind::real: write_json_double(out, n.re); return out;
+    case Number::Kind::integer:
+      return int128_text(n.integer);
+    case Number::Kind::real:
+      write_json_double(out, n.re);
+      return out;
     case Number::Kind::complex:
       out = "(";
       write_json_double(out, n.re);

@@ -13,8 +13,7 @@ namespace zanj {
 SharedLibrary::SharedLibrary(void* handle, std::string soname, std::string feature)
     : handle_(handle), soname_(std::move(soname)), feature_(std::move(feature)) {}
 
-const SharedLibrary& SharedLibrary::load(std::string_view feature,
-                                         std::initializer_list<const char*> sonames) {
+const SharedLibrary& SharedLibrary::load(std::string_view feature, std::initializer_list<const char*> sonames) {
   // Opened libraries live until exit: their functions may be in use on other threads while
   // the process ends, and dlclose would buy nothing for a command-line run.
   static std::mutex mutex;
@@ -28,8 +27,7 @@ const SharedLibrary& SharedLibrary::load(std::string_view feature,
     // RTLD_LOCAL: the library's symbols stay out of the global namespace, so two versions of
     // a dependency in one process cannot capture each other's calls.
     if (void* handle = dlopen(soname, RTLD_NOW | RTLD_LOCAL)) {
-      auto library = std::unique_ptr<SharedLibrary>(
-          new SharedLibrary(handle, soname, std::string(feature)));
+      auto library = std::unique_ptr<SharedLibrary>(new SharedLibrary(handle, soname, std::string(feature)));
       return *opened.emplace(key, std::move(library)).first->second;
     }
     const char* reason = dlerror();
@@ -44,9 +42,9 @@ void* SharedLibrary::address_of(const char* name) const {
   void* address = dlsym(handle_, name);
   if (address == nullptr) {
     const char* reason = dlerror();
-    throw Error(feature_ + ": " + soname_ + " has no " + name +
-                    (reason ? std::string(" (") + reason + ")" : std::string()),
-                Exit::usage);
+    throw Error(
+        feature_ + ": " + soname_ + " has no " + name + (reason ? std::string(" (") + reason + ")" : std::string()),
+        Exit::usage);
   }
   return address;
 }

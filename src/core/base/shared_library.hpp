@@ -19,8 +19,7 @@ class SharedLibrary {
   /// process and never closed; later calls with the same first soname return the same object.
   /// Safe to call from several threads. Throws Error(`feature` + " needs " + soname + ": " +
   /// dlerror, Exit::usage) when none opens, so the user learns which package to install.
-  static const SharedLibrary& load(std::string_view feature,
-                                   std::initializer_list<const char*> sonames);
+  static const SharedLibrary& load(std::string_view feature, std::initializer_list<const char*> sonames);
 
   /// The function `name` as a pointer of type Function* (Function is a function type, for
   /// example decltype(curl_easy_init)). Throws Error(Exit::usage) naming the library and the

@@ -107,8 +107,10 @@ std::string cp437_to_utf8(std::string_view bytes) {
   out.reserve(bytes.size());
   for (const char c : bytes) {
     const auto b = static_cast<unsigned char>(c);
-    if (b < 0x80) out += c;
-    else append_utf8(out, t::kCp437High[b - 0x80]);
+    if (b < 0x80)
+      out += c;
+    else
+      append_utf8(out, t::kCp437High[b - 0x80]);
   }
   return out;
 }

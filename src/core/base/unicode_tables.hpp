@@ -7,8 +7,8 @@ namespace zanj::unicode_tables {
 
 struct Decomposition {
   char32_t code_point;
-  std::uint16_t at;      ///< first code point in kDecompositionPool
-  std::uint8_t length;   ///< fully expanded length
+  std::uint16_t at;     ///< first code point in kDecompositionPool
+  std::uint8_t length;  ///< fully expanded length
 };
 struct CombiningClass {
   char32_t code_point;

@@ -24,15 +24,23 @@ enum class Family { string, number, boolean, null, array, list, table, mapping }
 
 Family family(const Node& n) {
   switch (n.kind) {
-    case NodeKind::string: return Family::string;
-    case NodeKind::number: return Family::number;
-    case NodeKind::boolean: return Family::boolean;
-    case NodeKind::null: return Family::null;
-    case NodeKind::array: return Family::array;
+    case NodeKind::string:
+      return Family::string;
+    case NodeKind::number:
+      return Family::number;
+    case NodeKind::boolean:
+      return Family::boolean;
+    case NodeKind::null:
+      return Family::null;
+    case NodeKind::array:
+      return Family::array;
     case NodeKind::list:
-    case NodeKind::external_list: return Family::list;
-    case NodeKind::table: return Family::table;
-    default: return Family::mapping;
+    case NodeKind::external_list:
+      return Family::list;
+    case NodeKind::table:
+      return Family::table;
+    default:
+      return Family::mapping;
   }
 }
 
@@ -78,15 +86,22 @@ std::string describe_node(const Node& n) {
   switch (n.kind) {
     case NodeKind::string:
     case NodeKind::number:
-    case NodeKind::boolean: return std::string(kind_name(n.kind)) + " " + preview(n.json);
-    case NodeKind::null: return "null";
-    case NodeKind::dict: return "dict" + count(n.json.size(), "keys");
-    case NodeKind::list: return "list" + count(n.json.size(), "items");
-    case NodeKind::external_list: return "external list (" + n.member() + ")";
-    case NodeKind::table: return "table" + count(n.table->columns.size(), "columns");
+    case NodeKind::boolean:
+      return std::string(kind_name(n.kind)) + " " + preview(n.json);
+    case NodeKind::null:
+      return "null";
+    case NodeKind::dict:
+      return "dict" + count(n.json.size(), "keys");
+    case NodeKind::list:
+      return "list" + count(n.json.size(), "items");
+    case NodeKind::external_list:
+      return "external list (" + n.member() + ")";
+    case NodeKind::table:
+      return "table" + count(n.table->columns.size(), "columns");
     case NodeKind::array:
       return std::string(n.array->torch ? "tensor " : "array ") + n.array->dtype + " " + shape_text(n.array->shape);
-    default: return n.format;  // dataclass or other format-keyed node: its format says what it is
+    default:
+      return n.format;  // dataclass or other format-keyed node: its format says what it is
   }
 }
 
@@ -116,19 +131,26 @@ void TreeDiffer::compare(const std::string& path, JsonView a, JsonView b) {
     return;
   }
   switch (family_a) {
-    case Family::array: compare_arrays(path, na, nb); return;
-    case Family::table: compare_tables(path, na, nb); return;
-    case Family::mapping: compare_mappings(path, na, nb); return;
+    case Family::array:
+      compare_arrays(path, na, nb);
+      return;
+    case Family::table:
+      compare_tables(path, na, nb);
+      return;
+    case Family::mapping:
+      compare_mappings(path, na, nb);
+      return;
     case Family::list:
       storage_changed(path, storage_text(na), storage_text(nb));
-      if (na.kind == NodeKind::list && nb.kind == NodeKind::list &&
-          !(is_scalar_list(a) && is_scalar_list(b))) {
+      if (na.kind == NodeKind::list && nb.kind == NodeKind::list && !(is_scalar_list(a) && is_scalar_list(b))) {
         compare_plain_lists(path, na, nb);
       } else {
         compare_lists(path, na, nb);  // streamed, with a count of differing items
       }
       return;
-    default: compare_scalars(path, na, nb); return;
+    default:
+      compare_scalars(path, na, nb);
+      return;
   }
 }
 
@@ -171,11 +193,13 @@ void TreeDiffer::compare_plain_lists(const std::string& path, const Node& a, con
   for (std::size_t i = 0; i < common && !stopped(); ++i) compare(child_path(path, std::to_string(i)), x[i], y[i]);
   for (std::size_t i = common; i < x.size(); ++i) {
     const std::string child = child_path(path, std::to_string(i));
-    if (!is_excluded(options_, child)) add({scope_, child, DiffKind::removed, describe_node(classify(x[i])), nullptr, {}});
+    if (!is_excluded(options_, child))
+      add({scope_, child, DiffKind::removed, describe_node(classify(x[i])), nullptr, {}});
   }
   for (std::size_t i = common; i < y.size(); ++i) {
     const std::string child = child_path(path, std::to_string(i));
-    if (!is_excluded(options_, child)) add({scope_, child, DiffKind::added, nullptr, describe_node(classify(y[i])), {}});
+    if (!is_excluded(options_, child))
+      add({scope_, child, DiffKind::added, nullptr, describe_node(classify(y[i])), {}});
   }
 }
 
@@ -209,21 +233,40 @@ void compare_containers(const Archive& a, const Archive& b, TreeDiffer& differ) 
   for (const ZipEntry& e : a.entries()) {
     const ZipEntry* other = b.find(e.python_name);  // find() takes the name as Python sees it
     if (!other) {
-      differ.add({DiffScope::archive, e.name, DiffKind::removed, "member (" + std::to_string(e.uncompressed_size) + " bytes)", nullptr, {}});
+      differ.add({DiffScope::archive,
+                  e.name,
+                  DiffKind::removed,
+                  "member (" + std::to_string(e.uncompressed_size) + " bytes)",
+                  nullptr,
+                  {}});
       continue;
     }
     if (other->method != e.method)
-      differ.add({DiffScope::archive, e.name, DiffKind::storage_changed, method_name(e.method), method_name(other->method), {}});
+      differ.add({DiffScope::archive,
+                  e.name,
+                  DiffKind::storage_changed,
+                  method_name(e.method),
+                  method_name(other->method),
+                  {}});
     order_in_b.push_back(static_cast<std::size_t>(other - b.entries().data()));
   }
   for (const ZipEntry& e : b.entries())
     if (!a.find(e.python_name))
-      differ.add({DiffScope::archive, e.name, DiffKind::added, nullptr, "member (" + std::to_string(e.uncompressed_size) + " bytes)", {}});
+      differ.add({DiffScope::archive,
+                  e.name,
+                  DiffKind::added,
+                  nullptr,
+                  "member (" + std::to_string(e.uncompressed_size) + " bytes)",
+                  {}});
   for (std::size_t i = 1; i < order_in_b.size(); ++i)
     if (order_in_b[i] < order_in_b[i - 1]) {
       const ZipEntry& moved = b.entries()[order_in_b[i]];
-      differ.add({DiffScope::archive, moved.name, DiffKind::storage_changed, "stored after '" + b.entries()[order_in_b[i - 1]].name + "'",
-                  "stored before it", {}});
+      differ.add({DiffScope::archive,
+                  moved.name,
+                  DiffKind::storage_changed,
+                  "stored after '" + b.entries()[order_in_b[i - 1]].name + "'",
+                  "stored before it",
+                  {}});
       break;  // one is enough to say the order differs
     }
 }
@@ -284,8 +327,12 @@ DiffReport diff_archives(const ZanjFile& a, const ZanjFile& b, const DiffOptions
         const Json meta_a = detail::meta_for_diff(a.meta()), meta_b = detail::meta_for_diff(b.meta());
         meta.compare("", view_of(meta_a), view_of(meta_b));
       } else if (a.meta() || b.meta()) {
-        meta.add({DiffScope::meta, "", a.meta() ? DiffKind::removed : DiffKind::added,
-                  a.meta() ? Json("metadata") : Json(nullptr), b.meta() ? Json("metadata") : Json(nullptr), {}});
+        meta.add({DiffScope::meta,
+                  "",
+                  a.meta() ? DiffKind::removed : DiffKind::added,
+                  a.meta() ? Json("metadata") : Json(nullptr),
+                  b.meta() ? Json("metadata") : Json(nullptr),
+                  {}});
       }
       detail::TreeDiffer container(a, b, options, report, DiffScope::archive);
       if (!container.stopped()) detail::compare_containers(a.archive(), b.archive(), container);

@@ -41,7 +41,10 @@ std::string_view unpadded(const char* p, std::size_t size) {
 class ElementComparer {
  public:
   ElementComparer(const Dtype& a, const Dtype& b, DeltaTracker& tracker, bool nan_equal)
-      : size_a_(a.itemsize), size_b_(b.itemsize), decode_a_(number_decoder(a)), decode_b_(number_decoder(b)),
+      : size_a_(a.itemsize),
+        size_b_(b.itemsize),
+        decode_a_(number_decoder(a)),
+        decode_b_(number_decoder(b)),
         tracker_(tracker),
         // identical bytes mean equal values, except NaN against NaN when NaNs are unequal
         bytes_decide_(a == b && (nan_equal || (a.kind != DtypeKind::floating && a.kind != DtypeKind::complex))) {}
@@ -90,7 +93,9 @@ class ElementComparer {
 
 void TreeDiffer::compare_arrays(const std::string& path, const Node& a, const Node& b) {
   switch (work_) {
-    case ArrayWork::collect: pairs_.push_back({path, a, b}); return;
+    case ArrayWork::collect:
+      pairs_.push_back({path, a, b});
+      return;
     case ArrayWork::replay: {
       if (next_result_ >= results_.size()) throw Error("internal: diff met more arrays than it collected");
       ArrayResult& r = results_[next_result_++];
@@ -99,7 +104,8 @@ void TreeDiffer::compare_arrays(const std::string& path, const Node& a, const No
       for (Difference& d : r.differences) add(std::move(d));
       return;
     }
-    case ArrayWork::direct: return compare_array_values(path, a, b);
+    case ArrayWork::direct:
+      return compare_array_values(path, a, b);
   }
 }
 
@@ -107,8 +113,12 @@ void TreeDiffer::compare_array_values(const std::string& path, const Node& a, co
   const ArrayNode &x = *a.array, &y = *b.array;
   storage_changed(path, storage_text(a), storage_text(b));
   if (x.torch != y.torch)
-    add({scope_, path, DiffKind::kind_changed, x.torch ? "torch.Tensor" : "numpy.ndarray",
-         y.torch ? "torch.Tensor" : "numpy.ndarray", {}});
+    add({scope_,
+         path,
+         DiffKind::kind_changed,
+         x.torch ? "torch.Tensor" : "numpy.ndarray",
+         y.torch ? "torch.Tensor" : "numpy.ndarray",
+         {}});
   // Byte order is storage: ">f8" and "float64" hold the same values.
   const auto dx = parsed_dtype(x.dtype), dy = parsed_dtype(y.dtype);
   const bool same_type = dx && dy ? dx->kind == dy->kind && dx->itemsize == dy->itemsize : x.dtype == y.dtype;
@@ -126,7 +136,8 @@ void TreeDiffer::compare_array_values(const std::string& path, const Node& a, co
     const Dtype &sa = reader_of(va).stored_dtype(), &sb = reader_of(vb).stored_dtype();
     if (sa.order != sb.order) storage_changed(path, "byte order of " + sa.descr(), "byte order of " + sb.descr());
     if (va.fortran_order() != vb.fortran_order())
-      storage_changed(path, va.fortran_order() ? "Fortran order" : "C order", vb.fortran_order() ? "Fortran order" : "C order");
+      storage_changed(path, va.fortran_order() ? "Fortran order" : "C order",
+                      vb.fortran_order() ? "Fortran order" : "C order");
     if (stopped()) return;
   }
   // Numbers compare with numbers whatever their dtypes; strings only with strings of their kind.
@@ -136,8 +147,8 @@ void TreeDiffer::compare_array_values(const std::string& path, const Node& a, co
 
   DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
   ElementComparer comparer(ta, tb, tracker, options_.nan_equal);
-  const bool ended_together =
-      stream_element_pairs(va, vb, options_.queue_bytes, [&](const char* ca, const char* cb, std::uint64_t n, std::uint64_t index) {
+  const bool ended_together = stream_element_pairs(
+      va, vb, options_.queue_bytes, [&](const char* ca, const char* cb, std::uint64_t n, std::uint64_t index) {
         comparer.compare(ca, cb, n, index);
         return !(options_.stop_at_first && tracker.differing() > 0);
       });

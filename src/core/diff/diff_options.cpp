@@ -10,9 +10,7 @@
 namespace zanj {
 namespace {
 
-bool matches(const std::string& glob, const std::string& path) {
-  return fnmatch(glob.c_str(), path.c_str(), 0) == 0;
-}
+bool matches(const std::string& glob, const std::string& path) { return fnmatch(glob.c_str(), path.c_str(), 0) == 0; }
 
 }  // namespace
 

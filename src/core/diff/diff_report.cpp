@@ -9,27 +9,42 @@ namespace zanj {
 
 std::string_view diff_kind_name(DiffKind kind) {
   switch (kind) {
-    case DiffKind::added: return "added";
-    case DiffKind::removed: return "removed";
-    case DiffKind::kind_changed: return "kind_changed";
-    case DiffKind::value_changed: return "value_changed";
-    case DiffKind::dtype_changed: return "dtype_changed";
-    case DiffKind::shape_changed: return "shape_changed";
-    case DiffKind::length_changed: return "length_changed";
-    case DiffKind::columns_changed: return "columns_changed";
-    case DiffKind::array_values: return "array_values";
-    case DiffKind::list_items: return "list_items";
-    case DiffKind::table_rows: return "table_rows";
-    case DiffKind::storage_changed: return "storage_changed";
+    case DiffKind::added:
+      return "added";
+    case DiffKind::removed:
+      return "removed";
+    case DiffKind::kind_changed:
+      return "kind_changed";
+    case DiffKind::value_changed:
+      return "value_changed";
+    case DiffKind::dtype_changed:
+      return "dtype_changed";
+    case DiffKind::shape_changed:
+      return "shape_changed";
+    case DiffKind::length_changed:
+      return "length_changed";
+    case DiffKind::columns_changed:
+      return "columns_changed";
+    case DiffKind::array_values:
+      return "array_values";
+    case DiffKind::list_items:
+      return "list_items";
+    case DiffKind::table_rows:
+      return "table_rows";
+    case DiffKind::storage_changed:
+      return "storage_changed";
   }
   return "value_changed";
 }
 
 std::string_view diff_scope_name(DiffScope scope) {
   switch (scope) {
-    case DiffScope::object: return "object";
-    case DiffScope::meta: return "meta";
-    case DiffScope::archive: return "archive";
+    case DiffScope::object:
+      return "object";
+    case DiffScope::meta:
+      return "meta";
+    case DiffScope::archive:
+      return "archive";
   }
   return "object";
 }
@@ -69,7 +84,9 @@ std::string values_text(const ValueDifferences& v, bool with_first) {
     details.push_back("first at " + to_json(v.first_at) + ": " + v.first);
   std::string extremes;
   if (show_abs) extremes = "max abs diff " + max_abs_text(v) + " at " + to_json(v.max_abs_at);
-  if (show_rel) extremes += (extremes.empty() ? "" : ", ") + ("max rel diff " + real_text(*v.max_rel) + " at " + to_json(v.max_rel_at));
+  if (show_rel)
+    extremes +=
+        (extremes.empty() ? "" : ", ") + ("max rel diff " + real_text(*v.max_rel) + " at " + to_json(v.max_rel_at));
   if (!extremes.empty()) details.push_back(extremes);
   for (std::size_t i = 0; i < details.size(); ++i) out += (i ? "; " : " (") + details[i];
   return details.empty() ? out : out + ")";
@@ -83,8 +100,10 @@ std::string difference_text(const Difference& d) {
   out += ": ";
   const std::string a = side_text(d.a), b = side_text(d.b);
   switch (d.kind) {
-    case DiffKind::added: return out + "added (" + b + ")";
-    case DiffKind::removed: return out + "removed (" + a + ")";
+    case DiffKind::added:
+      return out + "added (" + b + ")";
+    case DiffKind::removed:
+      return out + "removed (" + a + ")";
     case DiffKind::value_changed:
       return out + "value changed: " + detail::preview(d.a) + " -> " + detail::preview(d.b) + scalar_deltas(d.a, d.b);
     case DiffKind::array_values:

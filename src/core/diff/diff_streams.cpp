@@ -40,14 +40,15 @@ class ItemSource {
     }
     if (!node.is_reference()) {
       if (!node.json.is_array())
-        throw Error(InArchive{file.name()}, std::string(kind_name(node.kind)) + " at '" + path + "' has no " +
-                    std::string(kRefKey));
+        throw Error(InArchive{file.name()},
+                    std::string(kind_name(node.kind)) + " at '" + path + "' has no " + std::string(kRefKey));
       inline_ = node.json;
       return;
     }
     const ZipEntry* entry = file.archive().find(node.member());
     if (!entry)
-      throw Error(InArchive{file.name()}, "member '" + printable_name(node.member()) + "' referenced at '" + path + "' is missing");
+      throw Error(InArchive{file.name()},
+                  "member '" + printable_name(node.member()) + "' referenced at '" + path + "' is missing");
     member_ = printable_name(node.member());  // as messages name it
     puller_ = std::make_unique<ChunkPuller>(
         [&archive = file.archive(), entry](const ChunkPuller::Sink& sink) {
@@ -171,9 +172,11 @@ Json frame_columns_json(const std::vector<FrameColumn>& columns) {
 }  // namespace
 
 void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Node& b) {
-  if (work_ == ArrayWork::collect || stopped()) return;  // streamed in the second walk (their items compare as they come)
+  if (work_ == ArrayWork::collect || stopped())
+    return;  // streamed in the second walk (their items compare as they come)
   const std::uint64_t line_values = stream_line_values(a_, b_);
-  ItemSource items_a(a_, a, path, options_.queue_bytes, line_values), items_b(b_, b, path, options_.queue_bytes, line_values);
+  ItemSource items_a(a_, a, path, options_.queue_bytes, line_values),
+      items_b(b_, b, path, options_.queue_bytes, line_values);
   DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
   std::string first;
   std::uint64_t index = 0;  // items compared so far
@@ -191,7 +194,8 @@ void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Nod
     } else if (nx && ny) {
       differ = tracker.numbers(*nx, *ny, {index});
     } else if (x->is_array() || x->is_object() || y->is_array() || y->is_object()) {
-      differ = tracker.other(!subtree_differs(child_path(path, std::to_string(index)), view_of(*x), view_of(*y), what), {index});
+      differ = tracker.other(!subtree_differs(child_path(path, std::to_string(index)), view_of(*x), view_of(*y), what),
+                             {index});
     } else {
       differ = tracker.other(*x == *y, {index});
     }
@@ -235,7 +239,8 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
   }
   if (options_.structure_only || stopped()) return;  // rows are values
   const std::uint64_t line_values = stream_line_values(a_, b_);
-  ItemSource rows_a(a_, a, path, options_.queue_bytes, line_values), rows_b(b_, b, path, options_.queue_bytes, line_values);
+  ItemSource rows_a(a_, a, path, options_.queue_bytes, line_values),
+      rows_b(b_, b, path, options_.queue_bytes, line_values);
   DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
   Columns columns(options_, path);
   std::string first;
@@ -259,10 +264,10 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
         }
       }
       const auto nx = cx ? json_number(*cx) : std::nullopt, ny = cy ? json_number(*cy) : std::nullopt;
-      const bool differ = nx && ny ? tracker.numbers(*nx, *ny, {row, col}, columns.tolerance(col))
-                                   : tracker.other(cx && cy && json_close(*cx, *cy, columns.tolerance(col),
-                                                                          options_.nan_equal),
-                                                   {row, col});
+      const bool differ =
+          nx && ny
+              ? tracker.numbers(*nx, *ny, {row, col}, columns.tolerance(col))
+              : tracker.other(cx && cy && json_close(*cx, *cy, columns.tolerance(col), options_.nan_equal), {row, col});
       if (differ && tracker.differing() == 1) first = missing_or(cx) + " -> " + missing_or(cy);
     };
     if (x->is_object() && y->is_object()) {

@@ -29,8 +29,7 @@ struct ArrayResult {
 
 class TreeDiffer {
  public:
-  TreeDiffer(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options, DiffReport& report,
-             DiffScope scope)
+  TreeDiffer(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options, DiffReport& report, DiffScope scope)
       : a_(a), b_(b), options_(options), report_(report), scope_(scope) {}
 
   /// Compare two nodes at object path `path` and everything below them.

@@ -23,8 +23,8 @@ class ElementStream {
       });
       return;
     }
-    puller_ = std::make_unique<ChunkPuller>(
-        [&values, all](const ChunkPuller::Sink& sink) { values.stream(all, sink); }, queue_bytes);
+    puller_ = std::make_unique<ChunkPuller>([&values, all](const ChunkPuller::Sink& sink) { values.stream(all, sink); },
+                                            queue_bytes);
   }
 
   /// Elements not consumed yet (whole ones: ArrayValues never splits an element); empty at

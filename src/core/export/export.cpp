@@ -21,11 +21,11 @@
 namespace zanj {
 namespace {
 
-
 /// Counts bytes for the progress callback.
 class ProgressCounter {
  public:
-  ProgressCounter(const std::function<void(const ExportProgress&)>& callback, std::uint64_t total) : callback_(callback) {
+  ProgressCounter(const std::function<void(const ExportProgress&)>& callback, std::uint64_t total)
+      : callback_(callback) {
     state_.bytes_total = total;
   }
   void add(std::uint64_t n) {
@@ -207,8 +207,10 @@ ExportSummary write_safetensors(const ZanjFile& file, const ExportPlan& plan, co
         temp.write(buffer);
         buffer.clear();
       }
-      if (chunk.size() >= (std::size_t{1} << 20)) temp.write(chunk);
-      else buffer.append(chunk);
+      if (chunk.size() >= (std::size_t{1} << 20))
+        temp.write(chunk);
+      else
+        buffer.append(chunk);
       progress.add(chunk.size());
       return true;
     });
@@ -223,10 +225,9 @@ struct ArchiveName {
   std::string_view name, format, filter;
 };
 constexpr ArchiveName kArchiveNames[] = {
-    {"tar", "paxr", ""},          {"tar.gz", "paxr", "gzip"},  {"tgz", "paxr", "gzip"},
-    {"tar.xz", "paxr", "xz"},     {"txz", "paxr", "xz"},       {"tar.zst", "paxr", "zstd"},
-    {"tzst", "paxr", "zstd"},     {"tar.bz2", "paxr", "bzip2"}, {"tbz2", "paxr", "bzip2"},
-    {"cpio", "cpio", ""},         {"7z", "7zip", ""},
+    {"tar", "paxr", ""},       {"tar.gz", "paxr", "gzip"},  {"tgz", "paxr", "gzip"},  {"tar.xz", "paxr", "xz"},
+    {"txz", "paxr", "xz"},     {"tar.zst", "paxr", "zstd"}, {"tzst", "paxr", "zstd"}, {"tar.bz2", "paxr", "bzip2"},
+    {"tbz2", "paxr", "bzip2"}, {"cpio", "cpio", ""},        {"7z", "7zip", ""},
 };
 
 void set_archive(ExportSettings& settings, std::string_view format, std::string_view filter) {
@@ -246,9 +247,12 @@ void choose_export_format(ExportSettings& settings, const std::string& out, std:
       if (out.ends_with("." + std::string(a.name))) set_archive(settings, a.format, a.filter);
     return;
   }
-  if (name == "npz") settings.format = ExportFormat::npz;
-  else if (name == "safetensors") settings.format = ExportFormat::safetensors;
-  else if (name == "dir") settings.format = ExportFormat::directory;
+  if (name == "npz")
+    settings.format = ExportFormat::npz;
+  else if (name == "safetensors")
+    settings.format = ExportFormat::safetensors;
+  else if (name == "dir")
+    settings.format = ExportFormat::directory;
   else {
     for (const ArchiveName& a : kArchiveNames)
       if (name == a.name) return set_archive(settings, a.format, a.filter);
@@ -262,9 +266,12 @@ void choose_export_format(ExportSettings& settings, const std::string& out, std:
 
 std::string export_format_name(const ExportSettings& settings) {
   switch (settings.format) {
-    case ExportFormat::npz: return "npz";
-    case ExportFormat::safetensors: return "safetensors";
-    case ExportFormat::directory: return "dir";
+    case ExportFormat::npz:
+      return "npz";
+    case ExportFormat::safetensors:
+      return "safetensors";
+    case ExportFormat::directory:
+      return "dir";
     case ExportFormat::archive:
       return settings.archive_format + (settings.archive_filter.empty() ? "" : "+" + settings.archive_filter);
   }
@@ -272,7 +279,8 @@ std::string export_format_name(const ExportSettings& settings) {
 }
 
 ExportSummary export_object(const ZanjFile& file, std::string_view path, const std::string& out,
-                            const ExportSettings& settings, const std::function<void(const ExportProgress&)>& progress) {
+                            const ExportSettings& settings,
+                            const std::function<void(const ExportProgress&)>& progress) {
   const bool safetensors = settings.format == ExportFormat::safetensors;
   const ExportPlan plan = plan_export(file, path, safetensors ? "" : ".npy");
   // Every array is opened (and external headers checked) before the output is created.

@@ -19,9 +19,9 @@ struct ExportArray {
 };
 
 struct ExportPlan {
-  std::vector<ExportArray> arrays;     ///< in document order
-  Json object;                         ///< the subtree, arrays replaced by external references
-  std::vector<std::string> members;    ///< other referenced members, in document order, once each
+  std::vector<ExportArray> arrays;   ///< in document order
+  Json object;                       ///< the subtree, arrays replaced by external references
+  std::vector<std::string> members;  ///< other referenced members, in document order, once each
 };
 
 /// Plan the export of the node at object path `path`. Each array becomes

@@ -13,8 +13,9 @@ ExportedArray::ExportedArray(const Archive& archive, const ExportArray& array)
   const auto& reader = reader_of(values_);
   if (reader.external()) {
     entry_ = archive.find(array.node.member);
-    if (!entry_) throw Error(InArchive{archive.name()}, "array '" + array.path + "': no member '" + array.node.member + "'",
-                             Exit::invalid);
+    if (!entry_)
+      throw Error(InArchive{archive.name()}, "array '" + array.path + "': no member '" + array.node.member + "'",
+                  Exit::invalid);
   } else {
     header_ = make_npy_header(reader.stored_dtype(), false, reader.shape());
   }
@@ -23,9 +24,7 @@ ExportedArray::ExportedArray(const Archive& archive, const ExportArray& array)
 const Dtype& ExportedArray::dtype() const { return reader_of(values_).dtype(); }
 const std::vector<std::uint64_t>& ExportedArray::shape() const { return values_.shape(); }
 
-std::uint64_t ExportedArray::value_bytes() const {
-  return select_all(shape()).count() * values_.item_size();
-}
+std::uint64_t ExportedArray::value_bytes() const { return select_all(shape()).count() * values_.item_size(); }
 
 std::uint64_t ExportedArray::npy_size() const {
   return entry_ ? entry_->uncompressed_size : header_.size() + value_bytes();
@@ -51,7 +50,8 @@ void ExportedArray::stream_npy(const ChunkSink& sink) const {
   stream_values([&](std::string_view chunk) {
     swapped.assign(chunk);
     for (std::size_t i = 0; i + unit <= swapped.size(); i += unit)
-      std::reverse(swapped.begin() + static_cast<std::ptrdiff_t>(i), swapped.begin() + static_cast<std::ptrdiff_t>(i + unit));
+      std::reverse(swapped.begin() + static_cast<std::ptrdiff_t>(i),
+                   swapped.begin() + static_cast<std::ptrdiff_t>(i + unit));
     return sink(swapped);
   });
 }

@@ -8,9 +8,12 @@ namespace zanj {
 std::string safetensors_dtype(const Dtype& dtype, bool cast, std::vector<std::uint64_t>& shape, std::string_view what) {
   const std::uint32_t size = dtype.itemsize;
   switch (dtype.kind) {
-    case DtypeKind::boolean: return "BOOL";
-    case DtypeKind::signed_int: return "I" + std::to_string(size * 8);
-    case DtypeKind::unsigned_int: return "U" + std::to_string(size * 8);
+    case DtypeKind::boolean:
+      return "BOOL";
+    case DtypeKind::signed_int:
+      return "I" + std::to_string(size * 8);
+    case DtypeKind::unsigned_int:
+      return "U" + std::to_string(size * 8);
     case DtypeKind::floating:
       if (size == 2 || size == 4 || size == 8) return "F" + std::to_string(size * 8);
       break;
@@ -23,10 +26,12 @@ std::string safetensors_dtype(const Dtype& dtype, bool cast, std::vector<std::ui
                       " (--cast stores complex values as float pairs on a last axis of 2)",
                   Exit::invalid);
     case DtypeKind::bytes:
-    case DtypeKind::unicode: break;
+    case DtypeKind::unicode:
+      break;
   }
-  throw Error(std::string(what) + ": safetensors has no dtype for " + dtype.numpy_name() + "; export it to .npz instead",
-              Exit::invalid);
+  throw Error(
+      std::string(what) + ": safetensors has no dtype for " + dtype.numpy_name() + "; export it to .npz instead",
+      Exit::invalid);
 }
 
 std::string safetensors_header(const std::vector<SafetensorsTensor>& tensors,
@@ -39,9 +44,10 @@ std::string safetensors_header(const std::vector<SafetensorsTensor>& tensors,
   }
   std::uint64_t offset = 0;
   for (const SafetensorsTensor& t : tensors) {
-    header.emplace_back(t.name, Json(JsonObject{{"dtype", t.dtype},
-                                                {"shape", shape_json(t.shape)},
-                                                {"data_offsets", Json(JsonArray{Json(offset), Json(offset + t.bytes)})}}));
+    header.emplace_back(t.name,
+                        Json(JsonObject{{"dtype", t.dtype},
+                                        {"shape", shape_json(t.shape)},
+                                        {"data_offsets", Json(JsonArray{Json(offset), Json(offset + t.bytes)})}}));
     offset += t.bytes;
   }
   std::string text = to_json(Json(std::move(header)));

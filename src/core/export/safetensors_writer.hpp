@@ -15,7 +15,7 @@ namespace zanj {
 
 struct SafetensorsTensor {
   std::string name;
-  std::string dtype;                   ///< "F32", "I64", "BOOL", ...
+  std::string dtype;  ///< "F32", "I64", "BOOL", ...
   std::vector<std::uint64_t> shape;
   std::uint64_t bytes = 0;
 };

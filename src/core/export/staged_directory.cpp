@@ -16,7 +16,9 @@
 namespace zanj {
 namespace {
 
-[[noreturn]] void staging_fail(const std::string& what) { throw Error(what + ": " + std::strerror(errno), Exit::usage); }
+[[noreturn]] void staging_fail(const std::string& what) {
+  throw Error(what + ": " + std::strerror(errno), Exit::usage);
+}
 
 void remove_tree(const std::string& path) noexcept {
   std::error_code ec;
@@ -42,14 +44,17 @@ StagedDirectory::StagedDirectory(const std::string& out, bool replace) : out_(ou
   const std::size_t slash = trimmed.rfind('/');
   parent_ = slash == std::string::npos ? "." : (slash == 0 ? "/" : trimmed.substr(0, slash));
   leaf_ = slash == std::string::npos ? trimmed : trimmed.substr(slash + 1);
-  if (leaf_.empty() || leaf_ == "." || leaf_ == "..") throw Error(out + ": not a directory name to create", Exit::usage);
+  if (leaf_.empty() || leaf_ == "." || leaf_ == "..")
+    throw Error(out + ": not a directory name to create", Exit::usage);
   parent_fd_ = open_user_directory(parent_, CreateDirs::yes);
   if (entry_type_at(parent_fd_.get(), leaf_) != EntryType::missing && !replace)
     throw Error(terminal_safe(out) + ": already exists (--force replaces it)", Exit::usage);
   for (int attempt = 0; attempt < 100 && !live_; ++attempt) {
     staging_ = "." + leaf_.substr(0, 200) + ".zanj-tmp-" + random_suffix();
-    if (::mkdirat(parent_fd_.get(), staging_.c_str(), 0777) == 0) live_ = true;
-    else if (errno != EEXIST) staging_fail("cannot create a directory beside '" + out + "'");
+    if (::mkdirat(parent_fd_.get(), staging_.c_str(), 0777) == 0)
+      live_ = true;
+    else if (errno != EEXIST)
+      staging_fail("cannot create a directory beside '" + out + "'");
   }
   if (!live_) throw Error("cannot create a directory beside '" + out + "': too many name collisions", Exit::usage);
   const int fd = ::openat(parent_fd_.get(), staging_.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

@@ -168,7 +168,8 @@ ExtractResult extract_members(const Archive& archive, const ExtractPlan& plan, i
     return a->local_header_offset < b->local_header_offset;
   };
   std::sort(written.begin(), written.end(), in_storage_order);
-  std::stable_sort(failed.begin(), failed.end(), [&](const auto& a, const auto& b) { return in_storage_order(a.first, b.first); });
+  std::stable_sort(failed.begin(), failed.end(),
+                   [&](const auto& a, const auto& b) { return in_storage_order(a.first, b.first); });
   for (const ZipEntry* e : written) result.written.push_back(e->name);
   for (auto& f : failed) result.failed.push_back(std::move(f.second));
   return result;
@@ -178,8 +179,7 @@ ExtractResult extract_members(const Archive& archive, const ExtractPlan& plan, i
 
 ExtractResult write_extract(const Archive& archive, const ExtractPlan& plan, int root, Replace replace,
                             const std::function<void(const ExtractProgress&)>& progress, unsigned threads) {
-  ExtractResult result =
-      extract_members(archive, plan, root, replace, threads ? threads : available_cpus(), progress);
+  ExtractResult result = extract_members(archive, plan, root, replace, threads ? threads : available_cpus(), progress);
   archive_source(archive).rethrow_failure();  // a URL that failed: exit 2, not members "refused"
   return result;
 }

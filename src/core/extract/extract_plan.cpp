@@ -18,7 +18,6 @@
 namespace zanj {
 namespace {
 
-
 bool passes_filters(const ZipEntry& e, const ExtractSelection& sel) {
   if (sel.npy_only && !e.name.ends_with(".npy")) return false;
   if (sel.json_only && !e.name.ends_with(".json") && !e.name.ends_with(".jsonl")) return false;
@@ -28,7 +27,8 @@ bool passes_filters(const ZipEntry& e, const ExtractSelection& sel) {
 JsonDocument read_main_json(const Archive& archive, const ResourceLimits& limits) {
   const ZipEntry* main = archive.find(kMainMember);
   if (!main)
-    throw Error(InArchive{archive.name()}, "no __zanj__.json member, so object paths cannot be used (name members instead)");
+    throw Error(InArchive{archive.name()},
+                "no __zanj__.json member, so object paths cannot be used (name members instead)");
   std::string text = archive.read_all(*main, limits.max_json_bytes);
   try {
     return parse_document(std::move(text), kMainMember, JsonLimits{limits.max_json_depth, limits.max_json_values});
@@ -51,14 +51,15 @@ void select(const Archive& archive, const std::string& selector, std::optional<J
   if (!node) throw Error(InArchive{archive.name()}, "'" + selector + "' is neither a member nor an object path");
   const std::vector<Reference> refs = collect_references(node);
   if (refs.empty())
-    throw Error(InArchive{archive.name()}, "nothing under '" + selector +
-                "' is stored in its own member (its data is inline in __zanj__.json)");
+    throw Error(InArchive{archive.name()},
+                "nothing under '" + selector + "' is stored in its own member (its data is inline in __zanj__.json)");
   for (const Reference& ref : refs) {
     bool found = false;
     for (std::size_t i = 0; i < entries.size(); ++i)
       if (entries[i].python_name == ref.node.member()) chosen[i] = found = true;  // as Python finds it
-    if (!found) plan.refused.push_back({printable_name(ref.node.member()), "referenced at '" + join_path(ref.segments) +
-                                                                               "' but not in the archive"});
+    if (!found)
+      plan.refused.push_back({printable_name(ref.node.member()),
+                              "referenced at '" + join_path(ref.segments) + "' but not in the archive"});
   }
 }
 
@@ -157,8 +158,8 @@ ExtractPlan plan_extract(const Archive& archive, const ExtractSelection& selecti
          slash = e->name.find('/', slash + 1))
       if (files.count(e->name.substr(0, slash))) blocker = e->name.substr(0, slash);
     if (blocker) {
-      plan.refused.push_back({printable_name(e->name), "the member '" + printable_name(*blocker) +
-                                                           "' is a file where this needs a directory"});
+      plan.refused.push_back({printable_name(e->name),
+                              "the member '" + printable_name(*blocker) + "' is a file where this needs a directory"});
     } else {
       kept.push_back(e);
       plan.total_bytes += e->uncompressed_size;
@@ -167,7 +168,8 @@ ExtractPlan plan_extract(const Archive& archive, const ExtractSelection& selecti
   plan.members = std::move(kept);
   if (plan.total_bytes > limits.max_total_bytes)
     throw Error(InArchive{archive.name()}, "the members to extract declare " + std::to_string(plan.total_bytes) +
-                " bytes in all, over the limit of " + std::to_string(limits.max_total_bytes));
+                                               " bytes in all, over the limit of " +
+                                               std::to_string(limits.max_total_bytes));
   return plan;
 }
 

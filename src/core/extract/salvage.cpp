@@ -32,8 +32,8 @@ SalvagedArchive open_or_salvage(const std::string& path, const OpenOptions& opti
   const LocalScan scan = scan_local_headers(*source, LocalScanLimits{limits.max_entries, limits.max_ratio});
   std::vector<RefusedMember> lost;
   for (const LostMember& l : scan.lost)
-    lost.push_back({l.name.empty() ? "(member at offset " + std::to_string(l.offset) + ")" : printable_name(l.name),
-                    l.reason});
+    lost.push_back(
+        {l.name.empty() ? "(member at offset " + std::to_string(l.offset) + ")" : printable_name(l.name), l.reason});
   directory = ZipDirectory{};
   directory.entries = scan.entries;
   Archive archive = open_archive(std::move(source), name, std::move(directory), limits);

@@ -76,7 +76,8 @@ class TextColumn {
   void observe(const char* p) {
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
       char buf[24];
-      width_ = std::max(width_, static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, load_element<T>(p)).ptr - buf));
+      width_ = std::max(width_,
+                        static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, load_element<T>(p)).ptr - buf));
     } else if constexpr (std::is_same_v<T, Half>) {
       real_.observe(half_to_float(load_element<std::uint16_t>(p)));
     } else if constexpr (std::is_floating_point_v<T>) {
@@ -130,10 +131,14 @@ class TextColumn {
  private:
   static constexpr bool is_complex = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
   static constexpr FloatPrecision precision() {
-    if constexpr (std::is_same_v<T, Half>) return FloatPrecision::half;
-    else if constexpr (is_complex) return precision_of<typename T::value_type>();
-    else if constexpr (std::is_floating_point_v<T>) return precision_of<T>();
-    else return FloatPrecision::double_;
+    if constexpr (std::is_same_v<T, Half>)
+      return FloatPrecision::half;
+    else if constexpr (is_complex)
+      return precision_of<typename T::value_type>();
+    else if constexpr (std::is_floating_point_v<T>)
+      return precision_of<T>();
+    else
+      return FloatPrecision::double_;
   }
 
   std::uint32_t itemsize_;

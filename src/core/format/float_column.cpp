@@ -45,7 +45,8 @@ FloatParts split_float(const FloatText& text) {
 FloatParts positional(double v, FloatPrecision precision) {
   FloatText t = shortest_fixed(v, precision);
   const std::size_t point = t.view().find('.');
-  if (point != std::string_view::npos && t.size - point - 1 > kMaxFractionDigits) t = fixed_with_digits(v, kMaxFractionDigits);
+  if (point != std::string_view::npos && t.size - point - 1 > kMaxFractionDigits)
+    t = fixed_with_digits(v, kMaxFractionDigits);
   return split_float(t);
 }
 
@@ -53,7 +54,8 @@ FloatParts scientific_parts(double v, FloatPrecision precision) {
   FloatText t = shortest_scientific(v, precision);
   const std::string_view view = t.view();
   const std::size_t point = view.find('.'), e = view.find('e');
-  if (point != std::string_view::npos && e - point - 1 > kMaxFractionDigits) t = scientific_with_digits(v, kMaxFractionDigits);
+  if (point != std::string_view::npos && e - point - 1 > kMaxFractionDigits)
+    t = scientific_with_digits(v, kMaxFractionDigits);
   return split_float(t);
 }
 

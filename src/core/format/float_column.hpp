@@ -32,9 +32,9 @@ class FloatColumn {
   FloatPrecision precision_;
   double max_ = 0, min_ = 0;  // largest and smallest non-zero finite magnitudes
   bool any_nonzero_ = false, scientific_ = false;
-  std::size_t fixed_left_ = 0, fixed_fraction_ = 0;                     // positional: widths around the point
-  std::size_t sci_left_ = 0, sci_fraction_ = 0, sci_exponent_ = 0;     // scientific: the same, and "e+05"
-  std::size_t special_width_ = 0, extra_left_ = 0, width_ = 0;        // nan, inf, -inf
+  std::size_t fixed_left_ = 0, fixed_fraction_ = 0;                 // positional: widths around the point
+  std::size_t sci_left_ = 0, sci_fraction_ = 0, sci_exponent_ = 0;  // scientific: the same, and "e+05"
+  std::size_t special_width_ = 0, extra_left_ = 0, width_ = 0;      // nan, inf, -inf
 };
 
 }  // namespace zanj

@@ -12,9 +12,12 @@ namespace {
 
 bool same_at_precision(double parsed, double value, FloatPrecision precision) {
   switch (precision) {
-    case FloatPrecision::half: return double_to_half(parsed) == double_to_half(value);
-    case FloatPrecision::single: return static_cast<float>(parsed) == static_cast<float>(value);
-    case FloatPrecision::double_: return parsed == value;
+    case FloatPrecision::half:
+      return double_to_half(parsed) == double_to_half(value);
+    case FloatPrecision::single:
+      return static_cast<float>(parsed) == static_cast<float>(value);
+    case FloatPrecision::double_:
+      return parsed == value;
   }
   return false;
 }
@@ -51,9 +54,12 @@ FloatText shortest_of(Float value, std::chars_format format) {
 /// `half_digits` digits (its shortest form is searched, to_chars knows no half type).
 FloatText shortest_in(double value, FloatPrecision precision, std::chars_format format, int half_digits) {
   switch (precision) {
-    case FloatPrecision::double_: return shortest_of(value, format);
-    case FloatPrecision::single: return shortest_of(static_cast<float>(value), format);
-    case FloatPrecision::half: break;
+    case FloatPrecision::double_:
+      return shortest_of(value, format);
+    case FloatPrecision::single:
+      return shortest_of(static_cast<float>(value), format);
+    case FloatPrecision::half:
+      break;
   }
   return shortest_half(value, format, 0, half_digits);
 }
@@ -62,9 +68,14 @@ FloatText shortest_in(double value, FloatPrecision precision, std::chars_format 
 
 void write_json_real(std::string& out, double value, FloatPrecision precision) {
   switch (precision) {
-    case FloatPrecision::double_: write_json_double(out, value); return;
-    case FloatPrecision::single: write_json_float(out, static_cast<float>(value)); return;
-    case FloatPrecision::half: break;
+    case FloatPrecision::double_:
+      write_json_double(out, value);
+      return;
+    case FloatPrecision::single:
+      write_json_float(out, static_cast<float>(value));
+      return;
+    case FloatPrecision::half:
+      break;
   }
   if (!std::isfinite(value)) {
     write_json_double(out, value);  // the NaN / Infinity tokens
@@ -86,7 +97,8 @@ FloatText shortest_scientific(double value, FloatPrecision precision) {
 
 FloatText fixed_with_digits(double value, int fraction_digits) {
   FloatText text;
-  const auto r = std::to_chars(text.data, text.data + sizeof text.data, value, std::chars_format::fixed, fraction_digits);
+  const auto r =
+      std::to_chars(text.data, text.data + sizeof text.data, value, std::chars_format::fixed, fraction_digits);
   if (r.ec == std::errc()) text.size = static_cast<std::size_t>(r.ptr - text.data);
   return text;
 }

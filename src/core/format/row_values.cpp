@@ -20,9 +20,9 @@ constexpr auto kUnknownLength = static_cast<std::uint64_t>(std::numeric_limits<s
 
 struct RowSource {
   const Archive& archive;
-  const ZipEntry* entry;    // the member holding the rows, one per line; null for inline rows
-  JsonView inline_rows;     // a table stored inline (old releases): its rows
-  std::string where;  // "archive: table 'path'"
+  const ZipEntry* entry;  // the member holding the rows, one per line; null for inline rows
+  JsonView inline_rows;   // a table stored inline (old releases): its rows
+  std::string where;      // "archive: table 'path'"
   bool table;
 };
 
@@ -30,7 +30,8 @@ RowSource open_rows(const Archive& archive, const Node& node, std::string_view p
   const char* what = node.table ? "table" : "list";
   std::string where = archive.name() + ": " + what + " '" + (path.empty() ? std::string("/") : std::string(path)) + "'";
   if (!node.table && !node.list) throw Error("internal: rows of a node that is neither a table nor a list");
-  if (node.table && node.table->inline_rows) return RowSource{archive, nullptr, node.table->inline_rows, std::move(where), true};
+  if (node.table && node.table->inline_rows)
+    return RowSource{archive, nullptr, node.table->inline_rows, std::move(where), true};
   if (node.member().empty()) throw Error(where + ": has no \"$ref\" member name");
   const ZipEntry* entry = archive.find(node.member());
   if (!entry) throw Error(where + ": refers to member '" + node.member() + "', which is not in the archive");
@@ -64,8 +65,9 @@ std::uint64_t count_rows(const RowSource& rows) {
 
 Json parse_row(const RowSource& rows, std::uint64_t index, std::string_view line) {
   try {
-    return parse_json(line, (rows.entry ? rows.entry->name : std::string("inline table")) + " line " +
-                                std::to_string(index + 1), json_line_limits(rows.archive));
+    return parse_json(
+        line, (rows.entry ? rows.entry->name : std::string("inline table")) + " line " + std::to_string(index + 1),
+        json_line_limits(rows.archive));
   } catch (const Error& e) {
     throw Error(InArchive{rows.archive.name()}, e.what());
   }
@@ -77,7 +79,8 @@ class RowWriter {
   RowWriter(const RowSource& rows, const Node& node, RowFormat format, bool single, OutputBuffer& out)
       : rows_(rows), node_(node), format_(format), single_(single), out_(out) {
     if (format_ == RowFormat::csv) {
-      if (!node_.table) throw Error("--format csv is for tables and arrays; this is a list (use json or jsonl)", Exit::usage);
+      if (!node_.table)
+        throw Error("--format csv is for tables and arrays; this is a list (use json or jsonl)", Exit::usage);
       for (std::size_t i = 0; i < node_.table->columns.size(); ++i) {
         if (i) out_.text() += ',';
         append_csv_field(out_.text(), node_.table->columns[i]);
@@ -106,8 +109,7 @@ class RowWriter {
 
  private:
   void write_csv(std::uint64_t index, const Json& value, std::string& text) const {
-    if (!value.is_object())
-      throw Error(rows_.where + ": " + row_name(rows_, index) + " is not a row object");
+    if (!value.is_object()) throw Error(rows_.where + ": " + row_name(rows_, index) + " is not a row object");
     const auto& columns = node_.table->columns;
     for (std::size_t i = 0; i < columns.size(); ++i) {
       if (i) text += ',';
@@ -270,11 +272,12 @@ void write_table_columns_json(const Archive& archive, const Node& node, std::str
     each_row_line(rows, [&](std::uint64_t i, std::string_view line) {
       if (i) out.text() += ", ";
       const Json row = parse_row(rows, i, line);
-      if (!row.is_object())
-        throw Error(rows.where + ": " + row_name(rows, i) + " is not a row object");
+      if (!row.is_object()) throw Error(rows.where + ": " + row_name(rows, i) + " is not a row object");
       const Json* cell = row.find(columns[c]);
-      if (cell) write_json(out.text(), *cell);
-      else out.text() += "null";
+      if (cell)
+        write_json(out.text(), *cell);
+      else
+        out.text() += "null";
       out.flush_if_full();
       return true;
     });

@@ -183,15 +183,13 @@ void append_csv_field(std::string& out, std::string_view text) {
 }
 
 void append_element_json(std::string& out, const Dtype& dtype, const char* element) {
-  visit_element_type(dtype, [&](auto tag) {
-    append_element<typename decltype(tag)::type, false>(out, element, dtype.itemsize);
-  });
+  visit_element_type(
+      dtype, [&](auto tag) { append_element<typename decltype(tag)::type, false>(out, element, dtype.itemsize); });
 }
 
 void append_element_csv(std::string& out, const Dtype& dtype, const char* element) {
-  visit_element_type(dtype, [&](auto tag) {
-    append_element<typename decltype(tag)::type, true>(out, element, dtype.itemsize);
-  });
+  visit_element_type(
+      dtype, [&](auto tag) { append_element<typename decltype(tag)::type, true>(out, element, dtype.itemsize); });
 }
 
 void write_array_json(const ArrayValues& values, const Selection& selection, OutputBuffer& out) {
@@ -215,13 +213,17 @@ void write_array_json(const ArrayValues& values, const Selection& selection, Out
 void print_array(const ArrayValues& values, const Selection& selection, const ArrayPrintOptions& options,
                  OutputBuffer& out) {
   switch (options.format) {
-    case ValueFormat::text: return print_array_text(values, selection, options, out);
+    case ValueFormat::text:
+      return print_array_text(values, selection, options, out);
     case ValueFormat::json:
       write_array_json(values, selection, out);
       out.text() += '\n';
       return;
-    case ValueFormat::csv: return write_array_csv(values, selection, out);
-    case ValueFormat::npy: out.write(make_npy_header(reader_of(values).dtype(), false, selection.shape())); [[fallthrough]];
+    case ValueFormat::csv:
+      return write_array_csv(values, selection, out);
+    case ValueFormat::npy:
+      out.write(make_npy_header(reader_of(values).dtype(), false, selection.shape()));
+      [[fallthrough]];
     case ValueFormat::raw:
       values.stream(selection, [&](std::string_view chunk) {
         out.write(chunk);

@@ -42,11 +42,16 @@ void append_text(std::string& out, std::string_view text) {
 std::string scalar_encoding(JsonView scalar) {
   std::string out;
   switch (scalar.type()) {
-    case Json::Type::null: return std::string(1, kNullTag);
-    case Json::Type::boolean: return std::string(1, scalar.as_bool() ? kTrueTag : kFalseTag);
-    case Json::Type::integer: return kIntegerTag + std::to_string(scalar.as_int64());
-    case Json::Type::unsigned_integer: return kIntegerTag + std::to_string(scalar.as_uint64());
-    case Json::Type::big_integer: return kIntegerTag + std::string(scalar.big_integer_digits());
+    case Json::Type::null:
+      return std::string(1, kNullTag);
+    case Json::Type::boolean:
+      return std::string(1, scalar.as_bool() ? kTrueTag : kFalseTag);
+    case Json::Type::integer:
+      return kIntegerTag + std::to_string(scalar.as_int64());
+    case Json::Type::unsigned_integer:
+      return kIntegerTag + std::to_string(scalar.as_uint64());
+    case Json::Type::big_integer:
+      return kIntegerTag + std::string(scalar.big_integer_digits());
     case Json::Type::real: {
       const double value = scalar.as_real();
       std::uint64_t bits = kNan64;
@@ -55,8 +60,10 @@ std::string scalar_encoding(JsonView scalar) {
       append_u64(out, bits);
       return out;
     }
-    case Json::Type::string: return kStringTag + std::string(scalar.as_string());
-    default: throw Error("scalar_encoding: not a scalar", Exit::usage);
+    case Json::Type::string:
+      return kStringTag + std::string(scalar.as_string());
+    default:
+      throw Error("scalar_encoding: not a scalar", Exit::usage);
   }
 }
 
@@ -81,10 +88,14 @@ bool canonicalize_elements(const Dtype& dtype, std::string& elements) {
   const std::size_t count = elements.size() / width;
   char* data = elements.data();
   switch (width) {
-    case 2: return rewrite_nans<std::uint16_t>(data, count, 0x7c00U, 0x03ffU, kNan16);
-    case 4: return rewrite_nans<std::uint32_t>(data, count, 0x7f800000U, 0x007fffffU, kNan32);
-    case 8: return rewrite_nans<std::uint64_t>(data, count, 0x7ff0000000000000ULL, 0x000fffffffffffffULL, kNan64);
-    default: return false;
+    case 2:
+      return rewrite_nans<std::uint16_t>(data, count, 0x7c00U, 0x03ffU, kNan16);
+    case 4:
+      return rewrite_nans<std::uint32_t>(data, count, 0x7f800000U, 0x007fffffU, kNan32);
+    case 8:
+      return rewrite_nans<std::uint64_t>(data, count, 0x7ff0000000000000ULL, 0x000fffffffffffffULL, kNan64);
+    default:
+      return false;
   }
 }
 

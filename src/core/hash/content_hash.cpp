@@ -110,8 +110,12 @@ class ContentHasher {
     switch (n.kind) {
       case NodeKind::dict:
       case NodeKind::dataclass:
-      case NodeKind::other: digest = mapping(n, path, included, tree); break;
-      case NodeKind::list: digest = list(n, path, included, tree); break;
+      case NodeKind::other:
+        digest = mapping(n, path, included, tree);
+        break;
+      case NodeKind::list:
+        digest = list(n, path, included, tree);
+        break;
       case NodeKind::array:
         if (included) digest = n.is_reference() ? member(n, path) : array(n, path);
         break;
@@ -135,9 +139,13 @@ class ContentHasher {
     if (n.table && n.table->inline_rows) return member_lines(n, path);
     switch (work_) {
       case MemberWork::direct:
-      case MemberWork::pooled: return n.kind == NodeKind::array ? array(n, path) : member_lines(n, path);
-      case MemberWork::collect: deferred_.push_back({n, path}); return std::string();
-      case MemberWork::replay: break;
+      case MemberWork::pooled:
+        return n.kind == NodeKind::array ? array(n, path) : member_lines(n, path);
+      case MemberWork::collect:
+        deferred_.push_back({n, path});
+        return std::string();
+      case MemberWork::replay:
+        break;
     }
     if (next_member_ >= member_digests_.size()) throw Error("internal error: the hash walks disagree");
     return member_digests_[next_member_++];
@@ -221,7 +229,8 @@ class ContentHasher {
         return true;
       });
     } else {
-      ChunkPuller puller([&values, all](const ChunkPuller::Sink& sink) { values.stream(all, sink); }, options_.queue_bytes);
+      ChunkPuller puller([&values, all](const ChunkPuller::Sink& sink) { values.stream(all, sink); },
+                         options_.queue_bytes);
       std::string chunk;
       while (puller.next(chunk)) {
         if (canonicalize) hash::canonicalize_elements(dtype, chunk);
@@ -238,7 +247,8 @@ class ContentHasher {
     if (!(n.table && n.table->inline_rows)) {
       entry = file_.archive().find(n.member());
       if (!entry)
-        throw Error(InArchive{file_.name()}, "member '" + printable_name(n.member()) + "' referenced at '" + path + "' is missing");
+        throw Error(InArchive{file_.name()},
+                    "member '" + printable_name(n.member()) + "' referenced at '" + path + "' is missing");
     }
     if (is_pandas_table(n)) return pandas_table(n, entry, path);
     auto digest = pool_.take();
@@ -252,7 +262,8 @@ class ContentHasher {
       header += hash::kListTag;
     }
     digest->update(header);
-    for_each_item(n, entry, [&](const Json& value, std::uint64_t) { digest->update(*node(view_of(value), path, true, false)); });
+    for_each_item(n, entry,
+                  [&](const Json& value, std::uint64_t) { digest->update(*node(view_of(value), path, true, false)); });
     return pool_.finish(std::move(digest));
   }
 
@@ -264,8 +275,10 @@ class ContentHasher {
       try {
         schema.add_row(row, number);
       } catch (const Error& e) {
-        throw Error(InArchive{file_.name()}, (entry ? "member '" + printable_name(n.member()) + "' (table at '" + path + "')"
-                                                 : "table at '" + path + "'") + ": " + e.what());
+        throw Error(InArchive{file_.name()},
+                    (entry ? "member '" + printable_name(n.member()) + "' (table at '" + path + "')"
+                           : "table at '" + path + "'") +
+                        ": " + e.what());
       }
     });
     const std::vector<FrameColumn> columns = schema.result(n.table->columns);
@@ -298,7 +311,8 @@ class ContentHasher {
 
   /// Each line of an external list's or table's member, parsed, with its 1-based number; the
   /// rows of a table an old release wrote inline when `member` is null.
-  void for_each_item(const Node& n, const ZipEntry* member, const std::function<void(const Json&, std::uint64_t)>& take) {
+  void for_each_item(const Node& n, const ZipEntry* member,
+                     const std::function<void(const Json&, std::uint64_t)>& take) {
     std::uint64_t number = 0;
     if (!member) {
       for (const JsonView row : n.table->inline_rows) take(row.copy(), ++number);
@@ -338,8 +352,8 @@ class ContentHasher {
   DigestPool pool_;
   MemberWork work_;
   std::vector<NodeDigest> nodes_;
-  std::vector<Deferred> deferred_;            // collect: the members met, in walk order
-  std::vector<std::string> member_digests_;   // replay: their digests, in the same order
+  std::vector<Deferred> deferred_;           // collect: the members met, in walk order
+  std::vector<std::string> member_digests_;  // replay: their digests, in the same order
   std::size_t next_member_ = 0;
 };
 

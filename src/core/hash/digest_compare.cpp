@@ -20,9 +20,12 @@ std::string parent_of(const std::string& path) {
 
 std::string_view hash_change_name(HashChange::Kind kind) {
   switch (kind) {
-    case HashChange::Kind::changed: return "changed";
-    case HashChange::Kind::missing: return "missing";
-    case HashChange::Kind::added: return "added";
+    case HashChange::Kind::changed:
+      return "changed";
+    case HashChange::Kind::missing:
+      return "missing";
+    case HashChange::Kind::added:
+      return "added";
   }
   return "changed";
 }

@@ -56,7 +56,8 @@ ContentDigest lock_entry(JsonView object, const std::string& where) {
 
 Json content_digest_json(const ContentDigest& d) {
   JsonArray nodes;
-  for (const auto& n : d.nodes) nodes.emplace_back(JsonObject{{"path", n.path}, {"kind", n.kind}, {"digest", n.digest}});
+  for (const auto& n : d.nodes)
+    nodes.emplace_back(JsonObject{{"path", n.path}, {"kind", n.kind}, {"digest", n.digest}});
   return Json(JsonObject{{"file", d.file},
                          {"algorithm", d.algorithm},
                          {"digest", d.digest},

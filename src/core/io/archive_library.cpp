@@ -1,6 +1,5 @@
 #include "io/archive_library.hpp"
 
-
 #include "base/shared_library.hpp"
 #include "zanj/error.hpp"
 
@@ -48,9 +47,7 @@ ArchiveLibrary open_libarchive() {
 
 }  // namespace
 
-const ArchiveLibrary& archive_library() {
-  return load_table_once<ArchiveLibrary, open_libarchive>();
-}
+const ArchiveLibrary& archive_library() { return load_table_once<ArchiveLibrary, open_libarchive>(); }
 
 std::string archive_library_version_line() {
   try {

@@ -14,13 +14,11 @@ namespace {
 
 /// True when [offset, offset + n) lies inside a source of `size` bytes,
 /// written so that a huge offset or length cannot overflow the sum.
-bool fits(std::uint64_t offset, std::uint64_t n, std::uint64_t size) {
-  return offset <= size && n <= size - offset;
-}
+bool fits(std::uint64_t offset, std::uint64_t n, std::uint64_t size) { return offset <= size && n <= size - offset; }
 
 [[noreturn]] void throw_past_end(std::uint64_t offset, std::size_t n, std::uint64_t size) {
-  throw Error("unexpected end of file (wanted " + std::to_string(n) + " bytes at offset " +
-              std::to_string(offset) + ", file has " + std::to_string(size) + ")");
+  throw Error("unexpected end of file (wanted " + std::to_string(n) + " bytes at offset " + std::to_string(offset) +
+              ", file has " + std::to_string(size) + ")");
 }
 
 /// How many of n bytes at offset exist in a source of `size` bytes.

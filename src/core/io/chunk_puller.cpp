@@ -4,8 +4,7 @@
 
 namespace zanj {
 
-ChunkPuller::ChunkPuller(Producer producer, std::size_t max_queued_bytes)
-    : max_queued_bytes_(max_queued_bytes) {
+ChunkPuller::ChunkPuller(Producer producer, std::size_t max_queued_bytes) : max_queued_bytes_(max_queued_bytes) {
   worker_.submit([this, p = std::move(producer)] { run(p); });
 }
 

@@ -101,7 +101,7 @@ UniqueFd open_user_directory(const std::string& path, CreateDirs create) {
   if (path.empty()) throw Error("empty directory name", Exit::usage);
   if (create == CreateDirs::yes) {
     // mkdir -p: each prefix in turn; existing ones are fine.
-    for (std::size_t slash = path.find('/', 1); ; slash = path.find('/', slash + 1)) {
+    for (std::size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
       const std::string prefix = path.substr(0, slash);
       struct stat st {};
       if (::mkdir(prefix.c_str(), 0777) != 0 && errno != EEXIST &&

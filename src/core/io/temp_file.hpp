@@ -45,7 +45,7 @@ class TempFile {
   UniqueFd dir_, fd_;
   std::string name_;
   std::string target_;  ///< the hint: what the file becomes, for messages
-  int slot_ = -1;  ///< entry in the interrupt-cleanup table
+  int slot_ = -1;       ///< entry in the interrupt-cleanup table
   bool live_ = false;
 };
 

@@ -21,12 +21,18 @@ bool Json::is_integer() const noexcept {
 
 double Json::to_double() const {
   switch (type()) {
-    case Type::integer: return static_cast<double>(as_int64());
-    case Type::unsigned_integer: return static_cast<double>(as_uint64());
-    case Type::big_integer: return std::strtod(as_big_integer().digits.c_str(), nullptr);
-    case Type::real: return as_real();
-    case Type::boolean: return as_bool() ? 1.0 : 0.0;
-    default: return std::nan("");
+    case Type::integer:
+      return static_cast<double>(as_int64());
+    case Type::unsigned_integer:
+      return static_cast<double>(as_uint64());
+    case Type::big_integer:
+      return std::strtod(as_big_integer().digits.c_str(), nullptr);
+    case Type::real:
+      return as_real();
+    case Type::boolean:
+      return as_bool() ? 1.0 : 0.0;
+    default:
+      return std::nan("");
   }
 }
 
@@ -56,12 +62,18 @@ std::string_view Json::string_at(std::string_view key) const noexcept {
 
 std::string_view json_type_name(Json::Type type) noexcept {
   switch (type) {
-    case Json::Type::null: return "null";
-    case Json::Type::boolean: return "bool";
-    case Json::Type::string: return "string";
-    case Json::Type::array: return "array";
-    case Json::Type::object: return "object";
-    default: return "number";
+    case Json::Type::null:
+      return "null";
+    case Json::Type::boolean:
+      return "bool";
+    case Json::Type::string:
+      return "string";
+    case Json::Type::array:
+      return "array";
+    case Json::Type::object:
+      return "object";
+    default:
+      return "number";
   }
 }
 
@@ -72,14 +84,22 @@ namespace {
 /// JSON's two-character escape for `cp` (what Python's json writes), or null where it has none.
 const char* short_escape(std::uint32_t cp) {
   switch (cp) {
-    case '"': return "\\\"";
-    case '\\': return "\\\\";
-    case '\n': return "\\n";
-    case '\r': return "\\r";
-    case '\t': return "\\t";
-    case '\b': return "\\b";
-    case '\f': return "\\f";
-    default: return nullptr;
+    case '"':
+      return "\\\"";
+    case '\\':
+      return "\\\\";
+    case '\n':
+      return "\\n";
+    case '\r':
+      return "\\r";
+    case '\t':
+      return "\\t";
+    case '\b':
+      return "\\b";
+    case '\f':
+      return "\\f";
+    default:
+      return nullptr;
   }
 }
 
@@ -107,7 +127,8 @@ void write_json_string(std::string& out, std::string_view text) {
       // surrogateescape (docs/commands.md, "Text and JSON output of archive data").
       if (c == 0xED && text.size() >= 3 && (static_cast<unsigned char>(text[1]) & 0xE0) == 0xA0 &&
           (static_cast<unsigned char>(text[2]) & 0xC0) == 0x80) {
-        escape_unit(0xD000u | ((static_cast<unsigned>(text[1]) & 0x3Fu) << 6) | (static_cast<unsigned>(text[2]) & 0x3Fu));
+        escape_unit(0xD000u | ((static_cast<unsigned>(text[1]) & 0x3Fu) << 6) |
+                    (static_cast<unsigned>(text[2]) & 0x3Fu));
         len = 3;
       } else {
         escape_unit(0xDC00u | c);
@@ -190,10 +211,18 @@ void write_items(std::string& out, const char (&brackets)[3], std::size_t count,
 void write_value(std::string& out, JsonView v, const JsonStyle& style, int level, OutputBuffer* sink) {
   using T = Json::Type;
   switch (v.type()) {
-    case T::null: out += "null"; break;
-    case T::boolean: out += v.as_bool() ? "true" : "false"; break;
-    case T::integer: out += std::to_string(v.as_int64()); break;
-    case T::unsigned_integer: out += std::to_string(v.as_uint64()); break;
+    case T::null:
+      out += "null";
+      break;
+    case T::boolean:
+      out += v.as_bool() ? "true" : "false";
+      break;
+    case T::integer:
+      out += std::to_string(v.as_int64());
+      break;
+    case T::unsigned_integer:
+      out += std::to_string(v.as_uint64());
+      break;
     case T::big_integer: {
       // The parser keeps the text of integers beyond 64 bits; never echo text that is not one.
       const std::string_view digits = v.big_integer_digits();
@@ -202,8 +231,12 @@ void write_value(std::string& out, JsonView v, const JsonStyle& style, int level
       out += digits;
       break;
     }
-    case T::real: write_json_double(out, v.as_real()); break;
-    case T::string: write_json_string(out, v.as_string()); break;
+    case T::real:
+      write_json_double(out, v.as_real());
+      break;
+    case T::string:
+      write_json_string(out, v.as_string());
+      break;
     case T::array:
       write_items(out, "[]", v.size(), style, level, sink,
                   [&](std::size_t i) { write_value(out, v[i], style, level + 1, sink); });
@@ -226,7 +259,9 @@ void write_json_float(std::string& out, float value) { write_shortest(out, value
 void write_json(std::string& out, const Json& value, const JsonStyle& style) {
   write_value(out, view_of(value), style, 0, nullptr);
 }
-void write_json(std::string& out, JsonView value, const JsonStyle& style) { write_value(out, value, style, 0, nullptr); }
+void write_json(std::string& out, JsonView value, const JsonStyle& style) {
+  write_value(out, value, style, 0, nullptr);
+}
 std::string to_json(JsonView value, const JsonStyle& style) {
   std::string out;
   write_json(out, value, style);

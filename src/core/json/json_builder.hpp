@@ -96,7 +96,8 @@ class JsonDocumentBuilder {
   /// `pack`, those of limits.packed_min_elements or more) and cuts it into fragments of about
   /// limits.fragment_bytes, in the text as packing leaves it (json_fragments.cpp). A text whose
   /// brackets do not pair, or with more after its root, is neither packed nor cut.
-  static TextPlan plan_text(std::string& text, std::size_t start, const JsonLimits& limits, bool pack, JsonDocument& doc);
+  static TextPlan plan_text(std::string& text, std::size_t start, const JsonLimits& limits, bool pack,
+                            JsonDocument& doc);
 
   /// The walk met an array at `at`: its node when it is the next packed array, else nothing.
   std::optional<std::uint32_t> packed_array(const char* at);
@@ -154,11 +155,10 @@ class JsonDocumentBuilder {
     return i;
   }
 
-
-  std::vector<Fragment> fragments_;     ///< plan_text's, for parse_document
+  std::vector<Fragment> fragments_;  ///< plan_text's, for parse_document
   void parse_fragments(char* text, const std::vector<Fragment>& fragments);
 
-  const char* begin_;   ///< the text simdjson parses now
+  const char* begin_;  ///< the text simdjson parses now
   const char* end_;
   std::uint64_t shift_ = 0;  ///< offset_of(begin_): where a fragment's first byte stands in the document
   std::string_view what_;
@@ -178,9 +178,9 @@ class JsonDocumentBuilder {
   /// .jsonl line above all, the cache would cost more than the nodes it saves.
   static constexpr std::ptrdiff_t kShareKeysFrom = std::ptrdiff_t{16} << 10;
   static constexpr std::uint32_t kNoKey = UINT32_MAX;
-  std::vector<std::uint32_t> keys_;     ///< key_at's recent keys: a direct-mapped cache of nodes
-  std::size_t copied_nodes_ = 0;        ///< nodes before this have no string in the text
-  std::size_t next_packed_ = 0;         ///< the packed array the walk meets next
+  std::vector<std::uint32_t> keys_;  ///< key_at's recent keys: a direct-mapped cache of nodes
+  std::size_t copied_nodes_ = 0;     ///< nodes before this have no string in the text
+  std::size_t next_packed_ = 0;      ///< the packed array the walk meets next
 };
 
 }  // namespace zanj

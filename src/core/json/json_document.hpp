@@ -26,10 +26,10 @@ class JsonDocument {
  public:
   struct Node {
     std::uint8_t type_code;  ///< a Json::Type
-    bool in_arena;        ///< strings and big integers: bytes in arena_, else in the text
-    bool in_spans;        ///< a big integer read from a packed array: its bytes are in spans_
-    bool packed;          ///< an array whose elements are text in spans_: `offset` indexes packed_
-    std::uint32_t size;   ///< strings and big integers: bytes; arrays and objects: children
+    bool in_arena;           ///< strings and big integers: bytes in arena_, else in the text
+    bool in_spans;           ///< a big integer read from a packed array: its bytes are in spans_
+    bool packed;             ///< an array whose elements are text in spans_: `offset` indexes packed_
+    std::uint32_t size;      ///< strings and big integers: bytes; arrays and objects: children
     union {
       std::int64_t i;
       std::uint64_t u;
@@ -66,9 +66,9 @@ class JsonDocument {
   friend class JsonDocumentBuilder;
   const char* text() const { return owned_text_.data() + text_start_; }
 
-  std::string owned_text_;                ///< the (decoded, minified) text, until release_text
-  std::size_t text_start_ = 0;            ///< past a byte-order mark in owned_text_
-  std::string arena_;                     ///< strings that needed decoding (escapes)
+  std::string owned_text_;      ///< the (decoded, minified) text, until release_text
+  std::size_t text_start_ = 0;  ///< past a byte-order mark in owned_text_
+  std::string arena_;           ///< strings that needed decoding (escapes)
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> children_;
   std::uint64_t values_ = 0;

@@ -174,5 +174,4 @@ void JsonDocumentBuilder::resolve_duplicates() {
   pending_.resize(stack.back().first + 2 * kept);
 }
 
-
 }  // namespace zanj

@@ -30,7 +30,8 @@ std::optional<std::uint32_t> JsonDocumentBuilder::bare_elements(const char* p, s
   for (std::size_t at = open + 1;;) {
     const char* comma = static_cast<const char*>(std::memchr(p + at, ',', close - at));
     const std::size_t end = comma ? static_cast<std::size_t>(comma - p) : close;
-    if (elements % JsonDocument::kCheckpointEvery == 0) checkpoints.push_back(static_cast<std::uint32_t>(at - (open + 1)));
+    if (elements % JsonDocument::kCheckpointEvery == 0)
+      checkpoints.push_back(static_cast<std::uint32_t>(at - (open + 1)));
     if (read_bare_scalar(p + at, p + end).error_at || elements == UINT32_MAX - 1) {
       checkpoints.resize(first_checkpoint);
       return std::nullopt;

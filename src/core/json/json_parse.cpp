@@ -37,14 +37,22 @@ namespace od = simdjson::ondemand;
 /// simdjson's verdicts in Python's words.
 std::string describe(simdjson::error_code code) {
   switch (code) {
-    case simdjson::UTF8_ERROR: return "invalid UTF-8";
-    case simdjson::UNESCAPED_CHARS: return "invalid control character in a string";
-    case simdjson::UNCLOSED_STRING: return "unterminated string";
-    case simdjson::EMPTY: return "expecting value";
-    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT: return "the document ends inside an array or object";
-    case simdjson::TRAILING_CONTENT: return "extra data";
-    case simdjson::TAPE_ERROR: return "expecting ',' or ':' delimiter, or a value";
-    default: return simdjson::error_message(code);
+    case simdjson::UTF8_ERROR:
+      return "invalid UTF-8";
+    case simdjson::UNESCAPED_CHARS:
+      return "invalid control character in a string";
+    case simdjson::UNCLOSED_STRING:
+      return "unterminated string";
+    case simdjson::EMPTY:
+      return "expecting value";
+    case simdjson::INCOMPLETE_ARRAY_OR_OBJECT:
+      return "the document ends inside an array or object";
+    case simdjson::TRAILING_CONTENT:
+      return "extra data";
+    case simdjson::TAPE_ERROR:
+      return "expecting ',' or ':' delimiter, or a value";
+    default:
+      return simdjson::error_message(code);
   }
 }
 
@@ -284,7 +292,8 @@ std::uint32_t JsonDocumentBuilder::close_container() {
     const std::size_t step = std::min(entries - done, kChunk);
     doc_.children_.insert(doc_.children_.end(), from + done, from + done + step);
     done += step;
-    if (entries > kChunk) discard_pages(reinterpret_cast<char*>(pending_.data() + f.first), done * sizeof(std::uint32_t));
+    if (entries > kChunk)
+      discard_pages(reinterpret_cast<char*>(pending_.data() + f.first), done * sizeof(std::uint32_t));
   }
   pending_.resize(f.first);
   stack_.pop_back();
@@ -337,7 +346,6 @@ void JsonDocumentBuilder::parse_fragments(char* text, const std::vector<Fragment
   }
 }
 
-
 JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* owned, Minified minified,
                                         std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
   JsonParseNotes local;
@@ -353,7 +361,8 @@ JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* own
     n.encoding = bom ? "utf-8-sig" : "utf-8";
     n.bom = bom;
   }
-  const std::string_view decoded = minified != Minified::no ? bytes.substr(bom ? 3 : 0) : decode_json_bytes(bytes, transcoded, n, what);
+  const std::string_view decoded =
+      minified != Minified::no ? bytes.substr(bom ? 3 : 0) : decode_json_bytes(bytes, transcoded, n, what);
   // The document's own copy of the text, minified in place, with the padding simdjson reads
   // past the end: the caller's string when it hands one over, else a copy.
   std::string& text = doc.owned_text_;
@@ -369,14 +378,17 @@ JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* own
     text.assign(decoded);
   }
   // Transcoded text is new, so never minified yet.
-  std::size_t size = minified != Minified::no && !wide ? text.size() - start : minify_json(text.data() + start, text.size() - start);
+  std::size_t size =
+      minified != Minified::no && !wide ? text.size() - start : minify_json(text.data() + start, text.size() - start);
   text.resize(start + size);
   // A document kept (not copied into a Json at once) holds its long arrays of numbers as text.
   TextPlan plan = plan_text(text, start, limits, owned && limits.packed_min_elements, doc);
   size = text.size() - start;
   // At least commas + 1 values: a list of millions is refused before simdjson indexes it.
-  if (has_commas_outside_strings(std::string_view(text).substr(start), limits.max_values)) too_many_values(what, limits);
-  if (text.capacity() < text.size() + simdjson::SIMDJSON_PADDING) text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
+  if (has_commas_outside_strings(std::string_view(text).substr(start), limits.max_values))
+    too_many_values(what, limits);
+  if (text.capacity() < text.size() + simdjson::SIMDJSON_PADDING)
+    text.reserve(text.size() + simdjson::SIMDJSON_PADDING);
   doc.text_start_ = start;
   JsonDocumentBuilder builder(doc, std::string_view(text).substr(start), what, limits, n);
   builder.packed_places_ = std::move(plan.packed);
@@ -388,12 +400,11 @@ JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* own
 }
 
 std::string json_library_version_line() {
-  return std::string("simdjson " SIMDJSON_STRINGIFY(SIMDJSON_VERSION) " (") + simdjson::get_active_implementation()->name() +
-         " kernel)";
+  return std::string("simdjson " SIMDJSON_STRINGIFY(SIMDJSON_VERSION) " (") +
+         simdjson::get_active_implementation()->name() + " kernel)";
 }
 
-JsonDocument parse_document(std::string text, std::string_view what, const JsonLimits& limits,
-                            JsonParseNotes* notes) {
+JsonDocument parse_document(std::string text, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
   const std::string_view bytes = text;
   return JsonDocumentBuilder::build(bytes, &text, JsonDocumentBuilder::Minified::no, what, limits, notes);
 }
@@ -406,7 +417,8 @@ JsonDocument parse_document(JsonText text, std::string_view what, const JsonLimi
 }
 
 Json parse_json(std::string_view bytes, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
-  const JsonDocument doc = JsonDocumentBuilder::build(bytes, nullptr, JsonDocumentBuilder::Minified::no, what, limits, notes);
+  const JsonDocument doc =
+      JsonDocumentBuilder::build(bytes, nullptr, JsonDocumentBuilder::Minified::no, what, limits, notes);
   return doc.root().copy();
 }
 

@@ -54,11 +54,11 @@ struct JsonLimits {
 
 /// What Python's json accepts silently but is worth a warning: filled by parse_json when asked.
 struct JsonParseNotes {
-  bool bom = false;                   ///< a byte-order mark was skipped
-  std::string_view encoding = "utf-8";  ///< as Python's json.detect_encoding names it
-  std::uint64_t duplicate_keys = 0;   ///< keys repeating an earlier key of the same object
+  bool bom = false;                          ///< a byte-order mark was skipped
+  std::string_view encoding = "utf-8";       ///< as Python's json.detect_encoding names it
+  std::uint64_t duplicate_keys = 0;          ///< keys repeating an earlier key of the same object
   std::vector<std::string> first_duplicate;  ///< path segments to the first repeated key
-  std::uint64_t values = 0;           ///< values in the document (root, elements and members)
+  std::uint64_t values = 0;                  ///< values in the document (root, elements and members)
 };
 
 /// Parse a complete JSON document from bytes, as Python's json.loads(bytes) does: the

@@ -114,12 +114,14 @@ BareScalar read_number(const char* first, const char* last) {
     }
   }
   if (!negative) {
-    if (magnitude <= static_cast<std::uint64_t>(INT64_MAX)) return BareScalar::integer(static_cast<std::int64_t>(magnitude));
+    if (magnitude <= static_cast<std::uint64_t>(INT64_MAX))
+      return BareScalar::integer(static_cast<std::int64_t>(magnitude));
     out.node.type_code = static_cast<std::uint8_t>(Json::Type::unsigned_integer);
     out.node.u = magnitude;
     return out;
   }
-  if (magnitude <= static_cast<std::uint64_t>(INT64_MAX)) return BareScalar::integer(-static_cast<std::int64_t>(magnitude));
+  if (magnitude <= static_cast<std::uint64_t>(INT64_MAX))
+    return BareScalar::integer(-static_cast<std::int64_t>(magnitude));
   if (magnitude == static_cast<std::uint64_t>(INT64_MAX) + 1) return BareScalar::integer(INT64_MIN);
   return big();
 }
@@ -207,7 +209,8 @@ std::uint32_t JsonDocumentBuilder::string_at(const char* first, const char*& end
     // Eight bytes a step to the first quote, backslash or control character.
     while (end_ - p >= 8) {
       const std::uint64_t w = words::load(p);
-      const std::uint64_t stops = words::bytes_equal(w, '"') | words::bytes_equal(w, '\\') | words::bytes_below(w, 0x20);
+      const std::uint64_t stops =
+          words::bytes_equal(w, '"') | words::bytes_equal(w, '\\') | words::bytes_below(w, 0x20);
       if (stops) {
         p += words::first_marked(stops);
         break;
@@ -258,16 +261,34 @@ void JsonDocumentBuilder::read_escape(std::string& out, const char*& p, const ch
   if (p >= end) error("unterminated string", p);
   const char e = *p++;
   switch (e) {
-    case '"': out += '"'; return;
-    case '\\': out += '\\'; return;
-    case '/': out += '/'; return;
-    case 'b': out += '\b'; return;
-    case 'f': out += '\f'; return;
-    case 'n': out += '\n'; return;
-    case 'r': out += '\r'; return;
-    case 't': out += '\t'; return;
-    case 'u': break;
-    default: error("invalid \\escape", p - 2);
+    case '"':
+      out += '"';
+      return;
+    case '\\':
+      out += '\\';
+      return;
+    case '/':
+      out += '/';
+      return;
+    case 'b':
+      out += '\b';
+      return;
+    case 'f':
+      out += '\f';
+      return;
+    case 'n':
+      out += '\n';
+      return;
+    case 'r':
+      out += '\r';
+      return;
+    case 't':
+      out += '\t';
+      return;
+    case 'u':
+      break;
+    default:
+      error("invalid \\escape", p - 2);
   }
   std::uint32_t cp = read_hex4(p, end);
   // A high surrogate followed by an escaped low one is one character; anything else leaves

@@ -81,7 +81,6 @@ std::string_view decode_json_bytes(std::string_view bytes, std::string& storage,
   return bytes;
 }
 
-
 namespace {
 
 enum : unsigned char { kCopy, kSpace, kQuote, kStructural };

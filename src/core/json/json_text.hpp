@@ -39,7 +39,6 @@ class JsonMinifier {
   /// The text as written began with a UTF-8 byte-order mark (which stays in what append wrote).
   bool bom() const { return utf8_ && floor_ == 3; }
 
-
  private:
   bool decided_ = false;     ///< append: the first four bytes have been seen
   bool utf8_ = false;        ///< append: they showed UTF-8, so what follows is minified

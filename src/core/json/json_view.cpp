@@ -37,10 +37,10 @@ JsonView JsonDocument::root() const { return nodes_.empty() ? JsonView() : Priva
 std::size_t JsonDocument::bytes() const {
   // Sizes, not capacities: the node and child arrays are reserved at an upper bound whose
   // untouched pages cost no memory (JsonDocumentBuilder).
-  return owned_text_.size() + arena_.size() + nodes_.size() * sizeof(DocumentNode) + children_.size() * sizeof(std::uint32_t) +
-         spans_.size() + packed_.size() * sizeof(Packed) + checkpoints_.size() * sizeof(std::uint32_t);
+  return owned_text_.size() + arena_.size() + nodes_.size() * sizeof(DocumentNode) +
+         children_.size() * sizeof(std::uint32_t) + spans_.size() + packed_.size() * sizeof(Packed) +
+         checkpoints_.size() * sizeof(std::uint32_t);
 }
-
 
 JsonView::Type JsonView::type() const noexcept { return doc_ ? shown(*this).type() : value(json_).type(); }
 
@@ -91,12 +91,18 @@ double JsonView::to_double() const {
   if (!doc_) return value(json_).to_double();
   const DocumentNode n = shown(*this);
   switch (n.type()) {
-    case Type::integer: return static_cast<double>(n.i);
-    case Type::unsigned_integer: return static_cast<double>(n.u);
-    case Type::big_integer: return std::strtod(std::string(doc_->text_of(n)).c_str(), nullptr);
-    case Type::real: return n.d;
-    case Type::boolean: return n.u ? 1.0 : 0.0;
-    default: return std::nan("");
+    case Type::integer:
+      return static_cast<double>(n.i);
+    case Type::unsigned_integer:
+      return static_cast<double>(n.u);
+    case Type::big_integer:
+      return std::strtod(std::string(doc_->text_of(n)).c_str(), nullptr);
+    case Type::real:
+      return n.d;
+    case Type::boolean:
+      return n.u ? 1.0 : 0.0;
+    default:
+      return std::nan("");
   }
 }
 
@@ -161,13 +167,20 @@ std::string_view JsonView::key(std::size_t i) const {
 Json JsonView::copy() const {
   if (!doc_) return value(json_);
   switch (type()) {
-    case Type::null: return Json();
-    case Type::boolean: return Json(as_bool());
-    case Type::integer: return Json(as_int64());
-    case Type::unsigned_integer: return Json(as_uint64());
-    case Type::big_integer: return Json(BigInt{std::string(big_integer_digits())});
-    case Type::real: return Json(as_real());
-    case Type::string: return Json(std::string(as_string()));
+    case Type::null:
+      return Json();
+    case Type::boolean:
+      return Json(as_bool());
+    case Type::integer:
+      return Json(as_int64());
+    case Type::unsigned_integer:
+      return Json(as_uint64());
+    case Type::big_integer:
+      return Json(BigInt{std::string(big_integer_digits())});
+    case Type::real:
+      return Json(as_real());
+    case Type::string:
+      return Json(std::string(as_string()));
     case Type::array: {
       JsonArray a;
       a.reserve(size());
@@ -184,19 +197,25 @@ Json JsonView::copy() const {
   return Json();
 }
 
-
 bool JsonView::operator==(const JsonView& other) const {
   if (!*this || !other) return !*this && !other && json_ == other.json_;
   if (json_ && other.json_) return *json_ == *other.json_;
   if (type() != other.type()) return false;
   switch (type()) {
-    case Type::null: return true;
-    case Type::boolean: return as_bool() == other.as_bool();
-    case Type::integer: return as_int64() == other.as_int64();
-    case Type::unsigned_integer: return as_uint64() == other.as_uint64();
-    case Type::big_integer: return big_integer_digits() == other.big_integer_digits();
-    case Type::real: return as_real() == other.as_real();
-    case Type::string: return as_string() == other.as_string();
+    case Type::null:
+      return true;
+    case Type::boolean:
+      return as_bool() == other.as_bool();
+    case Type::integer:
+      return as_int64() == other.as_int64();
+    case Type::unsigned_integer:
+      return as_uint64() == other.as_uint64();
+    case Type::big_integer:
+      return big_integer_digits() == other.big_integer_digits();
+    case Type::real:
+      return as_real() == other.as_real();
+    case Type::string:
+      return as_string() == other.as_string();
     case Type::array:
     case Type::object: {
       const std::size_t n = size();

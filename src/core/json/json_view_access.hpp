@@ -27,8 +27,7 @@ inline const Json& json_of(JsonView view) { return *PrivateAccess::json(view); }
 using JsonViewIdentity = std::pair<const void*, std::uint64_t>;
 inline JsonViewIdentity view_identity(JsonView view) {
   if (const Json* json = PrivateAccess::json(view)) return {json, 0};
-  return {PrivateAccess::document(view),
-          std::uint64_t{PrivateAccess::node(view)} << 32 | PrivateAccess::element(view)};
+  return {PrivateAccess::document(view), std::uint64_t{PrivateAccess::node(view)} << 32 | PrivateAccess::element(view)};
 }
 /// "object", "array", "string", "number", "bool" or "null": Json::type_name and
 /// JsonView::type_name both answer with this (json.cpp).

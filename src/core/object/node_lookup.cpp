@@ -62,12 +62,14 @@ NodeTarget parse_node_target(JsonView root, std::string_view text) {
 JsonView find_node(JsonView root, const NodeTarget& target, std::string_view archive_name) {
   std::size_t matched = 0;
   if (const JsonView node = follow_path(root, target.segments, &matched)) return node;
-  const PathSegments parent_segments(target.segments.begin(), target.segments.begin() + static_cast<std::ptrdiff_t>(matched));
+  const PathSegments parent_segments(target.segments.begin(),
+                                     target.segments.begin() + static_cast<std::ptrdiff_t>(matched));
   const JsonView parent = follow_path(root, parent_segments);
   const std::string parent_path = parent_segments.empty() ? "the root" : "'" + join_path(parent_segments) + "'";
-  throw Error(InArchive{std::string(archive_name)}, "no object at path '" + target.path + "': " + parent_path + " has no '" +
-              escape_path_segment(target.segments[matched]) + "'" + near_child(parent, target.segments[matched]) + "; " +
-              describe_children(parent));
+  throw Error(InArchive{std::string(archive_name)}, "no object at path '" + target.path + "': " + parent_path +
+                                                        " has no '" + escape_path_segment(target.segments[matched]) +
+                                                        "'" + near_child(parent, target.segments[matched]) + "; " +
+                                                        describe_children(parent));
 }
 
 }  // namespace zanj

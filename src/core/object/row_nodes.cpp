@@ -112,17 +112,19 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
       return found;
     }
     missing = done + matched;
-    const JsonView parent = follow_path(at, PathSegments(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(matched)));
+    const JsonView parent =
+        follow_path(at, PathSegments(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(matched)));
     const Node rows = classify(parent);
     const auto index = row_index(rest[matched]);
     if (!(rows.list || rows.table) || !index) break;
     std::shared_ptr<const Json> row;
-    const std::string prefix = join_path(PathSegments(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(done + matched)));
+    const std::string prefix =
+        join_path(PathSegments(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(done + matched)));
     if (rows.table && rows.table->inline_rows) {  // a table an old release wrote inline
       const JsonView held = rows.table->inline_rows;
       if (*index >= held.size())
         throw Error(InArchive{file.name()}, "no object at path '" + target.path + "': '" + prefix + "' has no row " +
-                    rest[matched] + " (it has " + std::to_string(held.size()) + ")");
+                                                rest[matched] + " (it has " + std::to_string(held.size()) + ")");
       found.rows.push_back(std::make_shared<const Json>(held[static_cast<std::size_t>(*index)].copy()));
       at = view_of(*found.rows.back());
       done += matched + 1;
@@ -142,7 +144,7 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
     });
     if (!row)
       throw Error(InArchive{file.name()}, "no object at path '" + target.path + "': '" + prefix + "' has no row " +
-                  rest[matched] + " (member '" + entry->name + "' has fewer lines)");
+                                              rest[matched] + " (member '" + entry->name + "' has fewer lines)");
     found.rows.push_back(row);
     at = view_of(*row);
     done += matched + 1;
@@ -151,9 +153,10 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
     found.json = find_node(file.root(), target, file.name());  // throws, naming the nearest parent
     return found;
   }
-  const std::string parent = join_path(PathSegments(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(missing)));
-  throw Error(InArchive{file.name()}, "no object at path '" + target.path + "': '" + parent + "' (inside a row) has no '" +
-              escape_path_segment(segments[missing]) + "'");
+  const std::string parent =
+      join_path(PathSegments(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(missing)));
+  throw Error(InArchive{file.name()}, "no object at path '" + target.path + "': '" + parent +
+                                          "' (inside a row) has no '" + escape_path_segment(segments[missing]) + "'");
 }
 
 }  // namespace zanj

@@ -13,9 +13,12 @@ namespace {
 /// A Python int as pandas converts it to float64 (correctly rounded; OverflowError beyond).
 double integer_to_double(const Json& v) {
   switch (v.type()) {
-    case Json::Type::integer: return static_cast<double>(v.as_int64());
-    case Json::Type::unsigned_integer: return static_cast<double>(v.as_uint64());
-    default: return std::strtod(v.as_big_integer().digits.c_str(), nullptr);  // correctly rounded
+    case Json::Type::integer:
+      return static_cast<double>(v.as_int64());
+    case Json::Type::unsigned_integer:
+      return static_cast<double>(v.as_uint64());
+    default:
+      return std::strtod(v.as_big_integer().digits.c_str(), nullptr);  // correctly rounded
   }
 }
 
@@ -27,11 +30,16 @@ bool is_pandas_table(const Node& node) {
 
 std::string_view frame_dtype_name(FrameDtype dtype) {
   switch (dtype) {
-    case FrameDtype::int64: return "int64";
-    case FrameDtype::uint64: return "uint64";
-    case FrameDtype::float64: return "float64";
-    case FrameDtype::boolean: return "bool";
-    case FrameDtype::object: return "object";
+    case FrameDtype::int64:
+      return "int64";
+    case FrameDtype::uint64:
+      return "uint64";
+    case FrameDtype::float64:
+      return "float64";
+    case FrameDtype::boolean:
+      return "bool";
+    case FrameDtype::object:
+      return "object";
   }
   return "object";
 }
@@ -44,8 +52,10 @@ std::vector<std::pair<std::string_view, const Json*>> frame_row_cells(const Json
   std::unordered_map<std::string_view, std::size_t> position;
   for (const auto& [key, value] : row.as_object()) {
     const auto [it, fresh] = position.emplace(key, cells.size());
-    if (fresh) cells.emplace_back(key, &value);
-    else cells[it->second].second = &value;  // a repeated key: the last value, the first place
+    if (fresh)
+      cells.emplace_back(key, &value);
+    else
+      cells[it->second].second = &value;  // a repeated key: the last value, the first place
   }
   return cells;
 }
@@ -70,9 +80,15 @@ void FrameSchemaBuilder::add_row(const Json& row, std::uint64_t number) {
 void FrameSchemaBuilder::see(Seen& s, const Json& cell, std::uint64_t number, std::string_view column) {
   if (s.object) return;
   switch (cell.type()) {
-    case Json::Type::null: s.null = true; return;
-    case Json::Type::boolean: s.boolean = true; return;
-    case Json::Type::real: s.real = true; return;  // NaN too: a float, as pandas stores it
+    case Json::Type::null:
+      s.null = true;
+      return;
+    case Json::Type::boolean:
+      s.boolean = true;
+      return;
+    case Json::Type::real:
+      s.real = true;
+      return;  // NaN too: a float, as pandas stores it
     case Json::Type::integer:
     case Json::Type::unsigned_integer:
     case Json::Type::big_integer: {
@@ -94,7 +110,9 @@ void FrameSchemaBuilder::see(Seen& s, const Json& cell, std::uint64_t number, st
       if (s.uint && s.sint) s.object = true;
       return;
     }
-    default: s.object = true; return;  // strings, lists, dicts
+    default:
+      s.object = true;
+      return;  // strings, lists, dicts
   }
 }
 
@@ -135,7 +153,8 @@ Json frame_cell(FrameDtype dtype, const Json* cell) {
     case FrameDtype::object:
       if (!cell) return Json(nan);
       return *cell;
-    default: return cell ? *cell : Json(nan);  // int64, uint64 and bool columns have every key
+    default:
+      return cell ? *cell : Json(nan);  // int64, uint64 and bool columns have every key
   }
 }
 

@@ -6,37 +6,56 @@ namespace zanj {
 
 std::string_view kind_name(NodeKind kind) {
   switch (kind) {
-    case NodeKind::dict: return "dict";
-    case NodeKind::list: return "list";
-    case NodeKind::array: return "array";
-    case NodeKind::table: return "table";
-    case NodeKind::external_list: return "external_list";
-    case NodeKind::dataclass: return "dataclass";
-    case NodeKind::string: return "string";
-    case NodeKind::number: return "number";
-    case NodeKind::boolean: return "bool";
-    case NodeKind::null: return "null";
-    case NodeKind::other: return "other";
+    case NodeKind::dict:
+      return "dict";
+    case NodeKind::list:
+      return "list";
+    case NodeKind::array:
+      return "array";
+    case NodeKind::table:
+      return "table";
+    case NodeKind::external_list:
+      return "external_list";
+    case NodeKind::dataclass:
+      return "dataclass";
+    case NodeKind::string:
+      return "string";
+    case NodeKind::number:
+      return "number";
+    case NodeKind::boolean:
+      return "bool";
+    case NodeKind::null:
+      return "null";
+    case NodeKind::other:
+      return "other";
   }
   return "other";
 }
 
 std::string_view encoding_name(ArrayEncoding encoding) {
   switch (encoding) {
-    case ArrayEncoding::list: return "array_list_meta";
-    case ArrayEncoding::hex: return "array_hex_meta";
-    case ArrayEncoding::b64: return "array_b64_meta";
-    case ArrayEncoding::zero_dim: return "zero_dim";
-    case ArrayEncoding::external: return "external";
+    case ArrayEncoding::list:
+      return "array_list_meta";
+    case ArrayEncoding::hex:
+      return "array_hex_meta";
+    case ArrayEncoding::b64:
+      return "array_b64_meta";
+    case ArrayEncoding::zero_dim:
+      return "zero_dim";
+    case ArrayEncoding::external:
+      return "external";
   }
   return "external";
 }
 
 std::string_view format_version_name(FormatVersion version) {
   switch (version) {
-    case FormatVersion::legacy: return "__format__ (muutils 0.2-0.7: muutils.zanj of 2023, ZANJ 0.1-0.3)";
-    case FormatVersion::current: return "__muutils_format__ (ZANJ >= 0.4 with muutils >= 0.8)";
-    case FormatVersion::none: return "none (no format-keyed node)";
+    case FormatVersion::legacy:
+      return "__format__ (muutils 0.2-0.7: muutils.zanj of 2023, ZANJ 0.1-0.3)";
+    case FormatVersion::current:
+      return "__muutils_format__ (ZANJ >= 0.4 with muutils >= 0.8)";
+    case FormatVersion::none:
+      return "none (no format-keyed node)";
   }
   return "none";
 }
@@ -58,8 +77,8 @@ namespace {
 bool legacy_format_value(std::string_view v) {
   for (const std::string_view type : {"numpy.ndarray:", "torch.Tensor:"})
     if (v.starts_with(type)) return true;
-  return v == "list:external" || v == "tuple:external" || v == "pandas.DataFrame:external" ||
-         v == "pandas.DataFrame" || v.ends_with("(SerializableDataclass)") || is_first_generation_format(v);
+  return v == "list:external" || v == "tuple:external" || v == "pandas.DataFrame:external" || v == "pandas.DataFrame" ||
+         v.ends_with("(SerializableDataclass)") || is_first_generation_format(v);
 }
 
 }  // namespace
@@ -155,13 +174,12 @@ void classify_formatted(JsonView json, std::string_view format, Node& node) {
     node.list = ExternalListNode{std::string(json.string_at(kRefKey)), false, uint_at(json, "len(data)")};
   } else if (format == "list:external" || format == "tuple:external") {
     node.kind = NodeKind::external_list;
-    node.list = ExternalListNode{std::string(json.string_at(kRefKey)), format == "tuple:external",
-                                 uint_at(json, "len(data)")};
+    node.list =
+        ExternalListNode{std::string(json.string_at(kRefKey)), format == "tuple:external", uint_at(json, "len(data)")};
   } else if (format.ends_with("DataFrame:external")) {
     TableNode t{std::string(json.string_at(kRefKey)), {}, uint_at(json, "len(data)"), JsonView()};
     if (const JsonView cols = json.find("columns"); cols.is_array()) {
-      for (const JsonView c : cols)
-        t.columns.push_back(c.is_string() ? std::string(c.as_string()) : to_json(c));
+      for (const JsonView c : cols) t.columns.push_back(c.is_string() ? std::string(c.as_string()) : to_json(c));
     } else if (cols.is_object()) {
       // The "__format__" releases overwrote the column list with per-column statistics, a
       // dict whose order is a Python set's: the first row (`data[0]`) keeps the real order.
@@ -197,10 +215,18 @@ Node classify(JsonView json) {
   Node node;
   node.json = json;
   switch (json.type()) {
-    case Json::Type::null: node.kind = NodeKind::null; break;
-    case Json::Type::boolean: node.kind = NodeKind::boolean; break;
-    case Json::Type::string: node.kind = NodeKind::string; break;
-    case Json::Type::array: node.kind = NodeKind::list; break;
+    case Json::Type::null:
+      node.kind = NodeKind::null;
+      break;
+    case Json::Type::boolean:
+      node.kind = NodeKind::boolean;
+      break;
+    case Json::Type::string:
+      node.kind = NodeKind::string;
+      break;
+    case Json::Type::array:
+      node.kind = NodeKind::list;
+      break;
     case Json::Type::object:
       if (const FormatTag tag = format_tag(json); tag.version != FormatVersion::none) {
         const JsonView format = tag.value;
@@ -212,7 +238,9 @@ Node classify(JsonView json) {
         node.kind = NodeKind::dict;
       }
       break;
-    default: node.kind = NodeKind::number; break;
+    default:
+      node.kind = NodeKind::number;
+      break;
   }
   return node;
 }
@@ -246,14 +274,16 @@ std::vector<std::pair<std::string, JsonView>> node_children(const Node& node) {
       for (const auto& [k, v] : node.json.members())
         if (!is_format_key(node, k)) out.emplace_back(std::string(k), v);
       break;
-    default: break;
+    default:
+      break;
   }
   return out;
 }
 
 std::size_t node_child_count(const Node& node) {
   switch (node.kind) {
-    case NodeKind::list: return node.json.size();
+    case NodeKind::list:
+      return node.json.size();
     case NodeKind::dict:
     case NodeKind::dataclass:
     case NodeKind::other: {
@@ -261,7 +291,8 @@ std::size_t node_child_count(const Node& node) {
       for (const auto [k, v] : node.json.members()) n += !is_format_key(node, k);
       return n;
     }
-    default: return 0;
+    default:
+      return 0;
   }
 }
 
@@ -294,7 +325,8 @@ class TreeWalker {
           if (!is_format_key(node, json.key(i))) descend(json, i, json[i]);
         break;
       }
-      default: break;
+      default:
+        break;
     }
   }
 

@@ -12,11 +12,12 @@ namespace zanj {
 namespace {
 
 /// Parse one JSON member of `archive`; adds its value count to *values.
-JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes, const JsonLimits& limits,
-                      std::uint64_t* values) {
+JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
+                              const JsonLimits& limits, std::uint64_t* values) {
   if (entry.uncompressed_size > max_bytes)
     throw Error(InArchive{archive.name()}, entry.name + ": its size of " + std::to_string(entry.uncompressed_size) +
-                " bytes exceeds the limit of " + std::to_string(max_bytes) + " (raise with --max-json-bytes)");
+                                               " bytes exceeds the limit of " + std::to_string(max_bytes) +
+                                               " (raise with --max-json-bytes)");
   JsonText text = read_json_text(archive, entry, max_bytes);
   try {
     JsonParseNotes notes;
@@ -32,7 +33,7 @@ JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std
 /// request when they lie together (Python writes them first, side by side), not in several.
 void announce_json_members(const Archive& archive, const ZipEntry* main, const ZipEntry* meta) {
   constexpr std::uint64_t kLocalHeaderGuess = 30 + 64;  // fixed part plus a Zip64 extra field
-  constexpr std::uint64_t kMostAnnounced = 8 << 20;      // larger members stream as usual
+  constexpr std::uint64_t kMostAnnounced = 8 << 20;     // larger members stream as usual
   std::uint64_t begin = UINT64_MAX, end = 0;
   for (const ZipEntry* entry : {main, meta}) {
     if (!entry || entry->compressed_size > kMostAnnounced) continue;

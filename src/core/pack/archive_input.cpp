@@ -19,7 +19,6 @@
 namespace zanj {
 namespace {
 
-
 /// libarchive's reader, freed on every path out.
 struct Reader {
   ::archive* a = nullptr;
@@ -30,20 +29,26 @@ struct Reader {
 
 std::string entry_kind(unsigned type) {
   switch (type) {
-    case AE_IFLNK: return "a symbolic link";
-    case AE_IFCHR: return "a character device";
-    case AE_IFBLK: return "a block device";
-    case AE_IFIFO: return "a FIFO";
-    case AE_IFSOCK: return "a socket";
-    default: return "not a regular file";
+    case AE_IFLNK:
+      return "a symbolic link";
+    case AE_IFCHR:
+      return "a character device";
+    case AE_IFBLK:
+      return "a block device";
+    case AE_IFIFO:
+      return "a FIFO";
+    case AE_IFSOCK:
+      return "a socket";
+    default:
+      return "not a regular file";
   }
 }
 
 }  // namespace
 
 bool is_libarchive_input(const std::string& path) {
-  for (const char* ext : {".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2",
-                          ".7z", ".cpio"})
+  for (const char* ext :
+       {".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.zst", ".tzst", ".tar.bz2", ".tbz2", ".7z", ".cpio"})
     if (path.ends_with(ext)) return true;
   return false;
 }
@@ -75,12 +80,14 @@ UnpackedArchive::UnpackedArchive(const std::string& archive, const ResourceLimit
       const int h = lib.read_next_header(r.a, &e);
       if (h == ARCHIVE_EOF) break;
       if (h < ARCHIVE_WARN)
-        throw Error(archive + ": " + (lib.error_string(r.a) ? lib.error_string(r.a) : "unreadable entry"), Exit::invalid);
+        throw Error(archive + ": " + (lib.error_string(r.a) ? lib.error_string(r.a) : "unreadable entry"),
+                    Exit::invalid);
       const char* raw = lib.entry_pathname_utf8(e);
       if (!raw) raw = lib.entry_pathname(e);
       std::string name = raw ? raw : "";
       const std::string shown = archive + ": entry '" + terminal_safe(name) + "'";
-      if (++entries > limits.max_entries) throw Error(archive + ": more than " + std::to_string(limits.max_entries) + " entries", Exit::invalid);
+      if (++entries > limits.max_entries)
+        throw Error(archive + ": more than " + std::to_string(limits.max_entries) + " entries", Exit::invalid);
       while (name.rfind("./", 0) == 0) name.erase(0, 2);
       const unsigned type = lib.entry_filetype(e);
       if (type == AE_IFDIR) {
@@ -98,7 +105,8 @@ UnpackedArchive::UnpackedArchive(const std::string& archive, const ResourceLimit
         throw Error(shown + " declares more bytes than the archive's size allows (--max-ratio); nothing packed",
                     Exit::invalid);
       const std::size_t slash = name.rfind('/');
-      const auto parent = open_below(root.get(), slash == std::string::npos ? "" : name.substr(0, slash), CreateDirs::yes);
+      const auto parent =
+          open_below(root.get(), slash == std::string::npos ? "" : name.substr(0, slash), CreateDirs::yes);
       const std::string leaf = slash == std::string::npos ? name : name.substr(slash + 1);
       const int fd = ::openat(parent->get(), leaf.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
       if (fd < 0) throw Error(shown + ": appears twice or cannot be written; nothing packed", Exit::invalid);
@@ -106,7 +114,8 @@ UnpackedArchive::UnpackedArchive(const std::string& archive, const ResourceLimit
       for (;;) {
         const la_ssize_t n = lib.read_data(r.a, buffer.data(), buffer.size());
         if (n < 0)
-          throw Error(shown + ": " + (lib.error_string(r.a) ? lib.error_string(r.a) : "unreadable data"), Exit::invalid);
+          throw Error(shown + ": " + (lib.error_string(r.a) ? lib.error_string(r.a) : "unreadable data"),
+                      Exit::invalid);
         if (n == 0) break;
         total += static_cast<std::uint64_t>(n);
         if (total > max_bytes)

@@ -111,8 +111,7 @@ class Externalizer {
     JsonArray item_path = path;
     for (std::size_t i = 0; i < items.size(); ++i) visit_child(items[i], item_path, static_cast<std::uint64_t>(i));
     JsonObject node{{std::string(kFormatKey), "list:external"}, {std::string(kRefKey), member}};
-    const bool all_objects =
-        std::all_of(items.begin(), items.end(), [](const Json& item) { return item.is_object(); });
+    const bool all_objects = std::all_of(items.begin(), items.end(), [](const Json& item) { return item.is_object(); });
     if (all_objects) add_jsonl_metadata(node, items);
     JsonObject details{{"type(data)", "<class 'list'>"}, {"len(data)", static_cast<std::uint64_t>(items.size())}};
     if (!items.empty()) details.emplace_back("data[0]", items.front());

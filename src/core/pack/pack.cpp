@@ -138,7 +138,8 @@ PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const 
 
 PackJob prepare_pack(const std::vector<PackInput>& inputs, const PackSettings& settings) {
   PackJob job;
-  PrivateAccess::impl_pointer(job) = std::make_shared<const PrivateAccess::Impl<PackJob>>(PrivateAccess::Impl<PackJob>{plan_pack(inputs, settings)});
+  PrivateAccess::impl_pointer(job) =
+      std::make_shared<const PrivateAccess::Impl<PackJob>>(PrivateAccess::Impl<PackJob>{plan_pack(inputs, settings)});
   return job;
 }
 

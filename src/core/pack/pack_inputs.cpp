@@ -20,7 +20,6 @@
 namespace zanj {
 namespace {
 
-
 std::string base_name(std::string path) {
   while (path.size() > 1 && path.back() == '/') path.pop_back();
   const std::size_t slash = path.rfind('/');
@@ -53,7 +52,9 @@ class Planner {
   /// Plan one input into `slot`, found at object path `path`.
   void add(const PackInput& input, InputKind kind, Json& slot, const JsonArray& path) {
     switch (kind) {
-      case InputKind::npz: slot = npz(input.path, path); break;
+      case InputKind::npz:
+        slot = npz(input.path, path);
+        break;
       case InputKind::npy: {
         if (!path.empty()) {
           slot = npy(input.path, path);
@@ -64,7 +65,9 @@ class Planner {
         slot = Json(JsonObject{{key, npy(input.path, JsonArray{Json(key)})}});
         break;
       }
-      case InputKind::json: slot = json(input.path, path); break;
+      case InputKind::json:
+        slot = json(input.path, path);
+        break;
       case InputKind::directory:
         throw Error(input.path + ": a directory can only be packed on its own, not as one of several inputs",
                     Exit::usage);
@@ -76,9 +79,9 @@ class Planner {
   PackPlan finish(Json root) {
     PackPlan plan;
     plan.root = std::move(root);
-    plan.meta = make_meta(default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list,
-                                           static_cast<std::uint16_t>(method())),
-                          tool_sysinfo(), externals_.externals_info(), now_timestamp());
+    plan.meta = make_meta(
+        default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list, static_cast<std::uint16_t>(method())),
+        tool_sysinfo(), externals_.externals_info(), now_timestamp());
     plan.members = std::move(members_);
     plan.method = method();
     return plan;
@@ -139,7 +142,8 @@ class Planner {
         throw Error(what + " would be stored under a key with a control character");
     }
     for (const auto& [existing, node] : dict)
-      if (existing == key) throw Error(what + " would be stored under the key '" + key + "', which another member already has");
+      if (existing == key)
+        throw Error(what + " would be stored under the key '" + key + "', which another member already has");
   }
 
   Json npy(const std::string& path, const JsonArray& node_path) {
@@ -216,7 +220,8 @@ PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& set
     const std::string key = inputs[i].key.empty() ? stem_of(inputs[i].path) : inputs[i].key;
     if (key.empty()) throw Error(inputs[i].path + ": no name to store it under (use NAME=PATH)", Exit::usage);
     for (const auto& [existing, value] : root)
-      if (existing == key) throw Error("two inputs would both be stored under '" + key + "' (use NAME=PATH)", Exit::usage);
+      if (existing == key)
+        throw Error("two inputs would both be stored under '" + key + "' (use NAME=PATH)", Exit::usage);
     root.emplace_back(key, Json());
     planner.add(inputs[i], kinds[i], root.back().second, JsonArray{Json(key)});
   }

@@ -22,9 +22,7 @@ std::uint64_t PackPlan::known_bytes() const {
 
 namespace {
 
-std::string segment_text(const Json& segment) {
-  return segment.is_string() ? segment.as_string() : to_json(segment);
-}
+std::string segment_text(const Json& segment) { return segment.is_string() ? segment.as_string() : to_json(segment); }
 
 }  // namespace
 
@@ -37,7 +35,8 @@ std::string joined_path(const JsonArray& path) {
 }  // namespace
 
 std::string ExternalRegistry::name_for(const JsonArray& path, std::string_view item_type) const {
-  if (path.empty()) throw Error("the root object cannot be stored as an external member (the reference cannot read it)");
+  if (path.empty())
+    throw Error("the root object cannot be stored as an external member (the reference cannot read it)");
   const std::string joined = joined_path(path);
   std::string name = joined + "." + std::string(item_type);
   if (auto why = member_name_problem(name))
@@ -85,11 +84,10 @@ Json default_zanj_cfg(std::uint64_t array_threshold, std::uint64_t list_threshol
 }
 
 Json tool_sysinfo() {
-  return Json(JsonObject{
-      {"zanj_cli", Json(JsonObject{{"name", "zanj"},
-                                   {"version", ZANJ_VERSION_STRING},
-                                   {"zlib", zlibVersion()},
-                                   {"libdeflate", LIBDEFLATE_VERSION_STRING}})}});
+  return Json(JsonObject{{"zanj_cli", Json(JsonObject{{"name", "zanj"},
+                                                      {"version", ZANJ_VERSION_STRING},
+                                                      {"zlib", zlibVersion()},
+                                                      {"libdeflate", LIBDEFLATE_VERSION_STRING}})}});
 }
 
 Json make_meta(Json zanj_cfg, Json sysinfo, Json externals_info, double timestamp) {
@@ -146,15 +144,22 @@ std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
 
 std::string_view python_type_name(const Json& value) {
   switch (value.type()) {
-    case Json::Type::null: return "NoneType";
-    case Json::Type::boolean: return "bool";
+    case Json::Type::null:
+      return "NoneType";
+    case Json::Type::boolean:
+      return "bool";
     case Json::Type::integer:
     case Json::Type::unsigned_integer:
-    case Json::Type::big_integer: return "int";
-    case Json::Type::real: return "float";
-    case Json::Type::string: return "str";
-    case Json::Type::array: return "list";
-    case Json::Type::object: return "dict";
+    case Json::Type::big_integer:
+      return "int";
+    case Json::Type::real:
+      return "float";
+    case Json::Type::string:
+      return "str";
+    case Json::Type::array:
+      return "list";
+    case Json::Type::object:
+      return "dict";
   }
   return "NoneType";
 }

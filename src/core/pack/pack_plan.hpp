@@ -47,14 +47,14 @@ struct PlannedMember {
 };
 
 struct PackPlan {
-  Json root;                             ///< __zanj__.json
-  std::optional<std::string> root_text;  ///< exact bytes to store instead of `root` (unchanged input)
-  Json meta;                             ///< __zanj_meta__.json
-  std::vector<PlannedMember> members;    ///< external members, in the order they are written
-  std::vector<std::string> notes;        ///< things worth a warning that did not stop the plan
-  ZipMethod method = ZipMethod::deflate;  ///< how the members are to be compressed
+  Json root;                               ///< __zanj__.json
+  std::optional<std::string> root_text;    ///< exact bytes to store instead of `root` (unchanged input)
+  Json meta;                               ///< __zanj_meta__.json
+  std::vector<PlannedMember> members;      ///< external members, in the order they are written
+  std::vector<std::string> notes;          ///< things worth a warning that did not stop the plan
+  ZipMethod method = ZipMethod::deflate;   ///< how the members are to be compressed
   std::shared_ptr<const void> keep_alive;  ///< what the sources need while writing (an unpacked tar)
-  std::uint64_t known_bytes() const;     ///< sum of the members' known sizes
+  std::uint64_t known_bytes() const;       ///< sum of the members' known sizes
 };
 
 /// One external member as the reference's externals_info describes it.

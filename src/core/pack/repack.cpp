@@ -97,7 +97,8 @@ bool set_key(JsonObject& object, const std::string& key, Json value) {
 bool update_array_node(JsonObject& node, const ArrayNode& array, const NpyHeader& h) {
   bool changed = set_key(node, "shape", shape_json(h.shape));
   const Result<Dtype> dtype = read_dtype_name(array.dtype);
-  if (!dtype || !dtypes_compatible(*dtype, h.dtype)) changed |= set_key(node, "dtype", array.torch ? "torch." + h.dtype.numpy_name() : h.dtype.numpy_name());
+  if (!dtype || !dtypes_compatible(*dtype, h.dtype))
+    changed |= set_key(node, "dtype", array.torch ? "torch." + h.dtype.numpy_name() : h.dtype.numpy_name());
   changed |= set_key(node, "n_elements", h.element_count());
   return changed;
 }
@@ -187,7 +188,8 @@ class Repacker {
       info_index_.emplace(member, info_.size());
       info_.emplace_back(member, Json(std::move(entry)));
     }
-    if (placed_.insert(member).second) plan_.members.push_back({member, DiskFileSource{path_of(member)}, files_.at(member)});
+    if (placed_.insert(member).second)
+      plan_.members.push_back({member, DiskFileSource{path_of(member)}, files_.at(member)});
     return changed;
   }
 
@@ -208,7 +210,8 @@ class Repacker {
       const Json* p = entry.find("path");
       return p && p->is_array() ? p->as_array().size() : 0;
     };
-    std::stable_sort(info_.begin(), info_.end(), [&](const auto& a, const auto& b) { return depth(a.second) < depth(b.second); });
+    std::stable_sort(info_.begin(), info_.end(),
+                     [&](const auto& a, const auto& b) { return depth(a.second) < depth(b.second); });
   }
 
   /// Members referenced from the meta (handler code stored apart) come after the object's.
@@ -231,16 +234,17 @@ class Repacker {
       plan_.method = *settings_.method;
     } else if (const Json* cfg = meta_ ? meta_->find("zanj_cfg") : nullptr) {
       std::uint64_t saved = 0;
-      if (const Json* c = cfg->find("compress"); c && c->get_uint64(saved) && saved == 0) plan_.method = ZipMethod::store;
+      if (const Json* c = cfg->find("compress"); c && c->get_uint64(saved) && saved == 0)
+        plan_.method = ZipMethod::store;
     }
   }
 
   void finish_meta() {
     const auto compress = static_cast<std::uint64_t>(plan_.method);
     if (!meta_ || !meta_->is_object()) {
-      plan_.meta = make_meta(default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list,
-                                              static_cast<std::uint16_t>(compress)),
-                             tool_sysinfo(), Json(std::move(info_)), now_timestamp());
+      plan_.meta = make_meta(
+          default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list, static_cast<std::uint16_t>(compress)),
+          tool_sysinfo(), Json(std::move(info_)), now_timestamp());
       return;
     }
     JsonObject& m = meta_->as_object();

@@ -157,7 +157,9 @@ void BlockCache::fill(std::uint64_t offset, std::uint64_t end, char* out, std::u
   while (at < end) {
     if (auto it = holding(at); it != extents_.end()) {
       const std::uint64_t stop = std::min<std::uint64_t>(end, it->first + it->second.bytes.size());
-      if (out) std::memcpy(out + (at - offset), it->second.bytes.data() + (at - it->first), static_cast<std::size_t>(stop - at));
+      if (out)
+        std::memcpy(out + (at - offset), it->second.bytes.data() + (at - it->first),
+                    static_cast<std::size_t>(stop - at));
       it->second.last_use = ++clock_;
       if (ahead > 0 && stop == it->first + it->second.bytes.size()) it->second.passed = true;
       at = stop;

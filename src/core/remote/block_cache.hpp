@@ -4,9 +4,9 @@
 // between pieces already held are filled in one request, and a reader going forward through
 // the file (verify, extract, a long member) gets growing read-ahead. Memory is bounded: past
 // `max_held`, pieces a stream has read through go first (they are not read again), then the
-// least recently used of the others, and last the windows a stream has not reached yet. Safe to use from several threads: a range being fetched by one thread
-// is waited for, not fetched again, by another. A stream's next window is fetched in the
-// background while the reader works on the current one, so fetching and checking overlap.
+// least recently used of the others, and last the windows a stream has not reached yet. Safe to use from several
+// threads: a range being fetched by one thread is waited for, not fetched again, by another. A stream's next window is
+// fetched in the background while the reader works on the current one, so fetching and checking overlap.
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -25,10 +25,10 @@ class BlockCache {
   /// Fetches exactly n bytes at offset into out (never past the size given); may throw.
   using Fetch = std::function<void(std::uint64_t offset, char* out, std::size_t n)>;
   struct Settings {
-    std::size_t alignment = 4096;              ///< fetched ranges start and end on multiples of this
-    std::uint64_t stream_after = 256 << 10;    ///< bytes read in sequence before read-ahead starts
-    std::size_t max_read_ahead = 2 << 20;      ///< read-ahead grows with the stream up to this
-    std::size_t max_held = 16 << 20;           ///< bytes kept between reads
+    std::size_t alignment = 4096;            ///< fetched ranges start and end on multiples of this
+    std::uint64_t stream_after = 256 << 10;  ///< bytes read in sequence before read-ahead starts
+    std::size_t max_read_ahead = 2 << 20;    ///< read-ahead grows with the stream up to this
+    std::size_t max_held = 16 << 20;         ///< bytes kept between reads
   };
 
   BlockCache(std::uint64_t size, Fetch fetch);
@@ -60,7 +60,8 @@ class BlockCache {
   /// Read-ahead for a read of [offset, offset + n): grows with the stream it continues.
   std::uint64_t read_ahead(std::uint64_t offset, std::size_t n);
   /// Copy what is held and fetch what is missing of [offset, end); out may be null.
-  void fill(std::uint64_t offset, std::uint64_t end, char* out, std::uint64_t ahead, std::unique_lock<std::mutex>& lock);
+  void fill(std::uint64_t offset, std::uint64_t end, char* out, std::uint64_t ahead,
+            std::unique_lock<std::mutex>& lock);
   /// The extent holding `at`, or end().
   std::map<std::uint64_t, Extent>::iterator holding(std::uint64_t at);
   bool in_flight(std::uint64_t at) const;
@@ -90,7 +91,8 @@ class BlockCache {
   std::size_t next_stream_ = 0;
   std::uint64_t held_ = 0, clock_ = 0;
   bool exact_ = false;
-  std::map<std::uint64_t, std::uint64_t> fetched_ever_;  // begin -> end, merged, never overlapping  // will_need: fetch exactly what was named
+  std::map<std::uint64_t, std::uint64_t>
+      fetched_ever_;  // begin -> end, merged, never overlapping  // will_need: fetch exactly what was named
   // Last: destroyed (its prefetch finished) before the state it uses.
   ThreadPool prefetcher_{1};
 };

@@ -46,7 +46,8 @@ Ini parse_ini(const std::string& text) {
       continue;
     }
     if (const std::size_t equals = line.find('='); equals != std::string::npos && !section.empty())
-      sections[section][trimmed_value(std::string_view(line).substr(0, equals))] = trimmed_value(std::string_view(line).substr(equals + 1));
+      sections[section][trimmed_value(std::string_view(line).substr(0, equals))] =
+          trimmed_value(std::string_view(line).substr(equals + 1));
   }
   return sections;
 }
@@ -102,14 +103,17 @@ AwsCredentials from_json_answer(const std::string& body, const std::string& sour
   } catch (const Error&) {
     aws_fail(source, "the answer is not valid JSON");
   }
-  if (out.access_key_id.empty() || out.secret_access_key.empty()) aws_fail(source, "the answer has no AccessKeyId or SecretAccessKey");
+  if (out.access_key_id.empty() || out.secret_access_key.empty())
+    aws_fail(source, "the answer has no AccessKeyId or SecretAccessKey");
   out.source = source;
   return out;
 }
 
-void log_reply(const RemoteOptions& options, const std::string& method, const std::string& display, const HttpReply& reply) {
+void log_reply(const RemoteOptions& options, const std::string& method, const std::string& display,
+               const HttpReply& reply) {
   if (options.log)
-    options.log(method + " " + display + ": " + (reply.status ? std::to_string(reply.status) : "no response: " + reply.problem));
+    options.log(method + " " + display + ": " +
+                (reply.status ? std::to_string(reply.status) : "no response: " + reply.problem));
 }
 
 std::optional<AwsCredentials> web_identity(const Environment& environment, const RemoteOptions& options) {
@@ -133,14 +137,18 @@ std::optional<AwsCredentials> web_identity(const Environment& environment, const
   call.display = call.url;
   call.headers = {"Content-Type: application/x-www-form-urlencoded", "Accept: application/xml"};
   call.body = "Action=AssumeRoleWithWebIdentity&Version=2011-06-15&RoleArn=" + percent_encode(role) +
-              "&RoleSessionName=" + percent_encode(session) + "&WebIdentityToken=" + percent_encode(trimmed_value(*token));
+              "&RoleSessionName=" + percent_encode(session) +
+              "&WebIdentityToken=" + percent_encode(trimmed_value(*token));
   const HttpReply reply = http_call(call, options);
   log_reply(options, "POST", call.display + " AssumeRoleWithWebIdentity", reply);
   if (reply.status == 0) aws_fail(source, "STS (" + call.display + ") did not answer: " + reply.problem);
   if (reply.status != 200) {
     const std::string code = xml_value(reply.body, "Code");
-    const bool safe = !code.empty() && code.size() < 64 && code.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == std::string::npos;
-    aws_fail(source, "STS (" + call.display + ") answered " + http_status_text(reply.status) + (safe ? " (" + code + ")" : ""));
+    const bool safe =
+        !code.empty() && code.size() < 64 &&
+        code.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz") == std::string::npos;
+    aws_fail(source,
+             "STS (" + call.display + ") answered " + http_status_text(reply.status) + (safe ? " (" + code + ")" : ""));
   }
   AwsCredentials out;
   out.access_key_id = xml_value(reply.body, "AccessKeyId");
@@ -182,7 +190,8 @@ std::optional<AwsCredentials> shared_files(const Environment& environment, std::
   if (out.access_key_id.empty() || out.secret_access_key.empty()) {
     for (const char* unsupported : {"role_arn", "credential_process", "sso_session", "sso_start_url"})
       if (!value_of(section, unsupported).empty())
-        aws_fail(source, std::string(unsupported) + " is not supported; export the credentials (aws configure export-credentials)");
+        aws_fail(source, std::string(unsupported) +
+                             " is not supported; export the credentials (aws configure export-credentials)");
     tried.push_back(source + ": no aws_access_key_id");
     return std::nullopt;
   }
@@ -213,7 +222,8 @@ std::optional<AwsCredentials> container(const Environment& environment, const Re
   const HttpReply reply = http_call(call, options);
   log_reply(options, "GET", call.display, reply);
   if (reply.status != 200)
-    aws_fail(source, reply.status ? "it answered " + http_status_text(reply.status) : "it did not answer: " + reply.problem);
+    aws_fail(source,
+             reply.status ? "it answered " + http_status_text(reply.status) : "it did not answer: " + reply.problem);
   return from_json_answer(reply.body, source);
 }
 
@@ -251,14 +261,16 @@ std::optional<AwsCredentials> instance_metadata(const Environment& environment, 
     tried.push_back(source + ": no instance role");
     return std::nullopt;
   }
-  if (reply.status != 200) aws_fail(source, reply.status ? "it answered " + http_status_text(reply.status) : reply.problem);
+  if (reply.status != 200)
+    aws_fail(source, reply.status ? "it answered " + http_status_text(reply.status) : reply.problem);
   const std::string role = trimmed_value(std::string_view(reply.body).substr(0, reply.body.find('\n')));
   if (role.empty() || role.find('/') != std::string::npos) aws_fail(source, "it names no instance role");
   call.url += percent_encode(role);
   call.display = call.url;
   reply = http_call(call, options);
   log_reply(options, "GET", call.display, reply);
-  if (reply.status != 200) aws_fail(source, reply.status ? "it answered " + http_status_text(reply.status) : reply.problem);
+  if (reply.status != 200)
+    aws_fail(source, reply.status ? "it answered " + http_status_text(reply.status) : reply.problem);
   return from_json_answer(reply.body, source);
 }
 
@@ -290,7 +302,8 @@ AwsCredentials aws_credentials(const Environment& environment, const RemoteOptio
     if (found.region.empty()) found.region = aws_profile_region(environment);
     return found;
   };
-  if (AwsCredentials found = aws_environment_credentials(environment); !found.access_key_id.empty()) return finish(found);
+  if (AwsCredentials found = aws_environment_credentials(environment); !found.access_key_id.empty())
+    return finish(found);
   tried.push_back("AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY: not both set");
   if (auto found = web_identity(environment, options)) return finish(*found);
   tried.push_back("web identity: AWS_WEB_IDENTITY_TOKEN_FILE and AWS_ROLE_ARN not both set");

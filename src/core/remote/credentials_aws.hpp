@@ -22,8 +22,8 @@ namespace zanj {
 
 struct AwsCredentials {
   std::string access_key_id, secret_access_key, session_token;  ///< empty id: anonymous
-  std::string region;  ///< the profile's region, when a profile was read ("" otherwise)
-  std::string source;  ///< which source gave them, for -v and messages ("anonymous" for none)
+  std::string region;              ///< the profile's region, when a profile was read ("" otherwise)
+  std::string source;              ///< which source gave them, for -v and messages ("anonymous" for none)
   std::vector<std::string> tried;  ///< what was looked at before, each with what was found
 };
 

@@ -50,7 +50,8 @@ std::string oauth_error(const std::string& body) {
 
 std::string form(std::initializer_list<std::pair<const char*, std::string>> fields) {
   std::string out;
-  for (const auto& [name, value] : fields) out += (out.empty() ? "" : "&") + std::string(name) + "=" + percent_encode(value);
+  for (const auto& [name, value] : fields)
+    out += (out.empty() ? "" : "&") + std::string(name) + "=" + percent_encode(value);
   return out;
 }
 
@@ -65,10 +66,12 @@ std::string exchange(const std::string& token_uri, const std::string& body, cons
   call.body = body;
   const HttpReply reply = http_call(call, options);
   if (options.log)
-    options.log("POST " + token_uri + ": " + (reply.status ? std::to_string(reply.status) : std::string("no response")));
+    options.log("POST " + token_uri + ": " +
+                (reply.status ? std::to_string(reply.status) : std::string("no response")));
   if (reply.status == 0) gcp_fail(source, "the token endpoint " + token_uri + " did not answer: " + reply.problem);
   if (reply.status != 200)
-    gcp_fail(source, "the token endpoint " + token_uri + " answered " + http_status_text(reply.status) + oauth_error(reply.body));
+    gcp_fail(source, "the token endpoint " + token_uri + " answered " + http_status_text(reply.status) +
+                         oauth_error(reply.body));
   const Json answer = parse_private_json(reply.body, source, "the token endpoint's answer");
   const std::string_view token = answer.string_at("access_token");
   if (token.empty()) gcp_fail(source, "the token endpoint's answer has no access_token");
@@ -92,19 +95,24 @@ std::string token_from_file(const std::string& text, const std::string& source, 
                            refresh = file.string_at("refresh_token");
     if (id.empty() || refresh.empty()) gcp_fail(source, "the authorized_user file lacks client_id or refresh_token");
     return exchange(token_uri,
-                    form({{"grant_type", "refresh_token"}, {"client_id", std::string(id)},
-                          {"client_secret", std::string(secret)}, {"refresh_token", std::string(refresh)}}),
+                    form({{"grant_type", "refresh_token"},
+                          {"client_id", std::string(id)},
+                          {"client_secret", std::string(secret)},
+                          {"refresh_token", std::string(refresh)}}),
                     source, options);
   }
   if (type == "service_account") {
     const std::string_view email = file.string_at("client_email"), key = file.string_at("private_key"),
                            key_id = file.string_at("private_key_id");
     if (email.empty() || key.empty()) gcp_fail(source, "the service_account key lacks client_email or private_key");
-    const auto now = std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+    const auto now =
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
     JsonObject header{{"alg", Json("RS256")}, {"typ", Json("JWT")}};
     if (!key_id.empty()) header.emplace_back("kid", Json(std::string(key_id)));
-    const std::string claims = json_text({{"iss", Json(std::string(email))}, {"scope", Json(kScope)},
-                                          {"aud", Json(token_uri)}, {"iat", Json(std::int64_t{now})},
+    const std::string claims = json_text({{"iss", Json(std::string(email))},
+                                          {"scope", Json(kScope)},
+                                          {"aud", Json(token_uri)},
+                                          {"iat", Json(std::int64_t{now})},
                                           {"exp", Json(std::int64_t{now + 3600})}});
     const std::string assertion = rs256_jwt(to_json(Json(std::move(header))), claims, std::string(key));
     return exchange(token_uri,
@@ -112,7 +120,8 @@ std::string token_from_file(const std::string& text, const std::string& source, 
                     source, options);
   }
   gcp_fail(source, type.empty() ? "the file names no credentials type"
-                            : "credentials of type '" + type + "' are not supported (authorized_user and service_account are)");
+                                : "credentials of type '" + type +
+                                      "' are not supported (authorized_user and service_account are)");
 }
 
 }  // namespace
@@ -186,7 +195,8 @@ GcpCredentials gcp_credentials(const Environment& environment, const RemoteOptio
   call.total_timeout = kMetadataTimeout;
   const HttpReply reply = http_call(call, options);
   if (options.log)
-    options.log("GET " + call.display + ": " + (reply.status ? std::to_string(reply.status) : "no response: " + reply.problem));
+    options.log("GET " + call.display + ": " +
+                (reply.status ? std::to_string(reply.status) : "no response: " + reply.problem));
   if (reply.status == 200 && reply.header("metadata-flavor") == "Google") {
     const Json answer = parse_private_json(reply.body, source, "its answer");
     const std::string_view token = answer.string_at("access_token");

@@ -37,8 +37,6 @@ CurlLibrary open_curl() {
 
 }  // namespace
 
-const CurlLibrary& curl_library() {
-  return load_table_once<CurlLibrary, open_curl>();
-}
+const CurlLibrary& curl_library() { return load_table_once<CurlLibrary, open_curl>(); }
 
 }  // namespace zanj

@@ -40,8 +40,8 @@ FetchTarget gcs_fetch_target(const RemoteUrl& url, const Environment& environmen
   call.headers = target.headers;
   const HttpReply reply = http_call(call, options);
   if (options.log)
-    options.log("GET " + url.display + " metadata: " +
-                (reply.status ? std::to_string(reply.status) : "no response: " + reply.problem));
+    options.log("GET " + url.display +
+                " metadata: " + (reply.status ? std::to_string(reply.status) : "no response: " + reply.problem));
   if (reply.status == 0) fail(reply.problem);
   if (reply.status == 401 || reply.status == 403) fail(http_status_text(reply.status) + target.auth_note);
   if (reply.status != 200) fail(http_status_text(reply.status));

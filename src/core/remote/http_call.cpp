@@ -43,7 +43,8 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
     reply.headers.clear();
   } else if (const std::size_t colon = line.find(':'); colon != std::string_view::npos) {
     std::string name = trimmed(line.substr(0, colon));
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(name.begin(), name.end(), name.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     reply.headers.emplace_back(std::move(name), trimmed(line.substr(colon + 1)));
   }
   return size * count;
@@ -128,7 +129,8 @@ void set_speed_and_deadline(void* curl_handle, const RemoteOptions& options) {
   const CurlLibrary& curl = curl_library();
   CURL* h = static_cast<CURL*>(curl_handle);
   const bool limit = options.speed_limit > 0;
-  curl.easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT, limit ? static_cast<long>(std::min<std::uint64_t>(options.speed_limit, 1L << 30)) : 1L);
+  curl.easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT,
+                   limit ? static_cast<long>(std::min<std::uint64_t>(options.speed_limit, 1L << 30)) : 1L);
   curl.easy_setopt(h, CURLOPT_LOW_SPEED_TIME,
                    std::max(1L, static_cast<long>((limit ? options.speed_time : options.idle_timeout) + 0.5)));
   if (const double left = seconds_left(options); left < std::numeric_limits<double>::infinity())
@@ -174,15 +176,24 @@ std::string percent_encode(std::string_view text, std::string_view keep) {
 std::string http_status_text(long status) {
   std::string text = "HTTP " + std::to_string(status);
   switch (status) {
-    case 400: return text + " Bad Request";
-    case 401: return text + " Unauthorized";
-    case 403: return text + " Forbidden";
-    case 404: return text + " Not Found";
-    case 412: return text + " Precondition Failed";
-    case 429: return text + " Too Many Requests";
-    case 500: return text + " Internal Server Error";
-    case 503: return text + " Service Unavailable";
-    default: return text;
+    case 400:
+      return text + " Bad Request";
+    case 401:
+      return text + " Unauthorized";
+    case 403:
+      return text + " Forbidden";
+    case 404:
+      return text + " Not Found";
+    case 412:
+      return text + " Precondition Failed";
+    case 429:
+      return text + " Too Many Requests";
+    case 500:
+      return text + " Internal Server Error";
+    case 503:
+      return text + " Service Unavailable";
+    default:
+      return text;
   }
 }
 

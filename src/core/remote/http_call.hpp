@@ -11,19 +11,19 @@
 namespace zanj {
 
 struct HttpCall {
-  std::string method = "GET";  ///< GET, POST or PUT
-  std::string url;             ///< what libcurl fetches
-  std::string display;         ///< what messages name (no secret in it)
+  std::string method = "GET";        ///< GET, POST or PUT
+  std::string url;                   ///< what libcurl fetches
+  std::string display;               ///< what messages name (no secret in it)
   std::vector<std::string> headers;  ///< "Name: value"
   std::string body;                  ///< sent with POST and PUT
-  double connect_timeout = 0;  ///< seconds; 0: the options' --connect-timeout
-  double total_timeout = 0;    ///< seconds for the whole exchange; 0: none beyond --idle-timeout
+  double connect_timeout = 0;        ///< seconds; 0: the options' --connect-timeout
+  double total_timeout = 0;          ///< seconds for the whole exchange; 0: none beyond --idle-timeout
 };
 
 struct HttpReply {
-  long status = 0;       ///< 0: no response (then `problem` says why)
-  std::string body;      ///< at most 1 MiB; a longer response is an error
-  std::string problem;   ///< libcurl's reason when there was no response
+  long status = 0;      ///< 0: no response (then `problem` says why)
+  std::string body;     ///< at most 1 MiB; a longer response is an error
+  std::string problem;  ///< libcurl's reason when there was no response
   /// The value of response header `name` (lower case), or "".
   std::string header(const std::string& name) const;
   std::vector<std::pair<std::string, std::string>> headers;  ///< names in lower case

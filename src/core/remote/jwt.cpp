@@ -41,7 +41,9 @@ const Signing& signing() {
   return functions;
 }
 
-[[noreturn]] void jwt_fail(const std::string& what) { throw Error("signing the service account assertion: " + what, Exit::usage); }
+[[noreturn]] void jwt_fail(const std::string& what) {
+  throw Error("signing the service account assertion: " + what, Exit::usage);
+}
 
 }  // namespace
 
@@ -71,14 +73,16 @@ std::string base64url(std::string_view bytes) {
 std::string rs256_jwt(std::string_view header_json, std::string_view claims_json, const std::string& private_key_pem) {
   const Signing& f = signing();
   const std::string signed_part = base64url(header_json) + "." + base64url(claims_json);
-  std::unique_ptr<BIO, decltype(f.bio_free)> bio(f.bio_new_mem_buf(private_key_pem.data(), static_cast<int>(private_key_pem.size())),
-                                                 f.bio_free);
+  std::unique_ptr<BIO, decltype(f.bio_free)> bio(
+      f.bio_new_mem_buf(private_key_pem.data(), static_cast<int>(private_key_pem.size())), f.bio_free);
   if (!bio) jwt_fail("out of memory");
-  std::unique_ptr<EVP_PKEY, decltype(f.pkey_free)> key(f.read_private_key(bio.get(), nullptr, nullptr, nullptr), f.pkey_free);
+  std::unique_ptr<EVP_PKEY, decltype(f.pkey_free)> key(f.read_private_key(bio.get(), nullptr, nullptr, nullptr),
+                                                       f.pkey_free);
   if (!key) jwt_fail("the private_key is not a PEM private key");
   std::unique_ptr<EVP_MD_CTX, decltype(f.ctx_free)> ctx(f.ctx_new(), f.ctx_free);
   const EVP_MD* sha256 = f.get_digestbyname("sha256");
-  if (!ctx || !sha256 || f.sign_init(ctx.get(), nullptr, sha256, nullptr, key.get()) != 1) jwt_fail("libcrypto refused the key");
+  if (!ctx || !sha256 || f.sign_init(ctx.get(), nullptr, sha256, nullptr, key.get()) != 1)
+    jwt_fail("libcrypto refused the key");
   std::size_t length = 0;
   const auto* data = reinterpret_cast<const unsigned char*>(signed_part.data());
   if (f.sign(ctx.get(), nullptr, &length, data, signed_part.size()) != 1) jwt_fail("libcrypto could not sign");

@@ -17,7 +17,8 @@ constexpr double kMaxRetryAfter = 60;  // seconds: a longer wait is not worth ho
 
 std::string lower(std::string_view text) {
   std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
 }
 
@@ -76,8 +77,10 @@ bool retryable(CURLcode code) {
     case CURLE_GOT_NOTHING:
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
-    case CURLE_COULDNT_RESOLVE_HOST: return true;
-    default: return false;
+    case CURLE_COULDNT_RESOLVE_HOST:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -86,16 +89,26 @@ bool retryable_status(long status) { return status == 408 || status == 429 || (s
 std::string status_text(long status) {
   std::string text = "HTTP " + std::to_string(status);
   switch (status) {
-    case 401: return text + " Unauthorized";
-    case 403: return text + " Forbidden";
-    case 404: return text + " Not Found";
-    case 410: return text + " Gone";
-    case 429: return text + " Too Many Requests";
-    case 500: return text + " Internal Server Error";
-    case 502: return text + " Bad Gateway";
-    case 503: return text + " Service Unavailable";
-    case 504: return text + " Gateway Timeout";
-    default: return text;
+    case 401:
+      return text + " Unauthorized";
+    case 403:
+      return text + " Forbidden";
+    case 404:
+      return text + " Not Found";
+    case 410:
+      return text + " Gone";
+    case 429:
+      return text + " Too Many Requests";
+    case 500:
+      return text + " Internal Server Error";
+    case 502:
+      return text + " Bad Gateway";
+    case 503:
+      return text + " Service Unavailable";
+    case 504:
+      return text + " Gateway Timeout";
+    default:
+      return text;
   }
 }
 
@@ -104,11 +117,11 @@ std::string status_text(long status) {
 /// One request and what came back.
 struct RangeFetcher::Exchange {
   const RangeFetcher* fetcher = nullptr;
-  bool suffix = false;              // Range: bytes=-N (open)
+  bool suffix = false;                // Range: bytes=-N (open)
   std::uint64_t first = 0, last = 0;  // bytes=first-last, or N in `last` for a suffix
   char* out = nullptr;
   std::size_t capacity = 0;
-  std::string* grow = nullptr;      // open: the tail, grown as it arrives
+  std::string* grow = nullptr;                                   // open: the tail, grown as it arrives
   const std::function<void(std::string_view)>* whole = nullptr;  // open with --download
   // The response (the last one, after redirects):
   long status = 0;
@@ -140,11 +153,16 @@ std::size_t on_range_header(char* data, std::size_t size, std::size_t count, voi
   if (colon == std::string_view::npos) return size * count;
   const std::string name = lower(trim_header_value(line.substr(0, colon)));
   const std::string value(trim_header_value(line.substr(colon + 1)));
-  if (name == "content-range") ex.content_range = value;
-  else if (name == "etag") ex.etag = value;
-  else if (name == "last-modified") ex.last_modified = value;
-  else if (name == "retry-after") ex.retry_after = value;
-  else if (name == "content-length") ex.content_length = value;
+  if (name == "content-range")
+    ex.content_range = value;
+  else if (name == "etag")
+    ex.etag = value;
+  else if (name == "last-modified")
+    ex.last_modified = value;
+  else if (name == "retry-after")
+    ex.retry_after = value;
+  else if (name == "content-length")
+    ex.content_length = value;
   return size * count;
 }
 
@@ -203,13 +221,14 @@ std::string RangeFetcher::too_large_hint(std::uint64_t bytes) const {
 
 bool RangeFetcher::check_response(Exchange& ex) const {
   // The version pinned by the first response must be the one answering.
-  const bool other_version = (!etag_.empty() && !ex.etag.empty() && ex.etag != etag_) ||
-                             (etag_.empty() && !last_modified_.empty() && !ex.last_modified.empty() &&
-                              ex.last_modified != last_modified_);
+  const bool other_version =
+      (!etag_.empty() && !ex.etag.empty() && ex.etag != etag_) ||
+      (etag_.empty() && !last_modified_.empty() && !ex.last_modified.empty() && ex.last_modified != last_modified_);
   if (other_version && ex.status / 100 == 2) {
     ex.fatal = "the file changed on the server while it was being read (" +
                std::string(etag_.empty() ? "Last-Modified " + last_modified_ + " became " + ex.last_modified
-                                         : "ETag " + etag_ + " became " + ex.etag) + ")";
+                                         : "ETag " + etag_ + " became " + ex.etag) +
+               ")";
     return false;
   }
   if (ex.status == 200) {
@@ -264,8 +283,10 @@ bool RangeFetcher::take_body(Exchange& ex, std::string_view data) const {
     ex.fatal = "the server sent more bytes than the range it announced";
     return false;
   }
-  if (ex.grow) ex.grow->append(data);
-  else std::memcpy(ex.out + ex.got, data.data(), data.size());
+  if (ex.grow)
+    ex.grow->append(data);
+  else
+    std::memcpy(ex.out + ex.got, data.data(), data.size());
   ex.got += data.size();
   return true;
 }
@@ -365,7 +386,8 @@ void RangeFetcher::pause_before_retry(int failures, double retry_after) const {
   std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
 }
 
-RangeFetcher::Opening RangeFetcher::open(std::size_t tail_bytes, const std::function<void(std::string_view)>& whole_body) {
+RangeFetcher::Opening RangeFetcher::open(std::size_t tail_bytes,
+                                         const std::function<void(std::string_view)>& whole_body) {
   Opening opening;
   for (int failures = 0;;) {
     Exchange ex;
@@ -414,8 +436,8 @@ void RangeFetcher::fetch(std::uint64_t offset, char* out, std::size_t n) const {
     done += ex.got;  // a range cut short is resumed from here
     if (done == n) return;
     if (++failures > options_.retries)
-      fail((outcome.problem.empty() ? "the server keeps cutting responses short" : outcome.problem) + " (gave up after " +
-           std::to_string(options_.retries) + " retries)");
+      fail((outcome.problem.empty() ? "the server keeps cutting responses short" : outcome.problem) +
+           " (gave up after " + std::to_string(options_.retries) + " retries)");
     pause_before_retry(failures, outcome.retry_after);
   }
 }

@@ -21,11 +21,11 @@ namespace zanj {
 
 /// What is fetched and how: the URL libcurl fetches and the one messages name.
 struct FetchTarget {
-  std::string url;      ///< may hold user:password; never printed
-  std::string display;  ///< the URL as messages show it
+  std::string url;                   ///< may hold user:password; never printed
+  std::string display;               ///< the URL as messages show it
   std::string sigv4, user_password;  ///< AWS SigV4 signing (s3_address.hpp), when set
   std::vector<std::string> headers;  ///< "Name: value", sent with every request
-  std::string auth_note;  ///< appended to a 401 or 403 (which credentials were tried)
+  std::string auth_note;             ///< appended to a 401 or 403 (which credentials were tried)
 };
 
 class RangeFetcher {
@@ -36,10 +36,10 @@ class RangeFetcher {
   RangeFetcher& operator=(const RangeFetcher&) = delete;
 
   struct Opening {
-    std::uint64_t size = 0;  ///< the file's size
-    std::string tail;        ///< its last bytes (all of them when smaller than asked for)
+    std::uint64_t size = 0;         ///< the file's size
+    std::string tail;               ///< its last bytes (all of them when smaller than asked for)
     std::uint64_t tail_offset = 0;  ///< where `tail` starts (not always size - tail.size())
-    bool whole = false;      ///< the server ignored the range; the body went to `whole_body`
+    bool whole = false;             ///< the server ignored the range; the body went to `whole_body`
   };
   /// The first request: the last `tail_bytes` bytes (Range: bytes=-N), which also tell the
   /// size and the validator pinned from then on. A server answering 200 with the whole file has

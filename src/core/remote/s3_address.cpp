@@ -2,7 +2,6 @@
 
 #include "remote/http_call.hpp"
 
-
 namespace zanj {
 
 std::string s3_encode_key(const std::string& key) { return percent_encode(key, "/"); }

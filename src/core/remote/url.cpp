@@ -12,9 +12,9 @@ namespace {
 /// The length of `path`'s scheme prefix ("https://": 8) when it is one we read, else 0.
 std::size_t scheme_length(std::string_view path, RemoteUrl::Scheme& scheme) {
   const auto starts = [&](std::string_view prefix) {
-    return path.size() > prefix.size() &&
-           std::equal(prefix.begin(), prefix.end(), path.begin(),
-                      [](char a, char b) { return std::tolower(static_cast<unsigned char>(b)) == a; });
+    return path.size() > prefix.size() && std::equal(prefix.begin(), prefix.end(), path.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(b)) == a;
+           });
   };
   if (starts("http://")) return scheme = RemoteUrl::Scheme::http, 7;
   if (starts("https://")) return scheme = RemoteUrl::Scheme::https, 8;
@@ -41,8 +41,9 @@ std::string without_query_values(std::string_view url) {
     const std::string_view field = rest.substr(0, end);
     const std::size_t equals = field.find('=');
     // A presigned URL's signature and a token are credentials: only the names are shown.
-    out += equals == std::string_view::npos || equals + 1 == field.size() ? std::string(field)
-                                                                           : std::string(field.substr(0, equals + 1)) + "\xE2\x80\xA6";
+    out += equals == std::string_view::npos || equals + 1 == field.size()
+               ? std::string(field)
+               : std::string(field.substr(0, equals + 1)) + "\xE2\x80\xA6";
     if (end == rest.size()) break;
     out += '&';
     rest.remove_prefix(end + 1);
@@ -58,8 +59,9 @@ std::string without_credentials(std::string_view url) {
   const std::size_t at = url.substr(0, authority_end).rfind('@');
   // s3:// and gs:// have no query: a '?' there is part of the key.
   const bool web = scheme == RemoteUrl::Scheme::http || scheme == RemoteUrl::Scheme::https;
-  std::string out = at == std::string_view::npos || at < start ? std::string(url)
-                                                               : std::string(url.substr(0, start)) + std::string(url.substr(at + 1));
+  std::string out = at == std::string_view::npos || at < start
+                        ? std::string(url)
+                        : std::string(url.substr(0, start)) + std::string(url.substr(at + 1));
   return web ? without_query_values(out) : out;
 }
 
@@ -75,11 +77,13 @@ std::optional<RemoteUrl> parse_remote_url(std::string_view path) {
   if (url.scheme == RemoteUrl::Scheme::s3 || url.scheme == RemoteUrl::Scheme::gs) {
     const bool s3 = url.scheme == RemoteUrl::Scheme::s3;
     if (url.display != url.text)
-      throw Error(url.display + (s3 ? ": s3:// URLs take no user:password (use AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)"
-                                    : ": gs:// URLs take no user:password (use GOOGLE_APPLICATION_CREDENTIALS)"),
-                  Exit::usage);
+      throw Error(
+          url.display + (s3 ? ": s3:// URLs take no user:password (use AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)"
+                            : ": gs:// URLs take no user:password (use GOOGLE_APPLICATION_CREDENTIALS)"),
+          Exit::usage);
     url.bucket = std::string(rest.substr(0, authority_end));
-    if (authority_end < rest.size() && rest[authority_end] == '/') url.key = std::string(rest.substr(authority_end + 1));
+    if (authority_end < rest.size() && rest[authority_end] == '/')
+      url.key = std::string(rest.substr(authority_end + 1));
     if (url.key.empty())
       throw Error(url.display + (s3 ? ": an s3:// URL names a bucket and a key: s3://BUCKET/KEY"
                                     : ": a gs:// URL names a bucket and an object: gs://BUCKET/OBJECT"),

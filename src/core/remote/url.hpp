@@ -12,8 +12,8 @@ namespace zanj {
 struct RemoteUrl {
   enum class Scheme { http, https, s3, gs };
   Scheme scheme = Scheme::http;
-  std::string text;     ///< as given: what libcurl fetches (http and https)
-  std::string display;  ///< for messages: `text` without any user:password
+  std::string text;         ///< as given: what libcurl fetches (http and https)
+  std::string display;      ///< for messages: `text` without any user:password
   std::string bucket, key;  ///< s3 and gs only
 };
 

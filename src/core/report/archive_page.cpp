@@ -38,13 +38,15 @@ void summary_section(std::string& out, const ZanjFile& file) {
   definition(out, "root", s.root_type + " (" + std::to_string(s.root_length) + ")");
   definition(out, "members", std::to_string(s.members));
   definition(out, "packed", byte_size_text(s.compressed_bytes) + " (" + std::to_string(s.compressed_bytes) + " bytes)");
-  definition(out, "unpacked", byte_size_text(s.uncompressed_bytes) + " (" + std::to_string(s.uncompressed_bytes) + " bytes)");
-  definition(out, "arrays", std::to_string(s.arrays) + " (" + std::to_string(s.external_arrays) + " external, " +
-                                std::to_string(s.inline_arrays) + " inline), " + byte_size_text(s.array_bytes) +
-                                (s.row_arrays ? "; " + std::to_string(s.row_arrays) + " more in list rows (in the tree below)"
-                                              : std::string()));
-  definition(out, "tables, lists", std::to_string(s.tables) + " tables, " + std::to_string(s.external_lists) +
-                                       " external lists");
+  definition(out, "unpacked",
+             byte_size_text(s.uncompressed_bytes) + " (" + std::to_string(s.uncompressed_bytes) + " bytes)");
+  definition(out, "arrays",
+             std::to_string(s.arrays) + " (" + std::to_string(s.external_arrays) + " external, " +
+                 std::to_string(s.inline_arrays) + " inline), " + byte_size_text(s.array_bytes) +
+                 (s.row_arrays ? "; " + std::to_string(s.row_arrays) + " more in list rows (in the tree below)"
+                               : std::string()));
+  definition(out, "tables, lists",
+             std::to_string(s.tables) + " tables, " + std::to_string(s.external_lists) + " external lists");
   if (s.zanj_cfg) definition(out, "settings", to_json(*s.zanj_cfg));
   if (!s.handlers.empty()) {
     std::string handlers;
@@ -105,7 +107,8 @@ void attention_section(std::string& out, const std::vector<ArrayRecord>& records
     if (!r.nan && !r.inf && !r.all_zero) out += " <span class=\"flag\">unreadable</span>";
     out += "</li>";
   }
-  out += flagged ? "</ul>" : "<p class=\"ok\">No array holds NaN or infinite values, none is all zeros, every one was read.</p>";
+  out += flagged ? "</ul>"
+                 : "<p class=\"ok\">No array holds NaN or infinite values, none is all zeros, every one was read.</p>";
   out += "</section>\n";
 }
 
@@ -129,9 +132,10 @@ std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> subtree_sizes(con
 
 void bytes_section(std::string& out, const std::vector<ArrayRecord>& records) {
   constexpr std::size_t kBars = 25;
-  out += "<section id=\"bytes\"><h2>Where the bytes go</h2><p>Array values by subtree: the light bar is the "
-         "unpacked size, the dark bar the packed (compressed) size of external members; inline arrays are "
-         "packed inside the JSON and count as unpacked only.</p>";
+  out +=
+      "<section id=\"bytes\"><h2>Where the bytes go</h2><p>Array values by subtree: the light bar is the "
+      "unpacked size, the dark bar the packed (compressed) size of external members; inline arrays are "
+      "packed inside the JSON and count as unpacked only.</p>";
   std::vector<report::Bar> bars;
   for (const auto& [path, size] : subtree_sizes(records))
     bars.push_back({path.empty() ? "/" : path, size.first, size.second,
@@ -144,8 +148,9 @@ void bytes_section(std::string& out, const std::vector<ArrayRecord>& records) {
     bars.resize(kBars - 1);
     bars.push_back(std::move(rest));
   }
-  out += bars.empty() ? "<p>No arrays.</p>"
-                      : "<figure>" + report::bars_svg(bars, "Array bytes by subtree, unpacked and packed") + "</figure>";
+  out += bars.empty()
+             ? "<p>No arrays.</p>"
+             : "<figure>" + report::bars_svg(bars, "Array bytes by subtree, unpacked and packed") + "</figure>";
   out += "</section>\n";
 }
 
@@ -171,7 +176,8 @@ std::string report_page(const ZanjFile& file, const ReportOptions& options) {
         if (!p.member.empty()) broken.insert(p.member);
   std::string tree;
   const std::vector<ArrayRecord> records = report::write_object_tree(
-      tree, file, options.profile, [&](const std::string& member) { return verified.take(member, broken.count(member) > 0); });
+      tree, file, options.profile,
+      [&](const std::string& member) { return verified.take(member, broken.count(member) > 0); });
 
   std::string out;
   out.reserve(tree.size() + 64 * 1024);

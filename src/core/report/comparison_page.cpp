@@ -31,9 +31,9 @@ struct LargeDifference {
 };
 
 struct ArrayDifferences {
-  Histogram histogram;  ///< of a - b over the pairs where both are finite
+  Histogram histogram;                   ///< of a - b over the pairs where both are finite
   std::vector<LargeDifference> largest;  ///< largest |a - b| first
-  bool compared = false;  ///< false when the values are not both real numbers
+  bool compared = false;                 ///< false when the values are not both real numbers
 };
 
 std::optional<ArrayNode> array_at(const ZanjFile& file, const std::string& path) {
@@ -57,25 +57,25 @@ ArrayDifferences array_differences(const ZanjFile& a, const ZanjFile& b, const s
   bool complex = false;
   detail::stream_element_pairs(values_a, values_b, options.queue_bytes,
                                [&](const char* pa, const char* pb, std::uint64_t n, std::uint64_t index) {
-    for (std::uint64_t i = 0; i < n; ++i, pa += size_a, pb += size_b) {
-      const Number x = decode_a(pa), y = decode_b(pb);
-      if (x.kind == Number::Kind::complex || y.kind == Number::Kind::complex) {
-        complex = true;  // no histogram: stop reading
-        return false;
-      }
-      // Integers subtract exactly first: two int64 near 2^63 differ by small amounts.
-      const double d = x.kind == Number::Kind::integer && y.kind == Number::Kind::integer
-                           ? static_cast<double>(x.integer - y.integer)
-                           : x.re - y.re;
-      if (!std::isfinite(d) || d == 0) continue;
-      histogram.add(d);
-      if (largest.size() < kLargest || std::fabs(d) > largest.top().abs) {
-        largest.push({std::fabs(d), index + i, x.re, y.re});
-        if (largest.size() > kLargest) largest.pop();
-      }
-    }
-    return true;
-  });
+                                 for (std::uint64_t i = 0; i < n; ++i, pa += size_a, pb += size_b) {
+                                   const Number x = decode_a(pa), y = decode_b(pb);
+                                   if (x.kind == Number::Kind::complex || y.kind == Number::Kind::complex) {
+                                     complex = true;  // no histogram: stop reading
+                                     return false;
+                                   }
+                                   // Integers subtract exactly first: two int64 near 2^63 differ by small amounts.
+                                   const double d = x.kind == Number::Kind::integer && y.kind == Number::Kind::integer
+                                                        ? static_cast<double>(x.integer - y.integer)
+                                                        : x.re - y.re;
+                                   if (!std::isfinite(d) || d == 0) continue;
+                                   histogram.add(d);
+                                   if (largest.size() < kLargest || std::fabs(d) > largest.top().abs) {
+                                     largest.push({std::fabs(d), index + i, x.re, y.re});
+                                     if (largest.size() > kLargest) largest.pop();
+                                   }
+                                 }
+                                 return true;
+                               });
   if (complex) return result;
   result.compared = true;
   result.histogram = histogram.result();
@@ -102,8 +102,9 @@ std::string cell(const Json& value) {
 }
 
 void differences_table(std::string& out, const DiffReport& report) {
-  out += "<table><tr><th>path</th><th>kind</th><th>a</th><th>b</th><th>differing</th><th>max abs diff</th>"
-         "<th>max rel diff</th></tr>\n";
+  out +=
+      "<table><tr><th>path</th><th>kind</th><th>a</th><th>b</th><th>differing</th><th>max abs diff</th>"
+      "<th>max rel diff</th></tr>\n";
   for (const Difference& d : report.differences) {
     const Json j = difference_json(d);
     const auto field = [&](std::string_view key) {
@@ -120,8 +121,9 @@ void differences_table(std::string& out, const DiffReport& report) {
     out += "</td><td>";
     append_escaped(out, report::shorten(d.values ? "" : cell(d.b), 80));
     out += "</td><td>";
-    if (d.values) append_escaped(out, std::to_string(d.values->differing) + " of " + std::to_string(d.values->compared) +
-                                          " " + d.values->unit);
+    if (d.values)
+      append_escaped(out, std::to_string(d.values->differing) + " of " + std::to_string(d.values->compared) + " " +
+                              d.values->unit);
     out += "</td><td>";
     append_escaped(out, field("max_abs_diff"));
     out += "</td><td>";

@@ -23,8 +23,8 @@ std::string stat_text(const std::optional<Number>& n) {
 }
 
 bool is_container(const Node& node) {
-  return !node.array && (node.kind == NodeKind::dict || node.kind == NodeKind::list || node.kind == NodeKind::dataclass ||
-                         node.kind == NodeKind::other);
+  return !node.array && (node.kind == NodeKind::dict || node.kind == NodeKind::list ||
+                         node.kind == NodeKind::dataclass || node.kind == NodeKind::other);
 }
 
 std::string node_description(const Node& node) {
@@ -102,7 +102,8 @@ std::vector<ProfileOptions> plan_arrays(const ZanjFile& file, const ProfileOptio
     if (heatmap_bytes > kHeatmapBudget) plans[i].heatmap_side = std::min(plans[i].heatmap_side, kSmallHeatmapSide);
     if (shapes[i].size() < 2) continue;
     std::uint64_t rows = 1;
-    for (std::size_t d = 0; d + 1 < shapes[i].size(); ++d) rows = std::min<std::uint64_t>(rows * shapes[i][d], 1u << 20);
+    for (std::size_t d = 0; d + 1 < shapes[i].size(); ++d)
+      rows = std::min<std::uint64_t>(rows * shapes[i][d], 1u << 20);
     heatmap_bytes += 14 * std::min<std::uint64_t>(rows, plans[i].heatmap_side) *
                      std::min<std::uint64_t>(shapes[i].back(), plans[i].heatmap_side);
   }
@@ -124,7 +125,8 @@ namespace {
 
 class TreeWriter {
  public:
-  TreeWriter(std::string& out, const ZanjFile& file, const ProfileOptions& options, bool large, const TakenValues& taken)
+  TreeWriter(std::string& out, const ZanjFile& file, const ProfileOptions& options, bool large,
+             const TakenValues& taken)
       : out_(out), file_(file), plans_(plan_arrays(file, options)), large_(large), taken_(taken) {}
 
   void visit(const TreeVisit& v) {
@@ -182,9 +184,15 @@ class TreeWriter {
   void close_to(std::size_t depth) {
     while (!open_.empty() && open_.back().depth >= depth) {
       switch (open_.back().what) {
-        case Open::container: out_ += large_ ? "</ul></li>\n" : "</ul></details></li>\n"; break;
-        case Open::list_without_rows: out_ += "</li>\n"; break;
-        case Open::list_rows: out_ += "</ul></li>\n"; break;
+        case Open::container:
+          out_ += large_ ? "</ul></li>\n" : "</ul></details></li>\n";
+          break;
+        case Open::list_without_rows:
+          out_ += "</li>\n";
+          break;
+        case Open::list_rows:
+          out_ += "</ul></li>\n";
+          break;
       }
       open_.pop_back();
     }
@@ -225,7 +233,8 @@ class TreeWriter {
     if (a.external() && figures) append_escaped(out_, " in " + a.member);
     out_ += "</span>";
     if (!profile) {
-      out_ += " <span class=\"flag\">unreadable</span>" + std::string(figures ? "</summary>" : "") + " <span class=\"bad\">";
+      out_ += " <span class=\"flag\">unreadable</span>" + std::string(figures ? "</summary>" : "") +
+              " <span class=\"bad\">";
       append_escaped(out_, problem);
       out_ += "</span>";
     } else if (figures) {
@@ -250,7 +259,7 @@ class TreeWriter {
   std::string& out_;
   const ZanjFile& file_;
   std::vector<ProfileOptions> plans_;  // per array, in walk order
-  bool large_;                     // more than kLargeTree nodes
+  bool large_;                         // more than kLargeTree nodes
   /// An item whose end is not written yet: a container's (its children follow), or an
   /// external list's (its rows may follow).
   struct Open {
@@ -270,8 +279,8 @@ std::string array_flags(const ArrayProfile& profile) {
   const ArrayStats& s = profile.stats;
   if (s.nan) flags += "<span class=\"flag\" title=\"NaN values\">NaN \xC3\x97" + std::to_string(s.nan) + "</span>";
   if (s.pos_inf + s.neg_inf)
-    flags += "<span class=\"flag\" title=\"infinite values\">\xC2\xB1Inf \xC3\x97" + std::to_string(s.pos_inf + s.neg_inf) +
-             "</span>";
+    flags += "<span class=\"flag\" title=\"infinite values\">\xC2\xB1Inf \xC3\x97" +
+             std::to_string(s.pos_inf + s.neg_inf) + "</span>";
   if (profile.all_zero()) flags += "<span class=\"flag\" title=\"every value is 0\">all zero</span>";
   return flags;
 }
@@ -279,9 +288,10 @@ std::string array_flags(const ArrayProfile& profile) {
 void write_array_figures(std::string& out, std::string_view path, const ArrayNode& array, const ArrayProfile& profile) {
   const ArrayStats& s = profile.stats;
   const auto exact = stat_text;
-  out += "<div class=\"one\"><table><tr><th>count</th><th>min</th><th>max</th><th>mean</th><th>std</th><th>NaN</th>"
-         "<th>Inf</th><th>zeros</th></tr><tr><td>" +
-         std::to_string(s.count) + "</td><td>";
+  out +=
+      "<div class=\"one\"><table><tr><th>count</th><th>min</th><th>max</th><th>mean</th><th>std</th><th>NaN</th>"
+      "<th>Inf</th><th>zeros</th></tr><tr><td>" +
+      std::to_string(s.count) + "</td><td>";
   append_escaped(out, exact(s.min));
   out += "</td><td>";
   append_escaped(out, exact(s.max));
@@ -289,7 +299,8 @@ void write_array_figures(std::string& out, std::string_view path, const ArrayNod
          "</td><td>" + std::to_string(s.pos_inf + s.neg_inf) + "</td><td>" + std::to_string(profile.zeros) +
          "</td></tr></table><div class=\"figs\">";
   const std::string label(path);
-  if (const std::string svg = histogram_svg(profile.histogram, "Histogram of the finite values of " + label); !svg.empty()) {
+  if (const std::string svg = histogram_svg(profile.histogram, "Histogram of the finite values of " + label);
+      !svg.empty()) {
     out += "<figure>" + svg + "<figcaption>values (" + std::to_string(profile.histogram.total()) +
            " finite)</figcaption></figure>";
   }

@@ -23,7 +23,7 @@ struct ArrayRecord {
   std::uint64_t packed = 0;  ///< compressed size of its member (0 for inline arrays)
   std::uint64_t nan = 0, inf = 0;
   bool all_zero = false;
-  std::string anchor;        ///< id of its tree item ("" unless flagged or unreadable)
+  std::string anchor;  ///< id of its tree item ("" unless flagged or unreadable)
 };
 
 /// How each array (in walk order) is profiled: the largest 1,000 get their figures (bins 0 and

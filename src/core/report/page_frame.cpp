@@ -31,8 +31,8 @@ svg text{fill:var(--fg);font:11px system-ui,sans-serif}svg .axis{fill:var(--mute
 )css";
 
 // A large tree (class "large": plain nested lists) is folded below its second level by the
-// class "js" on the document (CSS does the rest, so without the script nothing is folded); a name then opens (class "o") or shuts ("s") its
-// list. The search box filters by path (keys joined by '/', built from the names the first
+// class "js" on the document (CSS does the rest, so without the script nothing is folded); a name then opens (class
+// "o") or shuts ("s") its list. The search box filters by path (keys joined by '/', built from the names the first
 // time, so the page holds no copy of every path); ancestors of a match stay shown and open.
 constexpr std::string_view kScript = R"js(
 document.documentElement.classList.add('js');
@@ -58,9 +58,10 @@ c.textContent=s?n+' matching':'';}});
 }  // namespace
 
 void open_page(std::string& out, std::string_view title, std::string_view heading) {
-  out += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-         "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
-         "<meta name=\"color-scheme\" content=\"light dark\"><meta name=\"generator\" content=\"zanj ";
+  out +=
+      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+      "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
+      "<meta name=\"color-scheme\" content=\"light dark\"><meta name=\"generator\" content=\"zanj ";
   out += ZANJ_VERSION_STRING;
   out += "\"><title>";
   append_escaped(out, title);
@@ -76,8 +77,9 @@ void open_page(std::string& out, std::string_view title, std::string_view headin
 }
 
 void tree_search_box(std::string& out) {
-  out += "<p hidden><label for=\"q\">Filter paths </label><input id=\"q\" type=\"search\" "
-         "placeholder=\"part of a path\" autocomplete=\"off\"> <span id=\"qn\" aria-live=\"polite\"></span></p>\n";
+  out +=
+      "<p hidden><label for=\"q\">Filter paths </label><input id=\"q\" type=\"search\" "
+      "placeholder=\"part of a path\" autocomplete=\"off\"> <span id=\"qn\" aria-live=\"polite\"></span></p>\n";
 }
 
 void close_page(std::string& out) {

@@ -17,8 +17,7 @@ void open_svg(std::string& out, int width, int height, std::string_view title, s
               std::string_view attributes = {}) {
   out += "<svg xmlns=\"http://www.w3.org/2000/svg\" ";
   out += attributes;
-  out += "role=\"img\" width=\"" + std::to_string(width) + "\" height=\"" +
-         std::to_string(height) + "\" viewBox=\"";
+  out += "role=\"img\" width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(height) + "\" viewBox=\"";
   out += view_box.empty() ? "0 0 " + std::to_string(width) + " " + std::to_string(height) : std::string(view_box);
   out += "\"><title>";
   append_escaped(out, title);
@@ -81,8 +80,8 @@ std::string heatmap_svg(const Heatmap& heatmap, std::string_view title) {
       const int l = level(c);
       std::size_t run = 1;
       while (c + run < heatmap.cols && level(c + run) == l) ++run;
-      paths[static_cast<std::size_t>(l)] +=
-          "M" + std::to_string(c) + " " + std::to_string(r) + "h" + std::to_string(run) + "v1h-" + std::to_string(run) + "z";
+      paths[static_cast<std::size_t>(l)] += "M" + std::to_string(c) + " " + std::to_string(r) + "h" +
+                                            std::to_string(run) + "v1h-" + std::to_string(run) + "z";
       c += run;
     }
   }
@@ -120,13 +119,14 @@ std::string bars_svg(const std::vector<Bar>& bars, std::string_view title) {
     out += "</title><text class=\"label\" x=\"" + std::to_string(kLabel - 6) + "\" y=\"" + std::to_string(y + 14) +
            "\" text-anchor=\"end\">";
     append_escaped(out, shorten(b.label, 36));
-    std::snprintf(buf, sizeof buf, "</text><rect class=\"total\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\"/>", kLabel,
-                  y, length(b.total));
+    std::snprintf(buf, sizeof buf, "</text><rect class=\"total\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\"/>",
+                  kLabel, y, length(b.total));
     out += buf;
     std::snprintf(buf, sizeof buf, "<rect class=\"part\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\"/>", kLabel, y,
                   length(b.part));
     out += buf;
-    out += "<text class=\"label\" x=\"" + std::to_string(kLabel + kBarWidth + 6) + "\" y=\"" + std::to_string(y + 14) + "\">";
+    out += "<text class=\"label\" x=\"" + std::to_string(kLabel + kBarWidth + 6) + "\" y=\"" + std::to_string(y + 14) +
+           "\">";
     append_escaped(out, b.value_text);
     out += "</text></g>";
     y += kRow;

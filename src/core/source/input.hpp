@@ -15,10 +15,10 @@ namespace zanj {
 
 // kStdinName, is_stdin_path, input_display_name and input_problem are public (zanj/archive.hpp).
 
-/// Open an input archive. A URL is read through HTTP range requests, as `remote` says. "-" reads standard input: in place when it is a regular file
-/// positioned at its start, else spooled (see spool_to_temporary_file); a terminal is refused.
-/// A named pipe (process substitution's /dev/fd/N) is spooled too; one with no writer reads
-/// as empty. Throws Error (Exit::usage) when the input cannot be opened or spooled.
+/// Open an input archive. A URL is read through HTTP range requests, as `remote` says. "-" reads standard input: in
+/// place when it is a regular file positioned at its start, else spooled (see spool_to_temporary_file); a terminal is
+/// refused. A named pipe (process substitution's /dev/fd/N) is spooled too; one with no writer reads as empty. Throws
+/// Error (Exit::usage) when the input cannot be opened or spooled.
 std::unique_ptr<ByteSource> open_input(const std::string& path, const RemoteOptions& remote);
 
 /// Copy everything readable from `fd` (a pipe, a socket, ...) into an unlinked temporary file

@@ -21,7 +21,7 @@ ProfileBuilder::ProfileBuilder(const Dtype& dtype, const std::vector<std::uint64
 
 template <class Real>
 void ProfileBuilder::add_reals(const char* data, std::size_t bytes) {
-  for (const char* p = data, *end = data + bytes; p + sizeof(Real) <= end; p += sizeof(Real)) {
+  for (const char *p = data, *end = data + bytes; p + sizeof(Real) <= end; p += sizeof(Real)) {
     Real value;
     std::memcpy(&value, p, sizeof value);
     const double v = value;

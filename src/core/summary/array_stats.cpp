@@ -54,9 +54,15 @@ void StatsAccumulator::add_complex(double re, double im) {
 
 void StatsAccumulator::add(const Number& n) {
   switch (n.kind) {
-    case Number::Kind::integer: add_integer(n.integer); return;
-    case Number::Kind::real: add_real(n.re); return;
-    case Number::Kind::complex: add_complex(n.re, n.im); return;
+    case Number::Kind::integer:
+      add_integer(n.integer);
+      return;
+    case Number::Kind::real:
+      add_real(n.re);
+      return;
+    case Number::Kind::complex:
+      add_complex(n.re, n.im);
+      return;
   }
 }
 

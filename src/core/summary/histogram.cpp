@@ -98,8 +98,7 @@ Histogram rebin(const Histogram& h, std::size_t bins) {
   out.max = h.max;
   out.counts.assign(std::min(bins, occupied), 0);
   // Each fine bin goes whole to the display bin holding its centre.
-  for (std::size_t i = first; i < last; ++i)
-    out.counts[(i - first) * out.counts.size() / occupied] += h.counts[i];
+  for (std::size_t i = first; i < last; ++i) out.counts[(i - first) * out.counts.size() / occupied] += h.counts[i];
   return out;
 }
 

@@ -30,9 +30,9 @@ class HistogramAccumulator {
   Histogram result() const;
 
  private:
-  void start();              // fix the first range from the seed values
-  void place(double v);      // count a value inside the range
-  void widen_to(double v);   // double the range until v fits
+  void start();             // fix the first range from the seed values
+  void place(double v);     // count a value inside the range
+  void widen_to(double v);  // double the range until v fits
 
   std::vector<double> seed_;
   std::vector<std::uint64_t> counts_;

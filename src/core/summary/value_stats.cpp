@@ -46,8 +46,8 @@ void for_each_item(const ZanjFile& file, const Node& node, const std::string& pa
   }
   const ZipEntry* entry = file.archive().find(node.member());
   if (!entry)
-    throw Error(InArchive{file.name()}, "member '" + printable_name(node.member()) + "' referenced at '" + path +
-                "' is missing");
+    throw Error(InArchive{file.name()},
+                "member '" + printable_name(node.member()) + "' referenced at '" + path + "' is missing");
   for_each_jsonl_value(file.archive(), *entry, [&](std::uint64_t, const Json& item) {
     take(view_of(item));
     return true;

@@ -59,7 +59,7 @@ void add_counts(VerifyCounts& c, const VerifyCounts& d) {
 struct GroupFindings {
   VerifyCounts counts;
   std::map<std::size_t, VerifyReport> problems;
-  std::vector<RowClaim> row_claims;  ///< of reference nodes in .jsonl lines
+  std::vector<RowClaim> row_claims;                           ///< of reference nodes in .jsonl lines
   std::map<std::string, RowTarget, std::less<>> row_targets;  ///< members those nodes refer to
 };
 
@@ -175,11 +175,13 @@ void check_member_data(const Archive& archive, const std::vector<MemberPlan>& pl
   std::vector<RowClaim> claims;
   std::map<std::string, RowTarget, std::less<>> targets;
   for (GroupFindings& g : found) {
-    claims.insert(claims.end(), std::make_move_iterator(g.row_claims.begin()), std::make_move_iterator(g.row_claims.end()));
+    claims.insert(claims.end(), std::make_move_iterator(g.row_claims.begin()),
+                  std::make_move_iterator(g.row_claims.end()));
     targets.merge(g.row_targets);
   }
-  std::sort(claims.begin(), claims.end(),
-            [](const RowClaim& a, const RowClaim& b) { return std::tie(a.path, a.member) < std::tie(b.path, b.member); });
+  std::sort(claims.begin(), claims.end(), [](const RowClaim& a, const RowClaim& b) {
+    return std::tie(a.path, a.member) < std::tie(b.path, b.member);
+  });
   check_row_claims(claims, targets, report);
 }
 
@@ -193,8 +195,7 @@ std::string salvage_note(const ByteSource& source, const ResourceLimits& limits)
          " found by their local headers";
 }
 
-VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string& name,
-                           const VerifyOptions& options) {
+VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string& name, const VerifyOptions& options) {
   VerifyReport report;
   report.file = name;
   ZipDirectory directory;
@@ -202,7 +203,7 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
     directory = read_zip_directory(*source, ZipLimits{options.limits.max_entries});
   } catch (const Error& e) {
     if (e.exit() == Exit::usage) throw;  // the file could not be read at all
-    source->rethrow_failure();  // a URL that failed is no verdict on the archive
+    source->rethrow_failure();           // a URL that failed is no verdict on the archive
     add_problem(report, directory_error_code(e.what()), "", "", e.what() + salvage_note(*source, options.limits));
     finish_report(report);
     report.transfer = source->transfer();
@@ -212,7 +213,8 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
   Archive archive = open_archive(std::move(source), name, std::move(directory), options.limits);
   // No ratio refusal: a member of any ratio is streamed, bounded by its declared size, which
   // check_sizes held to --max-member-bytes (check_entry warns above --max-ratio).
-  const ZipStructure zip = check_zip_structure(archive_source(archive), archive_directory(archive), options.limits, report);
+  const ZipStructure zip =
+      check_zip_structure(archive_source(archive), archive_directory(archive), options.limits, report);
   ZanjDocuments documents;  // outlives the plans, which point into it
   const auto plans = check_zanj_consistency(archive, zip.inflatable, options.limits, documents, report);
   // A .jsonl line is parsed while both documents are loaded, by up to --jobs threads at once:
@@ -222,7 +224,8 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
   std::uint64_t held = 0;
   for (const auto& document : {&documents.main, &documents.meta})
     if (*document) held += (*document)->values();
-  data_options.limits.max_json_values = (options.limits.max_json_values - std::min(options.limits.max_json_values, held)) / 2;
+  data_options.limits.max_json_values =
+      (options.limits.max_json_values - std::min(options.limits.max_json_values, held)) / 2;
   check_member_data(archive, plans, zip.inflatable, data_options, report);
   archive_source(archive).rethrow_failure();  // a URL that failed is no verdict on the archive
   finish_report(report);

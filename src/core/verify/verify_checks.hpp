@@ -27,21 +27,58 @@ namespace zanj {
 /// Every problem verify reports. The names (code_name) are the stable codes.
 enum class Code {
   // ZIP structure
-  no_eocd, eocd_inconsistent, zip64_inconsistent, bad_central_directory, bad_local_header,
-  cd_local_mismatch, overlapping_entries, overlaps_directory, duplicate_name, ambiguous_name, ambiguous_end_record,
+  no_eocd,
+  eocd_inconsistent,
+  zip64_inconsistent,
+  bad_central_directory,
+  bad_local_header,
+  cd_local_mismatch,
+  overlapping_entries,
+  overlaps_directory,
+  duplicate_name,
+  ambiguous_name,
+  ambiguous_end_record,
   encrypted,
-  not_regular_file, unsupported_method, unsafe_name, too_many_entries, too_large, ratio_lie,
+  not_regular_file,
+  unsupported_method,
+  unsafe_name,
+  too_many_entries,
+  too_large,
+  ratio_lie,
   entry_unreadable,
   // member data
-  crc_mismatch, size_lie, size_mismatch, data_corrupt,
+  crc_mismatch,
+  size_lie,
+  size_mismatch,
+  data_corrupt,
   // ZANJ consistency
-  missing_main, missing_meta, json_invalid, json_too_deep, meta_not_object, no_externals_info,
-  bad_reference, dangling_ref, unreferenced_member, externals_info_mismatch,
+  missing_main,
+  missing_meta,
+  json_invalid,
+  json_too_deep,
+  meta_not_object,
+  no_externals_info,
+  bad_reference,
+  dangling_ref,
+  unreferenced_member,
+  externals_info_mismatch,
   // values
-  npy_invalid, npy_mismatch, npy_data_size, jsonl_invalid, jsonl_row_count, table_columns,
+  npy_invalid,
+  npy_mismatch,
+  npy_data_size,
+  jsonl_invalid,
+  jsonl_row_count,
+  table_columns,
   inline_array_invalid,
   // warnings
-  trailing_data, unaccounted_bytes, utf8_flag_missing, shared_member, npy_trailing_data, externals_info_len, duplicate_key, bom,
+  trailing_data,
+  unaccounted_bytes,
+  utf8_flag_missing,
+  shared_member,
+  npy_trailing_data,
+  externals_info_len,
+  duplicate_key,
+  bom,
   high_ratio,
 };
 
@@ -52,8 +89,8 @@ bool code_is_warning(Code code);
 /// `member` is made printable (control and non-UTF-8 bytes escaped).
 void add_problem(VerifyReport& report, Code code, std::string_view member, std::string path, std::string message);
 /// The duplicate_key and bom warnings for what parse_json noticed in `member` (`where`: a line).
-void report_json_notes(VerifyReport& report, const JsonParseNotes& notes, std::string_view member,
-                       std::string path, std::string_view where = {});
+void report_json_notes(VerifyReport& report, const JsonParseNotes& notes, std::string_view member, std::string path,
+                       std::string_view where = {});
 
 /// Add the problems of `part` (a thread's or a member's findings) and its counts to `report`.
 void merge_report(VerifyReport& report, const VerifyReport& part);
@@ -63,8 +100,7 @@ void finish_report(VerifyReport& report);
 /// Record why reading a member failed: the MemberDataError kinds map to crc_mismatch,
 /// size_lie, size_mismatch and data_corrupt; any other Error means the ZIP reader could not
 /// present the member (entry_unreadable). `archive_name` is stripped from the message.
-void add_read_failure(VerifyReport& report, const ZipEntry& entry, const Error& error,
-                      std::string_view archive_name);
+void add_read_failure(VerifyReport& report, const ZipEntry& entry, const Error& error, std::string_view archive_name);
 
 /// The code for an Error thrown by read_zip_directory (no_eocd, zip64_inconsistent, ...).
 Code directory_error_code(std::string_view message);
@@ -79,8 +115,8 @@ struct ZipStructure {
 };
 
 /// Check the directory against the local headers and the limits, without inflating anything.
-ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& directory,
-                                 const ResourceLimits& limits, VerifyReport& report);
+ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& directory, const ResourceLimits& limits,
+                                 VerifyReport& report);
 
 // ---- ZANJ consistency (verify_zanj.cpp) ------------------------------------------------
 
@@ -88,13 +124,13 @@ ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& d
 struct MemberPlan {
   enum class Role : std::uint8_t { other, main_json, meta_json, npy, jsonl };
   Role role = Role::other;
-  bool list_elements = false;                 ///< jsonl of a list: check inline arrays in lines
-  std::string path;                           ///< object path of the first node referring to it
+  bool list_elements = false;  ///< jsonl of a list: check inline arrays in lines
+  std::string path;            ///< object path of the first node referring to it
   /// npy: every array node referring to it (views into the documents, which outlive the plans;
   /// classified again when the header is checked: a copy of each was 7 MB on 50,000 members)
   std::vector<JsonView> arrays;
-  std::optional<std::uint64_t> rows;          ///< jsonl: expected number of lines
-  std::string rows_from;                      ///< where `rows` was declared, for messages
+  std::optional<std::uint64_t> rows;                ///< jsonl: expected number of lines
+  std::string rows_from;                            ///< where `rows` was declared, for messages
   std::optional<std::vector<std::string>> columns;  ///< table: keys of every row
   /// jsonl: a node inside its lines that an externals_info path leads to; the loader walks
   /// `rest` (the line index first) through the lines and asserts the node's $ref is `member`.
@@ -133,15 +169,15 @@ inline std::optional<std::vector<Json>> python_path_items(const Json& path) { re
 /// the entries shortest path first and populates each node before walking the next path).
 struct PopulatedNode {
   std::string_view member;  ///< the member whose data it received (a view into the meta)
-  bool jsonl = false;  ///< a list of lines (can be walked into), not an array (cannot)
+  bool jsonl = false;       ///< a list of lines (can be walked into), not an array (cannot)
 };
 using PopulatedNodes = std::unordered_map<JsonViewIdentity, PopulatedNode, JsonViewIdentityHash>;
 
 /// Where the loader's walk of an externals_info path ends.
 struct PathWalk {
-  JsonView target;  ///< the node reached; invalid when the walk fails or goes `through`
-  std::string failure;           ///< why the loader would fail (when neither target nor through)
-  PathSegments segments;         ///< keys and list positions used (a bool or negative index resolved)
+  JsonView target;        ///< the node reached; invalid when the walk fails or goes `through`
+  std::string failure;    ///< why the loader would fail (when neither target nor through)
+  PathSegments segments;  ///< keys and list positions used (a bool or negative index resolved)
   /// The path enters the lines of this populated .jsonl member: `rest` (starting with the line
   /// index) is walked inside them, which only the data pass can see.
   std::string through;
@@ -170,10 +206,10 @@ inline PathWalk walk_python_path(const Json& root, const std::vector<Json>& item
 /// may be read before or after the line, by another thread, so the claim is kept and checked
 /// against it once every member has been read (check_row_claims).
 struct RowClaim {
-  std::string member;  ///< the node's $ref
-  std::string path;    ///< the node's object path, for messages
-  std::optional<ArrayNode> array;      ///< an external array: its dtype, shape and n_elements
-  std::optional<std::uint64_t> rows;   ///< an external list or table: its declared length
+  std::string member;                 ///< the node's $ref
+  std::string path;                   ///< the node's object path, for messages
+  std::optional<ArrayNode> array;     ///< an external array: its dtype, shape and n_elements
+  std::optional<std::uint64_t> rows;  ///< an external list or table: its declared length
 };
 
 /// What the data pass found in a member that rows refer to (MemberPlan::in_rows).
@@ -228,8 +264,8 @@ class MemberValueCheck {
   std::uint64_t noted_lines_ = 0, first_noted_line_ = 0;
   std::vector<RowClaim> row_claims_;
   bool jsonl_complete_ = false;  ///< every line was read and split
-  VerifyReport found_;  ///< problems and counts, handed over by finish()
-  bool broken_ = false;  ///< a problem that ends the checks was found: stop looking at the contents
+  VerifyReport found_;           ///< problems and counts, handed over by finish()
+  bool broken_ = false;          ///< a problem that ends the checks was found: stop looking at the contents
 };
 
 /// Check one visited node when it is an inline array (check_inline_array).
@@ -242,8 +278,7 @@ void check_inline_node(const TreeVisit& v, std::string_view member, VerifyReport
 std::optional<std::string> legacy_loader_refusal(const Node& node);
 /// Check every inline array under `root` (check_inline_array); `member` names the document
 /// and `start` is the object path of `root` in it.
-void check_inline_arrays(JsonView root, std::string_view member, VerifyReport& report,
-                         const PathSegments& start = {});
+void check_inline_arrays(JsonView root, std::string_view member, VerifyReport& report, const PathSegments& start = {});
 inline void check_inline_arrays(const Json& root, std::string_view member, VerifyReport& report,
                                 const PathSegments& start = {}) {
   check_inline_arrays(view_of(root), member, report, start);

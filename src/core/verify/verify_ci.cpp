@@ -20,12 +20,23 @@ std::string xml_escaped(std::string_view text) {
   escaped.reserve(text.size());
   for (const char c : text) {
     switch (c) {
-      case '&': escaped += "&amp;"; break;
-      case '<': escaped += "&lt;"; break;
-      case '>': escaped += "&gt;"; break;
-      case '"': escaped += "&quot;"; break;
-      case '\'': escaped += "&apos;"; break;
-      default: escaped += c;
+      case '&':
+        escaped += "&amp;";
+        break;
+      case '<':
+        escaped += "&lt;";
+        break;
+      case '>':
+        escaped += "&gt;";
+        break;
+      case '"':
+        escaped += "&quot;";
+        break;
+      case '\'':
+        escaped += "&apos;";
+        break;
+      default:
+        escaped += c;
     }
   }
   return escaped;
@@ -77,8 +88,10 @@ std::string testcase(const VerifyOutcome& outcome, bool strict) {
   for (const Problem& p : report.errors) children += failure_element(p, "error");
   std::string warnings;
   for (const Problem& p : report.warnings) {
-    if (strict) children += failure_element(p, "warning");
-    else warnings += "warning [" + p.code + "] " + problem_text(p) + "\n";
+    if (strict)
+      children += failure_element(p, "warning");
+    else
+      warnings += "warning [" + p.code + "] " + problem_text(p) + "\n";
   }
   if (!warnings.empty()) children += "      <system-out>" + xml_text(warnings, false) + "</system-out>\n";
   return out + (children.empty() ? "/>\n" : ">\n" + children + "    </testcase>\n");
@@ -91,12 +104,23 @@ std::string github_escape(std::string_view text, bool property) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-      case '%': out += "%25"; break;
-      case '\r': out += "%0D"; break;
-      case '\n': out += "%0A"; break;
-      case ':': out += property ? "%3A" : ":"; break;
-      case ',': out += property ? "%2C" : ","; break;
-      default: out += c;
+      case '%':
+        out += "%25";
+        break;
+      case '\r':
+        out += "%0D";
+        break;
+      case '\n':
+        out += "%0A";
+        break;
+      case ':':
+        out += property ? "%3A" : ":";
+        break;
+      case ',':
+        out += property ? "%2C" : ",";
+        break;
+      default:
+        out += c;
     }
   }
   return terminal_safe(out);
@@ -117,15 +141,17 @@ std::string github_command(std::string_view command, std::string_view file, std:
 std::string junit_xml(const std::vector<VerifyOutcome>& outcomes, bool strict) {
   std::size_t failures = 0, errors = 0;
   for (const VerifyOutcome& o : outcomes) {
-    if (!o.report) ++errors;
-    else if (!o.report->ok(strict)) ++failures;
+    if (!o.report)
+      ++errors;
+    else if (!o.report->ok(strict))
+      ++failures;
   }
   const std::string counts = attribute("tests", std::to_string(outcomes.size())) +
                              attribute("failures", std::to_string(failures)) +
                              attribute("errors", std::to_string(errors));
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites" + attribute("name", "zanj verify") +
-                    counts + ">\n  <testsuite" + attribute("name", "zanj verify") + counts +
-                    attribute("skipped", "0") + ">\n";
+                    counts + ">\n  <testsuite" + attribute("name", "zanj verify") + counts + attribute("skipped", "0") +
+                    ">\n";
   for (const VerifyOutcome& o : outcomes) out += testcase(o, strict);
   return out + "  </testsuite>\n</testsuites>\n";
 }

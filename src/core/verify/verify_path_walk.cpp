@@ -32,7 +32,8 @@ std::optional<std::size_t> list_position(const Json& key, std::size_t size) {
     return key.as_uint64() < size ? std::optional(static_cast<std::size_t>(key.as_uint64())) : std::nullopt;
   if (key.type() != Json::Type::integer) return std::nullopt;  // str, float; big ints are out of range
   const std::int64_t at = key.as_int64();
-  if (at >= 0) return static_cast<std::uint64_t>(at) < size ? std::optional(static_cast<std::size_t>(at)) : std::nullopt;
+  if (at >= 0)
+    return static_cast<std::uint64_t>(at) < size ? std::optional(static_cast<std::size_t>(at)) : std::nullopt;
   const std::uint64_t back = 0 - static_cast<std::uint64_t>(at);  // no overflow for INT64_MIN
   return back <= size ? std::optional(static_cast<std::size_t>(size - back)) : std::nullopt;
 }
@@ -59,7 +60,7 @@ std::optional<std::vector<Json>> python_path_items(JsonView path) {
     return std::nullopt;  // len(5) or tuple(None) raises
   }
   if (items.empty()) return std::nullopt;  // the loader asserts len(path) > 0
-  for (const Json& item : items)  // and that every key is a str or an int (bool included)
+  for (const Json& item : items)           // and that every key is a str or an int (bool included)
     if (!item.is_string() && !item.is_bool() && !item.is_integer()) return std::nullopt;
   return items;
 }
@@ -89,7 +90,8 @@ PathWalk walk_python_path(JsonView root, const std::vector<Json>& items, const P
         if (format.as_string().ends_with(":external")) {
           if (const auto fed = populated.find(view_identity(node)); fed != populated.end()) {
             if (!fed->second.jsonl)
-              return fail("the path goes into the array of '" + std::string(fed->second.member) + "', which has no keys");
+              return fail("the path goes into the array of '" + std::string(fed->second.member) +
+                          "', which has no keys");
             walk.through = fed->second.member;
             walk.rest.assign(items.begin() + static_cast<std::ptrdiff_t>(i), items.end());
             return walk;
@@ -104,8 +106,9 @@ PathWalk walk_python_path(JsonView root, const std::vector<Json>& items, const P
     }
     if (node.is_array()) {
       const auto at = list_position(key, node.size());
-      if (!at) return fail("key " + describe(key) + " does not index a list of " +
-                           std::to_string(node.size()) + (key.is_string() ? " (a list needs an int)" : ""));
+      if (!at)
+        return fail("key " + describe(key) + " does not index a list of " + std::to_string(node.size()) +
+                    (key.is_string() ? " (a list needs an int)" : ""));
       walk.segments.push_back(std::to_string(*at));
       node = node[*at];
     } else if (node.is_object()) {

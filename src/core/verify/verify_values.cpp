@@ -20,7 +20,6 @@ bool row_matches(JsonView row, const std::set<std::string_view>& columns) {
   return std::all_of(columns.begin(), columns.end(), [&](std::string_view c) { return bool(row.find(c)); });
 }
 
-
 /// The line a path key selects in a list of lines of unknown length: nullopt for a negative
 /// key (counted from the end, so not checked as the lines stream by); a positive int too large
 /// for 64 bits selects no line.
@@ -44,7 +43,8 @@ std::string header_difference(const ArrayNode& a, const NpyHeader& h, std::strin
   } catch (const Error& e) {
     return e.what();
   }
-  if (a.has_shape && a.shape != h.shape) return "shape " + shape_text(a.shape) + in + shape_text(h.shape) + " in the header";
+  if (a.has_shape && a.shape != h.shape)
+    return "shape " + shape_text(a.shape) + in + shape_text(h.shape) + " in the header";
   if (a.n_elements && *a.n_elements != h.element_count())
     return "n_elements " + std::to_string(*a.n_elements) + in + std::to_string(h.element_count()) + " in the header";
   return "";
@@ -104,7 +104,8 @@ bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
   JsonDocument document;
   try {
     JsonParseNotes notes;
-    document = parse_document(std::string(line), where, JsonLimits{limits_.max_json_depth, limits_.max_json_values}, &notes);
+    document =
+        parse_document(std::string(line), where, JsonLimits{limits_.max_json_depth, limits_.max_json_values}, &notes);
     if ((notes.bom || notes.duplicate_keys) && noted_lines_++ == 0) {
       first_notes_ = std::move(notes);
       first_noted_line_ = index;
@@ -245,9 +246,9 @@ void MemberValueCheck::finish_jsonl() {
                   "externals_info path selects a line past the last of the " + std::to_string(lines_->lines()) +
                       " in " + entry_.name);
   if (plan_.rows && lines_->lines() != *plan_.rows)
-    add_problem(found_, Code::jsonl_row_count, entry_.name, plan_.path,
-                std::to_string(lines_->lines()) + " lines where " + plan_.rows_from + " says " +
-                    std::to_string(*plan_.rows));
+    add_problem(
+        found_, Code::jsonl_row_count, entry_.name, plan_.path,
+        std::to_string(lines_->lines()) + " lines where " + plan_.rows_from + " says " + std::to_string(*plan_.rows));
 }
 
 /// The member of an array_list_meta node whose "data" went to a .jsonl member itself.
@@ -264,19 +265,41 @@ std::optional<std::string> legacy_loader_refusal(const Node& node) {
     // muutils 0.2.x has no DTYPE_MAP: np.array(data, dtype=DTYPE) (np.frombuffer for hex)
     // takes numpy's own names, and np.load reads an external member whatever the node says.
     if (node.array->external() || !node.array->dtype.starts_with("torch.")) return std::nullopt;
-    return "dtype '" + node.array->dtype + "' is not a numpy dtype: muutils 0.2.x, which wrote this node, loads it "
+    return "dtype '" + node.array->dtype +
+           "' is not a numpy dtype: muutils 0.2.x, which wrote this node, loads it "
            "with np.array(data, dtype=...) and fails on it (TypeError)";
   }
   // The names of muutils.tensor_utils.DTYPE_MAP (the same from muutils 0.3 to 0.7), as
   // numpy's and torch's dtypes print; TORCH_DTYPE_MAP has the same keys.
-  static constexpr std::string_view kKnown[] = {
-      "bool", "bool_", "complex128", "complex64", "float16", "float32", "float64", "int16", "int32", "int64",
-      "int8", "longlong", "uint8", "torch.bfloat16", "torch.bool", "torch.complex128", "torch.complex64",
-      "torch.float16", "torch.float32", "torch.float64", "torch.int16", "torch.int32", "torch.int64",
-      "torch.int8", "torch.uint8"};
+  static constexpr std::string_view kKnown[] = {"bool",
+                                                "bool_",
+                                                "complex128",
+                                                "complex64",
+                                                "float16",
+                                                "float32",
+                                                "float64",
+                                                "int16",
+                                                "int32",
+                                                "int64",
+                                                "int8",
+                                                "longlong",
+                                                "uint8",
+                                                "torch.bfloat16",
+                                                "torch.bool",
+                                                "torch.complex128",
+                                                "torch.complex64",
+                                                "torch.float16",
+                                                "torch.float32",
+                                                "torch.float64",
+                                                "torch.int16",
+                                                "torch.int32",
+                                                "torch.int64",
+                                                "torch.int8",
+                                                "torch.uint8"};
   for (const std::string_view known : kKnown)
     if (node.array->dtype == known) return std::nullopt;
-  return "dtype '" + node.array->dtype + "' is not in the DTYPE_MAP of the release that wrote this \"__format__\" "
+  return "dtype '" + node.array->dtype +
+         "' is not in the DTYPE_MAP of the release that wrote this \"__format__\" "
          "archive (muutils <= 0.7): its loader fails on it (KeyError)";
 }
 
@@ -295,8 +318,7 @@ void check_inline_node(const TreeVisit& v, std::string_view member, VerifyReport
     add_problem(report, Code::inline_array_invalid, member, v.path(), *problem);
 }
 
-void check_inline_arrays(JsonView root, std::string_view member, VerifyReport& report,
-                         const PathSegments& start) {
+void check_inline_arrays(JsonView root, std::string_view member, VerifyReport& report, const PathSegments& start) {
   walk_tree(root, start, [&](const TreeVisit& v) {
     check_inline_node(v, member, report);
     return true;

@@ -58,8 +58,8 @@ std::optional<std::string> dtype_refusal(const std::string& name) {
 
 /// Read and parse one JSON member; nullopt (with the problem reported) when that fails.
 std::optional<JsonDocument> read_document(const Archive& archive, std::string_view name, Code missing,
-                                  const std::vector<bool>& inflatable, const ResourceLimits& limits,
-                                  std::vector<MemberPlan>& plans, VerifyReport& report) {
+                                          const std::vector<bool>& inflatable, const ResourceLimits& limits,
+                                          std::vector<MemberPlan>& plans, VerifyReport& report) {
   const ZipEntry* entry = archive.find(name);
   if (!entry) {
     add_problem(report, missing, name, "", "no " + std::string(name) + " member");
@@ -86,7 +86,8 @@ std::optional<JsonDocument> read_document(const Archive& archive, std::string_vi
   report.checked.bytes_read += decoded;
   try {
     JsonParseNotes notes;
-    JsonDocument parsed = parse_document(std::move(text), "", JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);
+    JsonDocument parsed =
+        parse_document(std::move(text), "", JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);
     report_json_notes(report, notes, name, "");
     return parsed;
   } catch (const JsonLimitError& e) {  // parse_document was given no name: the problem says where
@@ -129,8 +130,9 @@ std::string plan_reference(const Archive& archive, const RefSite& ref, std::vect
   }
   if (plan.role != Role::other) {
     if (plan.role != role) {
-      add_problem(report, Code::bad_reference, member, path,
-                  "referred to as both " + std::string(item_type_of(plan.role)) + " and " + std::string(item_type_of(role)));
+      add_problem(
+          report, Code::bad_reference, member, path,
+          "referred to as both " + std::string(item_type_of(plan.role)) + " and " + std::string(item_type_of(role)));
       return path;
     }
     add_problem(report, Code::shared_member, member, path, "also referred to from '" + plan.path + "'");
@@ -181,9 +183,8 @@ std::string shown_path(const PathWalk& walk) {
 /// naming it. Returns that node (nullptr when it lies inside a .jsonl member's lines), or
 /// nullopt when the loader would fail on this entry.
 std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView main, std::string_view key,
-                                                 JsonView info, const std::vector<Json>& items,
-                                                 PopulatedNodes& populated, KeyIndex& index,
-                                                 std::vector<MemberPlan>& plans, VerifyReport& report) {
+                                              JsonView info, const std::vector<Json>& items, PopulatedNodes& populated,
+                                              KeyIndex& index, std::vector<MemberPlan>& plans, VerifyReport& report) {
   const auto mismatch = [&](std::string message, std::string path = {}) -> std::optional<JsonView> {
     add_problem(report, Code::externals_info_mismatch, key, std::move(path), std::move(message));
     return std::nullopt;
@@ -218,8 +219,10 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
   if (!walk.target) return mismatch("the loader cannot follow externals_info path " + raw() + ": " + walk.failure);
   const JsonView ref = walk.target.find(kRefKey);
   if (!ref || !ref.is_string() || ref.as_string() != key)
-    return mismatch("externals_info path " + raw() + " leads to a node whose $ref is not this member's name (the "
-                    "loader asserts it is)", path);
+    return mismatch("externals_info path " + raw() +
+                        " leads to a node whose $ref is not this member's name (the "
+                        "loader asserts it is)",
+                    path);
   const Node node = classify(walk.target);
   if (!is_reference_kind(node))
     return mismatch("externals_info path " + raw() + " leads to a node that is not an external array, list or table",
@@ -228,7 +231,8 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
   const std::string_view wanted = externals_item_type(node);  // each generation's own name
   if (item_type != wanted)
     return mismatch("externals_info item_type '" + std::string(item_type) + "', the reference node wants '" +
-                    std::string(wanted) + "'", path);
+                        std::string(wanted) + "'",
+                    path);
   populated.emplace(view_identity(walk.target), PopulatedNode{key, role == Role::jsonl});
   std::uint64_t len = 0;
   const JsonView len_json = info.find("len(data)");
@@ -258,8 +262,7 @@ struct ExternalsEntry {
 };
 
 void check_externals_info(const Archive& archive, JsonView main, JsonView externals,
-                          const std::vector<MainRef>& main_refs, std::vector<MemberPlan>& plans,
-                          VerifyReport& report) {
+                          const std::vector<MainRef>& main_refs, std::vector<MemberPlan>& plans, VerifyReport& report) {
   // Keys (views into the meta, alive while this runs); keys of bad entries. Only looked up.
   std::unordered_set<std::string_view> listed, broken;
   std::vector<ExternalsEntry> entries;

@@ -20,7 +20,6 @@ struct Extent {
   std::size_t index = 0;
 };
 
-
 std::string describe_type(const ZipEntry& e) {
   if (e.is_directory()) return "a directory";
   if (e.is_symlink()) return "a symbolic link";
@@ -129,7 +128,8 @@ std::optional<Extent> check_entry(const ByteSource& source, const ZipEntry& e, s
   if (h.flags & kFlagDescriptor) {
     const std::uint64_t length = matching_descriptor(source, end, e);
     if (length == 0)
-      add_problem(report, Code::cd_local_mismatch, e.name, "", "data descriptor missing or disagreeing with the central directory");
+      add_problem(report, Code::cd_local_mismatch, e.name, "",
+                  "data descriptor missing or disagreeing with the central directory");
     end += length;
   }
   return Extent{e.local_header_offset, end, index};
@@ -154,8 +154,7 @@ void check_names(const std::vector<ZipEntry>& entries, VerifyReport& report) {
     std::string others;
     for (std::size_t k = 1; k < clash.entries.size(); ++k)
       others += (k > 1 ? ", '" : "'") + printable_name(entries[clash.entries[k]].name) + "'";
-    add_problem(report, Code::ambiguous_name, first.name, "",
-                "equal after Unicode normalization (NFD) to " + others);
+    add_problem(report, Code::ambiguous_name, first.name, "", "equal after Unicode normalization (NFD) to " + others);
   }
 }
 
@@ -217,8 +216,8 @@ void check_layout(std::vector<Extent> extents, const ZipDirectory& dir, std::uin
 
 }  // namespace
 
-ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& directory,
-                                 const ResourceLimits& limits, VerifyReport& report) {
+ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& directory, const ResourceLimits& limits,
+                                 VerifyReport& report) {
   const auto& entries = directory.entries;
   ZipStructure out;
   out.inflatable.assign(entries.size(), true);

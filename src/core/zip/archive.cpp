@@ -19,7 +19,8 @@
 namespace zanj {
 
 Archive::Archive(const std::string& path, const OpenOptions& options)
-    : Archive(std::move(open_archive(open_input(path, options.remote), input_display_name(path), options.limits).impl_)) {}
+    : Archive(
+          std::move(open_archive(open_input(path, options.remote), input_display_name(path), options.limits).impl_)) {}
 
 Archive Archive::from_memory(std::string bytes, std::string name, const ResourceLimits& limits) {
   return open_archive(std::make_unique<MemorySource>(std::move(bytes)), std::move(name), limits);
@@ -89,8 +90,9 @@ void Archive::read(const ZipEntry& entry, const ChunkSink& sink) const {
 
 std::string Archive::read_all(const ZipEntry& entry, std::uint64_t max_bytes) const {
   if (entry.uncompressed_size > max_bytes)
-    throw Error(InArchive{impl_->name}, "member '" + entry.name + "' declares " + std::to_string(entry.uncompressed_size) +
-                " bytes, over the limit of " + std::to_string(max_bytes));
+    throw Error(InArchive{impl_->name}, "member '" + entry.name + "' declares " +
+                                            std::to_string(entry.uncompressed_size) + " bytes, over the limit of " +
+                                            std::to_string(max_bytes));
   // The declared size is a claim, not a fact: nothing is reserved for it. The string grows
   // (geometrically) only as decoded bytes arrive, and decoding stops at the declared size.
   std::string out;
@@ -132,15 +134,16 @@ std::vector<const ZipEntry*> read_each_found(
 
 std::string archive_library_versions() {
   unsigned zstd = ZSTD_versionNumber();
-  return std::string("zlib ") + zlibVersion() + "\nbzip2 " + BZ2_bzlibVersion() + "\nliblzma " +
-         lzma_version_string() + "\nzstd " + std::to_string(zstd / 10000) + "." + std::to_string(zstd / 100 % 100) +
-         "." + std::to_string(zstd % 100);
+  return std::string("zlib ") + zlibVersion() + "\nbzip2 " + BZ2_bzlibVersion() + "\nliblzma " + lzma_version_string() +
+         "\nzstd " + std::to_string(zstd / 10000) + "." + std::to_string(zstd / 100 % 100) + "." +
+         std::to_string(zstd % 100);
 }
 
 std::vector<std::vector<const ZipEntry*>> split_for_threads(std::vector<const ZipEntry*> members, std::size_t count,
                                                             std::uint64_t overhead) {
   std::sort(members.begin(), members.end(), [](auto a, auto b) { return a->compressed_size > b->compressed_size; });
-  std::vector<std::vector<const ZipEntry*>> groups(std::clamp<std::size_t>(count, 1, std::max<std::size_t>(members.size(), 1)));
+  std::vector<std::vector<const ZipEntry*>> groups(
+      std::clamp<std::size_t>(count, 1, std::max<std::size_t>(members.size(), 1)));
   std::vector<std::uint64_t> load(groups.size(), 0);
   for (const ZipEntry* e : members) {
     const std::size_t g = static_cast<std::size_t>(std::min_element(load.begin(), load.end()) - load.begin());

@@ -21,7 +21,7 @@ struct Archive::Impl {
   std::string name;
   ZipDirectory directory;
   std::uint64_t max_ratio = UINT64_MAX;  // none: a truthful ratio is read (set_max_ratio)
-  ResourceLimits limits;                  // what it was opened with (Archive::limits)
+  ResourceLimits limits;                 // what it was opened with (Archive::limits)
   /// JSON values its ZanjFile holds loaded (both documents), set once they are parsed: a .jsonl
   /// line read meanwhile gets what they left (json_values_left).
   std::uint64_t held_json_values = 0;

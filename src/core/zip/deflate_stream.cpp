@@ -104,7 +104,9 @@ struct DeflateStream::Shared {
 };
 
 DeflateStream::DeflateStream(int level, ThreadPool* pool, Sink sink)
-    : level_(level), pool_(pool && pool->threads() > 1 ? pool : nullptr), sink_(std::move(sink)),
+    : level_(level),
+      pool_(pool && pool->threads() > 1 ? pool : nullptr),
+      sink_(std::move(sink)),
       shared_(std::make_shared<Shared>()) {
   if (level < 0 || level > 9) throw Error("deflate level must be 0-9, not " + std::to_string(level), Exit::usage);
 }

@@ -263,8 +263,9 @@ LocalScan scan_local_headers(const ByteSource& source, const LocalScanLimits& li
   std::vector<std::pair<std::size_t, std::uint64_t>> lost_ends;  // (index in out.lost, claimed end)
   while (auto found = find_signature(source, at, kLocalSig)) {
     if (out.entries.size() + out.lost.size() >= limits.max_entries) {
-      out.lost.push_back({"", *found, "more local headers than the limit of " + std::to_string(limits.max_entries) +
-                                          " (--max-entries); the scan stopped here"});
+      out.lost.push_back({"", *found,
+                          "more local headers than the limit of " + std::to_string(limits.max_entries) +
+                              " (--max-entries); the scan stopped here"});
       break;
     }
     Attempt attempt = scanner.look_at(*found);

@@ -22,12 +22,12 @@ namespace {
 
 using Kind = MemberDataError::Kind;
 
-constexpr std::size_t kMaxPiece = 1 << 20;   // compressed bytes read at once, at most
+constexpr std::size_t kMaxPiece = 1 << 20;     // compressed bytes read at once, at most
 constexpr std::size_t kOutBuffer = 256 << 10;  // decoded bytes handed to the sink at once, at most
 // Output a member may run ahead of its ratio while streaming: the first bytes of any stream
 // (headers, tables) say little about the ratio, and small members should never trip it.
 constexpr std::uint64_t kRatioSlack = 1 << 20;
-constexpr std::uint64_t kDeflateRatio = 1032;    // 258 bytes from 2 bits
+constexpr std::uint64_t kDeflateRatio = 1032;        // 258 bytes from 2 bits
 constexpr std::uint64_t kXzMemoryLimit = 128 << 20;  // liblzma refuses streams needing more
 
 unsigned clamp_uint(std::size_t n) { return static_cast<unsigned>(std::min<std::size_t>(n, UINT_MAX)); }
@@ -91,8 +91,7 @@ class DeflateDecoder final : public MemberDecoder {
     z_->avail_out = clamp_uint(out_size);
     const unsigned in_before = z_->avail_in, out_before = z_->avail_out;
     const int r = inflate(z_, Z_NO_FLUSH);
-    if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR)
-      throw Error(z_->msg ? z_->msg : "corrupt deflate data");
+    if (r != Z_OK && r != Z_STREAM_END && r != Z_BUF_ERROR) throw Error(z_->msg ? z_->msg : "corrupt deflate data");
     return {in_before - z_->avail_in, out_before - z_->avail_out, r == Z_STREAM_END};
   }
 
@@ -127,12 +126,18 @@ class Bzip2Decoder final : public MemberDecoder {
 
 std::string lzma_problem(lzma_ret r) {
   switch (r) {
-    case LZMA_MEM_ERROR: return "out of memory (liblzma)";
-    case LZMA_MEMLIMIT_ERROR: return "the stream needs more than " + std::to_string(kXzMemoryLimit >> 20) + " MiB to decode";
-    case LZMA_FORMAT_ERROR: return "not an xz stream";
-    case LZMA_OPTIONS_ERROR: return "unsupported LZMA options";
-    case LZMA_DATA_ERROR: return "corrupt LZMA data";
-    default: return "LZMA error " + std::to_string(static_cast<int>(r));
+    case LZMA_MEM_ERROR:
+      return "out of memory (liblzma)";
+    case LZMA_MEMLIMIT_ERROR:
+      return "the stream needs more than " + std::to_string(kXzMemoryLimit >> 20) + " MiB to decode";
+    case LZMA_FORMAT_ERROR:
+      return "not an xz stream";
+    case LZMA_OPTIONS_ERROR:
+      return "unsupported LZMA options";
+    case LZMA_DATA_ERROR:
+      return "corrupt LZMA data";
+    default:
+      return "LZMA error " + std::to_string(static_cast<int>(r));
   }
 }
 
@@ -185,8 +190,8 @@ class LzmaDecoder final : public MemberDecoder {
     }
     if (header_.size() < kHeader) return take;
     lzma_filter filters[2] = {{LZMA_FILTER_LZMA1, nullptr}, {LZMA_VLI_UNKNOWN, nullptr}};
-    if (lzma_properties_decode(&filters[0], nullptr, reinterpret_cast<const std::uint8_t*>(header_.data()) + 4, kProps) !=
-        LZMA_OK)
+    if (lzma_properties_decode(&filters[0], nullptr, reinterpret_cast<const std::uint8_t*>(header_.data()) + 4,
+                               kProps) != LZMA_OK)
       throw Error("invalid LZMA properties");
     auto* options = static_cast<lzma_options_lzma*>(filters[0].options);
     const std::uint64_t enough = std::max<std::uint64_t>(declared_, LZMA_DICT_SIZE_MIN);
@@ -227,13 +232,20 @@ class ZstdDecoder final : public MemberDecoder {
 
 std::unique_ptr<MemberDecoder> decoder_for(std::uint16_t method, std::uint64_t declared) {
   switch (static_cast<ZipMethod>(method)) {
-    case ZipMethod::store: return std::make_unique<StoredDecoder>();
-    case ZipMethod::deflate: return std::make_unique<DeflateDecoder>();
-    case ZipMethod::bzip2: return std::make_unique<Bzip2Decoder>();
-    case ZipMethod::lzma: return std::make_unique<LzmaDecoder>(true, declared);
-    case ZipMethod::xz: return std::make_unique<LzmaDecoder>(false, declared);
-    case ZipMethod::zstd: return std::make_unique<ZstdDecoder>();
-    default: return nullptr;
+    case ZipMethod::store:
+      return std::make_unique<StoredDecoder>();
+    case ZipMethod::deflate:
+      return std::make_unique<DeflateDecoder>();
+    case ZipMethod::bzip2:
+      return std::make_unique<Bzip2Decoder>();
+    case ZipMethod::lzma:
+      return std::make_unique<LzmaDecoder>(true, declared);
+    case ZipMethod::xz:
+      return std::make_unique<LzmaDecoder>(false, declared);
+    case ZipMethod::zstd:
+      return std::make_unique<ZstdDecoder>();
+    default:
+      return nullptr;
   }
 }
 
@@ -258,7 +270,8 @@ void check_local_header(const ZipEntry& e, const LocalHeader& h, const std::stri
             same(h.zip64_uncompressed_size.value_or(e.uncompressed_size), e.uncompressed_size),
         "uncompressed size");
   if (!differ.empty())
-    throw Error(InArchive{archive_name}, who() + ": central directory and local header disagree (" + differ + "); not read");
+    throw Error(InArchive{archive_name},
+                who() + ": central directory and local header disagree (" + differ + "); not read");
 }
 
 /// Deflated members up to this size (both ways) are decoded whole, by libdeflate.
@@ -302,7 +315,8 @@ bool decode_small_whole(const ByteSource& source, const ZipEntry& entry, const L
   const libdeflate_result r = libdeflate_deflate_decompress_ex(buffers.decompressor, buffers.in.data(), in_size,
                                                                buffers.out.data(), out_size, &used_in, &produced);
   if (r != LIBDEFLATE_SUCCESS || produced != out_size) return false;
-  if (static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(buffers.out.data()), produced)) != entry.crc32)
+  if (static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(buffers.out.data()), produced)) !=
+      entry.crc32)
     return false;
   if (produced > 0) sink(std::string_view(buffers.out.data(), produced));
   return true;
@@ -319,8 +333,10 @@ bool method_decodable(std::uint16_t method) {
     case ZipMethod::bzip2:
     case ZipMethod::lzma:
     case ZipMethod::xz:
-    case ZipMethod::zstd: return true;
-    default: return false;
+    case ZipMethod::zstd:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -332,7 +348,8 @@ std::uint64_t method_physical_ratio(std::uint16_t method) {
 
 std::uint64_t allowed_ratio(std::uint16_t method, std::uint64_t max_ratio) {
   const std::uint64_t physical = method_physical_ratio(method);
-  return physical == 0 ? std::max<std::uint64_t>(max_ratio, 1) : std::min(physical, std::max<std::uint64_t>(max_ratio, 1));
+  return physical == 0 ? std::max<std::uint64_t>(max_ratio, 1)
+                       : std::min(physical, std::max<std::uint64_t>(max_ratio, 1));
 }
 
 bool declares_excess_ratio(const ZipEntry& e, std::uint64_t max_ratio) {
@@ -351,11 +368,12 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
   // Built only for a message: many small members must not pay a string each.
   const auto who_text = [&] { return "member '" + entry.name + "'"; };
   const bool whole = options.prefix == UINT64_MAX;
-  if (entry.encrypted()) throw MemberDataError(Kind::undecodable, InArchive{archive_name}, who_text() + " is encrypted");
+  if (entry.encrypted())
+    throw MemberDataError(Kind::undecodable, InArchive{archive_name}, who_text() + " is encrypted");
   auto decoder = decoder_for(entry.method, entry.uncompressed_size);
   if (!decoder)
-    throw MemberDataError(Kind::undecodable, InArchive{archive_name}, who_text() + " uses compression " + method_name(entry.method) +
-                                                 ", which zanj does not read");
+    throw MemberDataError(Kind::undecodable, InArchive{archive_name},
+                          who_text() + " uses compression " + method_name(entry.method) + ", which zanj does not read");
   LocalHeader local;
   try {
     local = read_local_header(source, entry);
@@ -366,15 +384,18 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
   const std::uint64_t ratio = allowed_ratio(entry.method, options.max_ratio);
   const bool physical = ratio == method_physical_ratio(entry.method);  // over it is a lie, not a choice
   if (whole && declares_excess_ratio(entry, options.max_ratio))
-    throw MemberDataError(Kind::too_long, InArchive{archive_name}, who_text() + " declares " + std::to_string(entry.uncompressed_size) + " bytes from " +
-                                              std::to_string(entry.compressed_size) + ", over " +
-                                              (physical ? method_name(entry.method) + "'s maximum of " + std::to_string(ratio) + ":1"
-                                               : ratio == UINT64_MAX ? std::string("what no compressed bytes can hold")
-                                                                     : "the ratio limit of " + std::to_string(ratio) + ":1 (--max-ratio)") +
-                                              "; not decoded");
+    throw MemberDataError(
+        Kind::too_long, InArchive{archive_name},
+        who_text() + " declares " + std::to_string(entry.uncompressed_size) + " bytes from " +
+            std::to_string(entry.compressed_size) + ", over " +
+            (physical              ? method_name(entry.method) + "'s maximum of " + std::to_string(ratio) + ":1"
+             : ratio == UINT64_MAX ? std::string("what no compressed bytes can hold")
+                                   : "the ratio limit of " + std::to_string(ratio) + ":1 (--max-ratio)") +
+            "; not decoded");
   if (whole && entry.uncompressed_size > options.max_member_bytes)
-    throw Error(InArchive{archive_name}, who_text() + " declares " + std::to_string(entry.uncompressed_size) + " bytes, over the limit of " +
-                std::to_string(options.max_member_bytes) + " (raise with --max-member-bytes); not decoded");
+    throw Error(InArchive{archive_name}, who_text() + " declares " + std::to_string(entry.uncompressed_size) +
+                                             " bytes, over the limit of " + std::to_string(options.max_member_bytes) +
+                                             " (raise with --max-member-bytes); not decoded");
 
   if (whole && entry.method == static_cast<std::uint16_t>(ZipMethod::deflate) && entry.compressed_size <= kSmallWhole &&
       entry.uncompressed_size <= kSmallWhole && decode_small_whole(source, entry, local, sink))
@@ -384,8 +405,8 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
   std::size_t piece = static_cast<std::size_t>(std::min<std::uint64_t>(options.first_piece, entry.compressed_size));
   const std::size_t in_capacity =
       static_cast<std::size_t>(std::min<std::uint64_t>(kMaxPiece, std::max<std::uint64_t>(entry.compressed_size, 1)));
-  const std::size_t out_capacity = static_cast<std::size_t>(
-      std::min<std::uint64_t>({kOutBuffer, std::max<std::uint64_t>(entry.uncompressed_size, 1), std::max<std::uint64_t>(options.prefix, 1)}));
+  const std::size_t out_capacity = static_cast<std::size_t>(std::min<std::uint64_t>(
+      {kOutBuffer, std::max<std::uint64_t>(entry.uncompressed_size, 1), std::max<std::uint64_t>(options.prefix, 1)}));
   const auto input = std::make_unique_for_overwrite<char[]>(in_capacity);
   const auto output = std::make_unique_for_overwrite<char[]>(out_capacity);
 
@@ -412,29 +433,35 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
       std::string_view chunk(output.get(), step.produced);
       if (!whole) chunk = chunk.substr(0, static_cast<std::size_t>(options.prefix - produced));
       if (whole && produced + chunk.size() > entry.uncompressed_size)
-        throw MemberDataError(Kind::too_long, InArchive{archive_name}, who_text() + " inflates past its declared size of " +
-                                                  std::to_string(entry.uncompressed_size) + " bytes");
+        throw MemberDataError(
+            Kind::too_long, InArchive{archive_name},
+            who_text() + " inflates past its declared size of " + std::to_string(entry.uncompressed_size) + " bytes");
       std::uint64_t allowed = 0;
       if (__builtin_mul_overflow(ratio, consumed, &allowed) || __builtin_add_overflow(allowed, kRatioSlack, &allowed))
         allowed = UINT64_MAX;
       if (produced + chunk.size() > allowed)
-        throw MemberDataError(Kind::too_long, InArchive{archive_name}, who_text() + " expands more than " + std::to_string(ratio) +
-                                                  ":1 while decoding (" + (physical ? method_name(entry.method) + "'s maximum" : std::string("ratio limit, --max-ratio")) +
-                                                  "); reading stopped");
+        throw MemberDataError(
+            Kind::too_long, InArchive{archive_name},
+            who_text() + " expands more than " + std::to_string(ratio) + ":1 while decoding (" +
+                (physical ? method_name(entry.method) + "'s maximum" : std::string("ratio limit, --max-ratio")) +
+                "); reading stopped");
       produced += chunk.size();
       if (whole) crc = crc32_z(crc, reinterpret_cast<const Bytef*>(chunk.data()), chunk.size());
       if (!sink(chunk) || (!whole && produced >= options.prefix)) return;
     }
     if (step.finished) break;
     if (step.consumed == 0 && step.produced == 0) {
-      if (in_pos < in_len) throw MemberDataError(Kind::undecodable, InArchive{archive_name}, who_text() + " cannot be decoded: the decoder stalls");
+      if (in_pos < in_len)
+        throw MemberDataError(Kind::undecodable, InArchive{archive_name},
+                              who_text() + " cannot be decoded: the decoder stalls");
       if (fed == entry.compressed_size) break;  // every compressed byte used, the stream never ended
     }
   }
   if (!whole) return;
   if (produced != entry.uncompressed_size)
-    throw MemberDataError(Kind::too_short, InArchive{archive_name}, who_text() + " is truncated: " + std::to_string(produced) + " of " +
-                                               std::to_string(entry.uncompressed_size) + " bytes");
+    throw MemberDataError(Kind::too_short, InArchive{archive_name},
+                          who_text() + " is truncated: " + std::to_string(produced) + " of " +
+                              std::to_string(entry.uncompressed_size) + " bytes");
   if (static_cast<std::uint32_t>(crc) != entry.crc32)
     throw MemberDataError(Kind::crc_mismatch, InArchive{archive_name}, who_text() + " is corrupt: CRC-32 mismatch");
 }

@@ -11,8 +11,7 @@ std::optional<std::string> member_name_problem(std::string_view name) {
     if (c < 0x20 || c == 0x7f) return "name contains a NUL or control character";
   if (name.find('\\') != std::string_view::npos) return "name contains a backslash";
   if (name.front() == '/') return "absolute path";
-  if (name.size() >= 2 && name[1] == ':' &&
-      ((name[0] >= 'A' && name[0] <= 'Z') || (name[0] >= 'a' && name[0] <= 'z')))
+  if (name.size() >= 2 && name[1] == ':' && ((name[0] >= 'A' && name[0] <= 'Z') || (name[0] >= 'a' && name[0] <= 'z')))
     return "name starts with a drive letter";
   std::size_t start = 0;
   while (start <= name.size()) {

@@ -194,8 +194,7 @@ std::optional<std::uint64_t> read_zip64_end(const ByteSource& source, EndRecord&
     }
   }
   Cursor c(record, "Zip64 end of central directory record");
-  if (c.u32() != kZip64EndSig)
-    throw Error("Zip64 locator does not point to a Zip64 end of central directory record");
+  if (c.u32() != kZip64EndSig) throw Error("Zip64 locator does not point to a Zip64 end of central directory record");
   const std::uint64_t record_size = c.u64();  // excludes the signature and this field
   if (record_size < kZip64EndSize - 12 || record_size > locator_at - record_at - 12)
     throw Error("Zip64 end of central directory record has an impossible size");
@@ -220,8 +219,8 @@ void check_end_record(const EndRecord& end, std::uint64_t cd_limit, const ZipLim
     throw Error("archive claims " + std::to_string(end.entries_total) + " entries, more than the limit of " +
                 std::to_string(limits.max_entries));
   if (end.cd_offset > cd_limit || end.cd_size > cd_limit - end.cd_offset)
-    throw Error("central directory (offset " + std::to_string(end.cd_offset) + ", size " +
-                std::to_string(end.cd_size) + ") does not end before the end of central directory record");
+    throw Error("central directory (offset " + std::to_string(end.cd_offset) + ", size " + std::to_string(end.cd_size) +
+                ") does not end before the end of central directory record");
   // Each entry takes at least 46 bytes: this bounds the count by the file size.
   if (end.entries_total > end.cd_size / kCentralSize)
     throw Error("archive claims " + std::to_string(end.entries_total) + " entries, but its " +
@@ -236,8 +235,7 @@ std::optional<std::string_view> find_zip64_extra(std::string_view extra, std::st
   while (c.remaining() >= 4) {
     const std::uint16_t id = c.u16();
     const std::uint16_t len = c.u16();
-    if (len > c.remaining())
-      throw Error("extra field of " + quoted(owner) + " has a block running past its end");
+    if (len > c.remaining()) throw Error("extra field of " + quoted(owner) + " has a block running past its end");
     const std::string_view data = c.take(len);
     if (id == kZip64ExtraId) return data;
   }
@@ -274,8 +272,7 @@ void resolve_local_zip64(LocalHeader& h, std::string_view block, std::string_vie
 ZipEntry parse_central_entry(Cursor& c, std::uint64_t at, std::uint64_t index) {
   const auto where = [&] { return "central directory entry " + std::to_string(index); };
   if (c.remaining() < kCentralSize) throw Error(where() + " is truncated");
-  if (c.u32() != kCentralSig)
-    throw Error(where() + " has a bad signature (at offset " + std::to_string(at) + ")");
+  if (c.u32() != kCentralSig) throw Error(where() + " has a bad signature (at offset " + std::to_string(at) + ")");
   ZipEntry e;
   e.central_offset = at;
   e.version_made_by = c.u16(), e.version_needed = c.u16(), e.flags = c.u16(), e.method = c.u16();
@@ -324,13 +321,20 @@ std::vector<ZipEntry> parse_central_directory(const ByteSource& source, const En
 
 std::string method_name(std::uint16_t method) {
   switch (static_cast<ZipMethod>(method)) {
-    case ZipMethod::store: return "store";
-    case ZipMethod::deflate: return "deflate";
-    case ZipMethod::deflate64: return "deflate64";
-    case ZipMethod::bzip2: return "bzip2";
-    case ZipMethod::lzma: return "lzma";
-    case ZipMethod::zstd: return "zstd";
-    case ZipMethod::xz: return "xz";
+    case ZipMethod::store:
+      return "store";
+    case ZipMethod::deflate:
+      return "deflate";
+    case ZipMethod::deflate64:
+      return "deflate64";
+    case ZipMethod::bzip2:
+      return "bzip2";
+    case ZipMethod::lzma:
+      return "lzma";
+    case ZipMethod::zstd:
+      return "zstd";
+    case ZipMethod::xz:
+      return "xz";
   }
   return "method " + std::to_string(method);
 }
@@ -363,8 +367,7 @@ std::int64_t ZipEntry::mtime_unix() const {
   const unsigned day_number = std::max(dos_date & 0x1Fu, 1u);
   const sys_days first{year{1980 + (dos_date >> 9)} / month{month_number} / day{1}};
   const std::int64_t days_since_epoch = (first + days{day_number - 1}).time_since_epoch().count();
-  const std::int64_t seconds =
-      (dos_time >> 11) * 3600 + ((dos_time >> 5) & 0x3F) * 60 + (dos_time & 0x1F) * 2;
+  const std::int64_t seconds = (dos_time >> 11) * 3600 + ((dos_time >> 5) & 0x3F) * 60 + (dos_time & 0x1F) * 2;
   return days_since_epoch * 86400 + seconds;
 }
 
@@ -394,8 +397,7 @@ namespace {
 
 /// Python's zipfile: UTF-8 with flag bit 11, code page 437 without (ASCII reads the same).
 std::string python_visible_name(const ZipEntry& e) {
-  if (e.utf8_flag() || is_ascii(e.name))
-    return e.name;
+  if (e.utf8_flag() || is_ascii(e.name)) return e.name;
   return cp437_to_utf8(e.name);
 }
 
@@ -411,7 +413,7 @@ void ZipDirectory::index_names() {
   const std::size_t mask = size - 1;
   for (std::size_t i = 0; i < entries.size(); ++i) {
     const std::string_view name = entries[i].python_name;
-    for (std::size_t slot = std::hash<std::string_view>{}(name) & mask;; slot = (slot + 1) & mask) {
+    for (std::size_t slot = std::hash<std::string_view>{}(name)&mask;; slot = (slot + 1) & mask) {
       if (by_name_[slot] == kNoEntry) {
         by_name_[slot] = i;
         break;
@@ -429,7 +431,7 @@ const ZipEntry* ZipDirectory::find(std::string_view name) const {
     return nullptr;
   }
   const std::size_t mask = by_name_.size() - 1;
-  for (std::size_t slot = std::hash<std::string_view>{}(name) & mask;; slot = (slot + 1) & mask) {
+  for (std::size_t slot = std::hash<std::string_view>{}(name)&mask;; slot = (slot + 1) & mask) {
     const std::size_t i = by_name_[slot];
     if (i == kNoEntry) return nullptr;
     if (entries[i].python_name == name) return &entries[i];
@@ -448,7 +450,8 @@ std::vector<NameClash> name_clashes(const std::vector<ZipEntry>& entries) {
       while (j < order.size() && keys[order[j]] == keys[order[i]]) ++j;
       if (j - i > 1) {
         NameClash clash;
-        clash.entries.assign(order.begin() + static_cast<std::ptrdiff_t>(i), order.begin() + static_cast<std::ptrdiff_t>(j));
+        clash.entries.assign(order.begin() + static_cast<std::ptrdiff_t>(i),
+                             order.begin() + static_cast<std::ptrdiff_t>(j));
         std::sort(clash.entries.begin(), clash.entries.end());
         const auto& first = entries[clash.entries.front()];
         const bool all_raw_equal = std::all_of(clash.entries.begin(), clash.entries.end(),
@@ -485,8 +488,8 @@ std::optional<std::string> ZipDirectory::ambiguity() const {
     return "two end of central directory records (at offsets " + std::to_string(eocd_offset) + " and " +
            std::to_string(*other_end_record) + ") describe different archives to different readers";
   if (python_offset_shift != 0)
-    return "the central directory does not end where the end record begins (" +
-           std::to_string(python_offset_shift) + " bytes apart): Python's zipfile would read it elsewhere";
+    return "the central directory does not end where the end record begins (" + std::to_string(python_offset_shift) +
+           " bytes apart): Python's zipfile would read it elsewhere";
   const auto clashes = name_clashes(entries);
   if (clashes.empty()) return std::nullopt;
   const NameClash& c = clashes.front();
@@ -601,12 +604,12 @@ ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limit
 LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry) {
   const std::uint64_t at = entry.local_header_offset;
   const auto owner = [&] { return "local header of " + quoted(entry.name); };
-  if (at > source.size() || source.size() - at < kLocalSize)
-    throw Error(owner() + " lies past the end of the file");
+  if (at > source.size() || source.size() - at < kLocalSize) throw Error(owner() + " lies past the end of the file");
   // One read for the fixed part and, usually, the name and extra field after it: verify reads
   // every local header, so a second system call per member would show on many small members.
   char buffer[kLocalSize + 512];
-  const std::size_t got = source.read_some(at, buffer, static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buffer, source.size() - at)));
+  const std::size_t got = source.read_some(
+      at, buffer, static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buffer, source.size() - at)));
   if (got < kLocalSize) source.read_at(at, buffer, kLocalSize);
   Cursor c(std::string_view(buffer, kLocalSize), "local header", entry.name, true);
   if (c.u32() != kLocalSig) throw Error(owner() + " not found at offset " + std::to_string(at));
@@ -617,8 +620,7 @@ LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry) {
   const std::size_t name_len = c.u16(), extra_len = c.u16();
 
   const std::uint64_t variable_at = at + kLocalSize;  // cannot overflow: checked above
-  if (name_len + extra_len > source.size() - variable_at)
-    throw Error(owner() + " runs past the end of the file");
+  if (name_len + extra_len > source.size() - variable_at) throw Error(owner() + " runs past the end of the file");
   std::string spilled;  // name and extra field, when they did not fit the first read
   std::string_view variable;
   if (got >= kLocalSize + name_len + extra_len) {
@@ -635,8 +637,8 @@ LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry) {
   h.data_offset = variable_at + name_len + extra_len;
   // The central size is authoritative (the local one may be 0 with bit 3).
   if (entry.compressed_size > source.size() - h.data_offset)
-    throw Error("data of " + quoted(entry.name) + " (" + std::to_string(entry.compressed_size) +
-                " bytes at offset " + std::to_string(h.data_offset) + ") runs past the end of the file");
+    throw Error("data of " + quoted(entry.name) + " (" + std::to_string(entry.compressed_size) + " bytes at offset " +
+                std::to_string(h.data_offset) + ") runs past the end of the file");
   return h;
 }
 

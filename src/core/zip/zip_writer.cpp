@@ -98,8 +98,9 @@ struct ZipWriter::Impl {
 ZipWriter::ZipWriter(int fd, std::string name, const ZipWriterOptions& options)
     : name_(std::move(name)), options_(options), impl_(std::make_unique<Impl>()) {
   if (options.method != ZipMethod::store && options.method != ZipMethod::deflate)
-    throw Error("can only write stored or deflated members, not " + method_name(static_cast<std::uint16_t>(options.method)),
-                Exit::usage);
+    throw Error(
+        "can only write stored or deflated members, not " + method_name(static_cast<std::uint16_t>(options.method)),
+        Exit::usage);
   if (options.level < 0 || options.level > 9)
     throw Error("deflate level must be 0-9, not " + std::to_string(options.level), Exit::usage);
   impl_->fd = fd;
@@ -255,7 +256,7 @@ void ZipWriter::write_central_directory() {
     put(out, 44, 8);  // size of the rest of this record
     put(out, kZip64Version, 2);
     put(out, kZip64Version, 2);
-    put(out, 0, 8);   // this disk, disk with the central directory
+    put(out, 0, 8);  // this disk, disk with the central directory
     put(out, count, 8);
     put(out, count, 8);
     put(out, cd_size, 8);

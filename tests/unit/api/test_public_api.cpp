@@ -181,7 +181,8 @@ TEST_SUITE("public api") {
     CHECK(streamed == big.read(all));
     std::vector<float> row(4);
     big.read_into(zanj::select(zanj::parse_slice("[0, :4]"), big.shape()), row.data(), row.size() * sizeof(float));
-    CHECK(row == std::vector<float>{1.382177710533142f, -0.30369892716407776f, 1.6091885566711426f, 1.4600402116775513f});
+    CHECK(row ==
+          std::vector<float>{1.382177710533142f, -0.30369892716407776f, 1.6091885566711426f, 1.4600402116775513f});
     const zanj::ArrayStats stats = zanj::array_stats(file.archive(), array_at(file, "big_array"), "big_array");
     CHECK(stats.count == 512);
     CHECK(*stats.sum == doctest::Approx(-15.545081663818564).epsilon(1e-6));
@@ -210,8 +211,7 @@ TEST_SUITE("public api") {
     CHECK_FALSE(report.equal());
     CHECK(report.differences.size() == 12);
     bool records_added = false;
-    for (const auto& d : report.differences)
-      records_added |= d.path == "records" && d.kind == zanj::DiffKind::added;
+    for (const auto& d : report.differences) records_added |= d.path == "records" && d.kind == zanj::DiffKind::added;
     CHECK(records_added);
   }
 

@@ -38,8 +38,8 @@ std::vector<T> as(const std::string& bytes) {
 
 /// An external array node for `member` (its dtype and shape as the node declares them).
 Json reference_json(const std::string& member, const std::string& dtype, const std::string& shape) {
-  return parse_json(R"({"__muutils_format__": "numpy.ndarray:external", "$ref": ")" + member + R"(", "dtype": ")" + dtype +
-                        R"(", "shape": )" + shape + "}",
+  return parse_json(R"({"__muutils_format__": "numpy.ndarray:external", "$ref": ")" + member + R"(", "dtype": ")" +
+                        dtype + R"(", "shape": )" + shape + "}",
                     "t");
 }
 }  // namespace
@@ -161,12 +161,14 @@ TEST_SUITE("array_values") {
     CHECK_NOTHROW(open(reference_json("x.npy", "float32", "[4]")));
     CHECK_THROWS_WITH_AS(open(reference_json("x.npy", "float64", "[4]")), doctest::Contains("holds <f4"), Error);
     CHECK_THROWS_WITH_AS(open(reference_json("x.npy", "float32", "[2, 2]")), doctest::Contains("has shape [4]"), Error);
-    CHECK_THROWS_WITH_AS(open(reference_json("y.npy", "float32", "[4]")), doctest::Contains("not in the archive"), Error);
+    CHECK_THROWS_WITH_AS(open(reference_json("y.npy", "float32", "[4]")), doctest::Contains("not in the archive"),
+                         Error);
     CHECK_THROWS_WITH_AS(open(reference_json("short.npy", "float32", "[8]")), doctest::Contains("too short"), Error);
     CHECK_THROWS_WITH_AS(open(reference_json("text.npy", "float32", "[4]")), doctest::Contains("text.npy"), Error);
     const Json bad_inline = parse_json(
         R"({"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [1], "shape": [2], "dtype": "int8"})", "t");
-    CHECK_THROWS_WITH_AS(open(bad_inline), doctest::Contains("test.zanj: array 'p': data should be a list of 2"), Error);
+    CHECK_THROWS_WITH_AS(open(bad_inline), doctest::Contains("test.zanj: array 'p': data should be a list of 2"),
+                         Error);
   }
 
   TEST_CASE("corrupt member data stops the stream with an Error") {

@@ -10,14 +10,22 @@ namespace {
 std::string type_of(const char* descr) {
   return visit_element_type(parse_descr(descr), [](auto tag) -> std::string {
     using T = typename decltype(tag)::type;
-    if constexpr (std::is_same_v<T, bool>) return "bool";
-    else if constexpr (std::is_same_v<T, Half>) return "half";
-    else if constexpr (std::is_same_v<T, ByteString>) return "bytes";
-    else if constexpr (std::is_same_v<T, UnicodeString>) return "unicode";
-    else if constexpr (std::is_same_v<T, std::complex<float>>) return "complex64";
-    else if constexpr (std::is_same_v<T, std::complex<double>>) return "complex128";
-    else if constexpr (std::is_floating_point_v<T>) return "float" + std::to_string(sizeof(T) * 8);
-    else return (std::is_signed_v<T> ? "int" : "uint") + std::to_string(sizeof(T) * 8);
+    if constexpr (std::is_same_v<T, bool>)
+      return "bool";
+    else if constexpr (std::is_same_v<T, Half>)
+      return "half";
+    else if constexpr (std::is_same_v<T, ByteString>)
+      return "bytes";
+    else if constexpr (std::is_same_v<T, UnicodeString>)
+      return "unicode";
+    else if constexpr (std::is_same_v<T, std::complex<float>>)
+      return "complex64";
+    else if constexpr (std::is_same_v<T, std::complex<double>>)
+      return "complex128";
+    else if constexpr (std::is_floating_point_v<T>)
+      return "float" + std::to_string(sizeof(T) * 8);
+    else
+      return (std::is_signed_v<T> ? "int" : "uint") + std::to_string(sizeof(T) * 8);
   });
 }
 }  // namespace

@@ -11,9 +11,9 @@ TEST_SUITE("float16") {
     CHECK(half_to_float(0x3c00) == 1.0f);
     CHECK(half_to_float(0xc000) == -2.0f);
     CHECK(half_to_float(0x7bff) == 65504.0f);
-    CHECK(half_to_float(0x0400) == std::ldexp(1.0f, -14));      // smallest normal
-    CHECK(half_to_float(0x0001) == std::ldexp(1.0f, -24));      // smallest subnormal
-    CHECK(half_to_float(0x03ff) == std::ldexp(1023.0f, -24));   // largest subnormal
+    CHECK(half_to_float(0x0400) == std::ldexp(1.0f, -14));     // smallest normal
+    CHECK(half_to_float(0x0001) == std::ldexp(1.0f, -24));     // smallest subnormal
+    CHECK(half_to_float(0x03ff) == std::ldexp(1023.0f, -24));  // largest subnormal
     CHECK(half_to_float(0x3555) == doctest::Approx(0.33325195).epsilon(1e-7));
     CHECK(std::isinf(half_to_float(0x7c00)));
     CHECK(half_to_float(0xfc00) < 0);
@@ -44,10 +44,10 @@ TEST_SUITE("float16") {
   }
 
   TEST_CASE("subnormals, zeros and NaN") {
-    CHECK(double_to_half(std::ldexp(1.0, -25)) == 0x0000);          // half the smallest: tie to even zero
-    CHECK(double_to_half(std::ldexp(3.0, -26)) == 0x0001);          // 0.75 units: up
-    CHECK(double_to_half(std::ldexp(3.0, -25)) == 0x0002);          // 1.5 units: tie to even 2
-    CHECK(double_to_half(std::ldexp(1023.5, -24)) == 0x0400);       // rounds up into the normals
+    CHECK(double_to_half(std::ldexp(1.0, -25)) == 0x0000);     // half the smallest: tie to even zero
+    CHECK(double_to_half(std::ldexp(3.0, -26)) == 0x0001);     // 0.75 units: up
+    CHECK(double_to_half(std::ldexp(3.0, -25)) == 0x0002);     // 1.5 units: tie to even 2
+    CHECK(double_to_half(std::ldexp(1023.5, -24)) == 0x0400);  // rounds up into the normals
     CHECK(double_to_half(1e-9) == 0x0000);
     CHECK(double_to_half(-1e-9) == 0x8000);
     CHECK(double_to_half(-0.0) == 0x8000);

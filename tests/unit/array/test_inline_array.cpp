@@ -30,7 +30,8 @@ T at(const DecodedArray& a, std::size_t i) {
 
 TEST_SUITE("inline_array") {
   TEST_CASE("nested lists of integers") {
-    const auto a = decode("array_list_meta", R"("data": [[0, 1, 2], [3, 4, -5]], "shape": [2, 3], "dtype": "int32", "n_elements": 6)");
+    const auto a = decode("array_list_meta",
+                          R"("data": [[0, 1, 2], [3, 4, -5]], "shape": [2, 3], "dtype": "int32", "n_elements": 6)");
     CHECK(a.shape == std::vector<std::uint64_t>{2, 3});
     CHECK(a.values.size() == 24);
     CHECK(at<std::int32_t>(a, 5) == -5);
@@ -41,7 +42,8 @@ TEST_SUITE("inline_array") {
   }
 
   TEST_CASE("floats of every width, with NaN and infinities") {
-    const auto h = decode("array_list_meta", R"("data": [0.1, NaN, -Infinity, 1e10], "shape": [4], "dtype": "float16")");
+    const auto h =
+        decode("array_list_meta", R"("data": [0.1, NaN, -Infinity, 1e10], "shape": [4], "dtype": "float16")");
     CHECK(at<std::uint16_t>(h, 0) == double_to_half(0.1));
     CHECK(std::isnan(half_to_float(at<std::uint16_t>(h, 1))));
     CHECK(at<std::uint16_t>(h, 2) == 0xfc00);
@@ -109,12 +111,16 @@ TEST_SUITE("inline_array") {
                          doctest::Contains("needs 4"), Error);
     CHECK_THROWS_WITH_AS(decode("array_list_meta", R"("data": [1], "shape": [1], "dtype": "object")"),
                          doctest::Contains("unsupported dtype"), Error);
-    CHECK_THROWS_WITH_AS(decode("array_list_meta", R"("data": [1], "dtype": "int8")"), doctest::Contains("shape"), Error);
-    CHECK_THROWS_WITH_AS(decode("zero_dim", R"("data": 1, "shape": [1], "dtype": "int8")"), doctest::Contains("zero_dim"), Error);
-    CHECK_THROWS_AS(decode("array_list_meta", R"("data": [], "shape": [0, 5], "dtype": "int8", "n_elements": 1)"), Error);
+    CHECK_THROWS_WITH_AS(decode("array_list_meta", R"("data": [1], "dtype": "int8")"), doctest::Contains("shape"),
+                         Error);
+    CHECK_THROWS_WITH_AS(decode("zero_dim", R"("data": 1, "shape": [1], "dtype": "int8")"),
+                         doctest::Contains("zero_dim"), Error);
+    CHECK_THROWS_AS(decode("array_list_meta", R"("data": [], "shape": [0, 5], "dtype": "int8", "n_elements": 1)"),
+                    Error);
     CHECK_THROWS_AS(decode("array_list_meta", R"("shape": [1], "dtype": "int8")"), Error);
     // A huge shape is refused before anything is allocated.
-    CHECK_THROWS_AS(decode("array_hex_meta", R"("data": "00", "shape": [4294967296, 4294967296], "dtype": "int8")"), Error);
+    CHECK_THROWS_AS(decode("array_hex_meta", R"("data": "00", "shape": [4294967296, 4294967296], "dtype": "int8")"),
+                    Error);
   }
 
   TEST_CASE("double_to_float saturates like numpy") {

@@ -65,7 +65,8 @@ TEST_SUITE("member_reader") {
             return true;
           },
           100, "t", 1000);
-      for (std::size_t at = 0; at < text.size(); at += chunk) CHECK(splitter.feed(std::string_view(text).substr(at, chunk)));
+      for (std::size_t at = 0; at < text.size(); at += chunk)
+        CHECK(splitter.feed(std::string_view(text).substr(at, chunk)));
       CHECK(splitter.finish());
       CHECK(lines == std::vector<std::string>{"ab", "", "cdef", "g"});
       CHECK(splitter.lines() == 4);
@@ -78,7 +79,8 @@ TEST_SUITE("member_reader") {
     CHECK(seen == 2);
     JsonlLineSplitter bounded([](std::uint64_t, std::string_view) { return true; }, 3, "what", 1000);
     CHECK(bounded.feed("123\n12"));
-    CHECK_THROWS_WITH_AS(bounded.feed("34"), "what: line 2 is longer than 3 bytes, the limit (raise with --max-jsonl-line-bytes)", Error);
+    CHECK_THROWS_WITH_AS(bounded.feed("34"),
+                         "what: line 2 is longer than 3 bytes, the limit (raise with --max-jsonl-line-bytes)", Error);
   }
 
   TEST_CASE("NpyHeaderCollector: the header from any chunking, the data left over") {

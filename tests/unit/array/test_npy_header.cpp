@@ -32,23 +32,17 @@ std::string spaces(std::size_t n) { return std::string(n, ' '); }
 
 // First 128 bytes of real members from /work/shared/corpus, written out whole.
 const std::string real_f4_fortran =  // dtypes.zanj f4_fortran.npy
-    "\x93NUMPY\x01\x00v\x00"s + "{'descr': '<f4', 'fortran_order': True, 'shape': (20, 15), }" +
-    spaces(57) + "\n";
+    "\x93NUMPY\x01\x00v\x00"s + "{'descr': '<f4', 'fortran_order': True, 'shape': (20, 15), }" + spaces(57) + "\n";
 const std::string real_c16 =  // dtypes.zanj c16.npy
-    "\x93NUMPY\x01\x00v\x00"s + "{'descr': '<c16', 'fortran_order': False, 'shape': (300,), }" +
-    spaces(57) + "\n";
+    "\x93NUMPY\x01\x00v\x00"s + "{'descr': '<c16', 'fortran_order': False, 'shape': (300,), }" + spaces(57) + "\n";
 const std::string real_big_array =  // basic.zanj big_array.npy
-    "\x93NUMPY\x01\x00v\x00"s + "{'descr': '<f4', 'fortran_order': False, 'shape': (32, 16), }" +
-    spaces(56) + "\n";
+    "\x93NUMPY\x01\x00v\x00"s + "{'descr': '<f4', 'fortran_order': False, 'shape': (32, 16), }" + spaces(56) + "\n";
 const std::string real_f8_3d =  // dtypes.zanj f8_3d.npy
-    "\x93NUMPY\x01\x00v\x00"s + "{'descr': '<f8', 'fortran_order': False, 'shape': (4, 8, 10), }" +
-    spaces(54) + "\n";
+    "\x93NUMPY\x01\x00v\x00"s + "{'descr': '<f8', 'fortran_order': False, 'shape': (4, 8, 10), }" + spaces(54) + "\n";
 
 zanj::NpyHeader parse(const std::string& bytes) { return zanj::parse_npy_header(bytes); }
 
-void check_rejected(const std::string& bytes) {
-  CHECK_THROWS_AS(zanj::parse_npy_header(bytes), zanj::Error);
-}
+void check_rejected(const std::string& bytes) { CHECK_THROWS_AS(zanj::parse_npy_header(bytes), zanj::Error); }
 
 std::string dict_with(std::string_view descr, std::string_view order, std::string_view shape) {
   return "{'descr': " + std::string(descr) + ", 'fortran_order': " + std::string(order) +
@@ -203,9 +197,9 @@ TEST_SUITE("npy") {
       rejected_dict(dict_with("'<f4'", "Falsey", "(3,)"));
     }
     SUBCASE("shape") {
-      for (const char* shape : {"(-1,)", "(3.0,)", "(3, -4)", "(1e3,)", "(0x10,)", "(3)", "[3]",
-                                "(,)", "(3,,)", "(3 4)", "(05,)", "(1_000,)", "(3,", "3",
-                                "(18446744073709551616,)", "(99999999999999999999999,)"}) {
+      for (const char* shape :
+           {"(-1,)", "(3.0,)", "(3, -4)", "(1e3,)", "(0x10,)", "(3)", "[3]", "(,)", "(3,,)", "(3 4)", "(05,)",
+            "(1_000,)", "(3,", "3", "(18446744073709551616,)", "(99999999999999999999999,)"}) {
         rejected_dict(dict_with("'<f4'", "False", shape));
       }
     }
@@ -243,13 +237,13 @@ TEST_SUITE("npy") {
     }
     SUBCASE("0-d has no growth spaces") {
       std::string h = make_npy_header(parse_descr("<f8"), false, {});
-      CHECK(h == "\x93NUMPY\x01\x00v\x00"s + "{'descr': '<f8', 'fortran_order': False, 'shape': (), }" +
-                     spaces(62) + "\n");
+      CHECK(h ==
+            "\x93NUMPY\x01\x00v\x00"s + "{'descr': '<f8', 'fortran_order': False, 'shape': (), }" + spaces(62) + "\n");
     }
     SUBCASE("round trips through the parser, aligned") {
       for (const char* descr : {"|b1", "|i1", ">i8", "<u2", "<f2", ">c8", "<U7", "|S3"}) {
-        for (const Shape& shape : {Shape{}, Shape{5}, Shape{3, 4}, Shape{0, 18446744073709551615u},
-                                   Shape{1, 2, 3, 4, 5, 6, 7, 8}}) {
+        for (const Shape& shape :
+             {Shape{}, Shape{5}, Shape{3, 4}, Shape{0, 18446744073709551615u}, Shape{1, 2, 3, 4, 5, 6, 7, 8}}) {
           for (bool fortran : {false, true}) {
             CAPTURE(descr);
             std::string bytes = make_npy_header(parse_descr(descr), fortran, shape);

@@ -88,9 +88,11 @@ TEST_SUITE("slice") {
 
   TEST_CASE("range and rank errors") {
     const std::vector<std::uint64_t> shape{4, 5};
-    CHECK_THROWS_WITH_AS(select(parse_slice("[4]"), shape), doctest::Contains("index 4 is out of range for axis 0 with size 4"), Error);
+    CHECK_THROWS_WITH_AS(select(parse_slice("[4]"), shape),
+                         doctest::Contains("index 4 is out of range for axis 0 with size 4"), Error);
     CHECK_THROWS_WITH_AS(select(parse_slice("[:, -6]"), shape), doctest::Contains("axis 1"), Error);
-    CHECK_THROWS_WITH_AS(select(parse_slice("[1, 2, 3]"), shape), doctest::Contains("3 indices but the array has 2"), Error);
+    CHECK_THROWS_WITH_AS(select(parse_slice("[1, 2, 3]"), shape), doctest::Contains("3 indices but the array has 2"),
+                         Error);
     CHECK_THROWS_WITH_AS(select(parse_slice("[0]"), {}), doctest::Contains("0 dimensions"), Error);
     try {
       select(parse_slice("[9]"), shape);

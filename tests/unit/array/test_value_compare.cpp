@@ -25,7 +25,7 @@ TEST_SUITE("value_compare") {
     CHECK_FALSE(differ(1.1, 1.0, {0, 0.1 + 1e-12}));
     CHECK(differ(1.1, 1.0, {0, 0.09}));
     CHECK_FALSE(differ(110, 100, {0.1, 0}));
-    CHECK(differ(100, 110, {0.05, 0}));  // relative to b: 10 > 5.5
+    CHECK(differ(100, 110, {0.05, 0}));        // relative to b: 10 > 5.5
     CHECK_FALSE(differ(100, 110, {0.05, 5}));  // 10 <= 5 + 5.5
     // asymmetric, as in numpy: b is the reference
     CHECK_FALSE(differ(2.0, 1.0, {1.0, 0}));

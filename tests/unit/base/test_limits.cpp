@@ -24,8 +24,8 @@ TEST_CASE("take_global_limits copies the global options and nothing else") {
   global.max_jsonl_line_bytes = 17;
   global.max_jsonl_rows = 19;
   global.max_member_bytes = 37;
-  global.max_total_bytes = 23;    // a per-command option: not taken
-  global.max_entries = 29;        // likewise
+  global.max_total_bytes = 23;  // a per-command option: not taken
+  global.max_entries = 29;      // likewise
   global.max_npy_header_bytes = 31;
 
   ResourceLimits own;

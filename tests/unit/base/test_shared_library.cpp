@@ -10,8 +10,7 @@
 namespace zanj {
 
 TEST_CASE("load opens the first soname that exists, once, and finds typed symbols") {
-  const SharedLibrary& zlib =
-      SharedLibrary::load("test", {"libzanj-does-not-exist.so.9", "libz.so.1"});
+  const SharedLibrary& zlib = SharedLibrary::load("test", {"libzanj-does-not-exist.so.9", "libz.so.1"});
   CHECK(zlib.soname() == "libz.so.1");
   CHECK(&zlib == &SharedLibrary::load("again", {"libzanj-does-not-exist.so.9"}));
   auto* crc = zlib.symbol<decltype(::crc32)>("crc32");
@@ -33,8 +32,7 @@ TEST_CASE("a missing library or symbol is a usage error naming it") {
     FAIL("no error");
   } catch (const Error& e) {
     CHECK(e.exit() == Exit::usage);
-    CHECK(std::string(e.what()).find("libz.so.1 has no zanj_no_such_function") !=
-          std::string::npos);
+    CHECK(std::string(e.what()).find("libz.so.1 has no zanj_no_such_function") != std::string::npos);
   }
 }
 

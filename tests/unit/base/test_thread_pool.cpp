@@ -40,10 +40,11 @@ TEST_SUITE("thread_pool") {
     ThreadPool pool(2);
     std::atomic<int> ran{0};
     pool.submit([] { throw std::runtime_error("task failed"); });
-    for (int i = 0; i < 10; ++i) pool.submit([&ran] {
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
-      ++ran;
-    });
+    for (int i = 0; i < 10; ++i)
+      pool.submit([&ran] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        ++ran;
+      });
     CHECK_THROWS_WITH_AS(pool.wait(), "task failed", std::runtime_error);
     CHECK(ran == 10);
     pool.wait();  // the error was collected: nothing more to throw
@@ -53,10 +54,11 @@ TEST_SUITE("thread_pool") {
     std::atomic<int> ran{0};
     {
       ThreadPool pool(2);
-      for (int i = 0; i < 50; ++i) pool.submit([&ran] {
-        std::this_thread::sleep_for(std::chrono::microseconds(200));
-        ++ran;
-      });
+      for (int i = 0; i < 50; ++i)
+        pool.submit([&ran] {
+          std::this_thread::sleep_for(std::chrono::microseconds(200));
+          ++ran;
+        });
       pool.submit([] { throw std::runtime_error("nobody waits for this"); });
     }
     CHECK(ran == 50);

@@ -23,8 +23,7 @@ TEST_SUITE("progress") {
   }
 
   TEST_CASE("the line fills the width exactly when it has a bar") {
-    for (std::size_t width : {60u, 80u, 132u})
-      CHECK(format_progress("verify", 10, 100, 0.5, width).size() == width);
+    for (std::size_t width : {60u, 80u, 132u}) CHECK(format_progress("verify", 10, 100, 0.5, width).size() == width);
   }
 
   TEST_CASE("an unknown total shows bytes and rate only") {
@@ -58,7 +57,8 @@ TEST_SUITE("progress") {
     std::vector<std::string> writes;
     const auto t0 = Progress::Clock::time_point{} + 1h;
     {
-      Progress p("cat", 1000, true, [&](std::string_view s) { writes.emplace_back(s); }, 60, t0);
+      Progress p(
+          "cat", 1000, true, [&](std::string_view s) { writes.emplace_back(s); }, 60, t0);
       p.add(100, t0 + 50ms);
       CHECK(writes.empty());  // too soon after the start
       p.add(100, t0 + 150ms);
@@ -84,7 +84,8 @@ TEST_SUITE("progress") {
     std::vector<std::string> writes;
     const auto t0 = Progress::Clock::time_point{};
     {
-      Progress p("cat", 1000, false, [&](std::string_view s) { writes.emplace_back(s); }, 80, t0);
+      Progress p(
+          "cat", 1000, false, [&](std::string_view s) { writes.emplace_back(s); }, 80, t0);
       for (int i = 1; i <= 20; ++i) p.add(50, t0 + i * 200ms);
       CHECK(p.done() == 1000);
       CHECK_FALSE(p.enabled());
@@ -95,7 +96,11 @@ TEST_SUITE("progress") {
   TEST_CASE("nothing drawn, nothing cleared") {
     std::vector<std::string> writes;
     const auto t0 = Progress::Clock::time_point{};
-    { Progress p("cat", 10, true, [&](std::string_view s) { writes.emplace_back(s); }, 80, t0); p.add(10, t0 + 1ms); }
+    {
+      Progress p(
+          "cat", 10, true, [&](std::string_view s) { writes.emplace_back(s); }, 80, t0);
+      p.add(10, t0 + 1ms);
+    }
     CHECK(writes.empty());
   }
 
@@ -128,8 +133,8 @@ TEST_SUITE("progress") {
   TEST_CASE("update takes absolute numbers and may learn the total late") {
     std::vector<std::string> writes;
     const auto t0 = Progress::Clock::time_point{} + 1h;
-    Progress p("cat", 0, true, [&](std::string_view s) { writes.emplace_back(s); }, 80, t0,
-               Progress::Clock::duration::zero());
+    Progress p(
+        "cat", 0, true, [&](std::string_view s) { writes.emplace_back(s); }, 80, t0, Progress::Clock::duration::zero());
     p.update(250, 1000, t0);
     CHECK(p.done() == 250);
     REQUIRE(writes.size() == 1);

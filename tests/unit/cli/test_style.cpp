@@ -52,8 +52,8 @@ TEST_SUITE("style") {
     CHECK(display_width("abc") == 3);
     CHECK(display_width("\033[1mabc\033[0m") == 3);
     CHECK(display_width("\033[38;5;208mx\033[0m") == 1);
-    CHECK(display_width("caf\xc3\xa9") == 4);          // é is two bytes
+    CHECK(display_width("caf\xc3\xa9") == 4);               // é is two bytes
     CHECK(display_width("\xe6\x97\xa5\xe6\x9c\xac") == 2);  // two CJK characters (one column each here)
-    CHECK(display_width("\033[") == 0);                // a cut sequence does not run past the end
+    CHECK(display_width("\033[") == 0);                     // a cut sequence does not run past the end
   }
 }

@@ -22,15 +22,15 @@ std::vector<std::string> lines(const DiffReport& r) {
 
 TEST_SUITE("diff") {
   TEST_CASE("identical trees are equal; key order is not a difference") {
-    const DiffReport r = diff_text(R"({"a": 1, "b": {"c": [1, 2, "x"], "d": null}})",
-                                   R"({"b": {"d": null, "c": [1, 2, "x"]}, "a": 1})");
+    const DiffReport r =
+        diff_text(R"({"a": 1, "b": {"c": [1, 2, "x"], "d": null}})", R"({"b": {"d": null, "c": [1, 2, "x"]}, "a": 1})");
     CHECK(r.equal());
     CHECK(r.nodes_compared >= 4);
   }
 
   TEST_CASE("added, removed and changed keys, by object path") {
-    const DiffReport r = diff_text(R"({"a": 1, "gone": true, "s": "x", "k/~": 2})",
-                                   R"({"a": 2, "s": "y", "new": [1], "k/~": 2})");
+    const DiffReport r =
+        diff_text(R"({"a": 1, "gone": true, "s": "x", "k/~": 2})", R"({"a": 2, "s": "y", "new": [1], "k/~": 2})");
     CHECK(lines(r) == std::vector<std::string>{"a: value changed: 1 -> 2 (abs diff 1.0, rel diff 0.5)",
                                                "gone: removed (bool true)", "s: value changed: \"x\" -> \"y\"",
                                                "new: added (list (1 items))"});
@@ -97,10 +97,12 @@ TEST_SUITE("diff") {
   TEST_CASE("dataclasses: another class is a kind change, and the fields are compared still") {
     const std::string a = R"j({"c": {"__muutils_format__": "Cfg(SerializableDataclass)", "lr": 0.1}})j";
     CHECK(diff_text(a, a).equal());
-    const DiffReport fields = diff_text(a, R"j({"c": {"__muutils_format__": "Cfg(SerializableDataclass)", "lr": 0.2}})j");
+    const DiffReport fields =
+        diff_text(a, R"j({"c": {"__muutils_format__": "Cfg(SerializableDataclass)", "lr": 0.2}})j");
     REQUIRE(fields.differences.size() == 1);
     CHECK(fields.differences[0].path == "c/lr");
-    const DiffReport cls = diff_text(a, R"j({"c": {"__muutils_format__": "Other(SerializableDataclass)", "lr": 0.2}})j");
+    const DiffReport cls =
+        diff_text(a, R"j({"c": {"__muutils_format__": "Other(SerializableDataclass)", "lr": 0.2}})j");
     REQUIRE(cls.differences.size() == 2);
     CHECK(difference_text(cls.differences[0]) ==
           "c: kind changed: Cfg(SerializableDataclass) -> Other(SerializableDataclass)");
@@ -117,7 +119,8 @@ TEST_SUITE("diff") {
   }
 
   TEST_CASE("the metadata and the container count only with --strict") {
-    const ZanjFile a = make_zanj(R"({"x": 1})", {{"extra.bin", "1"}}, R"({"timestamp": 1.0, "zanj_cfg": {"compress": 8}})");
+    const ZanjFile a =
+        make_zanj(R"({"x": 1})", {{"extra.bin", "1"}}, R"({"timestamp": 1.0, "zanj_cfg": {"compress": 8}})");
     const ZanjFile b = make_zanj(R"({"x": 1})", {}, R"({"timestamp": 2.0, "zanj_cfg": {"compress": 8}})");
     CHECK(diff_archives(a, b, {}).equal());
     DiffOptions strict;
@@ -129,7 +132,8 @@ TEST_SUITE("diff") {
     // Stopping at the first difference holds across the walks: the container's is not added.
     strict.stop_at_first = true;
     const DiffReport first = diff_archives(a, b, strict);
-    CHECK(lines(first) == std::vector<std::string>{"meta:timestamp: value changed: 1.0 -> 2.0 (abs diff 1.0, rel diff 0.5)"});
+    CHECK(lines(first) ==
+          std::vector<std::string>{"meta:timestamp: value changed: 1.0 -> 2.0 (abs diff 1.0, rel diff 0.5)"});
   }
 
   TEST_CASE("--strict notices members stored in another order") {

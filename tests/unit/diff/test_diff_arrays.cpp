@@ -27,8 +27,8 @@ std::string npy(const char* descr, std::vector<std::uint64_t> shape, const std::
 }
 
 std::string external(const char* dtype, const char* shape) {
-  return std::string(R"({"w": {"__muutils_format__": "numpy.ndarray:external", "$ref": "w.npy", "dtype": ")") +
-         dtype + R"(", "shape": )" + shape + "}}";
+  return std::string(R"({"w": {"__muutils_format__": "numpy.ndarray:external", "$ref": "w.npy", "dtype": ")") + dtype +
+         R"(", "shape": )" + shape + "}}";
 }
 
 /// A 2 x 3 float64 array, external, with values 0..5 except where `changes` says.
@@ -44,13 +44,16 @@ TEST_SUITE("diff_arrays") {
     const ZanjFile ext = external_f8();
     const ZanjFile list = make_zanj(R"({"w": {"__muutils_format__": "numpy.ndarray:array_list_meta", "dtype": "float64",
                                                "shape": [2, 3], "data": [[0, 1, 2], [3, 4, 5]]}})");
-    const ZanjFile big = make_zanj(external(">f8", "[2, 3]"), {{"w.npy", [] {
-      std::string data = npy("<f8", {2, 3}, std::vector<double>{0, 1, 2, 3, 4, 5});
-      std::string h = make_npy_header(parse_descr(">f8"), false, {2, 3});
-      std::string body = data.substr(data.size() - 48);
-      for (std::size_t i = 0; i < 48; i += 8) std::reverse(body.begin() + static_cast<long>(i), body.begin() + static_cast<long>(i) + 8);
-      return h + body;
-    }()}});
+    const ZanjFile big =
+        make_zanj(external(">f8", "[2, 3]"),
+                  {{"w.npy", [] {
+                      std::string data = npy("<f8", {2, 3}, std::vector<double>{0, 1, 2, 3, 4, 5});
+                      std::string h = make_npy_header(parse_descr(">f8"), false, {2, 3});
+                      std::string body = data.substr(data.size() - 48);
+                      for (std::size_t i = 0; i < 48; i += 8)
+                        std::reverse(body.begin() + static_cast<long>(i), body.begin() + static_cast<long>(i) + 8);
+                      return h + body;
+                    }()}});
     const ZanjFile fortran = make_zanj(external("float64", "[2, 3]"),
                                        {{"w.npy", npy("<f8", {2, 3}, std::vector<double>{0, 3, 1, 4, 2, 5}, true)}});
     for (const ZanjFile* other : {&list, &big, &fortran}) {
@@ -71,7 +74,8 @@ TEST_SUITE("diff_arrays") {
     REQUIRE(r.differences.size() == 1);
     const Difference& d = r.differences[0];
     CHECK(d.kind == DiffKind::array_values);
-    CHECK(difference_text(d) == "w: 2 of 6 elements differ (max abs diff 4.0 at [1, 2], max rel diff 0.4444444444444444 at [1, 2])");
+    CHECK(difference_text(d) ==
+          "w: 2 of 6 elements differ (max abs diff 4.0 at [1, 2], max rel diff 0.4444444444444444 at [1, 2])");
     CHECK(to_json(d.values->first_at) == "[0, 2]");
     CHECK(d.values->first == "2.0 -> 2.5");
     DiffOptions o;
@@ -127,13 +131,16 @@ TEST_SUITE("diff_arrays") {
     std::string u5(40, '\0'), u7(56, '\0');
     u5[0] = 'a', u5[4] = 'b', u5[20] = 'c';
     u7[0] = 'a', u7[4] = 'b', u7[28] = 'c';
-    const ZanjFile a = make_zanj(external("<U5", "[2]"), {{"w.npy", make_npy_header(parse_descr("<U5"), false, {2}) + u5}});
-    const ZanjFile b = make_zanj(external("<U7", "[2]"), {{"w.npy", make_npy_header(parse_descr("<U7"), false, {2}) + u7}});
+    const ZanjFile a =
+        make_zanj(external("<U5", "[2]"), {{"w.npy", make_npy_header(parse_descr("<U5"), false, {2}) + u5}});
+    const ZanjFile b =
+        make_zanj(external("<U7", "[2]"), {{"w.npy", make_npy_header(parse_descr("<U7"), false, {2}) + u7}});
     const DiffReport r = diff(a, b);
     REQUIRE(r.differences.size() == 1);
     CHECK(r.differences[0].kind == DiffKind::dtype_changed);
     u7[28] = 'd';
-    const ZanjFile c = make_zanj(external("<U7", "[2]"), {{"w.npy", make_npy_header(parse_descr("<U7"), false, {2}) + u7}});
+    const ZanjFile c =
+        make_zanj(external("<U7", "[2]"), {{"w.npy", make_npy_header(parse_descr("<U7"), false, {2}) + u7}});
     CHECK(diff(a, c).differences.at(1).values->differing == 1);
   }
 
@@ -163,8 +170,9 @@ TEST_SUITE("diff_arrays") {
   TEST_CASE("an unreadable array is an error, not a difference") {
     const ZanjFile missing = make_zanj(external("float64", "[2, 3]"));
     CHECK_THROWS_AS(diff(external_f8(), missing), Error);
-    const ZanjFile short_data = make_zanj(external("float64", "[2, 3]"),
-                                          {{"w.npy", npy("<f8", {2, 3}, std::vector<double>{0, 1, 2, 3, 4, 5}).substr(0, 100)}});
+    const ZanjFile short_data =
+        make_zanj(external("float64", "[2, 3]"),
+                  {{"w.npy", npy("<f8", {2, 3}, std::vector<double>{0, 1, 2, 3, 4, 5}).substr(0, 100)}});
     CHECK_THROWS_AS(diff(external_f8(), short_data), Error);
   }
 
@@ -196,12 +204,16 @@ TEST_SUITE("diff_arrays") {
     DiffOptions o;
     o.structure_only = true;
     CHECK(diff(external_f8(), external_f8({9, 9, 9, 9, 9, 9}), o).equal());
-    const ZanjFile f4 = make_zanj(external("float32", "[2, 3]"), {{"w.npy", npy<float>("<f4", {2, 3}, {0, 1, 2, 3, 4, 5})}});
-    const ZanjFile shape = make_zanj(external("float64", "[3, 2]"), {{"w.npy", npy("<f8", {3, 2}, std::vector<double>(6))}});
+    const ZanjFile f4 =
+        make_zanj(external("float32", "[2, 3]"), {{"w.npy", npy<float>("<f4", {2, 3}, {0, 1, 2, 3, 4, 5})}});
+    const ZanjFile shape =
+        make_zanj(external("float64", "[3, 2]"), {{"w.npy", npy("<f8", {3, 2}, std::vector<double>(6))}});
     CHECK(diff(external_f8(), f4, o).differences.at(0).kind == DiffKind::dtype_changed);
     CHECK(diff(external_f8(), shape, o).differences.at(0).kind == DiffKind::shape_changed);
-    CHECK(diff(make_zanj(R"({"a": 1, "l": [1, 2], "s": "x"})"), make_zanj(R"({"a": 2.5, "l": [3, 4], "s": "y"})"), o).equal());
-    const DiffReport r = diff(make_zanj(R"({"a": 1, "l": [1, 2], "k": {}})"), make_zanj(R"({"a": "1", "l": [1], "n": 0})"), o);
+    CHECK(diff(make_zanj(R"({"a": 1, "l": [1, 2], "s": "x"})"), make_zanj(R"({"a": 2.5, "l": [3, 4], "s": "y"})"), o)
+              .equal());
+    const DiffReport r =
+        diff(make_zanj(R"({"a": 1, "l": [1, 2], "k": {}})"), make_zanj(R"({"a": "1", "l": [1], "n": 0})"), o);
     std::vector<std::string> kinds;
     for (const auto& d : r.differences) kinds.emplace_back(diff_kind_name(d.kind));
     CHECK(kinds == std::vector<std::string>{"kind_changed", "length_changed", "removed", "added"});

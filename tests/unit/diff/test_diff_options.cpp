@@ -38,7 +38,7 @@ TEST_SUITE("diff_options") {
     CHECK(tolerance_for(o, "other") == Tolerance{0, 1e-9});
     CHECK(tolerance_for(o, "model/body/w") == Tolerance{0.1, 0});
     CHECK(tolerance_for(o, "model/head") == Tolerance{0.2, 1});
-    CHECK(tolerance_for(o, "model/head/w") == Tolerance{0.2, 1});  // below model/head
+    CHECK(tolerance_for(o, "model/head/w") == Tolerance{0.2, 1});     // below model/head
     CHECK(tolerance_for(o, "model/head/bias") == Tolerance{0.3, 0});  // a later rule matches
     CHECK(tolerance_for(o, "") == Tolerance{0, 1e-9});
   }

@@ -28,7 +28,8 @@ TEST_SUITE("diff_report") {
     CHECK(difference_text(values_difference(DiffKind::array_values, "elements")) ==
           "w: 12 of 512 elements differ (max abs diff 0.25 at [3, 7], max rel diff 0.01 at [0, 2])");
     CHECK(difference_text(values_difference(DiffKind::table_rows, "rows")) ==
-          "w: 12 of 512 rows differ (first at [0, 1]: 1.0 -> 1.5; max abs diff 0.25 at [3, 7], max rel diff 0.01 at [0, 2])");
+          "w: 12 of 512 rows differ (first at [0, 1]: 1.0 -> 1.5; max abs diff 0.25 at [3, 7], max rel diff 0.01 at "
+          "[0, 2])");
     CHECK(difference_text({DiffScope::object, "a/b", DiffKind::value_changed, 1.5, 2.0, {}}) ==
           "a/b: value changed: 1.5 -> 2.0 (abs diff 0.5, rel diff 0.25)");
     CHECK(difference_text({DiffScope::object, "s", DiffKind::value_changed, "x", "y", {}}) ==
@@ -39,10 +40,11 @@ TEST_SUITE("diff_report") {
     CHECK(difference_text({DiffScope::object, "k", DiffKind::removed, "null", nullptr, {}}) == "k: removed (null)");
     CHECK(difference_text({DiffScope::object, "w", DiffKind::dtype_changed, "float32", "float64", {}}) ==
           "w: dtype changed: float32 -> float64");
-    CHECK(difference_text({DiffScope::object, "w", DiffKind::shape_changed, JsonArray{Json(3)}, JsonArray{Json(4)}, {}}) ==
+    CHECK(difference_text(
+              {DiffScope::object, "w", DiffKind::shape_changed, JsonArray{Json(3)}, JsonArray{Json(4)}, {}}) ==
           "w: shape changed: [3] -> [4]");
-    CHECK(difference_text({DiffScope::meta, "timestamp", DiffKind::value_changed, 1.0, 2.0, {}}).rfind(
-              "meta:timestamp: value changed: 1.0 -> 2.0", 0) == 0);
+    CHECK(difference_text({DiffScope::meta, "timestamp", DiffKind::value_changed, 1.0, 2.0, {}})
+              .rfind("meta:timestamp: value changed: 1.0 -> 2.0", 0) == 0);
     CHECK(difference_text({DiffScope::archive, "w.npy", DiffKind::storage_changed, "deflate", "store", {}}) ==
           "archive:w.npy: storage changed: deflate -> store");
   }

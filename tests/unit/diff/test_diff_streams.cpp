@@ -19,7 +19,8 @@ DiffReport diff_lists(const std::vector<std::string>& a, const std::vector<std::
   return diff_archives(x, y, o);
 }
 
-DiffReport diff_tables(const std::vector<std::string>& a, const std::vector<std::string>& b, const DiffOptions& o = {}) {
+DiffReport diff_tables(const std::vector<std::string>& a, const std::vector<std::string>& b,
+                       const DiffOptions& o = {}) {
   const ZanjFile x = make_zanj(kTable, {{"t.jsonl", jsonl(a)}});
   const ZanjFile y = make_zanj(kTable, {{"t.jsonl", jsonl(b)}});
   return diff_archives(x, y, o);
@@ -82,8 +83,8 @@ TEST_SUITE("diff_streams") {
     const std::vector<std::string> rows{R"({"x": 1.0, "name": "a"})", R"({"x": 2.0, "name": "b"})",
                                         R"({"x": NaN, "name": "c"})"};
     CHECK(diff_tables(rows, rows).equal());
-    const DiffReport r = diff_tables(rows, {R"({"x": 1.0, "name": "a"})", R"({"x": 2.5, "name": "B"})",
-                                            R"({"x": NaN, "name": "c"})"});
+    const DiffReport r =
+        diff_tables(rows, {R"({"x": 1.0, "name": "a"})", R"({"x": 2.5, "name": "B"})", R"({"x": NaN, "name": "c"})"});
     REQUIRE(r.differences.size() == 1);
     const Difference& d = r.differences[0];
     CHECK(d.kind == DiffKind::table_rows);
@@ -106,8 +107,9 @@ TEST_SUITE("diff_streams") {
     const DiffReport missing = diff_tables(a, {R"({"x": 1.0})", R"({"x": 2.0, "name": "b", "y": 1})", "{}"});
     // The loaded frame of b has a column y (from its second row): that is a difference too.
     REQUIRE(missing.differences.size() == 3);
-    CHECK(difference_text(missing.differences[0]) ==
-          R"(t: columns changed: [["x", "float64"], ["name", "object"]] -> [["x", "float64"], ["name", "object"], ["y", "float64"]])");
+    CHECK(
+        difference_text(missing.differences[0]) ==
+        R"(t: columns changed: [["x", "float64"], ["name", "object"]] -> [["x", "float64"], ["name", "object"], ["y", "float64"]])");
     CHECK(missing.differences[1].values->differing == 2);
     CHECK(missing.differences[1].values->first == "\"a\" -> (missing)");
     CHECK(difference_text(missing.differences[2]) == "t: length changed: 2 -> 3");

@@ -42,23 +42,27 @@ double at(const char* p) {
 TEST_SUITE("element_pairs") {
   TEST_CASE("an inline and an external array, side by side, element for element") {
     const ZanjFile z = make_zanj(R"({"i": {"__muutils_format__": "numpy.ndarray:array_list_meta", "dtype": "float64",)"
-                                 R"( "shape": [4], "data": [0, 1, 2, 3]}, "e": )" + external("e.npy", 4) + "}",
+                                 R"( "shape": [4], "data": [0, 1, 2, 3]}, "e": )" +
+                                     external("e.npy", 4) + "}",
                                  {{"e.npy", npy_f8(4)}});
     std::vector<std::pair<double, double>> seen;
-    const bool together = detail::stream_element_pairs(
-        values_at(z, "i"), values_at(z, "e"), 1 << 20, [&](const char* a, const char* b, std::uint64_t n, std::uint64_t index) {
-          CHECK(index == seen.size());
-          for (std::uint64_t k = 0; k < n; ++k) seen.emplace_back(at(a + 8 * k), at(b + 8 * k));
-          return true;
-        });
+    const bool together =
+        detail::stream_element_pairs(values_at(z, "i"), values_at(z, "e"), 1 << 20,
+                                     [&](const char* a, const char* b, std::uint64_t n, std::uint64_t index) {
+                                       CHECK(index == seen.size());
+                                       for (std::uint64_t k = 0; k < n; ++k)
+                                         seen.emplace_back(at(a + 8 * k), at(b + 8 * k));
+                                       return true;
+                                     });
     CHECK(together);
     CHECK(seen == std::vector<std::pair<double, double>>{{0, 0}, {1, 1}, {2, 2}, {3, 3}});
   }
 
   TEST_CASE("large external arrays come in runs, positions continuing, as far as both have elements") {
     constexpr std::uint64_t kCount = 200000;  // 1.6 MB each: many chunks through a small read-ahead
-    const ZanjFile z = make_zanj(R"({"a": )" + external("a.npy", kCount) + R"(, "b": )" + external("b.npy", kCount) + "}",
-                                 {{"a.npy", npy_f8(kCount)}, {"b.npy", npy_f8(kCount)}});
+    const ZanjFile z =
+        make_zanj(R"({"a": )" + external("a.npy", kCount) + R"(, "b": )" + external("b.npy", kCount) + "}",
+                  {{"a.npy", npy_f8(kCount)}, {"b.npy", npy_f8(kCount)}});
     std::uint64_t next = 0, runs = 0;
     bool aligned = true;
     CHECK(detail::stream_element_pairs(values_at(z, "a"), values_at(z, "b"), 4096,
@@ -75,8 +79,9 @@ TEST_SUITE("element_pairs") {
 
     SUBCASE("the receiver stops the stream") {
       std::uint64_t calls = 0;
-      CHECK(detail::stream_element_pairs(values_at(z, "a"), values_at(z, "b"), 4096,
-                                         [&](const char*, const char*, std::uint64_t, std::uint64_t) { return ++calls < 2; }));
+      CHECK(detail::stream_element_pairs(
+          values_at(z, "a"), values_at(z, "b"), 4096,
+          [&](const char*, const char*, std::uint64_t, std::uint64_t) { return ++calls < 2; }));
       CHECK(calls == 2);
     }
   }

@@ -14,7 +14,10 @@ TEST_SUITE("npy_stream") {
     const ExportedArray arr(z.archive(), plan.arrays[0]);
     CHECK(arr.npy_size() == zanj::test::fixture_npy().size());
     std::string got;
-    arr.stream_npy([&](std::string_view c) { got += c; return true; });
+    arr.stream_npy([&](std::string_view c) {
+      got += c;
+      return true;
+    });
     CHECK(got == zanj::test::fixture_npy());
     CHECK(arr.value_bytes() == 48);
 
@@ -22,7 +25,10 @@ TEST_SUITE("npy_stream") {
     const std::string header = make_npy_header(parse_descr("<i2"), false, {2});
     CHECK(small.npy_size() == header.size() + 4);
     std::string values;
-    small.stream_values([&](std::string_view c) { values += c; return true; });
+    small.stream_values([&](std::string_view c) {
+      values += c;
+      return true;
+    });
     CHECK(values == std::string("\x01\x00\x02\x00", 4));
   }
 }

@@ -20,7 +20,8 @@ TEST_SUITE("safetensors_writer") {
 
   TEST_CASE("complex only with cast, strings never") {
     std::vector<std::uint64_t> shape{3};
-    CHECK_THROWS_WITH_AS(safetensors_dtype(parse_descr("<c8"), false, shape, "x"), doctest::Contains("complex64"), Error);
+    CHECK_THROWS_WITH_AS(safetensors_dtype(parse_descr("<c8"), false, shape, "x"), doctest::Contains("complex64"),
+                         Error);
     CHECK(safetensors_dtype(parse_descr("<c16"), true, shape, "x") == "F64");
     CHECK(shape == std::vector<std::uint64_t>{3, 2});
     CHECK_THROWS_WITH_AS(safetensors_dtype(parse_descr("<U4"), true, shape, "x"), doctest::Contains("<U4"), Error);

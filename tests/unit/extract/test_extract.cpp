@@ -47,8 +47,8 @@ TEST_SUITE("extract") {
     for (const ZipEntry& e : a.entries())
       CHECK(zanj::test::read_file(tmp / ("out/" + e.name)) == a.read_all(e, 1 << 30));
     CHECK(tree(tmp / "out") == std::vector<std::string>{"__zanj__.json", "__zanj_meta__.json", "big_array.npy",
-                                                         "long_list.jsonl", "nested", "nested/deeper",
-                                                         "nested/deeper/matrix.npy"});
+                                                        "long_list.jsonl", "nested", "nested/deeper",
+                                                        "nested/deeper/matrix.npy"});
     CHECK(last.members_done == last.members_total);
     CHECK(last.bytes_done == plan.total_bytes);
   }
@@ -60,8 +60,8 @@ TEST_SUITE("extract") {
       const UniqueFd root = open_user_directory(tmp / "out", CreateDirs::yes);
       const ExtractPlan plan = plan_extract(a, {});
       ExtractProgress last;
-      const ExtractResult r =
-          write_extract(a, plan, root.get(), Replace::no, [&](const ExtractProgress& p) { last = p; }, threads);
+      const ExtractResult r = write_extract(
+          a, plan, root.get(), Replace::no, [&](const ExtractProgress& p) { last = p; }, threads);
       CHECK(r.failed.empty());
       std::vector<std::string> in_storage_order;
       for (const ZipEntry* e : plan.members)

@@ -18,7 +18,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-Archive from_bytes(std::string bytes) { return open_archive(std::make_unique<MemorySource>(std::move(bytes)), "test.zip"); }
+Archive from_bytes(std::string bytes) {
+  return open_archive(std::make_unique<MemorySource>(std::move(bytes)), "test.zip");
+}
 std::vector<std::string> names(const ExtractPlan& plan) {
   std::vector<std::string> out;
   for (const ZipEntry* e : plan.members) out.push_back(e->name);
@@ -50,10 +52,10 @@ TEST_SUITE("extract_plan") {
   }
 
   TEST_CASE("unsafe names are refused with the reason, the rest accepted") {
-    const Archive a = from_bytes(zanj::test::build_zip({file("ok.npy"), file("/abs"), file("../up"), file("a/../b"),
-                                                        file("win\\name"), file("C:drive"), file("ctl\x01name"),
-                                                        file("sub/ok.jsonl")})
-                                     .bytes);
+    const Archive a = from_bytes(
+        zanj::test::build_zip({file("ok.npy"), file("/abs"), file("../up"), file("a/../b"), file("win\\name"),
+                               file("C:drive"), file("ctl\x01name"), file("sub/ok.jsonl")})
+            .bytes);
     const ExtractPlan plan = plan_extract(a, {});
     CHECK(names(plan) == std::vector<std::string>{"ok.npy", "sub/ok.jsonl"});
     CHECK(reason_for(plan, "/abs") == "absolute path");
@@ -69,9 +71,9 @@ TEST_SUITE("extract_plan") {
     link.external_attributes = 0120777u << 16;
     TestMember device = file("dev");
     device.external_attributes = 0020644u << 16;
-    const std::string bytes =
-        zanj::test::build_zip({link, device, file("twice"), file("twice"), file("a"), file("a/b"), file("dir/"), file("dir/c")})
-            .bytes;
+    const std::string bytes = zanj::test::build_zip({link, device, file("twice"), file("twice"), file("a"), file("a/b"),
+                                                     file("dir/"), file("dir/c")})
+                                  .bytes;
     // Opening for data refuses the duplicate outright; the plan refuses it too, for an archive
     // opened over its directory (as verify does).
     CHECK_THROWS_WITH_AS(from_bytes(bytes), doctest::Contains("2 entries are named 'twice'"), Error);
@@ -81,7 +83,8 @@ TEST_SUITE("extract_plan") {
     CHECK(names(plan) == std::vector<std::string>{"a", "dir/", "dir/c"});
     CHECK(reason_for(plan, "link") == "a symbolic link");
     CHECK(reason_for(plan, "dev").find("special file") != std::string::npos);
-    CHECK(std::count_if(plan.refused.begin(), plan.refused.end(), [](const auto& r) { return r.name == "twice"; }) == 2);
+    CHECK(std::count_if(plan.refused.begin(), plan.refused.end(), [](const auto& r) { return r.name == "twice"; }) ==
+          2);
     CHECK(reason_for(plan, "a/b").find("'a' is a file") != std::string::npos);
   }
 
@@ -132,7 +135,8 @@ TEST_SUITE("extract_plan") {
           std::vector<std::string>{"big_array.npy", "nested/deeper/matrix.npy"});
     CHECK(names(plan_extract(a, {{}, false, true})) ==
           std::vector<std::string>{"__zanj_meta__.json", "__zanj__.json", "long_list.jsonl"});
-    CHECK_THROWS_WITH_AS(plan_extract(a, {{"no/such"}}), doctest::Contains("neither a member nor an object path"), Error);
+    CHECK_THROWS_WITH_AS(plan_extract(a, {{"no/such"}}), doctest::Contains("neither a member nor an object path"),
+                         Error);
     CHECK_THROWS_WITH_AS(plan_extract(a, {{"small_array"}}), doctest::Contains("inline"), Error);
   }
 

@@ -37,7 +37,13 @@ TEST_SUITE("float_column") {
   }
 
   TEST_CASE("numpy's switch to scientific notation") {
-    CHECK_FALSE([] { FloatColumn c(FloatPrecision::double_); c.observe(1e7); c.observe(1e5); c.finish(); return c.scientific(); }());
+    CHECK_FALSE([] {
+      FloatColumn c(FloatPrecision::double_);
+      c.observe(1e7);
+      c.observe(1e5);
+      c.finish();
+      return c.scientific();
+    }());
     CHECK(column({1e8, 1}) == Texts{"1.e+08", "1.e+00"});
     CHECK(column({1e-5, 1.5e10}) == Texts{"1.0e-05", "1.5e+10"});
     CHECK(column({1, 1001}) == Texts{"1.000e+00", "1.001e+03"});  // a span over 1000

@@ -46,8 +46,10 @@ TEST_SUITE("resolve") {
   TEST_CASE("a subtree, tables, NaN, and indentation") {
     const ZanjFile z(corpus("nan_values.zanj"));
     const std::string table = resolved(z, {"table"});
-    CHECK(table.find(R"("data": [{"x": 1.0, "y": "a"}, {"x": NaN, "y": null}, {"x": 3.0, "y": "c"}]})") != std::string::npos);
-    CHECK(resolved(z, {"cfg"}) == R"({"lr": NaN, "best": Infinity, "worst": -Infinity, "name": "NaN is not a string here"})");
+    CHECK(table.find(R"("data": [{"x": 1.0, "y": "a"}, {"x": NaN, "y": null}, {"x": 3.0, "y": "c"}]})") !=
+          std::string::npos);
+    CHECK(resolved(z, {"cfg"}) ==
+          R"({"lr": NaN, "best": Infinity, "worst": -Infinity, "name": "NaN is not a string here"})");
     const std::string pretty = resolved(z, {}, 2);
     CHECK(pretty.find("\n  \"table\": {\n    \"__muutils_format__\"") != std::string::npos);
     CHECK(pretty.find("\n    \"data\": [{\"x\": 1.0") != std::string::npos);
@@ -63,7 +65,8 @@ TEST_SUITE("resolve") {
   TEST_CASE("plain: arrays as nested lists, tables as rows or columns, no wrappers") {
     const ZanjFile nan(corpus("nan_values.zanj"));
     CHECK(resolved(nan, {"small"}, 0, true) == "[1.0, NaN, Infinity, -Infinity]");  // inline too
-    CHECK(resolved(nan, {"table"}, 0, true) == R"([{"x": 1.0, "y": "a"}, {"x": NaN, "y": null}, {"x": 3.0, "y": "c"}])");
+    CHECK(resolved(nan, {"table"}, 0, true) ==
+          R"([{"x": 1.0, "y": "a"}, {"x": NaN, "y": null}, {"x": 3.0, "y": "c"}])");
     CHECK(resolved(nan, {"table"}, 0, true, true) == R"({"x": [1.0, NaN, 3.0], "y": ["a", null, "c"]})");
     const std::string whole = resolved(nan, {}, 0, true);
     CHECK(whole.find("__muutils_format__") == std::string::npos);

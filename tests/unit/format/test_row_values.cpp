@@ -30,7 +30,8 @@ ZanjFile awkward() {
                             "\n"
                             R"({"name": "", "x": NaN, "nested": {"k": 1}})"
                             "\n";
-  return ZanjFile(memory_archive({{"__zanj__.json", main}, {"t.jsonl", table}, {"l.jsonl", "1\n[2]\n\"three\"\nbad json\n"}}));
+  return ZanjFile(
+      memory_archive({{"__zanj__.json", main}, {"t.jsonl", table}, {"l.jsonl", "1\n[2]\n\"three\"\nbad json\n"}}));
 }
 }  // namespace
 
@@ -56,7 +57,8 @@ TEST_SUITE("row_values") {
     CHECK(rows(z, "long_list", "", RowFormat::json, {}, 2) == "[298, 299]\n");
     CHECK(rows(z, "long_list", "[10:20]", RowFormat::json, 3, 2) == "[11, 12]\n");
     CHECK(rows(z, "long_list", "[400:]", RowFormat::json) == "[]\n");
-    CHECK_THROWS_WITH_AS(rows(z, "long_list", "[300]", RowFormat::json), doctest::Contains("row 300 is out of range (it has 300 rows)"), Error);
+    CHECK_THROWS_WITH_AS(rows(z, "long_list", "[300]", RowFormat::json),
+                         doctest::Contains("row 300 is out of range (it has 300 rows)"), Error);
     CHECK_THROWS_WITH_AS(rows(z, "long_list", "[-301]", RowFormat::json), doctest::Contains("list 'long_list'"), Error);
     CHECK_THROWS_WITH_AS(rows(z, "long_list", "[1, 2]", RowFormat::json), doctest::Contains("one dimension"), Error);
     CHECK_THROWS_WITH_AS(rows(z, "long_list", "", RowFormat::csv), doctest::Contains("csv"), Error);

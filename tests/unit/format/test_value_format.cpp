@@ -33,7 +33,8 @@ TEST_SUITE("value_format") {
     CHECK(json("[18446744073709551615]", "uint64", "[1]") == "[18446744073709551615]\n");
     CHECK(json("[0.1, 1, 65504, -0.0]", "float16", "[4]") == "[0.1, 1.0, 6.55e+04, -0.0]\n");
     CHECK(json("[0.1, 1e-45, 3.4028234663852886e38]", "float32", "[3]") == "[0.1, 1e-45, 3.4028235e+38]\n");
-    CHECK(json("[0.1, NaN, Infinity, -Infinity, 1e300]", "float64", "[5]") == "[0.1, NaN, Infinity, -Infinity, 1e+300]\n");
+    CHECK(json("[0.1, NaN, Infinity, -Infinity, 1e300]", "float64", "[5]") ==
+          "[0.1, NaN, Infinity, -Infinity, 1e+300]\n");
     CHECK(json("[[0.1, -2], [NaN, 0]]", "complex64", "[2]") == "[[0.1, -2.0], [NaN, 0.0]]\n");
     CHECK(json("[[0.1, -2]]", "complex128", "[1]") == "[[0.1, -2.0]]\n");
     CHECK(json(R"(["a\"b", "\u00e9", ""])", "<U3", "[3]") == "[\"a\\\"b\", \"\xc3\xa9\", \"\"]\n");
@@ -59,7 +60,7 @@ TEST_SUITE("value_format") {
     CHECK(print(a, ValueFormat::json, "[:, 9:, :]") == "[[], []]\n");
     CHECK(print(a, ValueFormat::text, "[:, 9:, :]") == "[]\n");
     CHECK_NOTHROW(check_json_printable({0, std::uint64_t{1} << 62}));
-    CHECK_NOTHROW(check_json_printable({1024, 1024, 0, 7}));  // exactly kMaxEmptyLists
+    CHECK_NOTHROW(check_json_printable({1024, 1024, 0, 7}));           // exactly kMaxEmptyLists
     CHECK_NOTHROW(check_json_printable({std::uint64_t{1} << 62, 5}));  // not zero-size: nothing to refuse
     CHECK_THROWS_AS(check_json_printable({1024, 1025, 0}), Error);
     CHECK_THROWS_AS(check_json_printable({1000000000000000000, 0}), Error);
@@ -71,8 +72,10 @@ TEST_SUITE("value_format") {
     CHECK(print(a, ValueFormat::csv) == "1.5,2.0\n3.0,NaN\n");
     CHECK(print(a, ValueFormat::csv, "[:, 0]") == "1.5\n3.0\n");
     CHECK(print(a, ValueFormat::csv, "[1, 1]") == "NaN\n");
-    CHECK(print(InlineArray("[[1, -2], [0, 0.5]]", "complex128", "[2]"), ValueFormat::csv) == "(1.0-2.0j)\n(0.0+0.5j)\n");
-    CHECK(print(InlineArray(R"(["a,b", "q\"", "", "x"])", "<U4", "[4]"), ValueFormat::csv) == "\"a,b\"\n\"q\"\"\"\n\"\"\nx\n");
+    CHECK(print(InlineArray("[[1, -2], [0, 0.5]]", "complex128", "[2]"), ValueFormat::csv) ==
+          "(1.0-2.0j)\n(0.0+0.5j)\n");
+    CHECK(print(InlineArray(R"(["a,b", "q\"", "", "x"])", "<U4", "[4]"), ValueFormat::csv) ==
+          "\"a,b\"\n\"q\"\"\"\n\"\"\nx\n");
     CHECK(print(InlineArray("[true]", "bool", "[1]"), ValueFormat::csv) == "true\n");
     const InlineArray cube("[[[1]]]", "int8", "[1, 1, 1]");
     CHECK_THROWS_WITH_AS(print(cube, ValueFormat::csv), doctest::Contains("3-D"), Error);

@@ -130,7 +130,8 @@ TEST_SUITE("hash content") {
                                  "l": {"__muutils_format__": "list:external", "$ref": "l.jsonl"}})";
     std::vector<std::string> lines;
     for (int i = 0; i < 500; ++i) lines.push_back("{\"i\": " + std::to_string(i) + "}");
-    const ZanjFile z = make_zanj(root, {{"w.npy", test::npy_member("<f4", false, {1000}, values)}, {"l.jsonl", test::jsonl(lines)}});
+    const ZanjFile z =
+        make_zanj(root, {{"w.npy", test::npy_member("<f4", false, {1000}, values)}, {"l.jsonl", test::jsonl(lines)}});
     HashOptions worker;
     worker.queue_bytes = 64;  // every member counts as large
     CHECK(hash_archive(z, worker).digest == hash_archive(z, {}).digest);

@@ -28,5 +28,7 @@ TEST_SUITE("hash digest") {
     }
   }
 
-  TEST_CASE("hex_text writes two lowercase digits per byte") { CHECK(hex_text(std::string("\x00\xff\x1a", 3)) == "00ff1a"); }
+  TEST_CASE("hex_text writes two lowercase digits per byte") {
+    CHECK(hex_text(std::string("\x00\xff\x1a", 3)) == "00ff1a");
+  }
 }

@@ -6,8 +6,8 @@
 using namespace zanj;
 
 TEST_SUITE("hash compare") {
-  const std::vector<NodeDigest> pinned{{"", "dict", "r"}, {"m", "dict", "m"}, {"m/w", "array", "w"},
-                                       {"m/b", "array", "b"}, {"cfg", "dict", "c"}};
+  const std::vector<NodeDigest> pinned{
+      {"", "dict", "r"}, {"m", "dict", "m"}, {"m/w", "array", "w"}, {"m/b", "array", "b"}, {"cfg", "dict", "c"}};
 
   TEST_CASE("nothing changed") { CHECK(compare_digests(pinned, pinned).empty()); }
 
@@ -23,8 +23,8 @@ TEST_SUITE("hash compare") {
   }
 
   TEST_CASE("missing and added nodes; a container changed by itself is listed") {
-    std::vector<NodeDigest> now{{"", "dict", "r2"}, {"m", "dict", "m2"}, {"m/w", "array", "w"},
-                                {"m/new", "array", "n"}, {"cfg", "dict", "c2"}};
+    std::vector<NodeDigest> now{
+        {"", "dict", "r2"}, {"m", "dict", "m2"}, {"m/w", "array", "w"}, {"m/new", "array", "n"}, {"cfg", "dict", "c2"}};
     const auto c = compare_digests(pinned, now);
     REQUIRE(c.size() == 3);
     CHECK(c[0].path == "m/b");

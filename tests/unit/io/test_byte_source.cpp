@@ -53,8 +53,8 @@ TEST_CASE("FileSource reads a regular file") {
   CHECK(buf == content.substr(50000, 1000));
   CHECK(src.read_some(content.size() - 10, buf.data(), buf.size()) == 10);
   CHECK(src.read_some(content.size(), buf.data(), buf.size()) == 0);
-  CHECK_THROWS_WITH_AS(src.read_at(content.size() - 10, buf.data(), 11),
-                       doctest::Contains("unexpected end of file"), Error);
+  CHECK_THROWS_WITH_AS(src.read_at(content.size() - 10, buf.data(), 11), doctest::Contains("unexpected end of file"),
+                       Error);
 }
 
 TEST_CASE("FileSource refuses missing paths and non-regular files with a usage error") {

@@ -47,7 +47,8 @@ TEST_SUITE("safe_files") {
     CHECK_THROWS_WITH_AS(open_below(root.get(), "link/z", CreateDirs::yes), doctest::Contains("symbolic link"), Error);
     CHECK(fs::is_empty(tmp / "outside"));
     zanj::test::write_file(tmp / "root/plain", "x");
-    CHECK_THROWS_WITH_AS(open_below(root.get(), "plain/z", CreateDirs::yes), doctest::Contains("not a directory"), Error);
+    CHECK_THROWS_WITH_AS(open_below(root.get(), "plain/z", CreateDirs::yes), doctest::Contains("not a directory"),
+                         Error);
     CHECK_THROWS_AS(open_below(root.get(), "x/../..", CreateDirs::yes), Error);
   }
 

@@ -88,9 +88,10 @@ TEST_SUITE("json") {
 
   TEST_CASE("writer output is valid UTF-8 JSON whatever the string bytes") {
     CHECK(to_json(Json("\x1b\x07\x7f")) == R"("\u001b\u0007\u007f")");
-    CHECK(to_json(Json("\xc2\x9b")) == R"("\u009b")");         // C1 CSI
-    CHECK(to_json(Json("a\xff" "b")) == R"("a\udcffb")");      // surrogateescape
-    CHECK(to_json(Json("\xed\xa0\x80")) == R"("\ud800")");      // a lone surrogate kept as WTF-8
+    CHECK(to_json(Json("\xc2\x9b")) == R"("\u009b")");  // C1 CSI
+    CHECK(to_json(Json("a\xff"
+                       "b")) == R"("a\udcffb")");           // surrogateescape
+    CHECK(to_json(Json("\xed\xa0\x80")) == R"("\ud800")");  // a lone surrogate kept as WTF-8
     CHECK(to_json(Json("\xed\xbf\xbf")) == R"("\udfff")");
     CHECK(to_json(Json("caf\xc3\xa9")) == "\"caf\xc3\xa9\"");
     CHECK(to_json(Json(JsonObject{{"\xfe", 1}})) == R"({"\udcfe": 1})");

@@ -42,7 +42,8 @@ TEST_SUITE("json members") {
 
   TEST_CASE("a document that owns its text keeps one copy of each repeated key, and frees the text") {
     std::string text = "[";
-    for (int i = 0; i < 1000; ++i) text += std::string(i ? "," : "") + "{\"a_rather_long_key\": " + std::to_string(i) + "}";
+    for (int i = 0; i < 1000; ++i)
+      text += std::string(i ? "," : "") + "{\"a_rather_long_key\": " + std::to_string(i) + "}";
     text += "]";
     const JsonDocument doc = parse_document(std::move(text), "t");
     CHECK(doc.root().size() == 1000);

@@ -78,7 +78,8 @@ TEST_SUITE("json_packed") {
   }
 
   TEST_CASE("what is not an array of bare scalars stays for the walk, which refuses what Python refuses") {
-    for (const char* bad : {"[1,2,]", "[,1,2]", "[1,,2]", "[01,2]", "[1.,2]", "[1 2,3]", "[nan,1]", "[1,2}", "{\"a\":[1,2}"}) {
+    for (const char* bad :
+         {"[1,2,]", "[,1,2]", "[1,,2]", "[01,2]", "[1.,2]", "[1 2,3]", "[nan,1]", "[1,2}", "{\"a\":[1,2}"}) {
       CAPTURE(bad);
       CHECK_THROWS_AS(kept(bad, 1), Error);
       CHECK_THROWS_AS(parse_json(bad, "t"), Error);

@@ -52,18 +52,22 @@ TEST_SUITE("json scalars") {
     const auto& a = lone.as_array();
     CHECK(a[0].as_string() == "\xED\xA0\x80");
     CHECK(a[2].as_string() == "\xF0\x9F\x98\x80");
-    CHECK(a[3].as_string() == "\xED\xA0\x80" "A");
+    CHECK(a[3].as_string() ==
+          "\xED\xA0\x80"
+          "A");
     CHECK(a[4].as_string() == "\xF0\x90\x80\x80");
     CHECK(to_json(lone) == R"(["\ud800", "\udc00x", "😀", "\ud800A", "𐀀"])");
     CHECK(parse_json(to_json(lone), "t") == lone);
     // Encoded surrogates in the bytes are accepted ('surrogatepass') and kept.
     CHECK(parse_json("\"\xED\xA0\x80\"", "t").as_string() == "\xED\xA0\x80");
-    CHECK_FALSE(parses_as_json("\"\xC0\x80\""));       // overlong
+    CHECK_FALSE(parses_as_json("\"\xC0\x80\""));          // overlong
     CHECK_FALSE(parses_as_json("\"\xF4\x90\x80\x80\""));  // past U+10FFFF
-    CHECK_FALSE(parses_as_json("\"\xE2\x82\""));       // truncated
+    CHECK_FALSE(parses_as_json("\"\xE2\x82\""));          // truncated
     CHECK_FALSE(parses_as_json("\"a\tb\""));
     CHECK_FALSE(parses_as_json("\"a\nb\""));
-    CHECK(parses_as_json("\"a\x7f" "b\""));
+    CHECK(
+        parses_as_json("\"a\x7f"
+                       "b\""));
     CHECK_FALSE(parses_as_json(R"("\x")"));
     CHECK_FALSE(parses_as_json(R"("\u12")"));
     CHECK_FALSE(parses_as_json(R"("\ud800\u12G4")"));
@@ -84,7 +88,7 @@ TEST_SUITE("json scalars") {
     CHECK(j.as_array()[0].as_string() == "\xED\xA0\x80\xED\xB0\x80");
     CHECK(j.as_array()[1].as_object()[0].first == "\xED\xB0\x80k");
     CHECK(to_json(j.as_array()[0]) == R"("\ud800\udc00")");
-    CHECK_FALSE(parses_as_json("[\xED\xA0\x80]"));  // outside a string it is no token
+    CHECK_FALSE(parses_as_json("[\xED\xA0\x80]"));                             // outside a string it is no token
     CHECK(parse_json("\"\xEE\xA0\x80\"", "t").as_string() == "\xEE\xA0\x80");  // the mask's own byte is kept
   }
 }

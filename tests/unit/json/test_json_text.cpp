@@ -32,12 +32,18 @@ TEST_SUITE("json text") {
   TEST_CASE("UTF-16 and UTF-32, as json.detect_encoding finds them") {
     using namespace std::string_literals;
     JsonParseNotes notes;
-    CHECK(parse_json("\xFF\xFE[\x00" "1\x00]\x00"s, "t", {}, &notes).as_array()[0].as_int64() == 1);
+    CHECK(parse_json("\xFF\xFE[\x00"
+                     "1\x00]\x00"s,
+                     "t", {}, &notes)
+              .as_array()[0]
+              .as_int64() == 1);
     CHECK(notes.encoding == "utf-16");
     CHECK(parse_json("\x00[\x00\"\xD8\x3D\xDE\x00\x00\"\x00]"s, "t").as_array()[0].as_string() == "\xF0\x9F\x98\x80");
     CHECK(parse_json("1\x00\x00\x00"s, "t").as_int64() == 1);  // utf-32-le
-    CHECK(parse_json("7\x00"s, "t").as_int64() == 7);            // two bytes: utf-16-le
-    CHECK_FALSE(parses_as_json("\xFF\xFE[\x00" "1"s));                   // odd length
+    CHECK(parse_json("7\x00"s, "t").as_int64() == 7);          // two bytes: utf-16-le
+    CHECK_FALSE(
+        parses_as_json("\xFF\xFE[\x00"
+                       "1"s));  // odd length
   }
 
   std::string minified(std::string text) {
@@ -61,8 +67,8 @@ TEST_SUITE("json text") {
     CHECK(minified("[1 , 2 ]  ") == "[1,2]");
     CHECK(minified(" 12 \n") == "12");
     CHECK(minified("[\"a\\\\\"  ,  1]") == "[\"a\\\\\",1]");  // an escaped backslash ends in a real quote
-    CHECK(minified("\"open  ") == "\"open  ");                        // an unterminated string is kept whole
-    CHECK(minified(" \f1") == "\f1");                               // only JSON's four spaces go
+    CHECK(minified("\"open  ") == "\"open  ");                // an unterminated string is kept whole
+    CHECK(minified(" \f1") == "\f1");                         // only JSON's four spaces go
     const std::string once = minified("{ \"k\" : [ 1 2 , \"x y\" ] }");
     CHECK(minified(once) == once);
   }
@@ -88,7 +94,8 @@ TEST_SUITE("json text") {
     for (std::size_t i = 0; i < text.size(); i += step) minifier.append(out, text.substr(i, step));
     minifier.finish(out);
     try {
-      streamed_value = to_json(parse_document(JsonText{std::move(out), minifier.minified(), minifier.bom()}, "t").root().copy());
+      streamed_value =
+          to_json(parse_document(JsonText{std::move(out), minifier.minified(), minifier.bom()}, "t").root().copy());
     } catch (const Error&) {
     }
     return {whole, streamed_value};
@@ -100,7 +107,12 @@ TEST_SUITE("json text") {
     // refuses the NULs; minified first, "7\0\0\0" would read as UTF-32 and give 7 (found by
     // fuzz_json, fuzz/regressions/json/minified-text-detected-as-utf32).
     for (const std::string& text : {"\n7\0\0\0\t"s, " 7\0"s, "\xEF\xBB\xBF 1"s, "\xEF\xBB\xBF\n{\"a\": [1, 2]}\n"s,
-                                    "\xEF\xBB\xBF" "1 2"s, "\t\xEF\xBB\xBFInfinity"s, "\xFF\xFE[\x00 \x00" "1\x00]\x00"s, "  [\"x\"]"s, "12"s}) {
+                                    "\xEF\xBB\xBF"
+                                    "1 2"s,
+                                    "\t\xEF\xBB\xBFInfinity"s,
+                                    "\xFF\xFE[\x00 \x00"
+                                    "1\x00]\x00"s,
+                                    "  [\"x\"]"s, "12"s}) {
       for (std::size_t step : {1, 2, 3, 5, 64}) {
         const auto [whole, streamed_value] = both_ways(text, step);
         CHECK_MESSAGE(whole == streamed_value, text, " in steps of ", step);
@@ -117,7 +129,9 @@ TEST_SUITE("json text") {
     CHECK(has_commas_outside_strings("[\",,,,\",\"\\\",,\"]", 1));
     // The eight-bytes-at-a-time count: commas at every position of a word, and bytes next to ','.
     std::string mixed;
-    for (int i = 0; i < 100; ++i) mixed += std::string(static_cast<std::size_t>(i % 9), static_cast<char>('0' + i % 10)) + (i % 3 ? "," : ",\xAC\x2D\x2B");
+    for (int i = 0; i < 100; ++i)
+      mixed += std::string(static_cast<std::size_t>(i % 9), static_cast<char>('0' + i % 10)) +
+               (i % 3 ? "," : ",\xAC\x2D\x2B");
     const auto commas = static_cast<std::uint64_t>(std::count(mixed.begin(), mixed.end(), ','));
     CHECK(has_commas_outside_strings(mixed, commas));
     CHECK_FALSE(has_commas_outside_strings(mixed, commas + 1));

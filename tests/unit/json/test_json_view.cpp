@@ -11,9 +11,10 @@ using namespace zanj;
 
 TEST_SUITE("json_view") {
   TEST_CASE("a view reads a parsed document without copying it") {
-    const Json doc = parse_json(R"({"s": "text", "n": -3, "u": 18446744073709551615, "big": 123456789012345678901234567890,
+    const Json doc =
+        parse_json(R"({"s": "text", "n": -3, "u": 18446744073709551615, "big": 123456789012345678901234567890,
                                    "f": 1.5, "b": true, "z": null, "list": [1, [2], {"k": "v"}], "dup": 1, "dup": 2})",
-                                "t");
+                   "t");
     const JsonView v = view_of(doc);
     CHECK(v.is_object());
     CHECK(v.size() == 9);  // duplicate keys: one member, the last value (Python's dict)

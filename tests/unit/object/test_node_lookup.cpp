@@ -50,9 +50,11 @@ TEST_SUITE("node_lookup") {
   }
 
   TEST_CASE("a missing node names its nearest parent and what is under it") {
-    CHECK(error_of("nope") == "f.zanj: no object at path 'nope': the root has no 'nope'; its keys: w, a[0], a~1b, list, "
-                              "empty, rows, many");
-    CHECK(error_of("a~1b/d/e") == "f.zanj: no object at path 'a~1b/d/e': 'a~1b' has no 'd' (did you mean 'c'?); its keys: c");
+    CHECK(error_of("nope") ==
+          "f.zanj: no object at path 'nope': the root has no 'nope'; its keys: w, a[0], a~1b, list, "
+          "empty, rows, many");
+    CHECK(error_of("a~1b/d/e") ==
+          "f.zanj: no object at path 'a~1b/d/e': 'a~1b' has no 'd' (did you mean 'c'?); its keys: c");
     CHECK(error_of("list/3").find("it is a list with indices 0 to 2") != std::string::npos);
     CHECK(error_of("empty/x").find("it has no keys") != std::string::npos);
     CHECK(error_of("a[0]/x").find("it is a number") != std::string::npos);

@@ -31,7 +31,7 @@ TEST_SUITE("table_frame") {
     CHECK(frame({R"({"b": 2, "a": 1})", R"({"a": 1, "b": 2})"}) == V{"b:int64", "a:int64"});
     CHECK(frame({R"({"a": 1})", R"({"b": 2.5, "a": 2})"}) == V{"a:int64", "b:float64"});
     CHECK(frame({R"({"a": 0, "b": 2, "a": 1})"}) == V{"a:int64", "b:int64"});  // a repeated key keeps its place
-    CHECK(frame({}, {"b", "a"}) == V{"b:object", "a:object"});                  // no rows: the columns field
+    CHECK(frame({}, {"b", "a"}) == V{"b:object", "a:object"});                 // no rows: the columns field
   }
 
   TEST_CASE("dtypes as pandas infers them") {
@@ -48,7 +48,8 @@ TEST_SUITE("table_frame") {
     CHECK(frame({R"({"a": 9223372036854775808})", R"({"a": 1})"}) == V{"a:uint64"});
     CHECK(frame({R"({"a": 9223372036854775808})", R"({"a": -1})"}) == V{"a:object"});
     CHECK(frame({R"({"a": 18446744073709551616})"}) == V{"a:object"});
-    CHECK(frame({R"({"a": null})", R"({"a": 1180591620717411303424})"}) == V{"a:float64"});  // range unchecked after None
+    CHECK(frame({R"({"a": null})", R"({"a": 1180591620717411303424})"}) ==
+          V{"a:float64"});  // range unchecked after None
     CHECK(frame({R"({"a": 1180591620717411303424})", R"({"a": null})"}) == V{"a:object"});
     CHECK(frame({R"({"a": [1]})", R"({"a": {"k": 1}})"}) == V{"a:object"});
   }
@@ -59,11 +60,9 @@ TEST_SUITE("table_frame") {
     CHECK(std::isnan(frame_cell(FrameDtype::float64, &null).as_real()));
     CHECK(std::isnan(frame_cell(FrameDtype::float64, nullptr).as_real()));
     CHECK(std::isnan(frame_cell(FrameDtype::object, nullptr).as_real()));  // pandas fills NaN
-    CHECK(frame_cell(FrameDtype::object, &null).is_null());                 // None stays None
+    CHECK(frame_cell(FrameDtype::object, &null).is_null());                // None stays None
     CHECK(frame_cell(FrameDtype::int64, &one) == Json(1));
   }
 
-  TEST_CASE("a row that is not an object is refused") {
-    CHECK_THROWS_AS(frame({R"({"a": 1})", "[1, 2]"}), Error);
-  }
+  TEST_CASE("a row that is not an object is refused") { CHECK_THROWS_AS(frame({R"({"a": 1})", "[1, 2]"}), Error); }
 }

@@ -29,7 +29,8 @@ TEST_SUITE("tree") {
   TEST_CASE("external arrays, numpy and torch") {
     Json j;
     Node n = classify_text(R"({"__muutils_format__": "numpy.ndarray:external", "$ref": "w.npy",
-                               "shape": [32, 16], "dtype": "float32", "n_elements": 512})", j);
+                               "shape": [32, 16], "dtype": "float32", "n_elements": 512})",
+                           j);
     REQUIRE(n.array);
     CHECK(n.kind == NodeKind::array);
     CHECK(n.array->external());
@@ -40,15 +41,16 @@ TEST_SUITE("tree") {
     CHECK(*n.array->n_elements == 512);
     CHECK_FALSE(n.array->torch);
     n = classify_text(R"({"__muutils_format__": "torch.Tensor:external", "$ref": "t.npy", "shape": [3],
-                          "dtype": "torch.float32", "n_elements": 3})", j);
+                          "dtype": "torch.float32", "n_elements": 3})",
+                      j);
     CHECK(n.array->torch);
     CHECK(n.array->dtype == "torch.float32");
   }
 
   TEST_CASE("inline arrays in every mode") {
     Json j;
-    const char* modes[][2] = {{"array_list_meta", "list"}, {"array_hex_meta", "hex"},
-                              {"array_b64_meta", "b64"}, {"zero_dim", "zero_dim"}};
+    const char* modes[][2] = {
+        {"array_list_meta", "list"}, {"array_hex_meta", "hex"}, {"array_b64_meta", "b64"}, {"zero_dim", "zero_dim"}};
     for (auto& m : modes) {
       const std::string text = std::string(R"({"__muutils_format__": "numpy.ndarray:)") + m[0] +
                                R"(", "data": [1], "shape": [1], "dtype": "int8", "n_elements": 1})";
@@ -60,7 +62,8 @@ TEST_SUITE("tree") {
       CHECK_FALSE(n.is_reference());
     }
     Node z = classify_text(R"({"__muutils_format__": "numpy.ndarray:zero_dim", "data": 5, "shape": [],
-                               "dtype": "int64", "n_elements": 1})", j);
+                               "dtype": "int64", "n_elements": 1})",
+                           j);
     CHECK(z.array->has_shape);
     CHECK(*z.array->element_count() == 1);
   }
@@ -68,7 +71,8 @@ TEST_SUITE("tree") {
   TEST_CASE("format versions: __format__ of the releases before muutils 0.8") {
     Json j;
     Node a = classify_text(R"({"__format__": "numpy.ndarray:array_hex_meta", "data": "0100", "shape": [2],
-                               "dtype": "uint8", "n_elements": 2})", j);
+                               "dtype": "uint8", "n_elements": 2})",
+                           j);
     REQUIRE(a.array);
     CHECK(a.version == FormatVersion::legacy);
     CHECK(a.format == "numpy.ndarray:array_hex_meta");
@@ -97,11 +101,13 @@ TEST_SUITE("tree") {
     Json j;
     Node t = classify_text(R"({"__format__": "pandas.DataFrame:external", "$ref": "t.jsonl",
                                "columns": {"c": {"types": ["str"], "len": 3}, "a": {"types": ["int"], "len": 3}},
-                               "data[0]": {"a": 1, "c": "x"}})", j);
+                               "data[0]": {"a": 1, "c": "x"}})",
+                           j);
     REQUIRE(t.table);
     CHECK(t.table->columns == std::vector<std::string>{"a", "c"});  // the first row's order
     Node n = classify_text(R"({"__muutils_format__": "pandas.DataFrame:external", "$ref": "t.jsonl",
-                               "columns": {"c": {}, "a": {}}})", j);
+                               "columns": {"c": {}, "a": {}}})",
+                           j);
     CHECK(n.table->columns == std::vector<std::string>{"c", "a"});  // no first row: the dict's keys
   }
 
@@ -111,13 +117,15 @@ TEST_SUITE("tree") {
     REQUIRE(a.array);
     CHECK(a.version == FormatVersion::legacy);
     CHECK(a.array->encoding == ArrayEncoding::hex);
-    Node e = classify_text(R"({"__format__": "external:npy", "$ref": "w.npy", "shape": [2, 3], "dtype": "float32"})", j);
+    Node e =
+        classify_text(R"({"__format__": "external:npy", "$ref": "w.npy", "shape": [2, 3], "dtype": "float32"})", j);
     REQUIRE(e.array);
     CHECK(e.array->external());
     CHECK(e.array->member == "w.npy");
     CHECK(e.array->shape == std::vector<std::uint64_t>{2, 3});
     // its loader gives every .jsonl member as a list, a DataFrame's rows included
-    Node l = classify_text(R"x({"__format__": "external:jsonl", "$ref": "t.jsonl", "columns": ["a"], "len(data)": 4})x", j);
+    Node l =
+        classify_text(R"x({"__format__": "external:jsonl", "$ref": "t.jsonl", "columns": ["a"], "len(data)": 4})x", j);
     CHECK(l.kind == NodeKind::external_list);
     CHECK(l.list->length == 4u);
     CHECK(is_first_generation_format("external:npy"));
@@ -129,14 +137,15 @@ TEST_SUITE("tree") {
   TEST_CASE("a small DataFrame kept inline (releases before ZANJ 0.6) is a table without a member") {
     Json j;
     Node t = classify_text(R"({"__format__": "pandas.DataFrame", "columns": ["x", "y"],
-                               "data": [{"x": 1, "y": "a"}, {"x": 2, "y": "b"}], "path": ["t"]})", j);
+                               "data": [{"x": 1, "y": "a"}, {"x": 2, "y": "b"}], "path": ["t"]})",
+                           j);
     REQUIRE(t.table);
     CHECK(t.kind == NodeKind::table);
     CHECK(t.table->columns == std::vector<std::string>{"x", "y"});
     CHECK(t.table->rows == 2u);
     REQUIRE(t.table->inline_rows);
     CHECK(t.table->inline_rows.size() == 2);
-    CHECK_FALSE(t.is_reference());  // nothing to read from a member
+    CHECK_FALSE(t.is_reference());    // nothing to read from a member
     CHECK(node_children(t).empty());  // its rows are the table's, not keys to list
     // "data" that is not a list of rows is no table: the format-keyed object as it is
     CHECK(classify_text(R"({"__format__": "pandas.DataFrame", "data": 5})", j).kind == NodeKind::other);
@@ -148,7 +157,8 @@ TEST_SUITE("tree") {
   TEST_CASE("tables, external lists, dataclasses, other") {
     Json j;
     Node t = classify_text(R"j({"__muutils_format__": "pandas.DataFrame:external", "$ref": "t.jsonl",
-                               "len(data)": 400, "columns": ["id", "x"], "data[0]": {"id": 0, "x": 1}})j", j);
+                               "len(data)": 400, "columns": ["id", "x"], "data[0]": {"id": 0, "x": 1}})j",
+                           j);
     REQUIRE(t.table);
     CHECK(t.kind == NodeKind::table);
     CHECK(*t.table->rows == 400);
@@ -178,7 +188,8 @@ TEST_SUITE("tree") {
     CHECK(n.array->member.empty());
     n = classify_text(R"({"__muutils_format__": 7})", j);
     CHECK(n.kind == NodeKind::other);
-    n = classify_text(R"({"__muutils_format__": "numpy.ndarray:external", "shape": [4294967296, 4294967296, 4294967296]})", j);
+    n = classify_text(
+        R"({"__muutils_format__": "numpy.ndarray:external", "shape": [4294967296, 4294967296, 4294967296]})", j);
     CHECK_FALSE(n.array->element_count());
   }
 
@@ -205,7 +216,8 @@ TEST_SUITE("tree") {
   }
 
   TEST_CASE("paths and segments are made on demand, for any node asked, below a start path") {
-    const Json root = parse_json(R"({"a": {"x~": [10, {"y": 1}], "": 2}, "b/c": [[3]], "__muutils_format__": "f"})", "t");
+    const Json root =
+        parse_json(R"({"a": {"x~": [10, {"y": 1}], "": 2}, "b/c": [[3]], "__muutils_format__": "f"})", "t");
     // Every node asked (the reference answer), then only some nodes: what was made for one node
     // must never leak into a later one's path.
     std::vector<std::pair<std::string, PathSegments>> all;
@@ -214,8 +226,9 @@ TEST_SUITE("tree") {
       CHECK(v.path() == join_path(v.segments()));
       return true;
     });
-    const std::vector<std::string> expected{"s~1t", "s~1t/a", "s~1t/a/x~0", "s~1t/a/x~0/0", "s~1t/a/x~0/1",
-                                            "s~1t/a/x~0/1/y", "s~1t/a/~e", "s~1t/b~1c", "s~1t/b~1c/0", "s~1t/b~1c/0/0"};
+    const std::vector<std::string> expected{"s~1t",         "s~1t/a",         "s~1t/a/x~0", "s~1t/a/x~0/0",
+                                            "s~1t/a/x~0/1", "s~1t/a/x~0/1/y", "s~1t/a/~e",  "s~1t/b~1c",
+                                            "s~1t/b~1c/0",  "s~1t/b~1c/0/0"};
     REQUIRE(all.size() == expected.size());
     for (std::size_t i = 0; i < all.size(); ++i) CHECK(all[i].first == expected[i]);
     CHECK(all[5].second == PathSegments{"s/t", "a", "x~", "1", "y"});

@@ -36,8 +36,9 @@ TEST_SUITE("json_externalize") {
     const auto& lines = std::get<JsonLinesSource>(r.members[0].source).items;
     CHECK(lines.size() == 300);
     CHECK(lines[299].as_int64() == 299);
-    CHECK(to_json(r.externals.externals_info()) ==
-          R"j({"long.jsonl": {"item_type": "jsonl", "path": ["long"], "type(data)": "<class 'list'>", "len(data)": 300, "data[0]": 0}})j");
+    CHECK(
+        to_json(r.externals.externals_info()) ==
+        R"j({"long.jsonl": {"item_type": "jsonl", "path": ["long"], "type(data)": "<class 'list'>", "len(data)": 300, "data[0]": 0}})j");
   }
 
   TEST_CASE("thresholds are 'at least'") {
@@ -65,8 +66,8 @@ TEST_SUITE("json_externalize") {
   }
 
   TEST_CASE("lists of objects carry the reference's jsonl metadata") {
-    const Externalized r = externalize(R"j({"rows": [{"a": 1, "b": "x"}, {"a": 2.5}, {"a": null, "c": [1]}]})j",
-                                 Thresholds{256, 3});
+    const Externalized r =
+        externalize(R"j({"rows": [{"a": 1, "b": "x"}, {"a": 2.5}, {"a": null, "c": [1]}]})j", Thresholds{256, 3});
     CHECK(to_json(*r.value.find("rows")) ==
           R"j({"__muutils_format__": "list:external", "$ref": "rows.jsonl", "len(data)": 3, "columns": )j"
           R"j({"a": {"types": ["int", "float", "NoneType"], "len": 3}, "b": {"types": ["str"], "len": 1}, )j"
@@ -74,8 +75,8 @@ TEST_SUITE("json_externalize") {
   }
 
   TEST_CASE("dataclass fields are stored by the same rules, the format key kept") {
-    const Externalized r = externalize(R"j({"__muutils_format__": "Cfg(SerializableDataclass)", "xs": [1, 2, 3]})j",
-                                 Thresholds{256, 3});
+    const Externalized r =
+        externalize(R"j({"__muutils_format__": "Cfg(SerializableDataclass)", "xs": [1, 2, 3]})j", Thresholds{256, 3});
     CHECK(r.value.string_at("__muutils_format__") == "Cfg(SerializableDataclass)");
     CHECK(r.value.find("xs")->string_at("$ref") == "xs.jsonl");
   }
@@ -92,8 +93,9 @@ TEST_SUITE("json_externalize") {
     const Externalized r = externalize(
         R"j({"a": {"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [[1, 2], [3, 4]], "shape": [2, 2], "dtype": "int16", "n_elements": 4}})j",
         Thresholds{4, 256});
-    CHECK(to_json(*r.value.find("a")) ==
-          R"j({"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [2, 2], "dtype": "int16", "n_elements": 4})j");
+    CHECK(
+        to_json(*r.value.find("a")) ==
+        R"j({"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [2, 2], "dtype": "int16", "n_elements": 4})j");
     REQUIRE(r.members.size() == 1);
     const std::string& npy = std::get<BytesSource>(r.members[0].source).bytes;
     const std::string header = make_npy_header(parse_descr("<i2"), false, {2, 2});
@@ -129,15 +131,15 @@ TEST_SUITE("json_externalize") {
 
   TEST_CASE("an inline array that does not decode is refused with its path") {
     CHECK_THROWS_WITH_AS(
-        externalize(R"j({"bad": {"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [1, 2, 3], "shape": [4], "dtype": "int8", "n_elements": 4}})j",
-                    Thresholds{4, 256}),
+        externalize(
+            R"j({"bad": {"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [1, 2, 3], "shape": [4], "dtype": "int8", "n_elements": 4}})j",
+            Thresholds{4, 256}),
         doctest::Contains("'bad'"), Error);
   }
 
   TEST_CASE("reference nodes in the input are refused") {
-    CHECK_THROWS_WITH_AS(
-        externalize(R"j({"x": {"__muutils_format__": "numpy.ndarray:external", "$ref": "x.npy"}})j"),
-        doctest::Contains("cannot provide"), Error);
+    CHECK_THROWS_WITH_AS(externalize(R"j({"x": {"__muutils_format__": "numpy.ndarray:external", "$ref": "x.npy"}})j"),
+                         doctest::Contains("cannot provide"), Error);
     CHECK_THROWS_WITH_AS(externalize(R"j({"t": {"__muutils_format__": "list:external", "$ref": "t.jsonl"}})j"),
                          doctest::Contains("'t'"), Error);
   }

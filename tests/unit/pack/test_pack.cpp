@@ -27,7 +27,8 @@ TEST_SUITE("pack") {
     auto npz = std::make_shared<const Archive>(convert("arrays.npz"));
     plan.members.push_back({"copied.npy", ArchiveMemberSource{npz, npz->find("bias.npy")}, 256});
     plan.members.push_back({"file.bin", DiskFileSource{tmp / "file.bin"}, 11});
-    plan.members.push_back({"lines.jsonl", JsonLinesSource{JsonArray{Json(1), Json("two"), Json(JsonObject{{"x", nullptr}})}}, 0});
+    plan.members.push_back(
+        {"lines.jsonl", JsonLinesSource{JsonArray{Json(1), Json("two"), Json(JsonObject{{"x", nullptr}})}}, 0});
     plan.members.push_back({"bytes.npy", BytesSource{"raw"}, 3});
     PackProgress last;
     const PackSummary s = write_pack(plan, tmp / "out.zanj", {}, [&](const PackProgress& p) { last = p; });
@@ -48,7 +49,7 @@ TEST_SUITE("pack") {
     for (const auto& e : out.entries()) {
       const LocalHeader h = read_local_header(archive_source(out), e);
       const bool external = e.name.rfind("__zanj", 0) != 0;
-      CHECK(h.has_zip64_extra == external);    // force_zip64 on the externals only
+      CHECK(h.has_zip64_extra == external);     // force_zip64 on the externals only
       CHECK((e.dos_date == 0x21) == external);  // externals dated 1980-01-01, JSON members now
     }
   }

@@ -43,8 +43,9 @@ TEST_SUITE("pack_inputs") {
     CHECK(keys(plan.root) == std::vector<std::string>{"weights", "bias", "labels", "mask", "tiny"});
     CHECK(member_names(plan) ==
           std::vector<std::string>{"weights.npy", "bias.npy", "labels.npy", "mask.npy", "tiny.npy"});
-    CHECK(to_json(*plan.root.find("weights")) ==
-          R"j({"__muutils_format__": "numpy.ndarray:external", "$ref": "weights.npy", "shape": [64, 32], "dtype": "float32", "n_elements": 2048})j");
+    CHECK(
+        to_json(*plan.root.find("weights")) ==
+        R"j({"__muutils_format__": "numpy.ndarray:external", "$ref": "weights.npy", "shape": [64, 32], "dtype": "float32", "n_elements": 2048})j");
     CHECK(plan.root.find("mask")->string_at("dtype") == "bool");
     const auto& src = std::get<ArchiveMemberSource>(plan.members[0].source);
     CHECK(src.entry->name == "weights.npy");
@@ -65,10 +66,9 @@ TEST_SUITE("pack_inputs") {
   }
 
   TEST_CASE("several inputs become root keys; names must differ") {
-    const PackPlan plan =
-        plan_pack({PackInput{"a", convert("arrays.npz"), true}, PackInput{"", convert("plain.json")},
-                   PackInput{"", convert("single.npy")}},
-                  {});
+    const PackPlan plan = plan_pack({PackInput{"a", convert("arrays.npz"), true}, PackInput{"", convert("plain.json")},
+                                     PackInput{"", convert("single.npy")}},
+                                    {});
     CHECK(keys(plan.root) == std::vector<std::string>{"a", "plain", "single"});
     CHECK(member_names(plan)[0] == "a/weights.npy");
     CHECK(member_names(plan).back() == "single.npy");

@@ -32,15 +32,17 @@ TEST_SUITE("repack") {
     TempDir tmp;
     const std::string dir = extract_corpus(tmp, "basic.zanj");
     const PackPlan plan = plan_repack(dir, {});
-    CHECK(member_names(plan) == std::vector<std::string>{"big_array.npy", "long_list.jsonl", "nested/deeper/matrix.npy"});
+    CHECK(member_names(plan) ==
+          std::vector<std::string>{"big_array.npy", "long_list.jsonl", "nested/deeper/matrix.npy"});
     REQUIRE(plan.root_text);
     CHECK(*plan.root_text == zanj::test::read_file(dir + "/__zanj__.json"));
     const Json& info = *plan.meta.find("externals_info");
-    CHECK(to_json(*info.find("nested/deeper/matrix.npy")) ==
-          R"j({"item_type": "npy", "path": ["nested", "deeper", "matrix"], "type(data)": "<class 'numpy.ndarray'>", "len(data)": 20})j");
+    CHECK(
+        to_json(*info.find("nested/deeper/matrix.npy")) ==
+        R"j({"item_type": "npy", "path": ["nested", "deeper", "matrix"], "type(data)": "<class 'numpy.ndarray'>", "len(data)": 20})j");
     CHECK(info.find("long_list.jsonl")->find("data[0]")->as_int64() == 0);  // kept from the old meta
-    CHECK(plan.meta.find("sysinfo")->find("python"));                      // kept
-    CHECK(plan.meta.find("sysinfo")->find("zanj_cli"));                    // added
+    CHECK(plan.meta.find("sysinfo")->find("python"));                       // kept
+    CHECK(plan.meta.find("sysinfo")->find("zanj_cli"));                     // added
     CHECK(plan.method == ZipMethod::deflate);
     CHECK(plan.notes.empty());
   }
@@ -65,8 +67,9 @@ TEST_SUITE("repack") {
                            make_npy_header(parse_descr(">i2"), true, {4, 5}) + std::string(40, '\1'));
     const PackPlan plan = plan_repack(dir, {});
     CHECK(!plan.root_text);
-    CHECK(to_json(*plan.root.find("big_array")) ==
-          R"j({"__muutils_format__": "numpy.ndarray:external", "$ref": "big_array.npy", "shape": [4, 5], "dtype": ">i2", "n_elements": 20})j");
+    CHECK(
+        to_json(*plan.root.find("big_array")) ==
+        R"j({"__muutils_format__": "numpy.ndarray:external", "$ref": "big_array.npy", "shape": [4, 5], "dtype": ">i2", "n_elements": 20})j");
     CHECK(plan.meta.find("externals_info")->find("big_array.npy")->find("len(data)")->as_uint64() == 4);
   }
 
@@ -74,7 +77,8 @@ TEST_SUITE("repack") {
     TempDir tmp;
     const std::string dir = extract_corpus(tmp, "dataframe.zanj");
     CHECK(plan_repack(dir, {}).root_text);  // unchanged: kept byte for byte
-    zanj::test::write_file(dir + "/tiny_table.jsonl", "{\"a\": 9, \"b\": \"z\"}\n{\"a\": 1, \"b\": \"x\"}\n{\"a\": 2, \"b\": \"y\"}\n");
+    zanj::test::write_file(dir + "/tiny_table.jsonl",
+                           "{\"a\": 9, \"b\": \"z\"}\n{\"a\": 1, \"b\": \"x\"}\n{\"a\": 2, \"b\": \"y\"}\n");
     const PackPlan plan = plan_repack(dir, {});
     CHECK(!plan.root_text);
     const Json* node = plan.root.find("tiny_table");

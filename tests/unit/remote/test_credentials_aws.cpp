@@ -27,8 +27,10 @@ void write(const std::string& path, const std::string& text) { std::ofstream(pat
 TEST_CASE("the environment's keys come first, with the session token") {
   zanj::test::TempDir tmp;
   write(tmp / "credentials", "[default]\naws_access_key_id = FILEKEY\naws_secret_access_key = FILESECRET\n");
-  const auto c = aws_credentials(offline_table({{"AWS_ACCESS_KEY_ID", "AKID"}, {"AWS_SECRET_ACCESS_KEY", "SECRET"},
-                                        {"AWS_SESSION_TOKEN", "TOKEN"}, {"AWS_SHARED_CREDENTIALS_FILE", tmp / "credentials"}}),
+  const auto c = aws_credentials(offline_table({{"AWS_ACCESS_KEY_ID", "AKID"},
+                                                {"AWS_SECRET_ACCESS_KEY", "SECRET"},
+                                                {"AWS_SESSION_TOKEN", "TOKEN"},
+                                                {"AWS_SHARED_CREDENTIALS_FILE", tmp / "credentials"}}),
                                  {});
   CHECK(c.access_key_id == "AKID");
   CHECK(c.secret_access_key == "SECRET");
@@ -72,10 +74,10 @@ TEST_CASE("a named profile that is missing, or one zanj cannot use, is an error;
   CHECK_THROWS_WITH_AS(aws_credentials(offline_table(missing), {}), doctest::Contains("no such profile"), zanj::Error);
   auto sso = files;
   sso.emplace("AWS_PROFILE", "sso");
-  CHECK_THROWS_WITH_AS(aws_credentials(offline_table(sso), {}), doctest::Contains("sso_session is not supported"), zanj::Error);
-  const auto none = aws_credentials(offline_table({{"AWS_SHARED_CREDENTIALS_FILE", tmp / "nowhere"},
-                                           {"AWS_CONFIG_FILE", tmp / "nowhere"}}),
-                                    {});
+  CHECK_THROWS_WITH_AS(aws_credentials(offline_table(sso), {}), doctest::Contains("sso_session is not supported"),
+                       zanj::Error);
+  const auto none = aws_credentials(
+      offline_table({{"AWS_SHARED_CREDENTIALS_FILE", tmp / "nowhere"}, {"AWS_CONFIG_FILE", tmp / "nowhere"}}), {});
   CHECK(none.access_key_id.empty());
   CHECK(none.source == "anonymous");
   REQUIRE(none.tried.size() == 5);

@@ -6,8 +6,8 @@
 #include "zanj/error.hpp"
 
 using zanj::Exit;
-using zanj::RemoteUrl;
 using zanj::parse_remote_url;
+using zanj::RemoteUrl;
 using zanj::test::exit_of;
 
 TEST_CASE("URLs are told from file names by their scheme, in any case") {

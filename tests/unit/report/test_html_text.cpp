@@ -11,7 +11,10 @@ TEST_SUITE("html_text") {
   }
   TEST_CASE("UTF-8 kept; invalid bytes and controls replaced") {
     CHECK(escape_html("\xD7\xA9\xD7\x9C\xE2\x80\x8B") == "\xD7\xA9\xD7\x9C\xE2\x80\x8B");  // Hebrew, zero-width space
-    CHECK(escape_html("a\xFF" "b") == "a\xEF\xBF\xBD" "b");
+    CHECK(escape_html("a\xFF"
+                      "b") ==
+          "a\xEF\xBF\xBD"
+          "b");
     CHECK(escape_html("\xC0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong NUL
     CHECK(escape_html(std::string("x\0y\x1b", 4)) == "x\xEF\xBF\xBDy\xEF\xBF\xBD");
     CHECK(escape_html("\xC2\x85") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // C1 control NEL

@@ -201,8 +201,8 @@ TEST_SUITE("input") {
   }
 
   TEST_CASE("open_input errors are usage errors naming the path") {
-    CHECK_THROWS_WITH_AS(open_input("/nonexistent/x.zanj", {}),
-                         "/nonexistent/x.zanj: No such file or directory", Error);
+    CHECK_THROWS_WITH_AS(open_input("/nonexistent/x.zanj", {}), "/nonexistent/x.zanj: No such file or directory",
+                         Error);
     CHECK(exit_of([] { open_input("/nonexistent/x.zanj", {}); }) == Exit::usage);
     CHECK(exit_of([] { open_input("/", {}); }) == Exit::usage);
   }

@@ -37,7 +37,7 @@ TEST_SUITE("array_stats") {
     const double m = std::numeric_limits<double>::max();
     for (double v : {m, -m, m, -m}) max.add_real(v);
     CHECK(*max.result(true).std == m);  // exactly: half the range, which is a double
-    StatsAccumulator tiny;  // subnormals are exact in the wide accumulator
+    StatsAccumulator tiny;              // subnormals are exact in the wide accumulator
     for (double v : {5e-324, 1e-323, 1.5e-323}) tiny.add_real(v);
     CHECK(*tiny.result(true).mean == 1e-323);
     CHECK(*tiny.result(true).std == 5e-324);  // sqrt(2/3) * 4.9e-324 rounds to the smallest subnormal

@@ -11,8 +11,9 @@ namespace {
 ZanjFile values_archive() {
   const std::string main = R"({"t": {"__muutils_format__": "pandas.DataFrame:external", "$ref": "t.jsonl",
     "columns": ["n", "s", "b"]}, "nums": [1, 2.5, NaN, true], "words": ["a", "b"]})";
-  const std::string rows = "{\"n\": 1, \"s\": \"x\", \"b\": true}\n{\"n\": 3, \"s\": \"y\", \"b\": false}\n"
-                           "{\"n\": null, \"s\": \"z\", \"b\": true}\n";
+  const std::string rows =
+      "{\"n\": 1, \"s\": \"x\", \"b\": true}\n{\"n\": 3, \"s\": \"y\", \"b\": false}\n"
+      "{\"n\": null, \"s\": \"z\", \"b\": true}\n";
   return ZanjFile(memory_archive({{"__zanj__.json", main}, {"t.jsonl", rows}}));
 }
 
@@ -28,7 +29,7 @@ TEST_SUITE("value_stats") {
     REQUIRE(t.size() == 2);  // "s" holds no number
     CHECK(t[0].path == "t/n");
     CHECK(t[0].kind == "column");
-    CHECK(t[0].stats.count == 3);   // null is counted, not summed
+    CHECK(t[0].stats.count == 3);  // null is counted, not summed
     CHECK(t[0].stats.finite == 2);
     CHECK(*t[0].stats.mean == doctest::Approx(2.0));
     CHECK(t[1].path == "t/b");

@@ -13,8 +13,8 @@
 
 using namespace zanj;
 using test::corpus;
-using test::FixtureParts;
 using test::fixture_zip;
+using test::FixtureParts;
 
 namespace {
 
@@ -30,7 +30,7 @@ bool has(const VerifyReport& r, std::string_view code) {
   return std::find(all.begin(), all.end(), code) != all.end();
 }
 
-const char* const kValid[] = {"basic.zanj",     "dataclass.zanj", "dataframe.zanj", "dtypes.zanj", "inline_b64.zanj",
+const char* const kValid[] = {"basic.zanj",      "dataclass.zanj", "dataframe.zanj",  "dtypes.zanj", "inline_b64.zanj",
                               "inline_hex.zanj", "model.zanj",     "nan_values.zanj", "stored.zanj", "tuple_list.zanj"};
 
 }  // namespace
@@ -48,12 +48,15 @@ TEST_SUITE("verify") {
   }
 
   TEST_CASE("the malformed corpus is invalid, each for its reason") {
-    const std::pair<const char*, const char*> cases[] = {
-        {"truncated.zanj", "no_eocd"},          {"bad_crc.zanj", "crc_mismatch"},
-        {"no_main.zanj", "missing_main"},       {"no_meta.zanj", "missing_meta"},
-        {"bad_main_json.zanj", "json_invalid"}, {"missing_external.zanj", "dangling_ref"},
-        {"zip_slip.zanj", "unsafe_name"},       {"absolute_path.zanj", "unsafe_name"},
-        {"npy_shape_mismatch.zanj", "npy_mismatch"}};
+    const std::pair<const char*, const char*> cases[] = {{"truncated.zanj", "no_eocd"},
+                                                         {"bad_crc.zanj", "crc_mismatch"},
+                                                         {"no_main.zanj", "missing_main"},
+                                                         {"no_meta.zanj", "missing_meta"},
+                                                         {"bad_main_json.zanj", "json_invalid"},
+                                                         {"missing_external.zanj", "dangling_ref"},
+                                                         {"zip_slip.zanj", "unsafe_name"},
+                                                         {"absolute_path.zanj", "unsafe_name"},
+                                                         {"npy_shape_mismatch.zanj", "npy_mismatch"}};
     for (const auto& [name, code] : cases) {
       CAPTURE(name);
       const VerifyReport r = verify_file(corpus(std::string("malformed/") + name));

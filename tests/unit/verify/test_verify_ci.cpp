@@ -26,10 +26,10 @@ std::size_t count(const std::string& text, const std::string& needle) {
 
 TEST_SUITE("verify_ci") {
   TEST_CASE("junit_xml: one testcase per archive, a failure per error, an error per unreadable file") {
-    const std::string xml = junit_xml({outcome_with({}),
-                                       outcome_with({{"crc_mismatch", "w.npy", "w", "CRC <bad> & \"odd\""},
-                                                     {"dangling_ref", "", "", "x"}}),
-                                       {"gone.zanj", std::nullopt, "gone.zanj: No such file or directory"}});
+    const std::string xml =
+        junit_xml({outcome_with({}),
+                   outcome_with({{"crc_mismatch", "w.npy", "w", "CRC <bad> & \"odd\""}, {"dangling_ref", "", "", "x"}}),
+                   {"gone.zanj", std::nullopt, "gone.zanj: No such file or directory"}});
     CHECK(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"));
     CHECK(count(xml, "<testcase ") == 3);
     CHECK(count(xml, "<failure ") == 2);
@@ -41,7 +41,10 @@ TEST_SUITE("verify_ci") {
   }
 
   TEST_CASE("junit_xml: warnings are failures only when strict; controls never reach the XML") {
-    const VerifyOutcome o = outcome_with({}, {{"bom", "a\x01" "b.json", "", "line\none"}});
+    const VerifyOutcome o = outcome_with({}, {{"bom",
+                                               "a\x01"
+                                               "b.json",
+                                               "", "line\none"}});
     const std::string relaxed = junit_xml({o}), strict = junit_xml({o}, true);
     CHECK(count(relaxed, "<failure ") == 0);
     CHECK(relaxed.find("<system-out>warning [bom]") != std::string::npos);

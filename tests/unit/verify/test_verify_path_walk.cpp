@@ -30,11 +30,11 @@ TEST_SUITE("verify_path_walk") {
     CHECK(items(R"("ab")") == std::vector<Json>{Json("a"), Json("b")});  // a string's characters
     CHECK(items(R"("é")")->size() == 1);
     CHECK(items(R"({"k": 1})") == std::vector<Json>{Json("k")});  // a dict's keys
-    CHECK_FALSE(items("[]"));          // the loader asserts len(path) > 0
-    CHECK_FALSE(items("[1.0]"));       // and str or int keys
+    CHECK_FALSE(items("[]"));                                     // the loader asserts len(path) > 0
+    CHECK_FALSE(items("[1.0]"));                                  // and str or int keys
     CHECK_FALSE(items("[null]"));
     CHECK_FALSE(items("[[0]]"));
-    CHECK_FALSE(items("5"));           // len(5) raises
+    CHECK_FALSE(items("5"));                           // len(5) raises
     CHECK(items("[123456789012345678901234567890]"));  // an int, if a useless one
   }
 
@@ -50,9 +50,9 @@ TEST_SUITE("verify_path_walk") {
     CHECK(walk(doc, R"(["l", "1"])").starts_with("fails"));  // TypeError
     CHECK(walk(doc, R"(["l", 99999999999999999999])").starts_with("fails"));
     CHECK(walk(doc, R"(["7"])") == "\"seven\"");
-    CHECK(walk(doc, R"([7])").starts_with("fails"));          // KeyError: JSON keys are str
+    CHECK(walk(doc, R"([7])").starts_with("fails"));  // KeyError: JSON keys are str
     CHECK(walk(doc, R"([true])").starts_with("fails"));
-    CHECK(walk(doc, R"(["7", 0])").starts_with("fails"));     // into a str
+    CHECK(walk(doc, R"(["7", 0])").starts_with("fails"));  // into a str
     CHECK(walk(doc, R"(["d", "x", "y"])").starts_with("fails"));
     const PathWalk w = walk_python_path(doc, *items(R"(["l", -1])"), {});
     CHECK(w.segments == PathSegments{"l", "2"});  // the position really used
@@ -70,8 +70,8 @@ TEST_SUITE("verify_path_walk") {
     populated.emplace(view_identity(view_of(doc.find("arr"))), PopulatedNode{"a.npy", false});
     CHECK(walk(doc, R"(["lst", 1, "x"])", populated) == "through lst.jsonl at lst");
     CHECK(walk(doc, R"(["arr", 0])", populated).starts_with("fails"));  // an ndarray has no keys
-    CHECK(walk(doc, R"(["odd", -1])") == "6");                           // data on disk
+    CHECK(walk(doc, R"(["odd", -1])") == "6");                          // data on disk
     CHECK(walk(doc, R"(["bad", "x"])").starts_with("fails"));           // .endswith on an int raises
-    CHECK(walk(doc, R"(["lst"])", populated).starts_with("{"));          // the last node is not entered
+    CHECK(walk(doc, R"(["lst"])", populated).starts_with("{"));         // the last node is not entered
   }
 }

@@ -20,8 +20,8 @@ JsonView array_node(const char* dtype, std::vector<std::uint64_t> shape,
                     std::optional<std::uint64_t> n_elements = std::nullopt) {
   static std::deque<Json> nodes;
   JsonArray dims(shape.begin(), shape.end());
-  JsonObject node{{"__muutils_format__", "numpy.ndarray:external"}, {"$ref", "m"}, {"dtype", dtype},
-                  {"shape", std::move(dims)}};
+  JsonObject node{
+      {"__muutils_format__", "numpy.ndarray:external"}, {"$ref", "m"}, {"dtype", dtype}, {"shape", std::move(dims)}};
   if (n_elements) node.emplace_back("n_elements", *n_elements);
   return view_of(nodes.emplace_back(std::move(node)));
 }
@@ -212,7 +212,8 @@ TEST_SUITE("verify_values") {
   TEST_CASE("tables: every row an object with exactly the columns") {
     const auto plan = jsonl_plan(2, std::vector<std::string>{"a", "b"});
     CHECK(run_check(plan, "{\"b\": 1, \"a\": 2}\n{\"a\": NaN, \"b\": null}\n", 4).empty());
-    CHECK(run_check(plan, "{\"a\": 1}\n{\"a\": 1, \"b\": 2, \"c\": 3}\n", 4) == Codes{"table_columns", "table_columns"});
+    CHECK(run_check(plan, "{\"a\": 1}\n{\"a\": 1, \"b\": 2, \"c\": 3}\n", 4) ==
+          Codes{"table_columns", "table_columns"});
     CHECK(run_check(plan, "[1, 2]\n{\"a\": 1, \"c\": 2}\n", 4) == Codes{"table_columns", "table_columns"});
     // pandas allows a column name twice; a row, being a dict, holds it once
     const MemberPlan twice = jsonl_plan(2, std::vector<std::string>{"a", "b", "a"});

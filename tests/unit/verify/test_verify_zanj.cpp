@@ -13,9 +13,9 @@
 
 using namespace zanj;
 using Role = MemberPlan::Role;
-using test::FixtureParts;
 using test::fixture_main;
 using test::fixture_meta;
+using test::FixtureParts;
 
 namespace {
 
@@ -72,7 +72,8 @@ TEST_SUITE("verify_zanj") {
     const Consistency r = consistency(test::open_corpus("tuple_list.zanj"));
     CHECK(r.codes.empty());
     CHECK(r.report.checked.references == 6);
-    CHECK(std::count_if(r.plans.begin(), r.plans.end(), [](const MemberPlan& p) { return p.role == Role::jsonl; }) == 6);
+    CHECK(std::count_if(r.plans.begin(), r.plans.end(), [](const MemberPlan& p) { return p.role == Role::jsonl; }) ==
+          6);
   }
 
   TEST_CASE("missing and broken documents") {
@@ -112,10 +113,12 @@ TEST_SUITE("verify_zanj") {
     CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch"});
     p.meta = replaced(fixture_meta(), "{\"item_type\": \"npy\"", "{\"item_type\": \"jsonl\"");
     CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch"});
-    p.meta = replaced(fixture_meta(), "\"tab.jsonl\": {\"item_type\": \"jsonl\", \"path\": [\"tab\"], \"len(data)\": 2}",
-                      "\"tab.jsonl\": 7");
+    p.meta =
+        replaced(fixture_meta(), "\"tab.jsonl\": {\"item_type\": \"jsonl\", \"path\": [\"tab\"], \"len(data)\": 2}",
+                 "\"tab.jsonl\": 7");
     CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch"});
-    p.meta = replaced(fixture_meta(), ",\n   \"tab.jsonl\": {\"item_type\": \"jsonl\", \"path\": [\"tab\"], \"len(data)\": 2}", "");
+    p.meta = replaced(fixture_meta(),
+                      ",\n   \"tab.jsonl\": {\"item_type\": \"jsonl\", \"path\": [\"tab\"], \"len(data)\": 2}", "");
     CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch"});
     p.meta = replaced(fixture_meta(), "\"path\": [\"tab\"], \"len(data)\": 2", "\"path\": [\"tab\"], \"len(data)\": 5");
     CHECK(consistency(p).codes == std::vector<std::string>{"jsonl_row_count"});
@@ -150,8 +153,9 @@ TEST_SUITE("verify_zanj") {
     // ZANJ serializes the items of a long list before writing them as .jsonl lines, so a large
     // array item becomes its own member, referred to from inside the list's member.
     FixtureParts p;
-    p.lst = "0\n{\"__muutils_format__\": \"numpy.ndarray:external\", \"$ref\": \"lst/1.npy\", \"shape\": [4, 3], "
-            "\"dtype\": \"float32\", \"n_elements\": 12}\n2\n";
+    p.lst =
+        "0\n{\"__muutils_format__\": \"numpy.ndarray:external\", \"$ref\": \"lst/1.npy\", \"shape\": [4, 3], "
+        "\"dtype\": \"float32\", \"n_elements\": 12}\n2\n";
     p.meta = replaced(fixture_meta(), "\"arr.npy\": {",
                       "\"lst/1.npy\": {\"item_type\": \"npy\", \"path\": [\"lst\", 1]},\n   \"arr.npy\": {");
     const Consistency r = consistency(p, {{"lst/1.npy", test::fixture_npy(), true}});
@@ -166,11 +170,13 @@ TEST_SUITE("verify_zanj") {
 
   TEST_CASE("two nodes sharing a member is a warning; as two kinds, an error") {
     FixtureParts p;
-    p.main = replaced(fixture_main(), "\"name\": \"x\",",
-                      "\"name\": \"x\", \"again\": {\"__muutils_format__\": \"list:external\", \"$ref\": \"lst.jsonl\"},");
+    p.main =
+        replaced(fixture_main(), "\"name\": \"x\",",
+                 "\"name\": \"x\", \"again\": {\"__muutils_format__\": \"list:external\", \"$ref\": \"lst.jsonl\"},");
     CHECK(consistency(p).codes == std::vector<std::string>{"externals_info_mismatch", "shared_member"});
-    p.main = replaced(fixture_main(), "\"name\": \"x\",",
-                      "\"name\": \"x\", \"again\": {\"__muutils_format__\": \"list:external\", \"$ref\": \"arr.npy\"},");
+    p.main =
+        replaced(fixture_main(), "\"name\": \"x\",",
+                 "\"name\": \"x\", \"again\": {\"__muutils_format__\": \"list:external\", \"$ref\": \"arr.npy\"},");
     const Consistency r = consistency(p);
     CHECK(std::count(r.codes.begin(), r.codes.end(), "bad_reference") == 1);
   }

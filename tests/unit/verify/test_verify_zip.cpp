@@ -42,9 +42,7 @@ std::vector<std::string> codes(const VerifyReport& r) {
   return out;
 }
 
-BuiltZip three() {
-  return build_zip({{"a.txt", "hello"}, {"b.bin", std::string(300, 'x'), true}, {"c.txt", "world"}});
-}
+BuiltZip three() { return build_zip({{"a.txt", "hello"}, {"b.bin", std::string(300, 'x'), true}, {"c.txt", "world"}}); }
 
 }  // namespace
 
@@ -93,7 +91,8 @@ TEST_SUITE("verify_zip") {
     put(bytes, 0x04034b50, 4), put(bytes, 20, 2), put(bytes, 8, 2), put(bytes, 0, 2), put(bytes, 0, 4);
     put(bytes, 0, 4), put(bytes, 0, 4), put(bytes, 0, 4), put(bytes, 1, 2), put(bytes, 0, 2);
     bytes += "d" + data;
-    put(bytes, 0x08074b50, 4), put(bytes, test::crc32_of(data), 4), put(bytes, data.size(), 4), put(bytes, data.size(), 4);
+    put(bytes, 0x08074b50, 4), put(bytes, test::crc32_of(data), 4), put(bytes, data.size(), 4),
+        put(bytes, data.size(), 4);
     const std::uint64_t cd = bytes.size();
     put(bytes, 0x02014b50, 4), put(bytes, 0x0314, 2), put(bytes, 20, 2), put(bytes, 8, 2), put(bytes, 0, 2);
     put(bytes, 0, 4), put(bytes, test::crc32_of(data), 4), put(bytes, data.size(), 4), put(bytes, data.size(), 4);
@@ -150,14 +149,20 @@ TEST_SUITE("verify_zip") {
     const Checked bomb = with({{c + kCMethod, 8, 2}, {l + kLMethod, 8, 2}, {c + kCUsize, 300 * 1032 + 2000, 4}});
     CHECK(codes(bomb.report)[0] == "ratio_lie");
     CHECK_FALSE(bomb.structure.inflatable[1]);
-    CHECK(codes(with({{c + kCMethod, 8, 2}, {l + kLMethod, 8, 2}, {c + kCUsize, 300 * 1032, 4},
-                      {l + kLUsize, 300 * 1032, 4}, {l + kLName + 5 + 4, 300 * 1032, 8}})
+    CHECK(codes(with({{c + kCMethod, 8, 2},
+                      {l + kLMethod, 8, 2},
+                      {c + kCUsize, 300 * 1032, 4},
+                      {l + kLUsize, 300 * 1032, 4},
+                      {l + kLName + 5 + 4, 300 * 1032, 8}})
                     .report)
               .empty());  // exactly at the maximum: honest
     // bzip2, 300 compressed bytes claiming 300 * 10000 + 2 MiB: possible (zeros reach far more),
     // so a warning, and the member is still read (its data will say whether the size is true)
-    const Checked high = with({{c + kCMethod, 12, 2}, {l + kLMethod, 12, 2}, {c + kCUsize, 300 * 10000 + (2 << 20), 4},
-                               {l + kLUsize, 300 * 10000 + (2 << 20), 4}, {l + kLName + 5 + 4, 300 * 10000 + (2 << 20), 8}});
+    const Checked high = with({{c + kCMethod, 12, 2},
+                               {l + kLMethod, 12, 2},
+                               {c + kCUsize, 300 * 10000 + (2 << 20), 4},
+                               {l + kLUsize, 300 * 10000 + (2 << 20), 4},
+                               {l + kLName + 5 + 4, 300 * 10000 + (2 << 20), 8}});
     CHECK(codes(high.report) == std::vector<std::string>{"high_ratio"});
     CHECK(high.report.errors.empty());
     CHECK(high.structure.inflatable[1]);

@@ -34,8 +34,8 @@ TEST_SUITE("archive") {
       for (const ZipEntry* e : groups[g]) load[g] += e->compressed_size;
     CHECK(load[0] + load[1] == 265);
     CHECK((load[0] > load[1] ? load[0] - load[1] : load[1] - load[0]) <= 15);  // largest first onto the lightest
-    CHECK(split_for_threads(all, 64, 1).size() == entries.size());  // never more groups than members
-    CHECK(split_for_threads({}, 4, 1).size() == 1);                  // one (empty) group for none
+    CHECK(split_for_threads(all, 64, 1).size() == entries.size());             // never more groups than members
+    CHECK(split_for_threads({}, 4, 1).size() == 1);                            // one (empty) group for none
     CHECK(split_for_threads(all, 0, 1).size() == 1);
   }
 
@@ -153,13 +153,12 @@ TEST_SUITE("archive") {
     ZipEntry ghost = *a.find("big_array.npy");
     ghost.name = "ghost.npy";
     std::vector<std::string> seen;
-    const auto missing = read_each_found(a, {a.find("big_array.npy"), &ghost}, [&](const ZipEntry& e, const auto&) {
-      seen.push_back(e.name);
-    });
+    const auto missing = read_each_found(a, {a.find("big_array.npy"), &ghost},
+                                         [&](const ZipEntry& e, const auto&) { seen.push_back(e.name); });
     CHECK(seen.size() == 2);  // presented, both: nothing is matched by name
     CHECK(missing.empty());
-    CHECK_THROWS_WITH_AS(a.read(ghost, [](std::string_view) { return true; }),
-                         doctest::Contains("disagree (name)"), Error);
+    CHECK_THROWS_WITH_AS(a.read(ghost, [](std::string_view) { return true; }), doctest::Contains("disagree (name)"),
+                         Error);
   }
 
   TEST_CASE("an archive over a directory read beforehand") {
@@ -182,7 +181,8 @@ TEST_SUITE("archive") {
 
   TEST_CASE("library versions are reported") {
     const std::string versions = archive_library_versions();
-    for (const char* library : {"zlib ", "bzip2 ", "liblzma ", "zstd "}) CHECK(versions.find(library) != std::string::npos);
+    for (const char* library : {"zlib ", "bzip2 ", "liblzma ", "zstd "})
+      CHECK(versions.find(library) != std::string::npos);
     CHECK(versions.find("libarchive") == std::string::npos);
   }
 }

@@ -138,7 +138,8 @@ TEST_SUITE("member_decoder") {
     ResourceLimits limits;
     limits.max_member_bytes = std::uint64_t{1} << 30;
     const Archive capped = open_bytes(raw_zip({m}), limits);
-    CHECK_THROWS_WITH_AS(read_chunked(capped, capped.entries().front()), doctest::Contains("--max-member-bytes"), Error);
+    CHECK_THROWS_WITH_AS(read_chunked(capped, capped.entries().front()), doctest::Contains("--max-member-bytes"),
+                         Error);
   }
 
   TEST_CASE("ratio: output running ahead of the input consumed is stopped") {

@@ -34,8 +34,8 @@ TEST_SUITE("member_prefix") {
     const Archive a = open_corpus("model.zanj");
     ZipEntry bzip2 = a.entries().front();
     bzip2.method = 12;
-    CHECK_THROWS_WITH_AS(read_member_prefix(archive_source(a), bzip2, 10, a.name()), doctest::Contains("disagree (method)"),
-                         Error);
+    CHECK_THROWS_WITH_AS(read_member_prefix(archive_source(a), bzip2, 10, a.name()),
+                         doctest::Contains("disagree (method)"), Error);
     ZipEntry encrypted = a.entries().front();
     encrypted.flags |= 1;
     CHECK_THROWS_AS(read_member_prefix(archive_source(a), encrypted, 10, a.name()), MemberDataError);

@@ -27,9 +27,7 @@ ZipDirectory read_bytes(const std::string& bytes, const ZipLimits& limits = {}) 
   return read_zip_directory(MemorySource(bytes), limits);
 }
 
-std::vector<TestMember> two_members() {
-  return {{"a.txt", "hello"}, {"dir/b.bin", std::string(300, 'x')}};
-}
+std::vector<TestMember> two_members() { return {{"a.txt", "hello"}, {"dir/b.bin", std::string(300, 'x')}}; }
 
 // From /work/shared/corpus/*.facts.json "members" (written by the reference library).
 struct Fact {
@@ -93,8 +91,10 @@ const Fact kFacts[] = {
     {"tuple_list.zanj", "tup.jsonl", 50, 36, 0xce339ecbu, 8},
     {"tuple_list.zanj", "strings.jsonl", 290, 98, 0x50f7eab0u, 8},
     {"tuple_list.zanj", "mixed.jsonl", 52, 52, 0x37b2ab7au, 8},
-    {"tuple_list.zanj", "zanj_cfg/serialization_handlers/.serialize override/serialize_func/code.jsonl", 341, 194, 0x4ae2b296u, 8},
-    {"tuple_list.zanj", "zanj_cfg/serialization_handlers/torch.Tensor/serialize_func/code.jsonl", 261, 142, 0xaa3cc4c9u, 8},
+    {"tuple_list.zanj", "zanj_cfg/serialization_handlers/.serialize override/serialize_func/code.jsonl", 341, 194,
+     0x4ae2b296u, 8},
+    {"tuple_list.zanj", "zanj_cfg/serialization_handlers/torch.Tensor/serialize_func/code.jsonl", 261, 142, 0xaa3cc4c9u,
+     8},
     {"tuple_list.zanj", "zanj_cfg/load_handlers/torch.Tensor/load/code.jsonl", 826, 414, 0xe99dda1eu, 8},
 };
 
@@ -291,7 +291,7 @@ TEST_CASE("names as Python sees them: cp437 without the UTF-8 flag, clashes afte
   ZipDirectory dir;
   dir.entries.resize(4);
   dir.entries[0].name = "caf\xC3\xA9.npy";  // UTF-8 bytes, no flag: Python reads cp437
-  dir.entries[1].name = "caf\x82.npy";       // cp437 é
+  dir.entries[1].name = "caf\x82.npy";      // cp437 é
   dir.entries[2].name = "x.npy";
   dir.entries[3].name = "cafe\xCC\x81.npy";  // NFD, with the flag
   dir.entries[3].flags = 0x0800;
@@ -411,13 +411,13 @@ TEST_CASE("lying and broken end records are refused") {
   CHECK_THROWS_WITH_AS(read_bytes(lying), doctest::Contains("cannot hold"), Error);
   CHECK_THROWS_WITH_AS(read_bytes(with(end + 10, 3, 2)), doctest::Contains("disagree"), Error);
   CHECK_THROWS_WITH_AS(read_bytes(good.bytes, ZipLimits{1}), doctest::Contains("limit"), Error);
-  CHECK_THROWS_AS(read_bytes(with(end + 16, good.bytes.size() + 100, 4)), Error);    // cd_offset past EOF
-  CHECK_THROWS_AS(read_bytes(with(end + 12, good.cd_size + 1, 4)), Error);           // cd overlaps EOCD
+  CHECK_THROWS_AS(read_bytes(with(end + 16, good.bytes.size() + 100, 4)), Error);  // cd_offset past EOF
+  CHECK_THROWS_AS(read_bytes(with(end + 12, good.cd_size + 1, 4)), Error);         // cd overlaps EOCD
   CHECK_THROWS_WITH_AS(read_bytes(with(end + 4, 1, 2)), doctest::Contains("multi-disk"), Error);
   CHECK_THROWS_WITH_AS(read_bytes(with(good.central_offsets[1] + 28, 60000, 2)),
                        doctest::Contains("past the end of the central directory"), Error);
-  CHECK_THROWS_WITH_AS(read_bytes(with(good.central_offsets[1], 0x12345678, 4)),
-                       doctest::Contains("bad signature"), Error);
+  CHECK_THROWS_WITH_AS(read_bytes(with(good.central_offsets[1], 0x12345678, 4)), doctest::Contains("bad signature"),
+                       Error);
   CHECK_THROWS_WITH_AS(read_bytes(with(good.central_offsets[1] + 42, good.cd_offset, 4)),
                        doctest::Contains("local header offset"), Error);
   CHECK_THROWS_AS(read_bytes(good.bytes.substr(0, good.bytes.size() - 1)), Error);
@@ -434,8 +434,8 @@ TEST_CASE("lying and broken end records are refused") {
   CHECK_THROWS_WITH_AS(read_local_header(MemorySource(good.bytes), dir.entries[1]),
                        doctest::Contains("local header of 'dir/b.bin' not found"), Error);
   dir.entries[1].name = "bad\nname";  // control bytes are escaped in messages
-  CHECK_THROWS_WITH_AS(read_local_header(MemorySource(good.bytes), dir.entries[1]),
-                       doctest::Contains("'bad\\x0Aname'"), Error);
+  CHECK_THROWS_WITH_AS(read_local_header(MemorySource(good.bytes), dir.entries[1]), doctest::Contains("'bad\\x0Aname'"),
+                       Error);
   dir.entries[1].local_header_offset = good.bytes.size() - 10;
   CHECK_THROWS_AS(read_local_header(MemorySource(good.bytes), dir.entries[1]), Error);
 }
