@@ -116,8 +116,5 @@ DiffReport diff_archives(const ZanjFile& a, const ZanjFile& b, const DiffOptions
 /// One line for a difference, like `h5diff -v`: "path: what" (the root is "/"; metadata and
 /// archive paths start with "meta:" and "archive:").
 std::string difference_text(const Difference& d);
-/// The difference as a JSON object: path, scope, kind, a, b, and for value differences unit,
-/// compared, differing, first_at, first, max_abs_diff(_at), max_rel_diff(_at), rtol, atol.
-Json difference_json(const Difference& d);
 
 }  // namespace zanj

@@ -30,6 +30,7 @@ struct Problem {
   std::string member;   ///< the ZIP member concerned ("" when none); printable
   std::string path;     ///< the object path concerned ("" when none)
   std::string message;  ///< one line for people
+  bool operator==(const Problem&) const = default;
 };
 
 /// What was looked at, so a report can say how much it vouches for.
@@ -42,6 +43,7 @@ struct VerifyCounts {
   std::uint64_t jsonl_members = 0;  ///< .jsonl members whose lines were checked
   std::uint64_t jsonl_rows = 0;     ///< lines parsed in them
   std::uint64_t inline_arrays = 0;  ///< inline arrays checked against their shape and dtype
+  bool operator==(const VerifyCounts&) const = default;
 };
 
 struct VerifyReport {
@@ -53,7 +55,7 @@ struct VerifyReport {
   /// more there were.
   std::vector<std::pair<std::string, std::uint64_t>> code_counts;
   static constexpr std::uint64_t kMaxListedPerCode = 100;
-  /// On a URL: what reading it cost (report_json adds "bytes_fetched" and "requests").
+  /// On a URL: what reading it cost.
   std::optional<TransferCount> transfer;
 
   /// Valid: no errors (and, when strict, no warnings either).
@@ -93,10 +95,6 @@ struct ProblemCodeInfo {
 /// Every code verify can report, in documentation order.
 const std::vector<ProblemCodeInfo>& problem_codes();
 
-/// The --json report: {"file", "ok", "strict", "errors": [{"code", "member", "path", "message"}],
-/// "warnings": [...], "checked": {...}}; `ok` honours `strict` (warnings count as errors), and
-/// "strict" says whether it did. Warnings are listed in "warnings" either way.
-Json report_json(const VerifyReport& report, bool strict = false);
 
 /// One archive's verdict for a CI report: its report, or (no report) why it could not be read.
 struct VerifyOutcome {

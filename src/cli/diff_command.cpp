@@ -5,6 +5,7 @@
 
 #include "diagnostics.hpp"
 #include "inputs.hpp"
+#include "json_output.hpp"
 #include "output.hpp"
 #include "zanj/diff.hpp"
 #include "zanj/error.hpp"

@@ -9,6 +9,7 @@
 
 #include "diagnostics.hpp"
 #include "inputs.hpp"
+#include "json_output.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "zanj/error.hpp"
@@ -97,7 +98,7 @@ int run_verify(const VerifyCliOptions& opt) {
     }
     if (outcome.report && !outcome.report->ok(opt.strict)) status = std::max(status, static_cast<int>(Exit::invalid));
     if (outcome.report && !opt.quiet)
-      write_out(opt.json ? to_json(report_json(*outcome.report, opt.strict)) + "\n"
+      write_out(opt.json ? to_json(verify_json(*outcome.report, opt.strict)) + "\n"
                          : report_text(*outcome.report, opt.strict));
     if (annotate) write_out(github_annotations(outcome, opt.strict));
     if (!opt.junit.empty()) outcomes.push_back(std::move(outcome));

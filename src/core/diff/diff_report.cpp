@@ -118,32 +118,4 @@ std::string difference_text(const Difference& d) {
   }
 }
 
-Json difference_json(const Difference& d) {
-  JsonObject o{{"path", d.path},
-               {"scope", std::string(diff_scope_name(d.scope))},
-               {"kind", std::string(diff_kind_name(d.kind))},
-               {"a", d.a},
-               {"b", d.b}};
-  if (d.values) {
-    const ValueDifferences& v = *d.values;
-    auto optional_number = [](const std::optional<double>& x) { return x ? Json(*x) : Json(nullptr); };
-    o.emplace_back("unit", v.unit);
-    o.emplace_back("compared", v.compared);
-    o.emplace_back("differing", v.differing);
-    o.emplace_back("first_at", v.first_at);
-    o.emplace_back("first", v.first.empty() ? Json(nullptr) : Json(v.first));
-    if (v.max_abs_integer && *v.max_abs_integer >= 0 && *v.max_abs_integer <= Int128{UINT64_MAX}) {
-      o.emplace_back("max_abs_diff", static_cast<std::uint64_t>(*v.max_abs_integer));  // exact
-    } else {
-      o.emplace_back("max_abs_diff", optional_number(v.max_abs));
-    }
-    o.emplace_back("max_abs_diff_at", v.max_abs ? v.max_abs_at : Json(nullptr));
-    o.emplace_back("max_rel_diff", optional_number(v.max_rel));
-    o.emplace_back("max_rel_diff_at", v.max_rel ? v.max_rel_at : Json(nullptr));
-    o.emplace_back("rtol", v.tolerance.rtol);
-    o.emplace_back("atol", v.tolerance.atol);
-  }
-  return Json(std::move(o));
-}
-
 }  // namespace zanj

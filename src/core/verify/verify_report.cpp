@@ -256,34 +256,4 @@ Code directory_error_code(std::string_view message) {
   return Code::eocd_inconsistent;
 }
 
-Json report_json(const VerifyReport& report, bool strict) {
-  const auto problems = [](const std::vector<Problem>& list) {
-    JsonArray out;
-    for (const Problem& p : list)
-      out.emplace_back(JsonObject{{"code", p.code}, {"member", p.member}, {"path", p.path}, {"message", p.message}});
-    return Json(std::move(out));
-  };
-  const VerifyCounts& c = report.checked;
-  Json out(JsonObject{
-      {"file", printable_name(report.file)},
-      {"ok", report.ok(strict)},
-      {"strict", strict},
-      {"errors", problems(report.errors)},
-      {"warnings", problems(report.warnings)},
-      {"checked", Json(JsonObject{{"members", c.members},
-                                  {"members_read", c.members_read},
-                                  {"bytes_read", c.bytes_read},
-                                  {"references", c.references},
-                                  {"npy_members", c.npy_members},
-                                  {"jsonl_members", c.jsonl_members},
-                                  {"jsonl_rows", c.jsonl_rows},
-                                  {"inline_arrays", c.inline_arrays}})},
-  });
-  if (report.transfer) {  // a URL
-    out.as_object().emplace_back("bytes_fetched", report.transfer->bytes_fetched);
-    out.as_object().emplace_back("requests", report.transfer->requests);
-  }
-  return out;
-}
-
 }  // namespace zanj

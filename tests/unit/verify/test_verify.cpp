@@ -18,6 +18,11 @@ using test::FixtureParts;
 
 namespace {
 
+/// The same problems in the same order, and the same counts.
+bool same_findings(const VerifyReport& a, const VerifyReport& b) {
+  return a.errors == b.errors && a.warnings == b.warnings && a.checked == b.checked;
+}
+
 std::vector<std::string> codes(const VerifyReport& r) {
   std::vector<std::string> out;
   for (const auto* list : {&r.errors, &r.warnings})
@@ -91,7 +96,7 @@ TEST_SUITE("verify") {
     CHECK(r.checked.references == 3);
     const VerifyReport disk = verify_file(corpus("dtypes.zanj"));
     const VerifyReport memory = verify_bytes(test::read_file(corpus("dtypes.zanj")), corpus("dtypes.zanj"));
-    CHECK(to_json(report_json(disk)) == to_json(report_json(memory)));
+    CHECK(same_findings(disk, memory));
   }
 
   TEST_CASE("progress counts every data member's bytes once, whatever the threads") {
@@ -129,7 +134,7 @@ TEST_SUITE("verify") {
     const VerifyReport a = verify_bytes(bytes, "f", one);
     const VerifyReport b = verify_bytes(bytes, "f", four);
     CHECK(codes(a) == std::vector<std::string>{"npy_mismatch", "jsonl_row_count", "table_columns", "table_columns"});
-    CHECK(to_json(report_json(a)) == to_json(report_json(b)));
+    CHECK(same_findings(a, b));
   }
 
   TEST_CASE("limits: total size refuses all inflation, entry count, JSON depth") {
@@ -149,21 +154,5 @@ TEST_SUITE("verify") {
     const VerifyReport over = verify_bytes(fixture_zip(), "f", valueless);
     CHECK(has(over, "too_large"));
     CHECK_FALSE(has(over, "json_invalid"));
-  }
-
-  TEST_CASE("report_json has the documented shape") {
-    const VerifyReport r = verify_file(corpus("malformed/bad_crc.zanj"));
-    const Json j = report_json(r);
-    CHECK(j.find("file")->as_string() == corpus("malformed/bad_crc.zanj"));
-    CHECK(j.find("ok")->as_bool() == false);
-    const Json& e = j.find("errors")->as_array().at(0);
-    CHECK(e.string_at("code") == "crc_mismatch");
-    CHECK(e.string_at("member") == "big_array.npy");
-    CHECK(e.find("path")->is_string());
-    CHECK(e.find("message")->is_string());
-    CHECK(j.find("warnings")->as_array().empty());
-    for (const char* key : {"members", "members_read", "bytes_read", "references", "npy_members", "jsonl_members",
-                            "jsonl_rows", "inline_arrays"})
-      CHECK(j.find("checked")->find(key) != nullptr);
   }
 }
