@@ -1,7 +1,7 @@
 # What `cmake --install` puts under the prefix, in three components that cmake/Package.cmake
 # turns into three Debian packages:
 # - runtime: bin/zanj (installed by src/cli/CMakeLists.txt; it links the library statically),
-#   the man pages (every man/*.1, so new pages install without editing this) and the
+#   the man pages (written at build time from docs/man/*.md, src/cli/CMakeLists.txt) and the
 #   completions, each where its consumer looks: man, bash-completion, zsh's fpath, fish's
 #   vendor directory;
 # - libraries: the shared library, libzanj.so.0 and the file it names;
@@ -11,8 +11,7 @@
 #   what the static one needs).
 include(CMakePackageConfigHelpers)
 
-file(GLOB ZANJ_MAN_PAGES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/man/*.1)
-install(FILES ${ZANJ_MAN_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT runtime)
+install(FILES ${ZANJ_GENERATED_MAN_PAGES} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 COMPONENT runtime)
 install(FILES ${PROJECT_SOURCE_DIR}/completions/zanj.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME zanj COMPONENT runtime)
 install(FILES ${PROJECT_SOURCE_DIR}/completions/_zanj

@@ -10,60 +10,23 @@
 #include <utility>
 #include <vector>
 
-#include "cat_command.hpp"
 #include "command.hpp"
+#include "completion.hpp"
 #include "diagnostics.hpp"
-#include "diff_command.hpp"
-#include "export_command.hpp"
-#include "extract_command.hpp"
-#include "hash_command.hpp"
-#include "info_command.hpp"
 #include "inputs.hpp"
-#include "ls_command.hpp"
-#include "pack_command.hpp"
-#include "report_command.hpp"
-#include "stats_command.hpp"
+#include "manual.hpp"
+#include "manual_pages.hpp"
+#include "output.hpp"
+#include "program.hpp"
 #include "terminal.hpp"
-#include "verify_command.hpp"
 #include "zanj/error.hpp"
-#include "zanj/format.hpp"
-#include "zanj/limits.hpp"
-#include "zanj/archive.hpp"
+#include "zanj/report.hpp"
 
 namespace {
 
-constexpr const char* kDescription =
-    "zanj: inspect, validate, extract and convert .zanj archives (ZIP files written by the\n"
-    "Python ZANJ library) without loading them in Python.\n";
-
-constexpr const char* kFooter =
-    "Object paths are dict keys and list indices joined by '/', with '~' written '~0', '/'\n"
-    "written '~1', an empty key '~e' and a control or non-UTF-8 byte '~xNN'; the root is the\n"
-    "empty path. `zanj ls -1 FILE` prints them all.\n"
-    "FILE may be '-' to read an archive from standard input, or an http://, https:// or\n"
-    "s3://BUCKET/KEY URL, read with HTTP range requests. Global options may also follow\n"
-    "the command (`zanj ls FILE -q`). See zanj(1) for more.\n\n"
-    "Exit status: 0 success, 1 invalid archive (or data), 2 usage error or unreadable path.\n"
-    "Run `zanj COMMAND --help` for each command's options.";
-
-// The commands, in the order `zanj --help` lists them; each name is the one its setup function
-// gives its subcommand.
-struct CommandEntry {
-  std::string_view name;
-  zanj::cli::Command (*setup)(CLI::App& parent);
-};
-constexpr CommandEntry kCommands[] = {
-    {"info", zanj::cli::setup_info},     {"ls", zanj::cli::setup_ls},           {"cat", zanj::cli::setup_cat},
-    {"verify", zanj::cli::setup_verify}, {"extract", zanj::cli::setup_extract}, {"pack", zanj::cli::setup_pack},
-    {"export", zanj::cli::setup_export}, {"diff", zanj::cli::setup_diff},       {"stats", zanj::cli::setup_stats},
-    {"hash", zanj::cli::setup_hash},     {"report", zanj::cli::setup_report},
-};
-
-const CommandEntry* command_named(std::string_view name) {
-  for (const auto& command : kCommands)
-    if (command.name == name) return &command;
-  return nullptr;
-}
+using zanj::cli::command_entries;
+using zanj::cli::command_named;
+using zanj::cli::CommandEntry;
 
 // Whether `arg` holds only global options of `app` that CLI11 reads the same whichever commands
 // exist: flags, or options of exactly one value (`--opt=V`, `--opt V`, `-oV`, `-o V`), but no
@@ -142,7 +105,7 @@ std::pair<std::string, std::string> explain_parse_error(const CLI::App& app,
   const bool refused_value = dynamic_cast<const CLI::ValidationError*>(&e) != nullptr;
   if (!refused_value && at < argc && argv[at][0] != '-' && !command_named(argv[at])) {
     std::vector<std::string> names;
-    for (const auto& command : kCommands) names.emplace_back(command.name);
+    for (const auto& command : command_entries()) names.emplace_back(command.name);
     const std::string near = zanj::nearest_name(argv[at], names);
     return {"'" + std::string(argv[at]) + "' is not a zanj command" +
                 (near.empty() ? "" : "; did you mean '" + near + "'?"),
@@ -176,29 +139,52 @@ int report(const std::string& message, int status) {
   return status;
 }
 
+
+/// `zanj --generate man DIR`: the build writes the man pages with it (src/cli/CMakeLists.txt).
+int generate(const CLI::App& app, int argc, char** argv) {
+  if (argc != 4 || std::string_view(argv[2]) != "man")
+    return report("usage: zanj --generate man DIR", static_cast<int>(zanj::Exit::usage));
+  try {
+    std::vector<const CLI::App*> pages{&app};
+    for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; }))
+      pages.push_back(command);
+    for (const CLI::App* command : pages)
+      zanj::save_page(std::string(argv[3]) + "/" + zanj::cli::manual::page_name(app, *command) + ".1",
+                      zanj::cli::manual::man_page(app, *command));
+  } catch (const zanj::cli::manual::SyntaxError& e) {  // a page the build must refuse
+    return report(e.what(), static_cast<int>(zanj::Exit::invalid));
+  }
+  return 0;
+}
+
+/// `zanj --complete WORD...`: what the shell completions offer (completion.hpp).
+int complete(const CLI::App& app, int argc, char** argv) {
+  std::vector<std::string> words(argv + 2, argv + argc);
+  if (words.empty()) words.emplace_back();
+  zanj::cli::write_out(zanj::cli::completion_text(zanj::cli::complete(app, words)));
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{kDescription, "zanj"};
-  app.footer(kFooter);
-  app.require_subcommand(1);
-  app.fallthrough();  // global options (-v, -q, ...) work after the subcommand too
-  app.set_help_all_flag("--help-all", "Print help for every command");
+  CLI::App app{"", "zanj"};
   zanj::cli::TerminalOptions terminal;
-  zanj::cli::add_terminal_options(app, terminal);
-  zanj::cli::add_open_options(app);  // limits and URL options, for every archive a command opens
-  app.add_flag_callback(
-      "-V,--version",
-      [] {
-        std::fputs(zanj::version_report().c_str(), stdout);
-        throw CLI::Success();
-      },
-      "Print the versions of zanj and the libraries it uses, then exit");
+  zanj::cli::setup_program(app, terminal);
 
-  const CommandEntry* chosen = chosen_command(app, argc, argv);
+  // The completions and the man pages need every command; a run needs only the one it names.
+  const std::string_view first = argc > 1 ? argv[1] : "";
+  const bool every_command = first == "--complete" || first == "--generate";
+  const CommandEntry* chosen = every_command ? nullptr : chosen_command(app, argc, argv);
   std::vector<zanj::cli::Command> commands;
-  for (const auto& command : kCommands)
-    if (!chosen || &command == chosen) commands.push_back(command.setup(app));
+  for (const auto& command : command_entries())
+    if (!chosen || &command == chosen) commands.push_back(zanj::cli::setup_command(app, command));
+  try {
+    if (first == "--complete") return complete(app, argc, argv);
+    if (first == "--generate") return generate(app, argc, argv);
+  } catch (const zanj::Error& e) {
+    return report(e.what(), e.exit_code());
+  }
 
   try {
     app.parse(argc, argv);

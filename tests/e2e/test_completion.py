@@ -1,6 +1,7 @@
-"""End-to-end: the shell completions in completions/. bash is driven for real (bash-completion
-sourced, `_zanj` called as readline would call it); fish too when installed (`complete -C`);
-zsh is syntax-checked when installed."""
+"""End-to-end: the shell completions in completions/ and `zanj --complete`, which answers them.
+bash is driven for real (bash-completion sourced, `_zanj` called as readline would call it);
+fish too when installed (`complete -C`); zsh is syntax-checked when installed. The scripts hold
+no command or option names: everything they offer comes from the binary."""
 import json
 import os
 import re
@@ -92,6 +93,56 @@ def write_archive(path, root):
 # would run a command if a completion ever evaluated what it read from the archive.
 AWKWARD = {"my key": {"inner": 1, "other": 2}, "a:b": 2, "x/y": {"z~w": 1},
            "nested": {"deeper": {"matrix": 1}, "dx": 3}, "k$(touch pwned)": 1, "`touch pwned2`": 1}
+
+
+class Protocol(ZanjTest):
+    """`zanj --complete WORD...`: a directive line, then the candidates."""
+
+    def answer(self, *words):
+        result = run("--complete", *words)
+        self.assertEqual((result.code, result.err), (0, ""))
+        directive, *candidates = result.text.split("\n")[:-1]
+        return directive, [c.split("\t")[0] for c in candidates]
+
+    def test_commands_options_and_values(self):
+        self.assertEqual(self.answer("l"), ("words", ["ls"]))
+        self.assertEqual(self.answer(""), ("words", help_commands()))
+        directive, options = self.answer("ls", "--")
+        self.assertEqual(directive, "words")
+        self.assertEqual({o for o in options}, {o for o in help_options("ls") | help_options() if o.startswith("--")})
+        self.assertEqual(self.answer("--color", ""), ("words", ["auto", "always", "never"]))
+        self.assertEqual(self.answer("cat", "--format=j"), ("words", ["--format=json", "--format=jsonl"]))
+        self.assertEqual(self.answer("extract", "-C", "")[0], "dirs")
+        self.assertEqual(self.answer("pack", "-o", "")[0], "archives")
+        self.assertEqual(self.answer("pack", "")[0], "files")
+        self.assertEqual(self.answer("info", "")[0], "archives")
+        self.assertEqual(self.answer("ls", "-d", "")[0], "words")  # a number: nothing to offer
+
+    def test_descriptions_come_with_options_and_commands(self):
+        lines = run("--complete", "ls", "--j").text.split("\n")
+        self.assertEqual(lines[1].split("\t")[0], "--json")
+        self.assertEqual(lines[1].split("\t")[1], "Machine-readable output")
+
+    def test_object_paths_one_level_at_a_time(self):
+        basic = corpus("basic.zanj")
+        top = [p for p in run("ls", "-1", basic).text.splitlines() if p and "/" not in p]
+        directive, got = self.answer("ls", basic, "")
+        self.assertEqual(directive, "paths")
+        self.assertEqual(sorted(g.rstrip("/") for g in got), sorted(top))
+        self.assertIn("nested/", got)
+        self.assertEqual(self.answer("cat", "--head", "2", basic, "nested/deeper/"),
+                         ("paths", ["nested/deeper/matrix", "nested/deeper/word"]))
+        self.assertEqual(self.answer("extract", basic, "big_array", "nes"), ("paths", ["nested/"]))
+        self.assertEqual(self.answer("ls", "/nonexistent.zanj", ""), ("paths", []))
+        self.assertEqual(self.answer("ls", "-", ""), ("paths", []))  # never reads standard input
+
+    def test_scripts_name_no_command_or_option(self):
+        names = set(help_commands()) | {o for c in help_commands() for o in help_options(c) if len(o) > 3}
+        for script in os.listdir(COMPLETIONS):
+            with open(os.path.join(COMPLETIONS, script)) as f:
+                code = "\n".join(line.split("#")[0] for line in f.read().splitlines())
+            words = set(re.findall(r"[-\w]+", code))
+            self.assertFalse(words & (names - {"ls", "info", "cat"}) - {"--complete"}, script)
 
 
 class Bash(ZanjTest):

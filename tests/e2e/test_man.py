@@ -1,17 +1,23 @@
-"""End-to-end: the man pages in man/ render without groff warnings and document what the
-binary actually offers (every command in zanj(1), every option in each zanj-CMD(1))."""
+"""End-to-end: the man pages the binary writes (`zanj --generate man DIR`, as the build does,
+from docs/man/*.md and its own options) render without groff warnings and document what the
+binary actually offers (every command in zanj(1), every option in each zanj-CMD(1)); --help
+shows the page's examples and exit status."""
 import glob
 import os
 import re
 import subprocess
+import tempfile
 
 from common import SOURCE_DIR, ZanjTest, main, run
 
-MAN_DIR = os.path.join(SOURCE_DIR, "man")
-SECTIONS = ("NAME", "SYNOPSIS", "DESCRIPTION", "EXIT STATUS", "EXAMPLES", "SEE ALSO")
+SECTIONS = ("NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "EXIT STATUS", "EXAMPLES", "SEE ALSO")
+GENERATED = tempfile.TemporaryDirectory()
+MAN_DIR = GENERATED.name
 
 
 def pages():
+    if not os.listdir(MAN_DIR):
+        run("--generate", "man", MAN_DIR)
     return sorted(glob.glob(os.path.join(MAN_DIR, "*.1")))
 
 
@@ -47,8 +53,31 @@ def help_commands():
 class ManPages(ZanjTest):
     def test_pages_exist(self):
         names = [os.path.basename(p) for p in pages()]
-        for name in ("zanj.1", "zanj-info.1", "zanj-ls.1"):
-            self.assertIn(name, names)
+        sources = sorted(os.path.basename(p)[: -len(".md")] + ".1"
+                         for p in glob.glob(os.path.join(SOURCE_DIR, "docs", "man", "zanj*.md")))
+        self.assertEqual(names, sources)
+        self.assertEqual(names, sorted(["zanj.1"] + [f"zanj-{c}.1" for c in help_commands()]))
+
+    def test_generated_only_from_sources(self):
+        """No hand-written page is left beside the sources, and a rerun writes the same bytes."""
+        self.assertFalse(os.path.exists(os.path.join(SOURCE_DIR, "man")))
+        with tempfile.TemporaryDirectory() as again:
+            run("--generate", "man", again)
+            for page in pages():
+                with open(page, "rb") as a, open(os.path.join(again, os.path.basename(page)), "rb") as b:
+                    self.assertEqual(a.read(), b.read(), page)
+
+    def test_generate_refuses_a_bad_call(self):
+        for args in (("html", MAN_DIR), ("man",), ("man", "/nonexistent/dir")):
+            result = run("--generate", *args)
+            self.assertEqual(result.code, 2, args)
+            self.assertTrue(result.err.startswith("zanj: error: "), result.err)
+
+    def test_help_shows_the_pages_examples_and_exit_status(self):
+        for command in help_commands():
+            text = run(command, "--help").text
+            for heading in ("Examples:", "Exit status:", f"man zanj-{command}"):
+                self.assertIn(heading, text, f"zanj {command} --help")
 
     def test_render_without_warnings(self):
         for page in pages():
@@ -67,6 +96,7 @@ class ManPages(ZanjTest):
             self.assertIn(f"{name} - ", text.split("SYNOPSIS")[0], f"{page}: NAME line")
 
     def test_zanj_page_names_every_command_and_global_option(self):
+        pages()
         text = render(os.path.join(MAN_DIR, "zanj.1"))
         commands = help_commands()
         self.assertGreaterEqual(set(commands), {"info", "ls"})

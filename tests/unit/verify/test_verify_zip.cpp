@@ -35,7 +35,7 @@ Checked check(const std::string& bytes, const ResourceLimits& limits = {}) {
   return out;
 }
 
-std::vector<std::string> codes(const VerifyReport& r) {
+std::vector<std::string> zip_codes(const VerifyReport& r) {
   std::vector<std::string> out;
   for (const auto* list : {&r.errors, &r.warnings})
     for (const Problem& p : *list) out.push_back(p.code);
@@ -49,7 +49,7 @@ BuiltZip three() { return build_zip({{"a.txt", "hello"}, {"b.bin", std::string(3
 TEST_SUITE("verify_zip") {
   TEST_CASE("a clean archive has no problems and everything may be inflated") {
     const Checked c = check(three().bytes);
-    CHECK(codes(c.report).empty());
+    CHECK(zip_codes(c.report).empty());
     CHECK(c.structure.inflatable == std::vector<bool>{true, true, true});
   }
 
@@ -60,7 +60,7 @@ TEST_SUITE("verify_zip") {
       auto bytes = z.bytes;
       bytes[b + kLName] = 'X';
       const Checked c = check(bytes);
-      CHECK(codes(c.report) == std::vector<std::string>{"cd_local_mismatch"});
+      CHECK(zip_codes(c.report) == std::vector<std::string>{"cd_local_mismatch"});
       CHECK(c.report.errors[0].message.find("name") != std::string::npos);
       CHECK_FALSE(c.structure.inflatable[1]);
     }
@@ -68,7 +68,7 @@ TEST_SUITE("verify_zip") {
       auto bytes = z.bytes;
       patch(bytes, b + kLCrc, 1, 4);
       const Checked c = check(bytes);
-      CHECK(codes(c.report) == std::vector<std::string>{"cd_local_mismatch"});
+      CHECK(zip_codes(c.report) == std::vector<std::string>{"cd_local_mismatch"});
       CHECK(c.structure.inflatable[1]);
     }
     SUBCASE("method, flags, size, and the Zip64 sizes") {
@@ -78,7 +78,7 @@ TEST_SUITE("verify_zip") {
         auto bytes = z.bytes;
         patch(bytes, b + field, value, 2);
         const Checked c = check(bytes);
-        CHECK(codes(c.report) == std::vector<std::string>{"cd_local_mismatch"});
+        CHECK(zip_codes(c.report) == std::vector<std::string>{"cd_local_mismatch"});
         CHECK_FALSE(c.structure.inflatable[1]);
       }
     }
@@ -102,11 +102,11 @@ TEST_SUITE("verify_zip") {
     const std::uint64_t cd_size = bytes.size() - cd;
     put(bytes, 0x06054b50, 4), put(bytes, 0, 4), put(bytes, 1, 2), put(bytes, 1, 2), put(bytes, cd_size, 4);
     put(bytes, cd, 4), put(bytes, 0, 2);
-    CHECK(codes(check(bytes).report).empty());
+    CHECK(zip_codes(check(bytes).report).empty());
     auto wrong = bytes;
     patch(wrong, 31 + data.size() + 4, 0, 4);  // the descriptor's CRC-32
     // the descriptor's 16 bytes are then unaccounted for, too
-    CHECK(codes(check(wrong).report) == std::vector<std::string>{"cd_local_mismatch", "unaccounted_bytes"});
+    CHECK(zip_codes(check(wrong).report) == std::vector<std::string>{"cd_local_mismatch", "unaccounted_bytes"});
   }
 
   TEST_CASE("overlaps: two entries sharing a header, an entry running into the directory") {
@@ -114,7 +114,7 @@ TEST_SUITE("verify_zip") {
     auto shared = z.bytes;
     patch(shared, z.central_offsets[1] + kCOffset, 0, 4);  // b points at a's header
     const Checked c = check(shared);
-    const auto all = codes(c.report);
+    const auto all = zip_codes(c.report);
     CHECK(std::count(all.begin(), all.end(), "overlapping_entries") == 1);
     CHECK(std::count(all.begin(), all.end(), "cd_local_mismatch") == 1);  // b's name is a's
     CHECK(c.structure.inflatable == std::vector<bool>{false, false});
@@ -122,7 +122,7 @@ TEST_SUITE("verify_zip") {
     for (const std::uint64_t at : {z.central_offsets[1] + kCCsize, z.central_offsets[1] + kCUsize})
       patch(into_cd, at, 15, 4);
     for (const std::uint64_t at : {z.local_offsets[1] + 18, z.local_offsets[1] + kLUsize}) patch(into_cd, at, 15, 4);
-    CHECK(codes(check(into_cd).report) == std::vector<std::string>{"overlaps_directory"});
+    CHECK(zip_codes(check(into_cd).report) == std::vector<std::string>{"overlaps_directory"});
   }
 
   TEST_CASE("entry kinds: encrypted, symlink, directory, methods, stored sizes, ratio") {
@@ -134,22 +134,22 @@ TEST_SUITE("verify_zip") {
       return check(bytes);
     };
     const Checked encrypted = with({{c + kCFlags, 1, 2}, {l + kLFlags, 1, 2}});
-    CHECK(codes(encrypted.report) == std::vector<std::string>{"encrypted"});
+    CHECK(zip_codes(encrypted.report) == std::vector<std::string>{"encrypted"});
     CHECK_FALSE(encrypted.structure.inflatable[1]);
-    CHECK(codes(with({{c + kCAttr, 0120777u << 16, 4}}).report) == std::vector<std::string>{"not_regular_file"});
-    CHECK(codes(with({{c + kCAttr, 0060644u << 16, 4}}).report) == std::vector<std::string>{"not_regular_file"});
-    CHECK(codes(with({{c + kCAttr, 0, 4}, {c + kCMadeBy, 0, 2}}).report).empty());  // DOS maker: a file
-    CHECK(codes(with({{c + kCMethod, 98, 2}, {l + kLMethod, 98, 2}}).report) ==
+    CHECK(zip_codes(with({{c + kCAttr, 0120777u << 16, 4}}).report) == std::vector<std::string>{"not_regular_file"});
+    CHECK(zip_codes(with({{c + kCAttr, 0060644u << 16, 4}}).report) == std::vector<std::string>{"not_regular_file"});
+    CHECK(zip_codes(with({{c + kCAttr, 0, 4}, {c + kCMadeBy, 0, 2}}).report).empty());  // DOS maker: a file
+    CHECK(zip_codes(with({{c + kCMethod, 98, 2}, {l + kLMethod, 98, 2}}).report) ==
           std::vector<std::string>{"unsupported_method"});
     for (const std::uint64_t ok : {12u, 14u, 93u, 95u})  // bzip2, LZMA, zstd and xz are fine structurally
-      CHECK(codes(with({{c + kCMethod, ok, 2}, {l + kLMethod, ok, 2}}).report).empty());
-    CHECK(codes(with({{c + kCUsize, 301, 4}}).report) ==
+      CHECK(zip_codes(with({{c + kCMethod, ok, 2}, {l + kLMethod, ok, 2}}).report).empty());
+    CHECK(zip_codes(with({{c + kCUsize, 301, 4}}).report) ==
           std::vector<std::string>{"size_mismatch", "cd_local_mismatch"});
     // deflate, 300 compressed bytes claiming 300 * 1032 + 2000: impossible
     const Checked bomb = with({{c + kCMethod, 8, 2}, {l + kLMethod, 8, 2}, {c + kCUsize, 300 * 1032 + 2000, 4}});
-    CHECK(codes(bomb.report)[0] == "ratio_lie");
+    CHECK(zip_codes(bomb.report)[0] == "ratio_lie");
     CHECK_FALSE(bomb.structure.inflatable[1]);
-    CHECK(codes(with({{c + kCMethod, 8, 2},
+    CHECK(zip_codes(with({{c + kCMethod, 8, 2},
                       {l + kLMethod, 8, 2},
                       {c + kCUsize, 300 * 1032, 4},
                       {l + kLUsize, 300 * 1032, 4},
@@ -163,7 +163,7 @@ TEST_SUITE("verify_zip") {
                                {c + kCUsize, 300 * 10000 + (2 << 20), 4},
                                {l + kLUsize, 300 * 10000 + (2 << 20), 4},
                                {l + kLName + 5 + 4, 300 * 10000 + (2 << 20), 8}});
-    CHECK(codes(high.report) == std::vector<std::string>{"high_ratio"});
+    CHECK(zip_codes(high.report) == std::vector<std::string>{"high_ratio"});
     CHECK(high.report.errors.empty());
     CHECK(high.structure.inflatable[1]);
     CHECK(high.report.warnings[0].message.find("--max-ratio") != std::string::npos);
@@ -171,7 +171,7 @@ TEST_SUITE("verify_zip") {
 
   TEST_CASE("names: unsafe, duplicated, non-ASCII without the UTF-8 flag") {
     const Checked c = check(build_zip({{"../x", "1"}, {"ok/ü.txt", "2"}, {"d.txt", "3"}, {"d.txt", "4"}}).bytes);
-    CHECK(codes(c.report) == std::vector<std::string>{"unsafe_name", "duplicate_name", "utf8_flag_missing"});
+    CHECK(zip_codes(c.report) == std::vector<std::string>{"unsafe_name", "duplicate_name", "utf8_flag_missing"});
     CHECK(c.report.errors[1].message == "2 entries have this name");
   }
 
@@ -181,13 +181,13 @@ TEST_SUITE("verify_zip") {
     for (const auto offset : {zip.central_offsets[0], zip.central_offsets[1]})
       test::patch(zip.bytes, offset + 8, 0x800, 2);
     const Checked c = check(zip.bytes);
-    CHECK(codes(c.report) == std::vector<std::string>{"ambiguous_name"});
+    CHECK(zip_codes(c.report) == std::vector<std::string>{"ambiguous_name"});
     // The real end record's comment holds a record listing the first entry only.
     const auto two = build_zip({{"a.txt", "1"}, {"b.txt", "2"}});
     std::string fake = test::end_record_head(1, 46 + 5, two.cd_offset);
     test::put(fake, 0, 2);  // its comment length
     const Checked e = check(build_zip({{"a.txt", "1"}, {"b.txt", "2"}}, test::ZipOptions{fake}).bytes);
-    const auto found = codes(e.report);
+    const auto found = zip_codes(e.report);
     // Reported twice: the second record, and its directory not ending where it begins (Python
     // would shift every offset).
     CHECK(std::count(found.begin(), found.end(), "ambiguous_end_record") == 2);
@@ -195,7 +195,7 @@ TEST_SUITE("verify_zip") {
     auto gap = build_zip({{"a.txt", "1"}});
     gap.bytes.insert(gap.end_offset, "gap!");
     const Checked g = check(gap.bytes);
-    CHECK(codes(g.report) == std::vector<std::string>{"ambiguous_end_record", "unaccounted_bytes"});
+    CHECK(zip_codes(g.report) == std::vector<std::string>{"ambiguous_end_record", "unaccounted_bytes"});
     MemorySource source(gap.bytes);
     CHECK(read_zip_directory(source).python_offset_shift == 4);
   }
@@ -204,20 +204,20 @@ TEST_SUITE("verify_zip") {
     ResourceLimits limits;
     limits.max_member_bytes = 299;
     Checked c = check(three().bytes, limits);
-    CHECK(codes(c.report) == std::vector<std::string>{"too_large"});
+    CHECK(zip_codes(c.report) == std::vector<std::string>{"too_large"});
     CHECK(c.report.errors[0].message.find("--max-member-bytes") != std::string::npos);
     CHECK(c.structure.inflatable == std::vector<bool>{true, false, true});
     limits = {};
     limits.max_total_bytes = 309;
     c = check(three().bytes, limits);
-    CHECK(codes(c.report) == std::vector<std::string>{"too_large"});
+    CHECK(zip_codes(c.report) == std::vector<std::string>{"too_large"});
     CHECK(c.structure.inflatable == std::vector<bool>{false, false, false});
   }
 
   TEST_CASE("bytes that belong to nothing are warnings") {
     const BuiltZip z = three();
     const Checked trailing = check(z.bytes + "junk");
-    CHECK(codes(trailing.report) == std::vector<std::string>{"trailing_data"});
+    CHECK(zip_codes(trailing.report) == std::vector<std::string>{"trailing_data"});
     CHECK(trailing.report.errors.empty());
   }
 }
