@@ -159,45 +159,6 @@ int run_cat(const CatOptions& opt, OutputBuffer& out) {
 Command setup_cat(CLI::App& parent) {
   auto opt = std::make_shared<CatOptions>();
   CLI::App* app = parent.add_subcommand("cat", "Print a node's values: arrays, tables, lists or JSON, streamed");
-  app->footer(
-      "PATH is an object path as `zanj ls` prints it ('' or omitted: the root), optionally followed\n"
-      "by a numpy slice: w[0:10], w[:, 3], w[-1], w[::2], w[1:-1:3, ...]. A slice, --head and --tail\n"
-      "select an array's entries along its first axis (a slice: any axes), a table's rows, and a\n"
-      "list's elements (inline or external; one index). Only the selected values\n"
-      "are decoded, and a member is inflated no further than the last one needed. FILE may be\n"
-      "'-' to read the archive from standard input. See zanj-cat(1) for more.\n\n"
-      "What is printed, by node kind (--format):\n"
-      "  array         text (numpy-like; on a terminal, over 1000 elements summarized with '...'\n"
-      "                unless --full; into a pipe every value unless --summary),\n"
-      "                json (nested lists; complex as [re, im]; NaN/Infinity as Python writes them),\n"
-      "                csv (1-D and 2-D), npy (a .npy stream of the selection), raw (C-order\n"
-      "                little-endian bytes, nothing else)\n"
-      "  table         jsonl (one row object per line; the default), json (an array of row\n"
-      "                objects), csv (header from the table's columns)\n"
-      "  list/tuple    external: jsonl (one element per line; the default), json (one array);\n"
-      "                inline: JSON like any node, or jsonl with --format jsonl or a selection\n"
-      "  anything else JSON, indented on a terminal\n"
-      "--json is --format json. With --resolve the node is printed as JSON with every external\n"
-      "array, table and list's \"data\" filled in (the whole object when PATH is omitted).\n"
-      "--plain prints the same values with no library wrappers, for scripts: every array (inline\n"
-      "too) as nested lists, every table as a list of row objects (--columns: an object of column\n"
-      "lists), every external list as a list, dataclasses and models as their fields.\n"
-      "A Fortran-order member or a reversed slice of a member over 8 MiB is read through an\n"
-      "unlinked temporary file in $TMPDIR (default /tmp), at most as large as the member.\n\n"
-      "Examples:\n"
-      "  zanj cat model.zanj state_dict/net.0.weight\n"
-      "  zanj cat model.zanj 'state_dict/net.0.weight[0:2, :5]' --format json\n"
-      "  zanj cat --format raw model.zanj weights > weights.bin\n"
-      "  zanj cat --format npy model.zanj weights > weights.npy\n"
-      "  zanj cat --head 5 data.zanj training_log        (first 5 rows as JSON lines)\n"
-      "  zanj cat --format csv data.zanj 'training_log[-100:]' > tail.csv\n"
-      "  zanj cat --resolve --format json model.zanj > model.json\n"
-      "  zanj cat --plain model.zanj | jq '.state_dict[\"net.0.bias\"]'\n"
-      "  zanj cat --member __zanj_meta__.json model.zanj\n\n"
-      "Exit status: 0 ok; 1 bad archive or data (a corrupt member stops the output with a message\n"
-      "after what was already printed), or no such path (the message names the nearest existing\n"
-      "parent and its children); 2 usage error: bad option, bad slice, index out of range, too\n"
-      "many indices for the array's dimensions, a format that does not fit the node.");
   app->add_option("FILE", opt->file, "Archive to read (- reads it from standard input)")
       ->required()
       ->transform(input_file());

@@ -108,48 +108,6 @@ Command setup_diff(CLI::App& parent) {
   auto opt = std::make_shared<DiffCliOptions>();
   CLI::App* app = parent.add_subcommand(
       "diff", "Compare the objects in two archives: exit 0 when equal, 1 when they differ, 2 on error");
-  app->footer(
-      "Walks both object trees together by object path and reports keys added (only in B) or\n"
-      "removed (only in A), kinds that differ, scalars and strings that differ, arrays whose\n"
-      "dtype or shape differ, and arrays, lists and tables whose values differ. How values are\n"
-      "stored (inline or external, compression, member order, byte order, the metadata and its\n"
-      "timestamp) does not count unless --strict. Arrays, external lists and tables are streamed\n"
-      "from both archives at once: memory stays bounded whatever their sizes.\n\n"
-      "Numbers compare like numpy.allclose, with B as the reference:\n"
-      "    |a - b| <= atol + rtol * |b|\n"
-      "exact by default (atol = rtol = 0). Integers compare exactly (also beyond 2^53), complex\n"
-      "numbers by |a - b|. NaN equals NaN unless --nan-unequal; an infinity equals only itself.\n"
-      "--tol PATH_GLOB=RTOL[,ATOL] sets the tolerance for matching paths and everything below\n"
-      "them (the last matching --tol wins; table columns are PATH/COLUMN). Globs are shell\n"
-      "patterns in which '*' also matches '/'.\n\n"
-      "Each difference is one line, `PATH: what` ('/' is the root; --strict adds lines for\n"
-      "`meta:PATH` and `archive:MEMBER`); differing arrays show how many elements differ and\n"
-      "the largest absolute and relative (|a - b| / |b|) differences with their index:\n"
-      "    w: 12 of 512 elements differ (max abs diff 0.25 at [3, 7], max rel diff 0.01 at [0, 2])\n\n"
-      "Examples:\n"
-      "  zanj diff old.zanj new.zanj\n"
-      "  zanj diff --rtol 1e-5 --atol 1e-8 --exclude 'logs' old.zanj new.zanj\n"
-      "  zanj diff --tol 'state_dict/*=1e-3' -q old.zanj new.zanj || echo changed\n"
-      "  zanj diff --json old.zanj new.zanj | jq '.differences[].path'\n\n"
-      "--json prints one object: {\"a\", \"b\", \"equal\", \"options\": {rtol, atol, tol, exclude,\n"
-      "nan_equal, strict}, \"nodes_compared\", \"elements_compared\", \"differences\": [...]}; each\n"
-      "difference has path, scope (object, meta, archive), kind (added, removed, kind_changed,\n"
-      "value_changed, dtype_changed, shape_changed, length_changed, columns_changed,\n"
-      "array_values, list_items, table_rows, storage_changed), a and b (the values, dtypes,\n"
-      "shapes or lengths on each side, or a description; null on the side that lacks it), and\n"
-      "for array_values, list_items and table_rows: unit, compared, differing, first_at, first,\n"
-      "max_abs_diff, max_abs_diff_at, max_rel_diff, max_rel_diff_at, rtol, atol. Positions are\n"
-      "C-order indices per axis, item indices, or [row, column]. Non-finite numbers are written\n"
-      "NaN, Infinity, -Infinity, as Python's json does.\n\n"
-      "--structure compares only the structure: keys, node kinds, dtypes, shapes, list lengths\n"
-      "and table columns; scalars, elements, items and rows are not compared (nor read, except\n"
-      "external lists, whose lengths need counting). \"Did this run change the model's\n"
-      "architecture?\" is `zanj diff --structure golden.zanj new.zanj`.\n\n"
-      "Arrays' values are compared on --jobs threads (default: $ZANJ_JOBS, else every CPU this\n"
-      "process may use), several arrays at once; the report is the same for any --jobs. -q\n"
-      "compares on one thread, in order, to stop at the first difference.\n\n"
-      "Exit status: 0 no differences, 1 differences found, 2 error (a missing or unreadable\n"
-      "file, an invalid archive, a bad option).");
   app->add_option("A", opt->a, "The first (old) archive; - reads it from standard input")
       ->required()
       ->type_name("FILE")

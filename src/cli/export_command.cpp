@@ -48,29 +48,6 @@ Command setup_export(CLI::App& parent) {
   auto opt = std::make_shared<ExportOptions>();
   CLI::App* app = parent.add_subcommand(
       "export", "Write an archive's arrays as .npz, .safetensors, a folder of .npy files or a tar");
-  app->footer(
-      "The format is OUT's extension, or --format:\n"
-      "  npz          (.npz) every array, external and inline, as numpy.savez writes them: one\n"
-      "               stored .npy member per array, named by its keys joined by '/'; external\n"
-      "               arrays keep their exact bytes (byte order, Fortran order)\n"
-      "  safetensors  (.safetensors) every array as a tensor named by its keys joined by '/';\n"
-      "               the object, arrays replaced by references, in __metadata__ as JSON text.\n"
-      "               Strings and complex dtypes are refused by name (--cast: complex as float\n"
-      "               pairs on a last axis of 2)\n"
-      "  tar ...      (.tar, .tar.gz, .tar.xz, .tar.zst, .tar.bz2, .cpio, .7z, or libarchive's\n"
-      "               names: --format ustar, cpio+gzip) the dir layout below, streamed through\n"
-      "               libarchive with no temporary copy\n"
-      "  dir          (any other OUT) a new directory: one .npy file per array and __zanj__.json\n"
-      "               with each array a reference to its file, as `zanj extract` lays one out, so\n"
-      "               `zanj pack OUT -o X.zanj` packs it back\n"
-      "PATH exports the subtree at that object path (an array alone becomes {KEY: array}).\n"
-      "Files are written beside OUT and renamed over it only when complete; a directory is built\n"
-      "under a temporary name and renamed into place (an existing one only with --force).\n\n"
-      "Examples:\n  zanj export model.zanj -o model.npz\n  zanj export model.zanj weights -o weights.safetensors\n"
-      "  zanj export run.zanj -o run/\n\n"
-      "--json prints {\"output\", \"format\", \"arrays\", \"files\", \"output_bytes\"}.\n\n"
-      "Exit status: 0 written, 1 an array that cannot be read or stored in the format (nothing\n"
-      "written), 2 usage error, unreadable input or unwritable output.");
   app->add_option("FILE", opt->file, "Archive to export (- reads it from standard input)")
       ->required()
       ->transform(input_file());

@@ -150,32 +150,6 @@ int run_extract(const ExtractOptions& opt) {
 Command setup_extract(CLI::App& parent) {
   auto opt = std::make_shared<ExtractOptions>();
   CLI::App* app = parent.add_subcommand("extract", "Unpack members into a directory, safely");
-  app->footer(
-      "Writes every member (or those selected) below DIR as relative paths. Hostile archives are\n"
-      "handled before anything is written: members with absolute names, '..' segments,\n"
-      "backslashes, drive letters or control characters, symlinks and devices, duplicate or\n"
-      "overlapping members, sizes past the limits, and targets behind a symlink are refused\n"
-      "(one line each on stderr) while the rest is extracted. Each member goes to a temporary\n"
-      "file first and gets its real name only once complete and its CRC-32 checked. Existing\n"
-      "files are kept unless --force. `zanj pack DIR -o OUT.zanj` packs the directory back.\n"
-      "FILE may be '-' to read an archive from standard input (with -C DIR). Members are written\n"
-      "on --jobs threads (default: $ZANJ_JOBS, else every CPU this process may use); what is\n"
-      "written, and what is reported, does not depend on it.\n\n"
-      "Examples:\n  zanj extract model.zanj                 # into ./model/\n"
-      "  zanj extract model.zanj -C /tmp/m state_dict   # only the members under state_dict\n"
-      "  zanj extract model.zanj big_array.npy --force\n  zanj extract -l model.zanj\n"
-      "  zanj extract --salvage truncated.zanj   # what an interrupted download still holds\n\n"
-      "--salvage: when the central directory is missing or cut, members are found by their local\n"
-      "headers. A header is trusted no further than its own bytes: a member is extracted only when\n"
-      "all its data is in the file and its CRC-32 matches (with a data descriptor: when its data\n"
-      "decodes to its end and the descriptor agrees), under the same name, size and ratio rules.\n"
-      "The others are reported ('not recovered'), and the exit status is 1.\n\n"
-      "--json prints {\"file\", \"directory\", \"written\": [names], \"refused\": [{\"name\", \"reason\"}],\n"
-      "\"failed\": [{\"name\", \"reason\"}]} (with --salvage also \"salvaged\": bool, \"lost\": [...]); with --list: "
-      "{\"file\", \"directory\", \"members\": [{\"name\",\n"
-      "\"size\", \"path\"}], \"bytes\", \"refused\": [...]}.\n\n"
-      "Exit status: 0 all selected members written, 1 some refused or broken (the rest written),\n"
-      "2 usage error or unwritable directory.");
   app->add_option("FILE", opt->file, "Archive to unpack (- reads it from standard input; then give -C)")
       ->required()
       ->transform(input_file());

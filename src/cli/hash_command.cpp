@@ -113,34 +113,6 @@ Command setup_hash(CLI::App& parent) {
   auto opt = std::make_shared<HashCliOptions>();
   CLI::App* app = parent.add_subcommand(
       "hash", "Content digests of archives, the same however the object is stored; --check verifies a lock");
-  app->footer(
-      "Prints `DIGEST  FILE` per archive, as sha256sum does, but the digest is of the object:\n"
-      "its keys, node kinds, dtypes, shapes and values. Compression, stored or deflated members,\n"
-      "inline or external storage, member order, ZIP dates and comments, the metadata member\n"
-      "(timestamp, sysinfo), and the byte order or memory order of arrays do not change it; one\n"
-      "ulp, a scalar, a dtype or a key does. Dict key order does not count (as in Python's dict\n"
-      "equality). Arrays and external lists are hashed as they are inflated. docs/hash.md and\n"
-      "zanj-hash(1) specify the encoding, so that others can compute the same digests.\n\n"
-      "--json prints {\"file\", \"algorithm\", \"digest\", \"include\", \"exclude\", \"nodes\":\n"
-      "[{\"path\", \"kind\", \"digest\"}, ...]} per archive (one per line): every node by object\n"
-      "path as `zanj ls` prints it, so a subtree can be pinned. Saved as a lock, it is checked\n"
-      "with --check LOCK [FILE]: exit 0 when every pinned digest matches, else 1 and one line\n"
-      "per path that changed (`FILE: PATH: changed|missing|added`). A changed node is listed\n"
-      "when no pinned node below it changed: a leaf whose value changed, or a parent whose own\n"
-      "keys changed (then listed with its added or missing keys), never an ancestor that changed\n"
-      "only because a descendant did.\n"
-      "--include and --exclude (shell globs in which '*' also matches '/'; a match and\n"
-      "everything below it) restrict hashing and checking to subtrees; --check uses the lock's\n"
-      "globs unless others are given.\n\n"
-      "Examples:\n"
-      "  zanj hash model.zanj\n"
-      "  zanj hash --json --include 'state_dict*' model.zanj > weights.lock\n"
-      "  zanj hash --check weights.lock new.zanj || echo 'weights changed'\n\n"
-      "Members are inflated and digested on --jobs threads (default: $ZANJ_JOBS, else every CPU\n"
-      "this process may use); the digests do not depend on it. A FILE that cannot be read gets\n"
-      "its own error line (with --json, {\"file\", \"error\"}) and the others are still hashed.\n\n"
-      "Exit status: 0 ok, 1 an invalid archive or a --check mismatch, 2 usage error or\n"
-      "unreadable input.");
   app->add_option("FILE", opt->files,
                   "Archives to hash (- reads one from standard input); with --check, the archive to check")
       ->transform(input_operand());

@@ -188,24 +188,6 @@ int run_info(const InfoOptions& opt) {
 Command setup_info(CLI::App& parent) {
   auto opt = std::make_shared<InfoOptions>();
   CLI::App* app = parent.add_subcommand("info", "Summarize archives: members, sizes, when and how they were saved");
-  app->footer(
-      "Reads only the ZIP directory and the two JSON members, never array data, so it answers\n"
-      "in milliseconds on archives of any size.\n\n"
-      "'saved' is the library's save time, in UTC; the members' 'modified' times are what ZIP\n"
-      "stores: the local time of the machine that wrote them, with no time zone (zipfile writes\n"
-      "1980-01-01 for members it makes from memory).\n\n"
-      "FILE may be '-' to read an archive from standard input.\n\n"
-      "Examples:\n  zanj info model.zanj\n  zanj info --json *.zanj | jq .saved_at\n"
-      "  curl -s https://example.org/model.zanj | zanj info -\n\n"
-      "--json prints one JSON object per file (one per line) with: file (as given), members,\n"
-      "compressed_bytes, uncompressed_bytes, externals, arrays, external_arrays, inline_arrays, row_arrays,\n"
-      "array_elements,\n"
-      "tables, external_lists, array_bytes, root_type, format, saved_at, timestamp, python, torch, zanj_cfg,\n"
-      "largest_arrays, member_list, problems (zanj-info(1) describes each).\n\n"
-      "A FILE that cannot be read gets its own error line (with --json, {\"file\", \"error\"}) and\n"
-      "the others are still read; the worst exit status wins.\n\n"
-      "Exit status: 0 ok, 1 a file is not a readable ZANJ archive, 2 usage error or a path that\n"
-      "cannot be read.");
   app->add_option("FILE", opt->files, "Archives to describe (- reads one from standard input)")
       ->required()
       ->transform(input_operand());

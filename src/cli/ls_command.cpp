@@ -485,24 +485,6 @@ Command setup_ls(CLI::App& parent) {
   auto opt = std::make_shared<LsOptions>();
   CLI::App* app =
       parent.add_subcommand("ls", "List the object tree: kinds, dtypes, shapes and where values are stored");
-  app->footer(
-      "Each line is one node: its object path ('/' is the root), its kind, details (dtype and\n"
-      "shape of arrays, rows and columns of tables, length of lists, a preview of scalars) and\n"
-      "its storage (inline, or the ZIP member holding its data). Reads no array data.\n"
-      "The tree goes on into the rows of external lists whose rows are dicts or lists\n"
-      "(lst/3/arr), reading a row only when -d lets its entries be printed.\n\n"
-      "FILE may be '-' to read an archive from standard input.\n\n"
-      "Examples:\n  zanj ls model.zanj\n  zanj ls model.zanj state_dict -d 1\n"
-      "  zanj ls --glob '*weight*' model.zanj\n  zanj ls --kind array --sort size model.zanj\n  zanj ls --json "
-      "model.zanj | jq '.entries[] | select(.kind==\"array\")'\n\n"
-      "--json prints {\"file\", \"entries\": [...]}; each entry has path, kind (dict, list, array, table,\n"
-      "external_list, dataclass, string, number, bool, null, other) and format; arrays add dtype,\n"
-      "shape, storage, encoding and member (external only); tables add rows, columns, storage and\n"
-      "member; lists add length; dicts add keys; strings, numbers, bools and nulls add value.\n\n"
-      "On a terminal, paths too long for its width (the terminal's, else $COLUMNS) are cut in the\n"
-      "middle ('...') so that kinds and shapes stay in view; --wide, or a pipe, prints them whole.\n\n"
-      "Exit status: 0 ok, 1 bad archive, no such path, or --glob/--kind matching nothing, 2 usage\n"
-      "error.");
   app->add_option("FILE", opt->file, "Archive to list (- reads it from standard input)")
       ->required()
       ->transform(input_file());

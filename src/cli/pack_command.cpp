@@ -75,27 +75,6 @@ int run_pack(PackOptions& opt) {
 Command setup_pack(CLI::App& parent) {
   auto opt = std::make_shared<PackOptions>();
   CLI::App* app = parent.add_subcommand("pack", "Make a .zanj archive from .npz, .npy, JSON or an extracted directory");
-  app->footer(
-      "Makes an archive the Python library (ZANJ().read) reads back equal to the input:\n"
-      "  .npz   (numpy.savez / savez_compressed) a dict root, one key per array\n"
-      "  .npy   a dict root {STEM: array} (--key NAME to choose the key)\n"
-      "  .json  the value as the object; lists with at least --list-threshold elements go to\n"
-      "         .jsonl members, muutils arrays (numpy.ndarray:array_list_meta, hex, b64,\n"
-      "         zero_dim, or torch.Tensor:...) with at least --array-threshold elements to .npy\n"
-      "         members, as the library would store them\n"
-      "  DIR    a directory as `zanj extract` leaves it, edited or not: packed back\n"
-      "  TAR    .tar, .tar.gz, .tar.xz, .tar.zst, .tar.bz2, .7z or .cpio (read by libarchive) holding\n"
-      "         such a directory, e.g. from `zanj export -o X.tar`; links, device nodes, absolute or\n"
-      "         '..' names and bombs are refused with nothing written\n"
-      "Several inputs become the keys of a dict root: NAME=PATH, or the file's stem. Arrays from\n"
-      ".npz and .npy inputs are stored as .npy members byte for byte (big-endian and Fortran-order\n"
-      "arrays keep their exact values). The archive is written to a temporary file beside OUT and\n"
-      "renamed over it only when complete: on any error an existing OUT is left untouched.\n\n"
-      "Examples:\n  zanj pack weights.npz -o weights.zanj\n  zanj pack config.json losses=run3.npy -o run3.zanj\n"
-      "  zanj extract model.zanj && $EDITOR model/__zanj__.json && zanj pack model -o model.zanj\n\n"
-      "--json prints {\"output\", \"members\", \"input_bytes\", \"output_bytes\"}.\n\n"
-      "Exit status: 0 written, 1 an input the library could not read back (nothing written),\n"
-      "2 usage error or unreadable input / unwritable output.");
   app->add_option("INPUT", opt->inputs, "Files or a directory to pack (NAME=PATH to choose a root key)")->required();
   app->add_option("-o,--output", opt->output, "Archive to write (replaced only on success)")
       ->required()

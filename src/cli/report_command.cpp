@@ -102,27 +102,6 @@ int run_report(ReportCliOptions opt) {
 Command setup_report(CLI::App& parent) {
   auto opt = std::make_shared<ReportCliOptions>();
   CLI::App* app = parent.add_subcommand("report", "A self-contained HTML page of an archive, or of two compared");
-  app->footer(
-      "With one archive: its summary (as info), verify's verdict and problems, where the bytes go\n"
-      "(array bytes by subtree, packed and unpacked), and the object tree with every array's\n"
-      "statistics (as stats), a histogram of its values and, from two dimensions up, a heatmap\n"
-      "thumbnail; arrays holding NaN or infinities, or only zeros, are flagged.\n"
-      "With two: every difference diff finds (path, kind, largest absolute and relative\n"
-      "differences), a bar of the changed subtrees, and for each array whose values differ a\n"
-      "histogram of a - b and the positions of its 10 largest differences. The diff options\n"
-      "work as in zanj diff(1); the verdict stays diff's: report exits 0 once the page is written.\n\n"
-      "The page is one HTML file: inline CSS and SVG and a small inline script (collapse and\n"
-      "search), nothing loaded from any URL; it reads the same without the script. Each member is\n"
-      "read once: the arrays are profiled from the bytes verify checks (not for standard input,\n"
-      "which is not verified). Members are read, and arrays compared, on --jobs threads (default:\n"
-      "$ZANJ_JOBS, else every CPU this process may use); the page is the same for any --jobs.\n\n"
-      "Without -o the page goes to standard output when that is a pipe or a file; on a terminal\n"
-      "it is written to STEM.html in the current directory (OLD-vs-NEW.html for two archives),\n"
-      "which is said on stderr; an existing file of that name is not replaced (name it with -o).\n\n"
-      "Examples:\n  zanj report model.zanj -o model.html\n"
-      "  zanj report old.zanj new.zanj --rtol 1e-5 -o changes.html\n\n"
-      "Exit status: 0 page written, 1 invalid archive or unreadable data, 2 usage error or\n"
-      "unwritable output.");
   app->add_option("FILE", opt->file, "The archive, or OLD to compare with NEW (- reads it from standard input)")
       ->required()
       ->transform(input_file());

@@ -218,29 +218,6 @@ Command setup_stats(CLI::App& parent) {
   auto opt = std::make_shared<StatsOptions>();
   CLI::App* app =
       parent.add_subcommand("stats", "Array statistics: count, min, max, mean, std, NaN and infinity counts");
-  app->footer(
-      "One line per array at or below PATH (default: every array), rows of external lists and\n"
-      "tables included (lst/3/arr), then one per list of numbers and per numeric table column\n"
-      "(dtype 'list' or 'column'; bools count as 0 and 1, other values only in count). A PATH\n"
-      "with nothing to count says so. Values are streamed from the\n"
-      "archive in one pass, chunk by chunk, whatever the array's size, storage, byte order or\n"
-      "layout. min, max, mean and std (the population standard deviation, numpy's ddof=0) are\n"
-      "over the finite values; NaNs and infinities are counted in their own columns (inf counts\n"
-      "both signs). Complex arrays get counts only (a value is NaN or infinite when either part\n"
-      "is), string arrays the element count only. bool counts as 0 and 1.\n\n"
-      "Examples:\n  zanj stats model.zanj\n  zanj stats model.zanj state_dict --glob '*weight*'\n"
-      "  zanj stats --json model.zanj | jq '.arrays[] | select(.nan > 0) | .path'\n\n"
-      "--json prints {\"file\", \"arrays\": [...], \"values\": [...]}; each array has path, dtype,\n"
-      "shape, count, finite, nan, pos_inf, neg_inf, min, max, sum, mean, std (null when there\n"
-      "are no finite values or the dtype is not a real number); each of values has path, kind\n"
-      "(list or column) and the same statistics.\n\n"
-      "--hist draws each array's histogram under its row, as wide as the terminal (or $COLUMNS):\n"
-      "block characters, or ASCII (.:-=+*#@) when the locale is not UTF-8; with --json each\n"
-      "array gets \"histogram\": {\"lo\", \"hi\", \"counts\"} (the occupied bins, equal widths).\n"
-      "Bins are fixed from the first 1024 values and widened by merging neighbours as later\n"
-      "values fall outside, so the values are still read once.\n\n"
-      "Exit status: 0 ok, 1 bad archive, unreadable array, no such path or a --glob that matches\n"
-      "nothing, 2 usage error.");
   app->add_option("FILE", opt->file, "Archive to read (- reads it from standard input)")
       ->required()
       ->transform(input_file());

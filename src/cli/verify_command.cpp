@@ -113,65 +113,12 @@ int run_verify(const VerifyCliOptions& opt) {
   return status;
 }
 
-std::string footer() {
-  std::string codes;
-  for (const ProblemCodeInfo& c : problem_codes()) {
-    std::string name(c.name);
-    name.resize(std::max<std::size_t>(name.size() + 2, 25), ' ');
-    codes += "  " + name + (c.warning ? "(warning) " : "") + std::string(c.meaning) + "\n";
-  }
-  return "The verdict is the Python library's, plus safety: exit 0 means the Python loader (zanj\n"
-         "0.6.0, muutils 0.9, numpy) loads the archive and gets the values zanj shows; exit 1 means\n"
-         "it would fail or get other values, or a safety refusal (ambiguous or unsafe names, bombs)\n"
-         "even where Python loads it. Anything else suspicious is a warning; --strict makes\n"
-         "warnings errors.\n\n"
-         "A truthful ratio is not an error: a member of any ratio is read in full, streaming, never\n"
-         "past its declared size, and over --max-ratio (default 10000:1, plus 1 MiB) only warned\n"
-         "about (high_ratio). Sizes the data contradicts are errors (ratio_lie: deflate over 1032:1;\n"
-         "size_lie, size_mismatch). Limits, each refusal naming its option: --max-member-bytes (one\n"
-         "member, default 256 GiB), --max-total-bytes (all, 1 TiB), --max-json-bytes and\n"
-         "--max-json-values (the JSON members; see zanj --help), --max-entries, --max-json-depth,\n"
-         "--max-npy-header.\n\n"
-         "Checks, without trusting any of it: the ZIP structure (end records, Zip64, the central\n"
-         "directory against every local header, overlaps, duplicate and unsafe names, encryption,\n"
-         "methods, declared sizes against the limits, deflate's 1032:1 ratio), then both JSON\n"
-         "members, every $ref and externals_info entry, and finally every member's bytes: each is\n"
-         "inflated once, streaming, on --jobs threads (default: $ZANJ_JOBS, else every CPU this\n"
-         "process may use), never past its declared size, its CRC-32 and\n"
-         "size checked, .npy headers and data length and .jsonl lines checked against the nodes\n"
-         "that refer to them. Every problem is reported, not just the first.\n\n"
-         "Examples:\n"
-         "  zanj verify model.zanj\n"
-         "  zanj verify -q artifacts/*.zanj || echo 'broken artifact'\n"
-         "  zanj verify --json model.zanj | jq -r '.errors[].code'\n"
-         "  zanj verify --max-total-bytes 1000000000 --strict untrusted.zanj\n\n"
-         "Output: 'FILE: ok' or 'FILE: INVALID (N errors)' ('INVALID (N warnings, --strict)' when only\n"
-         "--strict fails it), then one line per problem:\n"
-         "'  error [CODE] MEMBER (at PATH): MESSAGE' (warnings likewise).\n"
-         "--json prints one object per file, one per line: {\"file\", \"ok\", \"strict\", \"errors\": [{\"code\",\n"
-         "\"member\", \"path\", \"message\"}], \"warnings\": [same], \"checked\": {\"members\", \"members_read\",\n"
-         "\"bytes_read\", \"references\", \"npy_members\", \"jsonl_members\", \"jsonl_rows\",\n"
-         "\"inline_arrays\"}}. At most 100 problems of one code are listed; a last one says how many\n"
-         "more there were.\n\n"
-         "CI: --junit FILE also writes a JUnit XML report (GitLab, Jenkins, Azure Pipelines): one\n"
-         "testcase per archive, one <failure type=\"CODE\"> per error (per warning too with --strict),\n"
-         "an <error> for an archive that cannot be read. Under GitHub Actions (GITHUB_ACTIONS=true)\n"
-         "each problem is also printed to stdout as an annotation, '::error file=FILE,title=zanj verify\n"
-         "[CODE]::MESSAGE' ('::warning' for warnings), except with --json or -q.\n\n"
-         "Problem codes (stable; warnings do not fail the check unless --strict):\n" +
-         codes +
-         "\nExit status: 0 every file valid, 1 a file is invalid (or not a ZIP at all), 2 usage error or\n"
-         "a file that cannot be read: it gets its own error line (with --json, {\"file\", \"ok\": false,\n"
-         "\"strict\", \"error\"}) and the other files are still checked; the worst status wins.";
-}
-
 }  // namespace
 
 Command setup_verify(CLI::App& parent) {
   auto opt = std::make_shared<VerifyCliOptions>();
   CLI::App* app = parent.add_subcommand(
       "verify", "Check that archives are whole, consistent and safe; exit status for CI (0 valid, 1 invalid)");
-  app->footer(footer());
   app->add_option("FILE", opt->files, "Archives to check ('-' for standard input)")
       ->required()
       ->transform(input_operand());
