@@ -15,9 +15,15 @@ function __zanj_complete
     set -l typed (commandline -ct | string unescape)
     set -l reply ($tokens[1] --complete $args "$typed" 2>/dev/null)
     switch "$reply[1]"
-        case words paths
-            # "NAME<tab>DESCRIPTION" is what fish shows; a path ending in '/' has children.
+        case words
+            # "NAME<tab>DESCRIPTION": fish shows the description.
             printf '%s\n' $reply[2..-1]
+        case paths
+            # A node with children ends in '/': offered as itself, and with the '/' to go on.
+            for path in $reply[2..-1]
+                string match -q -- '*/' $path; and printf '%s\n' (string replace -r '/$' '' -- $path)
+                printf '%s\n' $path
+            end
         case archives
             __fish_complete_suffix .zanj
         case files

@@ -14,8 +14,8 @@ struct ResourceLimits {
   /// (verify: size_mismatch) or runs past it (size_lie), but no more is ever decoded.
   std::uint64_t max_member_bytes = std::uint64_t{256} << 30;  ///< --max-member-bytes: 256 GiB
   std::uint64_t max_entries = 1'000'000;                      ///< ZIP members
-  // JSON and jsonl: memory bounds with room for real archives (docs/commands.md, "JSON as Python
-  // reads it, and the JSON limits"). What a document costs (json/json_document.hpp): 20 bytes per
+  // JSON and jsonl: memory bounds with room for real archives (zanj(1), "JSON AS PYTHON READS
+  // IT"). What a document costs (json/json_document.hpp): 20 bytes per
   // value (a 16-byte node and its entry in its container's list) and 4 more per object member
   // (its key's entry; 16 more for a key not met lately), plus the text while it is parsed; a list
   // of 16 or more numbers is its text, one value to the limit. Measured with the text: 23-25

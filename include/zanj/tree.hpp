@@ -8,7 +8,7 @@
 // written "~1" (JSON Pointer escaping), an empty key written "~e", and each byte of a control
 // character (C0, DEL, C1) or of invalid UTF-8 written "~xNN". The root is the empty path.
 // Printed paths are therefore terminal-safe, and every key has exactly one printed form that
-// reads back to it (docs/commands.md, "Object paths").
+// reads back to it (zanj(1), "OBJECT PATHS").
 #include <cstdint>
 #include <functional>
 #include <optional>

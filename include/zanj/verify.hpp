@@ -95,7 +95,6 @@ struct ProblemCodeInfo {
 /// Every code verify can report, in documentation order.
 const std::vector<ProblemCodeInfo>& problem_codes();
 
-
 /// One archive's verdict for a CI report: its report, or (no report) why it could not be read.
 struct VerifyOutcome {
   std::string file;

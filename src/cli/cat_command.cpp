@@ -173,16 +173,19 @@ Command setup_cat(CLI::App& parent) {
   app->add_option("--head", opt->head,
                   "Only the first N rows of a table, elements of a list (inline or external), or entries along an "
                   "array's first axis")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("N");
   app->add_option("--tail", opt->tail,
                   "Only the last N rows of a table, elements of a list (inline or external), or entries along an "
                   "array's first axis")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("N");
   app->add_flag("--resolve", opt->resolve, "Print the node as JSON with external arrays, tables and lists filled in");
   app->add_flag("--plain", opt->plain,
                 "Print the node as plain JSON: arrays as nested lists, tables as row objects, no library wrappers");
   app->add_flag("--columns", opt->columns, "With --plain, print each table as an object of column lists");
-  app->add_option("--member", opt->member, "Print the raw bytes of this ZIP member instead, like `unzip -p`");
+  app->add_option("--member", opt->member, "Print the raw bytes of this ZIP member instead, like `unzip -p`")
+      ->type_name("NAME");
   return {app, [opt] {
             if (opt->json) {
               if (!opt->format.empty() && opt->format != "json") usage("--json conflicts with --format " + opt->format);

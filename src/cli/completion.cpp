@@ -69,8 +69,10 @@ std::string described(std::string name, std::string_view description) {
 std::vector<std::string> option_names(const CLI::App& app) {
   std::vector<std::string> names;
   for (const CLI::Option* option : named_options(app)) {
-    for (const std::string& name : option->get_lnames()) names.push_back(described("--" + name, option->get_description()));
-    for (const std::string& name : option->get_snames()) names.push_back(described("-" + name, option->get_description()));
+    for (const std::string& name : option->get_lnames())
+      names.push_back(described("--" + name, option->get_description()));
+    for (const std::string& name : option->get_snames())
+      names.push_back(described("-" + name, option->get_description()));
   }
   return names;
 }
@@ -80,7 +82,8 @@ Completion option_value(const CLI::Option& option, std::string_view typed, std::
   const std::vector<std::string> choices = value_choices(option);
   if (!choices.empty()) {
     Completion out{"words", {}};
-    for (const std::string& choice : starting_with(choices, typed)) out.candidates.push_back(std::string(prefix) + choice);
+    for (const std::string& choice : starting_with(choices, typed))
+      out.candidates.push_back(std::string(prefix) + choice);
     return out;
   }
   switch (value_kind(option)) {

@@ -168,6 +168,7 @@ Command setup_extract(CLI::App& parent) {
   add_jobs_option(app, opt->jobs, "writing members");
   app->add_option("--max-total-bytes", opt->limits.max_total_bytes,
                   "Refuse archives whose selected members declare more bytes in all (default 1 TiB)")
+      ->type_name("BYTES")
       ->type_name("BYTES");
   return {app, [opt] { return run_extract(*opt); }};
 }

@@ -489,8 +489,11 @@ Command setup_ls(CLI::App& parent) {
       ->required()
       ->transform(input_file());
   app->add_option("PATH", opt->path, "Object path to start at (default: the root)");
-  app->add_option("-d,--depth", opt->depth, "Descend at most N levels below PATH")->check(CLI::NonNegativeNumber);
-  app->add_option("--glob", opt->glob, "Only show paths matching this shell pattern ('*' also matches '/')");
+  app->add_option("-d,--depth", opt->depth, "Descend at most N levels below PATH")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("N");
+  app->add_option("--glob", opt->glob, "Only show paths matching this shell pattern ('*' also matches '/')")
+      ->type_name("PATTERN");
   app->add_flag("-l,--long", opt->long_format, "Add value sizes and packed member sizes");
   app->add_flag("--members", opt->members, "List the raw ZIP members instead, like `unzip -v`");
   app->add_flag("--json", opt->json, "Machine-readable output");

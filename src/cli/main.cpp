@@ -139,15 +139,13 @@ int report(const std::string& message, int status) {
   return status;
 }
 
-
 /// `zanj --generate man DIR`: the build writes the man pages with it (src/cli/CMakeLists.txt).
 int generate(const CLI::App& app, int argc, char** argv) {
   if (argc != 4 || std::string_view(argv[2]) != "man")
     return report("usage: zanj --generate man DIR", static_cast<int>(zanj::Exit::usage));
   try {
     std::vector<const CLI::App*> pages{&app};
-    for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; }))
-      pages.push_back(command);
+    for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) pages.push_back(command);
     for (const CLI::App* command : pages)
       zanj::save_page(std::string(argv[3]) + "/" + zanj::cli::manual::page_name(app, *command) + ".1",
                       zanj::cli::manual::man_page(app, *command));

@@ -167,14 +167,15 @@ std::vector<Block> parse_blocks(std::span<const Line> lines, std::string_view fi
       blocks.push_back(std::move(definition));
     } else {
       Block paragraph{Block::Kind::paragraph, {}, {}};
+      const std::size_t first_line = line.number;
       for (; i < lines.size(); ++i) {
         const std::string_view next = lines[i].text;
         if (is_blank(next) || next.starts_with(" ") || next.starts_with("#") || next.starts_with("- ") ||
             next.starts_with(": ") || (!paragraph.text.empty() && is_term(lines, i)))
           break;
-        check_inline(next, file, lines[i].number);
         paragraph.text += (paragraph.text.empty() ? "" : " ") + std::string(trimmed(next));
       }
+      check_inline(paragraph.text, file, first_line);  // markup may run across a line break
       blocks.push_back(std::move(paragraph));
     }
   }
@@ -373,9 +374,11 @@ std::string text_blocks(const std::vector<Block>& blocks, std::size_t indent, st
   std::string out;
   for (std::size_t i = 0; i < blocks.size(); ++i) {
     const Block& block = blocks[i];
-    // Items of one list follow each other without a blank line; other blocks are set apart.
-    const bool tight = i > 0 && block.kind == blocks[i - 1].kind &&
-                       (block.kind == Block::Kind::bullet || block.kind == Block::Kind::definition);
+    // Items of one list follow each other without a blank line, and so does code the sentence
+    // before it introduces (as examples are written); other blocks are set apart.
+    const bool tight = i > 0 && ((block.kind == blocks[i - 1].kind &&
+                                  (block.kind == Block::Kind::bullet || block.kind == Block::Kind::definition)) ||
+                                 (block.kind == Block::Kind::code && blocks[i - 1].kind == Block::Kind::paragraph));
     if (i > 0 && !tight) out += "\n";
     switch (block.kind) {
       case Block::Kind::paragraph:
@@ -397,14 +400,14 @@ std::string text_blocks(const std::vector<Block>& blocks, std::size_t indent, st
         const std::string term = block.kind == Block::Kind::bullet ? "- " : inline_text(block.text);
         const std::size_t body = block.kind == Block::Kind::bullet ? indent + 2 : indent + 6;
         const bool fits = block.kind == Block::Kind::bullet || term.size() + 2 <= body - indent;
-        const bool same_line =
-            fits && !block.children.empty() && block.children.front().kind == Block::Kind::paragraph;
+        const bool same_line = fits && !block.children.empty() && block.children.front().kind == Block::Kind::paragraph;
         std::string first = std::string(indent, ' ') + term;
         first.resize(body, ' ');
         if (same_line) {
           out += wrapped(inline_text(block.children.front().text), body, width, first);
           if (block.children.size() > 1)
-            out += "\n" + text_blocks(std::vector<Block>(block.children.begin() + 1, block.children.end()), body, width);
+            out +=
+                "\n" + text_blocks(std::vector<Block>(block.children.begin() + 1, block.children.end()), body, width);
         } else {
           out += std::string(indent, ' ') + term + "\n" + text_blocks(block.children, body, width);
         }

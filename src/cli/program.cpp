@@ -21,9 +21,9 @@ namespace zanj::cli {
 namespace {
 
 constexpr CommandEntry kCommandEntries[] = {
-    {"info", setup_info},     {"ls", setup_ls},         {"cat", setup_cat},       {"verify", setup_verify},
-    {"extract", setup_extract}, {"pack", setup_pack},   {"export", setup_export}, {"diff", setup_diff},
-    {"stats", setup_stats},   {"hash", setup_hash},     {"report", setup_report},
+    {"info", setup_info},       {"ls", setup_ls},     {"cat", setup_cat},       {"verify", setup_verify},
+    {"extract", setup_extract}, {"pack", setup_pack}, {"export", setup_export}, {"diff", setup_diff},
+    {"stats", setup_stats},     {"hash", setup_hash}, {"report", setup_report},
 };
 
 /// A page's summary as a command's one-line description: "list the tree" -> "List the tree".

@@ -222,7 +222,8 @@ Command setup_stats(CLI::App& parent) {
       ->required()
       ->transform(input_file());
   app->add_option("PATH", opt->path, "Object path to start at (default: the root)");
-  app->add_option("--glob", opt->glob, "Only arrays whose path matches this shell pattern ('*' also matches '/')");
+  app->add_option("--glob", opt->glob, "Only arrays whose path matches this shell pattern ('*' also matches '/')")
+      ->type_name("PATTERN");
   app->add_flag("--json", opt->json, "Machine-readable output");
   app->add_flag("--hist", opt->hist,
                 "Draw a histogram of each array's finite values under its row (--json: add its bins)");

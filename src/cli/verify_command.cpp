@@ -130,16 +130,20 @@ Command setup_verify(CLI::App& parent) {
   add_jobs_option(app, opt->jobs, "inflating members");
   app->add_option("--max-total-bytes", opt->limits.max_total_bytes,
                   "Refuse to inflate archives whose members declare more bytes in total")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->type_name("BYTES");
   app->add_option("--max-entries", opt->limits.max_entries, "Most ZIP entries accepted")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::PositiveNumber)
+      ->type_name("N");
   app->add_option("--max-json-depth", opt->limits.max_json_depth, "Deepest JSON nesting accepted")
       ->capture_default_str()
-      ->check(CLI::Range(1, 4096));  // deeper would risk the stack (the walks are recursive)
+      ->check(CLI::Range(1, 4096))
+      ->type_name("N");  // deeper would risk the stack (the walks are recursive)
   app->add_option("--max-npy-header", opt->limits.max_npy_header_bytes, "Longest .npy header accepted, in bytes")
       ->capture_default_str()
-      ->check(CLI::Range(16, 1 << 20));
+      ->check(CLI::Range(16, 1 << 20))
+      ->type_name("BYTES");
   return {app, [opt] { return run_verify(*opt); }};
 }
 

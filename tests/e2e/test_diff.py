@@ -312,7 +312,10 @@ class Errors(DiffTest):
     def test_help_documents_exit_codes_and_formula(self):
         r = self.assertOk(run("diff", "--help"))
         self.assertIn("|a - b| <= atol + rtol * |b|", r.text)
-        self.assertIn("Exit status: 0 no differences, 1 differences found, 2 error", r.text)
+        status = r.text.split("Exit status:\n", 1)[1]
+        self.assertRegex(status, r"(?m)^  0 +No differences\.$")
+        self.assertRegex(status, r"(?m)^  1 +Differences found\.$")
+        self.assertRegex(status, r"(?m)^  2 +Error")
 
 
 if __name__ == "__main__":

@@ -24,7 +24,7 @@ def zanj(*args, timeout=10):
 
 
 def split_path(path):
-    """The object path syntax (docs/commands.md, "Object paths"), as a second implementation."""
+    """The object path syntax (zanj(1), "OBJECT PATHS"), as a second implementation."""
     if path.startswith("/"):
         path = path[1:]
     if path == "":

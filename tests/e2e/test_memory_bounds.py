@@ -1,7 +1,7 @@
 """End-to-end: what the JSON limits bound. Set to 2,000,000 values and 32 MiB, every command
 stays under 128 MiB peak on adversarial archives under 1 MB, and refuses what is over them
 with an error naming the option that raises the limit: the memory a document costs follows
-the limits (limits.hpp, docs/commands.md "JSON as Python reads it, and the JSON limits"). The defaults (100 million values, 1 GiB) leave room
+the limits (limits.hpp, zanj(1) "JSON AS PYTHON READS IT"). The defaults (100 million values, 1 GiB) leave room
 for real archives, whose memory is then bounded by their content."""
 import json
 import os

@@ -93,7 +93,7 @@ class HelpAndPages(ZanjTest):
     def test_hash_check_help(self):
         text = self.assertOk(run("hash", "--help")).text
         self.assertNotIn("the deepest ones only", text)
-        self.assertIn("own\nkeys changed", text)
+        self.assertIn("a parent whose own keys changed", " ".join(text.split()))
 
     def test_info_labels_member_times_and_handlers(self):
         text = self.assertOk(run("info", BASIC)).text
@@ -104,7 +104,9 @@ class HelpAndPages(ZanjTest):
         self.assertNotIn("members", self.assertOk(run("info", "--no-members", BASIC)).text.split("\n", 1)[1])
 
     def test_remote_archives_paragraphs_render(self):
-        man = os.path.join(SOURCE_DIR, "man")
+        man = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, man)
+        self.assertOk(run("--generate", "man", man))
         for page in sorted(os.listdir(man)):
             with open(os.path.join(man, page), encoding="utf-8") as f:
                 for line in f:

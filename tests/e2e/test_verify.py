@@ -117,7 +117,15 @@ class Generated(ZanjTest):
                     self.assertEqual(codes(reps[0]), [], case.name)
 
     def test_codes_are_documented(self):
-        documented = set(re.findall(r"^  ([a-z0-9_]+)  ", run("verify", "--help").text, re.M))
+        """Every code the suite meets is in zanj-verify(1)'s PROBLEM CODES (the page the binary
+        writes; a unit test checks that list against problem_codes())."""
+        with tempfile.TemporaryDirectory() as pages:
+            run("--generate", "man", pages)
+            text = subprocess.run(["groff", "-man", "-Tascii", "-P-c", "-P-b", "-P-u", "-rHY=0",
+                                   os.path.join(pages, "zanj-verify.1")], capture_output=True, check=True).stdout
+        codes_section = text.decode("ascii").split("PROBLEM CODES")[-1]
+        documented = set(re.findall(r"^\s+([a-z0-9_]+)$", codes_section, re.M))
+        self.assertGreater(len(documented), 30)
         seen = set()
         for case, path in suite():
             _, [rep] = report(*case.args, path)
@@ -210,23 +218,8 @@ class Output(ZanjTest):
 
     def test_help_teaches(self):
         text = self.assertOk(run("verify", "--help")).text
-        for needle in ("Examples:", "Exit status", "--json", "--max-total-bytes", "crc_mismatch", "ratio_lie"):
-            self.assertIn(needle, text)
-
-    def test_man_page_documents_every_code(self):
-        documented = set(re.findall(r"^  ([a-z0-9_]+)  ", run("verify", "--help").text, re.M))
-        page = subprocess.run(["groff", "-man", "-Tascii", "-P-c", "-P-b", "-P-u", "-rHY=0",
-                               os.path.join(SOURCE_DIR, "man", "zanj-verify.1")], capture_output=True, check=True)
-        listed = set(re.findall(r"^\s+([a-z0-9_]+)$", page.stdout.decode("ascii"), re.M))
-        self.assertEqual(documented - listed, set())
-
-    def test_docs_document_every_code(self):
-        documented = set(re.findall(r"^  ([a-z0-9_]+)  ", run("verify", "--help").text, re.M))
-        self.assertGreater(len(documented), 30)
-        with open(os.path.join(SOURCE_DIR, "docs", "commands.md")) as f:
-            readme = f.read()
-        for code in documented:
-            self.assertIn(f"`{code}`", readme)
+        for needle in ("Examples:", "Exit status", "--json", "--max-total-bytes", "crc_mismatch", "PROBLEM CODES"):
+            self.assertIn(needle, " ".join(text.split()))  # as words, wherever lines wrap
 
 
 def tearDownModule():

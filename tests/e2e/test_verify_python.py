@@ -1,6 +1,6 @@
 """End-to-end: `zanj verify`'s verdict is the Python library's, plus safety (zanj-verify(1)).
 
-The rule (zanj-verify(1), docs/commands.md): exit 0 means the reference loader (zanj 0.6.0, muutils 0.9,
+The rule (zanj-verify(1), EXIT STATUS): exit 0 means the reference loader (zanj 0.6.0, muutils 0.9,
 numpy, Python 3.11; docs/format.md) loads the archive and gets the values zanj shows; exit 1 means it
 would fail or get other values, or zanj refuses the archive for safety (ambiguity between
 readers, unsafe names, bombs). Anything else odd is a warning, an error only with --strict.

@@ -124,7 +124,7 @@ void write_json_string(std::string& out, std::string_view text) {
     if (len == 0) {
       // A lone surrogate, as the parser keeps "\ud800" (WTF-8: ED A0..BF 80..BF), goes back
       // out as the same escape; any other byte that is not UTF-8 as U+DC00+byte, Python's
-      // surrogateescape (docs/commands.md, "Text and JSON output of archive data").
+      // surrogateescape (zanj(1), docs/man/zanj.md, "OUTPUT OF ARCHIVE DATA").
       if (c == 0xED && text.size() >= 3 && (static_cast<unsigned char>(text[1]) & 0xE0) == 0xA0 &&
           (static_cast<unsigned char>(text[2]) & 0xC0) == 0x80) {
         escape_unit(0xD000u | ((static_cast<unsigned>(text[1]) & 0x3Fu) << 6) |

@@ -16,7 +16,8 @@ struct CodeRow {
 
 constexpr bool kError = false, kWarning = true;
 
-// Documentation order; docs/commands.md and `zanj verify --help` print this table.
+// Documentation order: docs/man/zanj-verify.md lists these codes under PROBLEM CODES (a unit test,
+// tests/unit/cli/test_manual.cpp, keeps the two in step).
 const std::array kCodes{
     CodeRow{Code::no_eocd, {"no_eocd", kError, "no end of central directory record: not a ZIP file, or truncated"}},
     CodeRow{Code::eocd_inconsistent,

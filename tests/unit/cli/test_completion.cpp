@@ -29,7 +29,7 @@ TEST_SUITE("cli completion") {
     CHECK(names(complete(program.app, {"-q", "--color", "never", "in"})) == std::vector<std::string>{"info"});
     const auto options = names(complete(program.app, {"ls", "--w"}));
     CHECK(options == std::vector<std::string>{"--wide"});
-    const auto global = names(complete(program.app, {"ls", "--ver"}));
+    const auto global = names(complete(program.app, {"ls", "--verb"}));
     CHECK(global == std::vector<std::string>{"--verbose"});
     CHECK(complete(program.app, {"ls", "--j"}).candidates.front() == "--json\tMachine-readable output");
   }

@@ -2,17 +2,21 @@
 // from the embedded sources and the program's own options.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "manual.hpp"
 #include "manual_pages.hpp"
 #include "program_fixture.hpp"
+#include "zanj/verify.hpp"
 
 using zanj::cli::manual::Block;
 using zanj::cli::manual::inline_roff;
 using zanj::cli::manual::inline_text;
 using zanj::cli::manual::parse_page;
 using zanj::cli::manual::roff_blocks;
+using zanj::cli::manual::roff_escape;
 using zanj::cli::manual::SyntaxError;
 using zanj::cli::manual::text_blocks;
 
@@ -25,8 +29,8 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 TEST_SUITE("cli manual") {
   TEST_CASE("a page: title, sections, and each kind of block") {
     const auto page = parse_page(
-        "# zanj-x(1) -- do a thing\n\n## DESCRIPTION\nFirst line\nsame paragraph.\n\nterm\n: its definition\n"
-        "  continued\n\n  second paragraph\n- item one\n- item two\n\n    code  line\n\n    more\n\n### Sub\n"
+        "# zanj-x(1) -- do a thing\n\n## DESCRIPTION\nFirst line\nsame **bold\nacross** lines.\n\n    code  line\n\n"
+        "    more\n\nterm\n: its definition\n  continued\n\n  second paragraph\n- item one\n- item two\n\n### Sub\n"
         "## SEE ALSO\n**zanj**(1)\n",
         "zanj-x.md");
     CHECK(page.name == "zanj-x");
@@ -34,16 +38,16 @@ TEST_SUITE("cli manual") {
     REQUIRE(page.sections.size() == 2);
     const auto& blocks = page.sections[0].blocks;
     REQUIRE(blocks.size() == 6);
-    CHECK(blocks[0].text == "First line same paragraph.");
-    CHECK(blocks[1].kind == Block::Kind::definition);
-    CHECK(blocks[1].text == "term");
-    REQUIRE(blocks[1].children.size() == 2);
-    CHECK(blocks[1].children[0].text == "its definition continued");
-    CHECK(blocks[1].children[1].text == "second paragraph");
-    CHECK(blocks[2].kind == Block::Kind::bullet);
-    CHECK(blocks[3].children[0].text == "item two");
-    CHECK(blocks[4].kind == Block::Kind::code);
-    CHECK(blocks[4].text == "code  line\n\nmore");
+    CHECK(blocks[0].text == "First line same **bold across** lines.");
+    CHECK(blocks[1].kind == Block::Kind::code);
+    CHECK(blocks[1].text == "code  line\n\nmore");
+    CHECK(blocks[2].kind == Block::Kind::definition);
+    CHECK(blocks[2].text == "term");
+    REQUIRE(blocks[2].children.size() == 2);
+    CHECK(blocks[2].children[0].text == "its definition continued");
+    CHECK(blocks[2].children[1].text == "second paragraph");
+    CHECK(blocks[3].kind == Block::Kind::bullet);
+    CHECK(blocks[4].children[0].text == "item two");
     CHECK(blocks[5].kind == Block::Kind::subheading);
     CHECK(page.section("SEE ALSO") != nullptr);
     CHECK(page.section("OPTIONS") == nullptr);
@@ -77,9 +81,9 @@ TEST_SUITE("cli manual") {
   }
 
   TEST_CASE("roff: a leading dot is not a request; lists nest inside definitions") {
-    const auto page = parse_page(
-        "# zanj-x(1) -- s\n## DESCRIPTION\n.zanj files\n\nterm\n: text\n\n      .hidden code\n\n  - inner\n",
-        "zanj-x.md");
+    const auto page =
+        parse_page("# zanj-x(1) -- s\n## DESCRIPTION\n.zanj files\n\nterm\n: text\n\n      .hidden code\n\n  - inner\n",
+                   "zanj-x.md");
     const std::string roff = roff_blocks(page.sections[0].blocks);
     CHECK(contains(roff, ".PP\n\\&.zanj files\n"));
     CHECK(contains(roff, ".TP\nterm\ntext\n.IP\n.nf\n\\&.hidden code\n.fi\n.RS\n.IP \\(bu 2\ninner\n.RE\n"));
@@ -105,7 +109,8 @@ TEST_SUITE("cli manual") {
       const std::string page = zanj::cli::manual::man_page(program.app, *command.app);
       CHECK(contains(page, ".SH SYNOPSIS\n\\fBzanj " + command.app->get_name() + "\\fR"));
       for (const CLI::Option* option : command.app->get_options()) {
-        for (const std::string& name : option->get_lnames()) CHECK(contains(page, "\\fB\\-\\-" + name + "\\fR"));
+        for (const std::string& name : option->get_lnames())
+          CHECK(contains(page, "\\fB" + roff_escape("--" + name) + "\\fR"));
       }
       const std::string help = zanj::cli::manual::help_footer("zanj-" + command.app->get_name());
       CHECK(contains(help, "Examples:\n"));
@@ -113,6 +118,21 @@ TEST_SUITE("cli manual") {
       CHECK(!command.app->get_description().empty());
     }
     for (const CLI::Option* option : program.app.get_options())
-      for (const std::string& name : option->get_lnames()) CHECK(contains(root, "\\fB\\-\\-" + name + "\\fR"));
+      for (const std::string& name : option->get_lnames())
+        CHECK(contains(root, "\\fB" + roff_escape("--" + name) + "\\fR"));
+  }
+
+  TEST_CASE("zanj-verify(1) documents every problem code, each as an error or a warning") {
+    const auto page = zanj::cli::manual::page("zanj-verify");
+    const auto* section = page.section("PROBLEM CODES");
+    REQUIRE(section != nullptr);
+    std::vector<std::string> documented;
+    for (const Block& block : section->blocks)
+      if (block.kind == Block::Kind::definition) documented.push_back(inline_text(block.text));
+    std::vector<std::string> codes;
+    for (const auto& code : zanj::problem_codes()) codes.emplace_back(code.name);
+    std::sort(documented.begin(), documented.end());
+    std::sort(codes.begin(), codes.end());
+    CHECK(documented == codes);
   }
 }

@@ -150,11 +150,11 @@ TEST_SUITE("verify_zip") {
     CHECK(zip_codes(bomb.report)[0] == "ratio_lie");
     CHECK_FALSE(bomb.structure.inflatable[1]);
     CHECK(zip_codes(with({{c + kCMethod, 8, 2},
-                      {l + kLMethod, 8, 2},
-                      {c + kCUsize, 300 * 1032, 4},
-                      {l + kLUsize, 300 * 1032, 4},
-                      {l + kLName + 5 + 4, 300 * 1032, 8}})
-                    .report)
+                          {l + kLMethod, 8, 2},
+                          {c + kCUsize, 300 * 1032, 4},
+                          {l + kLUsize, 300 * 1032, 4},
+                          {l + kLName + 5 + 4, 300 * 1032, 8}})
+                        .report)
               .empty());  // exactly at the maximum: honest
     // bzip2, 300 compressed bytes claiming 300 * 10000 + 2 MiB: possible (zeros reach far more),
     // so a warning, and the member is still read (its data will say whether the size is true)
