@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.hpp"
 #include "io/byte_source.hpp"
 #include "zanj/archive.hpp"
 
@@ -91,5 +92,8 @@ ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limit
 
 /// Parse the local header of `entry`; checks that its data lies within the file.
 LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry);
+/// The same, or why not (what read_local_header throws, a failed read of the source
+/// included): for callers to whom a damaged header is an answer (verify, salvage, extract).
+Result<LocalHeader> read_local_header_result(const ByteSource& source, const ZipEntry& entry);
 
 }  // namespace zanj
