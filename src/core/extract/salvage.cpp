@@ -20,7 +20,7 @@ SalvagedArchive open_or_salvage(const std::string& path, const OpenOptions& opti
   std::string damage;
   try {
     directory = read_zip_directory(*source, ZipLimits{limits.max_entries});
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // boundary: a damaged archive is salvage's input
     damage = e.what();
   }
   if (damage.empty()) {
