@@ -669,4 +669,10 @@ Result<LocalHeader> read_local_header_result(const ByteSource& source, const Zip
   return std::move(*header);
 }
 
+Result<ZipDirectory> read_zip_directory_result(const ByteSource& source, const ZipLimits& limits) {
+  Result<ZipDirectory, ZipFault> directory = zip_read_result([&] { return read_zip_directory(source, limits); });
+  if (!directory) return Failure{directory.why()};
+  return std::move(*directory);
+}
+
 }  // namespace zanj

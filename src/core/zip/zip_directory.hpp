@@ -89,6 +89,9 @@ struct ZipDirectory {
 /// with an empty comment is there, else the last signature in the final 64 KiB + 22 bytes.
 /// Throws zanj::Error (Exit::invalid) for any structural problem.
 ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limits = {});
+/// The same, or why not (what read_zip_directory throws): for salvage, to which a directory
+/// that does not read is where its work starts.
+Result<ZipDirectory> read_zip_directory_result(const ByteSource& source, const ZipLimits& limits = {});
 
 /// Parse the local header of `entry`; checks that its data lies within the file.
 LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry);

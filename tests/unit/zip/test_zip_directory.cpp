@@ -504,3 +504,13 @@ TEST_CASE("read_local_header_result: the header, or the reason read_local_header
   REQUIRE_FALSE(past.ok());
   CHECK(past.why() == "local header of '" + moved.name + "' lies past the end of the file");
 }
+
+TEST_CASE("read_zip_directory_result: the directory, or the reason read_zip_directory throws") {
+  const auto zip = build_zip(two_members());
+  const Result<ZipDirectory> dir = read_zip_directory_result(MemorySource(zip.bytes));
+  REQUIRE(dir.ok());
+  CHECK(dir->entries.size() == 2);
+  const Result<ZipDirectory> none = read_zip_directory_result(MemorySource("not a zip file at all"));
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.why() == "no end of central directory record (not a ZIP file, or truncated)");
+}
