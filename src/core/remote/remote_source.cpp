@@ -78,7 +78,7 @@ template <class Read>
 auto RemoteSource::remembering(Read read) const {
   try {
     return read();
-  } catch (const Error&) {  // boundary: kept for rethrow_failure, then rethrown
+  } catch (const Error&) {  // cleanup: kept for rethrow_failure, then rethrown
     std::lock_guard lock(failure_mutex_);
     if (!failure_) failure_ = std::current_exception();
     throw;
