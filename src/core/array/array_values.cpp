@@ -236,9 +236,9 @@ ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::
       data_offset_ = header.data_offset;
     }
     if (stored_dtype_.itemsize == 0) throw Error("has dtype " + stored_dtype_.descr() + " with empty elements");
-  } catch (const NumpyRefusalError& e) {
+  } catch (const NumpyRefusalError& e) {  // context: the array joins the message
     throw NumpyRefusalError(where_ + ": " + e.what());
-  } catch (const Error& e) {
+  } catch (const Error& e) {          // context: likewise
     if (!e.archive().empty()) throw;  // the archive's own errors (reading a member) say where
     throw Error(InArchive{archive.name()}, where_ + ": " + e.reason(), e.exit());
   }

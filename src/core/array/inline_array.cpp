@@ -201,4 +201,12 @@ DecodedArray decode_inline_array(const ArrayNode& node) {
   return out;
 }
 
+Result<DecodedArray> read_inline_array(const ArrayNode& node) {
+  try {
+    return decode_inline_array(node);
+  } catch (const Error& e) {  // boundary: the decoder stops deep in nested lists by throwing; a value here, once
+    return Failure{e.what()};
+  }
+}
+
 }  // namespace zanj

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "array/dtype.hpp"
+#include "base/result.hpp"
 #include "zanj/tree.hpp"
 
 namespace zanj {
@@ -23,6 +24,9 @@ struct DecodedArray {
 /// differently from the shape, a value the dtype cannot hold, hex/base64 of the wrong length.
 /// hex/b64 bytes are in the dtype's byte order (numpy's tobytes()) and are swapped if big.
 DecodedArray decode_inline_array(const ArrayNode& node);
+/// The same, or what is wrong (what decode_inline_array throws): for callers to whom an inline
+/// array that does not decode is an answer (verify).
+Result<DecodedArray> read_inline_array(const ArrayNode& node);
 
 /// The float32 nearest to `value`, as numpy casts (values beyond the float range become
 /// infinities instead of undefined behaviour).

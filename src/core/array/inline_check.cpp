@@ -9,15 +9,11 @@ namespace zanj {
 
 std::optional<std::string> check_inline_array(const ArrayNode& array) {
   if (array.external()) return std::nullopt;  // the .npy checks cover external arrays
-  try {
-    // One decoder judges inline arrays for every command: what `cat` can print is exactly
-    // what `verify` accepts.
-    decode_inline_array(array);
-  } catch (const Error& e) {
-    return std::string(e.what());
-  }
-  // decode_inline_array accepted the dtype and shape, so both parse.
-  return numpy_refusal(parse_dtype_name(array.dtype), array.shape);
+  // One decoder judges inline arrays for every command: what `cat` can print is exactly
+  // what `verify` accepts.
+  const Result<DecodedArray> decoded = read_inline_array(array);
+  if (!decoded) return decoded.why();
+  return numpy_refusal(decoded->dtype, array.shape);
 }
 
 std::optional<std::string> numpy_refusal(const Dtype& dtype, const std::vector<std::uint64_t>& shape) {

@@ -47,13 +47,13 @@ NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, 
     NpyHeader h = parse_npy_header(header, limits);
     if (h.data_offset > entry.uncompressed_size) throw Error("header runs past the end of the member");
     return h;
-  } catch (const Error& e) {
+  } catch (const Error& e) {          // context: the member joins npy errors
     if (!e.archive().empty()) throw;  // the archive's errors say where already; npy errors do not
     throw Error(InArchive{archive.name()}, where + e.reason(), e.exit());
   }
 }
 
-std::size_t NpyHeaderCollector::feed(std::string_view chunk) {
+Result<std::size_t> NpyHeaderCollector::try_feed(std::string_view chunk) {
   std::size_t used = 0;
   while (!header_ && used < chunk.size()) {
     const std::uint64_t want = need_ ? need_ : kNpyPrefix;
@@ -63,67 +63,93 @@ std::size_t NpyHeaderCollector::feed(std::string_view chunk) {
     used += take;
     if (bytes_.size() < want) break;
     if (!need_) {
-      need_ = npy_header_size(bytes_, limits_);  // bounded by limits_.max_header_bytes
+      const Result<std::uint64_t> size = read_npy_header_size(bytes_, limits_);  // bounded by max_header_bytes
+      if (!size) return Failure{size.why()};
+      need_ = *size;
       // Only a 0- or 1-byte dict is shorter than the prefix, and no such dict is valid.
-      if (need_ < bytes_.size()) throw Error("bad npy header: header dict too short");
+      if (need_ < bytes_.size()) return Failure{"bad npy header: header dict too short"};
     }
-    if (bytes_.size() == need_) header_ = parse_npy_header(bytes_, limits_);
+    if (bytes_.size() == need_) {
+      Result<NpyHeader> header = read_npy_header(bytes_, limits_);
+      if (!header) return Failure{header.why()};
+      header_ = std::move(*header);
+    }
   }
   return used;
 }
 
+std::size_t NpyHeaderCollector::feed(std::string_view chunk) { return try_feed(chunk).value_or_throw(); }
+
+std::optional<std::string> NpyHeaderCollector::end_problem() const {
+  if (header_) return std::nullopt;
+  if (!need_) {  // says what is wrong with a short prefix
+    const Result<std::uint64_t> size = read_npy_header_size(bytes_, limits_);
+    if (!size) return size.why();
+  }
+  return "bad npy header: the member ends inside its header";
+}
+
 void NpyHeaderCollector::finish() const {
-  if (header_) return;
-  if (!need_) npy_header_size(bytes_, limits_);  // says what is wrong with a short prefix
-  throw Error("bad npy header: the member ends inside its header");
+  if (const auto problem = end_problem()) throw Error(*problem);
 }
 
 JsonlLineSplitter::JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line_bytes, std::string what,
                                      std::uint64_t max_rows)
     : on_line_(std::move(on_line)), max_line_bytes_(max_line_bytes), max_rows_(max_rows), what_(std::move(what)) {}
 
-void JsonlLineSplitter::too_long() const {
-  throw json_error(what_, "line " + std::to_string(index_ + 1) + " is longer than " + std::to_string(max_line_bytes_) +
-                              " bytes, the limit (raise with --max-jsonl-line-bytes)");
+Failure JsonlLineSplitter::too_long() const {
+  return Failure{json_error(what_, "line " + std::to_string(index_ + 1) + " is longer than " +
+                                       std::to_string(max_line_bytes_) +
+                                       " bytes, the limit (raise with --max-jsonl-line-bytes)")
+                     .what()};
 }
 
-bool JsonlLineSplitter::hand_over(std::string_view line) {
+Result<bool> JsonlLineSplitter::hand_over(std::string_view line) {
   if (index_ >= max_rows_)
-    throw json_error(what_, "the number of lines exceeds the limit of " + std::to_string(max_rows_) +
-                                " (raise with --max-jsonl-rows)");
+    return Failure{json_error(what_, "the number of lines exceeds the limit of " + std::to_string(max_rows_) +
+                                         " (raise with --max-jsonl-rows)")
+                       .what()};
   return on_line_(index_++, line);
 }
 
-bool JsonlLineSplitter::feed(std::string_view chunk) {
+Result<bool> JsonlLineSplitter::try_feed(std::string_view chunk) {
   while (!stopped_ && !chunk.empty()) {
     const std::size_t nl = chunk.find('\n');
     if (nl == std::string_view::npos) {
-      if (pending_.size() + chunk.size() > max_line_bytes_) too_long();
+      if (pending_.size() + chunk.size() > max_line_bytes_) return too_long();
       pending_.append(chunk);
       return true;
     }
     std::string_view line = chunk.substr(0, nl);
     if (!pending_.empty()) {
-      if (pending_.size() + line.size() > max_line_bytes_) too_long();
+      if (pending_.size() + line.size() > max_line_bytes_) return too_long();
       pending_.append(line);
       line = pending_;
     } else if (line.size() > max_line_bytes_) {
-      too_long();
+      return too_long();
     }
-    stopped_ = !hand_over(line);
+    const Result<bool> go_on = hand_over(line);
+    if (!go_on) return go_on;
+    stopped_ = !*go_on;
     pending_.clear();
     chunk.remove_prefix(nl + 1);
   }
   return !stopped_;
 }
 
-bool JsonlLineSplitter::finish() {
+Result<bool> JsonlLineSplitter::try_finish() {
   if (!stopped_ && !pending_.empty()) {
-    stopped_ = !hand_over(pending_);
+    const Result<bool> go_on = hand_over(pending_);
+    if (!go_on) return go_on;
+    stopped_ = !*go_on;
     pending_.clear();
   }
   return !stopped_;
 }
+
+bool JsonlLineSplitter::feed(std::string_view chunk) { return try_feed(chunk).value_or_throw(); }
+
+bool JsonlLineSplitter::finish() { return try_finish().value_or_throw(); }
 
 void for_each_jsonl_line(const Archive& archive, const ZipEntry& entry,
                          const std::function<bool(std::uint64_t, std::string_view)>& on_line) {
@@ -141,7 +167,7 @@ void for_each_jsonl_value(const Archive& archive, const ZipEntry& entry,
     Json value;
     try {
       value = parse_json(line, entry.name + " line " + std::to_string(index + 1), line_limits);
-    } catch (const Error& e) {
+    } catch (const Error& e) {  // context: the archive joins the message
       throw Error(InArchive{archive.name()}, e.what());
     }
     return on_value(index, value);

@@ -34,9 +34,13 @@ class NpyHeaderCollector {
  public:
   explicit NpyHeaderCollector(const NpyLimits& limits = {}) : limits_(limits) {}
   /// Take what belongs to the header from the start of `chunk`; returns how many bytes that
-  /// was (the rest is array data). Throws Error on a malformed header.
+  /// was (the rest is array data), or why the header is malformed.
+  Result<std::size_t> try_feed(std::string_view chunk);
+  /// The same, throwing the failure as an Error.
   std::size_t feed(std::string_view chunk);
-  /// The member ended: throws Error when it ended inside the header.
+  /// The member ended: why that is wrong (it ended inside the header), or nothing.
+  std::optional<std::string> end_problem() const;
+  /// The same, throwing the problem as an Error.
   void finish() const;
   /// The header, once complete.
   const std::optional<NpyHeader>& header() const { return header_; }
@@ -59,16 +63,20 @@ class JsonlLineSplitter {
   /// more lines than max_rows (--max-jsonl-line-bytes, --max-jsonl-rows); "" names none (the
   /// caller says where).
   JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line_bytes, std::string what, std::uint64_t max_rows);
-  /// Split the next chunk; false once the handler has asked to stop.
-  bool feed(std::string_view chunk);
+  /// Split the next chunk; false once the handler has asked to stop. Fails on a line over
+  /// max_line_bytes or more lines than max_rows.
+  Result<bool> try_feed(std::string_view chunk);
   /// End of input: hands over a last line that has no "\n" (an empty one is not a line).
+  Result<bool> try_finish();
+  /// The same two, throwing the failure as an Error.
+  bool feed(std::string_view chunk);
   bool finish();
   /// Lines handed to the handler so far.
   std::uint64_t lines() const { return index_; }
 
  private:
-  void too_long() const;
-  bool hand_over(std::string_view line);
+  Failure too_long() const;
+  Result<bool> hand_over(std::string_view line);
   LineHandler on_line_;
   std::uint64_t max_line_bytes_;
   std::uint64_t max_rows_;

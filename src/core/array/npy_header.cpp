@@ -15,7 +15,7 @@ constexpr std::size_t array_align = 64;  // numpy aligns data so it can be mmapp
 constexpr std::size_t growth_axis_max_digits = 21;
 constexpr std::size_t max_dims = 64;  // numpy 2's NPY_MAXDIMS
 
-[[noreturn]] void npy_fail(const std::string& why) { throw Error("bad npy header: " + why); }
+Failure npy_failure(const std::string& why) { return Failure{"bad npy header: " + why}; }
 
 std::uint64_t read_le(std::string_view bytes, std::size_t offset, std::size_t width) {
   std::uint64_t value = 0;
@@ -32,15 +32,15 @@ void write_le(std::string& out, std::uint64_t value, std::size_t width) {
 // Version 1.0 stores the dict length in 2 bytes, 2.0 and 3.0 in 4. 3.0 only
 // changes the dict's encoding (UTF-8 instead of latin-1), which is moot for
 // us: every token we accept is ASCII.
-std::size_t length_width(std::string_view bytes) {
-  if (bytes.size() < version_end) npy_fail("truncated before the version");
-  if (bytes.substr(0, npy_magic.size()) != npy_magic) npy_fail("not a .npy member (bad magic)");
+Result<std::size_t> length_width(std::string_view bytes) {
+  if (bytes.size() < version_end) return npy_failure("truncated before the version");
+  if (bytes.substr(0, npy_magic.size()) != npy_magic) return npy_failure("not a .npy member (bad magic)");
   auto major = static_cast<unsigned char>(bytes[6]);
   auto minor = static_cast<unsigned char>(bytes[7]);
   if (minor != 0 || major < 1 || major > 3) {
-    npy_fail("unsupported version " + std::to_string(major) + "." + std::to_string(minor));
+    return npy_failure("unsupported version " + std::to_string(major) + "." + std::to_string(minor));
   }
-  return major == 1 ? 2 : 4;
+  return std::size_t{major == 1 ? 2u : 4u};
 }
 
 bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
@@ -49,49 +49,58 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' |
 //   {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }
 // It accepts either quote style, any whitespace and optional trailing
 // commas, and nothing else: no escapes, no expressions, no other types.
+// Each step returns false once it has failed; failure() then says why.
 class DictParser {
  public:
   explicit DictParser(std::string_view text) : text_(text) {}
 
-  void parse(NpyHeader& out) {
+  bool parse(NpyHeader& out) {
     skip_ws();
-    expect('{', "the header dict to start with '{'");
+    if (!expect('{', "the header dict to start with '{'")) return false;
     bool seen_descr = false, seen_order = false, seen_shape = false;
     skip_ws();
     while (!consume('}')) {
-      std::string_view key = parse_string();
+      std::string_view key;
+      if (!parse_string(key)) return false;
       skip_ws();
-      expect(':', "':' after a key");
+      if (!expect(':', "':' after a key")) return false;
       skip_ws();
       if (key == "descr") {
-        mark_seen(seen_descr, key);
-        out.dtype = parse_descr_value();
+        if (!mark_seen(seen_descr, key) || !parse_descr_value(out.dtype)) return false;
       } else if (key == "fortran_order") {
-        mark_seen(seen_order, key);
-        out.fortran_order = parse_bool();
+        if (!mark_seen(seen_order, key) || !parse_bool(out.fortran_order)) return false;
       } else if (key == "shape") {
-        mark_seen(seen_shape, key);
-        out.shape = parse_shape();
+        if (!mark_seen(seen_shape, key) || !parse_shape(out.shape)) return false;
       } else {
-        npy_fail("unknown key '" + std::string(key) + "'");
+        return fail("unknown key '" + std::string(key) + "'");
       }
       skip_ws();
       if (consume(',')) {
         skip_ws();
       } else if (peek() != '}') {
-        npy_fail("expected ',' or '}' after a value");
+        return fail("expected ',' or '}' after a value");
       }
     }
     skip_ws();
-    if (pos_ != text_.size()) npy_fail("unexpected text after the header dict");
-    if (!seen_descr) npy_fail("missing key 'descr'");
-    if (!seen_order) npy_fail("missing key 'fortran_order'");
-    if (!seen_shape) npy_fail("missing key 'shape'");
+    if (pos_ != text_.size()) return fail("unexpected text after the header dict");
+    if (!seen_descr) return fail("missing key 'descr'");
+    if (!seen_order) return fail("missing key 'fortran_order'");
+    if (!seen_shape) return fail("missing key 'shape'");
+    return true;
   }
+
+  /// Why parse() returned false.
+  Failure failure() const { return failure_; }
 
  private:
   std::string_view text_;
   std::size_t pos_ = 0;
+  Failure failure_;
+
+  bool fail(const std::string& why) {
+    failure_ = npy_failure(why);
+    return false;
+  }
 
   char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
 
@@ -105,31 +114,39 @@ class DictParser {
     return true;
   }
 
-  void expect(char c, const char* what) {
-    if (!consume(c)) npy_fail(std::string("expected ") + what);
-  }
+  bool expect(char c, const char* what) { return consume(c) || fail(std::string("expected ") + what); }
 
-  static void mark_seen(bool& seen, std::string_view key) {
-    if (seen) npy_fail("duplicate key '" + std::string(key) + "'");
+  bool mark_seen(bool& seen, std::string_view key) {
+    if (seen) return fail("duplicate key '" + std::string(key) + "'");
     seen = true;
+    return true;
   }
 
-  std::string_view parse_string() {
+  bool parse_string(std::string_view& out) {
     char quote = peek();
-    if (quote != '\'' && quote != '"') npy_fail("expected a quoted string");
+    if (quote != '\'' && quote != '"') return fail("expected a quoted string");
     std::size_t start = ++pos_;
     while (pos_ < text_.size() && text_[pos_] != quote) {
       char c = text_[pos_];
-      if (c == '\\' || c == '\n') npy_fail("escapes and line breaks are not allowed in strings");
+      if (c == '\\' || c == '\n') return fail("escapes and line breaks are not allowed in strings");
       ++pos_;
     }
-    if (pos_ >= text_.size()) npy_fail("unterminated string");
-    return text_.substr(start, pos_++ - start);
+    if (pos_ >= text_.size()) return fail("unterminated string");
+    out = text_.substr(start, pos_++ - start);
+    return true;
   }
 
-  Dtype parse_descr_value() {
-    if (peek() == '[') npy_fail("structured dtypes are not supported");
-    return parse_descr(parse_string());
+  bool parse_descr_value(Dtype& out) {
+    if (peek() == '[') return fail("structured dtypes are not supported");
+    std::string_view descr;
+    if (!parse_string(descr)) return false;
+    Result<Dtype> dtype = read_descr(descr);
+    if (!dtype) {
+      failure_ = Failure{dtype.why()};  // read_descr's own words, as parse_descr threw them
+      return false;
+    }
+    out = *dtype;
+    return true;
   }
 
   bool parse_word(std::string_view word) {
@@ -138,49 +155,55 @@ class DictParser {
     return true;
   }
 
-  bool parse_bool() {
-    if (parse_word("True")) return true;
-    if (parse_word("False")) return false;
-    npy_fail("fortran_order must be True or False");
+  bool parse_bool(bool& out) {
+    for (const bool value : {true, false}) {
+      if (parse_word(value ? "True" : "False")) {
+        out = value;
+        return true;
+      }
+    }
+    return fail("fortran_order must be True or False");
   }
 
   // A tuple: "()", "(5,)", "(3, 4)", "(3, 4,)". "(5)" is an int in Python,
   // not a tuple, so numpy rejects it and so do we.
-  std::vector<std::uint64_t> parse_shape() {
-    expect('(', "shape to be a tuple");
-    std::vector<std::uint64_t> dims;
+  bool parse_shape(std::vector<std::uint64_t>& dims) {
+    if (!expect('(', "shape to be a tuple")) return false;
+    dims.clear();
     bool trailing_comma = false;
     skip_ws();
     while (!consume(')')) {
-      if (dims.size() >= max_dims) npy_fail("too many dimensions");
-      dims.push_back(parse_dim());
+      if (dims.size() >= max_dims) return fail("too many dimensions");
+      std::uint64_t dim = 0;
+      if (!parse_dim(dim)) return false;
+      dims.push_back(dim);
       skip_ws();
       trailing_comma = consume(',');
       skip_ws();
-      if (!trailing_comma && peek() != ')') npy_fail("expected ',' or ')' in shape");
+      if (!trailing_comma && peek() != ')') return fail("expected ',' or ')' in shape");
     }
-    if (dims.size() == 1 && !trailing_comma) npy_fail("shape (n) is not a tuple; write (n,)");
-    return dims;
+    if (dims.size() == 1 && !trailing_comma) return fail("shape (n) is not a tuple; write (n,)");
+    return true;
   }
 
-  std::uint64_t parse_dim() {
-    if (peek() == '-') npy_fail("negative dimension in shape");
-    if (peek() < '0' || peek() > '9') npy_fail("shape dimensions must be integers");
+  bool parse_dim(std::uint64_t& value) {
+    if (peek() == '-') return fail("negative dimension in shape");
+    if (peek() < '0' || peek() > '9') return fail("shape dimensions must be integers");
     std::size_t start = pos_;
-    std::uint64_t value = 0;
+    value = 0;
     while (peek() >= '0' && peek() <= '9') {
       auto digit = static_cast<std::uint64_t>(peek() - '0');
       if (__builtin_mul_overflow(value, 10, &value) || __builtin_add_overflow(value, digit, &value)) {
-        npy_fail("shape dimension too large");
+        return fail("shape dimension too large");
       }
       ++pos_;
     }
-    if (pos_ - start > 1 && text_[start] == '0') npy_fail("leading zero in shape dimension");
+    if (pos_ - start > 1 && text_[start] == '0') return fail("leading zero in shape dimension");
     char next = peek();
     if (next == '.' || next == 'e' || next == 'E' || next == 'x' || next == '_' || next == 'j') {
-      npy_fail("shape dimensions must be plain integers");
+      return fail("shape dimensions must be plain integers");
     }
-    return value;
+    return true;
   }
 };
 
@@ -196,54 +219,70 @@ std::string shape_repr(const std::vector<std::uint64_t>& shape) {
 
 }  // namespace
 
-std::uint64_t NpyHeader::element_count() const {
+Result<std::uint64_t> NpyHeader::checked_element_count() const {
   std::uint64_t count = 1;
   for (std::uint64_t dim : shape) {
-    if (dim == 0) return 0;  // an empty array is empty whatever the other dims
+    if (dim == 0) return std::uint64_t{0};  // an empty array is empty whatever the other dims
   }
   for (std::uint64_t dim : shape) {
-    if (__builtin_mul_overflow(count, dim, &count)) npy_fail("shape element count overflows");
+    if (__builtin_mul_overflow(count, dim, &count)) return npy_failure("shape element count overflows");
   }
   return count;
 }
 
-std::uint64_t NpyHeader::data_bytes() const {
+Result<std::uint64_t> NpyHeader::checked_data_bytes() const {
+  const Result<std::uint64_t> count = checked_element_count();
+  if (!count) return count;
   std::uint64_t bytes = 0;
-  if (__builtin_mul_overflow(element_count(), std::uint64_t{dtype.itemsize}, &bytes)) {
-    npy_fail("array byte size overflows");
-  }
+  if (__builtin_mul_overflow(*count, std::uint64_t{dtype.itemsize}, &bytes))
+    return npy_failure("array byte size overflows");
   return bytes;
 }
 
-std::uint64_t npy_header_size(std::string_view first_bytes, const NpyLimits& limits) {
-  std::size_t width = length_width(first_bytes);
-  if (first_bytes.size() < version_end + width) npy_fail("truncated before the header length");
-  std::uint64_t dict_len = read_le(first_bytes, version_end, width);
+std::uint64_t NpyHeader::element_count() const { return checked_element_count().value_or_throw(); }
+
+std::uint64_t NpyHeader::data_bytes() const { return checked_data_bytes().value_or_throw(); }
+
+Result<std::uint64_t> read_npy_header_size(std::string_view first_bytes, const NpyLimits& limits) {
+  const Result<std::size_t> width = length_width(first_bytes);
+  if (!width) return Failure{width.why()};
+  if (first_bytes.size() < version_end + *width) return npy_failure("truncated before the header length");
+  std::uint64_t dict_len = read_le(first_bytes, version_end, *width);
   if (dict_len > limits.max_header_bytes) {
-    npy_fail("header of " + std::to_string(dict_len) + " bytes exceeds the limit of " +
-             std::to_string(limits.max_header_bytes));
+    return npy_failure("header of " + std::to_string(dict_len) + " bytes exceeds the limit of " +
+                       std::to_string(limits.max_header_bytes));
   }
-  return version_end + width + dict_len;
+  return version_end + *width + dict_len;
 }
 
-NpyHeader parse_npy_header(std::string_view bytes, const NpyLimits& limits) {
-  std::uint64_t total = npy_header_size(bytes, limits);
-  if (bytes.size() < total) npy_fail("truncated header");
-  std::size_t dict_start = version_end + length_width(bytes);
-  std::string_view dict = bytes.substr(dict_start, total - dict_start);
-  if (dict.empty() || dict.back() != '\n') npy_fail("header does not end with a newline");
+std::uint64_t npy_header_size(std::string_view first_bytes, const NpyLimits& limits) {
+  return read_npy_header_size(first_bytes, limits).value_or_throw();
+}
+
+Result<NpyHeader> read_npy_header(std::string_view bytes, const NpyLimits& limits) {
+  const Result<std::uint64_t> total = read_npy_header_size(bytes, limits);
+  if (!total) return Failure{total.why()};
+  if (bytes.size() < *total) return npy_failure("truncated header");
+  std::size_t dict_start = version_end + *length_width(bytes);  // read_npy_header_size read it
+  std::string_view dict = bytes.substr(dict_start, *total - dict_start);
+  if (dict.empty() || dict.back() != '\n') return npy_failure("header does not end with a newline");
 
   NpyHeader header;
   header.major = static_cast<unsigned char>(bytes[6]);
   header.minor = static_cast<unsigned char>(bytes[7]);
-  DictParser(dict).parse(header);
-  header.data_offset = total;
+  DictParser parser(dict);
+  if (!parser.parse(header)) return parser.failure();
+  header.data_offset = *total;
   // Check now so callers can add offset and size without a second thought.
+  const Result<std::uint64_t> data_bytes = header.checked_data_bytes();
+  if (!data_bytes) return Failure{data_bytes.why()};
   std::uint64_t end = 0;
-  if (__builtin_add_overflow(header.data_bytes(), header.data_offset, &end)) {
-    npy_fail("array byte size overflows");
-  }
+  if (__builtin_add_overflow(*data_bytes, header.data_offset, &end)) return npy_failure("array byte size overflows");
   return header;
+}
+
+NpyHeader parse_npy_header(std::string_view bytes, const NpyLimits& limits) {
+  return read_npy_header(bytes, limits).value_or_throw();
 }
 
 std::string make_npy_header(const Dtype& dtype, bool fortran_order, const std::vector<std::uint64_t>& shape) {

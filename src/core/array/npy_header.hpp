@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "array/dtype.hpp"
+#include "base/result.hpp"
 
 #include "zanj/array.hpp"
 
@@ -25,21 +26,28 @@ struct NpyHeader {
   std::vector<std::uint64_t> shape;
   std::uint64_t data_offset = 0;  ///< bytes from the start of the member to the first data byte
 
-  /// Product of shape (1 for a 0-d array). Throws Error if it overflows.
+  /// Product of shape (1 for a 0-d array), or why not: it overflows.
+  Result<std::uint64_t> checked_element_count() const;
+  /// element_count() * itemsize, or why not: it overflows.
+  Result<std::uint64_t> checked_data_bytes() const;
+  /// The same, throwing the failure as an Error.
   std::uint64_t element_count() const;
-  /// element_count() * itemsize. Throws Error if it overflows.
   std::uint64_t data_bytes() const;
 };
 
 /// Bytes needed to hold the whole header (prefix + dict), from the first
-/// 12 bytes (magic, version, length; 10 suffice for version 1.0). Throws on
+/// 12 bytes (magic, version, length; 10 suffice for version 1.0). Fails on
 /// too few bytes, bad magic or version, or a header longer than
 /// limits.max_header_bytes.
+Result<std::uint64_t> read_npy_header_size(std::string_view first_bytes, const NpyLimits& limits = {});
+/// The same, throwing the failure as an Error.
 std::uint64_t npy_header_size(std::string_view first_bytes, const NpyLimits& limits = {});
 
 /// Parse a complete header; `bytes` holds at least npy_header_size(...)
-/// bytes (more is fine, nothing past the header is read). Throws Error on
+/// bytes (more is fine, nothing past the header is read). Fails on
 /// anything malformed, and on shapes whose size overflows 64 bits.
+Result<NpyHeader> read_npy_header(std::string_view bytes, const NpyLimits& limits = {});
+/// The same, throwing the failure as an Error.
 NpyHeader parse_npy_header(std::string_view bytes, const NpyLimits& limits = {});
 
 /// Serialize a header exactly as numpy.save does: version 1.0 (2.0 when the

@@ -17,19 +17,24 @@ struct Failure {
   std::string why;
 };
 
-template <class T>
+/// `F` is what a failure holds: Failure, or a struct with a `why` and more for callers that
+/// branch on the kind of failure too (JsonFailure, json/json_parse.hpp).
+template <class T, class F = Failure>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit, as a return value
-  Result(Failure failure) : state_(std::in_place_index<1>, std::move(failure)) {}  // NOLINT: likewise
+  Result(T value) : state_(std::in_place_index<0>, std::move(value)) {}      // NOLINT: implicit, as a return value
+  Result(F failure) : state_(std::in_place_index<1>, std::move(failure)) {}  // NOLINT: likewise
 
   bool ok() const { return state_.index() == 0; }
   explicit operator bool() const { return ok(); }
   /// The value; only when ok().
   const T& operator*() const { return std::get<0>(state_); }
+  T& operator*() { return std::get<0>(state_); }
   const T* operator->() const { return &std::get<0>(state_); }
   /// Why there is no value; only when !ok().
   const std::string& why() const { return std::get<1>(state_).why; }
+  /// The whole failure; only when !ok().
+  const F& failure() const { return std::get<1>(state_); }
   /// The value, or the failure thrown as an Error with exit status `exit`.
   T value_or_throw(Exit exit = Exit::invalid) const {
     if (!ok()) throw Error(why(), exit);
@@ -37,7 +42,7 @@ class [[nodiscard]] Result {
   }
 
  private:
-  std::variant<T, Failure> state_;
+  std::variant<T, F> state_;
 };
 
 }  // namespace zanj

@@ -10,6 +10,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
+
+#include "base/result.hpp"
 
 namespace zanj {
 
@@ -20,13 +23,23 @@ class SharedLibrary {
   /// Safe to call from several threads. Throws Error(`feature` + " needs " + soname + ": " +
   /// dlerror, Exit::usage) when none opens, so the user learns which package to install.
   static const SharedLibrary& load(std::string_view feature, std::initializer_list<const char*> sonames);
+  /// The same, or why none opens (the message load throws): for a caller to whom a library
+  /// that is not installed is an answer (--version).
+  static Result<const SharedLibrary*> try_load(std::string_view feature, std::initializer_list<const char*> sonames);
 
   /// The function `name` as a pointer of type Function* (Function is a function type, for
   /// example decltype(curl_easy_init)). Throws Error(Exit::usage) naming the library and the
   /// symbol when it is missing (a library older than the one zanj was built against).
   template <class Function>
   Function* symbol(const char* name) const {
-    return reinterpret_cast<Function*>(address_of(name));
+    return reinterpret_cast<Function*>(find_address(name).value_or_throw(Exit::usage));
+  }
+  /// The same, or why not (the message symbol<>() throws).
+  template <class Function>
+  Result<Function*> find_symbol(const char* name) const {
+    const Result<void*> address = find_address(name);
+    if (!address) return Failure{address.why()};
+    return reinterpret_cast<Function*>(*address);
   }
 
   /// The soname that was opened.
@@ -34,7 +47,7 @@ class SharedLibrary {
 
  private:
   SharedLibrary(void* handle, std::string soname, std::string feature);
-  void* address_of(const char* name) const;
+  Result<void*> find_address(const char* name) const;
 
   void* handle_;
   std::string soname_;
@@ -54,6 +67,21 @@ const Table& load_table_once() {
   const std::lock_guard lock(mutex);
   if (!table) table.emplace(open());
   return *table;
+}
+
+/// The same for an `open` that returns why it failed instead of throwing: the table, or why
+/// it could not be made (the next call then tries again).
+template <class Table, Result<Table> (*open)()>
+Result<const Table*> try_load_table_once() {
+  static std::mutex mutex;
+  static std::optional<Table> table;
+  const std::lock_guard lock(mutex);
+  if (!table) {
+    Result<Table> opened = open();
+    if (!opened) return Failure{opened.why()};
+    table.emplace(std::move(*opened));
+  }
+  return &*table;
 }
 
 }  // namespace zanj

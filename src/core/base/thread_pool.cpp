@@ -3,7 +3,10 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -49,7 +52,7 @@ void ThreadPool::work() {
     std::exception_ptr error;
     try {
       task();
-    } catch (...) {
+    } catch (...) {  // boundary: a worker's failure returns to the caller
       error = std::current_exception();
     }
     task = nullptr;  // release what it captured before reporting it done
@@ -59,17 +62,31 @@ void ThreadPool::work() {
   }
 }
 
+namespace {
+
+/// The number at the start of `text` as std::stoull reads it (leading space and a sign
+/// skipped, anything after the digits ignored), or nothing when there is none or it overflows.
+std::optional<unsigned long long> leading_number(std::string_view text) {
+  std::size_t at = 0;
+  while (at < text.size() && std::isspace(static_cast<unsigned char>(text[at]))) ++at;
+  const bool negative = at < text.size() && text[at] == '-';
+  if (at < text.size() && (text[at] == '+' || text[at] == '-')) ++at;
+  unsigned long long value = 0;
+  const auto [end, error] = std::from_chars(text.data() + at, text.data() + text.size(), value);
+  if (error != std::errc()) return std::nullopt;
+  return negative ? 0 - value : value;
+}
+
+}  // namespace
+
 unsigned cgroup_cpu_limit(std::string_view cpu_max) {
   const std::size_t space = cpu_max.find(' ');
   if (space == std::string_view::npos || cpu_max.substr(0, space) == "max") return 0;
-  try {
-    const unsigned long long quota = std::stoull(std::string(cpu_max.substr(0, space)));
-    const unsigned long long period = std::stoull(std::string(cpu_max.substr(space + 1)));
-    if (quota == 0 || period == 0) return 0;
-    return static_cast<unsigned>(std::min<unsigned long long>((quota + period - 1) / period, 1u << 16));
-  } catch (const std::exception&) {  // not numbers: no quota we understand
-    return 0;
-  }
+  const auto quota = leading_number(cpu_max.substr(0, space));
+  const auto period = leading_number(cpu_max.substr(space + 1));
+  if (!quota || !period) return 0;  // not numbers: no quota we understand
+  if (*quota == 0 || *period == 0) return 0;
+  return static_cast<unsigned>(std::min<unsigned long long>((*quota + *period - 1) / *period, 1u << 16));
 }
 
 namespace {

@@ -288,7 +288,7 @@ std::vector<ArrayResult> compare_array_pairs(const ZanjFile& a, const ZanjFile& 
       TreeDiffer differ(a, b, shared, part, DiffScope::object);
       try {
         differ.compare_array_values(pairs[i].path, pairs[i].a, pairs[i].b);
-      } catch (...) {  // kept for the walk to throw where it meets this array, as one thread would
+      } catch (...) {  // boundary: a worker's failure, thrown where the walk meets this array
         results[i].error = std::current_exception();
       }
       results[i].differences = std::move(part.differences);

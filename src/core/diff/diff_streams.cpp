@@ -68,7 +68,7 @@ class ItemSource {
     ++position_;
     try {
       current_ = parse_json(line_, member_ + " line " + std::to_string(position_), line_limits_);
-    } catch (const Error& e) {
+    } catch (const Error& e) {  // context: the archive joins the message
       throw Error(InArchive{file_.name()}, e.what());
     }
     return &current_;
@@ -155,7 +155,7 @@ std::vector<FrameColumn> frame_columns(const ZanjFile& file, const Node& node, c
   std::uint64_t number = 0;
   try {
     while (const Json* row = rows.next()) schema.add_row(*row, ++number);
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // context: the table joins the message
     const std::string what = e.what();
     if (what.rfind(file.name() + ":", 0) == 0) throw;
     throw Error(InArchive{file.name()}, "table at '" + path + "': " + what);

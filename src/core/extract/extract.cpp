@@ -87,7 +87,7 @@ class GroupWriter {
           attempted.insert(&e);
           write_member(e, read);
         });
-      } catch (const Error& err) {
+      } catch (const Error& err) {  // boundary: a pass that breaks; the rest get another
         if (attempted.size() == before) {
           for (const ZipEntry* e : remaining) failed.push_back({e, {printable_name(e->name), reason(archive_, err)}});
           break;
@@ -115,7 +115,7 @@ class GroupWriter {
       });
       temp.commit(leaf, replace_);
       written.push_back(&e);
-    } catch (const Error& err) {
+    } catch (const Error& err) {  // boundary: one member fails, the rest go on
       failed.push_back({&e, {printable_name(e.name), reason(archive_, err)}});
     }
     shared_.add(0, 1);
@@ -138,7 +138,7 @@ ExtractResult extract_members(const Archive& archive, const ExtractPlan& plan, i
     }
     try {
       open_below(root, e->name, CreateDirs::yes);
-    } catch (const Error& err) {
+    } catch (const Error& err) {  // boundary: one member fails, the rest go on
       result.failed.push_back({printable_name(e->name), err.what()});
     }
   }

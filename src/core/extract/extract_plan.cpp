@@ -32,7 +32,7 @@ JsonDocument read_main_json(const Archive& archive, const ResourceLimits& limits
   std::string text = archive.read_all(*main, limits.max_json_bytes);
   try {
     return parse_document(std::move(text), kMainMember, JsonLimits{limits.max_json_depth, limits.max_json_values});
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // context: the archive joins the message
     throw Error(InArchive{archive.name()}, e.what());
   }
 }
@@ -74,13 +74,13 @@ std::vector<EntryExtent> extents(const Archive& archive) {
   std::vector<EntryExtent> out;
   for (const ZipEntry& e : archive.entries()) {
     EntryExtent x;
-    try {
-      const LocalHeader h = read_local_header(archive_source(archive), e);
+    const Result<LocalHeader> h = read_local_header_result(archive_source(archive), e);
+    if (h) {
       x.begin = e.local_header_offset;
-      x.end = h.data_offset + e.compressed_size;
-      if (h.name != e.name) x.problem = "its local header names it differently ('" + printable_name(h.name) + "')";
-    } catch (const Error& err) {
-      x.problem = std::string("unreadable local header: ") + err.what();
+      x.end = h->data_offset + e.compressed_size;
+      if (h->name != e.name) x.problem = "its local header names it differently ('" + printable_name(h->name) + "')";
+    } else {
+      x.problem = "unreadable local header: " + h.why();
     }
     out.push_back(std::move(x));
   }
@@ -194,7 +194,7 @@ void check_targets(ExtractPlan& plan, int root, Replace replace) {
           why = "exists (use --force to replace it)";
         }
       }
-    } catch (const Error& err) {
+    } catch (const Error& err) {  // boundary: refuses this member only
       why = std::string("unsafe path: ") + err.what();
     }
     if (why) {

@@ -16,25 +16,20 @@ SalvagedArchive open_or_salvage(const std::string& path, const OpenOptions& opti
   const ResourceLimits& limits = options.limits;
   std::unique_ptr<ByteSource> source = open_input(path, options.remote);  // once: standard input cannot be read twice
   const std::string name = input_display_name(path);
-  ZipDirectory directory;
-  std::string damage;
-  try {
-    directory = read_zip_directory(*source, ZipLimits{limits.max_entries});
-  } catch (const Error& e) {
-    damage = e.what();
-  }
-  if (damage.empty()) {
-    if (const auto why = directory.ambiguity()) throw Error(InArchive{name}, *why + "; refusing to read it");
-    Archive archive = open_archive(std::move(source), name, std::move(directory), limits);
+  Result<ZipDirectory> recorded = read_zip_directory_result(*source, ZipLimits{limits.max_entries});
+  if (recorded) {
+    if (const auto why = recorded->ambiguity()) throw Error(InArchive{name}, *why + "; refusing to read it");
+    Archive archive = open_archive(std::move(source), name, std::move(*recorded), limits);
     archive.set_max_ratio(limits.max_ratio);
     return SalvagedArchive{std::move(archive), "", {}};
   }
+  std::string damage = recorded.why();
   const LocalScan scan = scan_local_headers(*source, LocalScanLimits{limits.max_entries, limits.max_ratio});
   std::vector<RefusedMember> lost;
   for (const LostMember& l : scan.lost)
     lost.push_back(
         {l.name.empty() ? "(member at offset " + std::to_string(l.offset) + ")" : printable_name(l.name), l.reason});
-  directory = ZipDirectory{};
+  ZipDirectory directory;
   directory.entries = scan.entries;
   Archive archive = open_archive(std::move(source), name, std::move(directory), limits);
   archive.set_max_ratio(limits.max_ratio);

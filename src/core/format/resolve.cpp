@@ -152,7 +152,7 @@ void write_resolved(const ZanjFile& file, JsonView node, const PathSegments& seg
     if (v.node.array && (v.node.array->external() || options.plain)) {  // else inline ones print as stored
       try {
         check_json_printable(v.node.array->shape);
-      } catch (const Error& e) {
+      } catch (const Error& e) {  // context: the array joins the message
         throw Error(InArchive{file.name()}, "array '" + v.path() + "': " + e.what(), e.exit());
       }
     }

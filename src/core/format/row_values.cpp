@@ -68,7 +68,7 @@ Json parse_row(const RowSource& rows, std::uint64_t index, std::string_view line
     return parse_json(
         line, (rows.entry ? rows.entry->name : std::string("inline table")) + " line " + std::to_string(index + 1),
         json_line_limits(rows.archive));
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // context: the archive joins the message
     throw Error(InArchive{rows.archive.name()}, e.what());
   }
 }
@@ -191,7 +191,7 @@ void print_rows(const Archive& archive, const Node& node, std::string_view path,
     selection = select(request.slice, {length});
     if (request.head) selection = take_head(selection, *request.head);
     if (request.tail) selection = take_tail(selection, *request.tail);
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // context: the rows join the message
     throw Error(rows.where + ": " + e.what(), e.exit());
   }
   const Segment s = selection.axes[0].segments[0];
@@ -226,7 +226,7 @@ void print_list_elements(JsonView list, std::string_view where, const RowRequest
     selection = select(request.slice, {list.size()});
     if (request.head) selection = take_head(selection, *request.head);
     if (request.tail) selection = take_tail(selection, *request.tail);
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // context: the list joins the message
     throw Error(std::string(where) + ": " + e.what(), e.exit());
   }
   const Segment s = selection.axes[0].segments[0];

@@ -274,7 +274,7 @@ class ContentHasher {
     for_each_item(n, entry, [&](const Json& row, std::uint64_t number) {
       try {
         schema.add_row(row, number);
-      } catch (const Error& e) {
+      } catch (const Error& e) {  // context: the table joins the message
         throw Error(InArchive{file_.name()},
                     (entry ? "member '" + printable_name(n.member()) + "' (table at '" + path + "')"
                            : "table at '" + path + "'") +
@@ -324,7 +324,7 @@ class ContentHasher {
       Json value;
       try {
         value = parse_json(line, printable_name(n.member()) + " line " + std::to_string(++number), line_limits);
-      } catch (const Error& e) {
+      } catch (const Error& e) {  // context: the archive joins the message
         throw Error(InArchive{file_.name()}, e.what());
       }
       take(value, number);
@@ -373,7 +373,7 @@ std::vector<std::string> member_digests(const ZanjFile& file, const HashOptions&
     for (unsigned t = 1; t < threads; ++t) pool.submit(work);
     try {
       work();
-    } catch (...) {
+    } catch (...) {           // cleanup: stop the others, then rethrow
       next = members.size();  // the others stop after their current member
       throw;                  // the pool's destructor waits for them
     }

@@ -1,4 +1,7 @@
 // Locks: what `zanj hash --json` prints, read back by `zanj hash --check`.
+#include "hash/hash_lock.hpp"
+
+#include <optional>
 #include <string>
 
 #include "source/input.hpp"
@@ -16,40 +19,79 @@ Json globs_json(const std::vector<std::string>& globs) {
   return Json(std::move(out));
 }
 
-std::string text_field(JsonView object, std::string_view key, const std::string& where) {
+Result<std::string> text_field(JsonView object, std::string_view key, const std::string& where) {
   const JsonView v = object.find(key);
-  if (!v || !v.is_string()) throw Error(where + ": no \"" + std::string(key) + "\" string", Exit::usage);
+  if (!v || !v.is_string()) return Failure{where + ": no \"" + std::string(key) + "\" string"};
   return std::string(v.as_string());
 }
 
-std::vector<std::string> globs_field(JsonView object, std::string_view key, const std::string& where) {
+Result<std::vector<std::string>> globs_field(JsonView object, std::string_view key, const std::string& where) {
   std::vector<std::string> out;
   const JsonView v = object.find(key);
   if (!v) return out;
-  if (!v.is_array()) throw Error(where + ": \"" + std::string(key) + "\" is not a list", Exit::usage);
+  if (!v.is_array()) return Failure{where + ": \"" + std::string(key) + "\" is not a list"};
   for (const JsonView g : v) {
-    if (!g.is_string()) throw Error(where + ": \"" + std::string(key) + "\" holds a non-string", Exit::usage);
+    if (!g.is_string()) return Failure{where + ": \"" + std::string(key) + "\" holds a non-string"};
     out.emplace_back(g.as_string());
   }
   return out;
 }
 
-ContentDigest lock_entry(JsonView object, const std::string& where) {
-  if (!object.is_object()) throw Error(where + ": not a zanj hash --json object", Exit::usage);
+}  // namespace
+
+Result<ContentDigest> read_lock_entry(JsonView object, const std::string& where) {
+  if (!object.is_object()) return Failure{where + ": not a zanj hash --json object"};
   ContentDigest d;
-  d.file = text_field(object, "file", where);
-  d.algorithm = text_field(object, "algorithm", where);
-  d.digest = text_field(object, "digest", where);
-  d.includes = globs_field(object, "include", where);
-  d.excludes = globs_field(object, "exclude", where);
+  Result<std::string> file = text_field(object, "file", where);
+  if (!file) return Failure{file.why()};
+  Result<std::string> algorithm = text_field(object, "algorithm", where);
+  if (!algorithm) return Failure{algorithm.why()};
+  Result<std::string> digest = text_field(object, "digest", where);
+  if (!digest) return Failure{digest.why()};
+  Result<std::vector<std::string>> includes = globs_field(object, "include", where);
+  if (!includes) return Failure{includes.why()};
+  Result<std::vector<std::string>> excludes = globs_field(object, "exclude", where);
+  if (!excludes) return Failure{excludes.why()};
+  d.file = std::move(*file);
+  d.algorithm = std::move(*algorithm);
+  d.digest = std::move(*digest);
+  d.includes = std::move(*includes);
+  d.excludes = std::move(*excludes);
   const JsonView nodes = object.find("nodes");
-  if (nodes && !nodes.is_array()) throw Error(where + ": \"nodes\" is not a list", Exit::usage);
+  if (nodes && !nodes.is_array()) return Failure{where + ": \"nodes\" is not a list"};
   if (nodes)
     for (const JsonView n : nodes) {
-      if (!n.is_object()) throw Error(where + ": a node is not an object", Exit::usage);
-      d.nodes.push_back({text_field(n, "path", where), text_field(n, "kind", where), text_field(n, "digest", where)});
+      if (!n.is_object()) return Failure{where + ": a node is not an object"};
+      Result<std::string> path = text_field(n, "path", where);
+      if (!path) return Failure{path.why()};
+      Result<std::string> kind = text_field(n, "kind", where);
+      if (!kind) return Failure{kind.why()};
+      Result<std::string> node_digest = text_field(n, "digest", where);
+      if (!node_digest) return Failure{node_digest.why()};
+      d.nodes.push_back({std::move(*path), std::move(*kind), std::move(*node_digest)});
     }
   return d;
+}
+
+namespace {
+
+/// The lock as one JSON document (an object, or a list of them), or nothing when it is not one.
+std::optional<std::vector<ContentDigest>> whole_lock(const std::string& text, const std::string& path) {
+  const Result<Json> whole = read_json(text, path);
+  if (!whole) return std::nullopt;
+  std::vector<ContentDigest> out;
+  const auto take = [&](const Json& entry) {
+    Result<ContentDigest> digest = read_lock_entry(view_of(entry), path);
+    if (digest) out.push_back(std::move(*digest));
+    return digest.ok();
+  };
+  if (whole->is_array()) {
+    for (const Json& entry : whole->as_array())
+      if (!take(entry)) return std::nullopt;
+  } else if (!take(*whole)) {
+    return std::nullopt;
+  }
+  return out;
 }
 
 }  // namespace
@@ -72,17 +114,12 @@ std::vector<ContentDigest> read_hash_lock(const std::string& path, const RemoteO
   if (source->size() > kMaxLockBytes) throw Error(path + ": too large for a lock", Exit::usage);
   std::string text(static_cast<std::size_t>(source->size()), '\0');
   source->read_at(0, text.data(), text.size());
+  std::optional<std::vector<ContentDigest>> whole = whole_lock(text, path);
   std::vector<ContentDigest> out;
-  try {
-    const Json whole = parse_json(text, path);
-    if (whole.is_array()) {
-      for (const Json& entry : whole.as_array()) out.push_back(lock_entry(view_of(entry), path));
-    } else {
-      out.push_back(lock_entry(view_of(whole), path));
-    }
-  } catch (const Error&) {
+  if (whole) {
+    out = std::move(*whole);
+  } else {
     // One object per line, as `zanj hash --json A B` prints them.
-    out.clear();
     std::size_t start = 0, line = 1;
     while (start < text.size()) {
       std::size_t end = text.find('\n', start);
@@ -90,13 +127,9 @@ std::vector<ContentDigest> read_hash_lock(const std::string& path, const RemoteO
       const std::string_view row(text.data() + start, end - start);
       const std::string where = path + " line " + std::to_string(line);
       if (row.find_first_not_of(" \t\r") != std::string_view::npos) {
-        Json entry;
-        try {
-          entry = parse_json(row, where);
-        } catch (const Error& e) {
-          throw Error(std::string(e.what()), Exit::usage);
-        }
-        out.push_back(lock_entry(view_of(entry), where));
+        const Result<Json> entry = read_json(row, where);
+        if (!entry) throw Error(entry.why(), Exit::usage);
+        out.push_back(read_lock_entry(view_of(*entry), where).value_or_throw(Exit::usage));
       }
       start = end + 1;
       ++line;

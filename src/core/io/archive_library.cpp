@@ -1,15 +1,30 @@
 #include "io/archive_library.hpp"
 
+#include <optional>
+#include <type_traits>
+
 #include "base/shared_library.hpp"
 #include "zanj/error.hpp"
 
 namespace zanj {
 namespace {
 
-ArchiveLibrary open_libarchive() {
-  const SharedLibrary& so = SharedLibrary::load("tar and other archive formats", {"libarchive.so.13"});
+Result<ArchiveLibrary> open_libarchive() {
+  const Result<const SharedLibrary*> so =
+      SharedLibrary::try_load("tar and other archive formats", {"libarchive.so.13"});
+  if (!so) return Failure{so.why()};
   ArchiveLibrary a{};
-#define ZANJ_ARCHIVE_SYMBOL(field, name) a.field = so.symbol<decltype(name)>(#name)
+  std::optional<Failure> missing;  // the first symbol not found
+  const auto take = [&](auto& field, const char* name) {
+    using Function = std::remove_pointer_t<std::remove_reference_t<decltype(field)>>;
+    if (missing) return;
+    const Result<Function*> found = (*so)->find_symbol<Function>(name);
+    if (found)
+      field = *found;
+    else
+      missing = Failure{found.why()};
+  };
+#define ZANJ_ARCHIVE_SYMBOL(field, name) take(a.field, #name)
   ZANJ_ARCHIVE_SYMBOL(write_new, archive_write_new);
   ZANJ_ARCHIVE_SYMBOL(write_free, archive_write_free);
   ZANJ_ARCHIVE_SYMBOL(write_set_format_by_name, archive_write_set_format_by_name);
@@ -42,22 +57,23 @@ ArchiveLibrary open_libarchive() {
   ZANJ_ARCHIVE_SYMBOL(entry_size, archive_entry_size);
   ZANJ_ARCHIVE_SYMBOL(entry_size_is_set, archive_entry_size_is_set);
 #undef ZANJ_ARCHIVE_SYMBOL
+  if (missing) return *missing;
   return a;
 }
 
 }  // namespace
 
-const ArchiveLibrary& archive_library() { return load_table_once<ArchiveLibrary, open_libarchive>(); }
+Result<const ArchiveLibrary*> find_archive_library() { return try_load_table_once<ArchiveLibrary, open_libarchive>(); }
+
+const ArchiveLibrary& archive_library() { return *find_archive_library().value_or_throw(Exit::usage); }
 
 std::string archive_library_version_line() {
-  try {
-    // Asked once: libarchive 3.6's archive_version_details() builds its static string anew on
-    // every call and drops the previous buffer (LeakSanitizer caught it when called twice).
-    static const std::string details = archive_library().version_details();
-    return details + " (tar and other formats; opened when needed)";
-  } catch (const Error&) {
-    return "libarchive: not installed (tar and other formats need libarchive.so.13)";
-  }
+  const Result<const ArchiveLibrary*> library = find_archive_library();
+  if (!library) return "libarchive: not installed (tar and other formats need libarchive.so.13)";
+  // Asked once: libarchive 3.6's archive_version_details() builds its static string anew on
+  // every call and drops the previous buffer (LeakSanitizer caught it when called twice).
+  static const std::string details = (*library)->version_details();
+  return details + " (tar and other formats; opened when needed)";
 }
 
 }  // namespace zanj

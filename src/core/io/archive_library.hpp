@@ -9,6 +9,8 @@
 
 #include <string>
 
+#include "base/result.hpp"
+
 namespace zanj {
 
 struct ArchiveLibrary {
@@ -49,6 +51,8 @@ struct ArchiveLibrary {
 /// libarchive.so.13, opened once per process; safe from any thread. Throws Error(Exit::usage)
 /// saying what needs libarchive when it is not installed.
 const ArchiveLibrary& archive_library();
+/// The same, or why libarchive cannot be used (not installed, or too old).
+Result<const ArchiveLibrary*> find_archive_library();
 
 /// "libarchive 3.6.2 zlib/1.2.13 ..." when libarchive opens, else a line saying it is not
 /// installed (for --version, which must work without it).

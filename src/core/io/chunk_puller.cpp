@@ -21,7 +21,7 @@ void ChunkPuller::run(const Producer& producer) {
   std::exception_ptr error;
   try {
     producer([this](std::string_view chunk) { return push(chunk); });
-  } catch (...) {
+  } catch (...) {  // boundary: the producer thread's failure returns to the puller
     error = std::current_exception();
   }
   {

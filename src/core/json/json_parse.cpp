@@ -422,4 +422,38 @@ Json parse_json(std::string_view bytes, std::string_view what, const JsonLimits&
   return doc.root().copy();
 }
 
+namespace {
+
+/// The parser stops at the first fault deep inside its recursion (and inside simdjson's
+/// callbacks) by throwing; its callers that branch on failure get it here as a value.
+template <class Parse>
+Result<JsonDocument, JsonFailure> parse_as_result(Parse parse) {
+  try {
+    return parse();
+  } catch (const Error& e) {  // boundary: the parser's unwinding becomes a value, once
+    const auto* over = dynamic_cast<const JsonLimitError*>(&e);
+    return JsonFailure{e.what(), over ? std::optional(over->limit()) : std::nullopt};
+  }
+}
+
+}  // namespace
+
+Result<JsonDocument, JsonFailure> read_json_document(std::string text, std::string_view what, const JsonLimits& limits,
+                                                     JsonParseNotes* notes) {
+  return parse_as_result([&] { return parse_document(std::move(text), what, limits, notes); });
+}
+
+Result<JsonDocument, JsonFailure> read_json_document(JsonText text, std::string_view what, const JsonLimits& limits,
+                                                     JsonParseNotes* notes) {
+  return parse_as_result([&] { return parse_document(std::move(text), what, limits, notes); });
+}
+
+Result<Json> read_json(std::string_view text, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
+  Result<JsonDocument, JsonFailure> doc = parse_as_result([&] {
+    return JsonDocumentBuilder::build(text, nullptr, JsonDocumentBuilder::Minified::no, what, limits, notes);
+  });
+  if (!doc) return Failure{doc.why()};
+  return (*doc).root().copy();
+}
+
 }  // namespace zanj

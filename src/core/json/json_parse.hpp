@@ -2,11 +2,13 @@
 // The JSON parser (json_parse.cpp) and the budget it parses under. Private: the API hands out
 // documents as JsonView (zanj/json.hpp), never the parser or its limits.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "base/result.hpp"
 #include "json/json_document.hpp"
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
@@ -84,6 +86,21 @@ JsonDocument parse_document(JsonText text, std::string_view what, const JsonLimi
 /// keeps a small value (a .jsonl line).
 Json parse_json(std::string_view text, std::string_view what, const JsonLimits& limits = {},
                 JsonParseNotes* notes = nullptr);
+
+/// Why a document could not be parsed, as parse_document's Error says it, and whether it was
+/// over a limit (JsonLimitError) rather than invalid.
+struct JsonFailure {
+  std::string why;
+  std::optional<JsonLimitError::Limit> over;
+};
+/// parse_document and parse_json for callers to whom a document that does not parse is an
+/// answer, not an error (verify's problems, an optional field of a service's reply).
+Result<JsonDocument, JsonFailure> read_json_document(std::string text, std::string_view what,
+                                                     const JsonLimits& limits = {}, JsonParseNotes* notes = nullptr);
+Result<JsonDocument, JsonFailure> read_json_document(JsonText text, std::string_view what,
+                                                     const JsonLimits& limits = {}, JsonParseNotes* notes = nullptr);
+Result<Json> read_json(std::string_view text, std::string_view what, const JsonLimits& limits = {},
+                       JsonParseNotes* notes = nullptr);
 
 /// "simdjson VERSION (KERNEL kernel)" for --version: the library and the stage-1 kernel it chose
 /// for this CPU at run time (haswell, icelake, westmere or fallback on x86-64).

@@ -58,7 +58,7 @@ struct RowWalker {
     std::vector<std::string> segments = v.segments();
     try {
       read_rows(*entry, segments, depth);
-    } catch (const Error& e) {
+    } catch (const Error& e) {  // boundary: an unreadable member, noted if asked
       open.erase(member);
       if (!options.on_unreadable_rows) throw;
       options.on_unreadable_rows(e.what());
@@ -79,7 +79,7 @@ struct RowWalker {
       Json row;
       try {
         row = parse_json(line, entry.name + " line " + std::to_string(i + 1), json_line_limits(file.archive()));
-      } catch (const Error& e) {
+      } catch (const Error& e) {  // context: the archive joins the message
         throw Error(InArchive{file.name()}, e.what());
       }
       if (!options.scalar_rows && !row.is_object() && !row.is_array()) return true;
@@ -137,7 +137,7 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
       try {
         row = std::make_shared<const Json>(
             parse_json(line, entry->name + " line " + std::to_string(i + 1), json_line_limits(file.archive())));
-      } catch (const Error& e) {
+      } catch (const Error& e) {  // context: the archive joins the message
         throw Error(InArchive{file.name()}, e.what());
       }
       return false;

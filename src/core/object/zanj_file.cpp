@@ -24,7 +24,7 @@ JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std
     JsonDocument parsed = parse_document(std::move(text), entry.name, limits, &notes);
     *values += notes.values;
     return parsed;
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // context: the archive joins the message
     throw Error(InArchive{archive.name()}, e.what());
   }
 }
@@ -73,7 +73,7 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
     z.meta = read_json_member(z.archive, *meta_entry, max_json_bytes - z.json_bytes, json_limits, &z.json_values);
     z.json_bytes += meta_entry->uncompressed_size;
     PrivateAccess::impl(z.archive).held_json_values = z.json_values;
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // boundary: an unreadable meta member is a problem, not fatal
     z.problems.push_back(e.what());
   }
 }

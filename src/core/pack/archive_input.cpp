@@ -132,7 +132,7 @@ UnpackedArchive::UnpackedArchive(const std::string& archive, const ResourceLimit
       }
       if (!out.close()) throw Error("cannot unpack " + shown + " into " + dir_, Exit::usage);
     }
-  } catch (...) {
+  } catch (...) {  // cleanup: remove the unpacked folder, then rethrow
     std::error_code ec;
     std::filesystem::remove_all(dir_, ec);
     throw;

@@ -32,7 +32,7 @@ NpyMember npy_from_inline(const ArrayNode& node, const JsonArray& path) {
   DecodedArray decoded;
   try {
     decoded = decode_inline_array(node);
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // context: the node joins the message
     throw Error(where(path) + ": " + e.what());
   }
   // The values come little-endian; numpy saves an array in its own byte order. The swap is its

@@ -106,7 +106,7 @@ class Planner {
           return !collector.header();
         });
         collector.finish();
-      } catch (const Error& err) {
+      } catch (const Error& err) {  // context: the member joins the message
         throw Error(path + ": member '" + e.name + "': " + err.what());
       }
     });
@@ -162,7 +162,7 @@ class Planner {
     text = std::string();
     try {
       externalize_json(value, node_path, settings_.thresholds, externals_, members_);
-    } catch (const Error& err) {
+    } catch (const Error& err) {  // context: the input joins the message
       throw Error(InArchive{path}, err.what());
     }
     return value;

@@ -109,7 +109,7 @@ NpyHeader read_npy_file_header(const FileSource& file, const NpyLimits& limits) 
     head.resize(static_cast<std::size_t>(std::min(npy_header_size(head, limits), file.size())));
     file.read_at(0, head.data(), head.size());
     return parse_npy_header(head, limits);
-  } catch (const Error& err) {
+  } catch (const Error& err) {  // context: the file joins the message
     throw Error(file.path() + ": " + err.what());
   }
 }

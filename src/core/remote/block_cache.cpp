@@ -77,7 +77,7 @@ void BlockCache::prefetch(std::uint64_t end, std::uint64_t ahead) {
     bool fetched = true;
     try {
       fetch_(from, bytes.data(), bytes.size());
-    } catch (...) {
+    } catch (...) {     // boundary: a read-ahead thread; its reader retries
       fetched = false;  // the reader fetches these bytes itself and meets the error there
     }
     std::lock_guard lock(mutex_);
@@ -190,7 +190,7 @@ void BlockCache::fill(std::uint64_t offset, std::uint64_t end, char* out, std::u
         bytes.resize(static_cast<std::size_t>(fetch_to - fetch_from));
         fetch_(fetch_from, bytes.data(), bytes.size());
       }
-    } catch (...) {
+    } catch (...) {  // boundary: the fetching thread hands it to waiters
       failure = std::current_exception();
     }
     lock.lock();

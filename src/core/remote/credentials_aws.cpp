@@ -95,14 +95,11 @@ std::string xml_value(const std::string& xml, const std::string& tag) {
 /// {"AccessKeyId", "SecretAccessKey", "Token"} as the container endpoint and IMDS answer.
 AwsCredentials from_json_answer(const std::string& body, const std::string& source) {
   AwsCredentials out;
-  try {
-    const Json answer = parse_json(body, "answer");
-    out.access_key_id = answer.string_at("AccessKeyId");
-    out.secret_access_key = answer.string_at("SecretAccessKey");
-    out.session_token = answer.string_at("Token");
-  } catch (const Error&) {
-    aws_fail(source, "the answer is not valid JSON");
-  }
+  const Result<Json> answer = read_json(body, "answer");
+  if (!answer) aws_fail(source, "the answer is not valid JSON");
+  out.access_key_id = answer->string_at("AccessKeyId");
+  out.secret_access_key = answer->string_at("SecretAccessKey");
+  out.session_token = answer->string_at("Token");
   if (out.access_key_id.empty() || out.secret_access_key.empty())
     aws_fail(source, "the answer has no AccessKeyId or SecretAccessKey");
   out.source = source;

@@ -26,25 +26,21 @@ constexpr double kMetadataTimeout = 5;
 /// A JSON document from a credentials file or a token endpoint. The parser's message could
 /// quote the text (a secret), so it is replaced.
 Json parse_private_json(const std::string& text, const std::string& source, const std::string& what) {
-  try {
-    Json value = parse_json(text, what);
-    if (!value.is_object()) gcp_fail(source, what + " is not a JSON object");
-    return value;
-  } catch (const Error&) {
-    gcp_fail(source, what + " is not valid JSON");
-  }
+  Result<Json> value = read_json(text, what);
+  // A document that parses but is no object is reported as invalid too: that is what users
+  // have always been told (the parser's own words are never shown).
+  if (!value || !value->is_object()) gcp_fail(source, what + " is not valid JSON");
+  return std::move(*value);
 }
 
 /// An OAuth error code ("invalid_grant") is safe to show; anything else in the body may not be.
 std::string oauth_error(const std::string& body) {
-  try {
-    const Json value = parse_json(body, "response");
-    const std::string_view code = value.string_at("error");
-    if (!code.empty() && code.size() < 64 &&
-        code.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string_view::npos)
-      return " (" + std::string(code) + ")";
-  } catch (const Error&) {
-  }
+  const Result<Json> value = read_json(body, "response");
+  if (!value) return "";
+  const std::string_view code = value->string_at("error");
+  if (!code.empty() && code.size() < 64 &&
+      code.find_first_not_of("abcdefghijklmnopqrstuvwxyz_") == std::string_view::npos)
+    return " (" + std::string(code) + ")";
   return "";
 }
 

@@ -25,7 +25,7 @@ FetchTarget gcs_fetch_target(const RemoteUrl& url, const Environment& environmen
   GcpCredentials credentials;
   try {
     credentials = gcp_credentials(environment, options);
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // context: the URL joins the message
     fail(e.what());
   }
   if (options.log) options.log(url.display + ": credentials: " + credentials.source);
@@ -45,11 +45,8 @@ FetchTarget gcs_fetch_target(const RemoteUrl& url, const Environment& environmen
   if (reply.status == 0) fail(reply.problem);
   if (reply.status == 401 || reply.status == 403) fail(http_status_text(reply.status) + target.auth_note);
   if (reply.status != 200) fail(http_status_text(reply.status));
-  std::string generation;
-  try {
-    generation = std::string(parse_json(reply.body, "metadata").string_at("generation"));
-  } catch (const Error&) {
-  }
+  const Result<Json> metadata = read_json(reply.body, "metadata");
+  const std::string generation = metadata ? std::string(metadata->string_at("generation")) : std::string();
   if (generation.empty() || generation.find_first_not_of("0123456789") != std::string::npos)
     fail("the object's metadata names no generation");
   target.url = call.url + "?alt=media&ifGenerationMatch=" + generation;

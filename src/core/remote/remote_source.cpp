@@ -39,7 +39,7 @@ FetchTarget fetch_target(const RemoteUrl& url, const RemoteOptions& options) {
   AwsCredentials credentials;
   try {
     credentials = aws_credentials(environment, options);
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // context: the URL joins the message
     throw Error(InArchive{url.display}, e.what(), Exit::usage);
   }
   if (options.log) options.log(url.display + ": credentials: " + credentials.source);
@@ -78,7 +78,7 @@ template <class Read>
 auto RemoteSource::remembering(Read read) const {
   try {
     return read();
-  } catch (const Error&) {
+  } catch (const Error&) {  // cleanup: kept for rethrow_failure, then rethrown
     std::lock_guard lock(failure_mutex_);
     if (!failure_) failure_ = std::current_exception();
     throw;

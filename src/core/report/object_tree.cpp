@@ -212,9 +212,9 @@ class TreeWriter {
     try {
       if (a.external() && taken_) profile = taken_(a.member);
       if (!profile) profile = profile_array(file_.archive(), a, v.path(), options);
-    } catch (const NumpyRefusalError&) {  // not unreadable: no array at all, as hash and stats say
+    } catch (const NumpyRefusalError&) {  // not the boundary below: no array at all, as hash and stats say
       throw;
-    } catch (const Error& e) {  // one unreadable array: say so there, show the rest
+    } catch (const Error& e) {  // boundary: one unreadable array: say so there, show the rest
       problem = e.what();
     }
     if (profile) {

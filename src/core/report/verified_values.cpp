@@ -30,14 +30,15 @@ struct VerifiedValues::Member {
     if (!usable) return;
     if (!header) {
       head.append(chunk);
-      try {
-        if (head.size() < 12) return;
-        if (head.size() < npy_header_size(head)) return;
-        header = parse_npy_header(head);
-      } catch (const Error&) {
+      if (head.size() < 12) return;
+      const Result<std::uint64_t> size = read_npy_header_size(head);
+      if (size && head.size() < *size) return;
+      Result<NpyHeader> read = read_npy_header(head);  // fails as the size did, if it did
+      if (!read) {
         usable = false;
         return;
       }
+      header = std::move(*read);
       const Dtype& dtype = header->dtype;
       if (header->fortran_order || dtype.needs_byteswap() || dtype.itemsize == 0 || header->shape != shape ||
           !is_numeric(dtype)) {
@@ -96,11 +97,8 @@ std::optional<ArrayProfile> VerifiedValues::take(const std::string& member, bool
   if (at == members_.end() || !at->second || broken) return std::nullopt;
   Member& m = *at->second;
   if (!m.usable || !m.builder || !m.carry.empty()) return std::nullopt;
-  try {
-    if (m.bytes != m.header->data_bytes()) return std::nullopt;
-  } catch (const Error&) {
-    return std::nullopt;
-  }
+  const Result<std::uint64_t> data_bytes = m.header->checked_data_bytes();
+  if (!data_bytes || m.bytes != *data_bytes) return std::nullopt;
   ArrayProfile profile = m.builder->result();
   at->second.reset();
   return profile;

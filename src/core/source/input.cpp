@@ -86,7 +86,7 @@ std::unique_ptr<ByteSource> spool_to_temporary_file(int fd, const std::string& n
       spool->append(std::string_view(chunk.data(), static_cast<std::size_t>(got)));
     }
     return spool;
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // context: the input joins the message
     throw Error(InArchive{name}, e.what(), e.exit());
   }
 }

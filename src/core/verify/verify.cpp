@@ -95,7 +95,7 @@ void read_group(const Archive& archive, const std::vector<const ZipEntry*>& grou
             progress.add(chunk.size());
             return true;
           });
-        } catch (const Error& err) {
+        } catch (const Error& err) {  // boundary: an unreadable member is a problem
           add_read_failure(slot, e, err, archive.name());
           keep(index_of(e), std::move(slot));
           return;
@@ -109,7 +109,7 @@ void read_group(const Archive& archive, const std::vector<const ZipEntry*>& grou
         if (plans[index_of(e)].in_rows) found.row_targets.emplace(e.name, check.row_target());
         keep(index_of(e), std::move(slot));
       });
-    } catch (const Error& err) {
+    } catch (const Error& err) {  // boundary: a pass that breaks; the rest get another
       gave_up = err.archive() == archive.name() ? err.reason() : err.what();  // the report names the archive
       std::vector<const ZipEntry*> rest;
       for (const ZipEntry* e : pending)
@@ -201,7 +201,7 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
   ZipDirectory directory;
   try {
     directory = read_zip_directory(*source, ZipLimits{options.limits.max_entries});
-  } catch (const Error& e) {
+  } catch (const Error& e) {             // boundary: an unreadable directory is a problem
     if (e.exit() == Exit::usage) throw;  // the file could not be read at all
     source->rethrow_failure();           // a URL that failed is no verdict on the archive
     add_problem(report, directory_error_code(e.what()), "", "", e.what() + salvage_note(*source, options.limits));

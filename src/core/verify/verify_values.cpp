@@ -37,12 +37,10 @@ std::optional<std::uint64_t> line_index(const Json& key) {
 /// agree); `where` names the node's document.
 std::string header_difference(const ArrayNode& a, const NpyHeader& h, std::string_view where) {
   const std::string in = " in " + std::string(where) + ", ";
-  try {
-    if (!dtypes_compatible(parse_dtype_name(a.dtype), h.dtype))
-      return "dtype '" + a.dtype + "'" + in + "'" + h.dtype.descr() + "' in the header";
-  } catch (const Error& e) {
-    return e.what();
-  }
+  const Result<Dtype> dtype = read_dtype_name(a.dtype);
+  if (!dtype) return dtype.why();
+  if (!dtypes_compatible(*dtype, h.dtype))
+    return "dtype '" + a.dtype + "'" + in + "'" + h.dtype.descr() + "' in the header";
   if (a.has_shape && a.shape != h.shape)
     return "shape " + shape_text(a.shape) + in + shape_text(h.shape) + " in the header";
   if (a.n_elements && *a.n_elements != h.element_count())
@@ -83,38 +81,30 @@ void MemberValueCheck::feed(std::string_view chunk) {
 
 void MemberValueCheck::feed_npy(std::string_view chunk) {
   if (npy_->header()) return;  // the rest is data: only its length matters
-  try {
-    npy_->feed(chunk);
-  } catch (const Error& e) {
-    fail(Code::npy_invalid, e.what());
-  }
+  const Result<std::size_t> used = npy_->try_feed(chunk);
+  if (!used) fail(Code::npy_invalid, used.why());
 }
 
 void MemberValueCheck::feed_jsonl(std::string_view chunk) {
-  try {
-    lines_->feed(chunk);
-  } catch (const Error& e) {  // a line over the length limit
-    fail(Code::jsonl_invalid, e.what());
-  }
+  const Result<bool> fed = lines_->try_feed(chunk);
+  if (!fed) fail(Code::jsonl_invalid, fed.why());  // a line over the length limit
 }
 
 bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
   ++found_.checked.jsonl_rows;
   const std::string where = "line " + std::to_string(index + 1);
-  JsonDocument document;
-  try {
-    JsonParseNotes notes;
-    document =
-        parse_document(std::string(line), where, JsonLimits{limits_.max_json_depth, limits_.max_json_values}, &notes);
-    if ((notes.bom || notes.duplicate_keys) && noted_lines_++ == 0) {
-      first_notes_ = std::move(notes);
-      first_noted_line_ = index;
-    }
-  } catch (const Error& e) {
-    add_problem(found_, Code::jsonl_invalid, entry_.name, plan_.path, e.what());
+  JsonParseNotes notes;
+  const Result<JsonDocument, JsonFailure> document =
+      read_json_document(std::string(line), where, JsonLimits{limits_.max_json_depth, limits_.max_json_values}, &notes);
+  if (!document) {
+    add_problem(found_, Code::jsonl_invalid, entry_.name, plan_.path, document.why());
     return true;
   }
-  const JsonView value = document.root();
+  if ((notes.bom || notes.duplicate_keys) && noted_lines_++ == 0) {
+    first_notes_ = std::move(notes);
+    first_noted_line_ = index;
+  }
+  const JsonView value = document->root();
   if (plan_.columns && !row_matches(value, columns_)) {
     add_problem(found_, Code::table_columns, entry_.name, plan_.path,
                 where + ": row is not an object with exactly the table's columns");
@@ -208,11 +198,7 @@ void MemberValueCheck::finish(VerifyReport& report) {
 }
 
 void MemberValueCheck::finish_npy() {
-  try {
-    npy_->finish();
-  } catch (const Error& e) {
-    return fail(Code::npy_invalid, e.what());
-  }
+  if (auto problem = npy_->end_problem()) return fail(Code::npy_invalid, std::move(*problem));
   ++found_.checked.npy_members;
   const NpyHeader& h = *npy_->header();
   // np.load refuses these before reading any data, so nothing else about the member matters.
@@ -233,11 +219,8 @@ void MemberValueCheck::finish_npy() {
 }
 
 void MemberValueCheck::finish_jsonl() {
-  try {
-    lines_->finish();
-  } catch (const Error& e) {
-    return fail(Code::jsonl_invalid, e.what());
-  }
+  const Result<bool> finished = lines_->try_finish();
+  if (!finished) return fail(Code::jsonl_invalid, finished.why());
   ++found_.checked.jsonl_members;
   jsonl_complete_ = true;
   for (std::size_t r = 0; r < reference_found_.size(); ++r)

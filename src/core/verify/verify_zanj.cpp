@@ -78,26 +78,26 @@ std::optional<JsonDocument> read_document(const Archive& archive, std::string_vi
   std::uint64_t decoded = 0;
   try {
     text = read_json_text(archive, *entry, limits.max_json_bytes, &decoded);
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // boundary: an unreadable member is a problem
     add_read_failure(report, *entry, e, archive.name());
     return std::nullopt;
   }
   ++report.checked.members_read;
   report.checked.bytes_read += decoded;
-  try {
-    JsonParseNotes notes;
-    JsonDocument parsed =
-        parse_document(std::move(text), "", JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);
-    report_json_notes(report, notes, name, "");
-    return parsed;
-  } catch (const JsonLimitError& e) {  // parse_document was given no name: the problem says where
-    add_problem(report, e.limit() == JsonLimitError::Limit::depth ? Code::json_too_deep : Code::too_large, name, "",
-                e.what());
-    return std::nullopt;
-  } catch (const Error& e) {
-    add_problem(report, Code::json_invalid, name, "", e.what());
+  JsonParseNotes notes;
+  Result<JsonDocument, JsonFailure> parsed =
+      read_json_document(std::move(text), "", JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);
+  if (!parsed) {  // the document was given no name: the problem says where
+    const std::optional<JsonLimitError::Limit> over = parsed.failure().over;
+    add_problem(report,
+                !over                                   ? Code::json_invalid
+                : *over == JsonLimitError::Limit::depth ? Code::json_too_deep
+                                                        : Code::too_large,
+                name, "", parsed.why());
     return std::nullopt;
   }
+  report_json_notes(report, notes, name, "");
+  return std::move(*parsed);
 }
 
 /// One reference node: its member must exist, and becomes part of that member's plan.

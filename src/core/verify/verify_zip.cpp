@@ -116,13 +116,12 @@ std::optional<Extent> check_entry(const ByteSource& source, const ZipEntry& e, s
                     std::to_string(e.uncompressed_size) + ", over " + std::to_string(limits.max_ratio) +
                     ":1 (--max-ratio); read in full, never past its declared size");
   }
-  LocalHeader h;
-  try {
-    h = read_local_header(source, e);
-  } catch (const Error& err) {
-    refuse(Code::bad_local_header, err.what());
+  const Result<LocalHeader> local = read_local_header_result(source, e);
+  if (!local) {
+    refuse(Code::bad_local_header, local.why());
     return std::nullopt;
   }
+  const LocalHeader& h = *local;
   if (!compare_local(e, h, report)) inflatable[index] = false;
   std::uint64_t end = h.data_offset + e.compressed_size;  // read_local_header checked it fits
   if (h.flags & kFlagDescriptor) {

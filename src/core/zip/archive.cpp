@@ -35,7 +35,7 @@ Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, const
   impl->limits = limits;
   try {
     impl->directory = read_zip_directory(*impl->source);
-  } catch (const Error& e) {
+  } catch (const Error& e) {         // context: the archive joins the message
     throw e.in_archive(impl->name);  // a URL's or a file's own errors name it already
   }
   // Opened for its data: an archive that readers may read differently is refused here, once,

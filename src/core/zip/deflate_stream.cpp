@@ -89,7 +89,7 @@ struct DeflateStream::Block {
     try {
       output = compress_whole(input, level);
       if (!last) unfinish_deflate_stream(output);
-    } catch (...) {
+    } catch (...) {  // boundary: a worker's failure returns to the caller
       error = std::current_exception();
     }
     input = std::string();

@@ -110,14 +110,13 @@ class Scanner {
   Attempt look_at(std::uint64_t at) const {
     ZipEntry probe;
     probe.local_header_offset = at;
-    LocalHeader h;
-    try {
-      h = read_local_header(source_, probe);
-    } catch (const Error&) {
+    const Result<LocalHeader> local = read_local_header_result(source_, probe);
+    if (!local) {
       // Cut short (or malformed) inside its own header: nothing after it can be trusted as
       // this member; go on looking right after the signature.
       return Attempt{std::nullopt, LostMember{partial_name(at), at, "cut off inside its local header"}, at + 4, at + 4};
     }
+    const LocalHeader& h = *local;
     const auto lost = [&](std::string why, std::uint64_t next) {
       return Attempt{std::nullopt, LostMember{h.name, at, std::move(why)}, next};
     };
@@ -238,7 +237,7 @@ class Scanner {
           return lost("decodes past " + std::to_string(ratio) + ":1 (--max-ratio)");
         finished = step.finished;
       }
-    } catch (const Error& e) {
+    } catch (const Error& e) {  // boundary: undecodable data: this member is lost
       return lost(std::string("its data cannot be decoded: ") + e.what());
     }
     const std::uint64_t end = h.data_offset + consumed;

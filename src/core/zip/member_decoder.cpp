@@ -377,7 +377,7 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
   LocalHeader local;
   try {
     local = read_local_header(source, entry);
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // context: the member joins the message
     throw Error(InArchive{archive_name}, who_text() + ": " + e.what(), e.exit());
   }
   check_local_header(entry, local, archive_name, who_text);
@@ -424,7 +424,7 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
     MemberDecoder::Step step;
     try {
       step = decoder->decode(std::string_view(input.get() + in_pos, in_len - in_pos), output.get(), out_capacity);
-    } catch (const Error& e) {
+    } catch (const Error& e) {  // context: the member joins the message
       throw MemberDataError(Kind::undecodable, InArchive{archive_name}, who_text() + " cannot be decoded: " + e.what());
     }
     in_pos += step.consumed;

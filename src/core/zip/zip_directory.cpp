@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <limits>
 #include <numeric>
@@ -513,6 +514,25 @@ std::optional<std::string> ZipDirectory::ambiguity() const {
 
 namespace {
 
+/// A read below that failed: the reason, and the Error itself for a caller that goes on to
+/// throw it as it was.
+struct ZipFault {
+  std::string why;
+  std::exception_ptr error;
+};
+
+/// The readers of this file (Cursor, the byte source) stop at the first fault by throwing; a
+/// caller to whom that fault is an answer (is there a directory here? a local header?) gets it
+/// here as a value.
+template <class Read>
+auto zip_read_result(Read read) -> Result<decltype(read()), ZipFault> {
+  try {
+    return read();
+  } catch (const Error& e) {  // boundary: the readers' unwinding becomes a value, once
+    return ZipFault{e.what(), std::current_exception()};
+  }
+}
+
 /// The end record's Zip64 values folded in and checked; returns where the directory must end.
 std::uint64_t resolve_end_record(const ByteSource& source, EndRecord& end, const ZipLimits& limits, bool& zip64) {
   std::uint64_t cd_limit = end.offset;
@@ -527,14 +547,13 @@ std::uint64_t resolve_end_record(const ByteSource& source, EndRecord& end, const
 /// Would this end record open as a directory? Its fields check out and a central header
 /// (or nothing, for an empty archive) is where it says the directory starts.
 bool opens_as_directory(const ByteSource& source, EndRecord end, const ZipLimits& limits) {
-  try {
+  const Result<bool, ZipFault> opens = zip_read_result([&] {
     bool zip64 = false;
     resolve_end_record(source, end, limits, zip64);
     if (end.entries_total == 0) return end.cd_size == 0;
     return end.cd_size >= 4 && little_endian(read_bytes(source, end.cd_offset, 4), 0, 4) == kCentralSig;
-  } catch (const Error&) {
-    return false;
-  }
+  });
+  return opens.ok() && *opens;
 }
 
 }  // namespace
@@ -550,20 +569,20 @@ namespace {
 std::optional<std::vector<ZipEntry>> directory_behind_prefix(const ByteSource& source, EndRecord end,
                                                              std::uint64_t shift) {
   end.cd_offset += shift;
-  try {
-    std::vector<ZipEntry> entries = parse_central_directory(source, end);
-    char signature[4];
-    for (ZipEntry& e : entries) {
-      e.local_header_offset += shift;
-      if (e.local_header_offset > end.cd_offset - kLocalSize ||
-          source.read_some(e.local_header_offset, signature, 4) != 4 ||
-          little_endian(std::string_view(signature, 4), 0, 4) != kLocalSig)
-        return std::nullopt;
-    }
-    return entries;
-  } catch (const Error&) {
-    return std::nullopt;
-  }
+  Result<std::optional<std::vector<ZipEntry>>, ZipFault> moved =
+      zip_read_result([&]() -> std::optional<std::vector<ZipEntry>> {
+        std::vector<ZipEntry> entries = parse_central_directory(source, end);
+        char signature[4];
+        for (ZipEntry& e : entries) {
+          e.local_header_offset += shift;
+          if (e.local_header_offset > end.cd_offset - kLocalSize ||
+              source.read_some(e.local_header_offset, signature, 4) != 4 ||
+              little_endian(std::string_view(signature, 4), 0, 4) != kLocalSig)
+            return std::nullopt;
+        }
+        return entries;
+      });
+  return moved ? std::move(*moved) : std::nullopt;
 }
 
 }  // namespace
@@ -577,11 +596,13 @@ ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limit
   const std::uint64_t directory_end = dir.zip64 ? end.offset - std::min(end.offset, kPythonZip64Records) : end.offset;
   std::int64_t shift =
       static_cast<std::int64_t>(directory_end) - static_cast<std::int64_t>(end.cd_offset + end.cd_size);
-  try {
-    dir.entries = parse_central_directory(source, end);
-  } catch (const Error&) {
+  Result<std::vector<ZipEntry>, ZipFault> recorded =
+      zip_read_result([&] { return parse_central_directory(source, end); });
+  if (recorded) {
+    dir.entries = std::move(*recorded);
+  } else {
     auto moved = shift > 0 ? directory_behind_prefix(source, end, static_cast<std::uint64_t>(shift)) : std::nullopt;
-    if (!moved) throw;
+    if (!moved) std::rethrow_exception(recorded.failure().error);  // why the recorded directory does not parse
     dir.entries = std::move(*moved);
     dir.prefix_bytes = static_cast<std::uint64_t>(shift);
     end.cd_offset += dir.prefix_bytes;
@@ -640,6 +661,18 @@ LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry) {
     throw Error("data of " + quoted(entry.name) + " (" + std::to_string(entry.compressed_size) + " bytes at offset " +
                 std::to_string(h.data_offset) + ") runs past the end of the file");
   return h;
+}
+
+Result<LocalHeader> read_local_header_result(const ByteSource& source, const ZipEntry& entry) {
+  Result<LocalHeader, ZipFault> header = zip_read_result([&] { return read_local_header(source, entry); });
+  if (!header) return Failure{header.why()};
+  return std::move(*header);
+}
+
+Result<ZipDirectory> read_zip_directory_result(const ByteSource& source, const ZipLimits& limits) {
+  Result<ZipDirectory, ZipFault> directory = zip_read_result([&] { return read_zip_directory(source, limits); });
+  if (!directory) return Failure{directory.why()};
+  return std::move(*directory);
 }
 
 }  // namespace zanj

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "base/result.hpp"
 #include "io/byte_source.hpp"
 #include "zanj/archive.hpp"
 
@@ -88,8 +89,14 @@ struct ZipDirectory {
 /// with an empty comment is there, else the last signature in the final 64 KiB + 22 bytes.
 /// Throws zanj::Error (Exit::invalid) for any structural problem.
 ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limits = {});
+/// The same, or why not (what read_zip_directory throws): for salvage, to which a directory
+/// that does not read is where its work starts.
+Result<ZipDirectory> read_zip_directory_result(const ByteSource& source, const ZipLimits& limits = {});
 
 /// Parse the local header of `entry`; checks that its data lies within the file.
 LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry);
+/// The same, or why not (what read_local_header throws, a failed read of the source
+/// included): for callers to whom a damaged header is an answer (verify, salvage, extract).
+Result<LocalHeader> read_local_header_result(const ByteSource& source, const ZipEntry& entry);
 
 }  // namespace zanj

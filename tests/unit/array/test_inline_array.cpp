@@ -130,4 +130,19 @@ TEST_SUITE("inline_array") {
     CHECK(double_to_float(-1e300) == -std::numeric_limits<float>::infinity());
     CHECK(std::isnan(double_to_float(NAN)));
   }
+
+  TEST_CASE("read_inline_array: the values, or what decode_inline_array throws") {
+    const Json good = parse_json(
+        R"({"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [1, 2], "shape": [2], "dtype": "int8"})",
+        "t");
+    const Result<DecodedArray> decoded = read_inline_array(*classify(good).array);
+    REQUIRE(decoded.ok());
+    CHECK(decoded->values == "\x01\x02"s);
+    const Json bad = parse_json(
+        R"({"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [128], "shape": [1], "dtype": "int8"})",
+        "t");
+    const Result<DecodedArray> refused = read_inline_array(*classify(bad).array);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.why() == "data[0] is 128, not an integer in [-128, 127] (dtype int8)");
+  }
 }

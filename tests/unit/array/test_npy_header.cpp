@@ -271,3 +271,49 @@ TEST_SUITE("npy") {
     }
   }
 }
+
+TEST_CASE("read_npy_header and read_npy_header_size: the value, or the reason parse_npy_header throws") {
+  const std::string good = wrap("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }");
+  const zanj::Result<std::uint64_t> size = zanj::read_npy_header_size(good);
+  REQUIRE(size.ok());
+  CHECK(*size == good.size());
+  const zanj::Result<zanj::NpyHeader> header = zanj::read_npy_header(good);
+  REQUIRE(header.ok());
+  CHECK(header->shape == Shape{3, 4});
+  CHECK(header->data_offset == good.size());
+
+  const zanj::Result<std::uint64_t> no_magic = zanj::read_npy_header_size("not an npy member");
+  REQUIRE_FALSE(no_magic.ok());
+  CHECK(no_magic.why() == "bad npy header: not a .npy member (bad magic)");
+  const zanj::Result<zanj::NpyHeader> bad_shape =
+      zanj::read_npy_header(wrap("{'descr': '<f4', 'fortran_order': False, 'shape': (3), }"));
+  REQUIRE_FALSE(bad_shape.ok());
+  CHECK(bad_shape.why() == "bad npy header: shape (n) is not a tuple; write (n,)");
+  const zanj::Result<zanj::NpyHeader> bad_descr =
+      zanj::read_npy_header(wrap("{'descr': '<q4', 'fortran_order': False, 'shape': (), }"));
+  REQUIRE_FALSE(bad_descr.ok());
+  CHECK_THROWS_WITH_AS(zanj::parse_descr("<q4"), bad_descr.why().c_str(), zanj::Error);  // the descr's own words
+  CHECK_THROWS_WITH_AS(zanj::parse_npy_header(wrap("{'descr': '<f4', 'fortran_order': False, 'shape': (3), }")),
+                       "bad npy header: shape (n) is not a tuple; write (n,)", zanj::Error);
+}
+
+TEST_CASE("checked_element_count and checked_data_bytes: the count, or that it overflows") {
+  zanj::NpyHeader h;
+  h.dtype = zanj::parse_descr("<f8");
+  h.shape = {3, 4};
+  REQUIRE(h.checked_element_count().ok());
+  CHECK(*h.checked_element_count() == 12);
+  CHECK(*h.checked_data_bytes() == 96);
+  h.shape = {std::uint64_t{1} << 62, 0};
+  CHECK(*h.checked_element_count() == 0);  // empty whatever the other dimensions
+  h.shape = {std::uint64_t{1} << 62};
+  CHECK(*h.checked_element_count() == std::uint64_t{1} << 62);
+  const zanj::Result<std::uint64_t> bytes = h.checked_data_bytes();
+  REQUIRE_FALSE(bytes.ok());
+  CHECK(bytes.why() == "bad npy header: array byte size overflows");
+  h.shape = {std::uint64_t{1} << 32, std::uint64_t{1} << 32};
+  const zanj::Result<std::uint64_t> count = h.checked_element_count();
+  REQUIRE_FALSE(count.ok());
+  CHECK(count.why() == "bad npy header: shape element count overflows");
+  CHECK_THROWS_WITH_AS(h.element_count(), "bad npy header: shape element count overflows", zanj::Error);
+}

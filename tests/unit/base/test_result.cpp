@@ -28,6 +28,26 @@ TEST_CASE("a Result holds a value or a reason, never both") {
   CHECK(text->size() == 3);
 }
 
+namespace {
+struct TestFault {
+  std::string why;
+  int code = 0;
+};
+}  // namespace
+
+TEST_CASE("a Result's failure may carry more than the reason") {
+  Result<std::string, TestFault> fine = std::string("abc");
+  REQUIRE(fine.ok());
+  *fine += "d";
+  CHECK(*fine == "abcd");
+  const Result<std::string, TestFault> failed = TestFault{"too deep", 3};
+  REQUIRE_FALSE(failed.ok());
+  CHECK(failed.why() == "too deep");
+  CHECK(failed.failure().code == 3);
+  const Result<int> plain = Failure{"no"};
+  CHECK(plain.failure().why == "no");
+}
+
 TEST_CASE("an Error carries the archive it concerns apart from its reason") {
   const Error plain("no such member", Exit::usage);
   CHECK(plain.archive().empty());

@@ -57,3 +57,42 @@ TEST_CASE("load_table_once: a failed open reaches the caller as an Error, and th
   CHECK(&zanj::load_table_once<FakeTable, open_fails_once>() == &table);  // made once, then kept
   CHECK(opener_calls == 2);
 }
+
+TEST_CASE("try_load and find_symbol: the library or symbol, or why not, as load and symbol throw it") {
+  const zanj::Result<const zanj::SharedLibrary*> zlib = zanj::SharedLibrary::try_load("test", {"libz.so.1"});
+  REQUIRE(zlib.ok());
+  CHECK((*zlib)->soname() == "libz.so.1");
+  const zanj::Result<decltype(::crc32)*> crc = (*zlib)->find_symbol<decltype(::crc32)>("crc32");
+  REQUIRE(crc.ok());
+  const bool same = *crc == (*zlib)->symbol<decltype(::crc32)>("crc32");
+  CHECK(same);
+  const zanj::Result<void (*)()> none = (*zlib)->find_symbol<void()>("zanj_no_such_function");
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.why().rfind("test: libz.so.1 has no zanj_no_such_function", 0) == 0);
+  const zanj::Result<const zanj::SharedLibrary*> missing =
+      zanj::SharedLibrary::try_load("remote archives", {"libzanj-missing.so.1"});
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.why().rfind("remote archives needs libzanj-missing.so.1: ", 0) == 0);
+}
+
+namespace {
+int result_opener_calls = 0;
+struct ResultFakeTable {
+  int value;
+};
+zanj::Result<ResultFakeTable> open_result_fails_once() {
+  if (++result_opener_calls == 1) return zanj::Failure{"fake.so.1: cannot open shared object file"};
+  return ResultFakeTable{7};
+}
+}  // namespace
+
+TEST_CASE("try_load_table_once: why the open failed, then the table once it opens, kept") {
+  const auto first = zanj::try_load_table_once<ResultFakeTable, open_result_fails_once>();
+  REQUIRE_FALSE(first.ok());
+  CHECK(first.why() == "fake.so.1: cannot open shared object file");
+  const auto second = zanj::try_load_table_once<ResultFakeTable, open_result_fails_once>();
+  REQUIRE(second.ok());
+  CHECK((*second)->value == 7);
+  CHECK(*zanj::try_load_table_once<ResultFakeTable, open_result_fails_once>() == *second);
+  CHECK(result_opener_calls == 2);
+}

@@ -3,6 +3,9 @@
 
 #include <fstream>
 
+#include "hash/hash_lock.hpp"
+#include "json/json_parse.hpp"
+#include "json/json_view_access.hpp"
 #include "temp_dir.hpp"
 #include "zanj/hash.hpp"
 #include "zanj/error.hpp"
@@ -36,5 +39,28 @@ TEST_SUITE("hash lock") {
       CHECK_THROWS_AS(read_hash_lock(path), Error);
     }
     CHECK_THROWS_AS(read_hash_lock(dir.path() + "/missing.lock"), Error);
+  }
+
+  TEST_CASE("read_lock_entry: the digest, or why the object is not one") {
+    ContentDigest d{"m.zanj", "sha256", "ab", {"w*"}, {}, {{"w", "dict", "cd"}}};
+    const Json good = content_digest_json(d);
+    const Result<ContentDigest> entry = read_lock_entry(view_of(good), "m.lock");
+    REQUIRE(entry.ok());
+    CHECK(entry->file == "m.zanj");
+    CHECK(entry->includes == std::vector<std::string>{"w*"});
+    REQUIRE(entry->nodes.size() == 1);
+    CHECK(entry->nodes[0].kind == "dict");
+    const Json partial = parse_json(R"({"file": "a", "algorithm": "sha256"})", "t");
+    const Result<ContentDigest> no_digest = read_lock_entry(view_of(partial), "m.lock line 2");
+    REQUIRE_FALSE(no_digest.ok());
+    CHECK(no_digest.why() == "m.lock line 2: no \"digest\" string");
+    const Json list = parse_json("[1]", "t");
+    const Result<ContentDigest> not_object = read_lock_entry(view_of(list), "m.lock");
+    REQUIRE_FALSE(not_object.ok());
+    CHECK(not_object.why() == "m.lock: not a zanj hash --json object");
+    const Json bad_node = parse_json(R"({"file": "a", "algorithm": "s", "digest": "d", "nodes": [{"path": ""}]})", "t");
+    const Result<ContentDigest> no_kind = read_lock_entry(view_of(bad_node), "m.lock");
+    REQUIRE_FALSE(no_kind.ok());
+    CHECK(no_kind.why() == "m.lock: no \"kind\" string");
   }
 }

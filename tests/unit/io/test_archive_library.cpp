@@ -12,4 +12,10 @@ TEST_SUITE("archive_library") {
     CHECK(&archive_library() == &lib);  // opened once
     CHECK(archive_library_version_line().rfind("libarchive ", 0) == 0);
   }
+
+  TEST_CASE("find_archive_library: the table archive_library() returns") {
+    const Result<const ArchiveLibrary*> found = find_archive_library();
+    REQUIRE(found.ok());  // the failure (not installed) is covered by test_version's "not installed" line
+    CHECK(*found == &archive_library());
+  }
 }

@@ -485,3 +485,32 @@ TEST_CASE("no crash on truncated or corrupted input") {
     try_parse(bytes);
   }
 }
+
+TEST_CASE("read_local_header_result: the header, or the reason read_local_header throws") {
+  const auto zip = build_zip(two_members());
+  const MemorySource src(zip.bytes);
+  const ZipDirectory dir = read_zip_directory(src);
+  const Result<LocalHeader> h = read_local_header_result(src, dir.entries[0]);
+  REQUIRE(h.ok());
+  CHECK(h->data_offset == read_local_header(src, dir.entries[0]).data_offset);
+  ZipEntry moved = dir.entries[0];
+  moved.local_header_offset += 1;  // no signature there
+  const Result<LocalHeader> missing = read_local_header_result(src, moved);
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.why() ==
+        "local header of '" + moved.name + "' not found at offset " + std::to_string(moved.local_header_offset));
+  moved.local_header_offset = zip.bytes.size();
+  const Result<LocalHeader> past = read_local_header_result(src, moved);
+  REQUIRE_FALSE(past.ok());
+  CHECK(past.why() == "local header of '" + moved.name + "' lies past the end of the file");
+}
+
+TEST_CASE("read_zip_directory_result: the directory, or the reason read_zip_directory throws") {
+  const auto zip = build_zip(two_members());
+  const Result<ZipDirectory> dir = read_zip_directory_result(MemorySource(zip.bytes));
+  REQUIRE(dir.ok());
+  CHECK(dir->entries.size() == 2);
+  const Result<ZipDirectory> none = read_zip_directory_result(MemorySource("not a zip file at all"));
+  REQUIRE_FALSE(none.ok());
+  CHECK(none.why() == "no end of central directory record (not a ZIP file, or truncated)");
+}
