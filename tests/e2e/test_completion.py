@@ -309,6 +309,36 @@ class Zsh(ZanjTest):
         p = subprocess.run(["zsh", "-n", os.path.join(COMPLETIONS, "_zanj")], capture_output=True)
         self.assertEqual((p.returncode, p.stderr), (0, b""))
 
+    def typed(self, keys):
+        """The command line zsh has after `keys` are typed into an interactive zsh (driven
+        through its zpty module, which gives it a terminal), with _zanj loaded by compinit."""
+        script = "\n".join([
+            "zmodload zsh/zpty",
+            "zpty z zsh -f -i",
+            f"zpty -w z {shlex.quote(f'PS1=; fpath=({COMPLETIONS} $fpath); autoload -U compinit; compinit -u -D; cd {corpus()}')}",
+            "sleep 1",
+            f"zpty -w -n z {keys}",
+            "sleep 2",
+            "zpty -w -n z $'\\C-a'\"echo ARGS \"$'\\n'",  # the line as typed, echoed
+            "sleep 1",
+            "all=''; while zpty -r -t z chunk 2>/dev/null; do all+=$chunk; done",
+            "print -r -- $all",
+            "zpty -d z",
+        ])
+        p = subprocess.run(["zsh", "-f", "-c", script], capture_output=True, env=env_with_zanj(), timeout=60)
+        lines = [line for line in p.stdout.decode(errors="replace").replace("\r", "\n").splitlines()
+                 if line.startswith("ARGS ")]
+        self.assertTrue(lines, p.stdout[-2000:])
+        return lines[-1][len("ARGS "):].strip()
+
+    def test_completes_through_the_binary(self):
+        self.assertEqual(self.typed("'zanj ls --js'$'\\t'"), "zanj ls --json")
+        self.assertEqual(self.typed("'zanj info ba'$'\\t'"), "zanj info basic.zanj")
+        # an object path, one level per tab: the '/' after a node with children is kept when
+        # typing goes on, and removed at the end of the word
+        self.assertEqual(self.typed("'zanj ls basic.zanj nes'$'\\t'; sleep 1; zpty -w -n z $'\\t'"),
+                         "zanj ls basic.zanj nested/deeper")
+
     def test_loads_as_a_completion_function(self):
         # compinit finds _zanj on fpath from its #compdef line and binds it to zanj
         script = (f"fpath=({shlex.quote(COMPLETIONS)} $fpath); autoload -U compinit; compinit -u -D; "
