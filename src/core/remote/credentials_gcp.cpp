@@ -27,9 +27,8 @@ constexpr double kMetadataTimeout = 5;
 /// quote the text (a secret), so it is replaced.
 Json parse_private_json(const std::string& text, const std::string& source, const std::string& what) {
   Result<Json> value = read_json(text, what);
-  // A document that parses but is no object is reported as invalid too: that is what users
-  // have always been told (the parser's own words are never shown).
-  if (!value || !value->is_object()) gcp_fail(source, what + " is not valid JSON");
+  if (!value) gcp_fail(source, what + " is not valid JSON");  // the parser's own words are never shown
+  if (!value->is_object()) gcp_fail(source, what + " is not a JSON object");
   return std::move(*value);
 }
 

@@ -31,6 +31,16 @@ TEST_CASE("GOOGLE_APPLICATION_CREDENTIALS naming no file, or an unsupported kind
   CHECK_THROWS_WITH_AS(
       zanj::gcp_credentials(environment_table({{"GOOGLE_APPLICATION_CREDENTIALS", tmp / "external.json"}}), {}),
       doctest::Contains("'external_account' are not supported"), zanj::Error);
+  // Text that is not JSON, and JSON that is not an object, are told apart (the text itself,
+  // which may hold a secret, is never quoted).
+  std::ofstream(tmp / "broken.json") << R"({"type": "service_account", "private_key": "SECRET)";
+  CHECK_THROWS_WITH_AS(
+      zanj::gcp_credentials(environment_table({{"GOOGLE_APPLICATION_CREDENTIALS", tmp / "broken.json"}}), {}),
+      doctest::Contains("is not valid JSON"), zanj::Error);
+  std::ofstream(tmp / "list.json") << R"(["SECRET"])";
+  CHECK_THROWS_WITH_AS(
+      zanj::gcp_credentials(environment_table({{"GOOGLE_APPLICATION_CREDENTIALS", tmp / "list.json"}}), {}),
+      doctest::Contains("is not a JSON object"), zanj::Error);
 }
 
 TEST_CASE("small files: missing is nullopt; the tried note lists the sources in order") {
