@@ -58,7 +58,7 @@ class ChunkedOutput {
   void flush();
 
  private:
-  static constexpr std::size_t kFlushBytes = 64 * 1024;
+  static constexpr std::size_t kFlushBytes = std::size_t{64} * 1024;
   std::string buffer_;
 };
 

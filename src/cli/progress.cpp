@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 
@@ -27,7 +28,7 @@ std::size_t stderr_width() {
 }
 
 std::string duration_text(double seconds) {
-  const auto s = static_cast<std::uint64_t>(seconds + 0.5);
+  const auto s = static_cast<std::uint64_t>(std::round(seconds));
   char buf[32];
   if (s >= 3600)
     std::snprintf(buf, sizeof buf, "%llu:%02llu:%02llu", static_cast<unsigned long long>(s / 3600),

@@ -66,7 +66,7 @@ std::string default_output(const ReportCliOptions& opt) {
   for (const std::string& file : opt.files)
     if (is_stdin_path(file) || stem(file).empty() || stem(file) == "." || stem(file) == "..")
       throw Error("standard output is a terminal: name the page with -o OUT.html (or -o - to print it)", Exit::usage);
-  const std::string name = stem(opt.files[0]) + (opt.files.size() == 2 ? "-vs-" + stem(opt.files[1]) : "") + ".html";
+  std::string name = stem(opt.files[0]) + (opt.files.size() == 2 ? "-vs-" + stem(opt.files[1]) : "") + ".html";
   if (::access(name.c_str(), F_OK) == 0)
     throw Error(
         "standard output is a terminal and " + name + " exists: -o " + name + " replaces it (or -o - prints the page)",

@@ -63,7 +63,7 @@ class ResolvedWriter {
   void newline(int level) {
     if (!options_.indent) return;
     out_.text() += '\n';
-    out_.text().append(static_cast<std::size_t>(options_.indent * level), ' ');
+    out_.text().append(static_cast<std::size_t>(options_.indent) * static_cast<std::size_t>(level), ' ');
   }
 
   void key_text(std::string_view key) {
@@ -75,7 +75,7 @@ class ResolvedWriter {
   void plain(JsonView v, int level) {
     if (!options_.indent) return write_json(out_, v);
     const std::string text = to_json(v, JsonStyle{options_.indent});
-    const std::string indent(static_cast<std::size_t>(options_.indent * level), ' ');
+    const std::string indent(static_cast<std::size_t>(options_.indent) * static_cast<std::size_t>(level), ' ');
     for (char c : text) {
       out_.text() += c;
       if (c == '\n') out_.text() += indent;  // line breaks only occur between tokens

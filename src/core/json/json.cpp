@@ -36,28 +36,31 @@ double Json::to_double() const {
   }
 }
 
+// These three are noexcept: std::get_if, where as_...() (std::get) could throw.
 bool Json::get_uint64(std::uint64_t& out) const noexcept {
-  if (type() == Type::unsigned_integer) {
-    out = as_uint64();
+  if (const auto* u = std::get_if<std::uint64_t>(&v_)) {
+    out = *u;
     return true;
   }
-  if (type() == Type::integer && as_int64() >= 0) {
-    out = static_cast<std::uint64_t>(as_int64());
+  if (const auto* i = std::get_if<std::int64_t>(&v_); i && *i >= 0) {
+    out = static_cast<std::uint64_t>(*i);
     return true;
   }
   return false;
 }
 
 const Json* Json::find(std::string_view key) const noexcept {
-  if (!is_object()) return nullptr;
-  for (const auto& [k, v] : as_object())
+  const auto* object = std::get_if<JsonObject>(&v_);
+  if (!object) return nullptr;
+  for (const auto& [k, v] : *object)
     if (k == key) return &v;
   return nullptr;
 }
 
 std::string_view Json::string_at(std::string_view key) const noexcept {
   const Json* v = find(key);
-  return (v && v->is_string()) ? std::string_view(v->as_string()) : std::string_view();
+  const auto* s = v ? std::get_if<std::string>(&v->v_) : nullptr;
+  return s ? std::string_view(*s) : std::string_view();
 }
 
 std::string_view json_type_name(Json::Type type) noexcept {
@@ -186,7 +189,7 @@ void write_shortest(std::string& out, Float value) {
 
 void write_indent(std::string& out, const JsonStyle& style, int level) {
   out += '\n';
-  out.append(static_cast<std::size_t>(style.indent * level), style.indent_char);
+  out.append(static_cast<std::size_t>(style.indent) * static_cast<std::size_t>(level), style.indent_char);
 }
 
 /// The `count` items of an array or object between `brackets`, separated as Python's json

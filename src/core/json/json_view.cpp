@@ -124,13 +124,16 @@ JsonView JsonView::find(std::string_view key) const noexcept {
   if (n.type() != Type::object) return {};
   const std::uint32_t* entries = doc_->children(n);
   for (std::uint32_t i = 0; i < n.size; ++i)
-    if (doc_->text_of(doc_->node(entries[2 * i])) == key) return JsonView(doc_, entries[2 * i + 1]);
+    if (doc_->text_of(doc_->node(entries[2 * std::size_t{i}])) == key)
+      return JsonView(doc_, entries[2 * std::size_t{i} + 1]);
   return {};
 }
 
 std::string_view JsonView::string_at(std::string_view key) const noexcept {
+  // Not through as_string(), which throws on other types: this is noexcept.
+  if (!doc_) return value(json_).string_at(key);
   const JsonView v = find(key);
-  return v.is_string() ? v.as_string() : std::string_view();
+  return v.is_string() ? doc_->text_of(shown(v)) : std::string_view();
 }
 
 std::size_t JsonView::size() const noexcept {
@@ -138,8 +141,8 @@ std::size_t JsonView::size() const noexcept {
     const DocumentNode n = shown(*this);
     return (n.type() == Type::array || n.type() == Type::object) ? n.size : 0;
   }
-  if (is_array()) return json_->as_array().size();
-  if (is_object()) return json_->as_object().size();
+  if (is_array()) return value(json_).as_array().size();
+  if (is_object()) return value(json_).as_object().size();
   return 0;
 }
 

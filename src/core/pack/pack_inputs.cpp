@@ -141,9 +141,8 @@ class Planner {
       if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
         throw Error(what + " would be stored under a key with a control character");
     }
-    for (const auto& [existing, node] : dict)
-      if (existing == key)
-        throw Error(what + " would be stored under the key '" + key + "', which another member already has");
+    if (std::any_of(dict.begin(), dict.end(), [&](const auto& member) { return member.first == key; }))
+      throw Error(what + " would be stored under the key '" + key + "', which another member already has");
   }
 
   Json npy(const std::string& path, const JsonArray& node_path) {
@@ -206,6 +205,7 @@ PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& set
     return plan;
   }
   std::vector<InputKind> kinds;
+  kinds.reserve(inputs.size());
   for (const PackInput& in : inputs) kinds.push_back(input_kind(in.path));
   if (inputs.size() == 1 && kinds[0] == InputKind::directory && !inputs[0].named)
     return plan_repack(inputs[0].path, settings);

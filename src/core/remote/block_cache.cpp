@@ -25,7 +25,7 @@ std::uint64_t BlockCache::held() const {
   return held_;
 }
 
-void BlockCache::insert(std::uint64_t offset, std::string bytes) {
+void BlockCache::insert(std::uint64_t offset, const std::string& bytes) {
   std::unique_lock lock(mutex_);
   // Only the part not held already: extents never overlap.
   std::uint64_t at = offset;

@@ -35,7 +35,7 @@ class BlockCache {
   BlockCache(std::uint64_t size, Fetch fetch, Settings settings);
 
   /// Keep bytes obtained otherwise (the tail the first request brought) at `offset`.
-  void insert(std::uint64_t offset, std::string bytes);
+  void insert(std::uint64_t offset, const std::string& bytes);
   /// Copy [offset, offset + n) into out, fetching what is missing. The caller keeps within size.
   void read(std::uint64_t offset, char* out, std::size_t n);
   /// Fetch what is missing of [offset, offset + n) now (clipped to the size), without read-ahead.

@@ -180,7 +180,7 @@ std::string report_page(const ZanjFile& file, const ReportOptions& options) {
       [&](const std::string& member) { return verified.take(member, broken.count(member) > 0); });
 
   std::string out;
-  out.reserve(tree.size() + 64 * 1024);
+  out.reserve(tree.size() + std::size_t{64} * 1024);
   report::open_page(out, "zanj report: " + file.name(), "zanj report: " + file.name());
   out += "<main>";
   summary_section(out, file);

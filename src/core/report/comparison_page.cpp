@@ -149,6 +149,7 @@ void changed_subtrees(std::string& out, const DiffReport& report) {
     if (groups.size() > 1) break;
   }
   std::vector<report::Bar> bars;
+  bars.reserve(groups.size());
   for (const auto& [path, count] : groups)
     bars.push_back({path, count, count, std::to_string(count) + (count == 1 ? " difference" : " differences")});
   std::stable_sort(bars.begin(), bars.end(), [](const auto& x, const auto& y) { return x.total > y.total; });

@@ -221,7 +221,7 @@ void ZipWriter::write_central_directory() {
       put(extra, e.compressed, 8);
     }
     if (e.offset > kZip64Limit) put(extra, e.offset, 8);
-    if (!extra.empty()) extra = std::string("\x01\x00", 2) + static_cast<char>(extra.size()) + '\0' + extra;
+    if (!extra.empty()) extra.insert(extra.begin(), {'\x01', '\x00', static_cast<char>(extra.size()), '\0'});
     const std::uint16_t version = extra.empty() ? e.version : kZip64Version;
     put(out, kCentralSig, 4);
     put(out, kMadeByUnix | version, 2);
