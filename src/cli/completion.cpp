@@ -62,7 +62,7 @@ std::vector<std::string> starting_with(std::vector<std::string> names, std::stri
 }
 
 /// "NAME\tDESCRIPTION": the scripts of shells that show descriptions (zsh, fish) keep them.
-std::string described(std::string name, std::string_view description) {
+std::string described(const std::string& name, std::string_view description) {
   return name + "\t" + std::string(description.substr(0, description.find('\n')));
 }
 

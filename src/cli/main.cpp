@@ -163,9 +163,7 @@ int complete(const CLI::App& app, int argc, char** argv) {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run_program(int argc, char** argv) {
   CLI::App app{"", "zanj"};
   zanj::cli::TerminalOptions terminal;
   zanj::cli::setup_program(app, terminal);
@@ -207,5 +205,16 @@ int main(int argc, char** argv) {
     return report("out of memory", static_cast<int>(zanj::Exit::invalid));
   } catch (const std::exception& e) {
     return report(std::string("internal error: ") + e.what(), static_cast<int>(zanj::Exit::invalid));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run_program(argc, argv);
+  } catch (...) {  // boundary: nothing leaves main, not even a failure while reporting one
+    std::fputs("zanj: error: internal error\n", stderr);
+    return static_cast<int>(zanj::Exit::invalid);
   }
 }

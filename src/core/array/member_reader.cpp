@@ -128,7 +128,7 @@ Result<bool> JsonlLineSplitter::try_feed(std::string_view chunk) {
     } else if (line.size() > max_line_bytes_) {
       return too_long();
     }
-    const Result<bool> go_on = hand_over(line);
+    Result<bool> go_on = hand_over(line);
     if (!go_on) return go_on;
     stopped_ = !*go_on;
     pending_.clear();
@@ -139,7 +139,7 @@ Result<bool> JsonlLineSplitter::try_feed(std::string_view chunk) {
 
 Result<bool> JsonlLineSplitter::try_finish() {
   if (!stopped_ && !pending_.empty()) {
-    const Result<bool> go_on = hand_over(pending_);
+    Result<bool> go_on = hand_over(pending_);
     if (!go_on) return go_on;
     stopped_ = !*go_on;
     pending_.clear();

@@ -231,7 +231,7 @@ Result<std::uint64_t> NpyHeader::checked_element_count() const {
 }
 
 Result<std::uint64_t> NpyHeader::checked_data_bytes() const {
-  const Result<std::uint64_t> count = checked_element_count();
+  Result<std::uint64_t> count = checked_element_count();
   if (!count) return count;
   std::uint64_t bytes = 0;
   if (__builtin_mul_overflow(*count, std::uint64_t{dtype.itemsize}, &bytes))

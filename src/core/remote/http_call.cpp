@@ -1,6 +1,7 @@
 #include "remote/http_call.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <limits>
 #include <memory>
@@ -132,7 +133,7 @@ void set_speed_and_deadline(void* curl_handle, const RemoteOptions& options) {
   curl.easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT,
                    limit ? static_cast<long>(std::min<std::uint64_t>(options.speed_limit, 1L << 30)) : 1L);
   curl.easy_setopt(h, CURLOPT_LOW_SPEED_TIME,
-                   std::max(1L, static_cast<long>((limit ? options.speed_time : options.idle_timeout) + 0.5)));
+                   std::max(1L, std::lround(limit ? options.speed_time : options.idle_timeout)));
   if (const double left = seconds_left(options); left < std::numeric_limits<double>::infinity())
     curl.easy_setopt(h, CURLOPT_TIMEOUT_MS, std::max(1L, static_cast<long>(left * 1000)));
 }

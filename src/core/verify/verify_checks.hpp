@@ -87,10 +87,11 @@ bool code_is_warning(Code code);
 
 /// Record a problem in the report's errors or warnings, as the code's severity says.
 /// `member` is made printable (control and non-UTF-8 bytes escaped).
-void add_problem(VerifyReport& report, Code code, std::string_view member, std::string path, std::string message);
+void add_problem(VerifyReport& report, Code code, std::string_view member, std::string_view path,
+                 std::string_view message);
 /// The duplicate_key and bom warnings for what parse_json noticed in `member` (`where`: a line).
-void report_json_notes(VerifyReport& report, const JsonParseNotes& notes, std::string_view member, std::string path,
-                       std::string_view where = {});
+void report_json_notes(VerifyReport& report, const JsonParseNotes& notes, std::string_view member,
+                       std::string_view path, std::string_view where = {});
 
 /// Add the problems of `part` (a thread's or a member's findings) and its counts to `report`.
 void merge_report(VerifyReport& report, const VerifyReport& part);
@@ -246,7 +247,7 @@ class MemberValueCheck {
   bool on_line(std::uint64_t index, std::string_view line);
   void check_line_references(std::uint64_t index, JsonView value);
   void claim_row_reference(const Node& node, const MemberPlan::LineReference& ref);
-  void fail(Code code, std::string message);
+  void fail(Code code, const std::string& message);
   void finish_npy();
   void finish_jsonl();
 

@@ -151,6 +151,7 @@ bool code_is_warning(Code code) { return row(code).info.warning; }
 const std::vector<ProblemCodeInfo>& problem_codes() {
   static const std::vector<ProblemCodeInfo> all = [] {
     std::vector<ProblemCodeInfo> out;
+    out.reserve(kCodes.size());
     for (const CodeRow& r : kCodes) out.push_back(r.info);
     return out;
   }();
@@ -178,8 +179,8 @@ void add_named(VerifyReport& report, Problem problem) {
 
 }  // namespace
 
-void report_json_notes(VerifyReport& report, const JsonParseNotes& notes, std::string_view member, std::string path,
-                       std::string_view where) {
+void report_json_notes(VerifyReport& report, const JsonParseNotes& notes, std::string_view member,
+                       std::string_view path, std::string_view where) {
   const std::string prefix = where.empty() ? std::string() : std::string(where) + ": ";
   if (notes.bom)
     add_problem(report, Code::bom, member, path,
@@ -191,7 +192,8 @@ void report_json_notes(VerifyReport& report, const JsonParseNotes& notes, std::s
                     "': the last value is used");
 }
 
-void add_problem(VerifyReport& report, Code code, std::string_view member, std::string path, std::string message) {
+void add_problem(VerifyReport& report, Code code, std::string_view member, std::string_view path,
+                 std::string_view message) {
   add_named(report, Problem{std::string(code_name(code)), printable_name(member), printable_name(path),
                             printable_name(message)});
 }
@@ -242,7 +244,7 @@ void add_read_failure(VerifyReport& report, const ZipEntry& entry, const Error& 
         break;
     }
   }
-  add_problem(report, code, entry.name, "", std::move(message));
+  add_problem(report, code, entry.name, "", message);
 }
 
 Code directory_error_code(std::string_view message) {

@@ -67,8 +67,8 @@ MemberValueCheck::MemberValueCheck(const ZipEntry& entry, const MemberPlan& plan
   }
 }
 
-void MemberValueCheck::fail(Code code, std::string message) {
-  add_problem(found_, code, entry_.name, plan_.path, std::move(message));
+void MemberValueCheck::fail(Code code, const std::string& message) {
+  add_problem(found_, code, entry_.name, plan_.path, message);
   broken_ = true;
 }
 
@@ -198,7 +198,7 @@ void MemberValueCheck::finish(VerifyReport& report) {
 }
 
 void MemberValueCheck::finish_npy() {
-  if (auto problem = npy_->end_problem()) return fail(Code::npy_invalid, std::move(*problem));
+  if (auto problem = npy_->end_problem()) return fail(Code::npy_invalid, *problem);
   ++found_.checked.npy_members;
   const NpyHeader& h = *npy_->header();
   // np.load refuses these before reading any data, so nothing else about the member matters.

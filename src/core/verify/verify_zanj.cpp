@@ -185,8 +185,8 @@ std::string shown_path(const PathWalk& walk) {
 std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView main, std::string_view key,
                                               JsonView info, const std::vector<Json>& items, PopulatedNodes& populated,
                                               KeyIndex& index, std::vector<MemberPlan>& plans, VerifyReport& report) {
-  const auto mismatch = [&](std::string message, std::string path = {}) -> std::optional<JsonView> {
-    add_problem(report, Code::externals_info_mismatch, key, std::move(path), std::move(message));
+  const auto mismatch = [&](const std::string& message, const std::string& path = {}) -> std::optional<JsonView> {
+    add_problem(report, Code::externals_info_mismatch, key, path, message);
     return std::nullopt;
   };
   const std::string_view item_type = info.string_at("item_type");

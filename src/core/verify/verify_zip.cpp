@@ -89,8 +89,8 @@ bool compare_local(const ZipEntry& e, const LocalHeader& h, VerifyReport& report
 /// One entry's own checks; its extent when the local header could be read.
 std::optional<Extent> check_entry(const ByteSource& source, const ZipEntry& e, std::size_t index,
                                   const ResourceLimits& limits, std::vector<bool>& inflatable, VerifyReport& report) {
-  const auto refuse = [&](Code code, std::string message) {
-    add_problem(report, code, e.name, "", std::move(message));
+  const auto refuse = [&](Code code, const std::string& message) {
+    add_problem(report, code, e.name, "", message);
     inflatable[index] = false;
   };
   if (e.flags & (kFlagEncrypted | kFlagStrongEncryption)) refuse(Code::encrypted, "entry is encrypted");
