@@ -39,6 +39,9 @@ class Error : public std::runtime_error {
   const std::string& archive() const noexcept { return archive_; }
   /// What went wrong, without the archive's name (a report that lists one archive's problems).
   const std::string& reason() const noexcept { return reason_; }
+  /// The message as a report about archive `name` shows it: without the archive's name when it
+  /// is `name` (the report names it already), else all of what().
+  std::string message_in(std::string_view name) const { return archive_ == name ? reason_ : std::string(what()); }
   /// The same error said of `name`, unless it already names an archive (an error from deep in
   /// a reader that knew no archive gets the name of the one being read, once).
   Error in_archive(const std::string& name) const {

@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 
+#include "base/text_trim.hpp"
 #include "json/json_parse.hpp"
 #include "remote/credentials_gcp.hpp"
 #include "remote/http_call.hpp"
@@ -21,13 +22,6 @@ constexpr double kLocalTimeout = 5;
 
 bool is_true(const std::string& value) { return value == "true" || value == "True" || value == "TRUE" || value == "1"; }
 
-std::string trimmed_value(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r' || text.back() == '\n'))
-    text.remove_suffix(1);
-  return std::string(text);
-}
-
 using Ini = std::map<std::string, std::map<std::string, std::string>>;
 
 /// The sections of an AWS credentials or config file ("key = value" under "[name]").
@@ -37,17 +31,17 @@ Ini parse_ini(const std::string& text) {
   std::size_t at = 0;
   while (at < text.size()) {
     const std::size_t end = std::min(text.find('\n', at), text.size());
-    const std::string line = trimmed_value(std::string_view(text).substr(at, end - at));
+    const std::string line = std::string(trim_line(std::string_view(text).substr(at, end - at)));
     at = end + 1;
     if (line.empty() || line[0] == '#' || line[0] == ';') continue;
     if (line.front() == '[' && line.back() == ']') {
-      section = trimmed_value(std::string_view(line).substr(1, line.size() - 2));
+      section = std::string(trim_line(std::string_view(line).substr(1, line.size() - 2)));
       sections[section];
       continue;
     }
     if (const std::size_t equals = line.find('='); equals != std::string::npos && !section.empty())
-      sections[section][trimmed_value(std::string_view(line).substr(0, equals))] =
-          trimmed_value(std::string_view(line).substr(equals + 1));
+      sections[section][std::string(trim_line(std::string_view(line).substr(0, equals)))] =
+          std::string(trim_line(std::string_view(line).substr(equals + 1)));
   }
   return sections;
 }
@@ -89,7 +83,8 @@ std::string xml_value(const std::string& xml, const std::string& tag) {
   if (open == std::string::npos) return {};
   const std::size_t start = open + tag.size() + 2;
   const std::size_t close = xml.find("</" + tag + ">", start);
-  return close == std::string::npos ? std::string() : trimmed_value(std::string_view(xml).substr(start, close - start));
+  return close == std::string::npos ? std::string()
+                                    : std::string(trim_line(std::string_view(xml).substr(start, close - start)));
 }
 
 /// {"AccessKeyId", "SecretAccessKey", "Token"} as the container endpoint and IMDS answer.
@@ -135,7 +130,7 @@ std::optional<AwsCredentials> web_identity(const Environment& environment, const
   call.headers = {"Content-Type: application/x-www-form-urlencoded", "Accept: application/xml"};
   call.body = "Action=AssumeRoleWithWebIdentity&Version=2011-06-15&RoleArn=" + percent_encode(role) +
               "&RoleSessionName=" + percent_encode(session) +
-              "&WebIdentityToken=" + percent_encode(trimmed_value(*token));
+              "&WebIdentityToken=" + percent_encode(std::string(trim_line(*token)));
   const HttpReply reply = http_call(call, options);
   log_reply(options, "POST", call.display + " AssumeRoleWithWebIdentity", reply);
   if (reply.status == 0) aws_fail(source, "STS (" + call.display + ") did not answer: " + reply.problem);
@@ -213,7 +208,7 @@ std::optional<AwsCredentials> container(const Environment& environment, const Re
   if (const std::string file = variable(environment, "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE"); !file.empty()) {
     const auto text = read_small_file(file);
     if (!text) aws_fail(source, file + ": no such file");
-    authorization = trimmed_value(*text);
+    authorization = std::string(trim_line(*text));
   }
   if (!authorization.empty()) call.headers.push_back("Authorization: " + authorization);
   const HttpReply reply = http_call(call, options);
@@ -247,7 +242,7 @@ std::optional<AwsCredentials> instance_metadata(const Environment& environment, 
     tried.push_back(source + ": " + (reply.status ? http_status_text(reply.status) : "no answer"));
     return std::nullopt;
   }
-  const std::string session = trimmed_value(reply.body);
+  const std::string session = std::string(trim_line(reply.body));
   call.method = "GET";
   call.headers = {"X-aws-ec2-metadata-token: " + session};
   call.url = endpoint + "/latest/meta-data/iam/security-credentials/";
@@ -260,7 +255,7 @@ std::optional<AwsCredentials> instance_metadata(const Environment& environment, 
   }
   if (reply.status != 200)
     aws_fail(source, reply.status ? "it answered " + http_status_text(reply.status) : reply.problem);
-  const std::string role = trimmed_value(std::string_view(reply.body).substr(0, reply.body.find('\n')));
+  const std::string role = std::string(trim_line(std::string_view(reply.body).substr(0, reply.body.find('\n'))));
   if (role.empty() || role.find('/') != std::string::npos) aws_fail(source, "it names no instance role");
   call.url += percent_encode(role);
   call.display = call.url;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <thread>
 
+#include "base/text_trim.hpp"
 #include "remote/curl_library.hpp"
 
 namespace zanj {
@@ -30,23 +31,16 @@ std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user)
   return n;
 }
 
-std::string trimmed(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r' || text.back() == '\n'))
-    text.remove_suffix(1);
-  return std::string(text);
-}
-
 std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto& reply = *static_cast<Received*>(user)->reply;
   const std::string_view line(data, size * count);
   if (line.substr(0, 5) == "HTTP/") {
     reply.headers.clear();
   } else if (const std::size_t colon = line.find(':'); colon != std::string_view::npos) {
-    std::string name = trimmed(line.substr(0, colon));
+    std::string name(trim_line(line.substr(0, colon)));
     std::transform(name.begin(), name.end(), name.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    reply.headers.emplace_back(std::move(name), trimmed(line.substr(colon + 1)));
+    reply.headers.emplace_back(std::move(name), std::string(trim_line(line.substr(colon + 1))));
   }
   return size * count;
 }
@@ -98,7 +92,7 @@ HttpReply perform_once(const HttpCall& call, const RemoteOptions& options) {
   }
   if (code != CURLE_OK) {
     reply.status = 0;
-    reply.problem = error[0] ? trimmed(error) : std::string(curl.easy_strerror(code));
+    reply.problem = std::string(error[0] ? trim_line(error) : std::string_view(curl.easy_strerror(code)));
     return reply;
   }
   curl.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &reply.status);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <thread>
 
+#include "base/text_trim.hpp"
 #include "remote/http_call.hpp"
 #include "zanj/error.hpp"
 
@@ -20,13 +21,6 @@ std::string lower(std::string_view text) {
   std::transform(out.begin(), out.end(), out.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return out;
-}
-
-std::string_view trim_header_value(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r' || text.back() == '\n'))
-    text.remove_suffix(1);
-  return text;
 }
 
 std::optional<std::uint64_t> number(std::string_view text) {
@@ -44,7 +38,7 @@ struct ContentRange {
   std::optional<std::uint64_t> first, last, total;
 };
 std::optional<ContentRange> parse_content_range(std::string_view text) {
-  text = trim_header_value(text);
+  text = trim_line(text);
   if (lower(text.substr(0, 6)) != "bytes ") return std::nullopt;
   text.remove_prefix(6);
   const std::size_t slash = text.find('/');
@@ -141,7 +135,7 @@ namespace {
 
 std::size_t on_range_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto& ex = *static_cast<RangeFetcher::Exchange*>(user);
-  const std::string_view line = trim_header_value(std::string_view(data, size * count));
+  const std::string_view line = trim_line(std::string_view(data, size * count));
   if (line.substr(0, 5) == "HTTP/") {  // a new response (after a redirect or a 100): start over
     const std::size_t space = line.find(' ');
     ex.status = space == std::string_view::npos ? 0 : static_cast<long>(number(line.substr(space + 1, 3)).value_or(0));
@@ -151,8 +145,8 @@ std::size_t on_range_header(char* data, std::size_t size, std::size_t count, voi
   }
   const std::size_t colon = line.find(':');
   if (colon == std::string_view::npos) return size * count;
-  const std::string name = lower(trim_header_value(line.substr(0, colon)));
-  const std::string value(trim_header_value(line.substr(colon + 1)));
+  const std::string name = lower(trim_line(line.substr(0, colon)));
+  const std::string value(trim_line(line.substr(colon + 1)));
   if (name == "content-range")
     ex.content_range = value;
   else if (name == "etag")
@@ -362,7 +356,7 @@ RangeFetcher::Outcome RangeFetcher::perform(Exchange& ex) const {
   if (!ex.fatal.empty()) fail(ex.fatal);
   Outcome outcome;
   if (code != CURLE_OK) {
-    const std::string why(error[0] ? trim_header_value(error) : std::string_view(curl.easy_strerror(code)));
+    const std::string why(error[0] ? trim_line(error) : std::string_view(curl.easy_strerror(code)));
     if (!retryable(code)) fail(std::string(why));
     outcome.problem = std::string(why);
     return outcome;

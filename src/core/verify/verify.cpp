@@ -110,7 +110,7 @@ void read_group(const Archive& archive, const std::vector<const ZipEntry*>& grou
         keep(index_of(e), std::move(slot));
       });
     } catch (const Error& err) {  // boundary: a pass that breaks; the rest get another
-      gave_up = err.archive() == archive.name() ? err.reason() : err.what();  // the report names the archive
+      gave_up = err.message_in(archive.name());  // the report names the archive
       std::vector<const ZipEntry*> rest;
       for (const ZipEntry* e : pending)
         if (!seen.count(e)) rest.push_back(e);

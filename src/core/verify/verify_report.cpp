@@ -226,7 +226,7 @@ void finish_report(VerifyReport& report) {
 
 void add_read_failure(VerifyReport& report, const ZipEntry& entry, const Error& error, std::string_view archive_name) {
   // The report names the archive; the member's own error need not.
-  const std::string message = error.archive() == archive_name ? error.reason() : error.what();
+  const std::string message = error.message_in(archive_name);
   Code code = Code::entry_unreadable;
   if (const auto* data = dynamic_cast<const MemberDataError*>(&error)) {
     switch (data->kind()) {

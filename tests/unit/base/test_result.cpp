@@ -61,6 +61,10 @@ TEST_CASE("an Error carries the archive it concerns apart from its reason") {
   CHECK(named.exit() == Exit::usage);
   // Named once: an error that already names an archive keeps it.
   CHECK(std::string(named.in_archive("b.zanj").what()) == "a.zanj: no such member");
+  // In a report about a.zanj the name is said once, by the report; about another, in full.
+  CHECK(named.message_in("a.zanj") == "no such member");
+  CHECK(named.message_in("b.zanj") == "a.zanj: no such member");
+  CHECK(plain.message_in("a.zanj") == "no such member");
 
   const MemberDataError data(MemberDataError::Kind::crc_mismatch, InArchive{"a.zanj"}, "member 'x' is corrupt");
   CHECK(data.archive() == "a.zanj");
