@@ -68,6 +68,7 @@ struct RowWalker {
   }
 
   void read_rows(const ZipEntry& entry, std::vector<std::string>& segments, std::size_t depth) {
+    const JsonLimits line_limits = json_line_limits(file.archive());  // the same for every line
     for_each_jsonl_line(file.archive(), entry, [&](std::uint64_t i, std::string_view line) {
       // A row that is a number, string or literal is passed over unparsed when it is not to
       // be visited: a long list of scalars costs a glance per line.
@@ -78,7 +79,7 @@ struct RowWalker {
       }
       Json row;
       try {
-        row = parse_json(line, entry.name + " line " + std::to_string(i + 1), json_line_limits(file.archive()));
+        row = parse_json(line, entry.name + " line " + std::to_string(i + 1), line_limits);
       } catch (const Error& e) {  // context: the archive joins the message
         throw Error(InArchive{file.name()}, e.what());
       }
