@@ -109,7 +109,7 @@ void read_group(const Archive& archive, const std::vector<const ZipEntry*>& grou
         if (plans[index_of(e)].in_rows) found.row_targets.emplace(e.name, check.row_target());
         keep(index_of(e), std::move(slot));
       });
-    } catch (const Error& err) {  // boundary: a pass that breaks; the rest get another
+    } catch (const Error& err) {                 // boundary: a pass that breaks; the rest get another
       gave_up = err.message_in(archive.name());  // the report names the archive
       std::vector<const ZipEntry*> rest;
       for (const ZipEntry* e : pending)
