@@ -179,14 +179,20 @@ std::string http_status_text(long status) {
       return text + " Forbidden";
     case 404:
       return text + " Not Found";
+    case 410:
+      return text + " Gone";
     case 412:
       return text + " Precondition Failed";
     case 429:
       return text + " Too Many Requests";
     case 500:
       return text + " Internal Server Error";
+    case 502:
+      return text + " Bad Gateway";
     case 503:
       return text + " Service Unavailable";
+    case 504:
+      return text + " Gateway Timeout";
     default:
       return text;
   }

@@ -80,32 +80,6 @@ bool retryable(CURLcode code) {
 
 bool retryable_status(long status) { return status == 408 || status == 429 || (status >= 500 && status <= 504); }
 
-std::string status_text(long status) {
-  std::string text = "HTTP " + std::to_string(status);
-  switch (status) {
-    case 401:
-      return text + " Unauthorized";
-    case 403:
-      return text + " Forbidden";
-    case 404:
-      return text + " Not Found";
-    case 410:
-      return text + " Gone";
-    case 429:
-      return text + " Too Many Requests";
-    case 500:
-      return text + " Internal Server Error";
-    case 502:
-      return text + " Bad Gateway";
-    case 503:
-      return text + " Service Unavailable";
-    case 504:
-      return text + " Gateway Timeout";
-    default:
-      return text;
-  }
-}
-
 }  // namespace
 
 /// One request and what came back.
@@ -364,13 +338,13 @@ RangeFetcher::Outcome RangeFetcher::perform(Exchange& ex) const {
   if (ex.status == 206 || (ex.status == 200 && ex.whole)) return outcome;
   if (ex.status == 412) fail("the file changed on the server while it was being read (412 Precondition Failed)");
   if (retryable_status(ex.status)) {
-    outcome.problem = status_text(ex.status);
+    outcome.problem = http_status_text(ex.status);
     if (const auto seconds = number(ex.retry_after)) outcome.retry_after = static_cast<double>(*seconds);
     return outcome;
   }
   if (ex.status == 416 && ex.suffix) return outcome;  // an empty file; open() reads its size
-  if (ex.status == 401 || ex.status == 403) fail(status_text(ex.status) + target_.auth_note);
-  fail(status_text(ex.status));
+  if (ex.status == 401 || ex.status == 403) fail(http_status_text(ex.status) + target_.auth_note);
+  fail(http_status_text(ex.status));
 }
 
 void RangeFetcher::pause_before_retry(int failures, double retry_after) const {

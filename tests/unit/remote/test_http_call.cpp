@@ -19,3 +19,11 @@ TEST_CASE("the deadline: none by default, spent once passed, named in seconds") 
   options.deadline = 60;
   CHECK(zanj::deadline_passed(options) == "the --deadline of 60 s passed");
 }
+
+TEST_CASE("HTTP statuses are named as the servers' replies are read, one table for every request") {
+  CHECK(zanj::http_status_text(404) == "HTTP 404 Not Found");
+  CHECK(zanj::http_status_text(412) == "HTTP 412 Precondition Failed");  // a pinned object changed
+  CHECK(zanj::http_status_text(410) == "HTTP 410 Gone");
+  CHECK(zanj::http_status_text(504) == "HTTP 504 Gateway Timeout");
+  CHECK(zanj::http_status_text(418) == "HTTP 418");  // no name: the number alone
+}
