@@ -91,6 +91,11 @@ struct ValueDifferences {
   bool max_abs_differs = true, max_rel_differs = true;
   /// max_abs exactly, for integer arrays (a double would round differences past 2^53).
   std::optional<Int128> max_abs_integer;
+  /// max_abs_integer when it fits in 64 bits, as machine-readable reports write it exactly.
+  std::optional<std::uint64_t> max_abs_exact() const {
+    if (!max_abs_integer || *max_abs_integer < 0 || *max_abs_integer > Int128{UINT64_MAX}) return std::nullopt;
+    return static_cast<std::uint64_t>(*max_abs_integer);
+  }
   Tolerance tolerance;  ///< the tolerance these values were compared with
 };
 

@@ -51,8 +51,8 @@ Json difference_json(const Difference& d) {
     o.emplace_back("differing", v.differing);
     o.emplace_back("first_at", v.first_at);
     o.emplace_back("first", v.first.empty() ? Json(nullptr) : Json(v.first));
-    if (v.max_abs_integer && *v.max_abs_integer >= 0 && *v.max_abs_integer <= Int128{UINT64_MAX}) {
-      o.emplace_back("max_abs_diff", static_cast<std::uint64_t>(*v.max_abs_integer));  // exact
+    if (const std::optional<std::uint64_t> exact = v.max_abs_exact()) {
+      o.emplace_back("max_abs_diff", *exact);
     } else {
       o.emplace_back("max_abs_diff", optional_number(v.max_abs));
     }

@@ -4,17 +4,11 @@
 #include <string_view>
 
 namespace zanj::cli {
-namespace {
-
-/// The type name CLI11 shows, checks included ("TEXT:{text,json}", "N:POSITIVE").
-std::string full_type_name(const CLI::Option& option) { return option.get_type_name(); }
-
-}  // namespace
 
 bool takes_value(const CLI::Option& option) { return option.get_items_expected_max() != 0; }
 
 std::vector<std::string> value_choices(const CLI::Option& option) {
-  const std::string full = full_type_name(option);
+  const std::string full = option.get_type_name();
   const std::size_t open = full.find(":{");
   const std::size_t close = full.find('}', open);
   if (open == std::string::npos || close == std::string::npos) return {};
@@ -35,7 +29,7 @@ std::string value_name(const CLI::Option& option) {
     for (const std::string& choice : choices) joined += (joined.empty() ? "" : "|") + choice;
     return joined;
   }
-  const std::string full = full_type_name(option);
+  const std::string full = option.get_type_name();
   if (full.starts_with("'")) return full.substr(0, full.find('\'', 1) + 1);
   const std::string name = full.substr(0, full.find(':'));
   return name.empty() ? "VALUE" : name;

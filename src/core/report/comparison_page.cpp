@@ -103,8 +103,7 @@ std::string cell(const Json& value) {
 
 /// The largest absolute difference as diff --json writes it: exact for integers that fit.
 std::string largest_difference_cell(const ValueDifferences& v) {
-  if (v.max_abs_integer && *v.max_abs_integer >= 0 && *v.max_abs_integer <= Int128{UINT64_MAX})
-    return std::to_string(static_cast<std::uint64_t>(*v.max_abs_integer));
+  if (const std::optional<std::uint64_t> exact = v.max_abs_exact()) return std::to_string(*exact);
   return v.max_abs ? to_json(Json(*v.max_abs)) : "-";
 }
 

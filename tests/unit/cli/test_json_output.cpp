@@ -1,6 +1,7 @@
 // The --json shapes the command line gives the core's reports (src/cli/json_output).
 #include <doctest/doctest.h>
 
+#include "difference_fixture.hpp"
 #include "json_output.hpp"
 #include "test_support.hpp"
 
@@ -9,22 +10,7 @@ using zanj::cli::difference_json;
 using zanj::cli::verify_json;
 using zanj::test::corpus;
 
-namespace {
-Difference array_difference() {
-  ValueDifferences v;
-  v.unit = "elements";
-  v.compared = 512;
-  v.differing = 12;
-  v.first_at = JsonArray{Json(0), Json(1)};
-  v.first = "1.0 -> 1.5";
-  v.max_abs = 0.25;
-  v.max_abs_at = JsonArray{Json(3), Json(7)};
-  v.max_rel = 0.01;
-  v.max_rel_at = JsonArray{Json(0), Json(2)};
-  v.tolerance = {1e-3, 0};
-  return {DiffScope::object, "w", DiffKind::array_values, nullptr, nullptr, v};
-}
-}  // namespace
+using zanj::test::values_difference;
 
 TEST_SUITE("cli json output") {
   TEST_CASE("verify --json has the documented shape") {
@@ -44,7 +30,7 @@ TEST_SUITE("cli json output") {
   }
 
   TEST_CASE("diff --json: the fields of one difference") {
-    const Json j = difference_json(array_difference());
+    const Json j = difference_json(values_difference(DiffKind::array_values, "elements"));
     CHECK(j.string_at("path") == "w");
     CHECK(j.string_at("scope") == "object");
     CHECK(j.string_at("kind") == "array_values");

@@ -199,6 +199,11 @@ TEST_SUITE("diff_arrays") {
     CHECK(difference_text(r.differences[0]).find("max abs diff 4611686018427387894 at [0]") != std::string::npos);
     REQUIRE(r.differences[0].values);
     CHECK(r.differences[0].values->max_abs_integer == Int128{4611686018427387894});
+    CHECK(r.differences[0].values->max_abs_exact() == std::uint64_t{4611686018427387894});
+    ValueDifferences wide;  // past 64 bits, or a float array: no exact value to write
+    wide.max_abs_integer = Int128{UINT64_MAX} + 1;
+    CHECK_FALSE(wide.max_abs_exact());
+    CHECK_FALSE(ValueDifferences{}.max_abs_exact());
   }
 
   TEST_CASE("--structure: dtypes and shapes count, values do not") {
