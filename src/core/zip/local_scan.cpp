@@ -4,15 +4,13 @@
 // (or the cut) begins, or, with a data descriptor, the data decodes to its end and the
 // descriptor there agrees. A header that is not borne out never makes the scan skip bytes.
 #include "zip/local_scan.hpp"
-
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstring>
 #include <memory>
 #include <optional>
 
 #include "zanj/error.hpp"
+#include "zip/crc32.hpp"
 #include "zip/member_decoder.hpp"
 #include "zip/member_name.hpp"
 #include "zip/zip_directory.hpp"
@@ -159,7 +157,7 @@ class Scanner {
   /// when two agree, which one ends the member cannot be told, and it is refused, not cut.
   Attempt stored_with_descriptor(const LocalHeader& h, std::uint64_t at) const {
     std::optional<std::pair<std::uint64_t, std::uint64_t>> first_sized, matched;  // (offset, length)
-    uLong crc = crc32(0, nullptr, 0);
+    std::uint32_t crc = 0;
     std::uint64_t crc_to = h.data_offset;  // the CRC covers [data_offset, crc_to)
     const std::unique_ptr<char[]> block(new char[kBlock / 4]);
     for (auto found = find_signature(source_, h.data_offset, kDescriptorSig); found;
@@ -174,7 +172,7 @@ class Scanner {
       while (crc_to < *found) {
         const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(*found - crc_to, kBlock / 4));
         source_.read_at(crc_to, block.get(), n);
-        crc = crc32_z(crc, reinterpret_cast<const Bytef*>(block.get()), n);
+        crc = crc32_update(crc, block.get(), n);
         crc_to += n;
       }
       if (crc != stated_crc) continue;
@@ -215,7 +213,7 @@ class Scanner {
     const std::size_t in_size = kBlock / 4, out_size = kBlock;
     const std::unique_ptr<char[]> in(new char[in_size]), out(new char[out_size]);
     std::uint64_t read = 0, consumed = 0, produced = 0;
-    uLong crc = crc32(0, nullptr, 0);
+    std::uint32_t crc = 0;
     std::string_view pending;
     bool finished = false;
     try {
@@ -232,7 +230,7 @@ class Scanner {
         if (step.consumed == 0 && step.produced == 0 && !step.finished) return lost("its data cannot be decoded");
         pending.remove_prefix(step.consumed);
         consumed += step.consumed, produced += step.produced;
-        crc = crc32_z(crc, reinterpret_cast<const Bytef*>(out.get()), step.produced);
+        crc = crc32_update(crc, out.get(), step.produced);
         if (produced / ratio > consumed + (std::uint64_t{1} << 20) / ratio)
           return lost("decodes past " + std::to_string(ratio) + ":1 (--max-ratio)");
         finished = step.finished;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "zanj/error.hpp"
+#include "zip/crc32.hpp"
 #include "zip/zip_format.hpp"
 
 namespace zanj {
@@ -315,9 +316,7 @@ bool decode_small_whole(const ByteSource& source, const ZipEntry& entry, const L
   const libdeflate_result r = libdeflate_deflate_decompress_ex(buffers.decompressor, buffers.in.data(), in_size,
                                                                buffers.out.data(), out_size, &used_in, &produced);
   if (r != LIBDEFLATE_SUCCESS || produced != out_size) return false;
-  if (static_cast<std::uint32_t>(crc32_z(0, reinterpret_cast<const Bytef*>(buffers.out.data()), produced)) !=
-      entry.crc32)
-    return false;
+  if (crc32_update(0, buffers.out.data(), produced) != entry.crc32) return false;
   if (produced > 0) sink(std::string_view(buffers.out.data(), produced));
   return true;
 }
@@ -412,7 +411,7 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
 
   std::uint64_t fed = 0, consumed = 0, produced = 0;
   std::size_t in_pos = 0, in_len = 0;
-  uLong crc = crc32(0L, Z_NULL, 0);
+  std::uint32_t crc = 0;
   for (;;) {
     if (in_pos == in_len && fed < entry.compressed_size) {
       in_len = static_cast<std::size_t>(std::min<std::uint64_t>({piece, in_capacity, entry.compressed_size - fed}));
@@ -446,7 +445,7 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
                 (physical ? method_name(entry.method) + "'s maximum" : std::string("ratio limit, --max-ratio")) +
                 "); reading stopped");
       produced += chunk.size();
-      if (whole) crc = crc32_z(crc, reinterpret_cast<const Bytef*>(chunk.data()), chunk.size());
+      if (whole) crc = crc32_update(crc, chunk.data(), chunk.size());
       if (!sink(chunk) || (!whole && produced >= options.prefix)) return;
     }
     if (step.finished) break;
@@ -462,7 +461,7 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
     throw MemberDataError(Kind::too_short, InArchive{archive_name},
                           who_text() + " is truncated: " + std::to_string(produced) + " of " +
                               std::to_string(entry.uncompressed_size) + " bytes");
-  if (static_cast<std::uint32_t>(crc) != entry.crc32)
+  if (crc != entry.crc32)
     throw MemberDataError(Kind::crc_mismatch, InArchive{archive_name}, who_text() + " is corrupt: CRC-32 mismatch");
 }
 
