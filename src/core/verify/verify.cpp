@@ -199,15 +199,20 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
   VerifyReport report;
   report.file = name;
   ZipDirectory directory;
-  try {
-    directory = read_zip_directory(*source, ZipLimits{options.limits.max_entries});
-  } catch (const Error& e) {             // boundary: an unreadable directory is a problem
-    if (e.exit() == Exit::usage) throw;  // the file could not be read at all
-    source->rethrow_failure();           // a URL that failed is no verdict on the archive
-    add_problem(report, directory_error_code(e.what()), "", "", e.what() + salvage_note(*source, options.limits));
+  const auto unreadable = [&](Code code, const Error& e) {
+    source->rethrow_failure();  // a URL that failed is no verdict on the archive
+    add_problem(report, code, "", "", e.what() + salvage_note(*source, options.limits));
     finish_report(report);
     report.transfer = source->transfer();
     return report;
+  };
+  try {
+    directory = read_zip_directory(*source, ZipLimits{options.limits.max_entries});
+  } catch (const DirectoryError& e) {  // boundary: an unreadable directory is a problem
+    return unreadable(directory_fault_code(e.fault()), e);
+  } catch (const Error& e) {             // boundary: so is one whose bytes end too soon
+    if (e.exit() == Exit::usage) throw;  // the file could not be read at all
+    return unreadable(Code::eocd_inconsistent, e);
   }
   report.checked.members = directory.entries.size();
   Archive archive = open_archive(std::move(source), name, std::move(directory), options.limits);

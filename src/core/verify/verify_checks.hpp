@@ -103,8 +103,9 @@ void finish_report(VerifyReport& report);
 /// present the member (entry_unreadable). `archive_name` is stripped from the message.
 void add_read_failure(VerifyReport& report, const ZipEntry& entry, const Error& error, std::string_view archive_name);
 
-/// The code for an Error thrown by read_zip_directory (no_eocd, zip64_inconsistent, ...).
-Code directory_error_code(std::string_view message);
+/// The code for the part of the directory read_zip_directory found at fault (no_eocd,
+/// zip64_inconsistent, ...).
+Code directory_fault_code(DirectoryFault fault);
 
 // ---- ZIP structure (verify_zip.cpp) ----------------------------------------------------
 

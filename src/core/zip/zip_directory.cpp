@@ -38,8 +38,10 @@ std::string quoted(std::string_view name);
 /// must not pay for one string per member.
 class Cursor {
  public:
-  Cursor(std::string_view bytes, std::string_view what, std::string_view owner = {}, bool has_owner = false)
-      : bytes_(bytes), what_(what), owner_(owner), has_owner_(has_owner) {}
+  /// `fault`: what running off the end means for the directory; none for a local header's bytes.
+  Cursor(std::string_view bytes, std::optional<DirectoryFault> fault, std::string_view what,
+         std::string_view owner = {}, bool has_owner = false)
+      : bytes_(bytes), fault_(fault), what_(what), owner_(owner), has_owner_(has_owner) {}
   std::size_t remaining() const { return bytes_.size() - pos_; }
   std::uint16_t u16() { return static_cast<std::uint16_t>(uint(2)); }
   std::uint32_t u32() { return static_cast<std::uint32_t>(uint(4)); }
@@ -54,8 +56,10 @@ class Cursor {
 
  private:
   void need(std::size_t n) const {
-    if (n > remaining())
-      throw Error(std::string(what_) + (has_owner_ ? " of " + quoted(owner_) : std::string()) + " is truncated");
+    if (n <= remaining()) return;
+    std::string message = std::string(what_) + (has_owner_ ? " of " + quoted(owner_) : std::string()) + " is truncated";
+    if (fault_) throw DirectoryError(*fault_, std::move(message));
+    throw Error(std::move(message));
   }
   std::uint64_t uint(std::size_t n) {
     need(n);
@@ -64,6 +68,7 @@ class Cursor {
   }
   std::string_view bytes_;
   std::size_t pos_ = 0;
+  std::optional<DirectoryFault> fault_;
   std::string_view what_, owner_;
   bool has_owner_ = false;
 };
@@ -87,7 +92,7 @@ struct EndRecord {
 };
 
 EndRecord parse_end_record(std::string_view tail, std::size_t pos, std::uint64_t tail_start) {
-  Cursor c(tail.substr(pos), "end of central directory record");
+  Cursor c(tail.substr(pos), DirectoryFault::end_record, "end of central directory record");
   EndRecord end;
   end.offset = tail_start + pos;
   c.skip(4);  // signature, already matched
@@ -143,7 +148,8 @@ EndCandidates find_end_records(const ByteSource& source) {
     if (const std::size_t pos = last_end_signature_before(tail, search_end); pos != std::string_view::npos)
       chosen = pos;
   if (!chosen || *chosen + kEndSize > tail.size())
-    throw Error("no end of central directory record (not a ZIP file, or truncated)");
+    throw DirectoryError(DirectoryFault::no_end_record,
+                         "no end of central directory record (not a ZIP file, or truncated)");
   EndCandidates out{parse_end_record(tail, *chosen, tail_start), std::nullopt};
   // Another record whose comment ends exactly at the end of the file is what readers that
   // scan for a complete record may take instead.
@@ -160,7 +166,8 @@ EndCandidates find_end_records(const ByteSource& source) {
 /// any other value must agree with the Zip64 record (APPNOTE 4.4.1.4).
 void merge_zip64(std::uint64_t& field, std::uint64_t sentinel, std::uint64_t wide, const char* what) {
   if (field != sentinel && field != wide)
-    throw Error(std::string("end of central directory and Zip64 end record disagree about the ") + what);
+    throw DirectoryError(DirectoryFault::zip64,
+                         std::string("end of central directory and Zip64 end record disagree about the ") + what);
   field = wide;
 }
 
@@ -170,14 +177,15 @@ std::optional<std::uint64_t> read_zip64_end(const ByteSource& source, EndRecord&
   if (end.offset < kLocatorSize) return std::nullopt;
   const std::uint64_t locator_at = end.offset - kLocatorSize;
   const std::string locator = read_bytes(source, locator_at, kLocatorSize);
-  Cursor loc(locator, "Zip64 end of central directory locator");
+  Cursor loc(locator, DirectoryFault::zip64, "Zip64 end of central directory locator");
   if (loc.u32() != kZip64LocatorSig) return std::nullopt;
   const std::uint32_t record_disk = loc.u32();
   std::uint64_t record_at = loc.u64();
   const std::uint32_t disks = loc.u32();
-  if (record_disk != 0 || disks > 1) throw Error("multi-disk (spanned) ZIP archives are not supported");
+  if (record_disk != 0 || disks > 1)
+    throw DirectoryError(DirectoryFault::end_record, "multi-disk (spanned) ZIP archives are not supported");
   if (record_at > locator_at || locator_at - record_at < kZip64EndSize)
-    throw Error("Zip64 end of central directory record offset is out of range");
+    throw DirectoryError(DirectoryFault::zip64, "Zip64 end of central directory record offset is out of range");
 
   std::string record = read_bytes(source, record_at, kZip64EndSize);
   // Behind a prefix its offsets do not count (a self-extracting stub), the locator points that
@@ -194,11 +202,13 @@ std::optional<std::uint64_t> read_zip64_end(const ByteSource& source, EndRecord&
       record_at = adjacent_at;
     }
   }
-  Cursor c(record, "Zip64 end of central directory record");
-  if (c.u32() != kZip64EndSig) throw Error("Zip64 locator does not point to a Zip64 end of central directory record");
+  Cursor c(record, DirectoryFault::zip64, "Zip64 end of central directory record");
+  if (c.u32() != kZip64EndSig)
+    throw DirectoryError(DirectoryFault::zip64,
+                         "Zip64 locator does not point to a Zip64 end of central directory record");
   const std::uint64_t record_size = c.u64();  // excludes the signature and this field
   if (record_size < kZip64EndSize - 12 || record_size > locator_at - record_at - 12)
-    throw Error("Zip64 end of central directory record has an impossible size");
+    throw DirectoryError(DirectoryFault::zip64, "Zip64 end of central directory record has an impossible size");
   c.skip(4);  // versions made by / needed
   merge_zip64(end.disk, kMax16, c.u32(), "disk number");
   merge_zip64(end.cd_disk, kMax16, c.u32(), "central directory disk");
@@ -212,31 +222,41 @@ std::optional<std::uint64_t> read_zip64_end(const ByteSource& source, EndRecord&
 /// `cd_limit`: where the central directory must end at the latest (the
 /// Zip64 end record if present, else the end record).
 void check_end_record(const EndRecord& end, std::uint64_t cd_limit, const ZipLimits& limits) {
-  if (end.disk != 0 || end.cd_disk != 0) throw Error("multi-disk (spanned) ZIP archives are not supported");
+  if (end.disk != 0 || end.cd_disk != 0)
+    throw DirectoryError(DirectoryFault::end_record, "multi-disk (spanned) ZIP archives are not supported");
   if (end.entries_on_disk != end.entries_total)
-    throw Error("end of central directory entry counts disagree (" + std::to_string(end.entries_on_disk) +
-                " on this disk, " + std::to_string(end.entries_total) + " in total)");
+    throw DirectoryError(DirectoryFault::central_directory,
+                         "end of central directory entry counts disagree (" + std::to_string(end.entries_on_disk) +
+                             " on this disk, " + std::to_string(end.entries_total) + " in total)");
   if (end.entries_total > limits.max_entries)
-    throw Error("archive claims " + std::to_string(end.entries_total) + " entries, more than the limit of " +
-                std::to_string(limits.max_entries));
+    throw DirectoryError(DirectoryFault::too_many_entries, "archive claims " + std::to_string(end.entries_total) +
+                                                               " entries, more than the limit of " +
+                                                               std::to_string(limits.max_entries));
   if (end.cd_offset > cd_limit || end.cd_size > cd_limit - end.cd_offset)
-    throw Error("central directory (offset " + std::to_string(end.cd_offset) + ", size " + std::to_string(end.cd_size) +
-                ") does not end before the end of central directory record");
+    throw DirectoryError(DirectoryFault::end_record, "central directory (offset " + std::to_string(end.cd_offset) +
+                                                         ", size " + std::to_string(end.cd_size) +
+                                                         ") does not end before the end of central directory record");
   // Each entry takes at least 46 bytes: this bounds the count by the file size.
   if (end.entries_total > end.cd_size / kCentralSize)
-    throw Error("archive claims " + std::to_string(end.entries_total) + " entries, but its " +
-                std::to_string(end.cd_size) + "-byte central directory cannot hold them");
+    throw DirectoryError(DirectoryFault::end_record, "archive claims " + std::to_string(end.entries_total) +
+                                                         " entries, but its " + std::to_string(end.cd_size) +
+                                                         "-byte central directory cannot hold them");
 }
 
 /// The Zip64 extended information block (id 0x0001) of an extra field, if any.
-std::optional<std::string_view> find_zip64_extra(std::string_view extra, std::string_view owner) {
-  Cursor c(extra, "extra field", owner, true);
+std::optional<std::string_view> find_zip64_extra(std::string_view extra, std::string_view owner,
+                                                 std::optional<DirectoryFault> fault) {
+  Cursor c(extra, fault, "extra field", owner, true);
   // Fewer than 4 bytes left cannot hold a block header: some writers pad
   // the extra field with zeros, so ignore such a tail.
   while (c.remaining() >= 4) {
     const std::uint16_t id = c.u16();
     const std::uint16_t len = c.u16();
-    if (len > c.remaining()) throw Error("extra field of " + quoted(owner) + " has a block running past its end");
+    if (len > c.remaining()) {
+      std::string message = "extra field of " + quoted(owner) + " has a block running past its end";
+      if (fault) throw DirectoryError(*fault, std::move(message));
+      throw Error(std::move(message));
+    }
     const std::string_view data = c.take(len);
     if (id == kZip64ExtraId) return data;
   }
@@ -247,7 +267,7 @@ std::optional<std::string_view> find_zip64_extra(std::string_view extra, std::st
 /// counterpart is at its maximum, in this order (APPNOTE 4.5.3). A maximum
 /// without a Zip64 block is kept literally, as Python's zipfile does.
 std::uint64_t resolve_central_zip64(ZipEntry& e, std::string_view block, std::uint16_t disk_start) {
-  Cursor c(block, "Zip64 extra field", e.name, true);
+  Cursor c(block, DirectoryFault::zip64, "Zip64 extra field", e.name, true);
   if (e.uncompressed_size == kMax32) e.uncompressed_size = c.u64();
   if (e.compressed_size == kMax32) e.compressed_size = c.u64();
   if (e.local_header_offset == kMax32) e.local_header_offset = c.u64();
@@ -258,7 +278,7 @@ std::uint64_t resolve_central_zip64(ZipEntry& e, std::string_view block, std::ui
 /// writes it even for small members, whose fixed fields then hold the real
 /// sizes. A shorter block is read like the central one.
 void resolve_local_zip64(LocalHeader& h, std::string_view block, std::string_view owner) {
-  Cursor c(block, "Zip64 extra field of local header", owner, true);
+  Cursor c(block, std::nullopt, "Zip64 extra field of local header", owner, true);
   const bool both = block.size() >= 16;
   const auto take = [&](std::uint64_t& field, std::optional<std::uint64_t>& recorded) {
     if (!both && field != kMax32) return;
@@ -272,8 +292,10 @@ void resolve_local_zip64(LocalHeader& h, std::string_view block, std::string_vie
 
 ZipEntry parse_central_entry(Cursor& c, std::uint64_t at, std::uint64_t index) {
   const auto where = [&] { return "central directory entry " + std::to_string(index); };
-  if (c.remaining() < kCentralSize) throw Error(where() + " is truncated");
-  if (c.u32() != kCentralSig) throw Error(where() + " has a bad signature (at offset " + std::to_string(at) + ")");
+  if (c.remaining() < kCentralSize) throw DirectoryError(DirectoryFault::central_directory, where() + " is truncated");
+  if (c.u32() != kCentralSig)
+    throw DirectoryError(DirectoryFault::central_directory,
+                         where() + " has a bad signature (at offset " + std::to_string(at) + ")");
   ZipEntry e;
   e.central_offset = at;
   e.version_made_by = c.u16(), e.version_needed = c.u16(), e.flags = c.u16(), e.method = c.u16();
@@ -285,23 +307,26 @@ ZipEntry parse_central_entry(Cursor& c, std::uint64_t at, std::uint64_t index) {
   e.external_attributes = c.u32();
   e.local_header_offset = c.u32();
   if (name_len + extra_len + comment_len > c.remaining())
-    throw Error(where() + ": name, extra field or comment runs past the end of the central directory");
+    throw DirectoryError(DirectoryFault::central_directory,
+                         where() + ": name, extra field or comment runs past the end of the central directory");
   e.name = std::string(c.take(name_len));
   const std::string_view extra = c.take(extra_len);
   c.skip(comment_len);
-  if (const auto block = find_zip64_extra(extra, e.name)) {
+  if (const auto block = find_zip64_extra(extra, e.name, DirectoryFault::central_directory)) {
     e.has_zip64_extra = true;
     disk_start = resolve_central_zip64(e, *block, static_cast<std::uint16_t>(disk_start));
   }
   if (disk_start != 0)
-    throw Error("entry " + quoted(e.name) + " starts on another disk (multi-disk archives are not supported)");
+    throw DirectoryError(DirectoryFault::central_directory,
+                         "entry " + quoted(e.name) + " starts on another disk (multi-disk archives are not supported)");
   return e;
 }
 
 std::vector<ZipEntry> parse_central_directory(const ByteSource& source, const EndRecord& end) {
-  if (end.cd_size > std::numeric_limits<std::size_t>::max()) throw Error("central directory too large");
+  if (end.cd_size > std::numeric_limits<std::size_t>::max())
+    throw DirectoryError(DirectoryFault::end_record, "central directory too large");
   const std::string cd = read_bytes(source, end.cd_offset, static_cast<std::size_t>(end.cd_size));
-  Cursor c(cd, "central directory");
+  Cursor c(cd, DirectoryFault::end_record, "central directory");
   std::vector<ZipEntry> entries;
   entries.reserve(static_cast<std::size_t>(end.entries_total));  // bounded by cd_size / 46
   for (std::uint64_t i = 0; i < end.entries_total; ++i) {
@@ -309,12 +334,14 @@ std::vector<ZipEntry> parse_central_directory(const ByteSource& source, const En
     ZipEntry e = parse_central_entry(c, at, i);
     // Local headers precede the central directory.
     if (end.cd_offset < kLocalSize || e.local_header_offset > end.cd_offset - kLocalSize)
-      throw Error("local header offset of " + quoted(e.name) + " points into or past the central directory");
+      throw DirectoryError(DirectoryFault::central_directory,
+                           "local header offset of " + quoted(e.name) + " points into or past the central directory");
     entries.push_back(std::move(e));
   }
   if (c.remaining() != 0)
-    throw Error("central directory has " + std::to_string(c.remaining()) + " bytes after its " +
-                std::to_string(end.entries_total) + " entries (wrong entry count?)");
+    throw DirectoryError(DirectoryFault::end_record, "central directory has " + std::to_string(c.remaining()) +
+                                                         " bytes after its " + std::to_string(end.entries_total) +
+                                                         " entries (wrong entry count?)");
   return entries;
 }
 
@@ -632,7 +659,7 @@ LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry) {
   const std::size_t got = source.read_some(
       at, buffer, static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buffer, source.size() - at)));
   if (got < kLocalSize) source.read_at(at, buffer, kLocalSize);
-  Cursor c(std::string_view(buffer, kLocalSize), "local header", entry.name, true);
+  Cursor c(std::string_view(buffer, kLocalSize), std::nullopt, "local header", entry.name, true);
   if (c.u32() != kLocalSig) throw Error(owner() + " not found at offset " + std::to_string(at));
   LocalHeader h;
   h.version_needed = c.u16(), h.flags = c.u16(), h.method = c.u16();
@@ -651,7 +678,7 @@ LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry) {
     variable = spilled;
   }
   h.name = std::string(variable.substr(0, name_len));
-  if (const auto block = find_zip64_extra(variable.substr(name_len), entry.name)) {
+  if (const auto block = find_zip64_extra(variable.substr(name_len), entry.name, std::nullopt)) {
     h.has_zip64_extra = true;
     resolve_local_zip64(h, *block, entry.name);
   }

@@ -84,10 +84,32 @@ struct ZipDirectory {
   std::size_t indexed_ = kNoEntry;  ///< entries.size() when the index was built
 };
 
+/// The part of a ZIP's structure that kept its directory from being read, decided where the
+/// fault is found: verify's problem code for an unreadable directory comes from it, never from
+/// the wording of the message.
+enum class DirectoryFault {
+  no_end_record,      ///< no end of central directory record at all
+  end_record,         ///< the end record's fields, or the directory it points to, do not hold
+  too_many_entries,   ///< more entries than ZipLimits::max_entries
+  zip64,              ///< the Zip64 end record, locator or extra fields
+  central_directory,  ///< an entry of the central directory
+};
+
+/// read_zip_directory's refusal: an Error (Exit::invalid) that also says which part is at fault.
+class DirectoryError : public Error {
+ public:
+  DirectoryError(DirectoryFault fault, std::string message) : Error(std::move(message)), fault_(fault) {}
+  DirectoryFault fault() const noexcept { return fault_; }
+
+ private:
+  DirectoryFault fault_;
+};
+
 /// Locate and parse the end records and the whole central directory. The end record is the
 /// one Python's zipfile takes: at exactly 22 bytes before the end of the file when a record
 /// with an empty comment is there, else the last signature in the final 64 KiB + 22 bytes.
-/// Throws zanj::Error (Exit::invalid) for any structural problem.
+/// Throws DirectoryError for any structural problem (a failed read of the source throws as
+/// the source does).
 ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limits = {});
 /// The same, or why not (what read_zip_directory throws): for salvage, to which a directory
 /// that does not read is where its work starts.
