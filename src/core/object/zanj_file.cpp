@@ -2,6 +2,7 @@
 #include "io/archive_library.hpp"
 
 #include "array/member_reader.hpp"
+#include "base/thread_pool.hpp"
 #include "json/json_parse.hpp"
 
 #include "zanj/error.hpp"
@@ -43,6 +44,38 @@ void announce_json_members(const Archive& archive, const ZipEntry* main, const Z
   if (begin < end && end - begin <= 2 * kMostAnnounced) archive_source(archive).will_need(begin, end - begin);
 }
 
+/// __zanj_meta__.json as read: its document, or why it could not be read (a problem of the
+/// archive, not a reason to stop).
+struct MetaRead {
+  std::optional<JsonDocument> doc;
+  std::uint64_t values = 0;
+  std::string problem;
+};
+
+MetaRead read_meta(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes, const JsonLimits& limits) {
+  MetaRead read;
+  try {
+    read.doc = read_json_member(archive, entry, max_bytes, limits, &read.values);
+  } catch (const Error& e) {  // boundary: an unreadable meta member is a problem, not fatal
+    read.problem = e.what();
+  }
+  return read;
+}
+
+/// Whether the meta member is parsed on a thread of its own while __zanj__.json is parsed:
+/// on a many-member archive the two are about the same size (the meta's externals_info lists
+/// every member) and together most of `info` and `verify`. Only when neither can reach the
+/// shared value limit, so the answer is the serial reading's in every case: a document of n
+/// bytes holds at most n / 2 + 1 values (each but the last takes a byte and a separator).
+bool parse_meta_beside(const ZipEntry& main, const ZipEntry& meta, std::uint64_t max_json_bytes,
+                       const JsonLimits& limits) {
+  constexpr std::uint64_t kWorthAThread = 1 << 20;  // below this a thread costs more than it saves
+  if (meta.uncompressed_size < kWorthAThread || main.uncompressed_size < kWorthAThread) return false;
+  if (main.uncompressed_size > max_json_bytes) return false;  // main refuses it; say so at once
+  const std::uint64_t most_values = (main.uncompressed_size / 2 + 1) + (meta.uncompressed_size / 2 + 1);
+  return most_values <= limits.max_values && available_cpus() > 1;
+}
+
 }  // namespace
 
 ZanjFile::ZanjFile(const std::string& path, const OpenOptions& options) : ZanjFile(Archive(path, options)) {}
@@ -54,28 +87,41 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
   const std::uint64_t max_json_bytes = limits.max_json_bytes.value_or(archive_limits.max_json_bytes);
   const ZipEntry* main = z.archive.find(kMainMember);
   if (!main) throw Error(InArchive{z.archive.name()}, "no __zanj__.json member (not a ZANJ archive)");
-  announce_json_members(z.archive, main, z.archive.find(kMetaMember));
+  const ZipEntry* meta_entry = z.archive.find(kMetaMember);
+  announce_json_members(z.archive, main, meta_entry);
   JsonLimits json_limits{limits.max_json_depth.value_or(archive_limits.max_json_depth),
                          limits.max_json_values.value_or(archive_limits.max_json_values)};
-  z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values);
+  MetaRead meta;
+  if (meta_entry && parse_meta_beside(*main, *meta_entry, max_json_bytes, json_limits)) {
+    // Declared after `meta`, which it writes: if the main member throws, the pool's destructor
+    // waits for the meta parse before anything it uses goes.
+    ThreadPool beside(1);
+    beside.submit(
+        [&] { meta = read_meta(z.archive, *meta_entry, max_json_bytes - main->uncompressed_size, json_limits); });
+    z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values);
+    beside.wait();
+  } else {
+    z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values);
+    // Both trees stay loaded, so they share one --max-json-values budget: the meta gets what
+    // the main document left (it is small in most archives; the budget is what bounds memory).
+    if (meta_entry) {
+      JsonLimits left = json_limits;
+      left.max_values -= z.json_values;
+      meta = read_meta(z.archive, *meta_entry, max_json_bytes - main->uncompressed_size, left);
+    }
+  }
   z.json_bytes = main->uncompressed_size;
-  // The archive's .jsonl lines read meanwhile get what the loaded documents left.
-  PrivateAccess::impl(z.archive).held_json_values = z.json_values;
-  const ZipEntry* meta_entry = z.archive.find(kMetaMember);
   if (!meta_entry) {
     z.problems.push_back("no __zanj_meta__.json member");
-    return;
-  }
-  // Both trees stay loaded, so they share one --max-json-values budget: the meta gets what the
-  // main document left (it is small in real archives; the budget is what bounds memory).
-  json_limits.max_values -= z.json_values;
-  try {
-    z.meta = read_json_member(z.archive, *meta_entry, max_json_bytes - z.json_bytes, json_limits, &z.json_values);
+  } else if (meta.doc) {
+    z.meta = std::move(meta.doc);
+    z.json_values += meta.values;
     z.json_bytes += meta_entry->uncompressed_size;
-    PrivateAccess::impl(z.archive).held_json_values = z.json_values;
-  } catch (const Error& e) {  // boundary: an unreadable meta member is a problem, not fatal
-    z.problems.push_back(e.what());
+  } else {
+    z.problems.push_back(std::move(meta.problem));
   }
+  // The archive's .jsonl lines read later get what the loaded documents left.
+  PrivateAccess::impl(z.archive).held_json_values = z.json_values;
 }
 
 ZanjFile::~ZanjFile() = default;

@@ -95,3 +95,35 @@ TEST_CASE("documents loaded together share one budget: the meta, a second archiv
 }
 
 }  // namespace zanj
+
+namespace {
+
+/// A JSON list of `n` small objects: over a mebibyte for n of 100,000, so that a meta and an
+/// object of this size are parsed side by side where the machine has two CPUs.
+std::string big_json(std::size_t n, const std::string& tail = "") {
+  std::string out = "[";
+  for (std::size_t i = 0; i < n; ++i) out += (i ? ", " : "") + std::string(R"({"k": )") + std::to_string(i) + "}";
+  return out + tail + "]";
+}
+
+}  // namespace
+
+TEST_CASE("large object and meta (parsed side by side on two CPUs) read as one at a time would") {
+  const std::string root = big_json(100000), meta = big_json(110000);
+  const ZanjFile z = test::make_zanj(root, {}, meta);
+  CHECK(z.problems().empty());
+  CHECK(z.root().size() == 100000);
+  REQUIRE(static_cast<bool>(z.meta()));
+  CHECK(z.meta().size() == 110000);
+  CHECK(z.meta()[109999].find("k").as_int64() == 109999);
+  // Each {"k": i} is two values; each list one more.
+  CHECK(z.json_values() == (1 + 2 * 100000) + (1 + 2 * 110000));
+  CHECK(z.json_bytes() == root.size() + meta.size());
+
+  // A broken large meta is a problem, as a small one is; a broken large object is the error.
+  const ZanjFile broken = test::make_zanj(root, {}, big_json(110000, ", nope"));
+  CHECK_FALSE(static_cast<bool>(broken.meta()));
+  REQUIRE(broken.problems().size() == 1);
+  CHECK(broken.problems()[0].find("invalid JSON") != std::string::npos);
+  CHECK_THROWS_WITH_AS(test::make_zanj(big_json(100000, ", nope"), {}, meta), doctest::Contains("invalid JSON"), Error);
+}
