@@ -155,4 +155,23 @@ TEST_SUITE("verify") {
     CHECK(has(over, "too_large"));
     CHECK_FALSE(has(over, "json_invalid"));
   }
+
+  TEST_CASE("large JSON members read side by side report what the serial reading reports") {
+    // Over 1 MiB each, so that on two CPUs they are read at once (unless a limit could bind).
+    const auto list = [](std::size_t n, const std::string& tail) {
+      std::string out = "[";
+      for (std::size_t i = 0; i < n; ++i) out += (i ? ", " : "") + std::string(R"({"k": )") + std::to_string(i) + "}";
+      return out + tail + "]";
+    };
+    const std::string main = list(100000, ", NaN, nope"), meta = list(110000, ", {\"a\": 1, \"a\": 2}, nope");
+    const std::string bytes = test::build_zip({{"__zanj_meta__.json", meta}, {"__zanj__.json", main}}).bytes;
+    const VerifyReport together = verify_bytes(bytes, "f");
+    VerifyOptions serial;  // a value limit the sizes could reach (the documents do not) reads one at a time
+    serial.limits.max_json_values = (main.size() + meta.size()) / 2;
+    const VerifyReport one_by_one = verify_bytes(bytes, "f", serial);
+    CHECK(same_findings(together, one_by_one));
+    std::vector<std::string> where;
+    for (const Problem& p : together.errors) where.push_back(p.code + " " + p.member);
+    CHECK(where == std::vector<std::string>{"json_invalid __zanj__.json", "json_invalid __zanj_meta__.json"});
+  }
 }
