@@ -234,17 +234,19 @@ std::string report_page(const ZanjFile& file, const ReportOptions& options) {
       tree, file, options.profile,
       [&](const std::string& member) { return verified.take(member, broken.count(member) > 0); });
 
-  std::string out;
-  out.reserve(tree.size() + std::size_t{64} * 1024);
-  report::open_page(out, "zanj report: " + file.name(), "zanj report: " + file.name());
-  out += "<main>";
-  verify_section(out, verify);  // the verdict first
-  summary_section(out, file);
-  attention_section(out, records);
-  bytes_section(out, records);
-  out += "<section id=\"tree\"><h2>Objects</h2>";
-  report::tree_search_box(out);
-  out += tree;
+  // The sections above the tree are written apart and put in front of it, in the tree's own
+  // string: the tree is most of the page, and the page is then not held twice.
+  std::string head;
+  report::open_page(head, "zanj report: " + file.name(), "zanj report: " + file.name());
+  head += "<main>";
+  verify_section(head, verify);  // the verdict first
+  summary_section(head, file);
+  attention_section(head, records);
+  bytes_section(head, records);
+  head += "<section id=\"tree\"><h2>Objects</h2>";
+  report::tree_search_box(head);
+  std::string out = std::move(tree);
+  out.insert(0, head);
   out += "</section></main>\n";
   report::close_page(out);
   return out;

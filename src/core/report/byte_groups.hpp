@@ -6,6 +6,7 @@
 // something and their number is bounded whatever the archive holds.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "report/svg_figures.hpp"
@@ -14,7 +15,7 @@ namespace zanj::report {
 
 /// What the bars need of one array.
 struct ArrayBytes {
-  std::string path;         ///< keys joined by '/'; "" for an array at the root
+  std::string_view path;    ///< keys joined by '/'; "" for an array at the root
   std::uint64_t bytes = 0;  ///< values' size (unpacked)
   std::uint64_t packed = 0;
   bool external = false;  ///< its own member (else inline: packed inside the JSON)
