@@ -148,7 +148,7 @@ def strip_ansi(text):
     return ANSI_ESCAPE.sub("", text)
 
 
-def run_on_terminal(*args, streams=("stdout",), env=None, timeout=60):
+def run_on_terminal(*args, streams=("stdout",), env=None, timeout=60, cwd=None):
     """Run zanj with the named standard streams ("stdin", "stdout", "stderr") on one
     pseudo-terminal; the others are /dev/null (stdin) or pipes. -> Result where a stream on
     the terminal reads as everything the terminal received (line ends as "\\n")."""
@@ -156,7 +156,7 @@ def run_on_terminal(*args, streams=("stdout",), env=None, timeout=60):
     pick = lambda name, other: slave if name in streams else other
     p = subprocess.Popen([ZANJ, *args], stdin=pick("stdin", subprocess.DEVNULL),
                          stdout=pick("stdout", subprocess.PIPE), stderr=pick("stderr", subprocess.PIPE),
-                         env=environment(env))
+                         env=environment(env), cwd=cwd)
     os.close(slave)
     shown, deadline = b"", time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -20,7 +20,7 @@ import zipfile
 import zlib
 
 from common import (ZANJ, ZanjTest, archives, corpus, external_array, facts, inline_array, main, npy_bytes, obj_path,
-                    pack_values, run, write_zanj)
+                    pack_values, run, run_on_terminal, write_zanj)
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FIREFOX = shutil.which("firefox-esr") or shutil.which("firefox")
@@ -211,15 +211,77 @@ class Tags(html.parser.HTMLParser):
 
 
 def check_static(test, page, where):
-    """Tags nest, no attribute loads a URL, one script, the tree open without the script."""
+    """Tags nest, no attribute loads a URL, one script, the tree's top open without the script."""
     text = page.decode("utf-8")
     tags = Tags()
     tags.feed(text)
     test.assertEqual((tags.errors[:3], tags.stack), ([], []), where)
     test.assertEqual(tags.urls, [], where)
-    test.assertEqual(tags.closed_details, 0, f"{where}: the tree is expanded without the script")
+    if '<ul class="tree">' in text:  # a small tree: <details>, the root and its children open
+        test.assertTrue(re.search(r'<ul class="tree">\n<li><details open>', text), where)
     test.assertEqual(text.count("<script"), 1, where)
     return text
+
+
+class Page(html.parser.HTMLParser):
+    """A page read for its structure: the text of each section (by id), the order of the <h2>
+    headings, each table's rows (cells' text), the classes of <span>s with their text, and the
+    <g> groups of the SVGs (their <title>s and classes)."""
+
+    def __init__(self, text):
+        super().__init__()
+        self.sections, self.h2, self.tables, self.spans, self.groups = {}, [], [], [], []
+        self.section, self.tag_stack, self.cell, self.row, self.span, self.group = None, [], None, None, None, None
+        self.in_h2 = False
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section" and a.get("id"):
+            self.section = a["id"]
+            self.sections[self.section] = ""
+        elif tag == "h2":
+            self.in_h2 = True
+            self.h2.append("")
+        elif tag == "table":
+            self.tables.append({"id": a.get("id"), "class": a.get("class"), "section": self.section, "rows": []})
+        elif tag == "tr":
+            self.row = []
+            self.tables[-1]["rows"].append(self.row)
+        elif tag in ("td", "th") and self.row is not None:
+            self.cell = ""
+        elif tag == "span":
+            self.span = [a.get("class"), ""]
+            self.spans.append(self.span)
+        elif tag == "g":
+            self.group = {"class": a.get("class"), "title": ""}
+            self.groups.append(self.group)
+        self.tag_stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag == "h2":
+            self.in_h2 = False
+        elif tag in ("td", "th") and self.cell is not None:
+            self.row.append(self.cell)
+            self.cell = None
+        elif tag == "span":
+            self.span = None
+        elif tag == "g":
+            self.group = None
+        elif tag == "section":
+            self.section = None
+
+    def handle_data(self, data):
+        if self.section:
+            self.sections[self.section] += data
+        if self.in_h2:
+            self.h2[-1] += data
+        if self.cell is not None:
+            self.cell += data
+        if self.span is not None:
+            self.span[1] += data
+        if self.group is not None and self.tag_stack and self.tag_stack[-1] == "title":
+            self.group["title"] += data
 
 
 def changed_copy(source, target, member, change):
@@ -422,6 +484,122 @@ class Report(ZanjTest):
 
 class ReportCommand(ZanjTest):
     """What needs no browser: output, options and errors."""
+
+    def page(self, *args):
+        return Page(self.assertOk(run("report", *args, timeout=400)).text)
+
+    def test_verdict_then_summary_and_settings_tables(self):
+        page = self.page(corpus("model.zanj"))
+        self.assertLess(page.h2.index("Verify"), page.h2.index("Summary"))
+        summary = next(t for t in page.tables if t["section"] == "summary" and t["id"] is None)
+        self.assertIn(["root", "MLP"], summary["rows"])  # no unexplained "(5)"
+        settings = next(t for t in page.tables if t["id"] == "settings")
+        rows = dict((r[0], r[1]) for r in settings["rows"])
+        self.assertEqual(rows["array_mode"], "array_list_meta")
+        self.assertEqual(rows["external_array_threshold"], "256")
+        self.assertTrue(rows["serialization_handlers"].startswith("numpy.ndarray:external, torch.Tensor:external"))
+        self.assertNotIn('{"', page.sections["summary"])  # no raw JSON
+        # a plain dict root says how many keys it has
+        summary = next(t for t in self.page(corpus("basic.zanj")).tables if t["section"] == "summary")
+        self.assertTrue(any(r[0] == "root" and re.fullmatch(r"dict, \d+ keys?", r[1]) for r in summary["rows"]))
+
+    def test_all_zero_is_a_note_not_an_alarm(self):
+        page = self.page(corpus("model.zanj"))
+        self.assertNotIn(["flag", "all zero"], page.spans)
+        self.assertIn(["note", "all zero"], page.spans)
+        self.assertIn("only zeros, as freshly initialised biases", page.sections["attention"])
+        self.assertIn("No array holds NaN", page.sections["attention"])
+        flags = [t for c, t in self.page(corpus("nan_values.zanj")).spans if c == "flag"]
+        self.assertTrue(any("NaN" in t for t in flags), flags)  # NaN stays an alarm
+
+    def test_inline_arrays_say_inline(self):
+        for name in ("inline_b64.zanj", "inline_hex.zanj", "model.zanj"):
+            with self.subTest(name=name):
+                page = self.page(corpus(name))
+                titles = [g["title"] for g in page.groups]
+                self.assertTrue(any("inline" in t for t in titles), titles)
+                self.assertFalse(any(t.endswith("/ 0 B packed") for t in titles), titles)
+
+    def test_byte_bars_grouped_under_their_parent(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            layers = {f"l{i:02d}": {"w": inline_array("array_list_meta", "float32", [2, 2], [[i, 1], [2, 3]]),
+                                    "b": inline_array("array_list_meta", "float32", [2], [0.5, i])} for i in range(24)}
+            root = {"model": {"layers": layers, "head": inline_array("array_list_meta", "float64", [3], [1, 2, 3])}}
+            page = self.page(write_zanj(os.path.join(tmp, "layers.zanj"), root))
+        groups = [g for g in page.groups if g["title"]]
+        labels = [(g["class"], g["title"].split(":")[0]) for g in groups]
+        # "model" alone is skipped: the bars start at its children, layers with its largest below it
+        self.assertEqual(labels[0], (None, "model/layers"))
+        self.assertEqual([c for c, _ in labels[1:7]], ["sub"] * 6)
+        self.assertEqual(labels[7], ("sub", "and 18 more in model/layers"))
+        self.assertEqual(labels[8], (None, "model/head"))
+        self.assertEqual(len(labels), 9)
+
+    def test_tall_heatmap_readable_with_its_caption(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            shape = [1000, 34, 2]
+            values = [float(i % 97) for i in range(1000 * 34 * 2)]
+            root = {"tall": external_array("tall.npy", "float32", shape)}
+            archive = write_zanj(os.path.join(tmp, "tall.zanj"), root,
+                                 {"tall.npy": npy_bytes("<f4", shape, pack_values("<f", values))})
+            text = self.assertOk(run("report", archive)).text
+        svg = re.search(r'<svg[^>]*width="(\d+)" height="(\d+)"[^>]*><title>Heatmap thumbnail of tall', text)
+        self.assertTrue(svg, text[-3000:])
+        self.assertEqual((int(svg.group(1)), int(svg.group(2))), (32, 128))
+        self.assertIn("34000 \u00d7 2 (rows \u00d7 last axis); a cell averages about 266 rows", text)
+
+    def test_tree_collapsed_below_the_second_level(self):
+        text = self.assertOk(run("report", corpus("model.zanj"))).text
+        self.assertIn("<li><details open><summary><b>meta</b>", text)
+        self.assertIn("<li><details><summary><b>class_source</b>", text)
+
+    def test_comparison_cells_filled(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            def scale(data):
+                header = len(data) - 512 * 4
+                values = struct.unpack("<512f", data[header:])
+                return data[:header] + struct.pack("<512f", *(v * 2 for v in values))
+            changed = changed_copy(corpus("model.zanj"), os.path.join(tmp, "changed.zanj"),
+                                   "state_dict/net.0.weight.npy", scale)
+            page = self.page(corpus("model.zanj"), changed)
+        table = next(t for t in page.tables if t["section"] == "differences")
+        row = next(r for r in table["rows"] if r[0] == "state_dict/net.0.weight")
+        self.assertEqual(row[1], "array_values")
+        a, b = row[2], row[3]
+        self.assertTrue(a.startswith("torch.float32 [32, 16]: mean ") or a.startswith("float32 [32, 16]: mean "), a)
+        mean = lambda cell: float(re.search(r"mean (\S+),", cell).group(1))
+        self.assertAlmostEqual(mean(b), 2 * mean(a), places=4)
+
+    def test_page_bounded_on_many_members(self):
+        """A container lists 20,000 children and counts the rest; the page stays small."""
+        with tempfile.TemporaryDirectory() as tmp:
+            root = {f"k{i:05d}": i for i in range(25000)}
+            root["zeros"] = {f"b{i:03d}": inline_array("array_list_meta", "float32", [2], [0, 0]) for i in range(150)}
+            archive = write_zanj(os.path.join(tmp, "many.zanj"), root)
+            out = os.path.join(tmp, "many.html")
+            self.assertOk(run("report", archive, "-o", out, timeout=400))
+            size = os.path.getsize(out)
+            with open(out, encoding="utf-8") as f:
+                text = f.read()
+        self.assertLess(size, 4 << 20)
+        self.assertIn("and 5001 more, not listed to keep the page small", text)
+        self.assertNotIn("<b>k24999</b>", text)
+        # the 150 arrays of zeros are not listed in the tree, but counted, and 100 named
+        page = Page(text)
+        self.assertIn("150 arrays hold only zeros", page.sections["attention"])
+        self.assertIn("and 50 more", page.sections["attention"])
+
+    def test_terminal_gets_a_file_not_the_page(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            r = run_on_terminal("report", corpus("basic.zanj"), streams=("stdout",), cwd=tmp)
+            self.assertEqual(r.code, 0, r.err)
+            self.assertEqual(r.out, b"")
+            self.assertIn("wrote basic.html", r.err)
+            self.assertEqual(os.listdir(tmp), ["basic.html"])
+            r = run_on_terminal("report", corpus("basic.zanj"), streams=("stdout",), cwd=tmp)
+            self.assertEqual(r.code, 2)
+            self.assertIn("basic.html exists", r.err)
+            self.assertNotIn(b"<html", r.out)
 
     def test_stdout_and_output_file(self):
         with tempfile.TemporaryDirectory() as tmp:

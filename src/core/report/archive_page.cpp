@@ -2,12 +2,12 @@
 // arrays' statistics, histograms and thumbnails come from those same bytes (VerifiedValues),
 // so the page costs about one verify.
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <set>
 
 #include "zanj/report.hpp"
 #include "zanj/verify.hpp"
+#include "report/byte_groups.hpp"
 #include "report/html_text.hpp"
 #include "report/object_tree.hpp"
 #include "report/page_frame.hpp"
@@ -21,51 +21,93 @@ using report::append_escaped;
 using report::ArrayRecord;
 using report::byte_size_text;
 
-void definition(std::string& out, std::string_view term, std::string_view text) {
-  out += "<dt>";
+/// One row of the summary table; `text` is escaped.
+void table_row(std::string& out, std::string_view term, std::string_view text) {
+  out += "<tr><th>";
   out += term;
-  out += "</dt><dd>";
+  out += "</th><td>";
   append_escaped(out, text);
-  out += "</dd>";
+  out += "</td></tr>";
 }
 
+/// A setting's value as text: strings bare, lists of strings joined by commas, others as JSON.
+std::string setting_text(const Json& value) {
+  if (value.is_string()) return value.as_string();
+  if (value.is_array()) {
+    std::string text;
+    for (const Json& item : value.as_array()) text += (text.empty() ? "" : ", ") + setting_text(item);
+    return text.empty() ? "none" : text;
+  }
+  return to_json(value);
+}
+
+/// The root's type as `zanj info` writes it: with its count of keys or elements when it is a
+/// plain dict or list (a format-keyed root's JSON size would count the format key too).
+std::string root_text(const Summary& s) {
+  if (s.root_type == "dict") return "dict, " + std::to_string(s.root_length) + (s.root_length == 1 ? " key" : " keys");
+  if (s.root_type == "list")
+    return "list, " + std::to_string(s.root_length) + (s.root_length == 1 ? " element" : " elements");
+  return s.root_type;
+}
+
+// The summary comes after the verdict, as a table; the library's settings follow as a table of
+// their own (one row per setting), so the page never opens with raw JSON.
 void summary_section(std::string& out, const ZanjFile& file) {
   const Summary s = summarize(file, 0);
-  out += "<section id=\"summary\"><h2>Summary</h2><dl>";
-  definition(out, "saved", s.saved_at.empty() ? "unknown" : s.saved_at);
-  if (!s.python.empty()) definition(out, "Python", s.python);
-  if (!s.torch.empty()) definition(out, "torch", s.torch);
-  definition(out, "root", s.root_type + " (" + std::to_string(s.root_length) + ")");
-  definition(out, "members", std::to_string(s.members));
-  definition(out, "packed", byte_size_text(s.compressed_bytes) + " (" + std::to_string(s.compressed_bytes) + " bytes)");
-  definition(out, "unpacked",
-             byte_size_text(s.uncompressed_bytes) + " (" + std::to_string(s.uncompressed_bytes) + " bytes)");
-  definition(out, "arrays",
-             std::to_string(s.arrays) + " (" + std::to_string(s.external_arrays) + " external, " +
-                 std::to_string(s.inline_arrays) + " inline), " + byte_size_text(s.array_bytes) +
-                 (s.row_arrays ? "; " + std::to_string(s.row_arrays) + " more in list rows (in the tree below)"
-                               : std::string()));
-  definition(out, "tables, lists",
-             std::to_string(s.tables) + " tables, " + std::to_string(s.external_lists) + " external lists");
-  if (s.zanj_cfg) definition(out, "settings", to_json(*s.zanj_cfg));
-  if (!s.handlers.empty()) {
+  out += "<section id=\"summary\"><h2>Summary</h2><table class=\"facts\">";
+  table_row(out, "saved", s.saved_at.empty() ? "unknown" : s.saved_at);
+  if (!s.python.empty()) table_row(out, "Python", s.python);
+  if (!s.torch.empty()) table_row(out, "torch", s.torch);
+  table_row(out, "root", root_text(s));
+  table_row(out, "members", std::to_string(s.members));
+  table_row(out, "packed", byte_size_text(s.compressed_bytes) + " (" + std::to_string(s.compressed_bytes) + " bytes)");
+  table_row(out, "unpacked",
+            byte_size_text(s.uncompressed_bytes) + " (" + std::to_string(s.uncompressed_bytes) + " bytes)");
+  table_row(out, "arrays",
+            std::to_string(s.arrays) + " (" + std::to_string(s.external_arrays) + " external, " +
+                std::to_string(s.inline_arrays) + " inline), " + byte_size_text(s.array_bytes) +
+                (s.row_arrays ? "; " + std::to_string(s.row_arrays) + " more in list rows (in the tree below)"
+                              : std::string()));
+  table_row(out, "tables, lists",
+            std::to_string(s.tables) + " tables, " + std::to_string(s.external_lists) + " external lists");
+  // The settings name the handlers themselves; without them, the handlers get their own row.
+  if (!s.zanj_cfg && !s.handlers.empty()) {
     std::string handlers;
     for (const auto& h : s.handlers) handlers += (handlers.empty() ? "" : ", ") + h;
-    definition(out, "handlers", handlers);
+    table_row(out, "handlers", handlers);
   }
-  out += "</dl>";
+  out += "</table>";
   for (const auto& problem : file.problems()) {
     out += "<p class=\"warn\">";
     append_escaped(out, problem);
     out += "</p>";
   }
+  if (s.zanj_cfg && s.zanj_cfg->is_object() && !s.zanj_cfg->as_object().empty()) {
+    out += "<h3>Settings</h3><table class=\"facts\" id=\"settings\">";
+    for (const auto& [key, value] : s.zanj_cfg->as_object()) {
+      out += "<tr><th><code>";
+      append_escaped(out, key);
+      out += "</code></th><td>";
+      append_escaped(out, setting_text(value));
+      out += "</td></tr>";
+    }
+    out += "</table>";
+  } else if (s.zanj_cfg) {
+    out += "<h3>Settings</h3><p>";
+    append_escaped(out, to_json(*s.zanj_cfg));
+    out += "</p>";
+  }
   out += "</section>\n";
 }
+
+// Verify's problems listed on the page; zanj verify lists them all.
+constexpr std::size_t kListedProblems = 200;
 
 void problem_list(std::string& out, const std::vector<Problem>& problems, std::string_view css) {
   if (problems.empty()) return;
   out += "<ul>";
-  for (const Problem& p : problems) {
+  for (std::size_t i = 0; i < problems.size() && i < kListedProblems; ++i) {
+    const Problem& p = problems[i];
     out += "<li class=\"";
     out += css;
     out += "\"><code>";
@@ -74,6 +116,9 @@ void problem_list(std::string& out, const std::vector<Problem>& problems, std::s
     append_escaped(out, (p.path.empty() ? "" : p.path + ": ") + p.message);
     out += "</li>";
   }
+  if (problems.size() > kListedProblems)
+    out += "<li class=\"k\">and " + std::to_string(problems.size() - kListedProblems) +
+           " more (<code>zanj verify</code> lists them all)</li>";
   out += "</ul>";
 }
 
@@ -92,62 +137,72 @@ void verify_section(std::string& out, const std::optional<VerifyReport>& verify)
   out += "</section>\n";
 }
 
+// Lists of arrays on the page stop after this many items ("and K more"): a checkpoint of
+// 50,000 fresh biases must not make a page of links.
+constexpr std::size_t kListedArrays = 100;
+
+/// An array's path, a link to its tree item when the tree lists it.
+void array_link(std::string& out, const ArrayRecord& r) {
+  out += r.anchor.empty() ? "<li><span class=\"p\">" : "<li><a href=\"#" + r.anchor + "\" class=\"p\">";
+  append_escaped(out, r.path.empty() ? "/" : r.path);
+  out += r.anchor.empty() ? "</span>" : "</a>";
+}
+
+void more_items(std::string& out, std::size_t listed, std::size_t all) {
+  if (all > listed) out += "<li class=\"k\">and " + std::to_string(all - listed) + " more</li>";
+}
+
+// NaN, infinities and unreadable arrays are alarms; arrays of zeros only a note (a freshly
+// initialised bias or buffer is all zero by design).
 void attention_section(std::string& out, const std::vector<ArrayRecord>& records) {
   out += "<section id=\"attention\"><h2>Arrays to look at</h2>";
-  std::size_t flagged = 0;
+  std::size_t alarms = 0, zeros = 0;
   for (const ArrayRecord& r : records) {
-    if (r.anchor.empty()) continue;
-    out += flagged++ ? "" : "<ul>";
-    out += "<li><a href=\"#" + r.anchor + "\" class=\"p\">";
-    append_escaped(out, r.path.empty() ? "/" : r.path);
-    out += "</a>";
-    if (r.nan) out += " <span class=\"flag\">" + std::to_string(r.nan) + " NaN</span>";
-    if (r.inf) out += " <span class=\"flag\">" + std::to_string(r.inf) + " infinite</span>";
-    if (r.all_zero) out += " <span class=\"flag\">all zero</span>";
-    if (!r.nan && !r.inf && !r.all_zero) out += " <span class=\"flag\">unreadable</span>";
-    out += "</li>";
+    if (!r.flagged()) continue;
+    if (r.nan || r.inf || !r.all_zero) {
+      if (alarms++ >= kListedArrays) continue;
+      if (alarms == 1) out += "<ul>";
+      array_link(out, r);
+      if (r.nan) out += " <span class=\"flag\">" + std::to_string(r.nan) + " NaN</span>";
+      if (r.inf) out += " <span class=\"flag\">" + std::to_string(r.inf) + " infinite</span>";
+      if (r.all_zero) out += " <span class=\"note\">all zero</span>";
+      if (!r.nan && !r.inf && !r.all_zero) out += " <span class=\"flag\">unreadable</span>";
+      out += "</li>";
+    } else {
+      ++zeros;
+    }
   }
-  out += flagged ? "</ul>"
-                 : "<p class=\"ok\">No array holds NaN or infinite values, none is all zeros, every one was read.</p>";
+  if (alarms) {
+    more_items(out, kListedArrays, alarms);
+    out += "</ul>";
+  } else {
+    out += "<p class=\"ok\">No array holds NaN or infinite values; every one was read.</p>";
+  }
+  if (zeros) {
+    out += "<p class=\"note\">" + std::to_string(zeros) + (zeros == 1 ? " array holds" : " arrays hold") +
+           " only zeros, as freshly initialised biases and buffers do:</p><ul>";
+    std::size_t listed = 0;
+    for (const ArrayRecord& r : records) {
+      if (!r.flagged() || r.nan || r.inf || !r.all_zero) continue;
+      if (listed++ == kListedArrays) break;
+      array_link(out, r);
+      out += " <span class=\"note\">all zero</span></li>";
+    }
+    more_items(out, kListedArrays, zeros);
+    out += "</ul>";
+  }
   out += "</section>\n";
 }
 
-// Arrays grouped by the shortest path prefix that splits them into more than one group (a
-// checkpoint's "state_dict/..." alone would say nothing), at most three levels down.
-std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> subtree_sizes(const std::vector<ArrayRecord>& records) {
-  std::map<std::string, std::pair<std::uint64_t, std::uint64_t>> groups;
-  for (std::size_t depth = 1; depth <= 3; ++depth) {
-    groups.clear();
-    for (const ArrayRecord& r : records) {
-      std::size_t end = 0;
-      for (std::size_t d = 0; d < depth && end != std::string::npos; ++d) end = r.path.find('/', end ? end + 1 : 0);
-      auto& g = groups[end == std::string::npos ? r.path : r.path.substr(0, end)];
-      g.first += r.bytes;
-      g.second += r.packed;
-    }
-    if (groups.size() > 1) break;
-  }
-  return groups;
-}
-
 void bytes_section(std::string& out, const std::vector<ArrayRecord>& records) {
-  constexpr std::size_t kBars = 25;
   out +=
-      "<section id=\"bytes\"><h2>Where the bytes go</h2><p>Array values by subtree: the light bar is the "
-      "unpacked size, the dark bar the packed (compressed) size of external members; inline arrays are "
-      "packed inside the JSON and count as unpacked only.</p>";
-  std::vector<report::Bar> bars;
-  for (const auto& [path, size] : subtree_sizes(records))
-    bars.push_back({path.empty() ? "/" : path, size.first, size.second,
-                    byte_size_text(size.first) + " / " + byte_size_text(size.second) + " packed"});
-  std::sort(bars.begin(), bars.end(), [](const auto& a, const auto& b) { return a.total > b.total; });
-  if (bars.size() > kBars) {
-    report::Bar rest{std::to_string(bars.size() - kBars + 1) + " more subtrees", 0, 0, ""};
-    for (std::size_t i = kBars - 1; i < bars.size(); ++i) rest.total += bars[i].total, rest.part += bars[i].part;
-    rest.value_text = byte_size_text(rest.total) + " / " + byte_size_text(rest.part) + " packed";
-    bars.resize(kBars - 1);
-    bars.push_back(std::move(rest));
-  }
+      "<section id=\"bytes\"><h2>Where the bytes go</h2><p>Array values by subtree, each parent above its largest "
+      "parts: the light bar is the unpacked size, the dark bar the packed (compressed) size of external members; "
+      "inline arrays are packed inside the JSON and count as unpacked only.</p>";
+  std::vector<report::ArrayBytes> arrays;
+  arrays.reserve(records.size());
+  for (const ArrayRecord& r : records) arrays.push_back({r.path, r.bytes, r.packed, r.external});
+  const std::vector<report::Bar> bars = report::byte_group_bars(arrays);
   out += bars.empty()
              ? "<p>No arrays.</p>"
              : "<figure>" + report::bars_svg(bars, "Array bytes by subtree, unpacked and packed") + "</figure>";
@@ -179,17 +234,19 @@ std::string report_page(const ZanjFile& file, const ReportOptions& options) {
       tree, file, options.profile,
       [&](const std::string& member) { return verified.take(member, broken.count(member) > 0); });
 
-  std::string out;
-  out.reserve(tree.size() + std::size_t{64} * 1024);
-  report::open_page(out, "zanj report: " + file.name(), "zanj report: " + file.name());
-  out += "<main>";
-  summary_section(out, file);
-  verify_section(out, verify);
-  attention_section(out, records);
-  bytes_section(out, records);
-  out += "<section id=\"tree\"><h2>Objects</h2>";
-  report::tree_search_box(out);
-  out += tree;
+  // The sections above the tree are written apart and put in front of it, in the tree's own
+  // string: the tree is most of the page, and the page is then not held twice.
+  std::string head;
+  report::open_page(head, "zanj report: " + file.name(), "zanj report: " + file.name());
+  head += "<main>";
+  verify_section(head, verify);  // the verdict first
+  summary_section(head, file);
+  attention_section(head, records);
+  bytes_section(head, records);
+  head += "<section id=\"tree\"><h2>Objects</h2>";
+  report::tree_search_box(head);
+  std::string out = std::move(tree);
+  out.insert(0, head);
   out += "</section></main>\n";
   report::close_page(out);
   return out;

@@ -30,11 +30,31 @@ struct LargeDifference {
   bool operator>(const LargeDifference& other) const { return abs > other.abs; }
 };
 
+/// One side's values in brief, for the a and b columns of the differences table.
+struct SideSummary {
+  std::uint64_t finite = 0;
+  double min = INFINITY, max = -INFINITY, sum = 0;
+  void add(double v) {
+    if (!std::isfinite(v)) return;
+    ++finite;
+    min = std::min(min, v);
+    max = std::max(max, v);
+    sum += v;
+  }
+};
+
 struct ArrayDifferences {
   Histogram histogram;                   ///< of a - b over the pairs where both are finite
   std::vector<LargeDifference> largest;  ///< largest |a - b| first
-  bool compared = false;                 ///< false when the values are not both real numbers
+  SideSummary side_a, side_b;            ///< every value of each side
+  std::string dtype_a, dtype_b;          ///< as saved
+  std::vector<std::uint64_t> shape;
+  bool compared = false;  ///< false when the values are not both real numbers
 };
+
+// The comparison page draws this many arrays' sections (histogram and largest differences); the
+// table still lists every difference with both sides' summaries.
+constexpr std::size_t kArraySections = 200;
 
 std::optional<ArrayNode> array_at(const ZanjFile& file, const std::string& path) {
   const JsonView node = follow_path(file.root(), split_path(path));
@@ -47,6 +67,9 @@ ArrayDifferences array_differences(const ZanjFile& a, const ZanjFile& b, const s
   ArrayDifferences result;
   const auto node_a = array_at(a, path), node_b = array_at(b, path);
   if (!node_a || !node_b || node_a->shape != node_b->shape) return result;
+  result.dtype_a = node_a->dtype;
+  result.dtype_b = node_b->dtype;
+  result.shape = node_a->shape;
   const ArrayValues values_a(a.archive(), *node_a, path), values_b(b.archive(), *node_b, path);
   const NumberDecoder decode_a = number_decoder(reader_of(values_a).dtype()),
                       decode_b = number_decoder(reader_of(values_b).dtype());
@@ -63,6 +86,8 @@ ArrayDifferences array_differences(const ZanjFile& a, const ZanjFile& b, const s
                                      complex = true;  // no histogram: stop reading
                                      return false;
                                    }
+                                   result.side_a.add(x.re);
+                                   result.side_b.add(y.re);
                                    // Integers subtract exactly first: two int64 near 2^63 differ by small amounts.
                                    const double d = x.kind == Number::Kind::integer && y.kind == Number::Kind::integer
                                                         ? static_cast<double>(x.integer - y.integer)
@@ -107,7 +132,30 @@ std::string largest_difference_cell(const ValueDifferences& v) {
   return v.max_abs ? to_json(Json(*v.max_abs)) : "-";
 }
 
-void differences_table(std::string& out, const DiffReport& report) {
+/// What one side of a difference holds, for its table cell: the scalar, dtype, shape or
+/// description diff gives; for an array whose values differ, its dtype, shape and values in
+/// brief; for a list or table, its first differing value.
+std::string side_cell(const Difference& d, const Json& side, const ArrayDifferences* array, bool is_a) {
+  if (!d.values) return cell(side);
+  if (array && !array->dtype_a.empty()) {
+    const SideSummary& s = is_a ? array->side_a : array->side_b;
+    std::string text = (is_a ? array->dtype_a : array->dtype_b) + " " + shape_text(array->shape);
+    if (s.finite)
+      text += ": mean " + report::number_text6(s.sum / static_cast<double>(s.finite)) + ", " +
+              report::number_text6(s.min) + " \xE2\x80\xA6 " + report::number_text6(s.max);
+    else if (array->compared)
+      text += ": no finite value";
+    return text;
+  }
+  if (!side.is_null()) return cell(side);
+  // diff's "first" reads "A -> B": the first differing value of each side.
+  const std::size_t arrow = d.values->first.find(" -> ");
+  if (arrow == std::string::npos) return "-";
+  return "first differing: " + (is_a ? d.values->first.substr(0, arrow) : d.values->first.substr(arrow + 4));
+}
+
+void differences_table(std::string& out, const DiffReport& report,
+                       const std::map<std::string, ArrayDifferences>& arrays) {
   out +=
       "<table><tr><th>path</th><th>kind</th><th>a</th><th>b</th><th>differing</th><th>max abs diff</th>"
       "<th>max rel diff</th></tr>\n";
@@ -118,9 +166,11 @@ void differences_table(std::string& out, const DiffReport& report) {
     out += "</th><td>";
     append_escaped(out, diff_kind_name(d.kind));
     out += "</td><td>";
-    append_escaped(out, report::shorten(d.values ? "" : cell(d.a), 80));
+    const auto found = d.values && d.scope == DiffScope::object ? arrays.find(d.path) : arrays.end();
+    const ArrayDifferences* array = found == arrays.end() ? nullptr : &found->second;
+    append_escaped(out, report::shorten(side_cell(d, d.a, array, true), 80));
     out += "</td><td>";
-    append_escaped(out, report::shorten(d.values ? "" : cell(d.b), 80));
+    append_escaped(out, report::shorten(side_cell(d, d.b, array, false), 80));
     out += "</td><td>";
     if (d.values)
       append_escaped(out, std::to_string(d.values->differing) + " of " + std::to_string(d.values->compared) + " " +
@@ -156,24 +206,21 @@ void changed_subtrees(std::string& out, const DiffReport& report) {
   out += "<figure>" + report::bars_svg(bars, "Differences by subtree") + "</figure>";
 }
 
-void array_section(std::string& out, const ZanjFile& a, const ZanjFile& b, const Difference& d,
-                   const DiffOptions& options) {
+void array_section(std::string& out, const Difference& d, const ArrayDifferences& diffs) {
   const std::string label = d.path.empty() ? "/" : d.path;
   out += "<section><h3 class=\"p\">";
   append_escaped(out, label);
   out += "</h3>";
-  const ArrayDifferences diffs = array_differences(a, b, d.path, options);
   if (!diffs.compared) {
     out += "<p>Values are not both real numbers: no histogram.</p></section>\n";
     return;
   }
-  const auto node = array_at(a, d.path);
   out += "<div class=\"arr\"><figure>" + report::histogram_svg(diffs.histogram, "Histogram of a - b for " + label) +
          "<figcaption>a - b where they differ (" + std::to_string(diffs.histogram.total()) +
          " finite differences)</figcaption></figure><table><caption>largest differences</caption>"
          "<tr><th>position</th><th>a</th><th>b</th><th>|a - b|</th></tr>";
   for (const LargeDifference& l : diffs.largest)
-    out += "<tr><td>" + position_text(l.index, node->shape) + "</td><td>" + report::number_text6(l.a) + "</td><td>" +
+    out += "<tr><td>" + position_text(l.index, diffs.shape) + "</td><td>" + report::number_text6(l.a) + "</td><td>" +
            report::number_text6(l.b) + "</td><td>" + report::number_text6(l.abs) + "</td></tr>";
   out += "</table></div></section>\n";
 }
@@ -195,18 +242,29 @@ std::string comparison_page(const ZanjFile& a, const ZanjFile& b, const DiffOpti
   out += "</dd><dt>nodes compared</dt><dd>" + std::to_string(report.nodes_compared) +
          "</dd><dt>elements compared</dt><dd>" + std::to_string(report.elements_compared) + "</dd></dl></section>\n";
   if (!report.equal()) {
+    // Each array whose values differ is streamed once more, side by side: its histogram of
+    // a - b and largest differences for its section (the first kArraySections of them), and
+    // both sides' summaries for the table.
+    std::map<std::string, ArrayDifferences> arrays;
+    std::vector<const Difference*> array_diffs;
+    for (const Difference& d : report.differences) {
+      if (d.kind != DiffKind::array_values || d.scope != DiffScope::object) continue;
+      ArrayDifferences diffs = array_differences(a, b, d.path, options);
+      if (array_diffs.size() >= kArraySections) diffs.histogram = {}, diffs.largest.clear();
+      arrays.emplace(d.path, std::move(diffs));
+      array_diffs.push_back(&d);
+    }
     out += "<section id=\"subtrees\"><h2>Changed subtrees</h2>";
     changed_subtrees(out, report);
     out += "</section>\n<section id=\"differences\"><h2>Differences</h2>";
-    differences_table(out, report);
+    differences_table(out, report, arrays);
     out += "</section>\n<section id=\"arrays\"><h2>Arrays whose values differ</h2>";
-    bool any = false;
-    for (const Difference& d : report.differences) {
-      if (d.kind != DiffKind::array_values || d.scope != DiffScope::object) continue;
-      array_section(out, a, b, d, options);
-      any = true;
-    }
-    if (!any) out += "<p>None.</p>";
+    for (std::size_t i = 0; i < array_diffs.size() && i < kArraySections; ++i)
+      array_section(out, *array_diffs[i], arrays.at(array_diffs[i]->path));
+    if (array_diffs.empty()) out += "<p>None.</p>";
+    if (array_diffs.size() > kArraySections)
+      out += "<p class=\"k\">and " + std::to_string(array_diffs.size() - kArraySections) +
+             " more arrays whose values differ (in the table above).</p>";
     out += "</section>\n";
   }
   out += "</main>\n";

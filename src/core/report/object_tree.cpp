@@ -44,8 +44,15 @@ std::string node_description(const Node& node) {
 // counters); the others show their statistics on their line. Decided from the JSON alone,
 // before any value is read.
 constexpr std::size_t kFigureArrays = 1000;
+// A container lists this many children, then says how many more it has: a page of 50,000
+// members stays a few MiB (their arrays still count in the other sections).
+constexpr std::size_t kListedChildren = 20000;
 // Trees with more nodes than this are folded below the second level by the script.
 constexpr std::size_t kLargeTree = 200;
+// Smaller trees are <details> elements: containers open above this depth (the root is 0),
+// closed from it on, and so is a list of more strings than kLongStringList.
+constexpr std::size_t kOpenDepth = 2;
+constexpr std::size_t kLongStringList = 8;
 
 /// The tree as `ls` shows it: on into the rows of external lists whose rows are dicts or lists
 /// (a list of dataclasses that each hold an array). Every walk of the page goes this way, so
@@ -130,7 +137,14 @@ class TreeWriter {
       : out_(out), file_(file), plans_(plan_arrays(file, options)), large_(large), taken_(taken) {}
 
   void visit(const TreeVisit& v) {
+    if (hidden_from_ && v.depth > *hidden_from_) return hidden(v);  // inside a node not listed
+    hidden_from_.reset();
     close_to(v.depth);
+    if (!open_.empty() && ++open_.back().children > kListedChildren) {
+      ++open_.back().not_listed;
+      hidden_from_ = v.depth;
+      return hidden(v);
+    }
     if (!open_.empty() && open_.back().what == Open::list_without_rows) {  // its first row
       out_ += "<ul>\n";
       open_.back().what = Open::list_rows;
@@ -141,7 +155,9 @@ class TreeWriter {
     if (is_container(v.node)) {
       // A small tree uses <details>; a large one plain lists that the script folds with one
       // class on the tree (closing thousands of <details> one by one makes browsers crawl).
-      out_ += large_ ? "<li><b class=\"x\" tabindex=\"0\">" : "<li><details open><summary><b>";
+      out_ += large_      ? "<li><b class=\"x\" tabindex=\"0\">"
+              : opened(v) ? "<li><details open><summary><b>"
+                          : "<li><details><summary><b>";
       append_escaped(out_, name);
       out_ += "</b> <span class=\"k\">";
       append_escaped(out_, node_description(v.node));
@@ -181,8 +197,27 @@ class TreeWriter {
   std::size_t arrays_without_figures() const { return without_figures_; }
 
  private:
+  /// Whether a small tree shows a container's children from the start: the top levels do; a
+  /// deeper container, or a long list of strings (a model's class_source), opens on a click.
+  static bool opened(const TreeVisit& v) {
+    if (v.depth >= kOpenDepth) return false;
+    const JsonView json = v.node.json;
+    if (v.node.kind != NodeKind::list || json.size() <= kLongStringList) return true;
+    for (const JsonView item : json)
+      if (!item.is_string()) return true;
+    return false;
+  }
+
+  /// A node past kListedChildren of its container, or below one: not written, but an array's
+  /// values are still profiled for the page's other sections.
+  void hidden(const TreeVisit& v) {
+    if (v.node.array) array_item(v, {}, false);
+  }
+
   void close_to(std::size_t depth) {
     while (!open_.empty() && open_.back().depth >= depth) {
+      if (const std::size_t n = open_.back().not_listed)
+        out_ += "<li class=\"k\">and " + std::to_string(n) + " more, not listed to keep the page small</li>\n";
       switch (open_.back().what) {
         case Open::container:
           out_ += large_ ? "</ul></li>\n" : "</ul></details></li>\n";
@@ -198,13 +233,14 @@ class TreeWriter {
     }
   }
 
-  void array_item(const TreeVisit& v, const std::string& name) {
+  void array_item(const TreeVisit& v, const std::string& name, bool listed = true) {
     const ArrayNode& a = *v.node.array;
     const ProfileOptions& options = plans_[records_.size()];
     const bool figures = options.bins > 0;
     ArrayRecord record;
     record.path = v.path();
     record.bytes = array_value_bytes(a.dtype, a.shape).value_or(0);
+    record.external = a.external();
     if (a.external())
       if (const ZipEntry* entry = file_.archive().find(a.member)) record.packed = entry->compressed_size;
     std::optional<ArrayProfile> profile;
@@ -222,10 +258,15 @@ class TreeWriter {
       record.inf = profile->stats.pos_inf + profile->stats.neg_inf;
       record.all_zero = profile->all_zero();
     }
+    record.unreadable = !profile;
     const bool flagged = !problem.empty() || record.nan || record.inf || record.all_zero;
+    if (!listed) {
+      records_.push_back(std::move(record));
+      return;
+    }
     if (flagged) record.anchor = "a" + std::to_string(records_.size());
     out_ += flagged ? "<li id=\"" + record.anchor + "\">" : "<li>";
-    out_ += figures ? "<details open><summary><b>" : "<b>";
+    out_ += figures ? "<details open><summary><b>" : "<b>";  // shown whenever its container is
     append_escaped(out_, name);
     out_ += "</b> <span class=\"k\">array ";
     append_escaped(out_, a.dtype + " " + shape_text(a.shape) + " " + std::string(encoding_name(a.encoding)) + " " +
@@ -265,7 +306,9 @@ class TreeWriter {
   struct Open {
     std::size_t depth;
     enum { container, list_without_rows, list_rows } what;
+    std::size_t children = 0, not_listed = 0;  // children met, and those past kListedChildren
   };
+  std::optional<std::size_t> hidden_from_;  // depth of the node not listed that the walk is in
   std::vector<Open> open_;
   std::vector<ArrayRecord> records_;
   const TakenValues& taken_;
@@ -281,7 +324,8 @@ std::string array_flags(const ArrayProfile& profile) {
   if (s.pos_inf + s.neg_inf)
     flags += "<span class=\"flag\" title=\"infinite values\">\xC2\xB1Inf \xC3\x97" +
              std::to_string(s.pos_inf + s.neg_inf) + "</span>";
-  if (profile.all_zero()) flags += "<span class=\"flag\" title=\"every value is 0\">all zero</span>";
+  // A note, not an alarm: freshly initialised biases and buffers are all zero by design.
+  if (profile.all_zero()) flags += "<span class=\"note\" title=\"every value is 0\">all zero</span>";
   return flags;
 }
 
@@ -305,9 +349,9 @@ void write_array_figures(std::string& out, std::string_view path, const ArrayNod
            " finite)</figcaption></figure>";
   }
   if (const std::string svg = heatmap_svg(profile.heatmap, "Heatmap thumbnail of " + label); !svg.empty()) {
-    out += "<figure>" + svg + "<figcaption>" + std::to_string(profile.heatmap.source_rows) + " \xC3\x97 " +
-           std::to_string(profile.heatmap.source_cols) + (array.shape.size() > 2 ? " (rows \xC3\x97 last axis)" : "") +
-           "</figcaption></figure>";
+    out += "<figure>" + svg + "<figcaption>";
+    append_escaped(out, heatmap_caption(profile.heatmap, array.shape.size()));
+    out += "</figcaption></figure>";
   }
   out += "</div></div>";
 }

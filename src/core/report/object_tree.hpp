@@ -1,10 +1,11 @@
 #pragma once
 // The object tree of a report page: nested lists, one item per node with its kind, dtype,
-// shape, storage and size, each container a <details> element (open: the page reads without
-// its script). Every array also gets its statistics row, histogram and heatmap thumbnail,
-// from one pass over its values (profile_array), and a flag for NaN, infinities or all zeros.
-// Beyond 1,000 arrays only the largest get figures; the others show their statistics on their
-// line, so a tree of 50,000 nodes stays a page of a few MiB.
+// shape, storage and size, each container a <details> element, open on the top two levels and
+// closed below them (and for long lists of strings such as a model's class_source); a large
+// tree is plain lists that the page's script folds below the second level. Every array also gets its statistics row,
+// histogram and heatmap thumbnail, from one pass over its values (profile_array), and a flag for NaN, infinities or all
+// zeros. Beyond 1,000 arrays only the largest get figures; the others show their statistics on their line; a container
+// lists its first 20,000 children and counts the others, so a tree of 50,000 nodes stays a page of a few MiB.
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -21,9 +22,12 @@ struct ArrayRecord {
   std::string path;
   std::uint64_t bytes = 0;   ///< values' size (unpacked)
   std::uint64_t packed = 0;  ///< compressed size of its member (0 for inline arrays)
+  bool external = false;     ///< stored in its own member
   std::uint64_t nan = 0, inf = 0;
   bool all_zero = false;
-  std::string anchor;  ///< id of its tree item ("" unless flagged or unreadable)
+  bool unreadable = false;
+  std::string anchor;  ///< id of its tree item ("" unless flagged or unreadable, and listed)
+  bool flagged() const { return nan || inf || all_zero || unreadable; }
 };
 
 /// How each array (in walk order) is profiled: the largest 1,000 get their figures (bins 0 and
@@ -43,7 +47,8 @@ std::vector<ArrayRecord> write_object_tree(std::string& out, const ZanjFile& fil
 /// The statistics table and the figures of one array (used by the tree and by comparisons).
 void write_array_figures(std::string& out, std::string_view path, const ArrayNode& array, const ArrayProfile& profile);
 
-/// " NaN", " ±Inf", " all zero" flags for an array, as HTML (empty when none apply).
+/// " NaN", " ±Inf" flags (class "flag") and an " all zero" note (class "note") for an array,
+/// as HTML (empty when none apply).
 std::string array_flags(const ArrayProfile& profile);
 
 }  // namespace zanj::report

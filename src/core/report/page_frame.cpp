@@ -17,14 +17,15 @@ code,.p{font-family:ui-monospace,monospace;background:var(--code);padding:0 .2em
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}dt{color:var(--muted)}dd{margin:0}
 table{border-collapse:collapse}td,th{border:1px solid var(--line);padding:.1em .5em;text-align:right}th{text-align:left}
 .ok{color:var(--ok);font-weight:bold}.bad{color:var(--bad);font-weight:bold}.warn{color:var(--warn)}
-.flag{color:var(--bad);font-weight:bold;margin-left:.4em}
+.flag{color:var(--bad);font-weight:bold;margin-left:.4em}.note{color:var(--muted);font-style:italic;margin-left:.4em}
+.facts td{text-align:left}.facts th{color:var(--muted);font-weight:normal;vertical-align:top}
 .tree,.tree ul{list-style:none;padding-left:1.1em;margin:0}.tree{padding-left:0}
 .tree li{margin:.1em 0}.k,.s{color:var(--muted)}.v{word-break:break-all}
 .arr,.figs{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}.arr,.one{margin:.3em 0 .6em 1.2em}
 .figs{margin-top:.5em}
 figure{margin:0}figcaption{color:var(--muted);font-size:.85em}
 svg .bar{fill:var(--bar)}svg .total{fill:var(--total)}svg .part{fill:var(--part)}
-svg text{fill:var(--fg);font:11px system-ui,sans-serif}svg .axis{fill:var(--muted)}
+svg text{fill:var(--fg);font:11px system-ui,sans-serif}svg .axis,svg .sub text{fill:var(--muted)}
 #q{font:inherit;padding:.3em;width:22em;max-width:100%}summary,.x{cursor:pointer}
 .js .large ul ul li:not(.o)>ul,.js .large li.s>ul{display:none}.js .large .x::before{content:"\25BE  "}
 .js .large ul ul li:not(.o)>.x::before,.js .large li.s>.x::before{content:"\25B8  "}

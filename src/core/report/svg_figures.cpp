@@ -85,9 +85,12 @@ std::string heatmap_svg(const Heatmap& heatmap, std::string_view title) {
       c += run;
     }
   }
-  const double scale = 128.0 / static_cast<double>(std::max(heatmap.rows, heatmap.cols));
-  const int width = std::max(8, static_cast<int>(std::lround(static_cast<double>(heatmap.cols) * scale)));
-  const int height = std::max(8, static_cast<int>(std::lround(static_cast<double>(heatmap.rows) * scale)));
+  // The longer side is 128 pixels, the shorter at least a quarter of that: a tall array of two
+  // columns is drawn as two wide stripes, not as a sliver one pixel wide.
+  constexpr int kSide = 128, kShortestSide = kSide / 4;
+  const double scale = static_cast<double>(kSide) / static_cast<double>(std::max(heatmap.rows, heatmap.cols));
+  const int width = std::max(kShortestSide, static_cast<int>(std::lround(static_cast<double>(heatmap.cols) * scale)));
+  const int height = std::max(kShortestSide, static_cast<int>(std::lround(static_cast<double>(heatmap.rows) * scale)));
   std::string out;
   open_svg(out, width, height, title, "0 0 " + std::to_string(heatmap.cols) + " " + std::to_string(heatmap.rows),
            "preserveAspectRatio=\"none\" shape-rendering=\"crispEdges\" ");
@@ -99,6 +102,22 @@ std::string heatmap_svg(const Heatmap& heatmap, std::string_view title) {
   }
   out += "</svg>";
   return out;
+}
+
+std::string heatmap_caption(const Heatmap& heatmap, std::size_t dimensions) {
+  std::string text = std::to_string(heatmap.source_rows) + " \xC3\x97 " + std::to_string(heatmap.source_cols) +
+                     (dimensions > 2 ? " (rows \xC3\x97 last axis)" : "");
+  // How much of the array one cell stands for, when the thumbnail is smaller than the array.
+  const auto per_cell = [](std::uint64_t source, std::size_t cells, const char* what) {
+    if (cells == 0 || source <= cells) return std::string();
+    const bool exact = source % cells == 0;
+    return std::string(exact ? "" : "about ") + std::to_string((source + cells / 2) / cells) + " " + what;
+  };
+  const std::string rows = per_cell(heatmap.source_rows, heatmap.rows, "rows");
+  const std::string cols = per_cell(heatmap.source_cols, heatmap.cols, "columns");
+  if (!rows.empty() || !cols.empty())
+    text += "; a cell averages " + rows + (rows.empty() || cols.empty() ? "" : " by ") + cols;
+  return text;
 }
 
 std::string bars_svg(const std::vector<Bar>& bars, std::string_view title) {
@@ -114,16 +133,18 @@ std::string bars_svg(const std::vector<Bar>& bars, std::string_view title) {
     const auto length = [&](std::uint64_t v) {
       return top ? std::max(v ? 1.0 : 0.0, static_cast<double>(v) * kBarWidth / static_cast<double>(top)) : 0.0;
     };
-    out += "<g><title>";
+    // A child's bar is thinner, its label marked as under the parent's.
+    const int bar_y = b.child ? y + 4 : y, bar_height = b.child ? 9 : 16;
+    out += b.child ? "<g class=\"sub\"><title>" : "<g><title>";
     append_escaped(out, b.label + ": " + b.value_text);
     out += "</title><text class=\"label\" x=\"" + std::to_string(kLabel - 6) + "\" y=\"" + std::to_string(y + 14) +
            "\" text-anchor=\"end\">";
-    append_escaped(out, shorten(b.label, 36));
-    std::snprintf(buf, sizeof buf, "</text><rect class=\"total\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\"/>",
-                  kLabel, y, length(b.total));
+    append_escaped(out, b.child ? "\xE2\x94\x94 " + shorten(b.label, 30) : shorten(b.label, 36));
+    std::snprintf(buf, sizeof buf, "</text><rect class=\"total\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>",
+                  kLabel, bar_y, length(b.total), bar_height);
     out += buf;
-    std::snprintf(buf, sizeof buf, "<rect class=\"part\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"16\"/>", kLabel, y,
-                  length(b.part));
+    std::snprintf(buf, sizeof buf, "<rect class=\"part\" x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\"/>", kLabel,
+                  bar_y, length(b.part), bar_height);
     out += buf;
     out += "<text class=\"label\" x=\"" + std::to_string(kLabel + kBarWidth + 6) + "\" y=\"" + std::to_string(y + 14) +
            "\">";

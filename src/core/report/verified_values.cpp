@@ -6,62 +6,77 @@
 
 namespace zanj::report {
 
-/// One expected member: its header gathered first, then its elements (an element split
-/// between two chunks waits in `carry`).
+/// One expected member. Its reading state (`Work`: the header gathered first, then the
+/// elements, an element split between two chunks waiting in `carry`) exists only while verify
+/// reads it; once every byte has come, only the finished profile is kept. A report of 50,000
+/// small members then holds 50,000 small profiles, not 50,000 profile builders.
 struct VerifiedValues::Member {
   std::vector<std::uint64_t> shape;
   ProfileOptions options;
-  std::string head, carry;
-  std::optional<NpyHeader> header;
-  std::optional<ProfileBuilder> builder;
-  std::uint64_t bytes = 0;  // data bytes received
+  struct Work {
+    std::string head, carry;
+    std::optional<NpyHeader> header;
+    std::optional<ProfileBuilder> builder;
+    std::uint64_t bytes = 0, data_bytes = 0;  // data bytes received, and expected
+  };
+  std::unique_ptr<Work> work;
+  std::unique_ptr<ArrayProfile> result;  // every byte arrived, no more than the header says
   bool usable = true;
 
   void restart() {
-    head.clear();
-    carry.clear();
-    header.reset();
-    builder.reset();
-    bytes = 0;
+    work = std::make_unique<Work>();
+    result.reset();
     usable = true;
+  }
+
+  void fail() {
+    usable = false;
+    work.reset();
   }
 
   void feed(std::string_view chunk) {
     if (!usable) return;
-    if (!header) {
-      head.append(chunk);
-      if (head.size() < 12) return;
-      const Result<std::uint64_t> size = read_npy_header_size(head);
-      if (size && head.size() < *size) return;
-      Result<NpyHeader> read = read_npy_header(head);  // fails as the size did, if it did
-      if (!read) {
-        usable = false;
-        return;
-      }
-      header = std::move(*read);
-      const Dtype& dtype = header->dtype;
-      if (header->fortran_order || dtype.needs_byteswap() || dtype.itemsize == 0 || header->shape != shape ||
-          !is_numeric(dtype)) {
-        usable = false;
-        return;
-      }
-      builder.emplace(dtype, shape, options);
-      chunk = std::string_view(head).substr(header->data_offset);
+    if (result || !work) {  // bytes past the end the header gives
+      if (!chunk.empty()) fail();
+      return;
     }
-    bytes += chunk.size();
-    const std::size_t size = builder->item_size();
-    if (!carry.empty()) {
-      const std::size_t need = std::min(size - carry.size(), chunk.size());
-      carry.append(chunk.substr(0, need));
+    Work& w = *work;
+    if (!w.header) {
+      w.head.append(chunk);
+      if (w.head.size() < 12) return;
+      const Result<std::uint64_t> size = read_npy_header_size(w.head);
+      if (size && w.head.size() < *size) return;
+      Result<NpyHeader> read = read_npy_header(w.head);  // fails as the size did, if it did
+      if (!read) return fail();
+      w.header = std::move(*read);
+      const Dtype& dtype = w.header->dtype;
+      const Result<std::uint64_t> data_bytes = w.header->checked_data_bytes();
+      if (w.header->fortran_order || dtype.needs_byteswap() || dtype.itemsize == 0 || w.header->shape != shape ||
+          !is_numeric(dtype) || !data_bytes)
+        return fail();
+      w.data_bytes = *data_bytes;
+      w.builder.emplace(dtype, shape, options);
+      chunk = std::string_view(w.head).substr(w.header->data_offset);
+    }
+    w.bytes += chunk.size();
+    if (w.bytes > w.data_bytes) return fail();
+    const std::size_t size = w.builder->item_size();
+    if (!w.carry.empty()) {
+      const std::size_t need = std::min(size - w.carry.size(), chunk.size());
+      w.carry.append(chunk.substr(0, need));
       chunk.remove_prefix(need);
-      if (carry.size() < size) return;
-      builder->add(carry.data(), size);
-      carry.clear();
+      if (w.carry.size() < size) return;
+      w.builder->add(w.carry.data(), size);
+      w.carry.clear();
     }
     const std::size_t whole = chunk.size() / size * size;
-    builder->add(chunk.data(), whole);
-    carry.assign(chunk.substr(whole));
-    if (!head.empty()) head = std::string();  // the header's bytes are no longer needed
+    w.builder->add(chunk.data(), whole);
+    w.carry.assign(chunk.substr(whole));
+    if (!w.head.empty()) w.head = std::string();  // the header's bytes are no longer needed
+    if (w.bytes == w.data_bytes && w.carry.empty()) {
+      result = std::make_unique<ArrayProfile>(w.builder->result());
+      work.reset();
+    }
   }
 };
 
@@ -96,10 +111,8 @@ std::optional<ArrayProfile> VerifiedValues::take(const std::string& member, bool
   const auto at = members_.find(member);
   if (at == members_.end() || !at->second || broken) return std::nullopt;
   Member& m = *at->second;
-  if (!m.usable || !m.builder || !m.carry.empty()) return std::nullopt;
-  const Result<std::uint64_t> data_bytes = m.header->checked_data_bytes();
-  if (!data_bytes || m.bytes != *data_bytes) return std::nullopt;
-  ArrayProfile profile = m.builder->result();
+  if (!m.usable || !m.result) return std::nullopt;
+  ArrayProfile profile = std::move(*m.result);
   at->second.reset();
   return profile;
 }

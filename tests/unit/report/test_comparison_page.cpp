@@ -23,6 +23,9 @@ TEST_SUITE("comparison_page") {
     CHECK(page.find("Histogram of a - b for m/w") != std::string::npos);
     CHECK(page.find("<td>[1, 2]</td>") != std::string::npos);
     CHECK(page.find("Differences by subtree") != std::string::npos);
+    // the a and b cells of the changed array: each side's dtype, shape and values in brief
+    CHECK(page.find("<td>float64 [2, 3]: mean 3.5, 1 \xE2\x80\xA6 6</td><td>float64 [2, 3]: mean 5.16667, 1 "
+                    "\xE2\x80\xA6 16</td>") != std::string::npos);
   }
   TEST_CASE("equal archives") {
     const std::string page =

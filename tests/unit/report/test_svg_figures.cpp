@@ -26,6 +26,30 @@ TEST_SUITE("svg_figures") {
     CHECK(svg.find("#e8175d") != std::string::npos);
     CHECK(heatmap_svg(Heatmap{}, "t").empty());
   }
+  TEST_CASE("heatmap of a tall array: a readable aspect, and a caption that says what a cell holds") {
+    Heatmap h;
+    h.rows = 128;
+    h.cols = 2;
+    h.source_rows = 340000;
+    h.source_cols = 2;
+    h.cells.assign(256, 1.0);
+    const std::string svg = heatmap_svg(h, "t");
+    CHECK(svg.find("width=\"32\" height=\"128\"") != std::string::npos);
+    CHECK(heatmap_caption(h, 3) == "340000 \xC3\x97 2 (rows \xC3\x97 last axis); a cell averages about 2656 rows");
+    h.source_rows = 128;
+    CHECK(heatmap_caption(h, 2) == "128 \xC3\x97 2");
+    h.rows = 16;
+    h.cols = 16;
+    h.source_rows = 32;
+    h.source_cols = 64;
+    CHECK(heatmap_caption(h, 2) == "32 \xC3\x97 64; a cell averages 2 rows by 4 columns");
+  }
+  TEST_CASE("bars: a child's bar is thinner and marked as under its parent") {
+    const std::string svg = bars_svg({{"p", 10, 5, "10 B"}, {"c", 4, 2, "4 B", true}}, "t");
+    CHECK(svg.find("<g class=\"sub\">") != std::string::npos);
+    CHECK(svg.find("height=\"9\"") != std::string::npos);
+    CHECK(svg.find("\xE2\x94\x94 c") != std::string::npos);
+  }
   TEST_CASE("bars: labels escaped and shortened, full label in the tooltip") {
     const std::string label = "<script>" + std::string(100, 'x');
     const std::string svg = bars_svg({{label, 10, 5, "10 B"}, {"b", 5, 0, "5 B"}}, "sizes");

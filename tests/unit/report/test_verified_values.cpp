@@ -53,6 +53,9 @@ TEST_SUITE("verified_values") {
     feed("short.npy", npy({1, 2, 3, 4}, {2, 2}).substr(0, 140));
     feed("fortran.npy", npy({1, 2, 3, 4}, {2, 2}, true));
     feed("shape.npy", npy({1, 2, 3, 4}, {4}));
+    verified.expect("long.npy", node_of({2, 2}), ProfileOptions{});
+    feed("long.npy", npy({1, 2, 3, 4, 5}, {2, 2}));  // a value past the end the header gives
+    CHECK_FALSE(verified.take("long.npy", false));
     CHECK_FALSE(verified.take("broken.npy", true));
     CHECK_FALSE(verified.take("short.npy", false));
     CHECK_FALSE(verified.take("fortran.npy", false));
