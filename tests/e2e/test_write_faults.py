@@ -112,7 +112,7 @@ class Faults(ZanjTest):
         out = os.path.join(d, "out.zanj")
         with open(out, "wb") as f:
             f.write(OLD)
-        code, err = self.limited("pack", self.big_npz, "-o", out, limit=1 << 20)
+        code, err = self.limited("pack", self.big_npz, "-o", out, "--force", limit=1 << 20)
         self.assertEqual(code, 2, err)
         self.assertEqual(err, f"zanj: error: {out}: cannot write: File too large\n")
         self.assert_old(out)
@@ -174,7 +174,7 @@ class Faults(ZanjTest):
             os.chmod(os.path.join(d, "x"), 0o555)
             os.chmod(d, 0o555)
             try:
-                r1 = run("pack", self.small_npz, "-o", out)
+                r1 = run("pack", self.small_npz, "-o", out, "--force")
                 r2 = run("extract", self.big_zanj, "-C", os.path.join(d, "x"))
             finally:
                 os.chmod(d, 0o755)
@@ -228,7 +228,7 @@ class Faults(ZanjTest):
 
         with open(out, "wb") as f:
             f.write(OLD)
-        outcomes = self.interrupted(["pack", self.big_npz, "-o", out], check, (signal.SIGINT, signal.SIGTERM), 20)
+        outcomes = self.interrupted(["pack", self.big_npz, "-o", out, "--force"], check, (signal.SIGINT, signal.SIGTERM), 20)
         self.assertTrue(any(code < 0 for code in outcomes), "no run was interrupted")
 
     def test_signals_at_random_points_of_extract_then_force_completes(self):
@@ -255,7 +255,7 @@ class Faults(ZanjTest):
         subprocess.run([ZANJ, "pack", self.small_npz, "-o", small], check=True)
         want.append(pack_members(small))
         for _ in range(3):
-            ps = [subprocess.Popen([ZANJ, "pack", npz, "-o", out], stderr=subprocess.PIPE)
+            ps = [subprocess.Popen([ZANJ, "pack", npz, "-o", out, "--force"], stderr=subprocess.PIPE)
                   for npz in (self.big_npz, self.small_npz)]
             for p in ps:
                 p.wait(timeout=60)
