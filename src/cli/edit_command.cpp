@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -25,6 +26,13 @@ void add_rewrite_options(CLI::App* app, RewriteCliOptions& options) {
       ->type_name("OUT.zanj");
   app->add_flag("--force", options.force, "Let -o replace an existing file");
   add_jobs_option(app, options.jobs, "checking the new archive");
+}
+
+void check_output(const RewriteCliOptions& options) {
+  struct stat existing {};
+  if (!options.output.empty() && !options.force && ::lstat(options.output.c_str(), &existing) == 0 &&
+      !S_ISDIR(existing.st_mode))
+    throw Error(options.output + ": exists (use --force to replace it)", Exit::usage);
 }
 
 RewriteOutcome rewrite_with(const std::string& file, const Json& root, const RewriteCliOptions& options) {
@@ -99,7 +107,8 @@ class EditFile {
 /// Run the editor on `path` through the shell, as git does, so that EDITOR="code --wait" works.
 /// zanj ignores SIGINT and SIGQUIT meanwhile (as system() does): they are the editor's.
 void run_editor(const std::string& editor, const std::string& path, const std::string& file) {
-  struct sigaction ignore {}, old_int {}, old_quit {};
+  struct sigaction ignore {
+  }, old_int{}, old_quit{};
   ignore.sa_handler = SIG_IGN;
   sigemptyset(&ignore.sa_mask);
   ::sigaction(SIGINT, &ignore, &old_int);
@@ -115,19 +124,20 @@ void run_editor(const std::string& editor, const std::string& path, const std::s
   }
   int status = 0;
   pid_t waited = -1;
-  if (pid > 0)
-    do waited = ::waitpid(pid, &status, 0);
+  if (pid > 0) do
+      waited = ::waitpid(pid, &status, 0);
     while (waited < 0 && errno == EINTR);
   ::sigaction(SIGINT, &old_int, nullptr);
   ::sigaction(SIGQUIT, &old_quit, nullptr);
-  if (pid < 0 || waited < 0) throw Error("cannot run the editor '" + editor + "': " + std::strerror(errno), Exit::usage);
+  if (pid < 0 || waited < 0)
+    throw Error("cannot run the editor '" + editor + "': " + std::strerror(errno), Exit::usage);
   if (WIFSIGNALED(status))
     throw Error("the editor '" + editor + "' was killed by signal " + std::to_string(WTERMSIG(status)) + "; " + file +
                     " is unchanged",
                 Exit::usage);
   if (WEXITSTATUS(status) != 0)
-    throw Error("the editor '" + editor + "' exited with status " + std::to_string(WEXITSTATUS(status)) + "; " +
-                    file + " is unchanged",
+    throw Error("the editor '" + editor + "' exited with status " + std::to_string(WEXITSTATUS(status)) + "; " + file +
+                    " is unchanged",
                 Exit::usage);
 }
 
@@ -159,6 +169,7 @@ bool ask_to_retry() {
 }
 
 int run_edit(const EditOptions& opt) {
+  check_output(opt.rewrite);  // before the user spends time in the editor
   const ZanjFile z = open_zanj(opt.file);
   const NodeTarget target{opt.path, split_path(opt.path), ""};
   const JsonView node = find_node(z.root(), target, opt.file);

@@ -17,6 +17,8 @@ struct RewriteCliOptions {
 };
 /// Add -o/--output, --force and --jobs to a command.
 void add_rewrite_options(CLI::App* app, RewriteCliOptions& options);
+/// Refuse an existing -o file without --force before any work (rewrite_object checks again).
+void check_output(const RewriteCliOptions& options);
 /// rewrite_object with the command line's limits and options.
 RewriteOutcome rewrite_with(const std::string& file, const Json& root, const RewriteCliOptions& options);
 /// The problems that stopped a rewrite, on one line ("[CODE] MEMBER (at PATH): MESSAGE; ...").

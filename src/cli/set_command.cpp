@@ -19,6 +19,7 @@ struct SetOptions {
 };
 
 int run_set(const SetOptions& opt) {
+  check_output(opt.rewrite);
   const ZanjFile z = open_zanj(opt.file);
   const PathSegments segments = split_path(opt.path);
   Json value;
@@ -40,8 +41,7 @@ int run_set(const SetOptions& opt) {
     return 0;
   }
   if (!outcome.written)
-    throw Error(opt.file + ": not changed: the new value would make the archive invalid: " +
-                rewrite_problems(outcome));
+    throw Error(opt.file + ": not changed: the new value would make the archive invalid: " + rewrite_problems(outcome));
   info(out + ": '" + opt.path + "' set; every other member copied as stored");
   return 0;
 }

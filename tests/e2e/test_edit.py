@@ -272,6 +272,19 @@ class EditTest(ZanjTest):
                      and n.endswith(".json") and os.stat(os.path.join(tempfile.gettempdir(), n)).st_uid == os.getuid()]
         self.assertEqual(leftovers, [])
 
+    def test_an_existing_output_is_refused_before_the_editor_opens(self):
+        out = os.path.join(self.dir, "out.zanj")
+        with open(out, "wb") as f:
+            f.write(b"precious")
+        r = self.edit([[['"d_hidden": 32', '"d_hidden": 48']]], "-o", out)
+        self.assertFails(r, 2, "--force")
+        self.assertFalse(os.path.exists(os.path.join(self.dir, "count")))  # the editor never ran
+        with open(out, "rb") as f:
+            self.assertEqual(f.read(), b"precious")
+        self.assertOk(self.edit([[['"d_hidden": 32', '"d_hidden": 48']]], "-o", out, "--force"))
+        self.assertEqual(self.object(out)["zanj_model_config"]["d_hidden"], 48)
+        self.assertUnchanged()
+
     def test_a_missing_path(self):
         r = self.edit([[]], "zanj_model_confg")
         self.assertFails(r, 1, "did you mean 'zanj_model_config'?")
