@@ -27,8 +27,7 @@ Json parse_json_value(std::string_view text, std::string_view what, const Resour
 /// zanj/tree.hpp follows them) replaced by `value`. With `create`, a missing last key is added
 /// to its dict. Throws Error (invalid) when the path names nothing, saying what is there and
 /// suggesting a near key, as cat does; `archive_name` goes into the message.
-Json replace_value(JsonView root, const PathSegments& segments, Json value, bool create,
-                   std::string_view archive_name);
+Json replace_value(JsonView root, const PathSegments& segments, Json value, bool create, std::string_view archive_name);
 
 /// The same node as text for an editor: indented with tabs as the reference writes
 /// __zanj__.json, ending with a newline.

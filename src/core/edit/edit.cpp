@@ -51,7 +51,8 @@ struct Destination {
 };
 
 Destination destination(const std::string& archive_path, const std::string& out_path, Replace replace) {
-  struct stat archive {}, out {};
+  struct stat archive {
+  }, out{};
   if (::stat(archive_path.c_str(), &archive) != 0 || !S_ISREG(archive.st_mode))
     throw Error(archive_path + ": not a regular file (edit and set rewrite local archives only)", Exit::usage);
   Destination d;

@@ -87,7 +87,8 @@ TEST_SUITE("edit") {
     }
     const ZanjFile z(path);
     CHECK(z.root().find("zanj_model_config").find("d_out").as_int64() == 5);
-    CHECK(member(after, std::string(kMainMember)) == editable_json(z.root()).substr(0, editable_json(z.root()).size() - 1));
+    CHECK(member(after, std::string(kMainMember)) ==
+          editable_json(z.root()).substr(0, editable_json(z.root()).size() - 1));
     CHECK(verify_file(path).ok());
     struct stat st {};
     REQUIRE(::stat(path.c_str(), &st) == 0);
