@@ -135,7 +135,7 @@ class Faults(ZanjTest):
         d = self.fresh("tiny")
         p = in_tiny_filesystem(d, 2 << 20, r'''
             cd "$1"; printf '%s' "$4" > out.zanj
-            "$2" pack "$3" -o out.zanj 2>pack.err; echo "pack=$?"
+            "$2" pack "$3" -o out.zanj --force 2>pack.err; echo "pack=$?"
             cat out.zanj; echo; cat pack.err; ls -a
             rm -f pack.err; "$2" extract "$5" -C x 2>&1; echo "extract=$?"
             ls -a x; cksum x/* 2>/dev/null''', d, os.path.abspath(ZANJ), self.big_npz, OLD.decode(), self.big_zanj)
@@ -165,7 +165,7 @@ class Faults(ZanjTest):
                 self.skipTest("root without user namespaces: cannot make a directory read-only")
             p = in_tiny_filesystem(d, 1 << 20, r'''
                 cd "$1"; printf '%s' "$4" > out.zanj; mkdir x; cd /; mount -o remount,ro "$1"
-                "$2" pack "$3" -o "$1/out.zanj"; echo "pack=$?"; cat "$1/out.zanj"; echo
+                "$2" pack "$3" -o "$1/out.zanj" --force; echo "pack=$?"; cat "$1/out.zanj"; echo
                 "$2" extract "$5" -C "$1/x"; echo "extract=$?"; ls -a "$1" "$1/x"''',
                                    d, os.path.abspath(ZANJ), self.small_npz, OLD.decode(), self.big_zanj)
             text = p.stdout.decode() + p.stderr.decode()
