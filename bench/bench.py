@@ -232,7 +232,7 @@ def bench_archive(zanj, work, label, archive, npz, npydir, member, runs, rows, z
     add("extract", "unzip -q -d", ["unzip", "-q", archive, "-d", out], clean)
     if npz:
         packed = os.path.join(work, "packed.zanj")
-        add("pack", "zanj pack", [zanj, "pack", npz, "-o", packed, "--level", "6"],
+        add("pack", "zanj pack", [zanj, "pack", npz, "-o", packed, "--level", "6", "--force"],
             lambda: os.path.exists(packed) and os.remove(packed))
         pysaved = os.path.join(work, "pysaved.zanj")
         add("pack", "python ZANJ save", [sys.executable, "-c", PY_ZANJ_SAVE, npz, pysaved],
@@ -546,7 +546,7 @@ def main():
             facts["inputs"].append(f"{label}: {arrays} float32 arrays of {elements:,} elements and a "
                                    f"{table_rows:,}-row table, packed by `zanj pack`")
         if not os.path.exists(archive):
-            sh([zanj, "pack", d, "-o", archive])
+            sh([zanj, "pack", d, "-o", archive, "--force"])
         options = limit_options(zanj, archive) if label == "many" else []
         if options:
             facts["inputs"][-1] += f"; zanj refuses it with the default limits, so its commands run with `{' '.join(options)}`"

@@ -35,7 +35,7 @@ def bench_remote(zanj, work, label, directory, runs, rows, facts, measure, sh):
     """Rows for input "remote": the `label` input packed with --store, read from its URL."""
     archive = os.path.join(work, f"{label}-stored.zanj")
     if not os.path.exists(archive):
-        sh([zanj, "pack", directory, "-o", archive, "--store"])
+        sh([zanj, "pack", directory, "-o", archive, "--store", "--force"])
     size = os.path.getsize(archive)
     downloaded = os.path.join(work, "downloaded.zanj")
     with Nginx(work) as nginx:

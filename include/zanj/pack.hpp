@@ -14,6 +14,7 @@
 #include "zanj/archive.hpp"
 #include "zanj/json.hpp"
 #include "zanj/limits.hpp"
+#include "zanj/safe_files.hpp"
 
 namespace zanj {
 
@@ -34,6 +35,9 @@ struct PackSettings {
   unsigned threads = 0;  ///< deflate threads; 0: the CPUs available
   std::string npy_key;   ///< root key of a lone .npy input (default: its stem)
   ResourceLimits limits;
+  /// Whether an existing output may be replaced (`pack --force`); with Replace::no it is an
+  /// Error (usage), before anything is written.
+  Replace replace = Replace::yes;
 };
 
 /// One input: a file or directory, and the root key it is stored under when there are several.

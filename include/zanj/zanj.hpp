@@ -9,6 +9,7 @@
 #include "zanj/core.hpp"
 // The operations.
 #include "zanj/diff.hpp"
+#include "zanj/edit.hpp"
 #include "zanj/export.hpp"
 #include "zanj/extract.hpp"
 #include "zanj/hash.hpp"

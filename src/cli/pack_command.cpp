@@ -36,10 +36,16 @@ struct PackOptions {
   int level = -1;  ///< -1: not given
   bool store = false;
   bool json = false;
+  bool force = false;  ///< --force: replace an existing output
 };
 
 int run_pack(PackOptions& opt) {
   if (opt.store && opt.level >= 0) throw Error("--store and --level exclude each other", Exit::usage);
+  // Refused before any input is read, as extract refuses; write_pack checks again.
+  struct stat existing {};
+  if (!opt.force && ::lstat(opt.output.c_str(), &existing) == 0 && !S_ISDIR(existing.st_mode))
+    throw Error(opt.output + ": exists (use --force to replace it)", Exit::usage);
+  opt.settings.replace = opt.force ? Replace::yes : Replace::no;
   opt.settings.limits.take_global_limits(open_options().limits);
   opt.settings.threads = jobs_or_default(opt.settings.threads);
   if (opt.store) opt.settings.method = ZipMethod::store;
@@ -76,7 +82,7 @@ Command setup_pack(CLI::App& parent) {
   auto opt = std::make_shared<PackOptions>();
   CLI::App* app = parent.add_subcommand("pack", "Make a .zanj archive from .npz, .npy, JSON or an extracted directory");
   app->add_option("INPUT", opt->inputs, "Files or a directory to pack (NAME=PATH to choose a root key)")->required();
-  app->add_option("-o,--output", opt->output, "Archive to write (replaced only on success)")
+  app->add_option("-o,--output", opt->output, "Archive to write (an existing one only with --force)")
       ->required()
       ->type_name("OUT.zanj");
   app->add_option("--key", opt->settings.npy_key, "Root key for a lone .npy input (default: its file stem)")
@@ -93,6 +99,7 @@ Command setup_pack(CLI::App& parent) {
       ->type_name("N")
       ->check(CLI::Range(0, 9));
   app->add_flag("--store", opt->store, "Store members uncompressed");
+  app->add_flag("--force", opt->force, "Replace an existing output archive (only once the new one is complete)");
   add_jobs_option(app, opt->settings.threads, "deflating members");
   app->add_flag("--json", opt->json, "Machine-readable summary on stdout");
   return {app, [opt] { return run_pack(*opt); }};

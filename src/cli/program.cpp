@@ -4,6 +4,7 @@
 
 #include "cat_command.hpp"
 #include "diff_command.hpp"
+#include "edit_command.hpp"
 #include "export_command.hpp"
 #include "extract_command.hpp"
 #include "hash_command.hpp"
@@ -13,6 +14,7 @@
 #include "manual_pages.hpp"
 #include "pack_command.hpp"
 #include "report_command.hpp"
+#include "set_command.hpp"
 #include "stats_command.hpp"
 #include "verify_command.hpp"
 #include "zanj/format.hpp"
@@ -23,7 +25,8 @@ namespace {
 constexpr CommandEntry kCommandEntries[] = {
     {"info", setup_info},       {"ls", setup_ls},     {"cat", setup_cat},       {"verify", setup_verify},
     {"extract", setup_extract}, {"pack", setup_pack}, {"export", setup_export}, {"diff", setup_diff},
-    {"stats", setup_stats},     {"hash", setup_hash}, {"report", setup_report},
+    {"stats", setup_stats},     {"hash", setup_hash}, {"report", setup_report}, {"edit", setup_edit},
+    {"set", setup_set},
 };
 
 /// A page's summary as a command's one-line description: "list the tree" -> "List the tree".

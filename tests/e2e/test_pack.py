@@ -203,11 +203,11 @@ class FailuresLeaveOutputAlone(ZanjTest):
                                        (broken_json, 1, "broken.json"), (refs, 1, "cannot provide"),
                                        (bad_crc, 1, "CRC-32"), (corpus("basic.zanj"), 2, "already a .zanj"),
                                        (os.path.join(tmp, "missing.npz"), 2, "missing.npz")):
-                self.assertFails(run("pack", bad, "-o", out), code, message)
+                self.assertFails(run("pack", bad, "-o", out, "--force"), code, message)
                 self.assert_untouched(tmp, out, before)
             # the same name twice, and an output directory that does not exist
             self.assertFails(run("pack", os.path.join(CONVERT, "single.npy"), "single=" + os.path.join(CONVERT, "plain.json"),
-                                 "-o", out), 2, "'single'")
+                                 "-o", out, "--force"), 2, "'single'")
             self.assertFails(run("pack", os.path.join(CONVERT, "single.npy"), "-o", os.path.join(tmp, "no", "x.zanj")), 2)
             self.assert_untouched(tmp, out, before)
 
@@ -223,7 +223,7 @@ class FailuresLeaveOutputAlone(ZanjTest):
                 f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
                 for _ in range(96):
                     f.write(os.urandom(1 << 20))
-            p = subprocess.Popen([ZANJ, "pack", npz, "-o", out], stderr=subprocess.PIPE)
+            p = subprocess.Popen([ZANJ, "pack", npz, "-o", out, "--force"], stderr=subprocess.PIPE)
             deadline = time.time() + 60
             while time.time() < deadline and not any("zanj-tmp" in n for n in os.listdir(tmp)):
                 time.sleep(0.001)

@@ -112,7 +112,7 @@ class Faults(ZanjTest):
         out = os.path.join(d, "out.zanj")
         with open(out, "wb") as f:
             f.write(OLD)
-        code, err = self.limited("pack", self.big_npz, "-o", out, limit=1 << 20)
+        code, err = self.limited("pack", self.big_npz, "-o", out, "--force", limit=1 << 20)
         self.assertEqual(code, 2, err)
         self.assertEqual(err, f"zanj: error: {out}: cannot write: File too large\n")
         self.assert_old(out)
@@ -135,7 +135,7 @@ class Faults(ZanjTest):
         d = self.fresh("tiny")
         p = in_tiny_filesystem(d, 2 << 20, r'''
             cd "$1"; printf '%s' "$4" > out.zanj
-            "$2" pack "$3" -o out.zanj 2>pack.err; echo "pack=$?"
+            "$2" pack "$3" -o out.zanj --force 2>pack.err; echo "pack=$?"
             cat out.zanj; echo; cat pack.err; ls -a
             rm -f pack.err; "$2" extract "$5" -C x 2>&1; echo "extract=$?"
             ls -a x; cksum x/* 2>/dev/null''', d, os.path.abspath(ZANJ), self.big_npz, OLD.decode(), self.big_zanj)
@@ -165,7 +165,7 @@ class Faults(ZanjTest):
                 self.skipTest("root without user namespaces: cannot make a directory read-only")
             p = in_tiny_filesystem(d, 1 << 20, r'''
                 cd "$1"; printf '%s' "$4" > out.zanj; mkdir x; cd /; mount -o remount,ro "$1"
-                "$2" pack "$3" -o "$1/out.zanj"; echo "pack=$?"; cat "$1/out.zanj"; echo
+                "$2" pack "$3" -o "$1/out.zanj" --force; echo "pack=$?"; cat "$1/out.zanj"; echo
                 "$2" extract "$5" -C "$1/x"; echo "extract=$?"; ls -a "$1" "$1/x"''',
                                    d, os.path.abspath(ZANJ), self.small_npz, OLD.decode(), self.big_zanj)
             text = p.stdout.decode() + p.stderr.decode()
@@ -174,7 +174,7 @@ class Faults(ZanjTest):
             os.chmod(os.path.join(d, "x"), 0o555)
             os.chmod(d, 0o555)
             try:
-                r1 = run("pack", self.small_npz, "-o", out)
+                r1 = run("pack", self.small_npz, "-o", out, "--force")
                 r2 = run("extract", self.big_zanj, "-C", os.path.join(d, "x"))
             finally:
                 os.chmod(d, 0o755)
@@ -228,7 +228,7 @@ class Faults(ZanjTest):
 
         with open(out, "wb") as f:
             f.write(OLD)
-        outcomes = self.interrupted(["pack", self.big_npz, "-o", out], check, (signal.SIGINT, signal.SIGTERM), 20)
+        outcomes = self.interrupted(["pack", self.big_npz, "-o", out, "--force"], check, (signal.SIGINT, signal.SIGTERM), 20)
         self.assertTrue(any(code < 0 for code in outcomes), "no run was interrupted")
 
     def test_signals_at_random_points_of_extract_then_force_completes(self):
@@ -255,7 +255,7 @@ class Faults(ZanjTest):
         subprocess.run([ZANJ, "pack", self.small_npz, "-o", small], check=True)
         want.append(pack_members(small))
         for _ in range(3):
-            ps = [subprocess.Popen([ZANJ, "pack", npz, "-o", out], stderr=subprocess.PIPE)
+            ps = [subprocess.Popen([ZANJ, "pack", npz, "-o", out, "--force"], stderr=subprocess.PIPE)
                   for npz in (self.big_npz, self.small_npz)]
             for p in ps:
                 p.wait(timeout=60)

@@ -115,8 +115,10 @@ PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const 
   const auto [dir, leaf] = split_output(out_path);
   if (leaf.empty() || leaf == "." || leaf == "..") throw Error(out_path + ": not a file name", Exit::usage);
   const UniqueFd dir_fd = open_user_directory(dir, CreateDirs::no);
-  if (entry_type_at(dir_fd.get(), leaf) == EntryType::directory)
-    throw Error(out_path + ": is a directory", Exit::usage);
+  const EntryType existing = entry_type_at(dir_fd.get(), leaf);
+  if (existing == EntryType::directory) throw Error(out_path + ": is a directory", Exit::usage);
+  if (existing != EntryType::missing && settings.replace == Replace::no)
+    throw Error(out_path + ": exists (use --force to replace it)", Exit::usage);
 
   TempFile temp(dir_fd.get(), leaf);
   ZipWriterOptions options{plan.method, settings.level, settings.threads ? settings.threads : available_cpus()};
@@ -132,7 +134,7 @@ PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const 
   summary.members = zip.member_count();
   summary.output_bytes = zip.bytes_written();
   summary.input_bytes = plan.known_bytes();
-  temp.commit(leaf, Replace::yes);
+  temp.commit(leaf, settings.replace);
   return summary;
 }
 

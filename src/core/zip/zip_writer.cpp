@@ -26,7 +26,6 @@ constexpr std::uint64_t kZip64Limit = (std::uint64_t{1} << 31) - 1;
 constexpr std::uint64_t kMaxMembers = 0xFFFF;
 constexpr std::uint16_t kVersion = 20, kZip64Version = 45;
 constexpr std::uint16_t kMadeByUnix = 3 << 8;
-constexpr std::uint32_t kMode0600 = 0600u << 16;  // zipfile's default external attributes
 constexpr std::size_t kZip64LocalExtra = 20;
 constexpr std::size_t kOutputBuffer = std::size_t{1} << 20;
 
@@ -124,6 +123,7 @@ void ZipWriter::begin_member(const std::string& name, const ZipMemberOptions& op
   e.flags = is_ascii(name) ? 0 : kFlagUtf8;
   e.time = options.modified.time;
   e.date = options.modified.date;
+  e.method = static_cast<std::uint16_t>(options_.method);
   e.offset = impl_->offset;
   // As zipfile's _open_to_write: Zip64 when forced or when the data may reach the limit.
   impl_->member_zip64 = options.force_zip64 || options.expected_size + options.expected_size / 20 > kZip64Limit;
@@ -209,6 +209,43 @@ void ZipWriter::add_member(const std::string& name, std::string_view data, ZipMe
   end_member();
 }
 
+void ZipWriter::copy_member(const ByteSource& source, const ZipEntry& entry) {
+  if (impl_->finished) throw Error("internal: member added to a finished ZIP");
+  if (impl_->member) throw Error("internal: member '" + entry.name + "' copied inside '" + impl_->member->name + "'");
+  const LocalHeader local = read_local_header(source, entry);
+  std::uint64_t end = local.data_offset + entry.compressed_size;
+  if (entry.flags & kFlagDescriptor) {
+    // CRC-32 and sizes follow the data, after an optional signature; 8-byte sizes with Zip64.
+    unsigned char sig[4] = {};
+    if (end + 4 <= source.size()) source.read_at(end, sig, 4);
+    const bool signed_descriptor =
+        (sig[0] | sig[1] << 8 | sig[2] << 16 | std::uint32_t{sig[3]} << 24) == kDescriptorSig;
+    end += (signed_descriptor ? 4 : 0) + 4 + (local.has_zip64_extra ? 16 : 8);
+    if (end > source.size()) throw Error(name_ + ": member '" + printable_name(entry.name) + "' ends past its archive");
+  }
+  Entry e;
+  e.name = entry.name;
+  e.flags = entry.flags;
+  e.version = entry.version_needed;
+  e.time = entry.dos_time;
+  e.date = entry.dos_date;
+  e.method = entry.method;
+  e.made_by = entry.version_made_by;
+  e.crc = entry.crc32;
+  e.external_attributes = entry.external_attributes;
+  e.compressed = entry.compressed_size;
+  e.uncompressed = entry.uncompressed_size;
+  e.offset = impl_->offset;
+  std::string chunk;
+  for (std::uint64_t at = entry.local_header_offset; at < end;) {
+    chunk.resize(static_cast<std::size_t>(std::min<std::uint64_t>(end - at, kOutputBuffer)));
+    source.read_at(at, chunk.data(), chunk.size());
+    impl_->append(chunk);
+    at += chunk.size();
+  }
+  entries_.push_back(std::move(e));
+}
+
 void ZipWriter::write_central_directory() {
   const std::uint64_t cd_offset = impl_->offset;
   std::string out;
@@ -222,12 +259,16 @@ void ZipWriter::write_central_directory() {
     }
     if (e.offset > kZip64Limit) put(extra, e.offset, 8);
     if (!extra.empty()) extra.insert(extra.begin(), {'\x01', '\x00', static_cast<char>(extra.size()), '\0'});
-    const std::uint16_t version = extra.empty() ? e.version : kZip64Version;
+    const std::uint16_t version = extra.empty() ? e.version : std::max(e.version, kZip64Version);
+    const std::uint16_t made_by =
+        e.made_by
+            ? static_cast<std::uint16_t>((*e.made_by & 0xFF00) | std::max<std::uint16_t>(*e.made_by & 0xFF, version))
+            : static_cast<std::uint16_t>(kMadeByUnix | version);
     put(out, kCentralSig, 4);
-    put(out, kMadeByUnix | version, 2);
+    put(out, made_by, 2);
     put(out, version, 2);
     put(out, e.flags, 2);
-    put(out, static_cast<std::uint16_t>(options_.method), 2);
+    put(out, e.method, 2);
     put(out, e.time, 2);
     put(out, e.date, 2);
     put(out, e.crc, 4);
@@ -238,7 +279,7 @@ void ZipWriter::write_central_directory() {
     put(out, 0, 2);  // comment length
     put(out, 0, 2);  // disk number
     put(out, 0, 2);  // internal attributes
-    put(out, kMode0600, 4);
+    put(out, e.external_attributes, 4);
     put(out, e.offset > kZip64Limit ? 0xFFFFFFFFu : e.offset, 4);
     out += e.name;
     out += extra;

@@ -8,10 +8,12 @@
 // its local header when it ends, so member data streams through in bounded memory.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "io/byte_source.hpp"
 #include "zip/zip_directory.hpp"
 
 namespace zanj {
@@ -54,6 +56,13 @@ class ZipWriter {
   void end_member();
   /// A whole member at once (zipfile's writestr); Zip64 is decided from its size.
   void add_member(const std::string& name, std::string_view data, ZipMemberOptions options = {});
+  /// Copy a member of another archive as it is stored, without decoding it: its local header,
+  /// compressed data and data descriptor byte for byte from `source` (the archive `entry`
+  /// belongs to), and a central-directory entry with the entry's own method, flags, times,
+  /// CRC-32, sizes and attributes at its new offset (`edit` and `set` keep every member but
+  /// __zanj__.json this way). Central-directory extras other than Zip64 and entry comments are
+  /// not kept. Throws Error when the local header does not read.
+  void copy_member(const ByteSource& source, const ZipEntry& entry);
   /// Write the central directory and end records. Nothing may be added afterwards.
   void finish();
 
@@ -64,7 +73,9 @@ class ZipWriter {
   struct Entry {
     std::string name;
     std::uint16_t flags = 0, version = 20, time = 0, date = 0;
-    std::uint32_t crc = 0;
+    std::uint16_t method = 0;
+    std::optional<std::uint16_t> made_by;  ///< a copied member's; this writer's own: Unix, `version`
+    std::uint32_t crc = 0, external_attributes = 0600u << 16;
     std::uint64_t compressed = 0, uncompressed = 0, offset = 0;
   };
   struct Impl;

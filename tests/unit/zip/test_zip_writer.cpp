@@ -146,3 +146,71 @@ TEST_SUITE("zip_writer") {
     CHECK((later.date >> 9) == 46);
   }
 }
+
+TEST_SUITE("zip_writer copy_member") {
+  using zanj::test::corpus;
+  using zanj::test::read_file;
+
+  TEST_CASE("a copied member keeps its local header, data, CRC-32, method, times and attributes") {
+    TempDir dir;
+    const Archive source(corpus("model.zanj"));
+    const std::string path = write_zip(dir, {}, [&](ZipWriter& w) {
+      w.add_member("first.json", "{\"x\": 1}");  // shifts every copied member
+      for (const ZipEntry& e : source.entries()) w.copy_member(archive_source(source), e);
+    });
+    const Archive copy(path);
+    REQUIRE(copy.entries().size() == source.entries().size() + 1);
+    const std::string original = read_file(corpus("model.zanj")), written = read_file(path);
+    for (std::size_t i = 0; i < source.entries().size(); ++i) {
+      const ZipEntry& a = source.entries()[i];
+      const ZipEntry& b = copy.entries()[i + 1];
+      CAPTURE(a.name);
+      CHECK(b.name == a.name);
+      CHECK(b.crc32 == a.crc32);
+      CHECK(b.method == a.method);
+      CHECK(b.flags == a.flags);
+      CHECK(b.dos_time == a.dos_time);
+      CHECK(b.dos_date == a.dos_date);
+      CHECK(b.external_attributes == a.external_attributes);
+      CHECK(b.version_made_by == a.version_made_by);
+      CHECK(b.compressed_size == a.compressed_size);
+      CHECK(b.uncompressed_size == a.uncompressed_size);
+      CHECK(b.local_header_offset > a.local_header_offset);
+      // the local record (header and compressed data) byte for byte
+      const LocalHeader la = read_local_header(archive_source(source), a);
+      const std::size_t length = la.data_offset - a.local_header_offset + a.compressed_size;
+      CHECK(written.substr(b.local_header_offset, length) == original.substr(a.local_header_offset, length));
+      CHECK(member(copy, a.name) == member(source, a.name));
+    }
+  }
+
+  TEST_CASE("a data descriptor is copied with its member") {
+    TempDir dir;
+    // A stored member with flag bit 3: zeros in the local header, a signed descriptor after the data.
+    std::string zip;
+    const auto put = [&](std::uint64_t v, int width) {
+      for (int i = 0; i < width; ++i) zip.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
+    };
+    const std::string name = "a.txt", data = "hello";
+    const std::uint32_t crc = 0x3610A686;  // crc32("hello")
+    put(0x04034b50, 4), put(20, 2), put(8, 2), put(0, 2), put(0, 2), put(0x21, 2), put(0, 12), put(name.size(), 2),
+        put(0, 2);
+    zip += name + data;
+    put(0x08074b50, 4), put(crc, 4), put(data.size(), 4), put(data.size(), 4);
+    const std::uint64_t cd = zip.size();
+    put(0x02014b50, 4), put(20, 2), put(20, 2), put(8, 2), put(0, 2), put(0, 2), put(0x21, 2), put(crc, 4),
+        put(data.size(), 4), put(data.size(), 4), put(name.size(), 2), put(0, 12), put(0, 4);
+    zip += name;
+    const std::uint64_t cd_size = zip.size() - cd;
+    put(0x06054b50, 4), put(0, 4), put(1, 2), put(1, 2), put(cd_size, 4), put(cd, 4), put(0, 2);
+    const Archive source = Archive::from_memory(zip, "descriptor.zip");
+    const std::string path = write_zip(dir, {}, [&](ZipWriter& w) {
+      w.add_member("b.txt", "x");
+      w.copy_member(archive_source(source), source.entries()[0]);
+    });
+    const Archive copy(path);
+    CHECK(member(copy, "a.txt") == "hello");
+    CHECK(copy.entries()[1].flags == 8);
+    CHECK(read_file(path).find(zip.substr(0, cd)) != std::string::npos);  // header, data and descriptor
+  }
+}
