@@ -19,7 +19,8 @@ namespace zanj {
 
 struct ArraySummary {
   std::string path;
-  std::string dtype;
+  std::string dtype;    ///< numpy's name (ArrayNode::numpy_dtype)
+  std::string library;  ///< "torch" or "numpy" (ArrayNode::library)
   std::vector<std::uint64_t> shape;
   std::uint64_t bytes = 0;  ///< values' size: elements x itemsize (0 when the dtype is unknown)
   std::string storage;      ///< "inline" or "external"

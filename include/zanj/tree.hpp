@@ -68,7 +68,7 @@ std::string_view encoding_name(ArrayEncoding encoding);
 struct ArrayNode {
   ArrayEncoding encoding = ArrayEncoding::list;
   bool torch = false;  ///< torch.Tensor:... rather than numpy.ndarray:...
-  std::string dtype;   ///< exactly as written in the JSON ("" if missing)
+  std::string dtype;   ///< exactly as written in the JSON ("" if missing): what verify checks
   std::vector<std::uint64_t> shape;
   bool has_shape = false;  ///< "shape" present and a list of non-negative ints
   std::optional<std::uint64_t> n_elements;
@@ -77,6 +77,12 @@ struct ArrayNode {
   bool external() const { return encoding == ArrayEncoding::external; }
   /// Product of shape (1 for a 0-d array); nullopt if the shape is missing or overflows.
   std::optional<std::uint64_t> element_count() const;
+  /// The dtype as every output prints it: numpy's name ("float32", "int64", "bool"), the
+  /// same for a tensor stored as "torch.float32" and one stored inline as "float32".
+  std::string numpy_dtype() const;
+  /// The tensor library that stored the array: "torch" (a torch.Tensor node, or a dtype
+  /// written "torch.*") or "numpy".
+  std::string_view library() const;
 };
 
 struct TableNode {

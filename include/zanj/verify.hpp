@@ -79,6 +79,18 @@ struct VerifyOptions {
   std::function<std::function<void(std::string_view chunk)>(const std::string& member)> member_data;
 };
 
+/// The problems of one code, for a report that names each code once (`verify` without -v).
+struct ProblemGroup {
+  std::string code;
+  /// Problems of the code found, listed or not (VerifyReport::code_counts).
+  std::uint64_t count = 0;
+  /// The listed ones, in the report's order (the first is the example a summary shows).
+  std::vector<const Problem*> listed;
+};
+/// `problems` (a report's errors or its warnings) grouped by code, in the order of each code's
+/// first problem. The pointers point into `problems`.
+std::vector<ProblemGroup> group_problems(const VerifyReport& report, const std::vector<Problem>& problems);
+
 /// Verify the archive at `path` ("-": standard input, as for Archive). Throws Error
 /// (Exit::usage) only when it cannot be opened or read; everything wrong with its bytes,
 /// including not being a ZIP at all, is in the report.

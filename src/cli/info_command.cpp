@@ -4,11 +4,13 @@
 #include <memory>
 
 #include "diagnostics.hpp"
+#include "info_model.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
 #include "style.hpp"
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
+#include "zanj/model_card.hpp"
 #include "zanj/summary.hpp"
 #include "zanj/archive.hpp"
 
@@ -22,16 +24,6 @@ struct InfoOptions {
   bool no_members = false;  ///< --no-members
   std::size_t largest = 5;  ///< --largest
 };
-
-/// 1234567 as "1,234,567": a parameter count read at a glance.
-std::string grouped(std::uint64_t n) {
-  std::string digits = std::to_string(n), out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
 
 /// The format key the archive's nodes carry: "__muutils_format__", "__format__" (releases
 /// before muutils 0.8), "mixed", or null when no node is format-keyed.
@@ -52,11 +44,8 @@ std::string format_text(const Summary& s) {
 Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, const InfoOptions& opt) {
   JsonArray largest;
   for (const auto& a : s.largest_arrays) {
-    JsonObject o{{"path", a.path},
-                 {"dtype", a.dtype},
-                 {"shape", shape_json(a.shape)},
-                 {"bytes", a.bytes},
-                 {"storage", a.storage}};
+    JsonObject o{{"path", a.path},   {"dtype", a.dtype},    {"library", a.library}, {"shape", shape_json(a.shape)},
+                 {"bytes", a.bytes}, {"storage", a.storage}};
     if (!a.member.empty()) o.emplace_back("member", a.member);
     largest.emplace_back(std::move(o));
   }
@@ -65,6 +54,7 @@ Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, 
     if (const JsonView full = z.meta().find("zanj_cfg")) cfg = full.copy();
   JsonArray problems;
   for (const auto& p : z.problems()) problems.emplace_back(p);
+  const std::optional<ModelCard> card = model_card(z);
   return Json(JsonObject{
       {"file", file},
       {"members", s.members},
@@ -87,6 +77,7 @@ Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, 
       {"torch", s.torch.empty() ? Json(nullptr) : Json(s.torch)},
       {"zanj_cfg", std::move(cfg)},
       {"largest_arrays", Json(std::move(largest))},
+      {"model", card ? model_card_json(*card) : Json(nullptr)},
       {"member_list", Json(members_json(z.archive()))},
       {"problems", Json(std::move(problems))},
   });
@@ -130,12 +121,14 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
   for (std::size_t i = 0; i < s.largest_arrays.size(); ++i) {
     const auto& a = s.largest_arrays[i];
     row(i == 0 ? "largest" : "", (a.path.empty() ? "(root)" : a.path) + "  " + terminal_safe(a.dtype) +
-                                     shape_text(a.shape) + "  " + human_bytes(a.bytes) + "  " + a.storage);
+                                     shape_text(a.shape) + library_mark(a.library) + "  " + human_bytes(a.bytes) +
+                                     "  " + a.storage);
   }
   for (const auto& p : z.problems()) row(colored(Color::red, "problem"), terminal_safe(p));
   std::string out = bold(terminal_safe(file)) + ": ZANJ archive, " + std::to_string(s.members) + " members, " +
                     human_bytes(s.compressed_bytes) + " (" + human_bytes(s.uncompressed_bytes) + " unpacked)\n";
   out += format_table(rows, "  ");
+  if (const std::optional<ModelCard> card = model_card(z)) out += model_card_text(*card);
   if (!opt.no_members) {
     // Two passes over the entries (widths, then lines) instead of a table of every row: an
     // archive of many members would hold five strings per member until the end.

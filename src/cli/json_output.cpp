@@ -15,12 +15,15 @@ Json verify_json(const VerifyReport& report, bool strict) {
     return Json(std::move(out));
   };
   const VerifyCounts& c = report.checked;
+  JsonObject counts;  // problems found per code, listed or not
+  for (const auto& [code, count] : report.code_counts) counts.emplace_back(code, count);
   Json out(JsonObject{
       {"file", terminal_safe(report.file)},
       {"ok", report.ok(strict)},
       {"strict", strict},
       {"errors", problems(report.errors)},
       {"warnings", problems(report.warnings)},
+      {"counts", Json(std::move(counts))},
       {"checked", Json(JsonObject{{"members", c.members},
                                   {"members_read", c.members_read},
                                   {"bytes_read", c.bytes_read},

@@ -106,7 +106,11 @@ Json entry_json(const ZanjFile& z, const Shown& v, bool long_format) {
   switch (f.holds) {
     case Holds::array: {
       const ArrayNode& a = *n.array;
+      // "dtype" stays the stored text, which the conformance facts check; "numpy_dtype" is the
+      // one spelling every other output prints.
       o.emplace_back("dtype", a.dtype);
+      o.emplace_back("numpy_dtype", a.numpy_dtype());
+      o.emplace_back("library", std::string(a.library()));
       o.emplace_back("shape", shape_json(a.shape));
       o.emplace_back("storage", a.external() ? "external" : "inline");
       o.emplace_back("encoding", std::string(encoding_name(a.encoding)));
@@ -189,7 +193,7 @@ RowText row_text(const ZanjFile& z, const Node& n, bool long_format, bool with_s
   RowText r;
   switch (f.holds) {
     case Holds::array:
-      r.detail = terminal_safe(n.array->dtype) + shape_text(n.array->shape);
+      r.detail = terminal_safe(n.array->numpy_dtype()) + shape_text(n.array->shape);
       if (with_storage)
         r.storage = n.array->external() ? terminal_safe(n.array->member)
                                         : "inline (" + std::string(encoding_name(n.array->encoding)) + ")";
@@ -215,7 +219,7 @@ RowText row_text(const ZanjFile& z, const Node& n, bool long_format, bool with_s
   }
   r.kind = kind_name(n.kind);
   if (!n.format.empty() && !n.array && !n.table && !n.list) r.kind += " " + terminal_safe(n.format);
-  if (n.array) r.kind += n.array->torch ? " (torch)" : "";
+  if (n.array) r.kind += library_mark(n.array->library());
   r.inline_storage = !n.is_reference();
   return r;
 }

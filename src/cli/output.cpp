@@ -1,5 +1,7 @@
 #include "output.hpp"
 
+#include <langinfo.h>
+#include <locale.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
@@ -39,6 +41,25 @@ std::optional<std::size_t> stdout_columns() {
   if (::ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
   return std::nullopt;
 }
+
+bool locale_is_utf8() {
+  const locale_t user = ::newlocale(LC_CTYPE_MASK, "", static_cast<locale_t>(nullptr));
+  if (!user) return false;
+  const bool utf8 = std::strcmp(::nl_langinfo_l(CODESET, user), "UTF-8") == 0;
+  ::freelocale(user);
+  return utf8;
+}
+
+std::string grouped(std::uint64_t n) {
+  std::string digits = std::to_string(n), out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string library_mark(std::string_view library) { return library == "torch" ? " (torch)" : ""; }
 
 std::string human_bytes(std::uint64_t bytes) {
   static constexpr const char* units[] = {"KiB", "MiB", "GiB", "TiB", "PiB"};

@@ -29,6 +29,14 @@ bool stdout_is_terminal();
 bool stderr_is_terminal();
 /// The width of the terminal stdout is on, when it is one that knows its size.
 std::optional<std::size_t> stdout_columns();
+/// Whether the user's locale (LC_ALL, LC_CTYPE, LANG) writes UTF-8; the process's own locale
+/// stays "C", so numbers keep their '.'.
+bool locale_is_utf8();
+/// The text outputs' marker of an array's tensor library, after its kind or dtype: " (torch)"
+/// for "torch", nothing for numpy (ArrayNode::library).
+std::string library_mark(std::string_view library);
+/// 1234567 as "1,234,567": a parameter count read at a glance.
+std::string grouped(std::uint64_t n);
 /// "2.0 KiB", "1.5 GiB", "312 B".
 std::string human_bytes(std::uint64_t bytes);
 /// A CRC-32 as 8 lowercase hex digits, as `unzip -v` and the corpus facts write it.

@@ -54,16 +54,6 @@ Json stats_json(JsonObject head, const ArrayStats& s) {
   return Json(std::move(head));
 }
 
-/// Whether the user's locale (LC_ALL, LC_CTYPE, LANG) writes UTF-8; the process's own locale
-/// stays "C", so numbers keep their '.'.
-bool locale_is_utf8() {
-  const locale_t user = ::newlocale(LC_CTYPE_MASK, "", static_cast<locale_t>(nullptr));
-  if (!user) return false;
-  const bool utf8 = std::strcmp(::nl_langinfo_l(CODESET, user), "UTF-8") == 0;
-  ::freelocale(user);
-  return utf8;
-}
-
 /// Columns of the terminal on stdout, else $COLUMNS, else 80.
 std::size_t output_width() {
   struct winsize ws {};
@@ -171,11 +161,15 @@ int run_stats(const StatsOptions& opt) {
     histograms.push_back(std::move(profile.histogram));
     if (opt.json) {
       const ArrayNode& a = *v.node.array;
-      arrays.push_back(
-          stats_json(JsonObject{{"path", v.path()}, {"dtype", a.dtype}, {"shape", shape_json(a.shape)}}, s));
+      arrays.push_back(stats_json(JsonObject{{"path", v.path()},
+                                             {"dtype", a.numpy_dtype()},
+                                             {"library", std::string(a.library())},
+                                             {"shape", shape_json(a.shape)}},
+                                  s));
       if (opt.hist) arrays.back().as_object().emplace_back("histogram", histogram_json(histograms.back()));
     } else {
-      rows.push_back({v.path().empty() ? "/" : v.path(), terminal_safe(v.node.array->dtype),
+      rows.push_back({v.path().empty() ? "/" : v.path(),
+                      terminal_safe(v.node.array->numpy_dtype()) + library_mark(v.node.array->library()),
                       shape_text(v.node.array->shape), std::to_string(s.count), short_number(s.min),
                       short_number(s.max), short_number(s.mean), short_number(s.std), std::to_string(s.nan),
                       std::to_string(s.pos_inf + s.neg_inf)});

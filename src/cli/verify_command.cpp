@@ -24,6 +24,7 @@ namespace {
 struct VerifyCliOptions {
   std::vector<std::string> files;
   bool quiet = false;
+  bool verbose = false;  ///< -v: every problem on its own line, not grouped by code
   bool json = false;
   bool strict = false;
   std::string junit;  ///< --junit FILE: also write a JUnit XML report there
@@ -33,13 +34,44 @@ struct VerifyCliOptions {
 
 std::string plural(std::size_t n, const char* word) { return std::to_string(n) + " " + word + (n == 1 ? "" : "s"); }
 
-std::string problem_line(const char* severity, const Problem& p) {
+/// Where a problem is: "MEMBER (at PATH)", "MEMBER", "at PATH" or "".
+std::string problem_place(const Problem& p) {
   std::string where = p.member;
   if (!p.path.empty()) where += (where.empty() ? "at " : " (at ") + p.path + (where.empty() ? "" : ")");
+  return where;
+}
+
+std::string problem_line(const char* severity, const Problem& p) {
+  const std::string where = problem_place(p);
   return std::string("  ") + severity + " [" + p.code + "] " + (where.empty() ? "" : where + ": ") + p.message + "\n";
 }
 
-std::string report_text(const VerifyReport& r, bool strict) {
+/// How many members a grouped line names before "…".
+constexpr std::size_t kNamedPerGroup = 3;
+
+/// A code that repeats, on two lines: the count and the first few places, then the first
+/// problem as an example: "  error [dtype_mismatch] ×31: a.npy, b.npy, c.npy, … (-v lists all)".
+std::string group_lines(const char* severity, const ProblemGroup& g) {
+  if (g.count == 1) return problem_line(severity, *g.listed.front());
+  const bool utf8 = locale_is_utf8();
+  std::string names;
+  std::size_t named = 0, placed = 0;
+  for (const Problem* p : g.listed) {
+    const std::string where = p->member.empty() ? p->path : p->member;
+    if (where.empty()) continue;
+    ++placed;
+    if (named == kNamedPerGroup) continue;
+    names += (named++ ? ", " : "") + where;
+  }
+  if (named && (placed > named || g.count > placed)) names += utf8 ? ", \u2026" : ", ...";
+  std::string out = std::string("  ") + severity + " [" + g.code + "] " + (utf8 ? "\u00d7" : "x") +
+                    std::to_string(g.count) + (names.empty() ? "" : ": " + names) + " (-v lists all)\n";
+  const Problem& first = *g.listed.front();
+  const std::string where = problem_place(first);
+  return out + "    " + (where.empty() ? "" : where + ": ") + first.message + "\n";
+}
+
+std::string report_text(const VerifyReport& r, bool strict, bool verbose) {
   std::string out = r.file + ": ";
   if (r.ok(strict)) {
     out += r.warnings.empty() ? "ok\n" : "ok (" + plural(r.warnings.size(), "warning") + ")\n";
@@ -49,8 +81,13 @@ std::string report_text(const VerifyReport& r, bool strict) {
     out += "INVALID (" + plural(r.errors.size(), "error") +
            (r.warnings.empty() ? std::string() : ", " + plural(r.warnings.size(), "warning")) + ")\n";
   }
-  for (const Problem& p : r.errors) out += problem_line("error", p);
-  for (const Problem& p : r.warnings) out += problem_line("warning", p);
+  if (verbose) {
+    for (const Problem& p : r.errors) out += problem_line("error", p);
+    for (const Problem& p : r.warnings) out += problem_line("warning", p);
+    return out;
+  }
+  for (const ProblemGroup& g : group_problems(r, r.errors)) out += group_lines("error", g);
+  for (const ProblemGroup& g : group_problems(r, r.warnings)) out += group_lines("warning", g);
   return out;
 }
 
@@ -99,7 +136,7 @@ int run_verify(const VerifyCliOptions& opt) {
     if (outcome.report && !outcome.report->ok(opt.strict)) status = std::max(status, static_cast<int>(Exit::invalid));
     if (outcome.report && !opt.quiet)
       write_out(opt.json ? to_json(verify_json(*outcome.report, opt.strict)) + "\n"
-                         : report_text(*outcome.report, opt.strict));
+                         : report_text(*outcome.report, opt.strict, opt.verbose));
     if (annotate) write_out(github_annotations(outcome, opt.strict));
     if (!opt.junit.empty()) outcomes.push_back(std::move(outcome));
   }
@@ -123,6 +160,7 @@ Command setup_verify(CLI::App& parent) {
       ->required()
       ->transform(input_operand());
   app->add_flag("-q,--quiet", opt->quiet, "Print nothing; the exit status says it all");
+  app->add_flag("-v,--verbose", opt->verbose, "List every problem on its own line, not grouped by code");
   app->add_flag("--json", opt->json, "One JSON report per file, one per line");
   app->add_flag("--strict", opt->strict, "Warnings make a file invalid too (exit 1)");
   app->add_option("--junit", opt->junit, "Also write a JUnit XML report to FILE (one test case per archive)")

@@ -10,7 +10,8 @@ import time
 import unittest
 import zipfile
 
-from common import SOURCE_DIR, ZanjTest, archives, corpus, facts, main, malformed, run
+from common import (SOURCE_DIR, ZanjTest, archives, corpus, external_array, facts, main, malformed, npy_bytes, run,
+                    write_reference_zanj)
 import malformed_gen
 
 # What each archive in the shared corpus's malformed/ must be reported as.
@@ -175,6 +176,31 @@ class Output(ZanjTest):
         self.assertEqual(lines[1], corpus("malformed", "bad_crc.zanj") + ": INVALID (1 error)")
         self.assertRegex(lines[2], r"^  error \[crc_mismatch\] big_array\.npy: .*CRC-32")
 
+    def test_repeated_codes_are_grouped(self):
+        """Seven arrays whose .npy headers disagree with their nodes: one npy_mismatch entry with
+        its count, unless -v; --json keeps all seven and counts them."""
+        with tempfile.TemporaryDirectory() as tmp:
+            names = ["w%d" % i for i in range(7)]
+            root = {n: external_array(f"sd/{n}.npy", "float32", [2]) for n in names}
+            members = {f"sd/{n}.npy": npy_bytes("<f8", (2,), b"\x00" * 16) for n in names}
+            members["sd/w0.npy"] = b"\x00" * 5 + members["sd/w0.npy"]  # and one other problem
+            path = write_reference_zanj(os.path.join(tmp, "many.zanj"), root, members)
+            r = run("verify", path, env={"LC_ALL": "C.UTF-8"})
+            self.assertEqual(r.code, 1, r.err)
+            grouped = [l for l in r.text.splitlines() if "[npy_mismatch]" in l]
+            self.assertEqual(len(grouped), 1, r.text)
+            self.assertRegex(grouped[0], r"^  error \[npy_mismatch\] \u00d76: sd/w1\.npy, sd/w2\.npy, sd/w3\.npy, "
+                                         r"\u2026 \(-v lists all\)$")
+            following = r.text.splitlines()[r.text.splitlines().index(grouped[0]) + 1]
+            self.assertRegex(following, r"^    sd/w1\.npy \(at w1\): ")
+            ascii_text = run("verify", path, env={"LC_ALL": "C"}).text
+            self.assertIn("[npy_mismatch] x6: sd/w1.npy, sd/w2.npy, sd/w3.npy, ... (-v lists all)", ascii_text)
+            verbose = run("verify", "-v", path).text
+            self.assertEqual(sum("[npy_mismatch]" in l for l in verbose.splitlines()), 6, verbose)
+            _, [rep] = report(path)
+            self.assertEqual(sum(p["code"] == "npy_mismatch" for p in rep["errors"]), 6)
+            self.assertEqual(rep["counts"]["npy_mismatch"], 6)
+
     def test_quiet_prints_nothing(self):
         r = run("verify", "-q", corpus("malformed", "bad_crc.zanj"))
         self.assertEqual((r.code, r.out, r.err), (1, b"", ""))
@@ -184,7 +210,8 @@ class Output(ZanjTest):
         r, reps = report(corpus("basic.zanj"), corpus("malformed", "truncated.zanj"))
         self.assertEqual(r.code, 1)
         self.assertEqual([x["ok"] for x in reps], [True, False])
-        self.assertEqual(set(reps[1]), {"file", "ok", "strict", "errors", "warnings", "checked"})
+        self.assertEqual(set(reps[1]), {"file", "ok", "strict", "errors", "warnings", "counts", "checked"})
+        self.assertEqual(sum(reps[1]["counts"].values()), len(reps[1]["errors"]) + len(reps[1]["warnings"]))
         self.assertEqual([x["strict"] for x in reps], [False, False])
         self.assertEqual(set(reps[1]["errors"][0]), {"code", "member", "path", "message"})
 

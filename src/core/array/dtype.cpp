@@ -234,6 +234,13 @@ Result<Dtype> read_dtype_name(std::string_view name) {
 
 Dtype parse_dtype_name(std::string_view name) { return read_dtype_name(name).value_or_throw(); }
 
+std::string numpy_dtype_name(std::string_view stored) {
+  if (const Result<Dtype> dtype = read_dtype_name(stored)) return dtype->numpy_name();
+  constexpr std::string_view torch_prefix = "torch.";
+  if (stored.starts_with(torch_prefix)) stored.remove_prefix(torch_prefix.size());
+  return std::string(stored);
+}
+
 bool dtypes_compatible(const Dtype& json_dtype, const Dtype& npy_dtype) {
   if (json_dtype.kind != npy_dtype.kind || json_dtype.itemsize != npy_dtype.itemsize) return false;
   if (json_dtype.swap_unit() <= 1 || json_dtype.itemsize == 0) return true;  // order is moot

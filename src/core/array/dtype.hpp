@@ -57,6 +57,13 @@ Result<Dtype> read_dtype_name(std::string_view name);
 /// The same, throwing the failure as an Error (for an array that is to be read).
 Dtype parse_dtype_name(std::string_view name);
 
+/// numpy's name for a stored "dtype" string, whichever library wrote it: "torch.float32" and
+/// "float32" both give "float32", "torch.long" gives "int64", "<f8" gives "float64". A name
+/// numpy has no type for keeps its text without the "torch." prefix ("torch.bfloat16" gives
+/// "bfloat16"); any other unreadable name is returned as it is. What the outputs print;
+/// verify keeps checking the stored text.
+std::string numpy_dtype_name(std::string_view stored);
+
 /// Whether a reference node's dtype agrees with its .npy header: same kind
 /// and itemsize, and same byte order where byte order matters.
 bool dtypes_compatible(const Dtype& json_dtype, const Dtype& npy_dtype);

@@ -99,7 +99,8 @@ std::string describe_node(const Node& n) {
     case NodeKind::table:
       return "table" + count(n.table->columns.size(), "columns");
     case NodeKind::array:
-      return std::string(n.array->torch ? "tensor " : "array ") + n.array->dtype + " " + shape_text(n.array->shape);
+      return std::string(n.array->library() == "torch" ? "tensor " : "array ") + n.array->numpy_dtype() + " " +
+             shape_text(n.array->shape);
     default:
       return n.format;  // dataclass or other format-keyed node: its format says what it is
   }

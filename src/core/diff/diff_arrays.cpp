@@ -122,7 +122,7 @@ void TreeDiffer::compare_array_values(const std::string& path, const Node& a, co
   // Byte order is storage: ">f8" and "float64" hold the same values.
   const auto dx = parsed_dtype(x.dtype), dy = parsed_dtype(y.dtype);
   const bool same_type = dx && dy ? dx->kind == dy->kind && dx->itemsize == dy->itemsize : x.dtype == y.dtype;
-  if (!same_type) add({scope_, path, DiffKind::dtype_changed, x.dtype, y.dtype, {}});
+  if (!same_type) add({scope_, path, DiffKind::dtype_changed, x.numpy_dtype(), y.numpy_dtype(), {}});
   if (stopped()) return;
   if (x.shape != y.shape || x.has_shape != y.has_shape) {
     add({scope_, path, DiffKind::shape_changed, shape_json(x.shape), shape_json(y.shape), {}});

@@ -1,5 +1,6 @@
 #include "zanj/tree.hpp"
 
+#include "array/dtype.hpp"
 #include "object/tree_json.hpp"
 
 namespace zanj {
@@ -98,6 +99,10 @@ std::optional<std::uint64_t> ArrayNode::element_count() const {
     if (__builtin_mul_overflow(n, d, &n)) return std::nullopt;
   return n;
 }
+
+std::string ArrayNode::numpy_dtype() const { return numpy_dtype_name(dtype); }
+
+std::string_view ArrayNode::library() const { return torch || dtype.starts_with("torch.") ? "torch" : "numpy"; }
 
 const std::string& Node::member() const {
   static const std::string none;

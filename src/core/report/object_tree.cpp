@@ -268,9 +268,9 @@ class TreeWriter {
     out_ += flagged ? "<li id=\"" + record.anchor + "\">" : "<li>";
     out_ += figures ? "<details open><summary><b>" : "<b>";  // shown whenever its container is
     append_escaped(out_, name);
-    out_ += "</b> <span class=\"k\">array ";
-    append_escaped(out_, a.dtype + " " + shape_text(a.shape) + " " + std::string(encoding_name(a.encoding)) + " " +
-                             byte_size_text(record.bytes));
+    out_ += a.library() == "torch" ? "</b> <span class=\"k\">array (torch) " : "</b> <span class=\"k\">array ";
+    append_escaped(out_, a.numpy_dtype() + " " + shape_text(a.shape) + " " + std::string(encoding_name(a.encoding)) +
+                             " " + byte_size_text(record.bytes));
     if (a.external() && figures) append_escaped(out_, " in " + a.member);
     out_ += "</span>";
     if (!profile) {

@@ -155,8 +155,8 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
       else
         s.array_elements = total;
       if (floor && bytes <= *floor) return true;
-      arrays.push_back(ArraySummary{v.path(), n.array->dtype, n.array->shape, bytes,
-                                    n.array->external() ? "external" : "inline", n.array->member});
+      arrays.push_back(ArraySummary{v.path(), n.array->numpy_dtype(), std::string(n.array->library()), n.array->shape,
+                                    bytes, n.array->external() ? "external" : "inline", n.array->member});
       if (arrays.size() >= cut_at) {
         std::stable_sort(arrays.begin(), arrays.end(), by_size);
         arrays.resize(largest);

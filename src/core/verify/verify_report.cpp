@@ -224,6 +224,21 @@ void finish_report(VerifyReport& report) {
   }
 }
 
+std::vector<ProblemGroup> group_problems(const VerifyReport& report, const std::vector<Problem>& problems) {
+  std::vector<ProblemGroup> groups;
+  for (const Problem& p : problems) {
+    auto group = std::find_if(groups.begin(), groups.end(), [&](const ProblemGroup& g) { return g.code == p.code; });
+    if (group == groups.end()) group = groups.insert(groups.end(), ProblemGroup{p.code, 0, {}});
+    group->listed.push_back(&p);
+  }
+  for (ProblemGroup& g : groups) {
+    g.count = g.listed.size();
+    for (const auto& [code, count] : report.code_counts)
+      if (code == g.code && count > VerifyReport::kMaxListedPerCode) g.count = count;  // the rest went unlisted
+  }
+  return groups;
+}
+
 void add_read_failure(VerifyReport& report, const ZipEntry& entry, const Error& error, std::string_view archive_name) {
   // The report names the archive; the member's own error need not.
   const std::string message = error.message_in(archive_name);

@@ -198,4 +198,16 @@ TEST_SUITE("dtype") {
     CHECK_FALSE(dtypes_compatible(parse_dtype_name("<U7"), parse_descr("<U6")));
     CHECK_FALSE(dtypes_compatible(parse_dtype_name("|S4"), parse_descr("<U1")));
   }
+
+  TEST_CASE("numpy_dtype_name: one spelling whichever library stored the array") {
+    CHECK(numpy_dtype_name("torch.float32") == "float32");
+    CHECK(numpy_dtype_name("float32") == "float32");
+    CHECK(numpy_dtype_name("torch.long") == "int64");
+    CHECK(numpy_dtype_name("torch.bool") == "bool");
+    CHECK(numpy_dtype_name("<f8") == "float64");
+    CHECK(numpy_dtype_name(">f8") == ">f8");                  // byte order kept, as numpy prints it
+    CHECK(numpy_dtype_name("torch.bfloat16") == "bfloat16");  // no numpy type: the name alone
+    CHECK(numpy_dtype_name("object") == "object");
+    CHECK(numpy_dtype_name("") == "");
+  }
 }

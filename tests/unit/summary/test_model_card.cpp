@@ -1,0 +1,102 @@
+#include <doctest/doctest.h>
+
+#include "test_support.hpp"
+#include "zanj/model_card.hpp"
+#include "zanj_builder.hpp"
+
+using namespace zanj;
+using test::make_zanj;
+
+namespace {
+
+/// An inline tensor node of `dtype` and shape [n] (the values do not matter to the card).
+std::string tensor(const std::string& dtype, int n) {
+  return R"J({"__muutils_format__": "torch.Tensor:external", "$ref": "x.npy", "dtype": ")J" + dtype +
+         R"J(", "shape": [)J" + std::to_string(n) + "]}";
+}
+
+}  // namespace
+
+TEST_SUITE("model_card") {
+  TEST_CASE("layer patterns replace numeric key components") {
+    CHECK(layer_pattern("layers.12.mlp.weight") == "layers.#.mlp.weight");
+    CHECK(layer_pattern("net.0.weight") == "net.#.weight");
+    CHECK(layer_pattern("h.1.mlp.0.bias") == "h.#.mlp.#.bias");
+    CHECK(layer_pattern("embed") == "embed");
+    CHECK(layer_pattern("block1.w") == "block1.w");  // digits inside a name stay
+    CHECK(layer_pattern("a..1") == "a..#");
+  }
+
+  TEST_CASE("a ConfiguredModel root: class, config, parameters, modules, dtypes, patterns, records") {
+    const ZanjFile z = make_zanj(R"J({"__muutils_format__": "Net",
+      "zanj_model_config": {"__muutils_format__": "NetConfig(SerializableDataclass)", "d": 4, "act": "GELU",
+                            "sizes": [1, 2]},
+      "meta": {"class_name": "Net", "num_params": 30},
+      "training_records": {"loss": [3.0, 2.0, 1.5], "epochs": 2, "opt": "AdamW", "sched": {"a": 1, "b": 2}},
+      "state_dict": {"layers.0.w": )J" +
+                                 tensor("torch.float32", 8) + R"J(, "layers.1.w": )J" + tensor("float32", 8) +
+                                 R"J(, "layers.0.b": )J" + tensor("float32", 2) + R"J(, "layers.1.b": )J" +
+                                 tensor("torch.float32", 2) + R"J(, "head": )J" + tensor("float32", 10) +
+                                 R"J(, "steps": )J" + tensor("torch.int64", 3) + "}}");
+    const std::optional<ModelCard> card = model_card(z);
+    REQUIRE(card);
+    CHECK(card->path.empty());
+    CHECK(card->state_dict_path == "state_dict");
+    CHECK(card->class_name == "Net");
+    CHECK(card->config_type == "NetConfig");
+    REQUIRE(card->config.size() == 3);
+    CHECK(card->config[0].first == "d");
+    CHECK(card->config[0].second == Json(std::int64_t{4}));
+    CHECK(to_json(card->config[2].second) == "[1, 2]");
+    CHECK(card->total.tensors == 6);
+    CHECK(card->total.parameters == 33);
+    CHECK(card->recorded_parameters == 30);
+    REQUIRE(card->modules.size() == 3);
+    CHECK(card->modules[0].module == "layers");
+    CHECK(card->modules[0].count.tensors == 4);
+    CHECK(card->modules[0].count.parameters == 20);
+    CHECK(card->modules[1].module == "head");
+    CHECK(card->modules[2].module == "steps");
+    // One spelling: torch.float32 and float32 are one dtype, most parameters first.
+    REQUIRE(card->dtypes.size() == 2);
+    CHECK(card->dtypes[0].dtype == "float32");
+    CHECK(card->dtypes[0].count.tensors == 5);
+    CHECK(card->dtypes[0].count.parameters == 30);
+    CHECK(card->dtypes[1].dtype == "int64");
+    REQUIRE(card->repeated.size() == 2);
+    CHECK(card->repeated[0].pattern == "layers.#.w");
+    CHECK(card->repeated[0].count.tensors == 2);
+    CHECK(card->repeated[0].count.parameters == 16);
+    CHECK(card->repeated[1].pattern == "layers.#.b");
+    CHECK(card->repeated[1].count.parameters == 4);
+    CHECK(card->has_training_records);
+    CHECK_FALSE(card->training_records_null);
+    REQUIRE(card->training_records.size() == 4);
+    CHECK(card->training_records[0].key == "loss");
+    CHECK(card->training_records[0].summary == "list of 3 numbers, 3 ... 1.5");
+    CHECK(card->training_records[1].summary == "2");
+    CHECK(card->training_records[2].summary == "AdamW");
+    CHECK(card->training_records[3].summary == "dict of 2 keys");
+  }
+
+  TEST_CASE("any dict holding a state dict, below the root; null records") {
+    const ZanjFile z = make_zanj(R"J({"run": 3, "ckpt": {"model_state_dict": {"fc.weight": )J" + tensor("float64", 6) +
+                                 R"J(}, "training_records": null}})J");
+    const std::optional<ModelCard> card = model_card(z);
+    REQUIRE(card);
+    CHECK(card->path == "ckpt");
+    CHECK(card->state_dict_path == "ckpt/model_state_dict");
+    CHECK(card->class_name.empty());
+    CHECK(card->config.empty());
+    CHECK(card->total.parameters == 6);
+    CHECK(card->repeated.empty());
+    CHECK(card->has_training_records);
+    CHECK(card->training_records_null);
+  }
+
+  TEST_CASE("no card without a state dict of arrays") {
+    CHECK_FALSE(model_card(make_zanj(R"J({"a": )J" + tensor("float32", 3) + "}")));
+    CHECK_FALSE(model_card(make_zanj(R"J({"state_dict": {"lr": 0.1}})J")));
+    CHECK_FALSE(model_card(make_zanj(R"J({"optimizer_state_dict": {"state": {}, "param_groups": []}})J")));
+  }
+}
