@@ -190,6 +190,8 @@ class RemoteExportMemory(ZanjTest):
                 for i in range(self.ARRAYS):
                     # Random bytes: nothing a reader could keep smaller than it is.
                     z.writestr(f"a{i}.npy", npy_bytes("<f8", (self.ARRAY_BYTES // 8,), os.urandom(self.ARRAY_BYTES)))
+            for path, mode in ((tmp, 0o755), (served, 0o755), (os.path.join(served, "x.zanj"), 0o644)):
+                os.chmod(path, mode)  # nginx's worker runs as another user
             archive_kb = os.path.getsize(os.path.join(served, "x.zanj")) // 1024
             with Nginx(served, tls=True) as nginx:
                 url = f"https://127.0.0.1:{nginx.tls_port}/x.zanj"

@@ -74,8 +74,8 @@ Json ExternalRegistry::externals_info() const {
   return Json(std::move(out));
 }
 
-Json external_array_node(const std::string& member, const NpyHeader& h, ExternalRegistry& externals, const JsonArray& path,
-                         bool torch) {
+Json external_array_node(const std::string& member, const NpyHeader& h, ExternalRegistry& externals,
+                         const JsonArray& path, bool torch) {
   JsonObject details{{"type(data)", "<class 'numpy.ndarray'>"}};
   if (!h.shape.empty()) details.emplace_back("len(data)", h.shape.front());  // len() of a 0-d array fails
   externals.add({member, "npy", path, std::move(details)});
