@@ -1,6 +1,6 @@
 #pragma once
 // `pack`: making a .zanj archive the reference library reads back equal to the input, from
-// .npz files (numpy.savez / savez_compressed), .npy files, JSON files, or a directory laid
+// .npz files (numpy.savez / savez_compressed), .npy files, .safetensors files, JSON files, or a directory laid
 // out as `extract` leaves one. Planned first (prepare_pack), then written to a temporary
 // file beside the output and renamed into place only once complete.
 #include <cstdint>
@@ -47,8 +47,8 @@ struct PackInput {
   bool named = false;  ///< the key was chosen (NAME=PATH): a lone input is then stored under it too
 };
 
-enum class InputKind { npz, npy, json, directory };
-/// By file type and extension (.npz, .npy, .json), else by the first bytes. Throws Error
+enum class InputKind { npz, npy, json, safetensors, directory };
+/// By file type and extension (.npz, .npy, .json, .safetensors), else by the first bytes. Throws Error
 /// (usage) for paths that cannot be read or are neither.
 InputKind input_kind(const std::string& path);
 
@@ -86,5 +86,15 @@ struct PackSummary {
 /// `out_path` is untouched and the temporary file is removed.
 PackSummary write_pack(const PackJob& job, const std::string& out_path, const PackSettings& settings,
                        const std::function<void(const PackProgress&)>& progress = {});
+
+/// True for an operand diff and hash read as the object `pack` would make of it: a local file
+/// named *.npz or *.safetensors (not standard input, not a URL).
+bool is_array_file_operand(const std::string& path);
+/// Open `path` as a .zanj object. An .npz or .safetensors file (is_array_file_operand) is read
+/// as the object `pack` would make of it: planned as pack plans it (its checks, its errors)
+/// and written, stored rather than deflated, to an unnamed temporary file under $TMPDIR that
+/// no exit can leave behind, then opened from there; nothing is written under any name.
+/// Anything else is opened as it is: ZanjFile(Archive(path, options), limits).
+ZanjFile open_as_zanj(const std::string& path, const OpenOptions& options = {}, const ZanjLimits& limits = {});
 
 }  // namespace zanj

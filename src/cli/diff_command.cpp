@@ -48,8 +48,8 @@ DiffReport compare(const DiffCliOptions& opt, const DiffOptions& options) {
   try {
     // Both archives stay loaded: they share one --max-json-values and --max-json-bytes budget: B
     // gets what A's two documents left, so memory stays within what one archive at the limit costs.
-    const ZanjFile a = open_zanj(opt.a);
-    const ZanjFile b = open_zanj(opt.b, a.limits_left());
+    const ZanjFile a = open_object(opt.a);
+    const ZanjFile b = open_object(opt.b, a.limits_left());
     if (!opt.brief)
       for (const ZanjFile* f : {&a, &b})
         for (const auto& p : f->problems()) warn(f->name() + ": " + p);
@@ -108,7 +108,7 @@ Command setup_diff(CLI::App& parent) {
   auto opt = std::make_shared<DiffCliOptions>();
   CLI::App* app = parent.add_subcommand(
       "diff", "Compare the objects in two archives: exit 0 when equal, 1 when they differ, 2 on error");
-  app->add_option("A", opt->a, "The first (old) archive; - reads it from standard input")
+  app->add_option("A", opt->a, "The first (old) archive (or .npz, .safetensors); - reads it from standard input")
       ->required()
       ->type_name("FILE")
       ->transform(input_file());

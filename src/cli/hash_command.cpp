@@ -24,7 +24,7 @@ struct HashCliOptions {
 
 /// The archive's digest; with `json`, its --json line (on a URL, with the bytes fetched).
 ContentDigest digest_of(const std::string& file, const HashOptions& options, Json* json = nullptr) {
-  const ZanjFile z = open_zanj(file);
+  const ZanjFile z = open_object(file);
   ContentDigest d = hash_archive(z, options);
   d.file = file;
   if (json) {

@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "diagnostics.hpp"
+#include "zanj/pack.hpp"
 #include "zanj/error.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/format.hpp"
@@ -157,6 +158,13 @@ ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits) {
   if (is_stdin_path(file)) info("read " + std::to_string(z.archive().file_size()) + " bytes from standard input");
   debug(z.name() + ": " + std::to_string(z.archive().entries().size()) + " members, " +
         std::to_string(z.archive().file_size()) + " bytes");
+  return z;
+}
+
+ZanjFile open_object(const std::string& file, const ZanjLimits& limits) {
+  if (!is_array_file_operand(file)) return open_zanj(file, limits);
+  ZanjFile z = open_as_zanj(file, open_options(), limits);
+  debug(z.name() + ": read as the object zanj pack makes of it");
   return z;
 }
 

@@ -80,7 +80,8 @@ int run_pack(PackOptions& opt) {
 
 Command setup_pack(CLI::App& parent) {
   auto opt = std::make_shared<PackOptions>();
-  CLI::App* app = parent.add_subcommand("pack", "Make a .zanj archive from .npz, .npy, JSON or an extracted directory");
+  CLI::App* app = parent.add_subcommand(
+      "pack", "Make a .zanj archive from .npz, .npy, .safetensors, JSON or an extracted directory");
   app->add_option("INPUT", opt->inputs, "Files or a directory to pack (NAME=PATH to choose a root key)")->required();
   app->add_option("-o,--output", opt->output, "Archive to write (an existing one only with --force)")
       ->required()

@@ -7,12 +7,15 @@ import io
 import itertools
 import json
 import os
+import signal
 import struct
+import subprocess
 import tarfile
 import tempfile
+import time
 import zipfile
 
-from common import ZanjTest, archives, corpus, facts, main, numpy_name, read_npy, run
+from common import ZANJ, ZanjTest, archives, corpus, external_array, facts, main, npy_bytes, numpy_name, read_npy, run
 
 SAFETENSORS_DTYPES = {"BOOL": "|b1", "I8": "|i1", "U8": "|u1", "I16": "<i2", "U16": "<u2", "I32": "<i4",
                       "U32": "<u4", "I64": "<i8", "U64": "<u8", "F16": "<f2", "F32": "<f4", "F64": "<f8"}
@@ -195,6 +198,51 @@ class ExportDirectory(ZanjTest):
             self.assertNotIn("keep.txt", os.listdir(out))
             self.assertIn("__zanj__.json", os.listdir(out))
             self.assertEqual(sorted(os.listdir(tmp)), ["folder"])  # no staging left behind
+
+
+class ExportInterrupted(ZanjTest):
+    """SIGINT in the middle of a folder export: the staging directory and everything written
+    into it so far are removed, and OUT never appears."""
+
+    def test_sigint_leaves_nothing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            src = os.path.join(tmp, "big.zanj")
+            root, count, size = {}, 96, 2 << 20
+            with zipfile.ZipFile(src, "w", zipfile.ZIP_STORED) as z:
+                z.writestr("__zanj_meta__.json", "{}")
+                for i in range(count):
+                    root[f"g{i % 4}"] = root.get(f"g{i % 4}", {})
+                    root[f"g{i % 4}"][f"a{i}"] = external_array(f"a{i}.npy", "float64", [size // 8])
+                z.writestr("__zanj__.json", json.dumps(root))
+                for i in range(count):
+                    z.writestr(f"a{i}.npy", npy_bytes("<f8", (size // 8,), bytes([i]) * size))
+            out = os.path.join(tmp, "outdir")
+            p = subprocess.Popen([ZANJ, "export", src, "-o", out], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            try:
+                # Wait until the staging directory holds a subdirectory with files in it, then interrupt.
+                deadline = time.monotonic() + 60
+                staged = None
+                while time.monotonic() < deadline and p.poll() is None:
+                    staging = [n for n in os.listdir(tmp) if n.startswith(".outdir.zanj-tmp-")]
+                    if staging:
+                        try:
+                            inside = os.listdir(os.path.join(tmp, staging[0]))
+                            if any(n.startswith("g") and os.listdir(os.path.join(tmp, staging[0], n)) for n in inside):
+                                staged = staging[0]
+                                break
+                        except FileNotFoundError:
+                            pass
+                    time.sleep(0.002)
+                self.assertIsNotNone(staged, "the export ended before it could be interrupted")
+                p.send_signal(signal.SIGINT)
+                p.wait(timeout=60)
+            finally:
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
+            self.assertEqual(p.returncode, -signal.SIGINT, p.stderr.read())
+            p.stderr.close()
+            self.assertEqual(os.listdir(tmp), ["big.zanj"])
 
 
 def zanj_hash(path):

@@ -5,12 +5,14 @@ the limits (limits.hpp, zanj(1) "JSON AS PYTHON READS IT"). The defaults (100 mi
 for real archives, whose memory is then bounded by their content."""
 import json
 import os
+import shutil
 import subprocess
 import tempfile
 import unittest
 import zipfile
 
-from common import ZANJ, ZanjTest, external_list, main
+from common import ZANJ, ZanjTest, external_array, external_list, main, npy_bytes, run
+from remote_servers import Nginx
 
 SANITIZED = os.environ.get("ZANJ_SANITIZE", "").upper() in ("1", "ON", "TRUE", "YES")
 MAX_RSS_KB = 128 * 1024
@@ -159,6 +161,50 @@ class MemoryBounds(ZanjTest):
                 code, err = self.assertBounded(args)
                 self.assertEqual(code, 0, (args, err))
             self.assertEqual(peak_rss_kb("verify", "--strict", "--max-ratio", "2", path)[0], 1)
+
+
+NGINX = shutil.which("nginx") or (os.path.exists("/usr/sbin/nginx") and "/usr/sbin/nginx")
+
+
+@unittest.skipUnless(os.access(TIME, os.X_OK) and NGINX and shutil.which("openssl"),
+                     "needs GNU time, nginx and openssl")
+class RemoteExportMemory(ZanjTest):
+    """`export` of an archive read over HTTPS streams each array from the range reads into the
+    output: its peak memory follows the largest array (and the block cache's bounded read-ahead),
+    not the archive."""
+
+    ARRAYS, ARRAY_BYTES = 8, 16 << 20
+
+    def test_peak_rss_is_bounded_by_an_array_not_the_archive(self):
+        if SANITIZED:
+            self.skipTest("no RSS check under the sanitizers")
+        with tempfile.TemporaryDirectory() as tmp:
+            served = os.path.join(tmp, "served")
+            os.mkdir(served)
+            root = {}
+            with zipfile.ZipFile(os.path.join(served, "x.zanj"), "w", zipfile.ZIP_STORED) as z:
+                z.writestr("__zanj_meta__.json", "{}")
+                for i in range(self.ARRAYS):
+                    root[f"a{i}"] = external_array(f"a{i}.npy", "float64", [self.ARRAY_BYTES // 8])
+                z.writestr("__zanj__.json", json.dumps(root))
+                for i in range(self.ARRAYS):
+                    # Random bytes: nothing a reader could keep smaller than it is.
+                    z.writestr(f"a{i}.npy", npy_bytes("<f8", (self.ARRAY_BYTES // 8,), os.urandom(self.ARRAY_BYTES)))
+            for path, mode in ((tmp, 0o755), (served, 0o755), (os.path.join(served, "x.zanj"), 0o644)):
+                os.chmod(path, mode)  # nginx's worker runs as another user
+            archive_kb = os.path.getsize(os.path.join(served, "x.zanj")) // 1024
+            with Nginx(served, tls=True) as nginx:
+                url = f"https://127.0.0.1:{nginx.tls_port}/x.zanj"
+                for out in ("out.npz", "out.safetensors", "outdir"):
+                    with self.subTest(out=out):
+                        code, err, rss = peak_rss_kb("--insecure", "export", url, "-o", os.path.join(tmp, out))
+                        self.assertEqual(code, 0, err)
+                        # 128 MiB of arrays; one array is 16 MiB, the block cache keeps at most 16 MiB more.
+                        self.assertLess(rss, archive_kb // 2, f"{out}: peak {rss} KiB for a {archive_kb} KiB archive")
+                        print(f"export {url} -o {out}: peak RSS {rss // 1024} MiB, archive {archive_kb // 1024} MiB")
+                r = run("hash", os.path.join(tmp, "out.npz"))
+                self.assertEqual(r.code, 0, r.err)
+                self.assertEqual(r.out.split()[0], run("hash", os.path.join(served, "x.zanj")).out.split()[0])
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ StagedDirectory::StagedDirectory(const std::string& out, bool replace) : out_(ou
     throw Error(terminal_safe(out) + ": already exists (--force replaces it)", Exit::usage);
   for (int attempt = 0; attempt < 100 && !live_; ++attempt) {
     staging_ = "." + leaf_.substr(0, 200) + ".zanj-tmp-" + random_suffix();
-    if (::mkdirat(parent_fd_.get(), staging_.c_str(), 0777) == 0)
+    if (cleanup_.create(parent_fd_.get(), staging_))
       live_ = true;
     else if (errno != EEXIST)
       staging_fail("cannot create a directory beside '" + out + "'");
@@ -61,6 +61,7 @@ StagedDirectory::StagedDirectory(const std::string& out, bool replace) : out_(ou
   if (fd < 0) {
     const int saved = errno;
     ::unlinkat(parent_fd_.get(), staging_.c_str(), AT_REMOVEDIR);
+    cleanup_.release();
     live_ = false;
     errno = saved;
     staging_fail("cannot open a directory beside '" + out + "'");
@@ -70,6 +71,7 @@ StagedDirectory::StagedDirectory(const std::string& out, bool replace) : out_(ou
 
 StagedDirectory::~StagedDirectory() {
   if (live_) remove_tree(parent_ + "/" + staging_);
+  cleanup_.release();
 }
 
 UniqueFd StagedDirectory::create_file(const std::string& name) {
@@ -99,6 +101,7 @@ void StagedDirectory::commit() {
       remove_tree(parent_ + "/" + old);
     }
   }
+  if (r == 0) cleanup_.release();  // the name it had is gone; OUT is complete
   if (r != 0) {
     if (errno == EEXIST) throw Error(terminal_safe(out_) + ": already exists (--force replaces it)", Exit::usage);
     staging_fail("cannot rename into '" + out_ + "'");

@@ -2,9 +2,11 @@
 // A new output directory built under a temporary name beside its target and renamed into
 // place only when complete, so a failed export never leaves a half-filled directory under the
 // name the user asked for. An existing target is refused, or with `replace` moved aside and
-// removed once the new directory is in place.
+// removed once the new directory is in place. An interrupt (once install_interrupt_cleanup has
+// run) removes the staging directory and all it holds.
 #include <string>
 
+#include "io/temp_file.hpp"
 #include "zanj/safe_files.hpp"
 
 namespace zanj {
@@ -27,6 +29,7 @@ class StagedDirectory {
  private:
   std::string out_, parent_, leaf_, staging_;
   UniqueFd parent_fd_, staging_fd_;
+  CleanupDirectory cleanup_;  ///< the staging directory, removed on SIGINT, SIGTERM, SIGHUP
   bool replace_ = false, live_ = false;
 };
 

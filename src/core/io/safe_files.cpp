@@ -1,6 +1,8 @@
 #include "zanj/safe_files.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <sys/syscall.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/stat.h>
@@ -30,15 +32,17 @@ constexpr int kSlots = 1024;  // one live temporary file per --jobs thread at mo
 constexpr std::size_t kNameMax = 255;
 struct Slot {
   std::atomic<int> dir{-1};  ///< -1 free, -2 being filled, else the directory fd
+  bool tree = false;         ///< a directory, removed with all it holds (export's staging directory)
   char name[kNameMax + 1] = {};
 };
 Slot g_slots[kSlots];
 
-int claim_slot(int dir, const std::string& name) {
+int claim_slot(int dir, const std::string& name, bool tree = false) {
   for (int i = 0; i < kSlots; ++i) {
     int expected = -1;
     if (g_slots[i].dir.compare_exchange_strong(expected, -2)) {
       std::snprintf(g_slots[i].name, sizeof g_slots[i].name, "%s", name.c_str());
+      g_slots[i].tree = tree;
       g_slots[i].dir.store(dir);
       return i;
     }
@@ -53,10 +57,46 @@ void release_slot(int slot) {
 /// Set by the signal handler: no temporary file may be created any more (TempFile waits).
 std::atomic<bool> g_dying{false};
 
+bool is_dot_or_dotdot(const char* name) {
+  return name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'));
+}
+
+/// `name` in `dir` and, for a directory, everything below it; only async-signal-safe calls
+/// (openat, getdents64, unlinkat, close), never following a symlink. Each directory is read
+/// again from its start until a pass finds nothing left, since entries removed while reading
+/// may make the kernel skip others.
+void remove_tree_at(int dir, const char* name, int depth) {
+  if (::unlinkat(dir, name, 0) == 0 || errno == ENOENT) return;  // a file, or gone
+  const int fd = depth < 128 ? ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+  if (fd >= 0) {
+    alignas(8) char buffer[2048];
+    for (int pass = 0; pass < 16; ++pass) {
+      bool found = false;
+      ::lseek(fd, 0, SEEK_SET);
+      for (long n; (n = ::syscall(SYS_getdents64, fd, buffer, sizeof buffer)) > 0;) {
+        for (long at = 0; at < n;) {
+          const auto* entry = reinterpret_cast<const dirent64*>(buffer + at);
+          at += entry->d_reclen;
+          if (is_dot_or_dotdot(entry->d_name)) continue;
+          found = true;
+          remove_tree_at(fd, entry->d_name, depth + 1);
+        }
+      }
+      if (!found) break;
+    }
+    ::close(fd);
+  }
+  ::unlinkat(dir, name, AT_REMOVEDIR);
+}
+
 void remove_registered_files() {
   for (Slot& s : g_slots) {
     const int dir = s.dir.load();
-    if (dir >= 0) ::unlinkat(dir, s.name, 0);
+    if (dir < 0) continue;
+    if (s.tree)
+      remove_tree_at(dir, s.name, 0);
+    else
+      ::unlinkat(dir, s.name, 0);
   }
 }
 
@@ -265,6 +305,31 @@ void TempFile::commit(const std::string& final_name, Replace replace) {
     fail("cannot rename into '" + final_name + "'");
   }
   live_ = false;
+  release_slot(slot_);
+  slot_ = -1;
+}
+
+// ---- CleanupDirectory ----------------------------------------------------------------------
+
+bool CleanupDirectory::create(int dir, const std::string& name) {
+  release();
+  const SignalsHeld held;  // as for a TempFile: no interrupt between creating and registering
+  const int slot = claim_slot(dir, name, true);
+  if (g_dying.load()) {
+    release_slot(slot);
+    for (;;) ::pause();
+  }
+  if (::mkdirat(dir, name.c_str(), 0777) != 0) {
+    const int error = errno;
+    release_slot(slot);
+    errno = error;
+    return false;
+  }
+  slot_ = slot;
+  return true;
+}
+
+void CleanupDirectory::release() noexcept {
   release_slot(slot_);
   slot_ = -1;
 }

@@ -1,6 +1,7 @@
 #include "io/spool_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -44,6 +45,13 @@ void SpoolFile::append(std::string_view bytes) {
     size_ += static_cast<std::uint64_t>(n);
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
+}
+
+void SpoolFile::sync_size() {
+  struct stat st {};
+  if (::fstat(fd_.get(), &st) != 0)
+    throw Error("cannot look at a temporary file in " + directory_ + ": " + std::strerror(errno), Exit::usage);
+  size_ = static_cast<std::uint64_t>(st.st_size);
 }
 
 std::size_t SpoolFile::read_some(std::uint64_t offset, void* buffer, std::size_t n) const {

@@ -20,6 +20,11 @@ class SpoolFile final : public ByteSource {
   /// Add bytes at the end. Throws Error (usage) when the disk is full or the write fails.
   void append(std::string_view bytes);
 
+  /// The descriptor, for a writer that writes through it (ZipWriter); call sync_size() after.
+  int fd() const { return fd_.get(); }
+  /// Take the size from the file itself, after writes through fd().
+  void sync_size();
+
   std::uint64_t size() const override { return size_; }
   void read_at(std::uint64_t offset, void* buffer, std::size_t n) const override;
   std::size_t read_some(std::uint64_t offset, void* buffer, std::size_t n) const override;

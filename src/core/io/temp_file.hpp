@@ -49,4 +49,24 @@ class TempFile {
   bool live_ = false;
 };
 
+/// A directory created under a temporary name (export's staging directory) that
+/// SIGINT/SIGTERM/SIGHUP remove, with everything in it, until released: the same table and
+/// handler as TempFile's (install_interrupt_cleanup). Removing it otherwise is the owner's job.
+class CleanupDirectory {
+ public:
+  CleanupDirectory() = default;
+  ~CleanupDirectory() { release(); }
+  CleanupDirectory(const CleanupDirectory&) = delete;
+  CleanupDirectory& operator=(const CleanupDirectory&) = delete;
+
+  /// mkdirat(dir, name), registered for the interrupt cleanup; false with errno set when the
+  /// directory cannot be created. `dir` must stay open until release().
+  bool create(int dir, const std::string& name);
+  /// No longer removed on a signal (it was renamed into place, or removed). Idempotent.
+  void release() noexcept;
+
+ private:
+  int slot_ = -1;
+};
+
 }  // namespace zanj

@@ -2,6 +2,7 @@
 // temporary file beside the output that replaces it only once complete.
 #include "zanj/pack.hpp"
 
+#include <algorithm>
 #include <ctime>
 
 #include "base/thread_pool.hpp"
@@ -34,6 +35,9 @@ class MemberWriter {
     begin(m);
     if (const auto* file = std::get_if<DiskFileSource>(&m.source)) {
       copy_file(file->path);
+    } else if (const auto* slice = std::get_if<FileSliceSource>(&m.source)) {
+      put(slice->header);
+      copy_range(*slice);
     } else if (const auto* lines = std::get_if<JsonLinesSource>(&m.source)) {
       std::string buffer;
       for (const Json& item : lines->items) {
@@ -70,6 +74,17 @@ class MemberWriter {
       put(chunk);
       return true;
     });
+  }
+
+  void copy_range(const FileSliceSource& slice) {
+    const FileSource file(slice.path);
+    std::string buffer;
+    for (std::uint64_t done = 0; done < slice.bytes;) {
+      buffer.resize(static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, slice.bytes - done)));
+      file.read_at(slice.offset + done, buffer.data(), buffer.size());
+      put(buffer);
+      done += buffer.size();
+    }
   }
 
   std::size_t copy_archive_run(const std::vector<PlannedMember>& members, std::size_t first,
@@ -110,19 +125,10 @@ std::pair<std::string, std::string> split_output(const std::string& out_path) {
 
 std::string zanj_json_text(const Json& value) { return to_json(value, JsonStyle{1, '\t'}); }
 
-PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const PackSettings& settings,
-                       const std::function<void(const PackProgress&)>& progress) {
-  const auto [dir, leaf] = split_output(out_path);
-  if (leaf.empty() || leaf == "." || leaf == "..") throw Error(out_path + ": not a file name", Exit::usage);
-  const UniqueFd dir_fd = open_user_directory(dir, CreateDirs::no);
-  const EntryType existing = entry_type_at(dir_fd.get(), leaf);
-  if (existing == EntryType::directory) throw Error(out_path + ": is a directory", Exit::usage);
-  if (existing != EntryType::missing && settings.replace == Replace::no)
-    throw Error(out_path + ": exists (use --force to replace it)", Exit::usage);
-
-  TempFile temp(dir_fd.get(), leaf);
+PackSummary write_pack_to(const PackPlan& plan, int fd, const std::string& name, const PackSettings& settings,
+                          const std::function<void(const PackProgress&)>& progress) {
   ZipWriterOptions options{plan.method, settings.level, settings.threads ? settings.threads : available_cpus()};
-  ZipWriter zip(temp.fd(), out_path, options);
+  ZipWriter zip(fd, name, options);
   const ZipMemberOptions json_member{false, 0, DosDateTime::from_unix(std::time(nullptr))};
   zip.add_member(std::string(kMetaMember), zanj_json_text(plan.meta), json_member);
   zip.add_member(std::string(kMainMember), plan.root_text ? *plan.root_text : zanj_json_text(plan.root), json_member);
@@ -134,6 +140,21 @@ PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const 
   summary.members = zip.member_count();
   summary.output_bytes = zip.bytes_written();
   summary.input_bytes = plan.known_bytes();
+  return summary;
+}
+
+PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const PackSettings& settings,
+                       const std::function<void(const PackProgress&)>& progress) {
+  const auto [dir, leaf] = split_output(out_path);
+  if (leaf.empty() || leaf == "." || leaf == "..") throw Error(out_path + ": not a file name", Exit::usage);
+  const UniqueFd dir_fd = open_user_directory(dir, CreateDirs::no);
+  const EntryType existing = entry_type_at(dir_fd.get(), leaf);
+  if (existing == EntryType::directory) throw Error(out_path + ": is a directory", Exit::usage);
+  if (existing != EntryType::missing && settings.replace == Replace::no)
+    throw Error(out_path + ": exists (use --force to replace it)", Exit::usage);
+
+  TempFile temp(dir_fd.get(), leaf);
+  const PackSummary summary = write_pack_to(plan, temp.fd(), out_path, settings, progress);
   temp.commit(leaf, settings.replace);
   return summary;
 }

@@ -16,6 +16,8 @@
 #include "pack/pack_plan.hpp"
 #include "pack/json_externalize.hpp"
 #include "pack/archive_input.hpp"
+#include "pack/safetensors_input.hpp"
+#include "pack/safetensors_pack.hpp"
 
 namespace zanj {
 namespace {
@@ -31,18 +33,6 @@ std::string stem_of(const std::string& path) {
   const std::size_t dot = base.rfind('.');
   if (dot != std::string::npos && dot > 0) base.resize(dot);
   return base;
-}
-
-/// The reference node and externals_info details of an array stored from an .npy header.
-Json array_node(const std::string& member, const NpyHeader& h, ExternalRegistry& externals, const JsonArray& path) {
-  JsonObject details{{"type(data)", "<class 'numpy.ndarray'>"}};
-  if (!h.shape.empty()) details.emplace_back("len(data)", h.shape.front());  // len() of a 0-d array fails
-  externals.add({member, "npy", path, std::move(details)});
-  return Json(JsonObject{{std::string(kFormatKey), "numpy.ndarray:external"},
-                         {std::string(kRefKey), member},
-                         {"shape", shape_json(h.shape)},
-                         {"dtype", h.dtype.numpy_name()},
-                         {"n_elements", h.element_count()}});
 }
 
 class Planner {
@@ -68,6 +58,13 @@ class Planner {
       case InputKind::json:
         slot = json(input.path, path);
         break;
+      case InputKind::safetensors: {
+        SafetensorsPlan plan = plan_safetensors(input.path, path, settings_, externals_, members_);
+        slot = std::move(plan.root);
+        if (plan.zanj_cfg) zanj_cfg_ = std::move(plan.zanj_cfg);
+        notes_.insert(notes_.end(), plan.notes.begin(), plan.notes.end());
+        break;
+      }
       case InputKind::directory:
         throw Error(input.path + ": a directory can only be packed on its own, not as one of several inputs",
                     Exit::usage);
@@ -79,9 +76,15 @@ class Planner {
   PackPlan finish(Json root) {
     PackPlan plan;
     plan.root = std::move(root);
-    plan.meta = make_meta(
-        default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list, static_cast<std::uint16_t>(method())),
-        tool_sysinfo(), externals_.externals_info(), now_timestamp());
+    const auto compress = static_cast<std::uint16_t>(method());
+    Json cfg = default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list, compress);
+    if (zanj_cfg_) {  // the settings a safetensors file recorded, with the method used now
+      cfg = std::move(*zanj_cfg_);
+      for (auto& [key, value] : cfg.as_object())
+        if (key == "compress") value = Json(static_cast<std::uint64_t>(compress));
+    }
+    plan.meta = make_meta(std::move(cfg), tool_sysinfo(), externals_.externals_info(), now_timestamp());
+    plan.notes = std::move(notes_);
     plan.members = std::move(members_);
     plan.method = method();
     return plan;
@@ -122,7 +125,7 @@ class Planner {
       JsonArray node_path = prefix;
       node_path.emplace_back(key);
       const std::string member = externals_.name_for(node_path, "npy");
-      dict.emplace_back(key, array_node(member, h, externals_, node_path));
+      dict.emplace_back(key, external_array_node(member, h, externals_, node_path));
       members_.push_back({member, ArchiveMemberSource{archive, &e}, e.uncompressed_size});
     }
     return Json(std::move(dict));
@@ -150,7 +153,7 @@ class Planner {
     const NpyHeader h = read_npy_file_header(file, NpyLimits{settings_.limits.max_npy_header_bytes});
     check_npy_size(h, file.size(), path);
     const std::string member = externals_.name_for(node_path, "npy");
-    Json node = array_node(member, h, externals_, node_path);
+    Json node = external_array_node(member, h, externals_, node_path);
     members_.push_back({member, DiskFileSource{path}, file.size()});
     return node;
   }
@@ -170,6 +173,8 @@ class Planner {
   const PackSettings& settings_;
   ExternalRegistry externals_;
   std::vector<PlannedMember> members_;
+  std::optional<Json> zanj_cfg_;
+  std::vector<std::string> notes_;
 };
 
 }  // namespace
@@ -184,7 +189,9 @@ InputKind input_kind(const std::string& path) {
   if (path.ends_with(".npz")) return InputKind::npz;
   if (path.ends_with(".npy")) return InputKind::npy;
   if (path.ends_with(".json")) return InputKind::json;
+  if (path.ends_with(".safetensors")) return InputKind::safetensors;
   const FileSource file(path);  // throws (usage) for what cannot be read
+  if (looks_like_safetensors(file)) return InputKind::safetensors;
   std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), 6)), '\0');
   file.read_at(0, head.data(), head.size());
   if (head.rfind("PK", 0) == 0) return InputKind::npz;

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "zanj/error.hpp"
+#include "zanj/tree.hpp"
 #include "zip/member_name.hpp"
 
 #include "zanj/version.hpp"
@@ -71,6 +72,18 @@ Json ExternalRegistry::externals_info() const {
     out.emplace_back(e->member, Json(std::move(entry)));
   }
   return Json(std::move(out));
+}
+
+Json external_array_node(const std::string& member, const NpyHeader& h, ExternalRegistry& externals,
+                         const JsonArray& path, bool torch) {
+  JsonObject details{{"type(data)", "<class 'numpy.ndarray'>"}};
+  if (!h.shape.empty()) details.emplace_back("len(data)", h.shape.front());  // len() of a 0-d array fails
+  externals.add({member, "npy", path, std::move(details)});
+  return Json(JsonObject{{std::string(kFormatKey), torch ? "torch.Tensor:external" : "numpy.ndarray:external"},
+                         {std::string(kRefKey), member},
+                         {"shape", shape_json(h.shape)},
+                         {"dtype", torch ? "torch." + h.dtype.numpy_name() : h.dtype.numpy_name()},
+                         {"n_elements", h.element_count()}});
 }
 
 Json default_zanj_cfg(std::uint64_t array_threshold, std::uint64_t list_threshold, std::uint16_t compress) {

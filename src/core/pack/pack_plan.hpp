@@ -30,6 +30,13 @@ struct ArchiveMemberSource {
 struct DiskFileSource {
   std::string path;
 };
+/// An .npy member made of a header built here and a range of a file's bytes (a tensor of a
+/// .safetensors input), streamed.
+struct FileSliceSource {
+  std::string path;
+  std::string header;  ///< the .npy header
+  std::uint64_t offset = 0, bytes = 0;
+};
 /// A `.jsonl` member: one compact JSON value per line, each ended by "\n".
 struct JsonLinesSource {
   JsonArray items;
@@ -38,7 +45,7 @@ struct JsonLinesSource {
 struct BytesSource {
   std::string bytes;
 };
-using MemberSource = std::variant<ArchiveMemberSource, DiskFileSource, JsonLinesSource, BytesSource>;
+using MemberSource = std::variant<ArchiveMemberSource, DiskFileSource, FileSliceSource, JsonLinesSource, BytesSource>;
 
 struct PlannedMember {
   std::string name;
@@ -88,6 +95,12 @@ class ExternalRegistry {
   std::vector<ExternalInfo> entries_;
 };
 
+/// The reference node of an array stored as member `member` from an .npy header, with its
+/// externals_info entry registered (what the reference writes for a numpy array, or with
+/// `torch` for a tensor: "torch.Tensor:external" and a "torch." dtype).
+Json external_array_node(const std::string& member, const NpyHeader& h, ExternalRegistry& externals,
+                         const JsonArray& path, bool torch = false);
+
 /// The "zanj_cfg" the reference writes, for these settings (`compress` is the ZIP method).
 Json default_zanj_cfg(std::uint64_t array_threshold, std::uint64_t list_threshold, std::uint16_t compress);
 /// "sysinfo" naming this tool: {"zanj_cli": {"name": "zanj", "version", "zlib", "libdeflate"}}.
@@ -118,6 +131,9 @@ struct PackJob::Plan {
 
 /// Plan the archive for `inputs` (prepare_pack's plan; the tests look inside it).
 PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings);
+/// Write a plan's archive to `fd`, an empty file open for writing (`name` for messages).
+PackSummary write_pack_to(const PackPlan& plan, int fd, const std::string& name, const PackSettings& settings,
+                          const std::function<void(const PackProgress&)>& progress = {});
 /// Write a plan (write_pack of a PackJob).
 PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const PackSettings& settings,
                        const std::function<void(const PackProgress&)>& progress = {});
