@@ -2,13 +2,16 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "diagnostics.hpp"
 #include "inputs.hpp"
+#include "operands.hpp"
 #include "output.hpp"
 #include "zanj/hash.hpp"
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
+#include "zanj/many_archives.hpp"
 
 namespace zanj::cli {
 namespace {
@@ -20,6 +23,7 @@ struct HashCliOptions {
   std::string check;  ///< the lock, with --check
   bool json = false;
   unsigned jobs = 0;  ///< 0: ZANJ_JOBS, else the CPUs this process may use
+  std::string shard;  ///< --shard K/N
 };
 
 /// The archive's digest; with `json`, its --json line (on a URL, with the bytes fetched).
@@ -36,25 +40,43 @@ ContentDigest digest_of(const std::string& file, const HashOptions& options, Jso
 
 /// Hash each file; an unreadable or invalid one is reported and the others still hashed.
 int run_hash(const HashCliOptions& opt) {
+  int status = 0;
+  const auto error_line = [&](const std::string& file, const std::string& message) {
+    if (opt.json) write_out(to_json(Json(JsonObject{{"file", file}, {"error", message}})) + "\n");
+  };
+  const std::vector<std::string> files = expand_operands(opt.files, opt.shard, status, error_line);
+  const bool alone = opt.files.size() == 1 && files.size() == 1;  // its error is the command's
+  const JobSplit split = split_jobs(jobs_or_default(opt.jobs), files.size());
   HashOptions options;
   options.algorithm = opt.algorithm;
   options.includes = opt.include;
   options.excludes = opt.exclude;
   options.node_digests = opt.json;
-  options.threads = jobs_or_default(opt.jobs);
-  int status = 0;
-  for (const auto& file : opt.files) {
-    try {
-      Json json;
-      const ContentDigest d = digest_of(file, options, opt.json ? &json : nullptr);
-      write_out(opt.json ? to_json(json) + "\n" : d.digest + "  " + terminal_safe(file) + "\n");
-    } catch (const Error& e) {
-      if (opt.files.size() == 1 || is_output_closed(e)) throw;
-      error(e.what());
-      status = std::max(status, e.exit_code());
-      if (opt.json) write_out(to_json(Json(JsonObject{{"file", file}, {"error", e.what()}})) + "\n");
-    }
-  }
+  options.threads = split.threads_each;
+  std::vector<std::string> lines(files.size());
+  std::vector<std::optional<Error>> errors(files.size());
+  run_in_order(
+      files.size(), split.archives_at_once,
+      [&](std::size_t i) {
+        try {
+          Json json;
+          const ContentDigest d = digest_of(files[i], options, opt.json ? &json : nullptr);
+          lines[i] = opt.json ? to_json(json) + "\n" : d.digest + "  " + terminal_safe(files[i]) + "\n";
+        } catch (const Error& e) {
+          if (alone || is_output_closed(e)) throw;
+          errors[i] = e;
+        }
+      },
+      [&](std::size_t i) {
+        if (errors[i]) {
+          error(errors[i]->what());
+          status = std::max(status, errors[i]->exit_code());
+          error_line(files[i], errors[i]->what());
+          errors[i].reset();
+        }
+        write_out(lines[i]);
+        std::string().swap(lines[i]);  // printed: its memory goes back
+      });
   return status;
 }
 
@@ -127,7 +149,8 @@ Command setup_hash(CLI::App& parent) {
       ->allow_extra_args(false);
   app->add_flag("--json", opt->json, "Per-node digests as JSON, for a lock file");
   app->add_option("--check", opt->check, "Check archives against a lock written by --json")->type_name("LOCK");
-  add_jobs_option(app, opt->jobs, "inflating members");
+  add_jobs_option(app, opt->jobs, "reading archives and inflating members");
+  add_shard_option(app, opt->shard);
   return {app, [opt] {
             if (!opt->check.empty()) {
               if (opt->json) throw Error("--check and --json cannot be combined", Exit::usage);

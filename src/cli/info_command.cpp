@@ -2,14 +2,17 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "diagnostics.hpp"
 #include "info_model.hpp"
 #include "inputs.hpp"
+#include "operands.hpp"
 #include "output.hpp"
 #include "style.hpp"
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
+#include "zanj/many_archives.hpp"
 #include "zanj/model_card.hpp"
 #include "zanj/summary.hpp"
 #include "zanj/archive.hpp"
@@ -23,6 +26,8 @@ struct InfoOptions {
   bool handlers = false;
   bool no_members = false;  ///< --no-members
   std::size_t largest = 5;  ///< --largest
+  unsigned jobs = 0;        ///< -j: archives read at once (0: ZANJ_JOBS, else the CPUs)
+  std::string shard;        ///< --shard K/N
 };
 
 /// The format key the archive's nodes carry: "__muutils_format__", "__format__" (releases
@@ -154,25 +159,42 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
 
 int run_info(const InfoOptions& opt) {
   int status = 0;
-  for (std::size_t i = 0; i < opt.files.size(); ++i) {
-    const auto& file = opt.files[i];
-    try {
-      const ZanjFile z = open_zanj(file);
-      const Summary s = summarize(z, opt.largest);
-      if (opt.json) {
-        Json summary = summary_json(file, z, s, opt);
-        add_transfer_json(summary.as_object(), z.archive());
-        write_out(to_json(summary) + "\n");
-      } else {
-        write_out((i ? "\n" : "") + summary_text(z.name(), z, s, opt));
-      }
-    } catch (const Error& e) {
-      if (opt.files.size() == 1 || is_output_closed(e)) throw;
-      error(e.what());  // go on with the other files
-      status = std::max(status, e.exit_code());
-      if (opt.json) write_out(to_json(Json(JsonObject{{"file", file}, {"error", e.what()}})) + "\n");
-    }
-  }
+  const auto error_line = [&](const std::string& file, const std::string& message) {
+    if (opt.json) write_out(to_json(Json(JsonObject{{"file", file}, {"error", message}})) + "\n");
+  };
+  const std::vector<std::string> files = expand_operands(opt.files, opt.shard, status, error_line);
+  const bool alone = opt.files.size() == 1 && files.size() == 1;  // its error is the command's
+  // Each archive's text is made on its own thread, and printed in operand order.
+  std::vector<std::string> texts(files.size());
+  std::vector<std::optional<Error>> errors(files.size());
+  run_in_order(
+      files.size(), split_jobs(jobs_or_default(opt.jobs), files.size()).archives_at_once,
+      [&](std::size_t i) {
+        try {
+          const ZanjFile z = open_zanj(files[i]);
+          const Summary s = summarize(z, opt.largest);
+          if (opt.json) {
+            Json summary = summary_json(files[i], z, s, opt);
+            add_transfer_json(summary.as_object(), z.archive());
+            texts[i] = to_json(summary) + "\n";
+          } else {
+            texts[i] = (i ? "\n" : "") + summary_text(z.name(), z, s, opt);
+          }
+        } catch (const Error& e) {
+          if (alone || is_output_closed(e)) throw;
+          errors[i] = e;
+        }
+      },
+      [&](std::size_t i) {
+        if (errors[i]) {
+          error(errors[i]->what());  // go on with the other files
+          status = std::max(status, errors[i]->exit_code());
+          error_line(files[i], errors[i]->what());
+          errors[i].reset();
+        }
+        write_out(texts[i]);
+        std::string().swap(texts[i]);  // printed: its memory goes back
+      });
   return status;
 }
 
@@ -190,6 +212,8 @@ Command setup_info(CLI::App& parent) {
   app->add_option("--largest", opt->largest, "List the N largest arrays (default 5; 0 lists none)")
       ->type_name("N")
       ->check(CLI::Range(0, 1000000));
+  add_jobs_option(app, opt->jobs, "reading archives, one archive each");
+  add_shard_option(app, opt->shard);
   return {app, [opt] { return run_info(*opt); }};
 }
 

@@ -14,10 +14,12 @@
 
 #include "diagnostics.hpp"
 #include "inputs.hpp"
+#include "operands.hpp"
 #include "output.hpp"
 #include "style.hpp"
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
+#include "zanj/many_archives.hpp"
 #include "zanj/tree.hpp"
 #include "zanj/summary.hpp"
 #include "zanj/archive.hpp"
@@ -38,6 +40,7 @@ struct LsOptions {
   std::string sort;   ///< --sort name|size ("" document order)
   bool tree = false;  ///< --tree: indented keys instead of paths
   bool wide = false;  ///< --wide: never truncate paths to the terminal's width
+  std::string shard;  ///< --shard K/N, for a bucket pattern
 };
 
 /// "1 key", "2 keys".
@@ -483,6 +486,28 @@ int run_ls(const LsOptions& opt) {
   return 0;
 }
 
+/// ls on FILE, or on every archive a bucket pattern matches, one after another: each listing
+/// under a "NAME:" line (--json: each archive's object names it), a failed one reported and
+/// the others still listed.
+int run_ls_operands(const LsOptions& opt) {
+  if (!is_bucket_pattern(opt.file)) return run_ls(opt);
+  int status = 0;
+  const std::vector<std::string> files = expand_operands({opt.file}, opt.shard, status);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    LsOptions one = opt;
+    one.file = files[i];
+    if (!opt.json) write_out((i ? "\n" : "") + bold(terminal_safe(files[i])) + ":\n");
+    try {
+      status = std::max(status, run_ls(one));
+    } catch (const Error& e) {
+      if (is_output_closed(e)) throw;
+      error(e.what());
+      status = std::max(status, e.exit_code());
+    }
+  }
+  return status;
+}
+
 }  // namespace
 
 Command setup_ls(CLI::App& parent) {
@@ -509,7 +534,8 @@ Command setup_ls(CLI::App& parent) {
       ->check(CLI::IsMember({"name", "size"}));
   app->add_flag("--tree", opt->tree, "Show keys indented by depth instead of whole paths");
   app->add_flag("--wide", opt->wide, "Never cut long paths to the terminal's width");
-  return {app, [opt] { return run_ls(*opt); }};
+  add_shard_option(app, opt->shard);
+  return {app, [opt] { return run_ls_operands(*opt); }};
 }
 
 }  // namespace zanj::cli

@@ -10,11 +10,13 @@
 #include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "json_output.hpp"
+#include "operands.hpp"
 #include "output.hpp"
 #include "progress.hpp"
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
 #include "zanj/limits.hpp"
+#include "zanj/many_archives.hpp"
 #include "zanj/report.hpp"  // save_page
 #include "zanj/verify.hpp"
 
@@ -29,6 +31,7 @@ struct VerifyCliOptions {
   bool strict = false;
   std::string junit;  ///< --junit FILE: also write a JUnit XML report there
   unsigned jobs = 0;  ///< 0: ZANJ_JOBS, else the CPUs this process may use
+  std::string shard;  ///< --shard K/N
   ResourceLimits limits;
 };
 
@@ -112,34 +115,49 @@ int run_verify(const VerifyCliOptions& opt) {
   options.limits = opt.limits;
   options.limits.take_global_limits(open_options().limits);  // --max-json-*, --max-ratio, --max-member-bytes
   options.remote = open_options().remote;
-  options.threads = jobs_or_default(opt.jobs);
   // Annotations are workflow commands read from stdout; --json's lines own stdout, and -q
   // asks for nothing there, so not then.
   const bool annotate = under_github_actions() && !opt.json && !opt.quiet;
-  std::vector<VerifyOutcome> outcomes;  // kept for --junit only
   int status = 0;
-  for (const std::string& file : opt.files) {
-    VerifyOutcome outcome{file, std::nullopt, {}};
-    try {
-      outcome.report = verify_with_progress(file, options);
-    } catch (const Error& e) {  // the file could not be read after all: go on with the others
-      if (is_output_closed(e)) throw;
-      error(e.what());
-      status = std::max(status, e.exit_code());
-      outcome.error = e.what();
-      if (opt.json && !opt.quiet)  // every operand has its line, so a script sees what was not checked
-        write_out(
-            to_json(Json(JsonObject{
-                {"file", input_display_name(file)}, {"ok", false}, {"strict", opt.strict}, {"error", e.what()}})) +
-            "\n");
-    }
-    if (outcome.report && !outcome.report->ok(opt.strict)) status = std::max(status, static_cast<int>(Exit::invalid));
-    if (outcome.report && !opt.quiet)
-      write_out(opt.json ? to_json(verify_json(*outcome.report, opt.strict)) + "\n"
-                         : report_text(*outcome.report, opt.strict, opt.verbose));
-    if (annotate) write_out(github_annotations(outcome, opt.strict));
-    if (!opt.junit.empty()) outcomes.push_back(std::move(outcome));
-  }
+  const auto error_line = [&](const std::string& file, const std::string& message) {
+    if (opt.json && !opt.quiet)  // every operand has its line, so a script sees what was not checked
+      write_out(to_json(Json(JsonObject{
+                    {"file", input_display_name(file)}, {"ok", false}, {"strict", opt.strict}, {"error", message}})) +
+                "\n");
+  };
+  const std::vector<std::string> files = expand_operands(opt.files, opt.shard, status, error_line);
+  const JobSplit split = split_jobs(jobs_or_default(opt.jobs), files.size());
+  options.threads = split.threads_each;
+  std::vector<VerifyOutcome> outcomes;  // one per archive; kept after its turn for --junit only
+  std::vector<int> failed_with(files.size(), 0);
+  for (const std::string& file : files) outcomes.push_back(VerifyOutcome{file, std::nullopt, {}});
+  run_in_order(
+      files.size(), split.archives_at_once,
+      [&](std::size_t i) {
+        try {  // several at once: no progress bar (they would overwrite one another)
+          outcomes[i].report =
+              split.archives_at_once > 1 ? verify_file(files[i], options) : verify_with_progress(files[i], options);
+        } catch (const Error& e) {  // the file could not be read after all: go on with the others
+          if (is_output_closed(e)) throw;
+          outcomes[i].error = e.what();
+          failed_with[i] = e.exit_code();
+        }
+      },
+      [&](std::size_t i) {
+        VerifyOutcome& outcome = outcomes[i];
+        if (!outcome.error.empty()) {
+          error(outcome.error);
+          status = std::max(status, failed_with[i]);
+          error_line(outcome.file, outcome.error);
+        }
+        if (outcome.report && !outcome.report->ok(opt.strict))
+          status = std::max(status, static_cast<int>(Exit::invalid));
+        if (outcome.report && !opt.quiet)
+          write_out(opt.json ? to_json(verify_json(*outcome.report, opt.strict)) + "\n"
+                             : report_text(*outcome.report, opt.strict, opt.verbose));
+        if (annotate) write_out(github_annotations(outcome, opt.strict));
+        if (opt.junit.empty()) outcome.report.reset();  // printed: its memory goes back
+      });
   if (!opt.junit.empty()) {
     try {
       save_page(opt.junit, junit_xml(outcomes, opt.strict));
@@ -165,7 +183,8 @@ Command setup_verify(CLI::App& parent) {
   app->add_flag("--strict", opt->strict, "Warnings make a file invalid too (exit 1)");
   app->add_option("--junit", opt->junit, "Also write a JUnit XML report to FILE (one test case per archive)")
       ->type_name("FILE");
-  add_jobs_option(app, opt->jobs, "inflating members");
+  add_jobs_option(app, opt->jobs, "reading archives and inflating members");
+  add_shard_option(app, opt->shard);
   app->add_option("--max-total-bytes", opt->limits.max_total_bytes,
                   "Refuse to inflate archives whose members declare more bytes in total")
       ->capture_default_str()

@@ -261,7 +261,10 @@ class S3rver:
         self.port = free_port()
         self.process = subprocess.Popen([S3RVER, "--directory", self.directory, "--address", "127.0.0.1", "--port",
                                          str(self.port), "--silent", "--configure-bucket", bucket],
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+                                        # s3rver's ListObjectsV2 continuation tokens are DES, which
+                                        # OpenSSL 3 only offers through its legacy provider.
+                                        env=dict(os.environ, NODE_OPTIONS="--openssl-legacy-provider"))
         self.timer = threading.Timer(LIFETIME, self.stop)
         self.timer.daemon = True
         self.timer.start()

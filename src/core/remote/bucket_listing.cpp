@@ -1,0 +1,188 @@
+#include "remote/bucket_listing.hpp"
+
+#include "json/json_parse.hpp"
+#include "remote/credentials_aws.hpp"
+#include "remote/credentials_gcp.hpp"
+#include "remote/gcs_address.hpp"
+#include "remote/http_call.hpp"
+#include "remote/s3_address.hpp"
+#include "zanj/error.hpp"
+#include "zanj/json.hpp"
+
+namespace zanj {
+namespace {
+
+// A listing is one more request per thousand names; a bucket with this many pages under one
+// prefix is not what a pattern on the command line is for (and a server that keeps returning
+// the same token must not loop for ever).
+constexpr int kMaxPages = 100000;
+
+/// `text` with XML's five named entities and numeric references decoded (S3 escapes '&', '<'
+/// and the like in keys).
+std::string xml_decode(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '&') {
+      out += text[i];
+      continue;
+    }
+    const std::size_t end = text.find(';', i);
+    if (end == std::string_view::npos) {
+      out += text.substr(i);
+      break;
+    }
+    const std::string_view entity = text.substr(i + 1, end - i - 1);
+    if (entity == "amp")
+      out += '&';
+    else if (entity == "lt")
+      out += '<';
+    else if (entity == "gt")
+      out += '>';
+    else if (entity == "quot")
+      out += '"';
+    else if (entity == "apos")
+      out += '\'';
+    else if (entity.size() > 1 && entity[0] == '#') {
+      const bool hex = entity[1] == 'x' || entity[1] == 'X';
+      unsigned long code = 0;
+      try {
+        code = std::stoul(std::string(entity.substr(hex ? 2 : 1)), nullptr, hex ? 16 : 10);
+      } catch (const std::exception&) {
+        code = 0;
+      }
+      // UTF-8 of the code point (S3 writes control characters this way).
+      if (code < 0x80) {
+        out += static_cast<char>(code);
+      } else if (code < 0x800) {
+        out += static_cast<char>(0xC0 | (code >> 6)), out += static_cast<char>(0x80 | (code & 0x3F));
+      } else if (code < 0x10000) {
+        out += static_cast<char>(0xE0 | (code >> 12)), out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (code & 0x3F));
+      } else {
+        out += static_cast<char>(0xF0 | (code >> 18)), out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((code >> 6) & 0x3F)), out += static_cast<char>(0x80 | (code & 0x3F));
+      }
+    } else {
+      out += text.substr(i, end - i + 1);  // not an entity S3 writes: kept as it is
+    }
+    i = end;
+  }
+  return out;
+}
+
+/// The raw text of the first <tag>...</tag> in `xml` at or after `from`, and where the element
+/// ends (npos when there is none). A key's '<' is escaped, so no "</Key>" hides in a name.
+std::size_t element(std::string_view xml, std::string_view tag, std::size_t from, std::string_view& text) {
+  const std::string open_tag = "<" + std::string(tag) + ">", close_tag = "</" + std::string(tag) + ">";
+  const std::size_t open = xml.find(open_tag, from);
+  if (open == std::string_view::npos) return std::string_view::npos;
+  const std::size_t start = open + open_tag.size();
+  const std::size_t close = xml.find(close_tag, start);
+  if (close == std::string_view::npos) return std::string_view::npos;
+  text = xml.substr(start, close - start);
+  return close + close_tag.size();
+}
+
+void log_page(const RemoteOptions& options, const std::string& what, const HttpReply& reply, std::size_t page) {
+  if (options.log)
+    options.log("GET " + what + " listing, page " + std::to_string(page + 1) + ": " +
+                (reply.status ? std::to_string(reply.status) : "no response: " + reply.problem));
+}
+
+}  // namespace
+
+ListingPage parse_s3_listing(const std::string& xml) {
+  ListingPage page;
+  std::size_t at = 0;
+  std::string_view contents, text;
+  while ((at = element(xml, "Contents", at, contents)) != std::string_view::npos)
+    if (element(contents, "Key", 0, text) != std::string_view::npos) page.names.push_back(xml_decode(text));
+  if (element(xml, "IsTruncated", 0, text) != std::string_view::npos && text == "true" &&
+      element(xml, "NextContinuationToken", 0, text) != std::string_view::npos)
+    page.next = xml_decode(text);
+  return page;
+}
+
+ListingPage parse_gcs_listing(const std::string& json) {
+  const Result<Json> answer = read_json(json, "listing");
+  if (!answer || !answer->is_object()) throw Error("the listing is not a JSON object", Exit::usage);
+  ListingPage page;
+  if (const Json* items = answer->find("items"); items && items->is_array())
+    for (const Json& item : items->as_array())
+      if (item.is_object()) page.names.emplace_back(item.string_at("name"));
+  page.next = std::string(answer->string_at("nextPageToken"));
+  return page;
+}
+
+std::vector<std::string> list_bucket(const RemoteUrl& bucket, const std::string& prefix, const std::string& what,
+                                     const Environment& environment, const RemoteOptions& options, unsigned page_size) {
+  const auto fail = [&](const std::string& message) -> void { throw Error(InArchive{what}, message, Exit::usage); };
+  page_size = std::clamp(page_size, 1u, 1000u);
+  const bool s3 = bucket.scheme == RemoteUrl::Scheme::s3;
+  HttpCall call;
+  call.display = what;
+  std::string base, auth_note;
+  try {
+    if (s3) {
+      const AwsCredentials credentials = aws_credentials(environment, options);
+      if (options.log) options.log(what + ": credentials: " + credentials.source);
+      auth_note = tried_note(credentials.tried, credentials.source);
+      RemoteUrl root = bucket;
+      root.key.clear();
+      S3Address address = s3_address(root, environment, credentials);
+      base = std::move(address.url);
+      // Path style names the bucket as the path ("ENDPOINT/BUCKET"), without a trailing '/'.
+      if (base.size() > bucket.bucket.size() + 2 &&
+          base.compare(base.size() - bucket.bucket.size() - 2, std::string::npos, "/" + bucket.bucket + "/") == 0)
+        base.pop_back();
+      call.sigv4 = std::move(address.sigv4);
+      call.user_password = std::move(address.user_password);
+      call.headers = std::move(address.headers);
+    } else {
+      const GcpCredentials credentials = gcp_credentials(environment, options);
+      if (options.log) options.log(what + ": credentials: " + credentials.source);
+      auth_note = tried_note(credentials.tried, credentials.source);
+      base = gcs_endpoint(environment) + "/storage/v1/b/" + percent_encode(bucket.bucket) + "/o";
+      if (!credentials.token.empty()) call.headers.push_back("Authorization: Bearer " + credentials.token);
+    }
+  } catch (const Error& e) {  // credentials that are set up but broken: the pattern joins the message
+    fail(e.what());
+  }
+  std::vector<std::string> names;
+  std::string token;
+  for (int page = 0; page < kMaxPages; ++page) {
+    // S3's parameters in their canonical (sorted) order, each value encoded as SigV4 wants it,
+    // so that the signature holds whichever way libcurl canonicalizes the query.
+    if (s3) {
+      call.url = base + "?" + (token.empty() ? "" : "continuation-token=" + percent_encode(token) + "&") +
+                 "list-type=2&max-keys=" + std::to_string(page_size) + "&prefix=" + percent_encode(prefix);
+    } else {
+      call.url = base + "?fields=" + percent_encode("items(name),nextPageToken") +
+                 "&maxResults=" + std::to_string(page_size) +
+                 (token.empty() ? "" : "&pageToken=" + percent_encode(token)) + "&prefix=" + percent_encode(prefix);
+    }
+    const HttpReply reply = http_call(call, options);
+    log_page(options, what, reply, static_cast<std::size_t>(page));
+    if (reply.status == 0) fail("listing the bucket: " + reply.problem);
+    if (reply.status == 401 || reply.status == 403)
+      fail("listing the bucket: " + http_status_text(reply.status) + auth_note);
+    if (reply.status == 404) fail("listing the bucket: " + http_status_text(reply.status) + " (no such bucket?)");
+    if (reply.status != 200) fail("listing the bucket: " + http_status_text(reply.status));
+    ListingPage listed;
+    try {
+      listed = s3 ? parse_s3_listing(reply.body) : parse_gcs_listing(reply.body);
+    } catch (const Error& e) {
+      fail(e.what());
+    }
+    for (std::string& name : listed.names)
+      if (name.compare(0, prefix.size(), prefix) == 0) names.push_back(std::move(name));
+    if (listed.next.empty()) return names;
+    if (listed.next == token) fail("listing the bucket: the server repeated its page token");
+    token = std::move(listed.next);
+  }
+  fail("listing the bucket: more than " + std::to_string(kMaxPages) + " pages");
+  return names;
+}
+
+}  // namespace zanj
