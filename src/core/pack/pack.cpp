@@ -1,5 +1,5 @@
-// Writing a PackPlan: the reference's member order and headers (zip_writer.hpp), through a
-// temporary file beside the output that replaces it only once complete.
+// Writing a PackPlan: the reference's member order and headers (zip_writer.hpp), through the
+// output's byte sink (a temporary file beside it, or an upload), which appears only once complete.
 #include "zanj/pack.hpp"
 
 #include <ctime>
@@ -9,7 +9,7 @@
 #include "zanj/safe_files.hpp"
 #include "zanj/archive.hpp"
 #include "zip/zip_writer.hpp"
-#include "io/temp_file.hpp"
+#include "source/output_sink.hpp"
 #include "pack/pack_plan.hpp"
 #include "base/private_access.hpp"
 
@@ -100,27 +100,15 @@ class MemberWriter {
   PackProgress state_;
 };
 
-std::pair<std::string, std::string> split_output(const std::string& out_path) {
-  const std::size_t slash = out_path.rfind('/');
-  if (slash == std::string::npos) return {".", out_path};
-  return {slash == 0 ? "/" : out_path.substr(0, slash), out_path.substr(slash + 1)};
-}
-
 }  // namespace
 
 std::string zanj_json_text(const Json& value) { return to_json(value, JsonStyle{1, '\t'}); }
 
 PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const PackSettings& settings,
                        const std::function<void(const PackProgress&)>& progress) {
-  const auto [dir, leaf] = split_output(out_path);
-  if (leaf.empty() || leaf == "." || leaf == "..") throw Error(out_path + ": not a file name", Exit::usage);
-  const UniqueFd dir_fd = open_user_directory(dir, CreateDirs::no);
-  if (entry_type_at(dir_fd.get(), leaf) == EntryType::directory)
-    throw Error(out_path + ": is a directory", Exit::usage);
-
-  TempFile temp(dir_fd.get(), leaf);
+  const std::unique_ptr<ByteSink> sink = open_output(out_path, settings.output);
   ZipWriterOptions options{plan.method, settings.level, settings.threads ? settings.threads : available_cpus()};
-  ZipWriter zip(temp.fd(), out_path, options);
+  ZipWriter zip(*sink, out_path, options);
   const ZipMemberOptions json_member{false, 0, DosDateTime::from_unix(std::time(nullptr))};
   zip.add_member(std::string(kMetaMember), zanj_json_text(plan.meta), json_member);
   zip.add_member(std::string(kMainMember), plan.root_text ? *plan.root_text : zanj_json_text(plan.root), json_member);
@@ -132,7 +120,7 @@ PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const 
   summary.members = zip.member_count();
   summary.output_bytes = zip.bytes_written();
   summary.input_bytes = plan.known_bytes();
-  temp.commit(leaf, Replace::yes);
+  summary.object = sink->commit();
   return summary;
 }
 
