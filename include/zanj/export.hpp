@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "zanj/output.hpp"
+#include "zanj/output_options.hpp"
 #include "zanj/archive.hpp"
 
 namespace zanj {

@@ -14,7 +14,7 @@
 #include "zanj/archive.hpp"
 #include "zanj/json.hpp"
 #include "zanj/limits.hpp"
-#include "zanj/output.hpp"
+#include "zanj/output_options.hpp"
 
 namespace zanj {
 

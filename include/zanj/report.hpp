@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "zanj/output.hpp"
+#include "zanj/output_options.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/diff.hpp"
 #include "zanj/summary.hpp"

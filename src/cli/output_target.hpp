@@ -6,7 +6,7 @@
 #include <string>
 
 #include "zanj/json.hpp"
-#include "zanj/output.hpp"
+#include "zanj/output_options.hpp"
 
 namespace zanj::cli {
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "zanj/output.hpp"
+#include "zanj/output_options.hpp"
 
 namespace zanj {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "io/byte_sink.hpp"
-#include "zanj/output.hpp"
+#include "zanj/output_options.hpp"
 
 namespace zanj {
 
