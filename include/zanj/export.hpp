@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 
+#include "zanj/output_options.hpp"
 #include "zanj/archive.hpp"
 
 namespace zanj {
@@ -30,6 +31,7 @@ struct ExportSettings {
   bool cast = false;
   /// Replace an existing output directory (files are always replaced, as pack does).
   bool force = false;
+  OutputOptions output;  ///< how an .npz or .safetensors URL output is uploaded
 };
 
 /// Set settings.format (and for archives the libarchive format and filter) from `--format
@@ -49,6 +51,7 @@ struct ExportSummary {
   std::uint64_t arrays = 0;        ///< arrays written
   std::uint64_t files = 0;         ///< members, tensors or files written (JSON ones included)
   std::uint64_t output_bytes = 0;  ///< bytes written
+  OutputObject object;             ///< a URL output's ETag or generation
 };
 
 /// Export the node at object path `path` ("" for the whole object) of `file` to `out`. A path

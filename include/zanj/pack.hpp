@@ -14,6 +14,7 @@
 #include "zanj/archive.hpp"
 #include "zanj/json.hpp"
 #include "zanj/limits.hpp"
+#include "zanj/output_options.hpp"
 #include "zanj/safe_files.hpp"
 
 namespace zanj {
@@ -35,10 +36,17 @@ struct PackSettings {
   unsigned threads = 0;  ///< deflate threads; 0: the CPUs available
   std::string npy_key;   ///< root key of a lone .npy input (default: its stem)
   ResourceLimits limits;
-  /// Whether an existing output may be replaced (`pack --force`); with Replace::no it is an
-  /// Error (usage), before anything is written.
+  /// Whether an existing output file may be replaced (`pack --force`); with Replace::no it is
+  /// an Error (usage), before anything is written. A URL's object is replaced unless
+  /// output.no_clobber says otherwise (docs/remote.md).
   Replace replace = Replace::yes;
+  OutputOptions output;  ///< --no-clobber, and how a URL output is uploaded
 };
+
+/// Refuse an existing output file when `replace` is Replace::no (Error, usage: "OUT: exists (use
+/// --force to replace it)"), as pack does before it reads any input. A URL's object is not
+/// looked at: OutputOptions::no_clobber decides for it.
+void check_replaceable(const std::string& out_path, Replace replace);
 
 /// One input: a file or directory, and the root key it is stored under when there are several.
 struct PackInput {
@@ -78,12 +86,14 @@ struct PackSummary {
   std::uint64_t members = 0;       ///< ZIP members written, the two JSON members included
   std::uint64_t input_bytes = 0;   ///< uncompressed bytes stored
   std::uint64_t output_bytes = 0;  ///< size of the archive
+  OutputObject object;             ///< a URL output's ETag or generation
 };
 
 /// Write the planned archive to `out_path` in the reference's layout (meta, object, externals; Zip64
 /// extras on the externals' local headers). The archive goes to a temporary file in the
 /// same directory, renamed over `out_path` only when complete: on any error an existing
-/// `out_path` is untouched and the temporary file is removed.
+/// `out_path` is untouched and the temporary file is removed. An s3://, gs:// or http(s)://
+/// `out_path` is uploaded instead (settings.output), and likewise appears only when complete.
 PackSummary write_pack(const PackJob& job, const std::string& out_path, const PackSettings& settings,
                        const std::function<void(const PackProgress&)>& progress = {});
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <string_view>
 
+#include "zanj/output_options.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/diff.hpp"
 #include "zanj/summary.hpp"
@@ -32,5 +33,8 @@ std::string comparison_page(const ZanjFile& a, const ZanjFile& b, const DiffOpti
 /// Write `page` to `path` atomically: a temporary file in the same directory, renamed into
 /// place when complete (an existing file is replaced). Throws Error (usage) when it cannot.
 void save_page(const std::string& path, std::string_view page);
+/// The same through `options`: --no-clobber, and an s3://, gs:// or http(s):// `path`
+/// uploaded (appearing only when complete). Returns the uploaded object's ETag or generation.
+OutputObject save_page(const std::string& path, std::string_view page, const OutputOptions& options);
 
 }  // namespace zanj

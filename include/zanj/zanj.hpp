@@ -13,6 +13,7 @@
 #include "zanj/export.hpp"
 #include "zanj/extract.hpp"
 #include "zanj/hash.hpp"
+#include "zanj/output_options.hpp"
 #include "zanj/pack.hpp"
 #include "zanj/report.hpp"
 #include "zanj/safe_files.hpp"

@@ -5,6 +5,7 @@
 #include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
+#include "output_target.hpp"
 #include "progress.hpp"
 #include "zanj/error.hpp"
 #include "zanj/export.hpp"
@@ -23,6 +24,7 @@ struct ExportOptions {
 
 int run_export(ExportOptions& opt) {
   choose_export_format(opt.settings, opt.output, opt.format);
+  opt.settings.output = with_remote_options(opt.settings.output);
   const ZanjFile z = open_zanj(opt.file);
   install_interrupt_cleanup();
   Progress progress("export", 0);
@@ -30,13 +32,15 @@ int run_export(ExportOptions& opt) {
                                               [&](const ExportProgress& p) { progress.update(p.bytes_done, 0); });
   progress.finish();
   const std::string format = export_format_name(opt.settings);
-  if (opt.json)
-    write_out(to_json(Json(JsonObject{{"output", opt.output},
-                                      {"format", format},
-                                      {"arrays", summary.arrays},
-                                      {"files", summary.files},
-                                      {"output_bytes", summary.output_bytes}})) +
-              "\n");
+  if (opt.json) {
+    JsonObject object{{"output", opt.output},
+                      {"format", format},
+                      {"arrays", summary.arrays},
+                      {"files", summary.files},
+                      {"output_bytes", summary.output_bytes}};
+    add_object_json(object, summary.object);
+    write_out(to_json(Json(std::move(object))) + "\n");
+  }
   info(opt.output + ": " + std::to_string(summary.arrays) + " arrays exported as " + format + ", " +
        human_bytes(summary.output_bytes));
   return 0;
@@ -52,7 +56,12 @@ Command setup_export(CLI::App& parent) {
       ->required()
       ->transform(input_file());
   app->add_option("PATH", opt->path, "Object path of the subtree to export (default: everything)");
-  app->add_option("-o,--output", opt->output, "File or directory to write")->required()->type_name("OUT");
+  app->add_option("-o,--output", opt->output,
+                  "File or directory to write; an .npz or .safetensors may be an s3://, gs:// or http(s):// URL")
+      ->required()
+      ->transform(output_target())
+      ->type_name("OUT");
+  add_output_options(app, opt->settings.output);
   app->add_option("--format", opt->format,
                   "npz, safetensors, dir, tar, tar.gz, tar.xz, tar.zst, tar.bz2, or a libarchive format[+filter] "
                   "(default: by OUT's extension)")

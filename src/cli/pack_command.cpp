@@ -7,6 +7,7 @@
 #include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
+#include "output_target.hpp"
 #include "progress.hpp"
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
@@ -42,12 +43,11 @@ struct PackOptions {
 int run_pack(PackOptions& opt) {
   if (opt.store && opt.level >= 0) throw Error("--store and --level exclude each other", Exit::usage);
   // Refused before any input is read, as extract refuses; write_pack checks again.
-  struct stat existing {};
-  if (!opt.force && ::lstat(opt.output.c_str(), &existing) == 0 && !S_ISDIR(existing.st_mode))
-    throw Error(opt.output + ": exists (use --force to replace it)", Exit::usage);
   opt.settings.replace = opt.force ? Replace::yes : Replace::no;
+  check_replaceable(opt.output, opt.settings.replace);
   opt.settings.limits.take_global_limits(open_options().limits);
   opt.settings.threads = jobs_or_default(opt.settings.threads);
+  opt.settings.output = with_remote_options(opt.settings.output);
   if (opt.store) opt.settings.method = ZipMethod::store;
   if (opt.level >= 0) {
     opt.settings.level = opt.level;
@@ -65,12 +65,14 @@ int run_pack(PackOptions& opt) {
   const PackSummary summary =
       write_pack(job, opt.output, opt.settings, [&](const PackProgress& p) { progress.update(p.bytes_done, 0); });
   progress.finish();
-  if (opt.json)
-    write_out(to_json(Json(JsonObject{{"output", opt.output},
-                                      {"members", summary.members},
-                                      {"input_bytes", summary.input_bytes},
-                                      {"output_bytes", summary.output_bytes}})) +
-              "\n");
+  if (opt.json) {
+    JsonObject object{{"output", opt.output},
+                      {"members", summary.members},
+                      {"input_bytes", summary.input_bytes},
+                      {"output_bytes", summary.output_bytes}};
+    add_object_json(object, summary.object);
+    write_out(to_json(Json(std::move(object))) + "\n");
+  }
   info(opt.output + ": " + std::to_string(summary.members) + " members, " + human_bytes(summary.input_bytes) +
        " packed into " + human_bytes(summary.output_bytes));
   return 0;
@@ -83,9 +85,12 @@ Command setup_pack(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "pack", "Make a .zanj archive from .npz, .npy, .safetensors, JSON or an extracted directory");
   app->add_option("INPUT", opt->inputs, "Files or a directory to pack (NAME=PATH to choose a root key)")->required();
-  app->add_option("-o,--output", opt->output, "Archive to write (an existing one only with --force)")
+  app->add_option("-o,--output", opt->output,
+                  "Archive to write: a file (an existing one only with --force), or an s3://, gs:// or http(s):// URL")
       ->required()
+      ->transform(output_target())
       ->type_name("OUT.zanj");
+  add_output_options(app, opt->settings.output);
   app->add_option("--key", opt->settings.npy_key, "Root key for a lone .npy input (default: its file stem)")
       ->type_name("NAME");
   app->add_option("--list-threshold", opt->settings.thresholds.list,

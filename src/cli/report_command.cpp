@@ -7,9 +7,11 @@
 #include "diagnostics.hpp"
 #include "inputs.hpp"
 #include "output.hpp"
+#include "output_target.hpp"
 #include "zanj/diff.hpp"
 #include "zanj/error.hpp"
 #include "zanj/report.hpp"
+#include "zanj/safe_files.hpp"
 #include "zanj/summary.hpp"
 
 namespace zanj::cli {
@@ -19,6 +21,7 @@ struct ReportCliOptions {
   std::string file, new_file;      ///< FILE, or OLD NEW
   std::vector<std::string> files;  ///< the one or two of them
   std::string output;
+  OutputOptions output_options;  ///< --no-clobber, --part-size
   std::string atol = "0", rtol = "0";
   std::vector<std::string> tol, exclude;
   bool nan_unequal = false;
@@ -87,7 +90,8 @@ int run_report(ReportCliOptions opt) {
   if (opt.output.empty() || opt.output == "-") {
     write_out(page);
   } else {
-    save_page(opt.output, page);
+    install_interrupt_cleanup();
+    save_page(opt.output, page, with_remote_options(opt.output_options));
     const std::string wrote = "wrote " + opt.output + " (" + human_bytes(page.size()) + ")";
     if (chosen)
       info(wrote);
@@ -106,10 +110,12 @@ Command setup_report(CLI::App& parent) {
       ->required()
       ->transform(input_file());
   app->add_option("NEW", opt->new_file, "With OLD: the archive to compare it with")->transform(input_file());
-  app->add_option(
-         "-o,--output", opt->output,
-         "Write the page to this file (atomically); '-' prints it (default: stdout, or STEM.html on a terminal)")
+  app->add_option("-o,--output", opt->output,
+                  "Write the page to this file (atomically) or s3://, gs:// or http(s):// URL; '-' prints it (default: "
+                  "stdout, or STEM.html on a terminal)")
+      ->transform(output_target())
       ->type_name("OUT.html");
+  add_output_options(app, opt->output_options);
   app->add_option("--atol", opt->atol, "Comparison: absolute tolerance (default 0)")->type_name("X");
   app->add_option("--rtol", opt->rtol, "Comparison: relative tolerance, times |b| (default 0)")->type_name("X");
   app->add_option("--tol", opt->tol, "Comparison: tolerances for the paths matching a glob (repeatable)")

@@ -8,6 +8,7 @@ by the test that started it (and by a deadline of its own, so none outlives a br
 - GcsServer: Google Cloud Storage's JSON API, its OAuth token endpoint and the GCE metadata
   server, in one small threaded Python server.
 - AwsCredentialServer: STS, the container credentials endpoint and IMDSv2.
+- PutServer: stores what is PUT to it (plain-URL uploads).
 """
 import http.server
 import os
@@ -304,9 +305,11 @@ class S3rver:
 
 class RecordingProxy:
     """A loopback reverse proxy in front of `upstream` (http://127.0.0.1:PORT) that records each
-    request's method, path and headers in `requests`, so tests can see what zanj signed."""
+    request's method, path and headers in `requests`, so tests can see what zanj signed. Any
+    method is passed on with its body; `fault(method, path)` may return a status to answer
+    instead (an injected failure), and `delay(method, path)` seconds to wait first."""
 
-    def __init__(self, upstream):
+    def __init__(self, upstream, fault=None, delay=None):
         import http.client
         import urllib.parse
         self.requests = []
@@ -321,8 +324,18 @@ class RecordingProxy:
 
             def do_GET(self):
                 proxy.requests.append((self.command, self.path, dict(self.headers.items())))
+                body = self.rfile.read(int(self.headers.get("Content-Length", "0") or 0))
+                if delay:
+                    time.sleep(delay(self.command, self.path))
+                status = fault(self.command, self.path) if fault else None
+                if status:
+                    self.send_response(status)
+                    self.send_header("Content-Length", "0")
+                    self.end_headers()
+                    return
                 connection = http.client.HTTPConnection(target.hostname, target.port, timeout=10)
-                connection.request("GET", self.path, headers=dict(self.headers.items()))
+                connection.request(self.command, self.path, body=body if body else None,
+                                   headers=dict(self.headers.items()))
                 response = connection.getresponse()
                 body = response.read()
                 self.send_response(response.status)
@@ -333,6 +346,8 @@ class RecordingProxy:
                 self.end_headers()
                 self.wfile.write(body)
                 connection.close()
+
+            do_PUT = do_POST = do_DELETE = do_GET
 
         class Server(http.server.ThreadingHTTPServer):
             def handle_error(self, request, client_address):
@@ -361,7 +376,14 @@ class GcsServer:
     - GET /storage/v1/b/BUCKET/o?prefix=&maxResults=&pageToken=: a listing, in pages;
     - POST /token: a refresh token (REFRESH_TOKEN) or an RS256 JWT assertion, checked with
       `openssl dgst -verify` against `public_key` (a PEM file), traded for an access token;
-    - GET /computeMetadata/v1/instance/service-accounts/default/token with Metadata-Flavor.
+    - GET /computeMetadata/v1/instance/service-accounts/default/token with Metadata-Flavor;
+    - POST /upload/storage/v1/b/BUCKET/o?uploadType=media&name=N: a whole object in one request;
+      uploadType=resumable opens a session (its URL in Location): PUT chunks with Content-Range
+      (308 with Range: bytes=0-N until the last one, which names the total), DELETE cancels it
+      (499); ifGenerationMatch=0 refuses an existing object (412) when the session opens and when
+      it completes. `short_keep` makes the first chunk of each session keep only that many bytes
+      (the 308 says so, and the client must send the rest again); `fail_chunk` answers 403 to
+      that chunk (1 for the first); `chunk_delay` sleeps before answering each chunk.
 
     With `tokens` set, every storage request needs `Authorization: Bearer T` with T in it
     (else 401); `requests` records (method, path, headers); `replace_after` bumps an object's
@@ -379,6 +401,8 @@ class GcsServer:
         self.bucket, self.tokens, self.public_key = bucket, tokens, public_key
         self.objects = {}  # name -> [bytes, generation]
         self.requests, self.lock, self.replace_after, self.media_count = [], threading.Lock(), None, 0
+        self.sessions, self.cancelled = {}, []  # session id -> {"name", "data", "no_clobber", "chunks"}
+        self.short_keep, self.fail_chunk, self.chunk_delay = None, None, 0
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -399,8 +423,12 @@ class GcsServer:
                 self.wfile.write(body)
 
             def do_POST(self):
-                body = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode()
+                raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                body = raw.decode(errors="replace")
                 server.record(self)
+                url = urllib.parse.urlsplit(self.path)
+                if url.path == f"/upload/storage/v1/b/{server.bucket}/o":
+                    return server.upload_start(self, dict(urllib.parse.parse_qsl(url.query)), raw)
                 if self.path != "/token":
                     return self.reply(404, {"error": "not_found"})
                 form = dict(urllib.parse.parse_qsl(body))
@@ -457,6 +485,20 @@ class GcsServer:
                     return self.reply(416, b"", dict(headers, **{"Content-Range": f"bytes */{len(data)}"}))
                 self.reply(206, data[first:last + 1], dict(headers, **{"Content-Range": f"bytes {first}-{last}/{len(data)}"}))
 
+            def do_PUT(self):
+                server.record(self)
+                data = self.rfile.read(int(self.headers.get("Content-Length", "0")))
+                server.upload_chunk(self, data)
+
+            def do_DELETE(self):
+                server.record(self)
+                session = self.path.rsplit("/", 1)[-1]
+                with server.lock:
+                    found = server.sessions.pop(session, None)
+                    if found:
+                        server.cancelled.append(session)
+                self.reply(499 if found else 404, b"")
+
         class Server(http.server.ThreadingHTTPServer):
             def handle_error(self, request, client_address):
                 pass
@@ -480,6 +522,68 @@ class GcsServer:
     def put(self, name, data, generation=1000):
         with self.lock:
             self.objects[name] = [data, generation]
+
+    def authorized(self, handler):
+        if self.tokens is None or handler.headers.get("Authorization", "")[len("Bearer "):] in self.tokens:
+            return True
+        handler.reply(401, {"error": {"code": 401, "message": "Invalid Credentials"}})
+        return False
+
+    def store(self, name):
+        """A new generation for `name` (called with the lock held); its metadata."""
+        generation = max([g for _, g in self.objects.values()] + [1000]) + 1
+        return generation
+
+    def upload_start(self, handler, query, body):
+        import uuid
+        if not self.authorized(handler):
+            return None
+        name = query.get("name", "")
+        no_clobber = query.get("ifGenerationMatch") == "0"
+        with self.lock:
+            if no_clobber and name in self.objects:
+                return handler.reply(412, {"error": {"code": 412, "message": "Precondition Failed"}})
+            if query.get("uploadType") == "media":
+                generation = self.store(name)
+                self.objects[name] = [body, generation]
+                return handler.reply(200, {"name": name, "generation": str(generation), "size": str(len(body))})
+            if query.get("uploadType") != "resumable" or not name:
+                return handler.reply(400, {"error": {"code": 400, "message": "bad upload"}})
+            session = uuid.uuid4().hex
+            self.sessions[session] = {"name": name, "data": b"", "no_clobber": no_clobber, "chunks": 0}
+        handler.reply(200, b"", {"Location": f"http://127.0.0.1:{self.port}/upload/session/{session}"})
+
+    def upload_chunk(self, handler, data):
+        if not self.authorized(handler):
+            return None
+        time.sleep(self.chunk_delay)
+        session_id = handler.path.rsplit("/", 1)[-1]
+        m = re.fullmatch(r"bytes (?:(\d+)-(\d+)|\*)/(\d+|\*)", handler.headers.get("Content-Range", ""))
+        with self.lock:
+            session = self.sessions.get(session_id)
+            if session is None or not m:
+                return handler.reply(404 if session is None else 400, b"")
+            session["chunks"] += 1
+            if self.fail_chunk == session["chunks"]:
+                return handler.reply(403, {"error": {"code": 403, "message": "Forbidden"}})
+            if m.group(1) is not None:
+                if int(m.group(1)) != len(session["data"]) or int(m.group(2)) - int(m.group(1)) + 1 != len(data):
+                    return handler.reply(400, {"error": {"code": 400, "message": "bad Content-Range"}})
+                if self.short_keep is not None and session["chunks"] == 1 and len(data) > self.short_keep:
+                    data = data[:self.short_keep]
+                session["data"] += data
+            total = m.group(3)
+            if total != "*" and int(total) == len(session["data"]):
+                name = session["name"]
+                if session["no_clobber"] and name in self.objects:
+                    del self.sessions[session_id]
+                    return handler.reply(412, {"error": {"code": 412, "message": "Precondition Failed"}})
+                generation = self.store(name)
+                self.objects[name] = [session["data"], generation]
+                del self.sessions[session_id]
+                return handler.reply(200, {"name": name, "generation": str(generation), "size": total})
+            kept = len(session["data"])
+        handler.reply(308, b"", {"Range": f"bytes=0-{kept - 1}"} if kept else {})
 
     def record(self, handler):
         with self.lock:
@@ -519,6 +623,77 @@ class GcsServer:
                                        f"{tmp}/sig", f"{tmp}/data"], capture_output=True).returncode == 0
         except (ValueError, KeyError):
             return False
+
+    def stop(self):
+        self.timer.cancel()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+class PutServer:
+    """A loopback server that stores what is PUT to it (WebDAV's PUT, or what a presigned URL
+    takes): `objects` maps a path (query stripped) to its bytes. If-None-Match: * refuses an
+    existing path (412); `fail` answers every PUT with that status; each PUT is read whole
+    before anything is stored, so a failed or cut request stores nothing. GET serves them."""
+
+    def __init__(self):
+        import hashlib
+        self.objects, self.requests, self.fail, self.lock = {}, [], None, threading.Lock()
+        server = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args):
+                pass
+
+            def reply(self, status, body=b"", headers=None):
+                self.send_response(status)
+                self.send_header("Content-Length", str(len(body)))
+                for k, v in (headers or {}).items():
+                    self.send_header(k, v)
+                self.end_headers()
+                self.wfile.write(body)
+
+            def do_PUT(self):
+                path = self.path.split("?", 1)[0]
+                with server.lock:
+                    server.requests.append((self.command, self.path, dict(self.headers.items())))
+                length = int(self.headers.get("Content-Length", "-1"))
+                if length < 0:
+                    return self.reply(411)
+                data = self.rfile.read(length)
+                if len(data) != length:
+                    return None
+                if server.fail:
+                    return self.reply(server.fail)
+                with server.lock:
+                    if self.headers.get("If-None-Match") == "*" and path in server.objects:
+                        return self.reply(412)
+                    server.objects[path] = data
+                self.reply(201, b"", {"ETag": '"' + hashlib.md5(data).hexdigest() + '"'})
+
+            def do_GET(self):
+                data = server.objects.get(self.path.split("?", 1)[0])
+                self.reply(200 if data is not None else 404, data or b"")
+
+        class Server(http.server.ThreadingHTTPServer):
+            def handle_error(self, request, client_address):
+                pass
+
+        self.httpd = Server(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.endpoint = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        self.timer = threading.Timer(LIFETIME, self.stop)
+        self.timer.daemon = True
+        self.timer.start()
 
     def stop(self):
         self.timer.cancel()

@@ -22,6 +22,11 @@ PRIVATE_INCLUDE = re.compile(r'^\s*#\s*include\s+"(\w+)/([\w.]+)"', re.MULTILINE
 TESTED_ELSEWHERE = {
     "base/unicode_tables": "generated tables, checked through unicode (test_unicode.cpp)",
     "json/json_parse": "the JSON model is tested through its parser (test_json.cpp)",
+    "io/byte_sink": "the interface, with FdSink, through zip_writer (test_zip_writer.cpp) and file_sink",
+    "remote/s3_upload": "needs an S3 server: e2e test_remote_write.py (s3rver)",
+    "remote/gcs_upload": "needs a GCS server: e2e test_remote_write.py (its GCS server)",
+    "remote/put_upload": "needs an HTTP server: e2e test_remote_write.py (a loopback PUT server)",
+    "source/output_sink": "the choice of sink, through every e2e test of pack -o, report -o and export -o",
 }
 # Unit tests of a part of a public header that has no source file of its own.
 TESTS_OF_PUBLIC_PARTS = {

@@ -12,8 +12,10 @@
 #include "export/npy_stream.hpp"
 #include "export/safetensors_writer.hpp"
 #include "export/staged_directory.hpp"
-#include "io/temp_file.hpp"
+#include "io/file_sink.hpp"
 #include "pack/pack_plan.hpp"
+#include "remote/url.hpp"
+#include "source/output_sink.hpp"
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
 #include "zip/zip_writer.hpp"
@@ -39,38 +41,17 @@ class ProgressCounter {
 };
 
 /// Where the files of a layout go: members of an .npz, or files of a staged directory.
-class FileSink {
+class LayoutSink {
  public:
-  virtual ~FileSink() = default;
+  virtual ~LayoutSink() = default;
   virtual void begin(const std::string& name, std::uint64_t size) = 0;
   virtual void write(std::string_view bytes) = 0;
   virtual void end() = 0;
 };
 
-/// A file of OUT's name, written beside it and renamed over it when complete.
-class OutputFile {
+class NpzSink : public LayoutSink {
  public:
-  explicit OutputFile(const std::string& out) : out_(out) {
-    const std::size_t slash = out.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : out.substr(0, slash));
-    leaf_ = slash == std::string::npos ? out : out.substr(slash + 1);
-    if (leaf_.empty() || leaf_ == "." || leaf_ == "..") throw Error(out + ": not a file name", Exit::usage);
-    dir_ = open_user_directory(dir, CreateDirs::no);
-    if (entry_type_at(dir_.get(), leaf_) == EntryType::directory) throw Error(out + ": is a directory", Exit::usage);
-    temp_ = std::make_unique<TempFile>(dir_.get(), leaf_);
-  }
-  TempFile& temp() { return *temp_; }
-  void commit() { temp_->commit(leaf_, Replace::yes); }
-
- private:
-  std::string out_, leaf_;
-  UniqueFd dir_;
-  std::unique_ptr<TempFile> temp_;
-};
-
-class NpzSink : public FileSink {
- public:
-  NpzSink(int fd, const std::string& name) : zip_(fd, name, ZipWriterOptions{ZipMethod::store, 0, 1}) {}
+  NpzSink(ByteSink& out, const std::string& name) : zip_(out, name, ZipWriterOptions{ZipMethod::store, 0, 1}) {}
   // numpy.savez opens each member with force_zip64=True and the current time.
   void begin(const std::string& name, std::uint64_t size) override {
     zip_.begin_member(name, ZipMemberOptions{true, size, DosDateTime::from_unix(std::time(nullptr))});
@@ -83,7 +64,7 @@ class NpzSink : public FileSink {
   ZipWriter zip_;
 };
 
-class DirectorySink : public FileSink {
+class DirectorySink : public LayoutSink {
  public:
   explicit DirectorySink(StagedDirectory& dir) : dir_(dir) {}
   void begin(const std::string& name, std::uint64_t) override {
@@ -106,7 +87,7 @@ class DirectorySink : public FileSink {
   std::uint64_t bytes_ = 0;
 };
 
-class ArchiveSink : public FileSink {
+class ArchiveSink : public LayoutSink {
  public:
   explicit ArchiveSink(ArchiveWriter& writer) : writer_(writer) {}
   void begin(const std::string& name, std::uint64_t size) override { writer_.begin(name, size); }
@@ -117,7 +98,7 @@ class ArchiveSink : public FileSink {
   ArchiveWriter& writer_;
 };
 
-void put_file(FileSink& sink, const std::string& name, std::string_view bytes, ProgressCounter& progress) {
+void put_file(LayoutSink& sink, const std::string& name, std::string_view bytes, ProgressCounter& progress) {
   sink.begin(name, bytes.size());
   sink.write(bytes);
   sink.end();
@@ -125,7 +106,7 @@ void put_file(FileSink& sink, const std::string& name, std::string_view bytes, P
 }
 
 /// One .npy file per array, named by its keys.
-std::uint64_t write_arrays(const ExportPlan& plan, FileSink& sink, ProgressCounter& progress,
+std::uint64_t write_arrays(const ExportPlan& plan, LayoutSink& sink, ProgressCounter& progress,
                            const std::vector<ExportedArray>& arrays) {
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     sink.begin(plan.arrays[i].name + ".npy", arrays[i].npy_size());
@@ -141,7 +122,7 @@ std::uint64_t write_arrays(const ExportPlan& plan, FileSink& sink, ProgressCount
 
 /// The folder layout: __zanj__.json, __zanj_meta__.json, one .npy per array, the other
 /// members the object refers to, copied.
-std::uint64_t write_layout(const ZanjFile& file, const ExportPlan& plan, FileSink& sink, ProgressCounter& progress,
+std::uint64_t write_layout(const ZanjFile& file, const ExportPlan& plan, LayoutSink& sink, ProgressCounter& progress,
                            const std::vector<ExportedArray>& arrays) {
   std::uint64_t files = 0;
   put_file(sink, std::string(kMainMember), zanj_json_text(plan.object), progress);
@@ -194,30 +175,28 @@ ExportSummary write_safetensors(const ZanjFile& file, const ExportPlan& plan, co
   std::vector<std::pair<std::string, std::string>> metadata{{"format", "zanj"},
                                                             {std::string(kMainMember), to_json(plan.object)}};
   if (file.meta()) metadata.emplace_back(std::string(kMetaMember), to_json(file.meta()));
-  OutputFile output(out);
-  TempFile& temp = output.temp();
+  const std::unique_ptr<ByteSink> temp = open_output(out, settings.output);
   const std::string header = safetensors_header(tensors, metadata);
-  temp.write(header);
+  temp->write(header);
   ProgressCounter progress(callback, total);
   std::string buffer;
   for (const ExportedArray& a : arrays) {
     a.stream_values([&](std::string_view chunk) {
       // Small chunks are gathered: one write per MiB rather than one per value run.
       if (buffer.size() + chunk.size() > (std::size_t{1} << 20)) {
-        temp.write(buffer);
+        temp->write(buffer);
         buffer.clear();
       }
       if (chunk.size() >= (std::size_t{1} << 20))
-        temp.write(chunk);
+        temp->write(chunk);
       else
         buffer.append(chunk);
       progress.add(chunk.size());
       return true;
     });
   }
-  temp.write(buffer);
-  output.commit();
-  return {arrays.size(), arrays.size(), header.size() + total};
+  temp->write(buffer);
+  return {arrays.size(), arrays.size(), header.size() + total, temp->commit()};
 }
 
 /// Tar-family names, as extensions and as --format names: libarchive's format and filter.
@@ -298,19 +277,21 @@ ExportSummary export_object(const ZanjFile& file, std::string_view path, const s
   ExportSummary summary;
   summary.arrays = arrays.size();
   if (settings.format == ExportFormat::npz) {
-    OutputFile output(out);
-    NpzSink sink(output.temp().fd(), out);
+    const std::unique_ptr<ByteSink> output = open_output(out, settings.output);
+    NpzSink sink(*output, out);
     summary.files = write_arrays(plan, sink, counter, arrays);
     sink.zip().finish();
     summary.output_bytes = sink.zip().bytes_written();
-    output.commit();
+    summary.object = output->commit();
     return summary;
   }
   if (settings.format == ExportFormat::archive) {
     // Set up first: an unknown format or filter is refused before OUT is touched.
+    if (is_output_url(out))
+      throw Error(without_credentials(out) + ": tar-family archives are written to files only", Exit::usage);
     ArchiveWriter writer(settings.archive_format, settings.archive_filter, out);
-    OutputFile output(out);
-    writer.open(output.temp().fd());
+    FileSink output(out, settings.output.no_clobber ? Replace::no : Replace::yes);
+    writer.open(output.fd());
     ArchiveSink sink(writer);
     summary.files = write_layout(file, plan, sink, counter, arrays);
     writer.close();
@@ -319,6 +300,7 @@ ExportSummary export_object(const ZanjFile& file, std::string_view path, const s
     summary.output_bytes = ::stat(out.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
     return summary;
   }
+  if (is_output_url(out)) throw Error(without_credentials(out) + ": a directory is written locally only", Exit::usage);
   StagedDirectory dir(out, settings.force);
   DirectorySink sink(dir);
   summary.files = write_layout(file, plan, sink, counter, arrays);

@@ -100,7 +100,15 @@ void remove_registered_files() {
   }
 }
 
+/// InterruptDeferral: how many are alive, and the signal that came meanwhile (0: none).
+std::atomic<int> g_deferrals{0};
+std::atomic<int> g_pending_signal{0};
+
 extern "C" void remove_temp_files_and_die(int sig) {
+  if (g_deferrals.load() > 0) {  // an upload cancels itself first (SA_RESETHAND: a second signal kills)
+    g_pending_signal.store(sig);
+    return;
+  }
   // Other threads (extract --jobs) keep running while this handler does. Once g_dying is set,
   // none creates another file; one that looked before may still create the file it registered
   // a moment ago, so the table is swept twice, the second time after a pause far longer than
@@ -333,6 +341,22 @@ void CleanupDirectory::release() noexcept {
   release_slot(slot_);
   slot_ = -1;
 }
+
+// ---- InterruptDeferral ---------------------------------------------------------------------
+
+InterruptDeferral::InterruptDeferral() { g_deferrals.fetch_add(1); }
+
+InterruptDeferral::~InterruptDeferral() {
+  if (g_deferrals.fetch_sub(1) == 1) {
+    if (const int sig = g_pending_signal.exchange(0)) {
+      remove_registered_files();
+      ::signal(sig, SIG_DFL);
+      ::raise(sig);
+    }
+  }
+}
+
+bool interrupt_pending() { return g_pending_signal.load() != 0; }
 
 void install_interrupt_cleanup() {
   struct sigaction action {};

@@ -69,4 +69,19 @@ class CleanupDirectory {
   int slot_ = -1;
 };
 
+/// While one is alive (an upload under way), SIGINT, SIGTERM and SIGHUP do not kill at once:
+/// the signal is noted (interrupt_pending()), requests in flight stop, the upload is cancelled
+/// on the server, and when the last one is destroyed the process dies of the signal as usual
+/// (a second signal kills at once). Needs install_interrupt_cleanup().
+class InterruptDeferral {
+ public:
+  InterruptDeferral();
+  ~InterruptDeferral();
+  InterruptDeferral(const InterruptDeferral&) = delete;
+  InterruptDeferral& operator=(const InterruptDeferral&) = delete;
+};
+
+/// Whether a signal arrived while an InterruptDeferral was alive.
+bool interrupt_pending();
+
 }  // namespace zanj

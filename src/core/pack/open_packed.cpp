@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "io/spool_file.hpp"
+#include "io/byte_sink.hpp"
 #include "pack/pack_plan.hpp"
 #include "zanj/pack.hpp"
 #include "zip/archive_access.hpp"
@@ -23,7 +24,8 @@ ZanjFile open_as_zanj(const std::string& path, const OpenOptions& options, const
   // An unnamed file under $TMPDIR: the kernel removes it however the process ends. Its size
   // is about the arrays' bytes, so memory stays bounded whatever the input's size.
   auto spool = std::make_unique<SpoolFile>();
-  write_pack_to(plan, spool->fd(), path, settings);
+  FdSink sink(spool->fd(), path);
+  write_pack_to(plan, sink, path, settings);
   spool->sync_size();
   return ZanjFile(open_archive(std::move(spool), path, options.limits), limits);
 }

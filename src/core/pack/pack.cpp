@@ -1,6 +1,8 @@
-// Writing a PackPlan: the reference's member order and headers (zip_writer.hpp), through a
-// temporary file beside the output that replaces it only once complete.
+// Writing a PackPlan: the reference's member order and headers (zip_writer.hpp), through the
+// output's byte sink (a temporary file beside it, or an upload), which appears only once complete.
 #include "zanj/pack.hpp"
+
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <ctime>
@@ -10,7 +12,7 @@
 #include "zanj/safe_files.hpp"
 #include "zanj/archive.hpp"
 #include "zip/zip_writer.hpp"
-#include "io/temp_file.hpp"
+#include "source/output_sink.hpp"
 #include "pack/pack_plan.hpp"
 #include "base/private_access.hpp"
 
@@ -115,20 +117,14 @@ class MemberWriter {
   PackProgress state_;
 };
 
-std::pair<std::string, std::string> split_output(const std::string& out_path) {
-  const std::size_t slash = out_path.rfind('/');
-  if (slash == std::string::npos) return {".", out_path};
-  return {slash == 0 ? "/" : out_path.substr(0, slash), out_path.substr(slash + 1)};
-}
-
 }  // namespace
 
 std::string zanj_json_text(const Json& value) { return to_json(value, JsonStyle{1, '\t'}); }
 
-PackSummary write_pack_to(const PackPlan& plan, int fd, const std::string& name, const PackSettings& settings,
+PackSummary write_pack_to(const PackPlan& plan, ByteSink& sink, const std::string& name, const PackSettings& settings,
                           const std::function<void(const PackProgress&)>& progress) {
   ZipWriterOptions options{plan.method, settings.level, settings.threads ? settings.threads : available_cpus()};
-  ZipWriter zip(fd, name, options);
+  ZipWriter zip(sink, name, options);
   const ZipMemberOptions json_member{false, 0, DosDateTime::from_unix(std::time(nullptr))};
   zip.add_member(std::string(kMetaMember), zanj_json_text(plan.meta), json_member);
   zip.add_member(std::string(kMainMember), plan.root_text ? *plan.root_text : zanj_json_text(plan.root), json_member);
@@ -143,19 +139,22 @@ PackSummary write_pack_to(const PackPlan& plan, int fd, const std::string& name,
   return summary;
 }
 
+void check_replaceable(const std::string& out_path, Replace replace) {
+  if (replace == Replace::yes || is_output_url(out_path)) return;
+  struct stat existing {};
+  if (::lstat(out_path.c_str(), &existing) == 0 && !S_ISDIR(existing.st_mode))
+    throw Error(out_path + ": exists (use --force to replace it)", Exit::usage);
+}
+
 PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const PackSettings& settings,
                        const std::function<void(const PackProgress&)>& progress) {
-  const auto [dir, leaf] = split_output(out_path);
-  if (leaf.empty() || leaf == "." || leaf == "..") throw Error(out_path + ": not a file name", Exit::usage);
-  const UniqueFd dir_fd = open_user_directory(dir, CreateDirs::no);
-  const EntryType existing = entry_type_at(dir_fd.get(), leaf);
-  if (existing == EntryType::directory) throw Error(out_path + ": is a directory", Exit::usage);
-  if (existing != EntryType::missing && settings.replace == Replace::no)
-    throw Error(out_path + ": exists (use --force to replace it)", Exit::usage);
-
-  TempFile temp(dir_fd.get(), leaf);
-  const PackSummary summary = write_pack_to(plan, temp.fd(), out_path, settings, progress);
-  temp.commit(leaf, settings.replace);
+  OutputOptions output = settings.output;
+  check_replaceable(out_path, settings.replace);
+  // The file sink's rename then refuses to replace too, so a file made meanwhile is not lost.
+  if (settings.replace == Replace::no && !is_output_url(out_path)) output.no_clobber = true;
+  const std::unique_ptr<ByteSink> sink = open_output(out_path, output);
+  PackSummary summary = write_pack_to(plan, *sink, out_path, settings, progress);
+  summary.object = sink->commit();
   return summary;
 }
 

@@ -16,6 +16,7 @@
 #include "io/byte_source.hpp"
 #include "zanj/json.hpp"
 #include "array/npy_header.hpp"
+#include "io/byte_sink.hpp"
 #include "zanj/pack.hpp"
 #include "zip/zip_directory.hpp"
 
@@ -131,8 +132,8 @@ struct PackJob::Plan {
 
 /// Plan the archive for `inputs` (prepare_pack's plan; the tests look inside it).
 PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings);
-/// Write a plan's archive to `fd`, an empty file open for writing (`name` for messages).
-PackSummary write_pack_to(const PackPlan& plan, int fd, const std::string& name, const PackSettings& settings,
+/// Write a plan's archive to `sink`, empty (`name` for messages); the caller commits it.
+PackSummary write_pack_to(const PackPlan& plan, ByteSink& sink, const std::string& name, const PackSettings& settings,
                           const std::function<void(const PackProgress&)>& progress = {});
 /// Write a plan (write_pack of a PackJob).
 PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const PackSettings& settings,

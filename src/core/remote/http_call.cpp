@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "base/text_trim.hpp"
+#include "io/temp_file.hpp"
 #include "remote/curl_library.hpp"
 
 namespace zanj {
@@ -45,6 +46,23 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   return size * count;
 }
 
+/// Ends a transfer once an interrupt is pending (an upload then cancels itself).
+int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  return *static_cast<const bool*>(user) || !interrupt_pending() ? 0 : 1;
+}
+
+struct UploadReader {
+  const ByteSource* source;
+  std::uint64_t offset = 0;
+};
+
+std::size_t on_read(char* out, std::size_t size, std::size_t count, void* user) {
+  auto& reader = *static_cast<UploadReader*>(user);
+  const std::size_t n = reader.source->read_some(reader.offset, out, size * count);
+  reader.offset += n;
+  return n;
+}
+
 HttpReply perform_once(const HttpCall& call, const RemoteOptions& options) {
   const CurlLibrary& curl = curl_library();
   HttpReply reply;
@@ -69,7 +87,23 @@ HttpReply perform_once(const HttpCall& call, const RemoteOptions& options) {
     curl.easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
     curl.easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
   }
-  if (call.method == "POST" || call.method == "PUT") {
+  if (!call.sigv4.empty()) {
+    curl.easy_setopt(h, CURLOPT_AWS_SIGV4, call.sigv4.c_str());
+    curl.easy_setopt(h, CURLOPT_USERPWD, call.user_password.c_str());
+  }
+  const bool despite_interrupt = call.despite_interrupt;
+  curl.easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+  curl.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &on_progress);
+  curl.easy_setopt(h, CURLOPT_XFERINFODATA, &despite_interrupt);
+  UploadReader reader{call.upload};
+  if (call.upload) {
+    curl.easy_setopt(h, CURLOPT_UPLOAD, 1L);
+    curl.easy_setopt(h, CURLOPT_READFUNCTION, &on_read);
+    curl.easy_setopt(h, CURLOPT_READDATA, &reader);
+    curl.easy_setopt(h, CURLOPT_INFILESIZE_LARGE, static_cast<curl_off_t>(call.upload->size()));
+  } else if (call.method == "DELETE") {
+    curl.easy_setopt(h, CURLOPT_CUSTOMREQUEST, "DELETE");
+  } else if (call.method == "POST" || call.method == "PUT") {
     curl.easy_setopt(h, CURLOPT_POSTFIELDS, call.body.c_str());
     curl.easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(call.body.size()));
     if (call.method == "PUT") curl.easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
@@ -150,7 +184,9 @@ HttpReply http_call(const HttpCall& call, const RemoteOptions& options) {
                             reply.problem.find("Failed to connect") == std::string::npos &&
                             reply.problem.find("longer than") == std::string::npos) ||
                            reply.status == 429 || (reply.status >= 500 && reply.status <= 504);
-    if (!transient || failures >= options.retries || call.total_timeout > 0) return reply;
+    if (!transient || failures >= options.retries || call.total_timeout > 0 ||
+        (interrupt_pending() && !call.despite_interrupt))
+      return reply;
     std::this_thread::sleep_for(std::chrono::milliseconds(100 << std::min(failures, 6)));
   }
 }

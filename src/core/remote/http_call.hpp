@@ -6,12 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "io/byte_source.hpp"
 #include "zanj/archive.hpp"
 
 namespace zanj {
 
 struct HttpCall {
-  std::string method = "GET";        ///< GET, POST or PUT
+  std::string method = "GET";        ///< GET, POST, PUT or DELETE
   std::string url;                   ///< what libcurl fetches
   std::string display;               ///< what messages name (no secret in it)
   std::vector<std::string> headers;  ///< "Name: value"
@@ -19,6 +20,13 @@ struct HttpCall {
   std::string sigv4, user_password;  ///< AWS SigV4 signing (s3_address.hpp), when set; never printed
   double connect_timeout = 0;        ///< seconds; 0: the options' --connect-timeout
   double total_timeout = 0;          ///< seconds for the whole exchange; 0: none beyond --idle-timeout
+  /// Sent with PUT instead of `body` when set (uploads: a staged file, a part), read from 0.
+  const ByteSource* upload = nullptr;
+  /// S3: CURLOPT_AWS_SIGV4's value and "KEY_ID:SECRET" (s3_address.hpp); empty: unsigned.
+  std::string sigv4, user_password;
+  /// Requests stop when an interrupt is pending (io/temp_file.hpp), except this one: the
+  /// request that cancels an upload after it.
+  bool despite_interrupt = false;
 };
 
 struct HttpReply {

@@ -1,23 +1,20 @@
 // save_page: a report page goes to its file whole or not at all (a CI job that is killed
-// half-way leaves no truncated page behind).
+// half-way leaves no truncated page behind), through the output's byte sink.
 #include <string>
 
-#include "io/temp_file.hpp"
+#include "source/output_sink.hpp"
 #include "zanj/error.hpp"
 #include "zanj/report.hpp"
 #include "zanj/summary.hpp"
 
 namespace zanj {
 
-void save_page(const std::string& path, std::string_view page) {
-  const std::size_t slash = path.rfind('/');
-  const std::string directory = slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  if (name.empty() || name == "." || name == "..") throw Error("'" + path + "' is not a file name", Exit::usage);
-  const UniqueFd dir = open_user_directory(directory, CreateDirs::no);
-  TempFile file(dir.get(), name);
-  file.write(page);
-  file.commit(name, Replace::yes);
+void save_page(const std::string& path, std::string_view page) { save_page(path, page, OutputOptions{}); }
+
+OutputObject save_page(const std::string& path, std::string_view page, const OutputOptions& options) {
+  const std::unique_ptr<ByteSink> sink = open_output(path, options);
+  sink->write(page);
+  return sink->commit();
 }
 
 }  // namespace zanj

@@ -2,7 +2,6 @@
 // ZipFile._write_end_record) and the PKWARE APPNOTE for the record layouts.
 #include "zip/zip_writer.hpp"
 
-#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -28,6 +27,8 @@ constexpr std::uint16_t kVersion = 20, kZip64Version = 45;
 constexpr std::uint16_t kMadeByUnix = 3 << 8;
 constexpr std::size_t kZip64LocalExtra = 20;
 constexpr std::size_t kOutputBuffer = std::size_t{1} << 20;
+constexpr std::uint16_t kFlagDataDescriptor = 0x08;
+constexpr std::uint32_t kDataDescriptorSig = 0x08074b50;
 
 /// Append `value` as `width` (at most 8) little-endian bytes.
 void put(std::string& out, std::uint64_t value, int width) {
@@ -47,11 +48,10 @@ DosDateTime DosDateTime::from_unix(std::int64_t seconds) {
   return d;
 }
 
-/// The output file, buffered, plus the member being written.
+/// The output, buffered, plus the member being written.
 struct ZipWriter::Impl {
-  int fd = -1;
-  std::string name;
-  std::uint64_t offset = 0;  ///< bytes handed to write(), buffered or not
+  ByteSink* sink = nullptr;
+  std::uint64_t offset = 0;  ///< bytes handed to append(), buffered or not
   std::string buffer;
   std::unique_ptr<ThreadPool> pool;
   // the open member
@@ -60,28 +60,14 @@ struct ZipWriter::Impl {
   std::unique_ptr<DeflateStream> deflater;
   bool finished = false;
 
-  [[noreturn]] void fail(const char* what) const {
-    throw Error(InArchive{name}, std::string("cannot ") + what + ": " + std::strerror(errno), Exit::usage);
-  }
-  void write_at(std::uint64_t at, std::string_view bytes) const {
-    while (!bytes.empty()) {
-      const ssize_t n = ::pwrite(fd, bytes.data(), bytes.size(), static_cast<off_t>(at));
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        fail("write");
-      }
-      bytes.remove_prefix(static_cast<std::size_t>(n));
-      at += static_cast<std::uint64_t>(n);
-    }
-  }
   void flush() {
-    write_at(offset - buffer.size(), buffer);
+    sink->write(buffer);
     buffer.clear();
   }
   void append(std::string_view bytes) {
     if (buffer.size() + bytes.size() > kOutputBuffer) flush();
     if (bytes.size() >= kOutputBuffer) {
-      write_at(offset, bytes);
+      sink->write(bytes);
     } else {
       buffer.append(bytes);
     }
@@ -90,20 +76,30 @@ struct ZipWriter::Impl {
   /// Overwrite bytes already written (they may still sit in the buffer).
   void patch(std::uint64_t at, std::string_view bytes) {
     flush();
-    write_at(at, bytes);
+    sink->patch(at, bytes);
   }
 };
 
 ZipWriter::ZipWriter(int fd, std::string name, const ZipWriterOptions& options)
-    : name_(std::move(name)), options_(options), impl_(std::make_unique<Impl>()) {
+    : name_(std::move(name)), options_(options), own_sink_(std::make_unique<FdSink>(fd, name_)) {
+  start(*own_sink_);
+}
+
+ZipWriter::ZipWriter(ByteSink& sink, std::string name, const ZipWriterOptions& options)
+    : name_(std::move(name)), options_(options) {
+  start(sink);
+}
+
+void ZipWriter::start(ByteSink& sink) {
+  const ZipWriterOptions& options = options_;
   if (options.method != ZipMethod::store && options.method != ZipMethod::deflate)
     throw Error(
         "can only write stored or deflated members, not " + method_name(static_cast<std::uint16_t>(options.method)),
         Exit::usage);
   if (options.level < 0 || options.level > 9)
     throw Error("deflate level must be 0-9, not " + std::to_string(options.level), Exit::usage);
-  impl_->fd = fd;
-  impl_->name = name_;
+  impl_ = std::make_unique<Impl>();
+  impl_->sink = &sink;
   impl_->buffer.reserve(kOutputBuffer);
   if (options.method == ZipMethod::deflate && options.threads > 1)
     impl_->pool = std::make_unique<ThreadPool>(options.threads);
@@ -121,6 +117,7 @@ void ZipWriter::begin_member(const std::string& name, const ZipMemberOptions& op
   Entry e;
   e.name = name;
   e.flags = is_ascii(name) ? 0 : kFlagUtf8;
+  if (!impl_->sink->can_patch()) e.flags |= kFlagDataDescriptor;  // as zipfile on an unseekable stream
   e.time = options.modified.time;
   e.date = options.modified.date;
   e.method = static_cast<std::uint16_t>(options_.method);
@@ -134,7 +131,7 @@ void ZipWriter::begin_member(const std::string& name, const ZipMemberOptions& op
   put(header, static_cast<std::uint16_t>(options_.method), 2);
   put(header, e.time, 2);
   put(header, e.date, 2);
-  header.append(12, '\0');  // CRC-32 and sizes: patched in end_member()
+  header.append(12, '\0');  // CRC-32 and sizes: patched in end_member(), or in the data descriptor
   put(header, name.size(), 2);
   put(header, impl_->member_zip64 ? kZip64LocalExtra : 0, 2);
   header += name;
@@ -180,7 +177,10 @@ void ZipWriter::end_member() {
   if (large && !impl_->member_zip64)
     throw Error(name_ + ": member '" + e.name + "' grew past 2 GiB without a Zip64 header");
   if (large) e.version = kZip64Version;
-  patch_local_header(e, impl_->member_zip64);
+  if (e.flags & kFlagDataDescriptor)
+    write_data_descriptor(e, impl_->member_zip64);
+  else
+    patch_local_header(e, impl_->member_zip64);
   entries_.push_back(std::move(e));
 }
 
@@ -200,6 +200,17 @@ void ZipWriter::patch_local_header(const Entry& e, bool zip64) {
     put(extra, e.compressed, 8);
     impl_->patch(e.offset + kLocalSize + e.name.size() + 4, extra);
   }
+}
+
+void ZipWriter::write_data_descriptor(const Entry& e, bool zip64) {
+  // As zipfile's _ZipWriteFile.close: signature, CRC-32, then the sizes, 8 bytes each when the
+  // member was opened with Zip64 (the local header, written first, keeps zeros and version 2.0).
+  std::string descriptor;
+  put(descriptor, kDataDescriptorSig, 4);
+  put(descriptor, e.crc, 4);
+  put(descriptor, e.compressed, zip64 ? 8 : 4);
+  put(descriptor, e.uncompressed, zip64 ? 8 : 4);
+  impl_->append(descriptor);
 }
 
 void ZipWriter::add_member(const std::string& name, std::string_view data, ZipMemberOptions options) {

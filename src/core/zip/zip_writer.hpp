@@ -4,8 +4,11 @@
 // then the central directory; store or deflate; version 2.0 entries made on Unix with mode
 // 0600; a Zip64 extra field on the local header of members opened with force_zip64, and Zip64
 // records exactly where zipfile puts them (sizes or offsets past 2 GiB - 1, more than 65,535
-// members). Output goes to a regular file: each member's CRC-32 and sizes are patched into
-// its local header when it ends, so member data streams through in bounded memory.
+// members). Output goes to a byte sink. On one that can seek (a file) each member's CRC-32 and
+// sizes are patched into its local header when it ends; on one that cannot (an upload) they
+// follow the data in a data descriptor (general-purpose flag bit 3, Zip64 sizes in it for
+// members with a Zip64 header), as zipfile writes to an unseekable stream. Either way member
+// data streams through in bounded memory.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -13,6 +16,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/byte_sink.hpp"
 #include "io/byte_source.hpp"
 #include "zip/zip_directory.hpp"
 
@@ -41,8 +45,10 @@ struct ZipMemberOptions {
 
 class ZipWriter {
  public:
-  /// `fd`: an empty regular file open for writing (not owned). `name` is used in messages.
-  /// Throws Error (usage) for a method other than store or deflate, or a level outside 0-9.
+  /// `sink`: an empty output (not owned). `name` is used in messages. Throws Error (usage) for
+  /// a method other than store or deflate, or a level outside 0-9.
+  ZipWriter(ByteSink& sink, std::string name, const ZipWriterOptions& options = {});
+  /// `fd`: an empty regular file open for writing (not owned), written in place.
   ZipWriter(int fd, std::string name, const ZipWriterOptions& options = {});
   ~ZipWriter();
   ZipWriter(const ZipWriter&) = delete;
@@ -79,12 +85,15 @@ class ZipWriter {
     std::uint64_t compressed = 0, uncompressed = 0, offset = 0;
   };
   struct Impl;
+  void start(ByteSink& sink);
   void patch_local_header(const Entry& e, bool zip64);
+  void write_data_descriptor(const Entry& e, bool zip64);
   void write_central_directory();
 
   std::string name_;
   ZipWriterOptions options_;
   std::vector<Entry> entries_;
+  std::unique_ptr<FdSink> own_sink_;  // the descriptor constructor's
   std::unique_ptr<Impl> impl_;
 };
 

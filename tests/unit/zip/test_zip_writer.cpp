@@ -6,6 +6,7 @@
 #include "test_support.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/error.hpp"
+#include "io/byte_sink.hpp"
 #include "zip/zip_writer.hpp"
 #include "zip/archive_access.hpp"
 
@@ -36,9 +37,72 @@ std::string write_zip(const TempDir& dir, const ZipWriterOptions& options, Fill 
   return path;
 }
 
+/// An output that cannot seek, kept in memory: what an upload looks like to the writer.
+class MemorySink final : public ByteSink {
+ public:
+  void write(std::string_view bytes) override {
+    bytes_ += bytes;
+    size_ += bytes.size();
+  }
+  OutputObject commit() override { return {}; }
+  std::string bytes_;
+};
+
 }  // namespace
 
 TEST_SUITE("zip_writer") {
+  TEST_CASE("an output that cannot seek gets data descriptors, as zipfile writes to a stream") {
+    TempDir dir;
+    std::string big(3 << 20, '\0');
+    for (std::size_t i = 0; i < big.size(); ++i) big[i] = static_cast<char>((i * 7919) >> 5);
+    for (ZipMethod method : {ZipMethod::deflate, ZipMethod::store}) {
+      CAPTURE(static_cast<int>(method));
+      MemorySink sink;
+      ZipWriterOptions options{method, 6, 2};
+      {
+        ZipWriter w(sink, "mem.zip", options);
+        w.add_member("__zanj_meta__.json", "{\"a\": 1}", {false, 0, DosDateTime::from_unix(1'700'000'000)});
+        w.add_member("empty.jsonl", "");
+        w.begin_member("big/array.npy", {true, 0, {}});
+        for (std::size_t at = 0; at < big.size(); at += 100000) w.write(std::string_view(big).substr(at, 100000));
+        w.end_member();
+        w.finish();
+        CHECK(w.bytes_written() == sink.size());
+      }
+      CHECK(sink.bytes_.size() == sink.size());
+      const std::string path = dir / "mem.zip";
+      zanj::test::write_file(path, sink.bytes_);
+      Archive a(path);
+      REQUIRE(a.entries().size() == 3);
+      CHECK(member(a, "__zanj_meta__.json") == "{\"a\": 1}");
+      CHECK(member(a, "empty.jsonl").empty());
+      CHECK(member(a, "big/array.npy") == big);
+      for (const ZipEntry& e : a.entries()) {
+        CHECK((e.flags & 0x08) != 0);
+        // Local header: CRC-32 and sizes left zero; the descriptor after the data holds them,
+        // 8-byte sizes for the member opened with Zip64.
+        const std::size_t at = e.local_header_offset;
+        CHECK(le(sink.bytes_, at + 6, 2) == 0x08);
+        CHECK(le(sink.bytes_, at + 14, 12) == 0);
+        const std::size_t extra = le(sink.bytes_, at + 28, 2);
+        const std::size_t descriptor = at + 30 + e.name.size() + extra + e.compressed_size;
+        CHECK(le(sink.bytes_, descriptor, 4) == 0x08074b50);
+        CHECK(le(sink.bytes_, descriptor + 4, 4) == e.crc32);
+        const int width = extra ? 8 : 4;
+        CHECK(le(sink.bytes_, descriptor + 8, width) == e.compressed_size);
+        CHECK(le(sink.bytes_, descriptor + 8 + width, width) == e.uncompressed_size);
+      }
+    }
+  }
+
+  TEST_CASE("a file descriptor is patched in place, without data descriptors") {
+    TempDir dir;
+    const std::string by_fd = write_zip(dir, {}, [](ZipWriter& w) { w.add_member("x.npy", "data", {true, 0, {}}); });
+    const std::string fd_bytes = zanj::test::read_file(by_fd);
+    CHECK((le(fd_bytes, 6, 2) & 0x08) == 0);  // no data descriptor: the header was patched
+    CHECK(le(fd_bytes, 14, 4) != 0);
+  }
+
   TEST_CASE("members read back through our directory parser and libarchive") {
     TempDir dir;
     std::string big(3 << 20, '\0');

@@ -1,0 +1,41 @@
+#pragma once
+// A gs:// object written as a byte sink: a resumable upload session (JSON API,
+// uploadType=resumable), filled one chunk at a time (--part-size rounded down to a multiple of
+// 256 KiB, as GCS requires). Each 308 says, in its Range header, how much the server has
+// kept: whatever it did not is sent again from there. The object appears only when the last
+// chunk (the one that names the total size) is accepted; on an error, an interrupt or a
+// destructor reached without commit(), the session is cancelled (DELETE) and nothing is left.
+#include <string>
+
+#include "io/byte_sink.hpp"
+#include "io/temp_file.hpp"
+#include "remote/url.hpp"
+
+namespace zanj {
+
+class GcsUpload final : public ByteSink {
+ public:
+  /// Find credentials and open the session (with --no-clobber, ifGenerationMatch=0: an
+  /// existing object answers 412). Throws Error.
+  GcsUpload(const RemoteUrl& url, const OutputOptions& options);
+  ~GcsUpload() override;
+  void write(std::string_view bytes) override;
+  OutputObject commit() override;
+
+ private:
+  /// Send the first `n` buffered bytes (all of them when `last`), as many times as the server
+  /// needs to keep them; returns the final reply's body when `last`.
+  std::string send(std::size_t n, bool last);
+  void cancel() noexcept;
+
+  InterruptDeferral deferral_;  // first: the pending signal is raised after the cancel
+  RemoteUrl url_;
+  OutputOptions options_;
+  std::string authorization_, auth_note_, session_;
+  std::string buffer_;        ///< bytes from offset_ on, not yet kept by the server
+  std::uint64_t offset_ = 0;  ///< bytes the server has kept
+  std::size_t chunk_;
+  bool done_ = false;
+};
+
+}  // namespace zanj

@@ -1,0 +1,46 @@
+#pragma once
+// An s3:// object written as a byte sink: a multipart upload (CreateMultipartUpload, one
+// UploadPart per --part-size bytes, retried with backoff by http_call, CompleteMultipartUpload)
+// so that memory stays at about one part whatever the archive's size; an output smaller than
+// one part is one PutObject. The object appears only when the upload completes: on an error,
+// an interrupt or a destructor reached without commit(), the upload is aborted
+// (AbortMultipartUpload) and nothing is left under the name. Signed as reads are
+// (s3_address.hpp); keys and signatures never reach a message.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "io/byte_sink.hpp"
+#include "io/temp_file.hpp"
+#include "remote/http_call.hpp"
+#include "remote/s3_address.hpp"
+#include "remote/url.hpp"
+
+namespace zanj {
+
+class S3Upload final : public ByteSink {
+ public:
+  /// Find credentials and, with --no-clobber, refuse an existing object early. Throws Error.
+  S3Upload(const RemoteUrl& url, const OutputOptions& options);
+  ~S3Upload() override;
+  void write(std::string_view bytes) override;
+  OutputObject commit() override;
+
+ private:
+  HttpCall request(const std::string& method, const std::string& query, const std::string& what) const;
+  void send_part();
+  void abort() noexcept;
+
+  InterruptDeferral deferral_;  // first: the pending signal is raised after the abort
+  RemoteUrl url_;
+  OutputOptions options_;
+  S3Address address_;
+  std::string auth_note_;
+  std::string part_;
+  std::uint64_t part_size_;
+  std::string upload_id_;
+  std::vector<std::string> etags_;
+  bool committed_ = false;
+};
+
+}  // namespace zanj
