@@ -108,10 +108,6 @@ HttpReply perform_once(const HttpCall& call, const RemoteOptions& options) {
     curl.easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(call.body.size()));
     if (call.method == "PUT") curl.easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
   }
-  if (!call.sigv4.empty()) {
-    curl.easy_setopt(h, CURLOPT_AWS_SIGV4, call.sigv4.c_str());
-    curl.easy_setopt(h, CURLOPT_USERPWD, call.user_password.c_str());
-  }
   curl_slist* headers = nullptr;
   for (const std::string& header : call.headers) headers = curl.slist_append(headers, header.c_str());
   if (call.method != "GET") headers = curl.slist_append(headers, "Expect:");  // no 100-continue round trip

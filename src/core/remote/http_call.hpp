@@ -17,7 +17,6 @@ struct HttpCall {
   std::string display;               ///< what messages name (no secret in it)
   std::vector<std::string> headers;  ///< "Name: value"
   std::string body;                  ///< sent with POST and PUT
-  std::string sigv4, user_password;  ///< AWS SigV4 signing (s3_address.hpp), when set; never printed
   double connect_timeout = 0;        ///< seconds; 0: the options' --connect-timeout
   double total_timeout = 0;          ///< seconds for the whole exchange; 0: none beyond --idle-timeout
   /// Sent with PUT instead of `body` when set (uploads: a staged file, a part), read from 0.

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 #include <sys/stat.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include "temp_dir.hpp"

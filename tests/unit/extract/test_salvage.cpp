@@ -7,17 +7,13 @@
 #include <string>
 
 #include "test_support.hpp"
+#include "temp_dir.hpp"
 #include "zanj/error.hpp"
 #include "zanj/extract.hpp"
 
 using namespace zanj;
 
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
 
 /// A temporary file holding `bytes`, removed on destruction.
 struct TempArchive {
@@ -43,7 +39,7 @@ TEST_CASE("a readable directory is used as it is") {
 }
 
 TEST_CASE("a truncated archive: the members before the cut, read and checked") {
-  const std::string whole = read_file(test::corpus("basic.zanj"));
+  const std::string whole = test::read_file(test::corpus("basic.zanj"));
   const TempArchive cut(whole.substr(0, whole.find("PK\x01\x02") + 10));
   const SalvagedArchive opened = open_or_salvage(cut.path);
   CHECK(opened.damage.find("end of central directory") != std::string::npos);
