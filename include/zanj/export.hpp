@@ -15,7 +15,7 @@
 #include <string>
 #include <string_view>
 
-#include "zanj/output_options.hpp"
+#include "zanj/safe_files.hpp"
 #include "zanj/archive.hpp"
 
 namespace zanj {

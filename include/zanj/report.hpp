@@ -3,7 +3,7 @@
 #include <string>
 #include <string_view>
 
-#include "zanj/output_options.hpp"
+#include "zanj/safe_files.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/diff.hpp"
 #include "zanj/summary.hpp"

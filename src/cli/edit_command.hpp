@@ -2,7 +2,7 @@
 #include <string>
 
 #include "command.hpp"
-#include "zanj/edit.hpp"
+#include "zanj/pack.hpp"
 
 namespace zanj::cli {
 /// `zanj edit FILE [PATH]`: the object, or the node at PATH, in $VISUAL or $EDITOR; the archive

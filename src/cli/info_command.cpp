@@ -13,7 +13,7 @@
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
 #include "zanj/many_archives.hpp"
-#include "zanj/model_card.hpp"
+#include "zanj/summary.hpp"
 #include "zanj/summary.hpp"
 #include "zanj/archive.hpp"
 

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "zanj/json.hpp"
-#include "zanj/model_card.hpp"
+#include "zanj/summary.hpp"
 
 namespace zanj::cli {
 

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "zanj/json.hpp"
-#include "zanj/output_options.hpp"
+#include "zanj/safe_files.hpp"
 
 namespace zanj::cli {
 

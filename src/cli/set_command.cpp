@@ -5,7 +5,7 @@
 #include "diagnostics.hpp"
 #include "edit_command.hpp"
 #include "inputs.hpp"
-#include "zanj/edit.hpp"
+#include "zanj/pack.hpp"
 #include "zanj/error.hpp"
 
 namespace zanj::cli {

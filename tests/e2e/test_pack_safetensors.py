@@ -86,7 +86,7 @@ class PackSafetensorsRoundTrip(ZanjTest):
             self.assertIn("65535", r.text)
             # Without the extension it is recognised by its first bytes.
             os.rename(st, os.path.join(tmp, "m.bin"))
-            self.assertOk(run("pack", os.path.join(tmp, "m.bin"), "-o", out))
+            self.assertOk(run("pack", os.path.join(tmp, "m.bin"), "--force", "-o", out))
             self.assertEqual(zanj_hash(out), zanj_hash(npz))
 
     def test_bf16_is_refused_by_name(self):

@@ -63,7 +63,7 @@ def check_archive(test, data, descriptors=True):
 
 def local_hash(test, tmp, source, *options):
     out = os.path.join(tmp, "local.zanj")
-    test.assertOk(run("pack", source, *options, "-o", out))
+    test.assertOk(run("pack", source, *options, "--force", "-o", out))
     with open(out, "rb") as f:
         check_archive(test, f.read(), descriptors=False)
     return run("hash", out).out.split()[0]

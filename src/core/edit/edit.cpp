@@ -1,6 +1,6 @@
 // `edit` and `set` (zanj/edit.hpp): a new object for an archive, every other member copied as
 // stored, the result held to verify's checks before it replaces anything.
-#include "zanj/edit.hpp"
+#include "zanj/pack.hpp"
 
 #include <sys/stat.h>
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-#include "zanj/output_options.hpp"
+#include "zanj/safe_files.hpp"
 
 namespace zanj {
 

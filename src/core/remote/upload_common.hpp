@@ -7,7 +7,7 @@
 
 #include "io/byte_source.hpp"
 #include "remote/http_call.hpp"
-#include "zanj/output_options.hpp"
+#include "zanj/safe_files.hpp"
 
 namespace zanj {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "io/byte_sink.hpp"
-#include "zanj/output_options.hpp"
+#include "zanj/safe_files.hpp"
 
 namespace zanj {
 

@@ -1,6 +1,6 @@
 // The model card of `zanj info` (zanj/model_card.hpp): what a state dict and the keys beside
 // it say about a model, read from the tree alone.
-#include "zanj/model_card.hpp"
+#include "zanj/summary.hpp"
 
 #include <algorithm>
 #include <cstdio>

@@ -2,14 +2,13 @@
 // ZipFile._write_end_record) and the PKWARE APPNOTE for the record layouts.
 #include "zip/zip_writer.hpp"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ctime>
 #include <optional>
 
+#include "zip/crc32.hpp"
 #include "zip/deflate_stream.hpp"
 #include "zip/zip_format.hpp"
 #include "zanj/error.hpp"
@@ -155,7 +154,7 @@ void ZipWriter::write(std::string_view data) {
   if (!impl_->member) throw Error("internal: ZIP data written outside a member");
   if (data.empty()) return;
   Entry& e = *impl_->member;
-  e.crc = static_cast<std::uint32_t>(crc32_z(e.crc, reinterpret_cast<const Bytef*>(data.data()), data.size()));
+  e.crc = crc32_update(e.crc, data.data(), data.size());
   e.uncompressed += data.size();
   if (impl_->deflater) {
     impl_->deflater->write(data);

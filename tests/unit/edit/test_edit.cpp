@@ -7,7 +7,7 @@
 #include "temp_dir.hpp"
 #include "test_support.hpp"
 #include "zanj/archive.hpp"
-#include "zanj/edit.hpp"
+#include "zanj/pack.hpp"
 #include "zanj/error.hpp"
 
 using namespace zanj;

@@ -1,7 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "test_support.hpp"
-#include "zanj/model_card.hpp"
+#include "zanj/summary.hpp"
 #include "zanj_builder.hpp"
 
 using namespace zanj;
