@@ -134,7 +134,39 @@ http {{
         self.stop()
 
 
-class FaultServer:
+class LoopbackServer:
+    """An HTTP test server on 127.0.0.1 (a free port), serving on a thread of its own, that stops
+    by itself after LIFETIME seconds if a test does not stop it: the servers below are these
+    with their own handlers."""
+
+    def serve(self, handler):
+        class Server(http.server.ThreadingHTTPServer):
+            def handle_error(self, request, client_address):
+                pass  # a client hanging up mid-response is part of what these servers test
+
+        self.httpd = Server(("127.0.0.1", 0), handler)
+        self.httpd.daemon_threads = True
+        self.port = self.httpd.server_address[1]
+        self.endpoint = f"http://127.0.0.1:{self.port}"
+        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
+        self.thread.start()
+        self.timer = threading.Timer(LIFETIME, self.stop)
+        self.timer.daemon = True
+        self.timer.start()
+
+    def stop(self):
+        self.timer.cancel()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+class FaultServer(LoopbackServer):
     """Serves the files of `root` at http://127.0.0.1:PORT/FAULT/NAME, where FAULT is one of
     ok, drop, 500, 429, ignore, etag, badrange, slow, trickle; the fault hits the second request for a
     file (the first, which fetches the tail, goes through), except `ignore`, which ignores
@@ -154,18 +186,7 @@ class FaultServer:
             def do_GET(self):
                 server.handle(self)
 
-        class Server(http.server.ThreadingHTTPServer):
-            def handle_error(self, request, client_address):
-                pass  # a client hanging up mid-response is what the faults are about
-
-        self.httpd = Server(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
-        self.thread.start()
-        self.timer = threading.Timer(LIFETIME, self.stop)
-        self.timer.daemon = True
-        self.timer.start()
+        self.serve(Handler)
 
     def url(self, fault, name):
         return f"http://127.0.0.1:{self.port}/{fault}/{name}"
@@ -237,17 +258,6 @@ class FaultServer:
         h.wfile.write(body if cut is None else body[:cut])
         h.wfile.flush()
 
-    def stop(self):
-        self.timer.cancel()
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-
 
 S3RVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "s3rver", "node_modules", ".bin", "s3rver")
 
@@ -303,7 +313,7 @@ class S3rver:
         self.stop()
 
 
-class RecordingProxy:
+class RecordingProxy(LoopbackServer):
     """A loopback reverse proxy in front of `upstream` (http://127.0.0.1:PORT) that records each
     request's method, path and headers in `requests`, so tests can see what zanj signed. Any
     method is passed on with its body; `fault(method, path)` may return a status to answer
@@ -349,25 +359,10 @@ class RecordingProxy:
 
             do_PUT = do_POST = do_DELETE = do_GET
 
-        class Server(http.server.ThreadingHTTPServer):
-            def handle_error(self, request, client_address):
-                pass
-
-        self.httpd = Server(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.endpoint = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        self.timer = threading.Timer(LIFETIME, self.stop)
-        self.timer.daemon = True
-        self.timer.start()
-
-    def stop(self):
-        self.timer.cancel()
-        self.httpd.shutdown()
-        self.httpd.server_close()
+        self.serve(Handler)
 
 
-class GcsServer:
+class GcsServer(LoopbackServer):
     """A small Google Cloud Storage JSON API on 127.0.0.1, with the OAuth token endpoint and the
     GCE metadata server Google's credentials come from, all on one port:
 
@@ -499,17 +494,7 @@ class GcsServer:
                         server.cancelled.append(session)
                 self.reply(499 if found else 404, b"")
 
-        class Server(http.server.ThreadingHTTPServer):
-            def handle_error(self, request, client_address):
-                pass
-
-        self.httpd = Server(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.port = self.httpd.server_address[1]
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        self.timer = threading.Timer(LIFETIME, self.stop)
-        self.timer.daemon = True
-        self.timer.start()
+        self.serve(Handler)
 
     @property
     def host(self):
@@ -624,19 +609,8 @@ class GcsServer:
         except (ValueError, KeyError):
             return False
 
-    def stop(self):
-        self.timer.cancel()
-        self.httpd.shutdown()
-        self.httpd.server_close()
 
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
-
-
-class PutServer:
+class PutServer(LoopbackServer):
     """A loopback server that stores what is PUT to it (WebDAV's PUT, or what a presigned URL
     takes): `objects` maps a path (query stripped) to its bytes. If-None-Match: * refuses an
     existing path (412); `fail` answers every PUT with that status; each PUT is read whole
@@ -683,31 +657,10 @@ class PutServer:
                 data = server.objects.get(self.path.split("?", 1)[0])
                 self.reply(200 if data is not None else 404, data or b"")
 
-        class Server(http.server.ThreadingHTTPServer):
-            def handle_error(self, request, client_address):
-                pass
-
-        self.httpd = Server(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.endpoint = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        self.timer = threading.Timer(LIFETIME, self.stop)
-        self.timer.daemon = True
-        self.timer.start()
-
-    def stop(self):
-        self.timer.cancel()
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
+        self.serve(Handler)
 
 
-class AwsCredentialServer:
+class AwsCredentialServer(LoopbackServer):
     """The places AWS credentials come from, on 127.0.0.1, one port: STS's
     AssumeRoleWithWebIdentity (POST /), a container credentials endpoint (GET /container, with
     an Authorization check) and IMDSv2 (PUT /latest/api/token, then the role and its
@@ -785,25 +738,4 @@ class AwsCredentialServer:
                         return self.reply(200, self.credentials("imds"))
                 self.reply(404, "")
 
-        class Server(http.server.ThreadingHTTPServer):
-            def handle_error(self, request, client_address):
-                pass
-
-        self.httpd = Server(("127.0.0.1", 0), Handler)
-        self.httpd.daemon_threads = True
-        self.endpoint = f"http://127.0.0.1:{self.httpd.server_address[1]}"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
-        self.timer = threading.Timer(LIFETIME, self.stop)
-        self.timer.daemon = True
-        self.timer.start()
-
-    def stop(self):
-        self.timer.cancel()
-        self.httpd.shutdown()
-        self.httpd.server_close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.stop()
+        self.serve(Handler)
