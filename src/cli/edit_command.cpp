@@ -143,7 +143,7 @@ void run_editor(const std::string& editor, const std::string& path, const std::s
 
 /// The text without the "//" lines at its top, where a second round shows the last error (no
 /// JSON document starts with "//", so they cannot be the user's).
-std::string without_error_lines(std::string text) {
+std::string without_error_lines(const std::string& text) {
   std::size_t start = 0;
   while (text.compare(start, 2, "//") == 0) {
     const std::size_t end = text.find('\n', start);
@@ -179,7 +179,9 @@ int run_edit(const EditOptions& opt) {
   std::string text = presented, problem;
   for (;;) {
     {
-      const EditFile edited((problem.empty() ? "" : as_comment("zanj: " + problem)) + text);
+      std::string shown = problem.empty() ? std::string() : as_comment("zanj: " + problem);
+      shown += text;
+      const EditFile edited(shown);
       problem.clear();
       run_editor(editor, edited.path(), opt.file);
       text = without_error_lines(edited.read());

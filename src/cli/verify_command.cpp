@@ -129,6 +129,7 @@ int run_verify(const VerifyCliOptions& opt) {
   const JobSplit split = split_jobs(jobs_or_default(opt.jobs), files.size());
   options.threads = split.threads_each;
   std::vector<VerifyOutcome> outcomes;  // one per archive; kept after its turn for --junit only
+  outcomes.reserve(files.size());
   std::vector<int> failed_with(files.size(), 0);
   for (const std::string& file : files) outcomes.push_back(VerifyOutcome{file, std::nullopt, {}});
   run_in_order(

@@ -51,7 +51,13 @@ std::vector<std::string> expand_bucket_pattern(const std::string& pattern, const
   const std::string scheme = url->scheme == RemoteUrl::Scheme::s3 ? "s3://" : "gs://";
   std::vector<std::string> urls;
   for (const std::string& name : names)
-    if (key_matches(url->key, name)) urls.push_back(scheme + url->bucket + "/" + name);
+    if (key_matches(url->key, name)) {
+      std::string matched = scheme;
+      matched += url->bucket;
+      matched += '/';
+      matched += name;
+      urls.push_back(std::move(matched));
+    }
   return urls;
 }
 

@@ -252,18 +252,18 @@ TEST_SUITE("zip_writer copy_member") {
     TempDir dir;
     // A stored member with flag bit 3: zeros in the local header, a signed descriptor after the data.
     std::string zip;
-    const auto put = [&](std::uint64_t v, int width) {
+    const auto put = [&](std::uint64_t v, int width) {  // width at most 8
       for (int i = 0; i < width; ++i) zip.push_back(static_cast<char>((v >> (8 * i)) & 0xFF));
     };
     const std::string name = "a.txt", data = "hello";
     const std::uint32_t crc = 0x3610A686;  // crc32("hello")
-    put(0x04034b50, 4), put(20, 2), put(8, 2), put(0, 2), put(0, 2), put(0x21, 2), put(0, 12), put(name.size(), 2),
-        put(0, 2);
+    put(0x04034b50, 4), put(20, 2), put(8, 2), put(0, 2), put(0, 2), put(0x21, 2), put(0, 4), put(0, 4), put(0, 4),
+        put(name.size(), 2), put(0, 2);
     zip += name + data;
     put(0x08074b50, 4), put(crc, 4), put(data.size(), 4), put(data.size(), 4);
     const std::uint64_t cd = zip.size();
     put(0x02014b50, 4), put(20, 2), put(20, 2), put(8, 2), put(0, 2), put(0, 2), put(0x21, 2), put(crc, 4),
-        put(data.size(), 4), put(data.size(), 4), put(name.size(), 2), put(0, 12), put(0, 4);
+        put(data.size(), 4), put(data.size(), 4), put(name.size(), 2), put(0, 4), put(0, 4), put(0, 4), put(0, 4);
     zip += name;
     const std::uint64_t cd_size = zip.size() - cd;
     put(0x06054b50, 4), put(0, 4), put(1, 2), put(1, 2), put(cd_size, 4), put(cd, 4), put(0, 2);
