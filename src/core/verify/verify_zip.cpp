@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <numeric>
 
+#include "zip/local_scan.hpp"
 #include "zip/member_decoder.hpp"
 #include "zip/zip_format.hpp"
 #include "zip/member_name.hpp"
@@ -26,29 +27,6 @@ std::string describe_type(const ZipEntry& e) {
   char mode[16];
   std::snprintf(mode, sizeof mode, "%06o", e.unix_mode());
   return std::string("not a regular file (mode ") + mode + ")";
-}
-
-std::uint64_t le(const std::string& bytes, std::size_t at, std::size_t width) {
-  std::uint64_t v = 0;
-  for (std::size_t i = width; i-- > 0;) v = v << 8 | static_cast<unsigned char>(bytes[at + i]);
-  return v;
-}
-
-/// With flag bit 3 the CRC-32 and sizes follow the data, with or without a signature, with
-/// 4- or 8-byte sizes. Returns the descriptor's length when one of those forms agrees with
-/// the central directory, 0 when none does.
-std::uint64_t matching_descriptor(const ByteSource& source, std::uint64_t at, const ZipEntry& e) {
-  std::string bytes(24, '\0');
-  bytes.resize(source.read_some(at, bytes.data(), bytes.size()));
-  for (const bool signature : {true, false})
-    for (const std::size_t width : {8u, 4u}) {
-      const std::size_t start = signature ? 4 : 0, length = start + 4 + 2 * width;
-      if (bytes.size() < length || (signature && le(bytes, 0, 4) != kDescriptorSig)) continue;
-      if (le(bytes, start, 4) == e.crc32 && le(bytes, start + 4, width) == e.compressed_size &&
-          le(bytes, start + 4 + width, width) == e.uncompressed_size)
-        return length;
-    }
-  return 0;
 }
 
 /// Local header against central entry. Returns false when they disagree on something that
@@ -125,7 +103,7 @@ std::optional<Extent> check_entry(const ByteSource& source, const ZipEntry& e, s
   if (!compare_local(e, h, report)) inflatable[index] = false;
   std::uint64_t end = h.data_offset + e.compressed_size;  // read_local_header checked it fits
   if (h.flags & kFlagDescriptor) {
-    const std::uint64_t length = matching_descriptor(source, end, e);
+    const std::uint64_t length = descriptor_at(source, end, e.crc32, e.compressed_size, e.uncompressed_size);
     if (length == 0)
       add_problem(report, Code::cd_local_mismatch, e.name, "",
                   "data descriptor missing or disagreeing with the central directory");

@@ -56,23 +56,6 @@ bool record_or_end_at(const ByteSource& source, std::uint64_t at) {
   return sig == kLocalSig || sig == kCentralSig || sig == kEndSig || sig == kZip64EndSig || sig == kDescriptorSig;
 }
 
-/// The length of a data descriptor at `at` that agrees with (crc, compressed, uncompressed),
-/// in any of its forms (signature or not, 4- or 8-byte sizes), or 0.
-std::uint64_t descriptor_at(const ByteSource& source, std::uint64_t at, std::uint32_t crc, std::uint64_t compressed,
-                            std::uint64_t uncompressed) {
-  char bytes[24] = {};
-  const std::size_t got = at < source.size() ? source.read_some(at, bytes, sizeof bytes) : 0;
-  for (const bool signature : {true, false})
-    for (const std::size_t width : {8u, 4u}) {
-      const std::size_t start = signature ? 4 : 0, length = start + 4 + 2 * width;
-      if (got < length || (signature && le(bytes, 4) != kDescriptorSig)) continue;
-      if (le(bytes + start, 4) == crc && le(bytes + start + 4, width) == compressed &&
-          le(bytes + start + 4 + width, width) == uncompressed)
-        return length;
-    }
-  return 0;
-}
-
 /// What one signature turned out to be.
 struct Attempt {
   std::optional<ZipEntry> entry;
@@ -252,6 +235,21 @@ class Scanner {
 };
 
 }  // namespace
+
+std::uint64_t descriptor_at(const ByteSource& source, std::uint64_t at, std::uint32_t crc, std::uint64_t compressed,
+                            std::uint64_t uncompressed) {
+  char bytes[24] = {};
+  const std::size_t got = at < source.size() ? source.read_some(at, bytes, sizeof bytes) : 0;
+  for (const bool signature : {true, false})
+    for (const std::size_t width : {8u, 4u}) {
+      const std::size_t start = signature ? 4 : 0, length = start + 4 + 2 * width;
+      if (got < length || (signature && le(bytes, 4) != kDescriptorSig)) continue;
+      if (le(bytes + start, 4) == crc && le(bytes + start + 4, width) == compressed &&
+          le(bytes + start + 4 + width, width) == uncompressed)
+        return length;
+    }
+  return 0;
+}
 
 LocalScan scan_local_headers(const ByteSource& source, const LocalScanLimits& limits) {
   LocalScan out;

@@ -10,6 +10,7 @@
 
 #include "zip/crc32.hpp"
 #include "zip/deflate_stream.hpp"
+#include "zip/local_scan.hpp"
 #include "zip/zip_format.hpp"
 #include "zanj/error.hpp"
 #include "zip/member_name.hpp"
@@ -26,8 +27,6 @@ constexpr std::uint16_t kVersion = 20, kZip64Version = 45;
 constexpr std::uint16_t kMadeByUnix = 3 << 8;
 constexpr std::size_t kZip64LocalExtra = 20;
 constexpr std::size_t kOutputBuffer = std::size_t{1} << 20;
-constexpr std::uint16_t kFlagDataDescriptor = 0x08;
-constexpr std::uint32_t kDataDescriptorSig = 0x08074b50;
 
 /// Append `value` as `width` (at most 8) little-endian bytes.
 void put(std::string& out, std::uint64_t value, int width) {
@@ -116,7 +115,7 @@ void ZipWriter::begin_member(const std::string& name, const ZipMemberOptions& op
   Entry e;
   e.name = name;
   e.flags = is_ascii(name) ? 0 : kFlagUtf8;
-  if (!impl_->sink->can_patch()) e.flags |= kFlagDataDescriptor;  // as zipfile on an unseekable stream
+  if (!impl_->sink->can_patch()) e.flags |= kFlagDescriptor;  // as zipfile on an unseekable stream
   e.time = options.modified.time;
   e.date = options.modified.date;
   e.method = static_cast<std::uint16_t>(options_.method);
@@ -176,7 +175,7 @@ void ZipWriter::end_member() {
   if (large && !impl_->member_zip64)
     throw Error(name_ + ": member '" + e.name + "' grew past 2 GiB without a Zip64 header");
   if (large) e.version = kZip64Version;
-  if (e.flags & kFlagDataDescriptor)
+  if (e.flags & kFlagDescriptor)
     write_data_descriptor(e, impl_->member_zip64);
   else
     patch_local_header(e, impl_->member_zip64);
@@ -205,7 +204,7 @@ void ZipWriter::write_data_descriptor(const Entry& e, bool zip64) {
   // As zipfile's _ZipWriteFile.close: signature, CRC-32, then the sizes, 8 bytes each when the
   // member was opened with Zip64 (the local header, written first, keeps zeros and version 2.0).
   std::string descriptor;
-  put(descriptor, kDataDescriptorSig, 4);
+  put(descriptor, kDescriptorSig, 4);
   put(descriptor, e.crc, 4);
   put(descriptor, e.compressed, zip64 ? 8 : 4);
   put(descriptor, e.uncompressed, zip64 ? 8 : 4);
@@ -224,14 +223,13 @@ void ZipWriter::copy_member(const ByteSource& source, const ZipEntry& entry) {
   if (impl_->member) throw Error("internal: member '" + entry.name + "' copied inside '" + impl_->member->name + "'");
   const LocalHeader local = read_local_header(source, entry);
   std::uint64_t end = local.data_offset + entry.compressed_size;
-  if (entry.flags & kFlagDescriptor) {
-    // CRC-32 and sizes follow the data, after an optional signature; 8-byte sizes with Zip64.
-    unsigned char sig[4] = {};
-    if (end + 4 <= source.size()) source.read_at(end, sig, 4);
-    const bool signed_descriptor =
-        (sig[0] | sig[1] << 8 | sig[2] << 16 | std::uint32_t{sig[3]} << 24) == kDescriptorSig;
-    end += (signed_descriptor ? 4 : 0) + 4 + (local.has_zip64_extra ? 16 : 8);
-    if (end > source.size()) throw Error(name_ + ": member '" + printable_name(entry.name) + "' ends past its archive");
+  if (entry.flags & kFlagDescriptor) {  // CRC-32 and sizes follow the data
+    const std::uint64_t length =
+        descriptor_at(source, end, entry.crc32, entry.compressed_size, entry.uncompressed_size);
+    if (length == 0)
+      throw Error(name_ + ": member '" + printable_name(entry.name) +
+                  "' has no data descriptor agreeing with the central directory");
+    end += length;
   }
   Entry e;
   e.name = entry.name;
