@@ -62,21 +62,17 @@ MetaRead read_meta(const Archive& archive, const ZipEntry& entry, std::uint64_t 
   return read;
 }
 
-/// Whether the meta member is parsed on a thread of its own while __zanj__.json is parsed:
-/// on a many-member archive the two are about the same size (the meta's externals_info lists
-/// every member) and together most of `info` and `verify`. Only when neither can reach the
-/// shared value limit, so the answer is the serial reading's in every case: a document of n
-/// bytes holds at most n / 2 + 1 values (each but the last takes a byte and a separator).
-bool parse_meta_beside(const ZipEntry& main, const ZipEntry& meta, std::uint64_t max_json_bytes,
-                       const JsonLimits& limits) {
-  constexpr std::uint64_t kWorthAThread = 1 << 20;  // below this a thread costs more than it saves
-  if (meta.uncompressed_size < kWorthAThread || main.uncompressed_size < kWorthAThread) return false;
-  if (main.uncompressed_size > max_json_bytes) return false;  // main refuses it; say so at once
-  const std::uint64_t most_values = (main.uncompressed_size / 2 + 1) + (meta.uncompressed_size / 2 + 1);
-  return most_values <= limits.max_values && available_cpus() > 1;
-}
-
 }  // namespace
+
+bool json_members_side_by_side(const ZipEntry& main, const ZipEntry& meta, std::uint64_t max_json_bytes,
+                               std::uint64_t max_json_values) {
+  constexpr std::uint64_t kWorthAThread = 1 << 20;  // below this a thread costs more than it saves
+  if (main.uncompressed_size < kWorthAThread || meta.uncompressed_size < kWorthAThread) return false;
+  std::uint64_t bytes = 0;
+  if (__builtin_add_overflow(main.uncompressed_size, meta.uncompressed_size, &bytes) || bytes > max_json_bytes)
+    return false;
+  return bytes / 2 + 2 <= max_json_values && available_cpus() > 1;
+}
 
 ZanjFile::ZanjFile(const std::string& path, const OpenOptions& options) : ZanjFile(Archive(path, options)) {}
 
@@ -92,7 +88,7 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
   JsonLimits json_limits{limits.max_json_depth.value_or(archive_limits.max_json_depth),
                          limits.max_json_values.value_or(archive_limits.max_json_values)};
   MetaRead meta;
-  if (meta_entry && parse_meta_beside(*main, *meta_entry, max_json_bytes, json_limits)) {
+  if (meta_entry && json_members_side_by_side(*main, *meta_entry, max_json_bytes, json_limits.max_values)) {
     // Declared after `meta`, which it writes: if the main member throws, the pool's destructor
     // waits for the meta parse before anything it uses goes.
     ThreadPool beside(1);

@@ -23,4 +23,13 @@ struct ZanjFile::Impl {
   std::uint64_t json_bytes = 0;
 };
 
+/// Whether __zanj__.json and __zanj_meta__.json are parsed on two threads at once (ZanjFile, and
+/// verify's own reading): on a many-member archive the two are about the same size (the meta's
+/// externals_info lists every member) and together most of `info` and `verify`. Only when both
+/// are over 1 MiB and no limit can be reached, so that the outcome, messages included, is the
+/// serial reading's: their sizes fit max_json_bytes together, and a document of n bytes holds at
+/// most n / 2 + 1 values (each but the last takes a byte and a separator).
+bool json_members_side_by_side(const ZipEntry& main, const ZipEntry& meta, std::uint64_t max_json_bytes,
+                               std::uint64_t max_json_values);
+
 }  // namespace zanj

@@ -14,6 +14,7 @@
 #include "json/json_view_access.hpp"
 #include "array/member_reader.hpp"
 #include "base/thread_pool.hpp"
+#include "object/zanj_file_access.hpp"
 
 namespace zanj {
 namespace {
@@ -101,21 +102,11 @@ std::optional<JsonDocument> read_document(const Archive& archive, std::string_vi
   return std::move(*parsed);
 }
 
-/// Whether the two JSON members are read on two threads at once (ZanjFile does the same, for the
-/// other commands): when both are over 1 MiB (on a many-member archive they are of a size, and
-/// most of verify's serial work) and neither limit can be reached, so the problems found are
-/// the serial reading's: the sizes fit --max-json-bytes together, and a document of n bytes
-/// holds at most n / 2 + 1 values.
+/// Whether verify reads the two JSON members on two threads at once, as ZanjFile does.
 bool read_side_by_side(const Archive& archive, const ResourceLimits& limits) {
-  constexpr std::uint64_t kWorthAThread = 1 << 20;
   const ZipEntry* main = archive.find(kMainMember);
   const ZipEntry* meta = archive.find(kMetaMember);
-  if (!main || !meta || main->uncompressed_size < kWorthAThread || meta->uncompressed_size < kWorthAThread)
-    return false;
-  std::uint64_t bytes = 0;
-  if (__builtin_add_overflow(main->uncompressed_size, meta->uncompressed_size, &bytes) || bytes > limits.max_json_bytes)
-    return false;
-  return bytes / 2 + 2 <= limits.max_json_values && available_cpus() > 1;
+  return main && meta && json_members_side_by_side(*main, *meta, limits.max_json_bytes, limits.max_json_values);
 }
 
 /// One reference node: its member must exist, and becomes part of that member's plan.
