@@ -190,7 +190,11 @@ class Scanner {
       return Attempt{std::nullopt, LostMember{h.name, at, std::move(why)}, h.data_offset};
     };
     const std::uint64_t ratio = std::max<std::uint64_t>(1, allowed_ratio(h.method, limits_.max_ratio));
-    std::unique_ptr<MemberDecoder> decoder = make_member_decoder(h.method);
+    // The ratio check below stops the decoder before it produces more than this.
+    std::uint64_t max_output = UINT64_MAX;
+    if (!__builtin_mul_overflow(source_.size() - h.data_offset, ratio, &max_output))
+      max_output = max_output > UINT64_MAX - (1 << 20) ? UINT64_MAX : max_output + (1 << 20);
+    std::unique_ptr<MemberDecoder> decoder = make_member_decoder(h.method, max_output);
     // Not zeroed (only what a read or the decoder writes is looked at): one pair per candidate
     // header, and a damaged archive can have many.
     const std::size_t in_size = kBlock / 4, out_size = kBlock;

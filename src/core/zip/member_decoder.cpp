@@ -323,7 +323,9 @@ bool decode_small_whole(const ByteSource& source, const ZipEntry& entry, const L
 
 }  // namespace
 
-std::unique_ptr<MemberDecoder> make_member_decoder(std::uint16_t method) { return decoder_for(method, UINT64_MAX); }
+std::unique_ptr<MemberDecoder> make_member_decoder(std::uint16_t method, std::uint64_t max_output) {
+  return decoder_for(method, max_output);
+}
 
 bool method_decodable(std::uint16_t method) {
   switch (static_cast<ZipMethod>(method)) {

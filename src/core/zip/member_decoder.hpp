@@ -30,8 +30,11 @@ class MemberDecoder {
   virtual Step decode(std::string_view in, char* out, std::size_t out_size) = 0;
 };
 
-/// A decoder for a ZIP method, or nullptr when zanj cannot decode it.
-std::unique_ptr<MemberDecoder> make_member_decoder(std::uint16_t method);
+/// A decoder for a ZIP method, or nullptr when zanj cannot decode it. `max_output` is the most
+/// the stream may produce before the caller stops it: it bounds the memory a decoder sets
+/// aside (an LZMA dictionary, whose size the stream itself names), so a hostile header cannot
+/// ask for gigabytes when the size is not declared.
+std::unique_ptr<MemberDecoder> make_member_decoder(std::uint16_t method, std::uint64_t max_output);
 bool method_decodable(std::uint16_t method);
 
 /// Most bytes a method can physically produce per compressed byte, or 0 when it has no useful
