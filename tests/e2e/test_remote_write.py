@@ -129,6 +129,28 @@ class S3Write(ZanjTest):
         self.assertNotIn("Signature=", r.err)
         self.assertNotIn("uploadId=", r.err)
 
+    def test_parts_are_sent_while_one_is_held_up(self):
+        # Part 1 waits 2 s at the proxy: parts 2 and 3 (and the packing that fills them) go on
+        # meanwhile, so they reach the store before part 1 does, and the archive is whole.
+        want = local_hash(self, self.tmp, self.big, "--store")
+        arrived = {}
+
+        def delay(method, path):
+            if "partNumber=" not in path:
+                return 0
+            number = path.split("partNumber=")[1].split("&")[0]
+            arrived[number] = time.monotonic()
+            return 2 if number == "1" else 0
+
+        proxy = RecordingProxy(self.s3.endpoint, delay=delay)
+        self.addCleanup(proxy.stop)
+        self.assertOk(run("pack", self.big, "--store", "--part-size", "5MiB", "-o", f"s3://{BUCKET}/out/overlap.zanj",
+                          env=self.env(proxy.endpoint)))
+        self.assertEqual(sorted(arrived), ["1", "2", "3"], proxy.requests)
+        # One at a time, part 2 would come only once part 1 was answered, 2 s later.
+        self.assertLess(arrived["2"] - arrived["1"], 1.5, arrived)
+        self.assertEqual(check_archive(self, self.fetch("out/overlap.zanj")), want)
+
     def test_failure_mid_upload_leaves_no_object(self):
         def fault(method, path):
             return 403 if method == "PUT" and "partNumber=2" in path else None
