@@ -84,20 +84,11 @@ std::vector<EntryExtent> extents(const Archive& archive) {
     }
     out.push_back(std::move(x));
   }
-  // Sweep in offset order: an entry starting before the furthest end seen so far overlaps.
-  std::vector<std::size_t> order(out.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return out[a].begin < out[b].begin; });
-  std::optional<std::size_t> furthest;
-  for (std::size_t i : order) {
-    if (!out[i].problem.empty()) continue;
-    if (furthest && out[i].begin < out[*furthest].end) {
-      const std::string why = "its data overlaps another member's (a zip bomb trick)";
-      out[i].problem = why;
-      if (out[*furthest].problem.empty()) out[*furthest].problem = why;
-    }
-    if (!furthest || out[i].end > out[*furthest].end) furthest = i;
-  }
+  std::vector<MemberExtent> readable;
+  for (std::size_t i = 0; i < out.size(); ++i)
+    if (out[i].problem.empty()) readable.push_back({out[i].begin, out[i].end, i});
+  for (const auto& [later, earlier] : overlapping_members(readable))
+    out[later].problem = out[earlier].problem = "its data overlaps another member's (a zip bomb trick)";
   return out;
 }
 

@@ -16,11 +16,6 @@ namespace zanj {
 namespace {
 
 /// Bytes [begin, end) an entry occupies: local header, data and data descriptor.
-struct Extent {
-  std::uint64_t begin = 0, end = 0;
-  std::size_t index = 0;
-};
-
 std::string describe_type(const ZipEntry& e) {
   if (e.is_directory()) return "a directory";
   if (e.is_symlink()) return "a symbolic link";
@@ -65,8 +60,9 @@ bool compare_local(const ZipEntry& e, const LocalHeader& h, VerifyReport& report
 }
 
 /// One entry's own checks; its extent when the local header could be read.
-std::optional<Extent> check_entry(const ByteSource& source, const ZipEntry& e, std::size_t index,
-                                  const ResourceLimits& limits, std::vector<bool>& inflatable, VerifyReport& report) {
+std::optional<MemberExtent> check_entry(const ByteSource& source, const ZipEntry& e, std::size_t index,
+                                        const ResourceLimits& limits, std::vector<bool>& inflatable,
+                                        VerifyReport& report) {
   const auto refuse = [&](Code code, const std::string& message) {
     add_problem(report, code, e.name, "", message);
     inflatable[index] = false;
@@ -109,7 +105,7 @@ std::optional<Extent> check_entry(const ByteSource& source, const ZipEntry& e, s
                   "data descriptor missing or disagreeing with the central directory");
     end += length;
   }
-  return Extent{e.local_header_offset, end, index};
+  return MemberExtent{e.local_header_offset, end, index};
 }
 
 void check_names(const std::vector<ZipEntry>& entries, VerifyReport& report) {
@@ -159,26 +155,22 @@ void check_sizes(const std::vector<ZipEntry>& entries, const ResourceLimits& lim
 }
 
 /// Entries must not share bytes with each other or with the central directory.
-void check_layout(std::vector<Extent> extents, const ZipDirectory& dir, std::uint64_t file_size,
+void check_layout(std::vector<MemberExtent> extents, const ZipDirectory& dir, std::uint64_t file_size,
                   std::vector<bool>& inflatable, VerifyReport& report) {
   const auto& entries = dir.entries;
-  std::sort(extents.begin(), extents.end(), [](const Extent& a, const Extent& b) { return a.begin < b.begin; });
+  for (const auto& [later, earlier] : overlapping_members(extents)) {  // sorts extents by offset
+    add_problem(report, Code::overlapping_entries, entries[later].name, "",
+                "shares bytes with '" + printable_name(entries[earlier].name) + "'");
+    inflatable[later] = inflatable[earlier] = false;
+  }
   std::uint64_t covered = 0, gaps = 0;
-  const Extent* furthest = nullptr;  // the extent reaching furthest so far
-  for (const Extent& x : extents) {
-    if (furthest && x.begin < furthest->end) {
-      add_problem(report, Code::overlapping_entries, entries[x.index].name, "",
-                  "shares bytes with '" + printable_name(entries[furthest->index].name) + "'");
-      inflatable[x.index] = inflatable[furthest->index] = false;
-    } else if (x.begin > covered) {
-      gaps += x.begin - covered;
-    }
+  for (const MemberExtent& x : extents) {
+    if (x.begin > covered) gaps += x.begin - covered;
     if (x.end > dir.cd_offset) {
       add_problem(report, Code::overlaps_directory, entries[x.index].name, "",
                   "data runs into the central directory at offset " + std::to_string(dir.cd_offset));
       inflatable[x.index] = false;
     }
-    if (!furthest || x.end > furthest->end) furthest = &x;
     covered = std::max(covered, x.end);
   }
   if (dir.cd_offset > covered) gaps += dir.cd_offset - covered;
@@ -198,7 +190,7 @@ ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& d
   const auto& entries = directory.entries;
   ZipStructure out;
   out.inflatable.assign(entries.size(), true);
-  std::vector<Extent> extents;
+  std::vector<MemberExtent> extents;
   if (directory.other_end_record)
     add_problem(report, Code::ambiguous_end_record, "", "",
                 "end records at offsets " + std::to_string(directory.eocd_offset) + " (read) and " +

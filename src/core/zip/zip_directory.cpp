@@ -702,4 +702,16 @@ Result<ZipDirectory> read_zip_directory_result(const ByteSource& source, const Z
   return std::move(*directory);
 }
 
+std::vector<std::pair<std::size_t, std::size_t>> overlapping_members(std::vector<MemberExtent>& extents) {
+  std::stable_sort(extents.begin(), extents.end(),
+                   [](const MemberExtent& a, const MemberExtent& b) { return a.begin < b.begin; });
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  const MemberExtent* furthest = nullptr;  // of those before, the one reaching furthest
+  for (const MemberExtent& x : extents) {
+    if (furthest && x.begin < furthest->end) pairs.emplace_back(x.index, furthest->index);
+    if (!furthest || x.end > furthest->end) furthest = &x;
+  }
+  return pairs;
+}
+
 }  // namespace zanj

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "base/result.hpp"
@@ -120,5 +121,18 @@ LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry);
 /// The same, or why not (what read_local_header throws, a failed read of the source
 /// included): for callers to whom a damaged header is an answer (verify, salvage, extract).
 Result<LocalHeader> read_local_header_result(const ByteSource& source, const ZipEntry& entry);
+
+/// A member's bytes in the file, [its local header, the end of its data), with the index of its
+/// entry: what the overlap check of verify and extract looks at.
+struct MemberExtent {
+  std::uint64_t begin = 0, end = 0;
+  std::size_t index = 0;
+};
+
+/// Members sharing bytes (the zip bomb trick of overlapping entries): for each extent that
+/// starts before an earlier one ends, in offset order, the pair (its index, the index of the
+/// earlier extent reaching furthest). Every member that shares bytes with another is in some
+/// pair. Sorts `extents` by `begin` (ties in their given order), which callers may rely on.
+std::vector<std::pair<std::size_t, std::size_t>> overlapping_members(std::vector<MemberExtent>& extents);
 
 }  // namespace zanj

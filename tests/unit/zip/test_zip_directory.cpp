@@ -514,3 +514,19 @@ TEST_CASE("read_zip_directory_result: the directory, or the reason read_zip_dire
   REQUIRE_FALSE(none.ok());
   CHECK(none.why() == "no end of central directory record (not a ZIP file, or truncated)");
 }
+
+TEST_CASE("overlapping_members pairs each member sharing bytes with the one before it reaching furthest") {
+  using Pairs = std::vector<std::pair<std::size_t, std::size_t>>;
+  // Apart, touching (end == begin is not shared) and given out of order: no pairs, sorted.
+  std::vector<MemberExtent> apart{{30, 40, 2}, {0, 10, 0}, {10, 30, 1}};
+  CHECK(overlapping_members(apart).empty());
+  CHECK(apart[0].index == 0);
+  CHECK(apart[1].index == 1);
+  CHECK(apart[2].index == 2);
+  // A long member (0) covers two later ones; 3 starts past it but inside 2.
+  std::vector<MemberExtent> bomb{{0, 100, 0}, {10, 20, 1}, {50, 150, 2}, {120, 130, 3}, {200, 210, 4}};
+  CHECK(overlapping_members(bomb) == Pairs{{1, 0}, {2, 0}, {3, 2}});
+  // Two entries naming one local header (the classic overlapping-entries bomb).
+  std::vector<MemberExtent> same{{0, 500, 0}, {0, 500, 1}};
+  CHECK(overlapping_members(same) == Pairs{{1, 0}});
+}
