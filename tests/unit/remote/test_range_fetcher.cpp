@@ -20,7 +20,7 @@ std::string body() {
   return b;
 }
 
-FetchTarget target(const HttpFixture& server) { return FetchTarget{server.url(), server.url(), "", "", {}, ""}; }
+FetchTarget target(const HttpFixture& server) { return FetchTarget{server.url(), server.url(), {}, nullptr}; }
 
 RemoteOptions quick() {
   RemoteOptions options;
