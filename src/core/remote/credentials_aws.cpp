@@ -343,7 +343,11 @@ AwsCredentials aws_credentials_again(const AwsCredentials& previous, const Envir
     default:
       return previous;  // keys that do not expire: nothing new to ask for
   }
-  if (!fresh) aws_fail(previous.source, tried.empty() ? "it gave no credentials" : tried.back());
+  if (!fresh) {
+    std::string why = tried.empty() ? "it gave no credentials" : tried.back();
+    if (why.rfind(previous.source + ": ", 0) == 0) why.erase(0, previous.source.size() + 2);  // said once
+    aws_fail(previous.source, why);
+  }
   fresh->tried = previous.tried;
   fresh->region = previous.region;
   return *fresh;

@@ -262,7 +262,10 @@ GcpCredentials gcp_credentials_again(const GcpCredentials& previous, const Envir
     default:
       return previous;  // a token from the environment: nothing new to ask for
   }
-  if (!fresh) gcp_fail(previous.source, problem);
+  if (!fresh) {
+    if (problem.rfind(previous.source + ": ", 0) == 0) problem.erase(0, previous.source.size() + 2);  // said once
+    gcp_fail(previous.source, problem);
+  }
   fresh->tried = previous.tried;
   return std::move(*fresh);
 }

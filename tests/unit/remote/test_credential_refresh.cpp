@@ -7,10 +7,14 @@
 #include <chrono>
 #include <string>
 
+#include "environment_fixture.hpp"
 #include "http_fixture.hpp"
 #include "remote/credential_provider.hpp"
+#include "remote/gcs_address.hpp"
 #include "remote/http_call.hpp"
 #include "remote/range_fetcher.hpp"
+#include "remote/s3_address.hpp"
+#include "remote/url.hpp"
 #include "zanj/error.hpp"
 
 using namespace std::chrono_literals;
@@ -146,6 +150,75 @@ TEST_CASE("http_call: a 401 refreshes the call's credentials once and retries; i
   CHECK(zanj::http_call(call, quick()).status == 200);
   CHECK(server.requests().back().find("X-Test-Token: token-1") == std::string::npos);
   CHECK(server.requests().back().find("x-test-token: mine") != std::string::npos);
+}
+
+/// "HTTP/1.1 200 OK" with a JSON body and `headers` ("Name: value\r\n" each).
+std::string json_reply(const std::string& json, const std::string& headers = "") {
+  return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n" + headers +
+         "Content-Length: " + std::to_string(json.size()) + "\r\n\r\n" + json;
+}
+
+}  // namespace refresh_test
+
+namespace refresh_test {
+
+TEST_CASE("s3_access: container credentials signed with, refreshed from the container endpoint before they expire") {
+  // The endpoint's credentials expire at 11:00; the clock starts at 10:00.
+  HttpFixture endpoint("", [](const std::string&, int n, const std::string&) {
+    return json_reply(R"({"AccessKeyId": "AKID", "SecretAccessKey": "SECRET", "Token": "session-)" + std::to_string(n) +
+                      R"(", "Expiration": "2026-11-27T1)" + std::to_string(n + 1) + R"(:00:00Z"})");
+  });
+  CredentialTime now = CredentialTime(std::chrono::sys_days(std::chrono::year(2026) / 11 / 27)) + 10h;
+  const auto environment =
+      zanj::test::environment_table({{"AWS_CONTAINER_CREDENTIALS_FULL_URI", endpoint.url("/creds")},
+                                     {"AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials"},
+                                     {"AWS_CONFIG_FILE", "/nonexistent/config"},
+                                     {"AWS_EC2_METADATA_DISABLED", "true"},
+                                     {"AWS_REGION", "eu-west-3"}});
+  std::vector<std::string> log;
+  zanj::RemoteOptions options = quick();
+  options.log = [&](const std::string& line) { log.push_back(line); };
+  const zanj::S3Access access =
+      zanj::s3_access(*zanj::parse_remote_url("s3://b/k"), "s3://b/k", environment, options, [&] { return now; });
+  CHECK(access.url == "https://b.s3.eu-west-3.amazonaws.com/k");
+  auto c = access.credentials->current();
+  CHECK(c->sigv4 == "aws:amz:eu-west-3:s3");
+  CHECK(c->user_password == "AKID:SECRET");
+  CHECK(c->headers.back() == "x-amz-security-token: session-0");
+  CHECK(c->expires == now + 1h);
+  now += 56min;  // four minutes left
+  c = access.credentials->current();
+  CHECK(c->headers.back() == "x-amz-security-token: session-1");
+  CHECK(c->expires == CredentialTime(std::chrono::sys_days(std::chrono::year(2026) / 11 / 27)) + 12h);
+  CHECK(endpoint.requests().size() == 2);
+  CHECK(log.back() ==
+        "s3://b/k: credentials refreshed (they were about to expire) from the container endpoint; "
+        "they expire in 3840 s");
+  for (const std::string& line : log) CHECK(line.find("session-") == std::string::npos);
+}
+
+TEST_CASE("a refresh asks the same source only: a metadata server gone is an error, never anonymous requests") {
+  std::atomic<bool> down{false};
+  HttpFixture metadata("", [&](const std::string&, int n, const std::string&) {
+    if (down) return status("503 Service Unavailable");
+    return json_reply(R"({"access_token": "ya29.m)" + std::to_string(n) + R"(", "expires_in": 120})",
+                      "Metadata-Flavor: Google\r\n");
+  });
+  CredentialTime now{};
+  const std::string host = metadata.url("").substr(7);  // 127.0.0.1:PORT
+  const auto environment = zanj::test::environment_table(
+      {{"GCE_METADATA_HOST", host}, {"CLOUDSDK_CONFIG", "/nonexistent"}, {"HOME", "/nonexistent"}});
+  zanj::RemoteOptions options = quick();
+  options.retries = 0;
+  const auto provider = zanj::gcs_credential_provider("gs://b/o", environment, options, [&] { return now; });
+  CHECK(provider->current()->headers == std::vector<std::string>{"Authorization: Bearer ya29.m0"});
+  CHECK(provider->current()->expires == now + 120s);
+  now += 91s;  // within a quarter of the two minutes
+  CHECK(provider->current()->headers == std::vector<std::string>{"Authorization: Bearer ya29.m1"});
+  down = true;
+  now += 200s;  // expired, and the source does not answer
+  const std::string expected = "gs://b/o: Google Cloud credentials from the metadata server (" + host + "): HTTP 503";
+  CHECK_THROWS_WITH_AS(provider->current(), doctest::Contains(expected.c_str()), zanj::Error);
 }
 
 }  // namespace refresh_test
