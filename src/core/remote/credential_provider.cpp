@@ -102,20 +102,19 @@ void CredentialProvider::refresh(const std::string& why) {
 
 std::shared_ptr<const RequestCredentials> CredentialProvider::current() {
   std::lock_guard lock(mutex_);
-  const RequestCredentials& held = *credentials_;
-  if (!held.temporary || !held.expires) return credentials_;
-  const CredentialTime now = clock_();
-  if (now < *held.expires - refresh_margin(obtained_, *held.expires) || now < next_try_) return credentials_;
+  const std::shared_ptr<const RequestCredentials> held = credentials_;  // a refresh replaces credentials_
+  if (!held->temporary || !held->expires) return held;
+  const CredentialTime expires = *held->expires, now = clock_();
+  if (now < expires - refresh_margin(obtained_, expires) || now < next_try_) return held;
   try {
-    refresh(now >= *held.expires ? "they had expired" : "they were about to expire");
+    refresh(now >= expires ? "they had expired" : "they were about to expire");
   } catch (const Error& e) {
-    if (now >= *held.expires) throw;
+    if (now >= expires) throw;
     // The old ones still hold: keep them, and try again a little later.
     next_try_ = now + kRetryAfterFailure;
     if (log_)
       log_(what_ + ": refreshing the credentials failed; the current ones stay valid for " +
-           seconds_text(std::chrono::duration_cast<std::chrono::milliseconds>(*held.expires - now)) + ": " +
-           e.reason());
+           seconds_text(std::chrono::duration_cast<std::chrono::milliseconds>(expires - now)) + ": " + e.reason());
   }
   return credentials_;
 }
