@@ -11,6 +11,7 @@ by the test that started it (and by a deadline of its own, so none outlives a br
 - PutServer: stores what is PUT to it (plain-URL uploads).
 """
 import http.server
+import math
 import os
 import re
 import shutil
@@ -700,7 +701,7 @@ class AwsCredentialServer(LoopbackServer):
     test sees which one was used. `requests` records (method, path, headers, body).
 
     With `lifetime` (seconds), every answer is a new session token (TOKENS[source]-N) whose
-    Expiration is that far ahead (whole seconds, as AWS writes it): `issued` counts them, and
+    Expiration is that far ahead or a little more (whole seconds, as AWS writes it): `issued` counts them, and
     expired(token) tells a proxy in front of S3 which ones to refuse."""
 
     WEB_IDENTITY = "oidc-web-identity-8d21"
@@ -784,7 +785,7 @@ class AwsCredentialServer(LoopbackServer):
             return self.TOKENS[source], "2099-01-01T00:00:00Z"
         with self.lock:
             token = f"{self.TOKENS[source]}-{len(self.expiry)}"
-            expires = int(time.time() + self.lifetime)  # whole seconds, as AWS writes them
+            expires = math.ceil(time.time() + self.lifetime)  # whole seconds, as AWS writes them
             self.expiry[token] = expires
         return token, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(expires))
 
