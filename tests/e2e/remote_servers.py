@@ -11,6 +11,7 @@ by the test that started it (and by a deadline of its own, so none outlives a br
 - PutServer: stores what is PUT to it (plain-URL uploads).
 """
 import http.server
+import math
 import os
 import re
 import shutil
@@ -316,8 +317,9 @@ class S3rver:
 class RecordingProxy(LoopbackServer):
     """A loopback reverse proxy in front of `upstream` (http://127.0.0.1:PORT) that records each
     request's method, path and headers in `requests`, so tests can see what zanj signed. Any
-    method is passed on with its body; `fault(method, path)` may return a status to answer
-    instead (an injected failure), and `delay(method, path)` seconds to wait first."""
+    method is passed on with its body; `fault(method, path, headers)` may return a status (or a
+    (status, body) pair) to answer instead (an injected failure, decided when the request
+    arrives), and `delay(method, path)` seconds to wait first."""
 
     def __init__(self, upstream, fault=None, delay=None):
         import http.client
@@ -334,14 +336,16 @@ class RecordingProxy(LoopbackServer):
 
             def do_GET(self):
                 proxy.requests.append((self.command, self.path, dict(self.headers.items())))
+                status = fault(self.command, self.path, dict(self.headers.items())) if fault else None
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0") or 0))
                 if delay:
                     time.sleep(delay(self.command, self.path))
-                status = fault(self.command, self.path) if fault else None
                 if status:
+                    status, text = status if isinstance(status, tuple) else (status, b"")
                     self.send_response(status)
-                    self.send_header("Content-Length", "0")
+                    self.send_header("Content-Length", str(len(text)))
                     self.end_headers()
+                    self.wfile.write(text)
                     return
                 connection = http.client.HTTPConnection(target.hostname, target.port, timeout=10)
                 connection.request(self.command, self.path, body=body if body else None,
@@ -382,7 +386,10 @@ class GcsServer(LoopbackServer):
 
     With `tokens` set, every storage request needs `Authorization: Bearer T` with T in it
     (else 401); `requests` records (method, path, headers); `replace_after` bumps an object's
-    generation after that many media requests (a writer replacing it mid-read)."""
+    generation after that many media requests (a writer replacing it mid-read). With
+    `token_lifetime` (seconds), the metadata server hands out a new token each time
+    (METADATA_TOKEN-N, expires_in that long), counted in `issued`; an expired one is refused
+    (401), counted in `refused`."""
 
     CLIENT_SECRET = "client-secret-7c1d"
     REFRESH_TOKEN = "refresh-token-5ab2"
@@ -398,6 +405,7 @@ class GcsServer(LoopbackServer):
         self.requests, self.lock, self.replace_after, self.media_count = [], threading.Lock(), None, 0
         self.sessions, self.cancelled = {}, []  # session id -> {"name", "data", "no_clobber", "chunks"}
         self.short_keep, self.fail_chunk, self.chunk_delay = None, None, 0
+        self.token_lifetime, self.expiry, self.refused = None, {}, 0  # token -> time.time() it expires
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -445,12 +453,13 @@ class GcsServer(LoopbackServer):
                 if url.path == "/computeMetadata/v1/instance/service-accounts/default/token":
                     if self.headers.get("Metadata-Flavor") != "Google":
                         return self.reply(403, b"missing Metadata-Flavor")
-                    return self.reply(200, {"access_token": server.METADATA_TOKEN, "expires_in": 3599,
+                    token, expires_in = server.issue_metadata_token()
+                    return self.reply(200, {"access_token": token, "expires_in": expires_in,
                                             "token_type": "Bearer"}, {"Metadata-Flavor": "Google"})
                 prefix = f"/storage/v1/b/{server.bucket}/o"
                 if not url.path.startswith(prefix):
                     return self.reply(404, {"error": {"code": 404, "message": "no such bucket"}})
-                if server.tokens is not None and self.headers.get("Authorization", "")[len("Bearer "):] not in server.tokens:
+                if not server.token_ok(self):
                     return self.reply(401, {"error": {"code": 401, "message": "Invalid Credentials"}})
                 if url.path == prefix:
                     return self.reply(200, server.listing(query))
@@ -508,8 +517,31 @@ class GcsServer(LoopbackServer):
         with self.lock:
             self.objects[name] = [data, generation]
 
+    def issue_metadata_token(self):
+        if self.token_lifetime is None:
+            return self.METADATA_TOKEN, 3599
+        with self.lock:
+            token = f"{self.METADATA_TOKEN}-{len(self.expiry)}"
+            self.expiry[token] = time.time() + self.token_lifetime
+            if self.tokens is not None:
+                self.tokens.add(token)
+        return token, self.token_lifetime
+
+    @property
+    def issued(self):
+        with self.lock:
+            return len(self.expiry)
+
+    def token_ok(self, handler):
+        token = handler.headers.get("Authorization", "")[len("Bearer "):]
+        with self.lock:
+            if token in self.expiry and time.time() >= self.expiry[token]:
+                self.refused += 1
+                return False
+        return self.tokens is None or token in self.tokens
+
     def authorized(self, handler):
-        if self.tokens is None or handler.headers.get("Authorization", "")[len("Bearer "):] in self.tokens:
+        if self.token_ok(handler):
             return True
         handler.reply(401, {"error": {"code": 401, "message": "Invalid Credentials"}})
         return False
@@ -666,7 +698,11 @@ class AwsCredentialServer(LoopbackServer):
     an Authorization check) and IMDSv2 (PUT /latest/api/token, then the role and its
     credentials under /latest/meta-data/iam/security-credentials/, each needing the session
     token). Every source hands out `key_id`/`secret` with a session token of its own, so a
-    test sees which one was used. `requests` records (method, path, headers, body)."""
+    test sees which one was used. `requests` records (method, path, headers, body).
+
+    With `lifetime` (seconds), every answer is a new session token (TOKENS[source]-N) whose
+    Expiration is that far ahead or a little more (whole seconds, as AWS writes it): `issued` counts them, and
+    expired(token) tells a proxy in front of S3 which ones to refuse."""
 
     WEB_IDENTITY = "oidc-web-identity-8d21"
     ROLE_ARN = "arn:aws:iam::123456789012:role/reader"
@@ -675,10 +711,11 @@ class AwsCredentialServer(LoopbackServer):
     TOKENS = {"sts": "sts-session-token-41c9", "container": "container-session-token-93ab",
               "imds": "imds-session-token-c5d0"}
 
-    def __init__(self, key_id, secret):
+    def __init__(self, key_id, secret, lifetime=None):
         import json
         import urllib.parse
         self.requests, self.lock = [], threading.Lock()
+        self.lifetime, self.expiry = lifetime, {}  # token -> time.time() it expires
         server = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
@@ -702,8 +739,9 @@ class AwsCredentialServer(LoopbackServer):
                 return body
 
             def credentials(self, source):
-                return {"AccessKeyId": key_id, "SecretAccessKey": secret, "Token": server.TOKENS[source],
-                        "Expiration": "2099-01-01T00:00:00Z", "Code": "Success"}
+                token, expiration = server.issue(source)
+                return {"AccessKeyId": key_id, "SecretAccessKey": secret, "Token": token,
+                        "Expiration": expiration, "Code": "Success"}
 
             def do_POST(self):
                 form = dict(urllib.parse.parse_qsl(self.read_body()))
@@ -711,9 +749,10 @@ class AwsCredentialServer(LoopbackServer):
                         or form.get("WebIdentityToken") != server.WEB_IDENTITY):
                     return self.reply(403, "<ErrorResponse><Error><Code>AccessDenied</Code></Error></ErrorResponse>",
                                       "text/xml")
+                token, expiration = server.issue("sts")
                 self.reply(200, f"""<AssumeRoleWithWebIdentityResponse><AssumeRoleWithWebIdentityResult><Credentials>
 <AccessKeyId>{key_id}</AccessKeyId><SecretAccessKey>{secret}</SecretAccessKey>
-<SessionToken>{server.TOKENS['sts']}</SessionToken><Expiration>2099-01-01T00:00:00Z</Expiration>
+<SessionToken>{token}</SessionToken><Expiration>{expiration}</Expiration>
 </Credentials></AssumeRoleWithWebIdentityResult></AssumeRoleWithWebIdentityResponse>""", "text/xml")
 
             def do_PUT(self):
@@ -739,3 +778,22 @@ class AwsCredentialServer(LoopbackServer):
                 self.reply(404, "")
 
         self.serve(Handler)
+
+    def issue(self, source):
+        """A session token from `source` and its Expiration text."""
+        if self.lifetime is None:
+            return self.TOKENS[source], "2099-01-01T00:00:00Z"
+        with self.lock:
+            token = f"{self.TOKENS[source]}-{len(self.expiry)}"
+            expires = math.ceil(time.time() + self.lifetime)  # whole seconds, as AWS writes them
+            self.expiry[token] = expires
+        return token, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(expires))
+
+    @property
+    def issued(self):
+        with self.lock:
+            return len(self.expiry)
+
+    def expired(self, token):
+        with self.lock:
+            return token in self.expiry and time.time() >= self.expiry[token]

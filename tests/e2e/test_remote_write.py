@@ -152,7 +152,7 @@ class S3Write(ZanjTest):
         self.assertEqual(check_archive(self, self.fetch("out/overlap.zanj")), want)
 
     def test_failure_mid_upload_leaves_no_object(self):
-        def fault(method, path):
+        def fault(method, path, headers):
             return 403 if method == "PUT" and "partNumber=2" in path else None
         proxy = RecordingProxy(self.s3.endpoint, fault=fault)
         self.addCleanup(proxy.stop)

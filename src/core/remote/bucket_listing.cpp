@@ -1,8 +1,6 @@
 #include "remote/bucket_listing.hpp"
 
 #include "json/json_parse.hpp"
-#include "remote/credentials_aws.hpp"
-#include "remote/credentials_gcp.hpp"
 #include "remote/gcs_address.hpp"
 #include "remote/http_call.hpp"
 #include "remote/s3_address.hpp"
@@ -122,33 +120,23 @@ std::vector<std::string> list_bucket(const RemoteUrl& bucket, const std::string&
   const bool s3 = bucket.scheme == RemoteUrl::Scheme::s3;
   HttpCall call;
   call.display = what;
-  std::string base, auth_note;
-  try {
-    if (s3) {
-      const AwsCredentials credentials = aws_credentials(environment, options);
-      if (options.log) options.log(what + ": credentials: " + credentials.source);
-      auth_note = tried_note(credentials.tried, credentials.source);
-      RemoteUrl root = bucket;
-      root.key.clear();
-      S3Address address = s3_address(root, environment, credentials);
-      base = std::move(address.url);
-      // Path style names the bucket as the path ("ENDPOINT/BUCKET"), without a trailing '/'.
-      if (base.size() > bucket.bucket.size() + 2 &&
-          base.compare(base.size() - bucket.bucket.size() - 2, std::string::npos, "/" + bucket.bucket + "/") == 0)
-        base.pop_back();
-      call.sigv4 = std::move(address.sigv4);
-      call.user_password = std::move(address.user_password);
-      call.headers = std::move(address.headers);
-    } else {
-      const GcpCredentials credentials = gcp_credentials(environment, options);
-      if (options.log) options.log(what + ": credentials: " + credentials.source);
-      auth_note = tried_note(credentials.tried, credentials.source);
-      base = gcs_endpoint(environment) + "/storage/v1/b/" + percent_encode(bucket.bucket) + "/o";
-      if (!credentials.token.empty()) call.headers.push_back("Authorization: Bearer " + credentials.token);
-    }
-  } catch (const Error& e) {  // credentials that are set up but broken: the pattern joins the message
-    fail(e.what());
+  std::string base;
+  std::shared_ptr<CredentialProvider> credentials;  // kept current over the pages
+  if (s3) {
+    RemoteUrl root = bucket;
+    root.key.clear();
+    S3Access access = s3_access(root, what, environment, options);
+    base = std::move(access.url);
+    credentials = std::move(access.credentials);
+    // Path style names the bucket as the path ("ENDPOINT/BUCKET"), without a trailing '/'.
+    if (base.size() > bucket.bucket.size() + 2 &&
+        base.compare(base.size() - bucket.bucket.size() - 2, std::string::npos, "/" + bucket.bucket + "/") == 0)
+      base.pop_back();
+  } else {
+    credentials = gcs_credential_provider(what, environment, options);
+    base = gcs_endpoint(environment) + "/storage/v1/b/" + percent_encode(bucket.bucket) + "/o";
   }
+  call.credentials = credentials.get();
   std::vector<std::string> names;
   std::string token;
   for (int page = 0; page < kMaxPages; ++page) {
@@ -166,7 +154,7 @@ std::vector<std::string> list_bucket(const RemoteUrl& bucket, const std::string&
     log_page(options, what, reply, static_cast<std::size_t>(page));
     if (reply.status == 0) fail("listing the bucket: " + reply.problem);
     if (reply.status == 401 || reply.status == 403)
-      fail("listing the bucket: " + http_status_text(reply.status) + auth_note);
+      fail("listing the bucket: " + http_status_text(reply.status) + credentials->auth_note());
     if (reply.status == 404) fail("listing the bucket: " + http_status_text(reply.status) + " (no such bucket?)");
     if (reply.status != 200) fail("listing the bucket: " + http_status_text(reply.status));
     ListingPage listed;

@@ -87,20 +87,6 @@ std::string xml_value(const std::string& xml, const std::string& tag) {
                                     : std::string(trim_line(std::string_view(xml).substr(start, close - start)));
 }
 
-/// {"AccessKeyId", "SecretAccessKey", "Token"} as the container endpoint and IMDS answer.
-AwsCredentials from_json_answer(const std::string& body, const std::string& source) {
-  AwsCredentials out;
-  const Result<Json> answer = read_json(body, "answer");
-  if (!answer) aws_fail(source, "the answer is not valid JSON");
-  out.access_key_id = answer->string_at("AccessKeyId");
-  out.secret_access_key = answer->string_at("SecretAccessKey");
-  out.session_token = answer->string_at("Token");
-  if (out.access_key_id.empty() || out.secret_access_key.empty())
-    aws_fail(source, "the answer has no AccessKeyId or SecretAccessKey");
-  out.source = source;
-  return out;
-}
-
 void log_reply(const RemoteOptions& options, const std::string& method, const std::string& display,
                const HttpReply& reply) {
   if (options.log)
@@ -142,12 +128,8 @@ std::optional<AwsCredentials> web_identity(const Environment& environment, const
     aws_fail(source,
              "STS (" + call.display + ") answered " + http_status_text(reply.status) + (safe ? " (" + code + ")" : ""));
   }
-  AwsCredentials out;
-  out.access_key_id = xml_value(reply.body, "AccessKeyId");
-  out.secret_access_key = xml_value(reply.body, "SecretAccessKey");
-  out.session_token = xml_value(reply.body, "SessionToken");
-  if (out.access_key_id.empty() || out.secret_access_key.empty()) aws_fail(source, "STS's answer holds no credentials");
-  out.source = source;
+  AwsCredentials out = aws_sts_answer(reply.body, source);
+  out.kind = AwsSource::web_identity;
   return out;
 }
 
@@ -188,6 +170,7 @@ std::optional<AwsCredentials> shared_files(const Environment& environment, std::
     return std::nullopt;
   }
   out.source = source;
+  out.kind = AwsSource::shared_files;
   return out;
 }
 
@@ -216,7 +199,9 @@ std::optional<AwsCredentials> container(const Environment& environment, const Re
   if (reply.status != 200)
     aws_fail(source,
              reply.status ? "it answered " + http_status_text(reply.status) : "it did not answer: " + reply.problem);
-  return from_json_answer(reply.body, source);
+  AwsCredentials out = aws_json_answer(reply.body, source);
+  out.kind = AwsSource::container;
+  return out;
 }
 
 std::optional<AwsCredentials> instance_metadata(const Environment& environment, const RemoteOptions& options,
@@ -263,10 +248,42 @@ std::optional<AwsCredentials> instance_metadata(const Environment& environment, 
   log_reply(options, "GET", call.display, reply);
   if (reply.status != 200)
     aws_fail(source, reply.status ? "it answered " + http_status_text(reply.status) : reply.problem);
-  return from_json_answer(reply.body, source);
+  AwsCredentials out = aws_json_answer(reply.body, source);
+  out.kind = AwsSource::instance_metadata;
+  return out;
 }
 
 }  // namespace
+
+bool AwsCredentials::temporary() const {
+  return kind == AwsSource::web_identity || kind == AwsSource::container || kind == AwsSource::instance_metadata;
+}
+
+AwsCredentials aws_sts_answer(const std::string& xml, const std::string& source) {
+  AwsCredentials out;
+  out.access_key_id = xml_value(xml, "AccessKeyId");
+  out.secret_access_key = xml_value(xml, "SecretAccessKey");
+  out.session_token = xml_value(xml, "SessionToken");
+  if (out.access_key_id.empty() || out.secret_access_key.empty()) aws_fail(source, "STS's answer holds no credentials");
+  out.expires = parse_utc_time(xml_value(xml, "Expiration"));
+  out.source = source;
+  return out;
+}
+
+/// {"AccessKeyId", "SecretAccessKey", "Token", "Expiration"} as the container endpoint and IMDS answer.
+AwsCredentials aws_json_answer(const std::string& body, const std::string& source) {
+  AwsCredentials out;
+  const Result<Json> answer = read_json(body, "answer");
+  if (!answer) aws_fail(source, "the answer is not valid JSON");
+  out.access_key_id = answer->string_at("AccessKeyId");
+  out.secret_access_key = answer->string_at("SecretAccessKey");
+  out.session_token = answer->string_at("Token");
+  if (out.access_key_id.empty() || out.secret_access_key.empty())
+    aws_fail(source, "the answer has no AccessKeyId or SecretAccessKey");
+  out.expires = parse_utc_time(answer->string_at("Expiration"));
+  out.source = source;
+  return out;
+}
 
 AwsCredentials aws_environment_credentials(const Environment& environment) {
   AwsCredentials out;
@@ -279,6 +296,7 @@ AwsCredentials aws_environment_credentials(const Environment& environment) {
   }
   out.session_token = variable(environment, "AWS_SESSION_TOKEN");
   out.source = "the environment (AWS_ACCESS_KEY_ID)";
+  out.kind = AwsSource::environment;
   return out;
 }
 
@@ -306,6 +324,33 @@ AwsCredentials aws_credentials(const Environment& environment, const RemoteOptio
   AwsCredentials none;
   none.source = "anonymous";
   return finish(none);
+}
+
+AwsCredentials aws_credentials_again(const AwsCredentials& previous, const Environment& environment,
+                                     const RemoteOptions& options) {
+  std::optional<AwsCredentials> fresh;
+  std::vector<std::string> tried;
+  switch (previous.kind) {
+    case AwsSource::web_identity:
+      fresh = web_identity(environment, options);
+      break;
+    case AwsSource::container:
+      fresh = container(environment, options);
+      break;
+    case AwsSource::instance_metadata:
+      fresh = instance_metadata(environment, options, tried);
+      break;
+    default:
+      return previous;  // keys that do not expire: nothing new to ask for
+  }
+  if (!fresh) {
+    std::string why = tried.empty() ? "it gave no credentials" : tried.back();
+    if (why.rfind(previous.source + ": ", 0) == 0) why.erase(0, previous.source.size() + 2);  // said once
+    aws_fail(previous.source, why);
+  }
+  fresh->tried = previous.tried;
+  fresh->region = previous.region;
+  return *fresh;
 }
 
 }  // namespace zanj

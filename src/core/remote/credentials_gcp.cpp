@@ -51,8 +51,8 @@ std::string form(std::initializer_list<std::pair<const char*, std::string>> fiel
 }
 
 /// POST a token request; the access token from the answer.
-std::string exchange(const std::string& token_uri, const std::string& body, const std::string& source,
-                     const RemoteOptions& options) {
+GcpCredentials exchange(const std::string& token_uri, const std::string& body, const std::string& source,
+                        const RemoteOptions& options) {
   HttpCall call;
   call.method = "POST";
   call.url = token_uri;
@@ -67,10 +67,7 @@ std::string exchange(const std::string& token_uri, const std::string& body, cons
   if (reply.status != 200)
     gcp_fail(source, "the token endpoint " + token_uri + " answered " + http_status_text(reply.status) +
                          oauth_error(reply.body));
-  const Json answer = parse_private_json(reply.body, source, "the token endpoint's answer");
-  const std::string_view token = answer.string_at("access_token");
-  if (token.empty()) gcp_fail(source, "the token endpoint's answer has no access_token");
-  return std::string(token);
+  return gcp_token_answer(reply.body, source);
 }
 
 std::string json_text(std::initializer_list<std::pair<const char*, Json>> members) {
@@ -80,7 +77,7 @@ std::string json_text(std::initializer_list<std::pair<const char*, Json>> member
 }
 
 /// The access token a credentials file (authorized_user or service_account) gives.
-std::string token_from_file(const std::string& text, const std::string& source, const RemoteOptions& options) {
+GcpCredentials token_from_file(const std::string& text, const std::string& source, const RemoteOptions& options) {
   const Json file = parse_private_json(text, source, "the file");
   const std::string type(file.string_at("type"));
   std::string token_uri(file.string_at("token_uri"));
@@ -142,43 +139,43 @@ std::string tried_note(const std::vector<std::string>& tried, const std::string&
   return note + "used: " + used + ")";
 }
 
-GcpCredentials gcp_credentials(const Environment& environment, const RemoteOptions& options) {
-  GcpCredentials out;
-  for (const char* name : {"GOOGLE_OAUTH_ACCESS_TOKEN", "CLOUDSDK_AUTH_ACCESS_TOKEN"}) {
-    if (std::string token = variable(environment, name); !token.empty()) {
-      out.token = std::move(token);
-      out.source = name;
-      return out;
-    }
-  }
-  out.tried.push_back("GOOGLE_OAUTH_ACCESS_TOKEN and CLOUDSDK_AUTH_ACCESS_TOKEN: not set");
+namespace {
 
-  if (const std::string path = variable(environment, "GOOGLE_APPLICATION_CREDENTIALS"); !path.empty()) {
-    const std::string source = "GOOGLE_APPLICATION_CREDENTIALS (" + path + ")";
-    const auto text = read_small_file(path);
-    if (!text) gcp_fail(source, "no such file");
-    out.token = token_from_file(*text, source, options);
-    out.source = source;
-    return out;
-  }
-  out.tried.push_back("GOOGLE_APPLICATION_CREDENTIALS: not set");
+/// Source 2: the file GOOGLE_APPLICATION_CREDENTIALS names (nullopt when it is not set).
+std::optional<GcpCredentials> application_credentials(const Environment& environment, const RemoteOptions& options) {
+  const std::string path = variable(environment, "GOOGLE_APPLICATION_CREDENTIALS");
+  if (path.empty()) return std::nullopt;
+  const std::string source = "GOOGLE_APPLICATION_CREDENTIALS (" + path + ")";
+  const auto text = read_small_file(path);
+  if (!text) gcp_fail(source, "no such file");
+  GcpCredentials out = token_from_file(*text, source, options);
+  out.kind = GcpSource::credentials_file;
+  return out;
+}
 
+/// Source 3's file, or "" without CLOUDSDK_CONFIG or HOME.
+std::string gcloud_file(const Environment& environment) {
   std::string directory = variable(environment, "CLOUDSDK_CONFIG");
   if (directory.empty()) {
     const std::string home = variable(environment, "HOME");
     if (!home.empty()) directory = home + "/.config/gcloud";
   }
-  if (!directory.empty()) {
-    const std::string path = directory + "/application_default_credentials.json";
-    const std::string source = "gcloud application default credentials (" + path + ")";
-    if (const auto text = read_small_file(path)) {
-      out.token = token_from_file(*text, source, options);
-      out.source = source;
-      return out;
-    }
-    out.tried.push_back(path + ": no such file");
-  }
+  return directory.empty() ? std::string() : directory + "/application_default_credentials.json";
+}
 
+/// Source 3: gcloud's application default credentials (nullopt when the file is not there).
+std::optional<GcpCredentials> gcloud_credentials(const std::string& path, const RemoteOptions& options) {
+  const std::string source = "gcloud application default credentials (" + path + ")";
+  const auto text = read_small_file(path);
+  if (!text) return std::nullopt;
+  GcpCredentials out = token_from_file(*text, source, options);
+  out.kind = GcpSource::gcloud_file;
+  return out;
+}
+
+/// Source 4: the metadata server; nullopt with what it answered when it gives no token.
+std::optional<GcpCredentials> metadata_server(const Environment& environment, const RemoteOptions& options,
+                                              std::string& problem) {
   std::string host = variable(environment, "GCE_METADATA_HOST");
   if (host.empty()) host = "metadata.google.internal";
   const std::string source = "the metadata server (" + host + ")";
@@ -193,16 +190,84 @@ GcpCredentials gcp_credentials(const Environment& environment, const RemoteOptio
     options.log("GET " + call.display + ": " +
                 (reply.status ? std::to_string(reply.status) : "no response: " + reply.problem));
   if (reply.status == 200 && reply.header("metadata-flavor") == "Google") {
-    const Json answer = parse_private_json(reply.body, source, "its answer");
-    const std::string_view token = answer.string_at("access_token");
-    if (token.empty()) gcp_fail(source, "its answer has no access_token");
-    out.token = std::string(token);
-    out.source = source;
+    GcpCredentials out = gcp_token_answer(reply.body, source);
+    out.kind = GcpSource::metadata_server;
     return out;
   }
-  out.tried.push_back(source + ": " + (reply.status ? http_status_text(reply.status) : "no answer"));
-  out.source = "anonymous";
+  problem = source + ": " + (reply.status ? http_status_text(reply.status) : "no answer");
+  return std::nullopt;
+}
+
+}  // namespace
+
+bool GcpCredentials::temporary() const {
+  return kind == GcpSource::credentials_file || kind == GcpSource::gcloud_file || kind == GcpSource::metadata_server;
+}
+
+GcpCredentials gcp_token_answer(const std::string& body, const std::string& source) {
+  const Json answer = parse_private_json(body, source, "the token's answer");
+  GcpCredentials out;
+  out.token = std::string(answer.string_at("access_token"));
+  if (out.token.empty()) gcp_fail(source, "the answer has no access_token");
+  if (const Json* seconds = answer.find("expires_in"); seconds && seconds->is_number() && seconds->to_double() > 0)
+    out.expires_in = std::chrono::seconds(static_cast<std::int64_t>(std::min(seconds->to_double(), 1e9)));
+  out.source = source;
   return out;
+}
+
+GcpCredentials gcp_credentials(const Environment& environment, const RemoteOptions& options) {
+  std::vector<std::string> tried;
+  const auto found = [&](GcpCredentials out) {
+    out.tried = tried;
+    return out;
+  };
+  for (const char* name : {"GOOGLE_OAUTH_ACCESS_TOKEN", "CLOUDSDK_AUTH_ACCESS_TOKEN"}) {
+    if (std::string token = variable(environment, name); !token.empty()) {
+      GcpCredentials out;
+      out.token = std::move(token);
+      out.source = name;
+      out.kind = GcpSource::environment;
+      return out;
+    }
+  }
+  tried.push_back("GOOGLE_OAUTH_ACCESS_TOKEN and CLOUDSDK_AUTH_ACCESS_TOKEN: not set");
+  if (auto out = application_credentials(environment, options)) return found(std::move(*out));
+  tried.push_back("GOOGLE_APPLICATION_CREDENTIALS: not set");
+  if (const std::string path = gcloud_file(environment); !path.empty()) {
+    if (auto out = gcloud_credentials(path, options)) return found(std::move(*out));
+    tried.push_back(path + ": no such file");
+  }
+  std::string problem;
+  if (auto out = metadata_server(environment, options, problem)) return found(std::move(*out));
+  tried.push_back(problem);
+  GcpCredentials none;
+  none.source = "anonymous";
+  return found(std::move(none));
+}
+
+GcpCredentials gcp_credentials_again(const GcpCredentials& previous, const Environment& environment,
+                                     const RemoteOptions& options) {
+  std::optional<GcpCredentials> fresh;
+  std::string problem = "it gave no token";
+  switch (previous.kind) {
+    case GcpSource::credentials_file:
+      fresh = application_credentials(environment, options);
+      break;
+    case GcpSource::gcloud_file:
+      fresh = gcloud_credentials(gcloud_file(environment), options);
+      break;
+    case GcpSource::metadata_server:
+      fresh = metadata_server(environment, options, problem);
+      break;
+    default:
+      return previous;  // a token from the environment: nothing new to ask for
+  }
+  if (!fresh) {
+    if (problem.rfind(previous.source + ": ", 0) == 0) problem.erase(0, previous.source.size() + 2);  // said once
+    gcp_fail(previous.source, problem);
+  }
+  fresh->tried = previous.tried;
+  return std::move(*fresh);
 }
 
 }  // namespace zanj

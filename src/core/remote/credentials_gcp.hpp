@@ -11,7 +11,10 @@
 //   5. none: anonymous requests, for public buckets.
 // A source that is there but does not work (an unreadable key, a refused refresh token) is an
 // error, not a silent fall to the next: anonymous requests where credentials were meant are a
-// trap. Tokens, refresh tokens and keys are never put in a message.
+// trap. Tokens, refresh tokens and keys are never put in a message. Sources 2 to 4 give tokens
+// that expire (expires_in, about an hour); gcp_credentials_again asks the same source for a new
+// one (credential_provider.hpp decides when).
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,17 +24,34 @@
 
 namespace zanj {
 
+/// Where the token came from (the numbers above).
+enum class GcpSource { anonymous, environment, credentials_file, gcloud_file, metadata_server };
+
 struct GcpCredentials {
   std::string token;   ///< the OAuth 2 access token; empty for anonymous requests
   std::string source;  ///< which source gave it, for -v and messages ("anonymous" for none)
   /// What was looked at, in order, each with what was found ("GOOGLE_OAUTH_ACCESS_TOKEN: not
   /// set"): a 401 or 403 lists them.
   std::vector<std::string> tried;
+  GcpSource kind = GcpSource::anonymous;
+  /// The answer's expires_in: how long the token is good for from when it was handed out.
+  std::optional<std::chrono::seconds> expires_in;
+  /// Whether asking the source again gives a new token (the files and the metadata server).
+  bool temporary() const;
 };
 
 /// The first source that has credentials (see above). Throws Error(Exit::usage) when a source
 /// is present but broken.
 GcpCredentials gcp_credentials(const Environment& environment, const RemoteOptions& options);
+
+/// A new token from the source that gave `previous` (that source only, never another or
+/// anonymous requests). Throws Error(Exit::usage) when it fails.
+GcpCredentials gcp_credentials_again(const GcpCredentials& previous, const Environment& environment,
+                                     const RemoteOptions& options);
+
+/// The access_token and expires_in of a token endpoint's or the metadata server's JSON answer.
+/// Throws Error naming `source` when there is no token.
+GcpCredentials gcp_token_answer(const std::string& body, const std::string& source);
 
 /// The contents of a small file (credentials, configuration), or nullopt when it does not exist.
 /// Throws Error(Exit::usage) naming the file when it cannot be read or exceeds 1 MiB.

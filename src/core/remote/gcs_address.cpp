@@ -7,6 +7,40 @@
 #include "zanj/json.hpp"
 
 namespace zanj {
+namespace {
+
+RequestCredentials request_credentials(const GcpCredentials& credentials, CredentialTime now) {
+  RequestCredentials out;
+  if (!credentials.token.empty()) out.headers.push_back("Authorization: Bearer " + credentials.token);
+  if (credentials.expires_in) out.expires = now + *credentials.expires_in;
+  out.temporary = credentials.temporary();
+  out.source = credentials.source;
+  out.tried = credentials.tried;
+  return out;
+}
+
+}  // namespace
+
+std::shared_ptr<CredentialProvider> gcs_credential_provider(const std::string& what, const Environment& environment,
+                                                            const RemoteOptions& options, CredentialClock clock) {
+  if (!clock) clock = [] { return std::chrono::system_clock::now(); };
+  GcpCredentials credentials;
+  try {
+    credentials = gcp_credentials(environment, options);
+  } catch (const Error& e) {  // context: the URL joins the message
+    throw Error(InArchive{what}, e.what(), Exit::usage);
+  }
+  if (options.log) options.log(what + ": credentials: " + credentials.source);
+  auto again = [credentials, what, environment, options, clock] {
+    try {
+      return request_credentials(gcp_credentials_again(credentials, environment, options), clock());
+    } catch (const Error& e) {
+      throw Error(InArchive{what}, e.what(), Exit::usage);
+    }
+  };
+  return std::make_shared<CredentialProvider>(request_credentials(credentials, clock()), std::move(again), what,
+                                              options.log, clock);
+}
 
 std::string gcs_endpoint(const Environment& environment) {
   std::string endpoint = variable(environment, "STORAGE_EMULATOR_HOST");
@@ -22,28 +56,21 @@ std::string gcs_object_url(const std::string& endpoint, const std::string& bucke
 
 FetchTarget gcs_fetch_target(const RemoteUrl& url, const Environment& environment, const RemoteOptions& options) {
   const auto fail = [&](const std::string& what) -> void { throw Error(InArchive{url.display}, what, Exit::usage); };
-  GcpCredentials credentials;
-  try {
-    credentials = gcp_credentials(environment, options);
-  } catch (const Error& e) {  // context: the URL joins the message
-    fail(e.what());
-  }
-  if (options.log) options.log(url.display + ": credentials: " + credentials.source);
   FetchTarget target;
   target.display = url.display;
-  if (!credentials.token.empty()) target.headers.push_back("Authorization: Bearer " + credentials.token);
-  target.auth_note = tried_note(credentials.tried, credentials.source);
+  target.credentials = gcs_credential_provider(url.display, environment, options);
 
   HttpCall call;
   call.url = gcs_object_url(gcs_endpoint(environment), url.bucket, url.key);
   call.display = url.display;
-  call.headers = target.headers;
+  call.credentials = target.credentials.get();
   const HttpReply reply = http_call(call, options);
   if (options.log)
     options.log("GET " + url.display +
                 " metadata: " + (reply.status ? std::to_string(reply.status) : "no response: " + reply.problem));
   if (reply.status == 0) fail(reply.problem);
-  if (reply.status == 401 || reply.status == 403) fail(http_status_text(reply.status) + target.auth_note);
+  if (reply.status == 401 || reply.status == 403)
+    fail(http_status_text(reply.status) + target.credentials->auth_note());
   if (reply.status != 200) fail(http_status_text(reply.status));
   const Result<Json> metadata = read_json(reply.body, "metadata");
   const std::string generation = metadata ? std::string(metadata->string_at("generation")) : std::string();

@@ -4,8 +4,10 @@
 // then pins with ifGenerationMatch (an object replaced meanwhile answers 412, never bytes of
 // the new one mixed with the old). The bytes are media downloads (alt=media), one Range each,
 // through the range fetcher like any URL.
+#include <memory>
 #include <string>
 
+#include "remote/credential_provider.hpp"
 #include "remote/environment.hpp"
 #include "remote/range_fetcher.hpp"
 #include "remote/url.hpp"
@@ -18,6 +20,13 @@ std::string gcs_endpoint(const Environment& environment);
 
 /// ENDPOINT/storage/v1/b/BUCKET/o/OBJECT with both names percent-encoded ('/' too).
 std::string gcs_object_url(const std::string& endpoint, const std::string& bucket, const std::string& object);
+
+/// The bearer token for gs:// requests, found (credentials_gcp.hpp; -v names the source) and
+/// kept current for as long as the provider lives: its headers hold "Authorization: Bearer T"
+/// (none for anonymous requests). `what` names the URL or pattern in messages. Throws
+/// Error(InArchive{what}, ..., usage) when a source is broken.
+std::shared_ptr<CredentialProvider> gcs_credential_provider(const std::string& what, const Environment& environment,
+                                                            const RemoteOptions& options, CredentialClock clock = {});
 
 /// What the range fetcher is given for a gs:// URL: credentials found (credentials_gcp.hpp,
 /// -v says which source), the metadata read, the media URL pinned to its generation. Throws

@@ -4,7 +4,6 @@
 
 #include "json/json_parse.hpp"
 #include "zanj/json.hpp"
-#include "remote/credentials_gcp.hpp"
 #include "remote/gcs_address.hpp"
 #include "remote/upload_common.hpp"
 #include "zanj/error.hpp"
@@ -31,15 +30,7 @@ GcsUpload::GcsUpload(const RemoteUrl& url, const OutputOptions& options) : url_(
   check_part_size(options.part_size);
   chunk_ = static_cast<std::size_t>(options.part_size / kChunkUnit * kChunkUnit);
   const Environment environment = [](const char* name) { return std::getenv(name); };
-  GcpCredentials credentials;
-  try {
-    credentials = gcp_credentials(environment, options.remote);
-  } catch (const Error& e) {  // context: the URL joins the message
-    throw Error(InArchive{url.display}, e.what(), Exit::usage);
-  }
-  if (options.remote.log) options.remote.log(url.display + ": credentials: " + credentials.source);
-  if (!credentials.token.empty()) authorization_ = "Authorization: Bearer " + credentials.token;
-  auth_note_ = tried_note(credentials.tried, credentials.source);
+  credentials_ = gcs_credential_provider(url.display, environment, options.remote);
 
   HttpCall call;
   call.method = "POST";
@@ -47,12 +38,12 @@ GcsUpload::GcsUpload(const RemoteUrl& url, const OutputOptions& options) : url_(
              "/o?uploadType=resumable&name=" + percent_encode(url.key) +
              (options.no_clobber ? "&ifGenerationMatch=0" : "");
   call.display = url.display + " (starting a resumable upload)";
-  if (!authorization_.empty()) call.headers.push_back(authorization_);
+  call.credentials = credentials_.get();
   call.headers.push_back("Content-Type: application/json");
   call.body = "{}";
   const HttpReply reply = upload_call(call, options.remote);
   if (reply.status != 200 && reply.status != 201)
-    upload_failed(url.display, "starting a resumable upload", reply, auth_note_);
+    upload_failed(url.display, "starting a resumable upload", reply, credentials_->auth_note());
   session_ = reply.header("location");
   if (session_.empty()) throw Error(InArchive{url.display}, "the server gave no upload session", Exit::usage);
   buffer_.reserve(chunk_);
@@ -84,7 +75,7 @@ std::string GcsUpload::send(std::size_t n, bool last) {
     call.method = "PUT";
     call.url = session_;
     call.display = display;
-    if (!authorization_.empty()) call.headers.push_back(authorization_);
+    call.credentials = credentials_.get();
     const std::string total = last ? std::to_string(end) : "*";
     call.headers.push_back(pending == 0 ? "Content-Range: bytes */" + total
                                         : "Content-Range: bytes " + std::to_string(offset_) + "-" +
@@ -97,7 +88,8 @@ std::string GcsUpload::send(std::size_t n, bool last) {
       offset_ = end;
       return reply.body;
     }
-    if (reply.status != 308) upload_failed(url_.display, last ? "the last chunk" : "a chunk", reply, auth_note_);
+    if (reply.status != 308)
+      upload_failed(url_.display, last ? "the last chunk" : "a chunk", reply, credentials_->auth_note());
     const std::uint64_t kept = kept_bytes(reply);
     if (kept < offset_ || kept > end)
       throw Error(InArchive{url_.display},
@@ -129,7 +121,7 @@ void GcsUpload::cancel() noexcept {
     call.method = "DELETE";
     call.url = session_;
     call.display = url_.display + " (cancelling the upload)";
-    if (!authorization_.empty()) call.headers.push_back(authorization_);
+    call.credentials = credentials_.get();
     call.despite_interrupt = true;
     call.total_timeout = kCancelTimeout;
     const HttpReply reply = upload_call(call, options_.remote);

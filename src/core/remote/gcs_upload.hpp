@@ -5,10 +5,12 @@
 // kept: whatever it did not is sent again from there. The object appears only when the last
 // chunk (the one that names the total size) is accepted; on an error, an interrupt or a
 // destructor reached without commit(), the session is cancelled (DELETE) and nothing is left.
+#include <memory>
 #include <string>
 
 #include "io/byte_sink.hpp"
 #include "io/temp_file.hpp"
+#include "remote/credential_provider.hpp"
 #include "remote/url.hpp"
 
 namespace zanj {
@@ -31,7 +33,8 @@ class GcsUpload final : public ByteSink {
   InterruptDeferral deferral_;  // first: the pending signal is raised after the cancel
   RemoteUrl url_;
   OutputOptions options_;
-  std::string authorization_, auth_note_, session_;
+  std::shared_ptr<CredentialProvider> credentials_;  // the bearer token, refreshed as the upload goes on
+  std::string session_;
   std::string buffer_;        ///< bytes from offset_ on, not yet kept by the server
   std::uint64_t offset_ = 0;  ///< bytes the server has kept
   std::size_t chunk_;

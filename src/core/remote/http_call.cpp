@@ -166,14 +166,52 @@ void set_speed_and_deadline(void* curl_handle, const RemoteOptions& options) {
     curl.easy_setopt(h, CURLOPT_TIMEOUT_MS, std::max(1L, static_cast<long>(left * 1000)));
 }
 
+namespace {
+
+/// A header's name, in lower case ("x-amz-content-sha256" of "X-Amz-Content-Sha256: ...").
+std::string header_name(const std::string& header) {
+  std::string name = header.substr(0, header.find(':'));
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return name;
+}
+
+/// `call` signed or authorized with `credentials`; the call's own headers win over theirs (an
+/// upload names its payload UNSIGNED-PAYLOAD).
+HttpCall with_credentials(const HttpCall& call, const RequestCredentials& credentials) {
+  HttpCall out = call;
+  out.sigv4 = credentials.sigv4;
+  out.user_password = credentials.user_password;
+  for (const std::string& header : credentials.headers) {
+    const std::string name = header_name(header);
+    if (std::none_of(call.headers.begin(), call.headers.end(),
+                     [&](const std::string& own) { return header_name(own) == name; }))
+      out.headers.push_back(header);
+  }
+  return out;
+}
+
+}  // namespace
+
 HttpReply http_call(const HttpCall& call, const RemoteOptions& options) {
+  bool refreshed = false;  // one refresh and one retry after the server refuses the credentials
   for (int failures = 0;; ++failures) {
     if (seconds_left(options) <= 0) {
       HttpReply late;
       late.problem = deadline_passed(options);
       return late;
     }
-    HttpReply reply = perform_once(call, options);
+    std::shared_ptr<const RequestCredentials> credentials;
+    if (call.credentials) credentials = call.credentials->current();
+    HttpReply reply =
+        credentials ? perform_once(with_credentials(call, *credentials), options) : perform_once(call, options);
+    if (credentials && !refreshed && credentials_rejected(reply.status, reply.body)) {
+      refreshed = true;
+      if (call.credentials->after_rejection(credentials, http_status_text(reply.status))) {
+        --failures;  // not a failure of the server's: the retry is on top of options.retries
+        continue;
+      }
+    }
     if (reply.status == 0 && seconds_left(options) <= 0) reply.problem = deadline_passed(options);
     const bool transient = (reply.status == 0 && reply.problem.find("Couldn't connect") == std::string::npos &&
                             reply.problem.find("Could not resolve") == std::string::npos &&

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "io/byte_source.hpp"
+#include "remote/credential_provider.hpp"
 #include "zanj/archive.hpp"
 
 namespace zanj {
@@ -23,6 +24,10 @@ struct HttpCall {
   const ByteSource* upload = nullptr;
   /// S3: CURLOPT_AWS_SIGV4's value and "KEY_ID:SECRET" (s3_address.hpp); empty: unsigned.
   std::string sigv4, user_password;
+  /// When set, each attempt is signed or authorized with its current credentials (their
+  /// signing, and their headers but those `headers` already name), and a response that rejects
+  /// them (credentials_rejected) gets one refresh and one retry when the source can refresh.
+  CredentialProvider* credentials = nullptr;
   /// Requests stop when an interrupt is pending (io/temp_file.hpp), except this one: the
   /// request that cancels an upload after it.
   bool despite_interrupt = false;
@@ -40,7 +45,7 @@ struct HttpReply {
 /// Perform `call` with the timeouts, TLS and proxy settings of `options` (not its extra
 /// headers: those are meant for the archive's server). Retries a reset or a 5xx up to
 /// options.retries times. Never throws for an HTTP status; returns status 0 with `problem`
-/// when no response came.
+/// when no response came. Throws Error when call.credentials must be refreshed and cannot be.
 HttpReply http_call(const HttpCall& call, const RemoteOptions& options);
 
 /// `text` with every byte but unreserved ones (and those in `keep`) percent-encoded: form

@@ -14,7 +14,8 @@ namespace zanj {
 namespace {
 
 constexpr long kMaxRedirects = 5;
-constexpr double kMaxRetryAfter = 60;  // seconds: a longer wait is not worth holding a command for
+constexpr double kMaxRetryAfter = 60;          // seconds: a longer wait is not worth holding a command for
+constexpr std::size_t kErrorBodyBytes = 4096;  // of an error page, enough for S3's <Code>
 
 std::string lower(std::string_view text) {
   std::string out(text);
@@ -96,13 +97,16 @@ struct RangeFetcher::Exchange {
   std::string content_range, etag, last_modified, retry_after, content_length;
   bool checked = false;
   ContentRange range;
-  std::size_t got = 0;  // body bytes kept
-  std::string fatal;    // a problem no retry fixes
+  std::size_t got = 0;                                    // body bytes kept
+  std::string fatal;                                      // a problem no retry fixes
+  std::string error_body;                                 // the start of a 400's body (S3 says ExpiredToken there)
+  std::shared_ptr<const RequestCredentials> credentials;  // what signed the request
 };
 
 struct RangeFetcher::Outcome {
   std::string problem;      // empty: the request succeeded (possibly short: resume)
   double retry_after = -1;  // seconds the server asked for
+  bool rejected = false;    // the server refused the credentials (retry_with_new_credentials)
 };
 
 namespace {
@@ -245,6 +249,8 @@ bool RangeFetcher::take_body(Exchange& ex, std::string_view data) const {
     ex.got += data.size();
     return true;
   }
+  if (ex.status == 400 && ex.error_body.size() < kErrorBodyBytes)
+    ex.error_body.append(data.substr(0, kErrorBodyBytes - ex.error_body.size()));
   if (ex.status != 206) return true;
   const std::size_t room = ex.grow ? static_cast<std::size_t>(*ex.range.last - *ex.range.first + 1) : ex.capacity;
   if (data.size() > room - ex.got) {
@@ -279,13 +285,15 @@ void RangeFetcher::configure(CURL* handle, Exchange& ex, curl_slist*& headers, c
     curl.easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 0L);
     curl.easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, 0L);
   }
-  if (!target_.sigv4.empty()) {
-    curl.easy_setopt(handle, CURLOPT_AWS_SIGV4, target_.sigv4.c_str());
-    curl.easy_setopt(handle, CURLOPT_USERPWD, target_.user_password.c_str());
+  if (ex.credentials && !ex.credentials->sigv4.empty()) {
+    curl.easy_setopt(handle, CURLOPT_AWS_SIGV4, ex.credentials->sigv4.c_str());
+    curl.easy_setopt(handle, CURLOPT_USERPWD, ex.credentials->user_password.c_str());
   }
   const std::string range = ex.suffix ? "-" + std::to_string(ex.last) : range_text(ex.first, ex.last);
   curl.easy_setopt(handle, CURLOPT_RANGE, range.c_str());  // copied by libcurl
   for (const std::string& header : target_.headers) headers = curl.slist_append(headers, header.c_str());
+  if (ex.credentials)
+    for (const std::string& header : ex.credentials->headers) headers = curl.slist_append(headers, header.c_str());
   for (const std::string& header : options_.headers) headers = curl.slist_append(headers, header.c_str());
   // Pinning: a strong ETag is compared by If-Match (412 when it changed) and If-Range; a date
   // by If-Unmodified-Since and If-Range. Weak ETags cannot be: the response is checked instead.
@@ -312,6 +320,7 @@ void RangeFetcher::configure(CURL* handle, Exchange& ex, curl_slist*& headers, c
 RangeFetcher::Outcome RangeFetcher::perform(Exchange& ex) const {
   const CurlLibrary& curl = curl_library();
   ex.fetcher = this;
+  if (target_.credentials) ex.credentials = target_.credentials->current();  // refreshed when about to expire
   CURL* handle = take_handle();
   curl_slist* headers = nullptr;
   char error[CURL_ERROR_SIZE] = {};
@@ -343,8 +352,20 @@ RangeFetcher::Outcome RangeFetcher::perform(Exchange& ex) const {
     return outcome;
   }
   if (ex.status == 416 && ex.suffix) return outcome;  // an empty file; open() reads its size
-  if (ex.status == 401 || ex.status == 403) fail(http_status_text(ex.status) + target_.auth_note);
+  if (credentials_rejected(ex.status, ex.error_body)) {
+    outcome.rejected = true;
+    return outcome;
+  }
   fail(http_status_text(ex.status));
+}
+
+bool RangeFetcher::retry_with_new_credentials(const Exchange& ex, bool& refreshed) const {
+  const std::string status = http_status_text(ex.status) + (ex.status == 400 ? " (ExpiredToken)" : "");
+  if (target_.credentials && !refreshed) {
+    refreshed = true;
+    if (target_.credentials->after_rejection(ex.credentials, status)) return true;
+  }
+  fail(target_.credentials ? status + target_.credentials->auth_note() : status);
 }
 
 void RangeFetcher::pause_before_retry(int failures, double retry_after) const {
@@ -357,6 +378,7 @@ void RangeFetcher::pause_before_retry(int failures, double retry_after) const {
 RangeFetcher::Opening RangeFetcher::open(std::size_t tail_bytes,
                                          const std::function<void(std::string_view)>& whole_body) {
   Opening opening;
+  bool refreshed = false;
   for (int failures = 0;;) {
     Exchange ex;
     ex.suffix = true;
@@ -365,6 +387,7 @@ RangeFetcher::Opening RangeFetcher::open(std::size_t tail_bytes,
     ex.grow = &opening.tail;
     if (whole_body) ex.whole = &whole_body;  // a server ignoring ranges: the file whole, within --download-max
     const Outcome outcome = perform(ex);
+    if (outcome.rejected && retry_with_new_credentials(ex, refreshed)) continue;
     const bool short_tail = ex.status == 206 && ex.range.first && ex.got != *ex.range.last - *ex.range.first + 1;
     if (outcome.problem.empty() && !short_tail) {
       etag_ = ex.etag;
@@ -394,6 +417,7 @@ RangeFetcher::Opening RangeFetcher::open(std::size_t tail_bytes,
 
 void RangeFetcher::fetch(std::uint64_t offset, char* out, std::size_t n) const {
   std::size_t done = 0;
+  bool refreshed = false;
   for (int failures = 0; done < n;) {
     Exchange ex;
     ex.first = offset + done;
@@ -401,6 +425,7 @@ void RangeFetcher::fetch(std::uint64_t offset, char* out, std::size_t n) const {
     ex.out = out + done;
     ex.capacity = n - done;
     const Outcome outcome = perform(ex);
+    if (outcome.rejected && retry_with_new_credentials(ex, refreshed)) continue;
     done += ex.got;  // a range cut short is resumed from here
     if (done == n) return;
     if (++failures > options_.retries)

@@ -9,11 +9,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "remote/credential_provider.hpp"
 #include "remote/curl_library.hpp"
 #include "zanj/archive.hpp"
 
@@ -23,9 +25,11 @@ namespace zanj {
 struct FetchTarget {
   std::string url;                   ///< may hold user:password; never printed
   std::string display;               ///< the URL as messages show it
-  std::string sigv4, user_password;  ///< AWS SigV4 signing (s3_address.hpp), when set
   std::vector<std::string> headers;  ///< "Name: value", sent with every request
-  std::string auth_note;             ///< appended to a 401 or 403 (which credentials were tried)
+  /// s3:// and gs://: what signs or authorizes each request (SigV4, a bearer token), kept
+  /// current; a 401, 403 or ExpiredToken refreshes it once and retries. A 401 or 403 that
+  /// stays names the sources tried.
+  std::shared_ptr<CredentialProvider> credentials;
 };
 
 class RangeFetcher {
@@ -60,6 +64,9 @@ class RangeFetcher {
  private:
   struct Outcome;
   Outcome perform(Exchange& exchange) const;
+  /// After an outcome whose credentials were rejected: whether to retry (once per range, with
+  /// credentials refreshed); otherwise it fails with the status and the sources tried.
+  bool retry_with_new_credentials(const Exchange& exchange, bool& refreshed) const;
   void configure(CURL* handle, Exchange& exchange, curl_slist*& headers, char* error) const;
   bool check_response(Exchange& exchange) const;  // on the first body bytes
   std::string too_large_hint(std::uint64_t bytes) const;

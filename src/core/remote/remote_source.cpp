@@ -4,7 +4,6 @@
 #include <mutex>
 
 #include "io/spool_file.hpp"
-#include "remote/credentials_gcp.hpp"
 #include "remote/gcs_address.hpp"
 #include "remote/s3_address.hpp"
 #include "zanj/error.hpp"
@@ -36,19 +35,9 @@ FetchTarget fetch_target(const RemoteUrl& url, const RemoteOptions& options) {
       target.url = it->second;
     return target;
   }
-  AwsCredentials credentials;
-  try {
-    credentials = aws_credentials(environment, options);
-  } catch (const Error& e) {  // context: the URL joins the message
-    throw Error(InArchive{url.display}, e.what(), Exit::usage);
-  }
-  if (options.log) options.log(url.display + ": credentials: " + credentials.source);
-  target.auth_note = tried_note(credentials.tried, credentials.source);
-  S3Address address = s3_address(url, environment, credentials);
-  target.url = std::move(address.url);
-  target.sigv4 = std::move(address.sigv4);
-  target.user_password = std::move(address.user_password);
-  target.headers = std::move(address.headers);
+  S3Access access = s3_access(url, url.display, environment, options);
+  target.url = std::move(access.url);
+  target.credentials = std::move(access.credentials);
   return target;
 }
 

@@ -1,8 +1,49 @@
 #include "remote/s3_address.hpp"
 
 #include "remote/http_call.hpp"
+#include "zanj/error.hpp"
 
 namespace zanj {
+namespace {
+
+RequestCredentials request_credentials(const AwsCredentials& credentials, const RemoteUrl& url,
+                                       const Environment& environment) {
+  S3Address address = s3_address(url, environment, credentials);
+  RequestCredentials out;
+  out.sigv4 = std::move(address.sigv4);
+  out.user_password = std::move(address.user_password);
+  out.headers = std::move(address.headers);
+  out.expires = credentials.expires;
+  out.temporary = credentials.temporary();
+  out.source = credentials.source;
+  out.tried = credentials.tried;
+  return out;
+}
+
+}  // namespace
+
+S3Access s3_access(const RemoteUrl& url, const std::string& what, const Environment& environment,
+                   const RemoteOptions& options, CredentialClock clock) {
+  AwsCredentials credentials;
+  try {
+    credentials = aws_credentials(environment, options);
+  } catch (const Error& e) {  // context: the URL joins the message
+    throw Error(InArchive{what}, e.what(), Exit::usage);
+  }
+  if (options.log) options.log(what + ": credentials: " + credentials.source);
+  auto again = [credentials, url, what, environment, options] {
+    try {
+      return request_credentials(aws_credentials_again(credentials, environment, options), url, environment);
+    } catch (const Error& e) {
+      throw Error(InArchive{what}, e.what(), Exit::usage);
+    }
+  };
+  S3Access access;
+  access.url = s3_address(url, environment, credentials).url;
+  access.credentials = std::make_shared<CredentialProvider>(request_credentials(credentials, url, environment),
+                                                            std::move(again), what, options.log, std::move(clock));
+  return access;
+}
 
 std::string s3_encode_key(const std::string& key) { return percent_encode(key, "/"); }
 

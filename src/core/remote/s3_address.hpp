@@ -3,9 +3,11 @@
 // itself is libcurl's (CURLOPT_AWS_SIGV4); this only chooses the endpoint, the region and
 // the credentials, from the environment variables the AWS tools read.
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "remote/credential_provider.hpp"
 #include "remote/credentials_aws.hpp"
 #include "remote/environment.hpp"
 #include "remote/url.hpp"
@@ -31,6 +33,19 @@ struct S3Address {
 S3Address s3_address(const RemoteUrl& url, const Environment& environment, const AwsCredentials& credentials);
 /// The same with the environment variables' credentials only (no request is made).
 S3Address s3_address(const RemoteUrl& url, const Environment& environment);
+
+/// An s3:// URL's object URL and the credentials that sign requests to it, found
+/// (credentials_aws.hpp; -v names the source) and kept current for as long as the provider
+/// lives: its sigv4, user_password and headers are s3_address's. A refresh asks the same
+/// source, so the region, and the URL with it, stay.
+struct S3Access {
+  std::string url;
+  std::shared_ptr<CredentialProvider> credentials;
+};
+/// `what` names the URL or pattern in messages. Throws Error(InArchive{what}, ..., usage) when
+/// a source of credentials is set up but broken.
+S3Access s3_access(const RemoteUrl& url, const std::string& what, const Environment& environment,
+                   const RemoteOptions& options, CredentialClock clock = {});
 
 /// `key` with every byte but unreserved ones and '/' percent-encoded, as S3 paths are.
 std::string s3_encode_key(const std::string& key);

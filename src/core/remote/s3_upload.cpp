@@ -2,7 +2,6 @@
 
 #include <cstdlib>
 
-#include "remote/credentials_gcp.hpp"  // tried_note
 #include "remote/upload_common.hpp"
 #include "zanj/error.hpp"
 
@@ -33,19 +32,10 @@ S3Upload::S3Upload(const RemoteUrl& url, const OutputOptions& options)
     : url_(url), options_(options), part_size_(options.part_size) {
   check_part_size(part_size_);
   const Environment environment = [](const char* name) { return std::getenv(name); };
-  AwsCredentials credentials;
-  try {
-    credentials = aws_credentials(environment, options.remote);
-  } catch (const Error& e) {  // context: the URL joins the message
-    throw Error(InArchive{url.display}, e.what(), Exit::usage);
-  }
-  if (options.remote.log) options.remote.log(url.display + ": credentials: " + credentials.source);
-  auth_note_ = tried_note(credentials.tried, credentials.source);
-  address_ = s3_address(url, environment, credentials);
-  // The body's hash is not computed: the payload is named unsigned (TLS protects it), which
-  // every S3 implementation accepts for uploads.
-  for (std::string& header : address_.headers)
-    if (header.rfind("x-amz-content-sha256:", 0) == 0) header = "x-amz-content-sha256: UNSIGNED-PAYLOAD";
+  S3Access access = s3_access(url, url.display, environment, options.remote);
+  object_url_ = std::move(access.url);
+  credentials_ = std::move(access.credentials);
+  signed_ = !credentials_->current()->sigv4.empty();  // a refresh keeps the source: signed stays signed
   if (options.no_clobber) {
     // Early, before any byte is sent; the upload's own If-None-Match: * is what is atomic.
     HttpCall probe = request("GET", "", "checking for an existing object");
@@ -54,7 +44,7 @@ S3Upload::S3Upload(const RemoteUrl& url, const OutputOptions& options)
     if (reply.status == 200 || reply.status == 206)
       throw Error(InArchive{url.display}, "already exists (--no-clobber)", Exit::invalid);
     if (reply.status != 404 && reply.status != 416)
-      upload_failed(url.display, "checking for an existing object", reply, auth_note_);
+      upload_failed(url.display, "checking for an existing object", reply, credentials_->auth_note());
   }
   part_.reserve(part_size_);
 }
@@ -75,12 +65,13 @@ S3Upload::~S3Upload() {
 HttpCall S3Upload::request(const std::string& method, const std::string& query, const std::string& what) const {
   HttpCall call;
   call.method = method;
-  call.url = address_.url + query;
+  call.url = object_url_ + query;
   call.display = url_.display + (what.empty() ? "" : " (" + what + ")");
-  call.headers = address_.headers;
+  // The body's hash is not computed: the payload is named unsigned (TLS protects it), which
+  // every S3 implementation accepts for uploads. This header wins over the credentials' own.
+  if (signed_) call.headers.push_back("x-amz-content-sha256: UNSIGNED-PAYLOAD");
   call.headers.insert(call.headers.end(), options_.remote.headers.begin(), options_.remote.headers.end());
-  call.sigv4 = address_.sigv4;
-  call.user_password = address_.user_password;
+  call.credentials = credentials_.get();
   return call;
 }
 
@@ -99,7 +90,8 @@ void S3Upload::send_part() {
   stop_if_interrupted(url_.display);
   if (upload_id_.empty()) {
     const HttpReply reply = upload_call(request("POST", "?uploads", "starting a multipart upload"), options_.remote);
-    if (reply.status != 200) upload_failed(url_.display, "starting a multipart upload", reply, auth_note_);
+    if (reply.status != 200)
+      upload_failed(url_.display, "starting a multipart upload", reply, credentials_->auth_note());
     upload_id_ = xml_field(reply.body, "UploadId");
     if (upload_id_.empty()) throw Error(InArchive{url_.display}, "the server gave no UploadId", Exit::usage);
   }
@@ -150,7 +142,7 @@ std::string S3Upload::upload_part(std::size_t number, const std::string& bytes) 
   const ViewSource body(bytes);
   call.upload = &body;
   const HttpReply reply = upload_call(call, options_.remote);
-  if (reply.status != 200) upload_failed(url_.display, what, reply, auth_note_);
+  if (reply.status != 200) upload_failed(url_.display, what, reply, credentials_->auth_note());
   std::string etag = reply.header("etag");
   if (etag.empty()) throw Error(InArchive{url_.display}, what + ": the server gave no ETag", Exit::usage);
   return etag;
@@ -172,7 +164,7 @@ OutputObject S3Upload::commit() {
     call.upload = &body;
     if (options_.no_clobber) call.headers.push_back("If-None-Match: *");
     const HttpReply reply = upload_call(call, options_.remote);
-    if (reply.status != 200) upload_failed(url_.display, "uploading", reply, auth_note_);
+    if (reply.status != 200) upload_failed(url_.display, "uploading", reply, credentials_->auth_note());
     object.etag = reply.header("etag");
     committed_ = true;
     return object;
@@ -195,7 +187,7 @@ OutputObject S3Upload::commit() {
   if (reply.status != 200 || reply.body.find("<Error>") != std::string::npos) {
     HttpReply failed = reply;
     if (failed.status == 200) failed.status = 500;
-    upload_failed(url_.display, "completing the upload", failed, auth_note_);
+    upload_failed(url_.display, "completing the upload", failed, credentials_->auth_note());
   }
   object.etag = xml_field(reply.body, "ETag");
   committed_ = true;

@@ -7,7 +7,8 @@
 // 128 MiB is sent alone). The object appears only when the upload completes: on an error,
 // an interrupt or a destructor reached without commit(), the upload is aborted
 // (AbortMultipartUpload) and nothing is left under the name. Signed as reads are
-// (s3_address.hpp); keys and signatures never reach a message.
+// (s3_address.hpp), with credentials refreshed before they expire (a long upload outlives an
+// hour's STS or IMDS credentials); keys and signatures never reach a message.
 #include <condition_variable>
 #include <exception>
 #include <memory>
@@ -46,8 +47,9 @@ class S3Upload final : public ByteSink {
   InterruptDeferral deferral_;  // first: the pending signal is raised after the abort
   RemoteUrl url_;
   OutputOptions options_;
-  S3Address address_;
-  std::string auth_note_;
+  std::string object_url_;
+  std::shared_ptr<CredentialProvider> credentials_;  // refreshed as the upload goes on
+  bool signed_ = false;
   std::string part_;
   std::uint64_t part_size_;
   std::string upload_id_;

@@ -1,8 +1,13 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <limits>
 
+#include "credential_fixture.hpp"
+#include "http_fixture.hpp"
 #include "remote/http_call.hpp"
+
+using namespace std::chrono_literals;
 
 TEST_CASE("percent_encode keeps unreserved bytes only") {
   CHECK(zanj::percent_encode("a-b_c.d~e") == "a-b_c.d~e");
@@ -26,4 +31,29 @@ TEST_CASE("HTTP statuses are named as the servers' replies are read, one table f
   CHECK(zanj::http_status_text(410) == "HTTP 410 Gone");
   CHECK(zanj::http_status_text(504) == "HTTP 504 Gateway Timeout");
   CHECK(zanj::http_status_text(418) == "HTTP 418");  // no name: the number alone
+}
+
+TEST_CASE("http_call: a 401 refreshes the call's credentials once and retries; its own headers win") {
+  zanj::test::NumberedCredentials source;
+  const zanj::test::HttpFixture* self = nullptr;
+  zanj::test::HttpFixture server("", [&](const std::string&, int, const std::string&) {
+    return zanj::test::test_token_of(*self) == "token-0" ? zanj::test::http_response("401 Unauthorized")
+                                                         : zanj::test::http_response("200 OK", "listed");
+  });
+  self = &server;
+  auto provider = source.provider();
+  zanj::HttpCall call;
+  call.url = server.url("/list");
+  call.display = "gs://b";
+  call.credentials = provider.get();
+  const zanj::HttpReply reply = zanj::http_call(call, zanj::test::quick_remote_options());
+  CHECK(reply.status == 200);
+  CHECK(reply.body == "listed");
+  CHECK(provider->refreshes() == 1);
+  REQUIRE(server.requests().size() == 2);
+  // A header the call names itself is not replaced by the credentials' one of the same name.
+  call.headers = {"x-test-token: mine"};
+  CHECK(zanj::http_call(call, zanj::test::quick_remote_options()).status == 200);
+  CHECK(server.requests().back().find("X-Test-Token: token-1") == std::string::npos);
+  CHECK(server.requests().back().find("x-test-token: mine") != std::string::npos);
 }

@@ -1,11 +1,16 @@
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <string>
 
+#include "credential_fixture.hpp"
 #include "http_fixture.hpp"
 #include "remote/range_fetcher.hpp"
 #include "test_support.hpp"
 #include "zanj/error.hpp"
+
+using namespace std::chrono_literals;
 
 using zanj::FetchTarget;
 using zanj::RangeFetcher;
@@ -20,7 +25,7 @@ std::string body() {
   return b;
 }
 
-FetchTarget target(const HttpFixture& server) { return FetchTarget{server.url(), server.url(), "", "", {}, ""}; }
+FetchTarget target(const HttpFixture& server) { return FetchTarget{server.url(), server.url(), {}, nullptr}; }
 
 RemoteOptions quick() {
   RemoteOptions options;
@@ -106,4 +111,67 @@ TEST_CASE("a wrong Content-Range, a changed ETag or an ignored Range are errors 
   const auto opening = fourth.open(100, [&](std::string_view chunk) { spooled += chunk; });
   CHECK(opening.whole);
   CHECK(spooled == body());
+}
+
+TEST_CASE("range reads: credentials near their expiry are refreshed before the request, not after a refusal") {
+  zanj::test::NumberedCredentials source;
+  const zanj::test::HttpFixture* self = nullptr;
+  std::atomic<int> refused{0};
+  zanj::test::HttpFixture server(body(), [&](const std::string& range, int n, const std::string& b) {
+    if (zanj::test::test_token_of(*self) != (n == 0 ? "token-0" : "token-1"))
+      return ++refused, zanj::test::http_response("403 Forbidden");
+    return zanj::test::HttpFixture::partial(range, n, b);
+  });
+  self = &server;
+  auto provider = source.provider();
+  zanj::RangeFetcher fetcher(zanj::FetchTarget{server.url(), server.url(), {}, provider},
+                             zanj::test::quick_remote_options());
+  CHECK(fetcher.open(1000, {}).size == 5000);
+  source.now += 58min;  // two minutes left
+  std::string out(10, '\0');
+  fetcher.fetch(100, out.data(), out.size());
+  CHECK(out == body().substr(100, 10));
+  CHECK(refused == 0);
+  CHECK(provider->refreshes() == 1);
+  CHECK(server.requests().size() == 2);
+}
+
+TEST_CASE("range reads: a 403, or S3's 400 ExpiredToken, refreshes temporary credentials once and retries") {
+  zanj::test::NumberedCredentials source;
+  const zanj::test::HttpFixture* self = nullptr;
+  // The first request of open() and of fetch() are refused; each retry carries the next token.
+  zanj::test::HttpFixture server(body(), [&](const std::string& range, int n, const std::string& b) {
+    const std::string token = zanj::test::test_token_of(*self);
+    if (n == 0) return zanj::test::http_response("403 Forbidden");
+    if (n == 2)
+      return zanj::test::http_response("400 Bad Request",
+                                       "<Error><Code>ExpiredToken</Code><Message>expired</Message></Error>");
+    return token == "token-" + std::to_string((n + 1) / 2) ? zanj::test::HttpFixture::partial(range, n, b)
+                                                           : zanj::test::http_response("403 Forbidden");
+  });
+  self = &server;
+  auto provider = source.provider();
+  zanj::RangeFetcher fetcher(zanj::FetchTarget{server.url(), server.url(), {}, provider},
+                             zanj::test::quick_remote_options());
+  CHECK(fetcher.open(1000, {}).size == 5000);  // 403 with token-0, then token-1
+  CHECK(provider->refreshes() == 1);
+  std::string out(10, '\0');
+  fetcher.fetch(100, out.data(), out.size());  // ExpiredToken with token-1, then token-2
+  CHECK(out == body().substr(100, 10));
+  CHECK(provider->refreshes() == 2);
+  CHECK(server.requests().size() == 4);
+}
+
+TEST_CASE("range reads: a refusal that a refresh does not cure fails once, naming the sources tried") {
+  zanj::test::NumberedCredentials source;
+  zanj::test::HttpFixture server(
+      body(), [](const std::string&, int, const std::string&) { return zanj::test::http_response("403 Forbidden"); });
+  auto provider = source.provider();
+  zanj::RangeFetcher fetcher(zanj::FetchTarget{server.url(), "s3://b/k", {}, provider},
+                             zanj::test::quick_remote_options());
+  CHECK_THROWS_WITH_AS(fetcher.open(1000, {}),
+                       "s3://b/k: HTTP 403 Forbidden (credentials tried: A: not set; used: the test source)",
+                       zanj::Error);
+  CHECK(provider->refreshes() == 1);
+  CHECK(server.requests().size() == 2);
 }
