@@ -144,6 +144,12 @@ struct RewriteOutcome {
   bool written = false;
   /// Problems verify finds in the result that the archive did not have; nothing was written.
   std::vector<Problem> errors;
+  /// Members copied as stored (the two JSON members are written anew).
+  std::uint64_t members_copied = 0;
+  /// externals_info keeps following the object, as the reference loader walks it: the members
+  /// whose entry's path now leads to the node that moved (their externals_info "path"
+  /// rewritten), and the members no node refers to any more (dropped, with their entry).
+  std::vector<std::string> externals_moved, members_dropped;
 };
 
 /// Write the archive at `archive_path` (a local file) with `root` as its object to `out_path`

@@ -12,10 +12,10 @@ namespace zanj {
 
 struct ReportOptions {
   ProfileOptions profile{256, 128};
-  /// The archive's file, verified (verify_file) while the external arrays' values are profiled
-  /// from the bytes verify reads; "" when there is nothing to verify again (standard input):
-  /// the page says so.
-  std::string verify_path;
+  /// Verify the archive (verify_zanj_file, with the limits it was opened with) while the
+  /// external arrays' values are profiled from the bytes verify reads; false: the page says it
+  /// was not verified.
+  bool verify = true;
   /// Threads verify reads members on (VerifyOptions::threads; 0: the CPUs this process may
   /// use). The page does not depend on it.
   unsigned threads = 0;

@@ -95,6 +95,12 @@ std::vector<ProblemGroup> group_problems(const VerifyReport& report, const std::
 /// (Exit::usage) only when it cannot be opened or read; everything wrong with its bytes,
 /// including not being a ZIP at all, is in the report.
 VerifyReport verify_file(const std::string& path, const VerifyOptions& options = {});
+/// The same checks of an archive open already (zanj report): its byte source, its directory and
+/// its two parsed JSON members are used, not opened, read and parsed again. The report is
+/// verify_file's when `options.limits` are those the file was opened with
+/// (`file.archive().limits()`); an archive a ZanjFile refuses to open (ambiguous names, no
+/// __zanj__.json) has to be verified with verify_file.
+VerifyReport verify_zanj_file(const ZanjFile& file, const VerifyOptions& options = {});
 /// The same checks on bytes in memory (fuzzing, tests); `name` becomes the report's file.
 VerifyReport verify_bytes(std::string bytes, const std::string& name, const VerifyOptions& options = {});
 

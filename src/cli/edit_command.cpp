@@ -16,6 +16,7 @@
 
 #include "diagnostics.hpp"
 #include "inputs.hpp"
+#include "output.hpp"
 #include "zanj/error.hpp"
 #include "zanj/safe_files.hpp"
 
@@ -26,6 +27,21 @@ void add_rewrite_options(CLI::App* app, RewriteCliOptions& options) {
       ->type_name("OUT.zanj");
   app->add_flag("--force", options.force, "Let -o replace an existing file");
   add_jobs_option(app, options.jobs, "checking the new archive");
+  app->add_flag("--json", options.json, "Machine-readable account of what was written, on stdout");
+}
+
+JsonObject rewrite_json(const std::string& file, const RewriteCliOptions& options, const std::string& path,
+                        const RewriteOutcome& outcome) {
+  JsonArray dropped, moved;
+  for (const std::string& member : outcome.members_dropped) dropped.emplace_back(member);
+  for (const std::string& member : outcome.externals_moved) moved.emplace_back(member);
+  return JsonObject{{"file", file},
+                    {"output", options.output.empty() ? file : options.output},
+                    {"path", path},
+                    {"written", outcome.written},
+                    {"members_copied", outcome.members_copied},
+                    {"members_dropped", Json(std::move(dropped))},
+                    {"externals_moved", Json(std::move(moved))}};
 }
 
 void check_output(const RewriteCliOptions& options) {
@@ -44,6 +60,13 @@ RewriteOutcome rewrite_with(const std::string& file, const Json& root, const Rew
   return rewrite_object(file, root, options.output.empty() ? file : options.output, settings);
 }
 
+std::string dropped_note(const RewriteOutcome& outcome) {
+  const std::size_t n = outcome.members_dropped.size();
+  if (!n) return "";
+  return ": " + std::to_string(n) + (n == 1 ? " member" : " members") +
+         " no node refers to any more dropped, with their externals_info entries";
+}
+
 std::string rewrite_problems(const RewriteOutcome& outcome) {
   std::string out;
   for (const Problem& p : outcome.errors) {
@@ -55,6 +78,37 @@ std::string rewrite_problems(const RewriteOutcome& outcome) {
 }
 
 namespace {
+
+/// The object paths under `at` whose values differ between `before` and `after`, in document
+/// order: a dict's keys changed or removed, then those added; a list's positions when its
+/// length is the same, else the list itself; any other value as a whole (as JSON text, so that
+/// a NaN left as it was is no change).
+void changed_paths(const Json* before, const Json* after, PathSegments& at, JsonArray& out) {
+  if (before && after && before->is_object() && after->is_object()) {
+    for (const auto& [key, value] : before->as_object()) {
+      at.push_back(key);
+      changed_paths(&value, after->find(key), at, out);
+      at.pop_back();
+    }
+    for (const auto& [key, value] : after->as_object()) {
+      if (before->find(key)) continue;
+      at.push_back(key);
+      out.emplace_back(join_path(at));
+      at.pop_back();
+    }
+    return;
+  }
+  if (before && after && before->is_array() && after->is_array() &&
+      before->as_array().size() == after->as_array().size()) {
+    for (std::size_t i = 0; i < before->as_array().size(); ++i) {
+      at.push_back(std::to_string(i));
+      changed_paths(&before->as_array()[i], &after->as_array()[i], at, out);
+      at.pop_back();
+    }
+    return;
+  }
+  if (!before || !after || to_json(*before) != to_json(*after)) out.emplace_back(join_path(at));
+}
 
 struct EditOptions {
   std::string file, path;
@@ -176,6 +230,14 @@ int run_edit(const EditOptions& opt) {
   const std::string presented = editable_json(node);
   const std::string editor = chosen_editor();
   const std::string& out = opt.rewrite.output.empty() ? opt.file : opt.rewrite.output;
+  const auto finish = [&](const RewriteOutcome& outcome, JsonArray edited) {
+    if (opt.rewrite.json) {
+      JsonObject json = rewrite_json(opt.file, opt.rewrite, opt.path, outcome);
+      json.emplace(json.begin() + 3, "edited_paths", Json(std::move(edited)));
+      write_out(to_json(Json(std::move(json))) + "\n");
+    }
+    return 0;
+  };
   std::string text = presented, problem;
   for (;;) {
     {
@@ -186,13 +248,17 @@ int run_edit(const EditOptions& opt) {
       run_editor(editor, edited.path(), opt.file);
       text = without_error_lines(edited.read());
     }
+    RewriteOutcome outcome;
+    JsonArray edited;  // the paths whose values the edit changed
     if (text == presented) {
       note(opt.file + ": no changes; no new archive written");
-      return 0;
+      return finish(outcome, edited);
     }
-    RewriteOutcome outcome;
     try {
       const Json value = parse_json_value(text, "the edited JSON", open_options().limits);
+      PathSegments at = target.segments;
+      const Json before = node.copy();
+      changed_paths(&before, &value, at, edited);
       outcome = rewrite_with(opt.file, replace_value(z.root(), target.segments, value, false, opt.file), opt.rewrite);
     } catch (const Error& e) {  // boundary: a mistake in the edit is shown, and the user may fix it
       if (e.exit() != Exit::invalid) throw;
@@ -200,11 +266,12 @@ int run_edit(const EditOptions& opt) {
     }
     if (problem.empty() && outcome.unchanged) {
       note(opt.file + ": the edited JSON has the same values; no new archive written");
-      return 0;
+      return finish(outcome, {});
     }
     if (problem.empty() && outcome.written) {
       note(out + ": written; every other member copied as stored");
-      return 0;
+      if (const std::string dropped = dropped_note(outcome); !dropped.empty()) note(out + dropped);
+      return finish(outcome, edited);
     }
     if (problem.empty()) problem = "the edit would make the archive invalid: " + rewrite_problems(outcome);
     error(opt.file + ": " + problem);

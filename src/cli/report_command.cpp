@@ -31,9 +31,7 @@ struct ReportCliOptions {
 std::string single_page(const ReportCliOptions& opt) {
   const ZanjFile z = open_zanj(opt.files[0]);
   for (const auto& p : z.problems()) warn(z.name() + ": " + p);
-  ReportOptions options;
-  // Standard input cannot be read a second time for verify.
-  if (!is_stdin_path(opt.files[0])) options.verify_path = opt.files[0];
+  ReportOptions options;  // verified from what was read: standard input too
   options.threads = jobs_or_default(opt.jobs);
   return report_page(z, options);
 }

@@ -5,6 +5,7 @@
 #include "diagnostics.hpp"
 #include "edit_command.hpp"
 #include "inputs.hpp"
+#include "output.hpp"
 #include "zanj/pack.hpp"
 #include "zanj/error.hpp"
 
@@ -33,16 +34,28 @@ int run_set(const SetOptions& opt) {
                   Exit::usage);
     }
   }
+  // The value there before, for --json (none when --create adds its key).
+  Json old_value;
+  if (opt.rewrite.json)
+    if (const JsonView there = follow_path(z.root(), segments)) old_value = there.copy();
+  const Json new_value = opt.rewrite.json ? value : Json();
   Json root = replace_value(z.root(), segments, std::move(value), opt.create, opt.file);
   const RewriteOutcome outcome = rewrite_with(opt.file, root, opt.rewrite);
   const std::string& out = opt.rewrite.output.empty() ? opt.file : opt.rewrite.output;
+  if (!outcome.unchanged && !outcome.written)
+    throw Error(opt.file + ": not changed: the new value would make the archive invalid: " + rewrite_problems(outcome));
+  if (opt.rewrite.json) {
+    JsonObject json = rewrite_json(opt.file, opt.rewrite, opt.path, outcome);
+    json.emplace(json.begin() + 3, "old", std::move(old_value));
+    json.emplace(json.begin() + 4, "new", new_value);
+    write_out(to_json(Json(std::move(json))) + "\n");
+  }
   if (outcome.unchanged) {
     note(opt.file + ": '" + opt.path + "' already holds that value; no new archive written");
     return 0;
   }
-  if (!outcome.written)
-    throw Error(opt.file + ": not changed: the new value would make the archive invalid: " + rewrite_problems(outcome));
   info(out + ": '" + opt.path + "' set; every other member copied as stored");
+  if (const std::string dropped = dropped_note(outcome); !dropped.empty()) note(out + dropped);  // not asked for
   return 0;
 }
 

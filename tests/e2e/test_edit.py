@@ -186,6 +186,67 @@ class EditTest(ZanjTest):
         self.assertUnchanged()
         self.assertNoTempFiles()
 
+    def meta(self, path=None):
+        with zipfile.ZipFile(path or self.model) as z:
+            return json.loads(z.read("__zanj_meta__.json"))
+
+    def test_set_json_says_what_was_written(self):
+        r = self.assertOk(run("set", "--json", self.model, "zanj_model_config/d_hidden", "64"))
+        self.assertEqual(json.loads(r.out), {
+            "file": self.model, "output": self.model, "path": "zanj_model_config/d_hidden", "old": 32, "new": 64,
+            "written": True, "members_copied": 3, "members_dropped": [], "externals_moved": []})
+        out = os.path.join(self.dir, "out.zanj")
+        r = self.assertOk(run("set", "--json", self.model, "meta/reviewed", "--string", "yes", "--create", "-o", out))
+        said = json.loads(r.out)
+        self.assertEqual((said["output"], said["old"], said["new"], said["written"]), (out, None, "yes", True))
+        r = self.assertOk(run("set", "--json", self.model, "zanj_model_config/d_hidden", "64"))
+        said = json.loads(r.out)
+        self.assertEqual((said["old"], said["new"], said["written"], said["members_copied"]), (64, 64, False, 0))
+
+    def test_set_moving_an_external_array_moves_its_externals_info_path(self):
+        """The reference loader walks externals_info's path to the node; a key renamed keeps its
+        member, and the meta's path follows it."""
+        state = self.object()["state_dict"]
+        renamed = {("first.weight" if k == "net.0.weight" else k): v for k, v in state.items()}
+        r = self.assertOk(run("set", "--json", self.model, "state_dict", json.dumps(renamed)))
+        said = json.loads(r.out)
+        self.assertEqual(said["externals_moved"], ["state_dict/net.0.weight.npy"])
+        self.assertEqual(said["members_dropped"], [])
+        info = self.meta()["externals_info"]
+        self.assertEqual(info["state_dict/net.0.weight.npy"]["path"], ["state_dict", "first.weight"])
+        self.assertEqual(info["state_dict/net.2.weight.npy"]["path"], ["state_dict", "net.2.weight"])
+        # the rest of the meta as it was
+        before = self.meta(corpus("model.zanj"))
+        before["externals_info"]["state_dict/net.0.weight.npy"]["path"] = ["state_dict", "first.weight"]
+        self.assertEqual(self.meta(), before)
+        self.assertEqual(reference_read_problems(self.model), [])
+        self.assertOk(run("verify", self.model))
+
+    def test_set_moving_an_external_array_into_a_list(self):
+        state = self.object()["state_dict"]
+        moved = {k: v for k, v in state.items() if k != "net.2.weight"}
+        moved["layers"] = [{"w": state["net.2.weight"]}]
+        self.assertOk(run("set", self.model, "state_dict", json.dumps(moved)))
+        self.assertEqual(self.meta()["externals_info"]["state_dict/net.2.weight.npy"]["path"],
+                         ["state_dict", "layers", 0, "w"])
+        self.assertEqual(reference_read_problems(self.model), [])
+        self.assertOk(run("verify", self.model))
+
+    def test_set_deleting_an_external_array_drops_its_member_and_entry(self):
+        state = self.object()["state_dict"]
+        del state["net.0.weight"]
+        r = self.assertOk(run("set", "--json", self.model, "state_dict", json.dumps(state)))
+        said = json.loads(r.out)
+        self.assertEqual(said["members_dropped"], ["state_dict/net.0.weight.npy"])
+        self.assertEqual(said["members_copied"], 1)
+        self.assertIn("1 member no node refers to any more dropped", r.err)
+        with zipfile.ZipFile(self.model) as z:
+            self.assertEqual(z.namelist(), ["__zanj_meta__.json", "__zanj__.json", "state_dict/net.2.weight.npy"])
+        self.assertEqual(list(self.meta()["externals_info"]), ["state_dict/net.2.weight.npy"])
+        self.assertEqual(reference_read_problems(self.model), [])
+        r = self.assertOk(run("verify", "--json", self.model))
+        self.assertEqual(json.loads(r.out)["warnings"], [])
+
     def test_set_to_another_file(self):
         out = os.path.join(self.dir, "out.zanj")
         self.assertOk(run("set", self.model, "zanj_model_config/n_layers", "3", "-o", out))
@@ -221,6 +282,25 @@ class EditTest(ZanjTest):
         self.assertEqual(self.object()["zanj_model_config"]["d_hidden"], 48)
         self.assertRewritten()
         self.assertNoTempFiles()
+
+    def test_edit_json_lists_the_edited_paths(self):
+        r = self.assertOk(self.edit([[["\"d_hidden\": 32", "\"d_hidden\": 48"], ["\"n_layers\": 2", "\"n_layers\": 5"]]],
+                                    "zanj_model_config", "--json"))
+        said = json.loads(r.out)
+        self.assertEqual(said["edited_paths"], ["zanj_model_config/d_hidden", "zanj_model_config/n_layers"])
+        self.assertEqual((said["file"], said["output"], said["path"], said["written"]),
+                         (self.model, self.model, "zanj_model_config", True))
+        self.assertEqual(said["members_copied"], 3)
+
+    def test_edit_renaming_an_external_array_keeps_the_archive_loadable(self):
+        r = self.assertOk(self.edit([[["\"net.2.weight\": {", "\"last.weight\": {"]]], "state_dict", "--json"))
+        said = json.loads(r.out)
+        self.assertEqual(said["edited_paths"], ["state_dict/net.2.weight", "state_dict/last.weight"])
+        self.assertEqual(said["externals_moved"], ["state_dict/net.2.weight.npy"])
+        self.assertEqual(self.meta()["externals_info"]["state_dict/net.2.weight.npy"]["path"],
+                         ["state_dict", "last.weight"])
+        self.assertEqual(reference_read_problems(self.model), [])
+        self.assertOk(run("verify", self.model))
 
     def test_editing_the_whole_object(self):
         self.assertOk(self.edit([[['"class_name": "MLP"', '"class_name": "Perceptron"']]]))

@@ -7,10 +7,13 @@
 #include <algorithm>
 #include <ctime>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
 #include "io/temp_file.hpp"
+#include "json/json_view_access.hpp"
 #include "json/json_parse.hpp"
 #include "pack/pack_plan.hpp"
 #include "zanj/archive.hpp"
@@ -76,21 +79,144 @@ Destination destination(const std::string& archive_path, const std::string& out_
   return d;
 }
 
+/// The reference nodes of an object ($ref objects), by member: each node's path as the
+/// loader walks it (keys as strings, list positions as integers), in document order.
+using ReferencePaths = std::map<std::string, std::vector<JsonArray>, std::less<>>;
+
+void find_reference_paths(JsonView value, JsonArray& path, ReferencePaths& out) {
+  if (value.is_object()) {
+    if (const JsonView ref = value.find(kRefKey); ref.is_string()) {
+      out[std::string(ref.as_string())].push_back(path);
+      return;  // a reference node holds no other
+    }
+    for (const auto [key, child] : value.members()) {
+      path.emplace_back(std::string(key));
+      find_reference_paths(child, path, out);
+      path.pop_back();
+    }
+  } else if (value.is_array()) {
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      path.emplace_back(static_cast<std::int64_t>(i));
+      find_reference_paths(value[i], path, out);
+      path.pop_back();
+    }
+  }
+}
+
+ReferencePaths reference_paths(JsonView root) {
+  ReferencePaths out;
+  JsonArray path;
+  find_reference_paths(root, path, out);
+  return out;
+}
+
+/// Where the loader's walk of an externals_info "path" from `root` ends, with Python's
+/// subscripts (a dict by a str key, a list by an int or bool, negative from the end); an
+/// invalid view when it fails there. A path that is not a list is not followed.
+JsonView loader_walk(JsonView root, JsonView path) {
+  if (!path.is_array()) return {};
+  JsonView at = root;
+  for (const JsonView key : path) {
+    if (at.is_object() && key.is_string()) {
+      at = at.find(key.as_string());
+    } else if (at.is_array() && (key.is_bool() || (key.is_integer() && key.big_integer_digits().empty()))) {
+      const auto size = static_cast<std::int64_t>(at.size());
+      std::int64_t i = key.is_bool() ? key.as_bool() : 0;
+      if (!key.is_bool()) {
+        std::uint64_t u = 0;
+        if (key.get_uint64(u)) {
+          if (u >= static_cast<std::uint64_t>(size)) return {};
+          i = static_cast<std::int64_t>(u);
+        } else {
+          i = key.as_int64();
+        }
+      }
+      if (i < 0) i += size;
+      if (i < 0 || i >= size) return {};
+      at = at[static_cast<std::size_t>(i)];
+    } else {
+      return {};
+    }
+    if (!at) return {};
+  }
+  return at;
+}
+
+/// The meta's externals_info made to follow the new object, as the loader reads it: an entry
+/// whose path no longer reaches its reference node takes the path of the node that now refers
+/// to its member (moved), or goes with its member when no node refers to it any more
+/// (deleted). Entries the old object did not reach either (paths into .jsonl lines) are kept
+/// as they are.
+struct MetaUpdate {
+  std::optional<Json> meta;  ///< the new meta; none when the stored one still fits
+  std::vector<std::string> moved, dropped;
+};
+
+MetaUpdate follow_references(JsonView old_root, JsonView old_meta, const Json& new_root) {
+  MetaUpdate update;
+  const JsonView externals = old_meta.find("externals_info");
+  if (!externals.is_object()) return update;
+  const JsonView root = view_of(new_root);
+  // A member the meta's own reference nodes name stays, whatever the object does.
+  const ReferencePaths now = reference_paths(root), before = reference_paths(old_root),
+                       in_meta = reference_paths(old_meta);
+  std::set<std::string, std::less<>> dropped;
+  std::map<std::string, JsonArray, std::less<>> moved;
+  for (const auto [key, info] : externals.members()) {
+    const JsonView path = info.find("path");
+    if (const JsonView reached = loader_walk(root, path); reached && reached.string_at(kRefKey) == key) continue;
+    if (const auto at = now.find(key); at != now.end()) {
+      moved.emplace(std::string(key), at->second.front());
+    } else if (before.count(key) && !in_meta.count(key)) {
+      dropped.emplace(key);
+    }
+  }
+  if (moved.empty() && dropped.empty()) return update;
+  Json meta = old_meta.copy();
+  for (auto& [name, value] : meta.as_object()) {
+    if (name != "externals_info" || !value.is_object()) continue;
+    JsonObject kept;
+    for (auto& [key, info] : value.as_object()) {
+      if (dropped.count(key)) continue;
+      if (const auto at = moved.find(key); at != moved.end() && info.is_object()) {
+        for (auto& [field, field_value] : info.as_object())
+          if (field == "path") field_value = Json(at->second);
+      }
+      kept.emplace_back(std::move(key), std::move(info));
+    }
+    value = Json(std::move(kept));
+    break;  // the first externals_info, as find() read it
+  }
+  update.meta = std::move(meta);
+  for (const auto& [key, path] : moved) update.moved.push_back(key);
+  update.dropped.assign(dropped.begin(), dropped.end());
+  return update;
+}
+
 /// Write the archive with a new __zanj__.json to the open temporary file.
-void write_rewritten(const Archive& archive, const Json& root, int fd, const std::string& out_path) {
+void write_rewritten(const Archive& archive, const Json& root, const MetaUpdate& meta, int fd,
+                     const std::string& out_path, RewriteOutcome& outcome) {
   const ZipEntry* main = archive.find(kMainMember);
-  // The object is compressed as it was; a method this writer lacks (bzip2, lzma) becomes deflate.
+  const ZipEntry* meta_entry = meta.meta ? archive.find(kMetaMember) : nullptr;
+  const std::set<std::string_view> dropped(meta.dropped.begin(), meta.dropped.end());
+  // The object (and a new meta: Python writes both alike) is compressed as it was; a method
+  // this writer lacks (bzip2, lzma) becomes deflate.
   const ZipMethod method =
       main && main->method == static_cast<std::uint16_t>(ZipMethod::store) ? ZipMethod::store : ZipMethod::deflate;
   ZipWriter zip(fd, out_path, ZipWriterOptions{method, 6, 1});
   const ByteSource& source = archive_source(archive);
+  // New members as the reference's writestr makes them: saved now, in local time.
+  const ZipMemberOptions written{false, 0, DosDateTime::from_unix(std::time(nullptr))};
   for (const ZipEntry& entry : archive.entries()) {
     if (&entry == main) {
-      // A new member as the reference's writestr makes it: saved now, in local time.
-      zip.add_member(entry.name, zanj_json_text(root),
-                     ZipMemberOptions{false, 0, DosDateTime::from_unix(std::time(nullptr))});
+      zip.add_member(entry.name, zanj_json_text(root), written);
+    } else if (&entry == meta_entry) {
+      zip.add_member(entry.name, zanj_json_text(*meta.meta), written);
+    } else if (dropped.count(entry.python_name)) {
+      outcome.members_dropped.push_back(entry.name);  // its node is gone, and its externals_info entry
     } else {
       zip.copy_member(source, entry);
+      ++outcome.members_copied;
     }
   }
   zip.finish();
@@ -153,8 +279,10 @@ RewriteOutcome rewrite_object(const std::string& archive_path, const Json& root,
   const UniqueFd dir = open_user_directory(where.dir, CreateDirs::no);
   TempFile temp(dir.get(), where.leaf);
   {
-    const Archive archive(archive_path, OpenOptions{settings.limits, {}});
-    write_rewritten(archive, root, temp.fd(), out_path);
+    const ZanjFile original(archive_path, OpenOptions{settings.limits, {}});
+    const MetaUpdate meta = original.meta() ? follow_references(original.root(), original.meta(), root) : MetaUpdate{};
+    outcome.externals_moved = meta.moved;
+    write_rewritten(original.archive(), root, meta, temp.fd(), out_path, outcome);
   }
   if (where.in_place && ::fchmod(temp.fd(), where.mode) != 0)
     throw Error(out_path + ": cannot keep its permissions", Exit::usage);

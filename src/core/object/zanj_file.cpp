@@ -12,18 +12,18 @@
 namespace zanj {
 namespace {
 
-/// Parse one JSON member of `archive`; adds its value count to *values.
+/// Parse one JSON member of `archive`; adds its value count to *values, and what the parse
+/// noticed goes to *notes.
 JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
-                              const JsonLimits& limits, std::uint64_t* values) {
+                              const JsonLimits& limits, std::uint64_t* values, JsonParseNotes* notes) {
   if (entry.uncompressed_size > max_bytes)
     throw Error(InArchive{archive.name()}, entry.name + ": its size of " + std::to_string(entry.uncompressed_size) +
                                                " bytes exceeds the limit of " + std::to_string(max_bytes) +
                                                " (raise with --max-json-bytes)");
   JsonText text = read_json_text(archive, entry, max_bytes);
   try {
-    JsonParseNotes notes;
-    JsonDocument parsed = parse_document(std::move(text), entry.name, limits, &notes);
-    *values += notes.values;
+    JsonDocument parsed = parse_document(std::move(text), entry.name, limits, notes);
+    *values += notes->values;
     return parsed;
   } catch (const Error& e) {  // context: the archive joins the message
     throw Error(InArchive{archive.name()}, e.what());
@@ -49,13 +49,14 @@ void announce_json_members(const Archive& archive, const ZipEntry* main, const Z
 struct MetaRead {
   std::optional<JsonDocument> doc;
   std::uint64_t values = 0;
+  JsonParseNotes notes;
   std::string problem;
 };
 
 MetaRead read_meta(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes, const JsonLimits& limits) {
   MetaRead read;
   try {
-    read.doc = read_json_member(archive, entry, max_bytes, limits, &read.values);
+    read.doc = read_json_member(archive, entry, max_bytes, limits, &read.values, &read.notes);
   } catch (const Error& e) {  // boundary: an unreadable meta member is a problem, not fatal
     read.problem = e.what();
   }
@@ -77,7 +78,7 @@ bool json_members_side_by_side(const ZipEntry& main, const ZipEntry& meta, std::
 ZanjFile::ZanjFile(const std::string& path, const OpenOptions& options) : ZanjFile(Archive(path, options)) {}
 
 ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
-    : impl_(std::make_unique<Impl>(Impl{std::move(opened), {}, {}, {}, 0, 0})) {
+    : impl_(std::make_unique<Impl>(Impl{std::move(opened), {}, {}, {}, 0, 0, {}, {}})) {
   Impl& z = *impl_;
   const ResourceLimits& archive_limits = z.archive.limits();
   const std::uint64_t max_json_bytes = limits.max_json_bytes.value_or(archive_limits.max_json_bytes);
@@ -94,10 +95,10 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
     ThreadPool beside(1);
     beside.submit(
         [&] { meta = read_meta(z.archive, *meta_entry, max_json_bytes - main->uncompressed_size, json_limits); });
-    z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values);
+    z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values, &z.root_notes);
     beside.wait();
   } else {
-    z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values);
+    z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values, &z.root_notes);
     // Both trees stay loaded, so they share one --max-json-values budget: the meta gets what
     // the main document left (it is small in most archives; the budget is what bounds memory).
     if (meta_entry) {
@@ -111,6 +112,7 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
     z.problems.push_back("no __zanj_meta__.json member");
   } else if (meta.doc) {
     z.meta = std::move(meta.doc);
+    z.meta_notes = std::move(meta.notes);
     z.json_values += meta.values;
     z.json_bytes += meta_entry->uncompressed_size;
   } else {

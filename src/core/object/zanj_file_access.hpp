@@ -21,6 +21,9 @@ struct ZanjFile::Impl {
   std::uint64_t json_values = 0;
   /// Bytes of root and meta text together (they share --max-json-bytes likewise).
   std::uint64_t json_bytes = 0;
+  /// What parsing each noticed (a byte-order mark, repeated keys): verify_zanj_file reports it
+  /// as verify's own reading would.
+  JsonParseNotes root_notes, meta_notes;
 };
 
 /// Whether __zanj__.json and __zanj_meta__.json are parsed on two threads at once (ZanjFile, and

@@ -125,7 +125,7 @@ void problem_list(std::string& out, const std::vector<Problem>& problems, std::s
 void verify_section(std::string& out, const std::optional<VerifyReport>& verify) {
   out += "<section id=\"verify\"><h2>Verify</h2>";
   if (!verify) {
-    out += "<p>Not verified: the archive came from standard input. Run <code>zanj verify</code> on the file.</p>";
+    out += "<p>Not verified. Run <code>zanj verify</code> on the file.</p>";
   } else {
     out += verify->ok() ? "<p class=\"ok\">valid" : "<p class=\"bad\">INVALID";
     out += "</p><p>" + std::to_string(verify->errors.size()) + " errors, " + std::to_string(verify->warnings.size()) +
@@ -217,12 +217,13 @@ std::string report_page(const ZanjFile& file, const ReportOptions& options) {
   // hand over.
   std::optional<VerifyReport> verify;
   report::VerifiedValues verified;
-  if (!options.verify_path.empty()) {
+  if (options.verify) {
     report::expect_external_arrays(file, options.profile, verified);
     VerifyOptions verify_options;
+    verify_options.limits = file.archive().limits();
     verify_options.member_data = [&](const std::string& member) { return verified.sink(member); };
     verify_options.threads = options.threads;
-    verify = verify_file(options.verify_path, verify_options);
+    verify = verify_zanj_file(file, verify_options);  // the file's documents, not parsed again
   }
   std::set<std::string> broken;  // members verify found a problem with
   if (verify)

@@ -18,6 +18,7 @@
 #include "json/json_parse.hpp"
 #include "zip/archive_access.hpp"
 #include "zip/local_scan.hpp"
+#include "object/zanj_file_access.hpp"
 
 namespace zanj {
 namespace {
@@ -195,6 +196,32 @@ std::string salvage_note(const ByteSource& source, const ResourceLimits& limits)
          " found by their local headers";
 }
 
+/// The checks of an opened archive: its ZIP structure, both documents (`documents` may give
+/// them parsed already) and every member's data.
+void verify_opened(const Archive& archive, ZanjDocuments& documents, const VerifyOptions& options,
+                   VerifyReport& report) {
+  report.checked.members = archive.entries().size();
+  // No ratio refusal: a member of any ratio is streamed, bounded by its declared size, which
+  // check_sizes held to --max-member-bytes (check_entry warns above --max-ratio).
+  const ZipStructure zip =
+      check_zip_structure(archive_source(archive), archive_directory(archive), options.limits, report);
+  // `documents` outlives the plans, which point into it.
+  const auto plans = check_zanj_consistency(archive, zip.inflatable, options.limits, documents, report);
+  // A .jsonl line is parsed while both documents are loaded, by up to --jobs threads at once:
+  // each line gets half of what the documents left of --max-json-values (as in diff), so the
+  // verdict does not depend on -j (a larger -j may hold more lines at once).
+  VerifyOptions data_options = options;
+  std::uint64_t held = 0;
+  for (const JsonDocument* document : {documents.main, documents.meta})
+    if (document) held += document->values();
+  data_options.limits.max_json_values =
+      (options.limits.max_json_values - std::min(options.limits.max_json_values, held)) / 2;
+  check_member_data(archive, plans, zip.inflatable, data_options, report);
+  archive_source(archive).rethrow_failure();  // a URL that failed is no verdict on the archive
+  finish_report(report);
+  report.transfer = archive.transfer();
+}
+
 VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string& name, const VerifyOptions& options) {
   VerifyReport report;
   report.file = name;
@@ -214,27 +241,9 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
     if (e.exit() == Exit::usage) throw;  // the file could not be read at all
     return unreadable(Code::eocd_inconsistent, e);
   }
-  report.checked.members = directory.entries.size();
-  Archive archive = open_archive(std::move(source), name, std::move(directory), options.limits);
-  // No ratio refusal: a member of any ratio is streamed, bounded by its declared size, which
-  // check_sizes held to --max-member-bytes (check_entry warns above --max-ratio).
-  const ZipStructure zip =
-      check_zip_structure(archive_source(archive), archive_directory(archive), options.limits, report);
-  ZanjDocuments documents;  // outlives the plans, which point into it
-  const auto plans = check_zanj_consistency(archive, zip.inflatable, options.limits, documents, report);
-  // A .jsonl line is parsed while both documents are loaded, by up to --jobs threads at once:
-  // each line gets half of what the documents left of --max-json-values (as in diff), so the
-  // verdict does not depend on -j (a larger -j may hold more lines at once).
-  VerifyOptions data_options = options;
-  std::uint64_t held = 0;
-  for (const auto& document : {&documents.main, &documents.meta})
-    if (*document) held += (*document)->values();
-  data_options.limits.max_json_values =
-      (options.limits.max_json_values - std::min(options.limits.max_json_values, held)) / 2;
-  check_member_data(archive, plans, zip.inflatable, data_options, report);
-  archive_source(archive).rethrow_failure();  // a URL that failed is no verdict on the archive
-  finish_report(report);
-  report.transfer = archive.transfer();
+  const Archive archive = open_archive(std::move(source), name, std::move(directory), options.limits);
+  ZanjDocuments documents;
+  verify_opened(archive, documents, options, report);
   return report;
 }
 
@@ -242,6 +251,28 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
 
 VerifyReport verify_file(const std::string& path, const VerifyOptions& options) {
   return verify_source(open_input(path, options.remote), input_display_name(path), options);
+}
+
+VerifyReport verify_zanj_file(const ZanjFile& file, const VerifyOptions& options) {
+  const Archive& archive = file.archive();
+  VerifyReport report;
+  report.file = archive.name();
+  // The directory was read without verify's entry limit: held to it here, as verify_file's
+  // reading would.
+  if (const std::uint64_t count = archive.entries().size(); count > options.limits.max_entries) {
+    add_problem(report, Code::too_many_entries, "", "",
+                "archive claims " + std::to_string(count) + " entries, more than the limit of " +
+                    std::to_string(options.limits.max_entries) + salvage_note(archive_source(archive), options.limits));
+    finish_report(report);
+    report.transfer = archive.transfer();
+    return report;
+  }
+  const auto& opened = PrivateAccess::impl(file);
+  ZanjDocuments documents;
+  documents.given_main = ParsedMember{&opened.root, &opened.root_notes};
+  if (opened.meta) documents.given_meta = ParsedMember{&*opened.meta, &opened.meta_notes};
+  verify_opened(archive, documents, options, report);
+  return report;
 }
 
 VerifyReport verify_bytes(std::string bytes, const std::string& name, const VerifyOptions& options) {

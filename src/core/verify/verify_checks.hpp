@@ -148,13 +148,26 @@ struct MemberPlan {
   bool in_rows = false;
 };
 
-/// The two JSON members, parsed (absent when missing or invalid).
-struct ZanjDocuments {
-  std::optional<JsonDocument> main, meta;
+/// A JSON member parsed already (a ZanjFile's), with what its parse noticed.
+struct ParsedMember {
+  const JsonDocument* document = nullptr;
+  const JsonParseNotes* notes = nullptr;
 };
 
-/// Read and check both JSON members, every reference and externals_info. Returns one plan
-/// per directory entry. JSON members that are not `inflatable` are not read.
+/// The two JSON members, parsed. `given_*` (in, optional): members parsed already, which are
+/// checked as a reading would be (present, inflatable, within the size limit) but not read and
+/// parsed again. `main` and `meta` (out): the documents, absent when missing or invalid; they
+/// point at a given one or into `read_*`.
+struct ZanjDocuments {
+  std::optional<ParsedMember> given_main, given_meta;
+  const JsonDocument* main = nullptr;
+  const JsonDocument* meta = nullptr;
+  std::optional<JsonDocument> read_main, read_meta;
+};
+
+/// Read and check both JSON members (those not given), every reference and externals_info.
+/// Returns one plan per directory entry. JSON members that are not `inflatable` are not read
+/// (nor used when given).
 std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std::vector<bool>& inflatable,
                                                const ResourceLimits& limits, ZanjDocuments& documents,
                                                VerifyReport& report);

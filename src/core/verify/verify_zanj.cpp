@@ -58,23 +58,32 @@ std::optional<std::string> dtype_refusal(const std::string& name) {
   return dtype ? numpy_dtype_refusal(*dtype) : std::nullopt;
 }
 
-/// Read and parse one JSON member; nullopt (with the problem reported) when that fails.
-std::optional<JsonDocument> read_document(const Archive& archive, std::string_view name, Code missing,
-                                          const std::vector<bool>& inflatable, const ResourceLimits& limits,
-                                          std::vector<MemberPlan>& plans, VerifyReport& report) {
+/// Read and parse one JSON member into `read` (or take the `given` one, parsed already: its
+/// reading and parse notes are counted and reported as a reading's); nullptr (with the problem
+/// reported) when that fails.
+const JsonDocument* read_document(const Archive& archive, std::string_view name, Code missing,
+                                  const std::vector<bool>& inflatable, const ResourceLimits& limits,
+                                  const std::optional<ParsedMember>& given, std::optional<JsonDocument>& read,
+                                  std::vector<MemberPlan>& plans, VerifyReport& report) {
   const ZipEntry* entry = archive.find(name);
   if (!entry) {
     add_problem(report, missing, name, "", "no " + std::string(name) + " member");
-    return std::nullopt;
+    return nullptr;
   }
   const std::size_t index = static_cast<std::size_t>(entry - archive.entries().data());
   plans[index].role = name == kMainMember ? Role::main_json : Role::meta_json;
-  if (!inflatable[index]) return std::nullopt;  // the structure checks said why
+  if (!inflatable[index]) return nullptr;  // the structure checks said why
   if (entry->uncompressed_size > limits.max_json_bytes) {
     add_problem(report, Code::too_large, name, "",
                 "declares " + std::to_string(entry->uncompressed_size) + " bytes, over the JSON limit of " +
                     std::to_string(limits.max_json_bytes) + " (raise with --max-json-bytes)");
-    return std::nullopt;
+    return nullptr;
+  }
+  if (given) {  // read whole, CRC-32 checked and parsed when it was given
+    ++report.checked.members_read;
+    report.checked.bytes_read += entry->uncompressed_size;
+    if (given->notes) report_json_notes(report, *given->notes, name, "");
+    return given->document;
   }
   JsonText text;
   std::uint64_t decoded = 0;
@@ -82,7 +91,7 @@ std::optional<JsonDocument> read_document(const Archive& archive, std::string_vi
     text = read_json_text(archive, *entry, limits.max_json_bytes, &decoded);
   } catch (const Error& e) {  // boundary: an unreadable member is a problem
     add_read_failure(report, *entry, e, archive.name());
-    return std::nullopt;
+    return nullptr;
   }
   ++report.checked.members_read;
   report.checked.bytes_read += decoded;
@@ -96,10 +105,11 @@ std::optional<JsonDocument> read_document(const Archive& archive, std::string_vi
                 : *over == JsonLimitError::Limit::depth ? Code::json_too_deep
                                                         : Code::too_large,
                 name, "", parsed.why());
-    return std::nullopt;
+    return nullptr;
   }
   report_json_notes(report, notes, name, "");
-  return std::move(*parsed);
+  read = std::move(*parsed);
+  return &*read;
 }
 
 /// Whether verify reads the two JSON members on two threads at once, as ZanjFile does.
@@ -334,19 +344,27 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
                                                const ResourceLimits& limits, ZanjDocuments& documents,
                                                VerifyReport& report) {
   std::vector<MemberPlan> plans(archive.entries().size());
-  if (read_side_by_side(archive, limits)) {
+  const auto read_main = [&](const ResourceLimits& main_limits, VerifyReport& to) {
+    documents.main = read_document(archive, kMainMember, Code::missing_main, inflatable, main_limits,
+                                   documents.given_main, documents.read_main, plans, to);
+  };
+  const auto read_meta = [&](const ResourceLimits& meta_limits, VerifyReport& to) {
+    documents.meta = read_document(archive, kMetaMember, Code::missing_meta, inflatable, meta_limits,
+                                   documents.given_meta, documents.read_meta, plans, to);
+  };
+  if (!documents.given_main && !documents.given_meta && read_side_by_side(archive, limits)) {
     // Its problems go after the main document's, as the serial reading gives them. `plans`
     // is shared: each reading sets its own member's entry only.
     VerifyReport meta_report;
-    ThreadPool beside(1);  // declared after what the task writes: if the main reading throws,
-    beside.submit([&] {    // the pool's destructor waits for the task first
-      documents.meta = read_document(archive, kMetaMember, Code::missing_meta, inflatable, limits, plans, meta_report);
-    });
-    documents.main = read_document(archive, kMainMember, Code::missing_main, inflatable, limits, plans, report);
+    // The pool is declared after what the task writes: if the main reading throws, the pool's
+    // destructor waits for the task first.
+    ThreadPool beside(1);
+    beside.submit([&] { read_meta(limits, meta_report); });
+    read_main(limits, report);
     beside.wait();
     merge_report(report, meta_report);
   } else {
-    documents.main = read_document(archive, kMainMember, Code::missing_main, inflatable, limits, plans, report);
+    read_main(limits, report);
     // Both documents stay loaded: the meta gets what the main document left of the
     // --max-json-values and --max-json-bytes budgets, as every other command reads them.
     ResourceLimits meta_limits = limits;
@@ -355,7 +373,7 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
       if (const ZipEntry* m = archive.find(kMainMember))
         meta_limits.max_json_bytes -= std::min(limits.max_json_bytes, m->uncompressed_size);
     }
-    documents.meta = read_document(archive, kMetaMember, Code::missing_meta, inflatable, meta_limits, plans, report);
+    read_meta(meta_limits, report);
   }
 
   JsonView externals;

@@ -9,6 +9,7 @@
 #include "zanj/archive.hpp"
 #include "zanj/pack.hpp"
 #include "zanj/error.hpp"
+#include "zanj/verify.hpp"
 
 using namespace zanj;
 using zanj::test::corpus;
@@ -95,6 +96,43 @@ TEST_SUITE("edit") {
     REQUIRE(::stat(path.c_str(), &st) == 0);
     CHECK((st.st_mode & 07777) == 0640);
     CHECK(std::distance(std::filesystem::directory_iterator(dir.path()), {}) == 1);  // no temporary file left
+  }
+
+  TEST_CASE("rewrite_object keeps externals_info on the nodes it moves, and drops what it deletes") {
+    TempDir dir;
+    const std::string path = copy_of(dir, "basic.zanj");
+    const ZanjFile before(path);
+    // nested/deeper/matrix moves to the root's "moved" (a list's first item); big_array goes.
+    Json root = before.root().copy();
+    Json matrix;
+    for (auto& [key, value] : root.as_object()) {
+      if (key != "nested") continue;
+      for (auto& [deeper_key, deeper] : value.as_object())
+        if (deeper_key == "deeper") matrix = deeper.find("matrix") ? *deeper.find("matrix") : Json();
+      value = Json(JsonObject{});
+    }
+    REQUIRE(matrix.is_object());
+    JsonObject kept;
+    for (auto& [key, value] : root.as_object())
+      if (key != "big_array") kept.emplace_back(key, std::move(value));
+    kept.emplace_back("moved", Json(JsonArray{matrix}));
+    const RewriteOutcome outcome = rewrite_object(path, Json(std::move(kept)), path);
+    REQUIRE(outcome.written);
+    CHECK(outcome.externals_moved == std::vector<std::string>{"nested/deeper/matrix.npy"});
+    CHECK(outcome.members_dropped == std::vector<std::string>{"big_array.npy"});
+    CHECK(outcome.members_copied == 2);  // long_list.jsonl and the matrix
+    const ZanjFile after(path);
+    CHECK(after.archive().find("big_array.npy") == nullptr);
+    const JsonView externals = after.meta().find("externals_info");
+    CHECK(!externals.find("big_array.npy"));
+    CHECK(externals.find("nested/deeper/matrix.npy").find("path").copy() ==
+          Json(JsonArray{Json("moved"), Json(std::int64_t{0})}));
+    CHECK(externals.find("long_list.jsonl").find("path").copy() == Json(JsonArray{Json("long_list")}));
+    // the rest of the meta as it was
+    CHECK(after.meta().find("zanj_cfg") == before.meta().find("zanj_cfg"));
+    const VerifyReport report = verify_file(path);
+    CHECK(report.ok());
+    CHECK(report.warnings.empty());
   }
 
   TEST_CASE("rewrite_object writes nothing for the same object or a result verify refuses") {

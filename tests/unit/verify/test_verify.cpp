@@ -3,6 +3,8 @@
 #include "doctest_printers.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <optional>
 
 #include "temp_dir.hpp"
 #include "test_support.hpp"
@@ -173,5 +175,34 @@ TEST_SUITE("verify") {
     std::vector<std::string> where;
     for (const Problem& p : together.errors) where.push_back(p.code + " " + p.member);
     CHECK(where == std::vector<std::string>{"json_invalid __zanj__.json", "json_invalid __zanj_meta__.json"});
+  }
+  TEST_CASE("verify_zanj_file: verify_file's report, from the documents a ZanjFile parsed") {
+    // Every corpus archive a ZanjFile opens, the malformed ones included: the same problems,
+    // in the same order, and the same counts, with the JSON members parsed once.
+    std::size_t compared = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(test::kCorpus)) {
+      if (entry.path().extension() != ".zanj") continue;
+      const std::string path = entry.path().string();
+      std::optional<ZanjFile> file;
+      try {
+        file.emplace(path);
+      } catch (const Error&) {  // ambiguous, unreadable, or no __zanj__.json: verify_file's only
+        continue;
+      }
+      CAPTURE(path);
+      const VerifyReport reread = verify_file(path), reused = verify_zanj_file(*file);
+      CHECK(same_findings(reread, reused));
+      CHECK(reread.code_counts == reused.code_counts);
+      ++compared;
+    }
+    CHECK(compared >= 30);
+  }
+  TEST_CASE("verify_zanj_file holds the directory to the entry limit, as verify_file does") {
+    const std::string path = corpus("basic.zanj");
+    VerifyOptions options;
+    options.limits.max_entries = 2;
+    const VerifyReport reread = verify_file(path, options), reused = verify_zanj_file(ZanjFile(path), options);
+    CHECK(codes(reused) == std::vector<std::string>{"too_many_entries"});
+    CHECK(same_findings(reread, reused));
   }
 }
