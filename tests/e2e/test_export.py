@@ -285,6 +285,31 @@ class ExportTar(ZanjTest):
             self.assertFails(r, 2, "nosuchformat")
             self.assertFalse(os.path.exists(os.path.join(tmp, "y")))
 
+    def test_tar_in_any_order_packs_as_its_folder(self):
+        """pack streams a tar in two passes; members the tar holds before their turn are
+        spooled, so a tar listing them backwards, with "./" names and folder entries, packs to
+        the same members in the same order as the folder it holds."""
+        for name in ("basic.zanj", "dataframe.zanj"):
+            with self.subTest(archive=name), tempfile.TemporaryDirectory() as tmp:
+                folder = os.path.join(tmp, "dir")
+                self.assertOk(run("extract", corpus(name), "-C", folder))
+                files = sorted(os.path.relpath(os.path.join(d, f), folder)
+                               for d, _, fs in os.walk(folder) for f in fs)
+                tar = os.path.join(tmp, "x.tar.gz")
+                with tarfile.open(tar, "w:gz") as t:
+                    t.add(folder, arcname=".", recursive=False)
+                    for rel in reversed(files):
+                        t.add(os.path.join(folder, rel), arcname="./" + rel)
+                from_folder, from_tar = os.path.join(tmp, "a.zanj"), os.path.join(tmp, "b.zanj")
+                self.assertOk(run("pack", folder, "-o", from_folder))
+                self.assertOk(run("pack", tar, "-o", from_tar))
+                self.assertEqual(zanj_hash(from_tar), zanj_hash(from_folder))
+                with zipfile.ZipFile(from_folder) as a, zipfile.ZipFile(from_tar) as b:
+                    self.assertEqual(a.namelist(), b.namelist())
+                    for member in a.namelist():
+                        if member != "__zanj_meta__.json":  # its timestamp differs
+                            self.assertEqual(a.read(member), b.read(member), member)
+
 
 class PackHostileTar(ZanjTest):
     """A tar fed to `pack` is refused, with nothing written, for every entry that could write

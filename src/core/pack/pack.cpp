@@ -40,6 +40,11 @@ class MemberWriter {
     } else if (const auto* slice = std::get_if<FileSliceSource>(&m.source)) {
       put(slice->header);
       copy_range(*slice);
+    } else if (const auto* entry = std::get_if<SequentialMemberSource>(&m.source)) {
+      entry->archive->read(entry->name, [&](std::string_view chunk) {
+        put(chunk);
+        return true;
+      });
     } else if (const auto* lines = std::get_if<JsonLinesSource>(&m.source)) {
       std::string buffer;
       for (const Json& item : lines->items) {

@@ -205,11 +205,9 @@ PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& set
     if (!is_libarchive_input(in.path)) continue;
     if (inputs.size() != 1 || in.named)
       throw Error(in.path + ": an archive can only be packed on its own, not as one of several inputs", Exit::usage);
-    // A tar (7z, cpio, ...) is the directory it holds: unpacked, checked, then packed as one.
-    auto unpacked = std::make_shared<const UnpackedArchive>(in.path, settings.limits);
-    PackPlan plan = plan_repack(unpacked->directory(), settings);
-    plan.keep_alive = std::move(unpacked);
-    return plan;
+    // A tar (7z, cpio, ...) is the directory it holds: checked in one pass, streamed in a second.
+    const std::unique_ptr<PackTree> tree = scan_archive(in.path, settings.limits);
+    return plan_repack(*tree, settings);
   }
   std::vector<InputKind> kinds;
   kinds.reserve(inputs.size());

@@ -27,7 +27,7 @@ struct ArchiveMemberSource {
   std::shared_ptr<const Archive> archive;
   const ZipEntry* entry = nullptr;
 };
-/// A file on disk (an .npy input, a member of an extracted directory), streamed.
+/// A file on disk (an .npy input, a file of an extracted directory), streamed.
 struct DiskFileSource {
   std::string path;
 };
@@ -38,6 +38,19 @@ struct FileSliceSource {
   std::string header;  ///< the .npy header
   std::uint64_t offset = 0, bytes = 0;
 };
+/// Members of an archive that is read front to back only (a tar: archive_input.hpp), handed
+/// out in whatever order they are asked for.
+class SequentialMembers {
+ public:
+  virtual ~SequentialMembers() = default;
+  /// Stream member `name`'s bytes to `sink`. Throws Error when it cannot.
+  virtual void read(const std::string& name, const ChunkSink& sink) = 0;
+};
+/// A member of such an archive, streamed.
+struct SequentialMemberSource {
+  std::shared_ptr<SequentialMembers> archive;
+  std::string name;
+};
 /// A `.jsonl` member: one compact JSON value per line, each ended by "\n".
 struct JsonLinesSource {
   JsonArray items;
@@ -46,7 +59,8 @@ struct JsonLinesSource {
 struct BytesSource {
   std::string bytes;
 };
-using MemberSource = std::variant<ArchiveMemberSource, DiskFileSource, FileSliceSource, JsonLinesSource, BytesSource>;
+using MemberSource = std::variant<ArchiveMemberSource, DiskFileSource, FileSliceSource, SequentialMemberSource,
+                                  JsonLinesSource, BytesSource>;
 
 struct PlannedMember {
   std::string name;
@@ -55,14 +69,13 @@ struct PlannedMember {
 };
 
 struct PackPlan {
-  Json root;                               ///< __zanj__.json
-  std::optional<std::string> root_text;    ///< exact bytes to store instead of `root` (unchanged input)
-  Json meta;                               ///< __zanj_meta__.json
-  std::vector<PlannedMember> members;      ///< external members, in the order they are written
-  std::vector<std::string> notes;          ///< things worth a warning that did not stop the plan
-  ZipMethod method = ZipMethod::deflate;   ///< how the members are to be compressed
-  std::shared_ptr<const void> keep_alive;  ///< what the sources need while writing (an unpacked tar)
-  std::uint64_t known_bytes() const;       ///< sum of the members' known sizes
+  Json root;                              ///< __zanj__.json
+  std::optional<std::string> root_text;   ///< exact bytes to store instead of `root` (unchanged input)
+  Json meta;                              ///< __zanj_meta__.json
+  std::vector<PlannedMember> members;     ///< external members, in the order they are written
+  std::vector<std::string> notes;         ///< things worth a warning that did not stop the plan
+  ZipMethod method = ZipMethod::deflate;  ///< how the members are to be compressed
+  std::uint64_t known_bytes() const;      ///< sum of the members' known sizes
 };
 
 /// One external member as the reference's externals_info describes it.
