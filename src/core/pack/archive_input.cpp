@@ -13,6 +13,7 @@
 #include "io/archive_library.hpp"
 #include "io/spool_file.hpp"
 #include "json/json_parse.hpp"
+#include "object/tree_json.hpp"
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
 #include "zip/member_name.hpp"
@@ -25,6 +26,9 @@ constexpr std::size_t kChunk = std::size_t{1} << 20;
 /// libarchive's reader, freed on every path out.
 struct Reader {
   ::archive* a = nullptr;
+  Reader() = default;
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
   ~Reader() {
     if (a) archive_library().read_free(a);
   }
@@ -229,7 +233,7 @@ class ArchiveStream final : public SequentialMembers {
   std::map<std::string, Range> spooled_;
 };
 
-/// What the first pass keeps of one regular file.
+/// What a pass keeps of one regular file.
 struct FileFacts {
   std::uint64_t size = 0;
   std::optional<std::string> text;  ///< __zanj__.json and __zanj_meta__.json, within max_json_bytes
@@ -240,41 +244,162 @@ struct FileFacts {
   std::optional<Error> jsonl_error;  ///< why it is no JSON lines
 };
 
-class ArchiveTree final : public PackTree {
+/// Looks at a file's bytes as they pass, as an .npy (its header) and as JSON lines (its line
+/// count and first line) at once, until it is clearly neither or its header is read. Errors
+/// are kept, not thrown: each matters only if the plan uses the file that way.
+class FactsReader {
  public:
-  ArchiveTree(const std::string& archive, const ResourceLimits& limits) : archive_(archive), limits_(limits) {
-    EntryWalker walker(archive, limits);
-    std::set<std::string> folders;
-    std::map<std::string, std::uint64_t> sizes;
-    while (const std::optional<CheckedEntry> e = walker.next()) {
-      if (e->directory) {
-        folders.insert(e->name);
-        continue;
+  FactsReader(std::string what, const ResourceLimits& limits, FileFacts& facts)
+      : what_(std::move(what)),
+        facts_(facts),
+        npy_(NpyLimits{limits.max_npy_header_bytes}),
+        lines_(
+            [this](std::uint64_t index, std::string_view line) {
+              if (index == 0) facts_.first_line = std::string(line);
+              return true;
+            },
+            limits.max_jsonl_line_bytes, what_, limits.max_jsonl_rows) {}
+
+  /// Whether more bytes would tell it anything.
+  bool open() const { return npy_open_ || lines_open_; }
+  void feed(std::string_view chunk) {
+    if (npy_open_) as_npy(chunk, false);
+    if (lines_open_) as_lines(chunk, false);
+  }
+  /// The file ended (all of it was fed).
+  void finish() {
+    if (npy_open_) as_npy({}, true);
+    if (lines_open_) as_lines({}, true);
+  }
+
+ private:
+  void as_npy(std::string_view chunk, bool end) {
+    try {
+      if (end) {
+        npy_.finish();
+      } else {
+        npy_.feed(chunk);
       }
-      if (sizes.count(e->name)) throw Error(e->shown + " appears twice; nothing packed", Exit::invalid);
-      const std::size_t slash = e->name.rfind('/');
-      if (is_leftover_temp_name(slash == std::string::npos ? e->name : e->name.substr(slash + 1))) {
-        notes_.push_back("skipped '" + printable_name(e->name) + "', a temporary file left by an interrupted run");
-        sizes[e->name] = e->size ? *e->size : walker.read([](std::string_view) { return true; });
-        continue;
+      if (npy_.header()) {
+        facts_.npy = *npy_.header();
+        facts_.jsonl_error = Error(what_ + ": an .npy file, not JSON lines");
+        lines_open_ = false;
+      } else if (end) {
+        facts_.npy_error = Error(what_ + ": not an .npy file");
       }
-      FileFacts& facts = files_[e->name];
-      facts.size = learn(walker, *e, facts);
-      sizes[e->name] = facts.size;
+    } catch (const Error& err) {  // context: the file joins the message
+      facts_.npy_error = Error(what_ + ": " + err.what());
     }
-    // A folder holds no file of the same name: the archive must be a folder tree.
+    npy_open_ = npy_open_ && !end && !facts_.npy && !facts_.npy_error;
+  }
+  void as_lines(std::string_view chunk, bool end) {
+    try {
+      if (end) {
+        lines_.finish();
+        facts_.lines = lines_.lines();
+      } else {
+        lines_.feed(chunk);
+      }
+    } catch (const Error& err) {  // the splitter's errors name the file
+      facts_.jsonl_error = err;
+    }
+    lines_open_ = lines_open_ && !end && !facts_.jsonl_error;
+  }
+
+  std::string what_;
+  FileFacts& facts_;
+  NpyHeaderCollector npy_;
+  JsonlLineSplitter lines_;
+  bool npy_open_ = true, lines_open_ = true;
+};
+
+/// What a pass over the archive learns, entry by entry, and the checks on the whole.
+class Scan {
+ public:
+  Scan(std::string archive, const ResourceLimits& limits) : archive_(std::move(archive)), limits_(limits) {}
+
+  /// Learn the current entry `e` of `walker`. `copy`, when given, gets all of its bytes too
+  /// (a member written as it is read); otherwise only what planning needs is read, and the
+  /// rest of an .npy is skipped.
+  void take(EntryWalker& walker, const CheckedEntry& e, const ChunkSink* copy = nullptr) {
+    if (e.directory) {
+      folders_.insert(e.name);
+      return;
+    }
+    if (sizes_.count(e.name)) throw Error(e.shown + " appears twice; nothing packed", Exit::invalid);
+    const std::size_t slash = e.name.rfind('/');
+    if (is_leftover_temp_name(slash == std::string::npos ? e.name : e.name.substr(slash + 1))) {
+      notes_.push_back("skipped '" + printable_name(e.name) + "', a temporary file left by an interrupted run");
+      sizes_[e.name] = e.size ? *e.size : walker.read([](std::string_view) { return true; });
+      return;
+    }
+    FileFacts& facts = files_[e.name];
+    sizes_[e.name] = facts.size = learn(walker, e, facts, copy);
+  }
+
+  /// After the last entry: a folder holds no file of the same name (the archive must be a
+  /// folder tree).
+  void check_folders() const {
+    const auto refuse = [&](const std::string& name) {
+      throw Error(archive_ + ": '" + printable_name(name) + "' is both a file and a folder; nothing packed",
+                  Exit::invalid);
+    };
     for (const auto& [name, facts] : files_)
       for (std::size_t slash = name.find('/'); slash != std::string::npos; slash = name.find('/', slash + 1))
-        if (files_.count(name.substr(0, slash)))
-          throw Error(
-              archive + ": '" + printable_name(name.substr(0, slash)) + "' is both a file and a folder; nothing packed",
-              Exit::invalid);
-    for (const std::string& folder : folders)
-      if (files_.count(folder))
-        throw Error(archive + ": '" + printable_name(folder) + "' is both a file and a folder; nothing packed",
-                    Exit::invalid);
-    stream_ = std::make_shared<ArchiveStream>(archive, limits, std::move(sizes));
+        if (files_.count(name.substr(0, slash))) refuse(name.substr(0, slash));
+    for (const std::string& folder : folders_)
+      if (files_.count(folder)) refuse(folder);
   }
+
+  bool has(const std::string& name) const { return sizes_.count(name) != 0; }
+  std::map<std::string, FileFacts>& files() { return files_; }
+  const std::map<std::string, std::uint64_t>& sizes() const { return sizes_; }
+  const std::vector<std::string>& notes() const { return notes_; }
+
+ private:
+  std::string shown(const std::string& file) const { return archive_ + ": '" + printable_name(file) + "'"; }
+
+  std::uint64_t learn(EntryWalker& walker, const CheckedEntry& e, FileFacts& facts, const ChunkSink* copy) {
+    if (!copy && (e.name == kMainMember || e.name == kMetaMember)) {
+      if (e.size && *e.size > limits_.max_json_bytes) return *e.size;
+      std::string text;
+      const std::uint64_t size = walker.read([&](std::string_view chunk) {
+        if (text.size() + chunk.size() > limits_.max_json_bytes) return false;
+        text += chunk;
+        return true;
+      });
+      if (size == text.size()) facts.text = std::move(text);
+      return e.size ? *e.size : size;
+    }
+    FactsReader reader(shown(e.name), limits_, facts);
+    bool whole = true;  // read to its end
+    const std::uint64_t size = walker.read([&](std::string_view chunk) {
+      if (reader.open()) reader.feed(chunk);
+      if (copy) return (*copy)(chunk);
+      whole = reader.open() || !e.size;  // a size not declared is counted to the end
+      return whole;
+    });
+    if (whole) reader.finish();
+    return e.size ? *e.size : size;
+  }
+
+  std::string archive_;
+  ResourceLimits limits_;
+  std::map<std::string, FileFacts> files_;
+  std::map<std::string, std::uint64_t> sizes_;  ///< every regular file, skipped ones too
+  std::set<std::string> folders_;
+  std::vector<std::string> notes_;
+};
+
+/// The archive as a folder, from a complete Scan; its sources read the archive again.
+class ArchiveTree final : public PackTree {
+ public:
+  ArchiveTree(const std::string& archive, const ResourceLimits& limits, Scan& scan)
+      : archive_(archive),
+        limits_(limits),
+        files_(std::move(scan.files())),
+        notes_(scan.notes()),
+        stream_(std::make_shared<ArchiveStream>(archive, limits, scan.sizes())) {}
 
   const std::string& name() const override { return archive_; }
   bool has_main() const override { return files_.count(std::string(kMainMember)) != 0; }
@@ -294,14 +419,14 @@ class ArchiveTree final : public PackTree {
     return *facts.text;
   }
 
-  NpyHeader npy_header(const std::string& file, const NpyLimits&) override {
+  std::optional<NpyHeader> npy_header(const std::string& file, const NpyLimits&) override {
     const FileFacts& facts = files_.at(file);
     if (facts.npy_error) throw *facts.npy_error;
     check_npy_size(*facts.npy, facts.size, shown(file));
     return *facts.npy;
   }
 
-  JsonlStats jsonl_stats(const std::string& file, const ResourceLimits& limits) override {
+  std::optional<JsonlStats> jsonl_stats(const std::string& file, const ResourceLimits& limits) override {
     const FileFacts& facts = files_.at(file);
     if (facts.jsonl_error) throw *facts.jsonl_error;
     JsonlStats stats;
@@ -319,79 +444,137 @@ class ArchiveTree final : public PackTree {
  private:
   std::string shown(const std::string& file) const { return archive_ + ": '" + printable_name(file) + "'"; }
 
-  /// Read what planning may need of the current entry into `facts`; returns its size. The
-  /// JSON members are kept whole; any other file is looked at as an .npy (its header) and as
-  /// JSON lines (its line count and first line) at once, until it is clearly neither or its
-  /// header is read: the rest of an .npy is skipped.
-  std::uint64_t learn(EntryWalker& walker, const CheckedEntry& e, FileFacts& facts) {
-    const std::string what = shown(e.name);
-    if (e.name == kMainMember || e.name == kMetaMember) {
-      if (e.size && *e.size > limits_.max_json_bytes) return *e.size;
-      std::string text;
-      const std::uint64_t size = walker.read([&](std::string_view chunk) {
-        if (text.size() + chunk.size() > limits_.max_json_bytes) return false;
-        text += chunk;
-        return true;
-      });
-      if (size == text.size()) facts.text = std::move(text);
-      return e.size ? *e.size : size;
-    }
-    NpyHeaderCollector npy(NpyLimits{limits_.max_npy_header_bytes});
-    JsonlLineSplitter lines(
-        [&](std::uint64_t index, std::string_view line) {
-          if (index == 0) facts.first_line = std::string(line);
-          return true;
-        },
-        limits_.max_jsonl_line_bytes, what, limits_.max_jsonl_rows);
-    bool npy_open = true, lines_open = true;
-    // Errors are kept, not thrown: each matters only if the plan uses the file that way.
-    const auto as_npy = [&](std::string_view chunk, bool end) {
-      try {
-        if (end) {
-          npy.finish();
-        } else {
-          npy.feed(chunk);
-        }
-        if (npy.header()) {
-          facts.npy = *npy.header();
-          facts.jsonl_error = Error(what + ": an .npy file, not JSON lines");
-          lines_open = false;
-        } else if (end) {
-          facts.npy_error = Error(what + ": not an .npy file");
-        }
-      } catch (const Error& err) {  // context: the file joins the message
-        facts.npy_error = Error(what + ": " + err.what());
-      }
-      npy_open = npy_open && !end && !facts.npy && !facts.npy_error;
-    };
-    const auto as_lines = [&](std::string_view chunk, bool end) {
-      try {
-        if (end) {
-          lines.finish();
-          facts.lines = lines.lines();
-        } else {
-          lines.feed(chunk);
-        }
-      } catch (const Error& err) {  // the splitter's errors name the file
-        facts.jsonl_error = err;
-      }
-      lines_open = lines_open && !end && !facts.jsonl_error;
-    };
-    const std::uint64_t size = walker.read([&](std::string_view chunk) {
-      if (npy_open) as_npy(chunk, false);
-      if (lines_open) as_lines(chunk, false);
-      return npy_open || lines_open || !e.size;  // a size not declared is counted to the end
-    });
-    if (npy_open) as_npy({}, true);
-    if (lines_open) as_lines({}, true);
-    return e.size ? *e.size : size;
-  }
-
   std::string archive_;
   ResourceLimits limits_;
   std::map<std::string, FileFacts> files_;
   std::vector<std::string> notes_;
   std::shared_ptr<ArchiveStream> stream_;
+};
+
+/// A whole pass of the archive, checked and learnt.
+Scan scan_all(const std::string& archive, const ResourceLimits& limits) {
+  EntryWalker walker(archive, limits);
+  Scan scan(archive, limits);
+  while (const std::optional<CheckedEntry> e = walker.next()) scan.take(walker, *e);
+  scan.check_folders();
+  return scan;
+}
+
+/// Whether two plans write the same archive (but for the meta's timestamp).
+bool same_archive(const PackPlan& a, const PackPlan& b) {
+  if (a.method != b.method || a.members.size() != b.members.size()) return false;
+  for (std::size_t i = 0; i < a.members.size(); ++i)
+    if (a.members[i].name != b.members[i].name) return false;
+  const auto root_text = [](const PackPlan& p) { return p.root_text ? *p.root_text : zanj_json_text(p.root); };
+  if (root_text(a) != root_text(b)) return false;
+  Json meta = b.meta;
+  if (const Json* stamp = a.meta.find("timestamp"); stamp && meta.is_object())
+    for (auto& [key, value] : meta.as_object())
+      if (key == "timestamp") value = *stamp;
+  return zanj_json_text(meta) == zanj_json_text(a.meta);
+}
+
+/// The members of every reference in `json`, and the keys of its externals_info.
+void add_referenced(const Json& json, std::map<std::string, std::uint64_t>& files) {
+  for (const Reference& ref : collect_references(json)) files.emplace(ref.node.member(), 0);
+  if (const Json* info = json.find("externals_info"); info && info->is_object())
+    for (const auto& [member, entry] : info->as_object()) files.emplace(member, 0);
+}
+
+/// One pass, for an archive that holds __zanj__.json (and its meta) before the other files, as
+/// `zanj export` writes it: the plan is made from those two alone, taking the object's nodes
+/// and the meta's entries at their word (the .npy headers and line counts are not read yet),
+/// and each member is written as the archive reaches it. Every entry is still checked and
+/// learnt as it passes; once the members are written, the rest of the archive is, and the plan
+/// made from all of it must be the one written, else that plan is written instead (a second
+/// pass). An archive in another order, or with edited files, costs that second pass.
+class OnePass final : public SequentialMembers {
+ public:
+  OnePass(const std::string& archive, const PackSettings& settings)
+      : archive_(archive), settings_(settings), walker_(archive, settings.limits), scan_(archive, settings.limits) {}
+
+  /// The plan from the archive's first entries; nothing when they do not hold __zanj__.json.
+  std::optional<PackPlan> plan(const std::shared_ptr<OnePass>& self) {
+    advance();
+    const auto main = scan_.files().find(std::string(kMainMember));
+    if (main == scan_.files().end() || !main->second.text) return std::nullopt;
+    const auto meta = scan_.files().find(std::string(kMetaMember));
+    try {
+      const JsonLimits limits{settings_.limits.max_json_depth};
+      std::map<std::string, std::uint64_t> files{{main->first, 0}};
+      add_referenced(parse_json(*main->second.text, archive_, limits), files);
+      if (meta != scan_.files().end() && meta->second.text) {
+        files.emplace(meta->first, 0);
+        add_referenced(parse_json(*meta->second.text, archive_, limits), files);
+      }
+      HeadTree tree(archive_, std::move(files), scan_.files(), self);
+      return plan_repack(tree, settings_);
+    } catch (const Error&) {  // two passes say what is wrong, with every check
+      return std::nullopt;
+    }
+  }
+
+  void read(const std::string& name, const ChunkSink& sink) override {
+    if (diverged_ || !pending_ || pending_->name != name) {  // the plan is wrong: it is written again
+      diverged_ = true;
+      return;
+    }
+    scan_.take(walker_, *pending_, &sink);
+    advance();
+  }
+
+  /// After the members are written: the rest of the archive, and the plan all of it makes.
+  PlanCheck recheck(const PackPlan& written) {
+    for (; pending_; pending_ = walker_.next()) scan_.take(walker_, *pending_);
+    scan_.check_folders();
+    ArchiveTree tree(archive_, settings_.limits, scan_);
+    PackPlan real = plan_repack(tree, settings_);
+    if (!diverged_ && same_archive(written, real)) return {nullptr, real.known_bytes()};
+    return {std::make_shared<const PackPlan>(std::move(real)), 0};
+  }
+
+ private:
+  /// The archive's first entries, for the plan: __zanj__.json, the meta, and nothing known of the rest.
+  class HeadTree final : public PackTree {
+   public:
+    HeadTree(const std::string& archive, std::map<std::string, std::uint64_t> files,
+             const std::map<std::string, FileFacts>& seen, std::shared_ptr<OnePass> pass)
+        : archive_(archive), files_(std::move(files)), seen_(seen), pass_(std::move(pass)) {}
+    const std::string& name() const override { return archive_; }
+    bool has_main() const override { return true; }
+    std::map<std::string, std::uint64_t> files(std::vector<std::string>&) override { return files_; }
+    std::string text(const std::string& file, std::uint64_t max_bytes) override {
+      const FileFacts& facts = seen_.at(file);
+      if (!facts.text || facts.size > max_bytes) throw Error(archive_ + ": '" + file + "' is over the limit");
+      return *facts.text;
+    }
+    std::optional<NpyHeader> npy_header(const std::string&, const NpyLimits&) override { return std::nullopt; }
+    std::optional<JsonlStats> jsonl_stats(const std::string&, const ResourceLimits&) override { return std::nullopt; }
+    MemberSource source(const std::string& file) override { return SequentialMemberSource{pass_, file}; }
+
+   private:
+    const std::string& archive_;
+    std::map<std::string, std::uint64_t> files_;
+    const std::map<std::string, FileFacts>& seen_;
+    std::shared_ptr<OnePass> pass_;
+  };
+
+  /// Move past folders, the JSON members and skipped files (learnt) to the next other file.
+  void advance() {
+    for (; (pending_ = walker_.next()); scan_.take(walker_, *pending_)) {
+      if (pending_->directory || pending_->name == kMainMember || pending_->name == kMetaMember) continue;
+      const std::size_t slash = pending_->name.rfind('/');
+      if (!is_leftover_temp_name(slash == std::string::npos ? pending_->name : pending_->name.substr(slash + 1)))
+        return;
+    }
+  }
+
+  std::string archive_;
+  PackSettings settings_;
+  EntryWalker walker_;
+  Scan scan_;
+  std::optional<CheckedEntry> pending_;  ///< the next file to write, its data not read yet
+  bool diverged_ = false;                ///< a member was asked for out of the archive's order
 };
 
 }  // namespace
@@ -404,7 +587,18 @@ bool is_libarchive_input(const std::string& path) {
 }
 
 std::unique_ptr<PackTree> scan_archive(const std::string& archive, const ResourceLimits& limits) {
-  return std::make_unique<ArchiveTree>(archive, limits);
+  Scan scan = scan_all(archive, limits);
+  return std::make_unique<ArchiveTree>(archive, limits, scan);
+}
+
+PackPlan plan_archive(const std::string& archive, const PackSettings& settings) {
+  const auto pass = std::make_shared<OnePass>(archive, settings);
+  if (std::optional<PackPlan> plan = pass->plan(pass)) {
+    plan->recheck = [pass](const PackPlan& written) { return pass->recheck(written); };
+    return std::move(*plan);
+  }
+  const std::unique_ptr<PackTree> tree = scan_archive(archive, settings.limits);
+  return plan_repack(*tree, settings);
 }
 
 }  // namespace zanj

@@ -1,18 +1,21 @@
 #pragma once
-// `pack` of a tar, 7z, cpio (any archive libarchive reads), streamed: the archive is read front
-// to back twice and never unpacked.
+// `pack` of a tar, 7z, cpio (any archive libarchive reads), streamed, never unpacked. Every
+// entry is checked as it is read, and the archive refused for a hostile one: absolute names,
+// '..', names unsafe as paths, symbolic and hard links, device nodes, FIFOs and sockets, a name
+// twice or both a file and a folder, more entries than max_entries, more bytes than
+// max_total_bytes or max_ratio times the archive's size (a bomb).
 //
-// The first pass, before anything is written, checks every entry and refuses the archive for a
-// hostile one: absolute names, '..', names unsafe as paths, symbolic and hard links, device
-// nodes, FIFOs and sockets, a name twice or both a file and a folder, more entries than
-// max_entries, more bytes than max_total_bytes or max_ratio times the archive's size (a bomb).
-// It keeps what planning needs and nothing more: each file's size, the text of the two JSON
-// members, each .npy header, each text file's line count and first line (the rest of an .npy
-// is skipped, which for an uncompressed tar is a seek).
+// One pass (plan_archive), when the archive holds __zanj__.json and the meta before the other
+// files, as `zanj export` writes it: the plan is made from those two, and each member written
+// as the archive reaches it; once all are written, the rest is read and the plan all of it
+// makes must be the one written (before the archive is finished), else that one is written
+// instead in a second pass.
 //
-// The second pass streams the members into the output in the plan's order. A member the
-// archive holds before its turn is spooled to an unnamed temporary file until then; none is
-// when the archive lists its members in the plan's order, as `zanj export` writes them.
+// Two passes otherwise (scan_archive): the first keeps what planning needs and nothing more
+// (each file's size, the text of the two JSON members, each .npy header, each text file's line
+// count and first line; the rest of an .npy is skipped, a seek for an uncompressed tar); the
+// second streams the members in the plan's order, spooling one the archive holds before its
+// turn to an unnamed temporary file until then.
 #include <memory>
 #include <string>
 
@@ -30,5 +33,10 @@ bool is_libarchive_input(const std::string& path);
 /// the entry and what is wrong with it, (usage) when the archive cannot be read or libarchive
 /// is missing.
 std::unique_ptr<PackTree> scan_archive(const std::string& archive, const ResourceLimits& limits);
+
+/// The plan for packing `archive`: in one pass when it holds __zanj__.json and its meta before
+/// the other files (the plan's recheck then reads the rest and may ask for a second), else in
+/// two (scan_archive).
+PackPlan plan_archive(const std::string& archive, const PackSettings& settings);
 
 }  // namespace zanj

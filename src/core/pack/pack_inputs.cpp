@@ -205,9 +205,8 @@ PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& set
     if (!is_libarchive_input(in.path)) continue;
     if (inputs.size() != 1 || in.named)
       throw Error(in.path + ": an archive can only be packed on its own, not as one of several inputs", Exit::usage);
-    // A tar (7z, cpio, ...) is the directory it holds: checked in one pass, streamed in a second.
-    const std::unique_ptr<PackTree> tree = scan_archive(in.path, settings.limits);
-    return plan_repack(*tree, settings);
+    // A tar (7z, cpio, ...) is the directory it holds, streamed (archive_input.hpp).
+    return plan_archive(in.path, settings);
   }
   std::vector<InputKind> kinds;
   kinds.reserve(inputs.size());

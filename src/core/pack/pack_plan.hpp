@@ -4,6 +4,7 @@
 // Also the reference library's rules for naming external members and for describing them
 // in `externals_info`, written once here for every kind of input.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -68,6 +69,13 @@ struct PlannedMember {
   std::uint64_t size = 0;  ///< bytes it will hold when known in advance (0 for jsonl), for progress
 };
 
+struct PackPlan;
+/// What a plan made before all of its input was read learns once its members are written.
+struct PlanCheck {
+  std::shared_ptr<const PackPlan> redo;  ///< the plan to write instead, from the start; null when it was right
+  std::uint64_t known_bytes = 0;         ///< the members' sizes, now known
+};
+
 struct PackPlan {
   Json root;                              ///< __zanj__.json
   std::optional<std::string> root_text;   ///< exact bytes to store instead of `root` (unchanged input)
@@ -75,7 +83,11 @@ struct PackPlan {
   std::vector<PlannedMember> members;     ///< external members, in the order they are written
   std::vector<std::string> notes;         ///< things worth a warning that did not stop the plan
   ZipMethod method = ZipMethod::deflate;  ///< how the members are to be compressed
-  std::uint64_t known_bytes() const;      ///< sum of the members' known sizes
+  /// Set for a plan made from what an archive streamed in one pass held first (archive_input):
+  /// called, with this plan, after its members are written and before the archive is
+  /// finished, to say whether the rest of the input proved it right.
+  std::function<PlanCheck(const PackPlan&)> recheck;
+  std::uint64_t known_bytes() const;  ///< sum of the members' known sizes
 };
 
 /// One external member as the reference's externals_info describes it.
@@ -145,7 +157,8 @@ struct PackJob::Plan {
 
 /// Plan the archive for `inputs` (prepare_pack's plan; the tests look inside it).
 PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings);
-/// Write a plan's archive to `sink`, empty (`name` for messages); the caller commits it.
+/// Write a plan's archive to `sink`, empty (`name` for messages); the caller commits it. A
+/// plan whose recheck asks for another is refused (Error, internal): a sink cannot start over.
 PackSummary write_pack_to(const PackPlan& plan, ByteSink& sink, const std::string& name, const PackSettings& settings,
                           const std::function<void(const PackProgress&)>& progress = {});
 /// Write a plan (write_pack of a PackJob).

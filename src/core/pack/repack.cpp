@@ -132,13 +132,13 @@ class DirectoryTree final : public PackTree {
   std::string text(const std::string& file, std::uint64_t max_bytes) override {
     return read_text_file(path_of(file), max_bytes);
   }
-  NpyHeader npy_header(const std::string& file, const NpyLimits& limits) override {
+  std::optional<NpyHeader> npy_header(const std::string& file, const NpyLimits& limits) override {
     const FileSource source(path_of(file));
     const NpyHeader h = read_npy_file_header(source, limits);
     check_npy_size(h, source.size(), source.path());
     return h;
   }
-  JsonlStats jsonl_stats(const std::string& file, const ResourceLimits& limits) override {
+  std::optional<JsonlStats> jsonl_stats(const std::string& file, const ResourceLimits& limits) override {
     return jsonl_file_stats(path_of(file), limits);
   }
   MemberSource source(const std::string& file) override { return DiskFileSource{path_of(file)}; }
@@ -195,12 +195,13 @@ class Repacker {
         if (k != "item_type" && k != "path") entry.emplace_back(k, std::move(v));
     bool changed = false;
     if (ref.node.array) {
-      const NpyHeader h = tree_.npy_header(member, NpyLimits{settings_.limits.max_npy_header_bytes});
-      changed = update_array_node(node, *ref.node.array, h);
-      if (!h.shape.empty()) set_key(entry, "len(data)", h.shape.front());
-    } else {
+      const std::optional<NpyHeader> h = tree_.npy_header(member, NpyLimits{settings_.limits.max_npy_header_bytes});
+      const std::vector<std::uint64_t>& shape = h ? h->shape : ref.node.array->shape;
+      if (h) changed = update_array_node(node, *ref.node.array, *h);
+      if (!shape.empty()) set_key(entry, "len(data)", shape.front());
+    } else if (const std::optional<JsonlStats> found = tree_.jsonl_stats(member, settings_.limits)) {
       // An edited table or list: its length and first row, in the node where the reference puts them.
-      const JsonlStats stats = tree_.jsonl_stats(member, settings_.limits);
+      const JsonlStats& stats = *found;
       set_key(entry, "len(data)", stats.lines);
       if (stats.first) set_key(entry, "data[0]", *stats.first);
       if (ref.node.json.find("len(data)")) changed |= set_key(node, "len(data)", stats.lines);

@@ -37,10 +37,12 @@ class PackTree {
   virtual std::map<std::string, std::uint64_t> files(std::vector<std::string>& notes) = 0;
   /// A file's whole text; refused over `max_bytes`.
   virtual std::string text(const std::string& file, std::uint64_t max_bytes) = 0;
-  /// A file's .npy header, checked against its size (check_npy_size).
-  virtual NpyHeader npy_header(const std::string& file, const NpyLimits& limits) = 0;
-  /// A file's lines as JSON lines, within the limits' line length and line count.
-  virtual JsonlStats jsonl_stats(const std::string& file, const ResourceLimits& limits) = 0;
+  /// A file's .npy header, checked against its size (check_npy_size); nothing when it is not
+  /// known yet (an archive streamed in one pass): the object's node is taken at its word.
+  virtual std::optional<NpyHeader> npy_header(const std::string& file, const NpyLimits& limits) = 0;
+  /// A file's lines as JSON lines, within the limits' line length and line count; nothing when
+  /// not known yet: the meta's entry is taken at its word.
+  virtual std::optional<JsonlStats> jsonl_stats(const std::string& file, const ResourceLimits& limits) = 0;
   /// Where writing reads the file's bytes from.
   virtual MemberSource source(const std::string& file) = 0;
 };

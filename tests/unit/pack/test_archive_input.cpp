@@ -64,7 +64,7 @@ TEST_SUITE("archive_input") {
     CHECK(tree->text("__zanj__.json", 100) == "{}");
     CHECK_THROWS_WITH_AS(tree->text("__zanj__.json", 1), doctest::Contains("over the limit"), Error);
     CHECK_THROWS_WITH_AS(tree->npy_header("a/b.npy", {}), doctest::Contains("a/b.npy"), Error);
-    const JsonlStats stats = tree->jsonl_stats("t.jsonl", ResourceLimits{});
+    const JsonlStats stats = tree->jsonl_stats("t.jsonl", ResourceLimits{}).value();
     CHECK(stats.lines == 2);
     REQUIRE(stats.first);
     CHECK(to_json(*stats.first) == "1");
