@@ -85,11 +85,12 @@ class MemberWriter {
   }
 
   void copy_range(const FileSliceSource& slice) {
-    const FileSource file(slice.path);
+    const std::shared_ptr<const ByteSource> file =
+        slice.file ? slice.file : std::make_shared<const FileSource>(slice.path);
     std::string buffer;
     for (std::uint64_t done = 0; done < slice.bytes;) {
       buffer.resize(static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, slice.bytes - done)));
-      file.read_at(slice.offset + done, buffer.data(), buffer.size());
+      file->read_at(slice.offset + done, buffer.data(), buffer.size());
       put(buffer);
       done += buffer.size();
     }

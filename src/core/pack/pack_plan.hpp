@@ -38,6 +38,7 @@ struct FileSliceSource {
   std::string path;
   std::string header;  ///< the .npy header
   std::uint64_t offset = 0, bytes = 0;
+  std::shared_ptr<const ByteSource> file;  ///< the bytes, when `path` names no file on disk (a URL, stdin)
 };
 /// Members of an archive that is read front to back only (a tar: archive_input.hpp), handed
 /// out in whatever order they are asked for.
@@ -155,6 +156,12 @@ struct PackJob::Plan {
   PackPlan plan;
 };
 
+/// Plan the archive for an .npz already opened (from a URL, standard input): its arrays as a
+/// lone input's dict, as plan_pack plans a local one.
+PackPlan plan_npz(std::shared_ptr<const Archive> npz, const PackSettings& settings);
+/// The same for a .safetensors file's bytes, `name` naming them in messages.
+PackPlan plan_safetensors(std::shared_ptr<const ByteSource> bytes, const std::string& name,
+                          const PackSettings& settings);
 /// Plan the archive for `inputs` (prepare_pack's plan; the tests look inside it).
 PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings);
 /// Write a plan's archive to `sink`, empty (`name` for messages); the caller commits it. A
