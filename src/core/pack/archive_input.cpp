@@ -152,6 +152,42 @@ class EntryWalker {
   std::unique_ptr<char[]> buffer_;
 };
 
+/// Members met before their turn, kept in one unnamed temporary file until it comes.
+class MemberSpool {
+ public:
+  bool has(const std::string& name) const { return ranges_.count(name) != 0; }
+  /// Keep member `name`: `fill` streams its bytes to the sink it is given.
+  void add(const std::string& name, const std::function<void(const ChunkSink&)>& fill) {
+    if (!file_) file_ = std::make_unique<SpoolFile>();
+    const std::uint64_t offset = file_->size();
+    fill([&](std::string_view chunk) {
+      file_->append(chunk);
+      return true;
+    });
+    ranges_[name] = Range{offset, file_->size() - offset};
+  }
+  /// Stream member `name` (has()) to `sink`, once.
+  void read(const std::string& name, const ChunkSink& sink) {
+    const auto it = ranges_.find(name);
+    const Range range = it->second;
+    ranges_.erase(it);
+    const auto buffer = std::make_unique_for_overwrite<char[]>(kChunk);
+    for (std::uint64_t done = 0; done < range.size;) {
+      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, range.size - done));
+      file_->read_at(range.offset + done, buffer.get(), n);
+      if (!sink(std::string_view(buffer.get(), n))) return;
+      done += n;
+    }
+  }
+
+ private:
+  struct Range {
+    std::uint64_t offset = 0, size = 0;
+  };
+  std::unique_ptr<SpoolFile> file_;
+  std::map<std::string, Range> ranges_;
+};
+
 /// The second pass: members handed out in the order writing asks for them. A member met
 /// before it is asked for is spooled; one met after it was asked for cannot be, so each is
 /// read once.
@@ -164,11 +200,7 @@ class ArchiveStream final : public SequentialMembers {
   void want(const std::string& name) { wanted_.insert(name); }
 
   void read(const std::string& name, const ChunkSink& sink) override {
-    if (const auto it = spooled_.find(name); it != spooled_.end()) {
-      read_spooled(it->second, sink);
-      spooled_.erase(it);
-      return;
-    }
+    if (spool_.has(name)) return spool_.read(name, sink);
     if (!wanted_.count(name)) throw Error("internal: " + archive_ + ": '" + name + "' asked for twice");
     if (!walker_) walker_.emplace(archive_, limits_);
     for (;;) {
@@ -183,22 +215,12 @@ class ArchiveStream final : public SequentialMembers {
         return;
       }
       if (!wanted_.count(e->name)) continue;  // not a member written from here (the JSON), or skipped
-      if (!spool_) spool_ = std::make_unique<SpoolFile>();
-      const Range range{spool_->size(), known->second};
-      copy(*e, known->second, [&](std::string_view chunk) {
-        spool_->append(chunk);
-        return true;
-      });
-      spooled_.emplace(e->name, range);
+      spool_.add(e->name, [&](const ChunkSink& to) { copy(*e, known->second, to); });
       wanted_.erase(e->name);
     }
   }
 
  private:
-  struct Range {
-    std::uint64_t offset = 0, size = 0;
-  };
-
   Error changed(const std::string& what) const {
     return Error(archive_ + ": " + what + " (the archive changed while it was being packed)", Exit::invalid);
   }
@@ -214,23 +236,12 @@ class ArchiveStream final : public SequentialMembers {
     if (done != size) throw changed("'" + printable_name(e.name) + "' shrank");
   }
 
-  void read_spooled(const Range& range, const ChunkSink& sink) const {
-    const auto buffer = std::make_unique_for_overwrite<char[]>(kChunk);
-    for (std::uint64_t done = 0; done < range.size;) {
-      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, range.size - done));
-      spool_->read_at(range.offset + done, buffer.get(), n);
-      if (!sink(std::string_view(buffer.get(), n))) return;
-      done += n;
-    }
-  }
-
   std::string archive_;
   ResourceLimits limits_;
   std::map<std::string, std::uint64_t> sizes_;  ///< every regular file the first pass saw
   std::set<std::string> wanted_;                ///< members not yet read
   std::optional<EntryWalker> walker_;
-  std::unique_ptr<SpoolFile> spool_;
-  std::map<std::string, Range> spooled_;
+  MemberSpool spool_;
 };
 
 /// What a pass keeps of one regular file.
@@ -481,27 +492,32 @@ void add_referenced(const Json& json, std::map<std::string, std::uint64_t>& file
     for (const auto& [member, entry] : info->as_object()) files.emplace(member, 0);
 }
 
-/// One pass, for an archive that holds __zanj__.json (and its meta) before the other files, as
-/// `zanj export` writes it: the plan is made from those two alone, taking the object's nodes
-/// and the meta's entries at their word (the .npy headers and line counts are not read yet),
-/// and each member is written as the archive reaches it. Every entry is still checked and
-/// learnt as it passes; once the members are written, the rest of the archive is, and the plan
-/// made from all of it must be the one written, else that plan is written instead (a second
-/// pass). An archive in another order, or with edited files, costs that second pass.
+/// One pass: the members are written as the archive reaches them, from a plan made once
+/// __zanj__.json and the meta have been read, taking the object's nodes and the meta's entries
+/// at their word (the .npy headers and line counts of files not read yet are not known). Files
+/// the archive holds before the two JSON members, and members it holds before their turn, are
+/// spooled (MemberSpool) until then: none when it holds them in the plan's order, as `zanj
+/// export` writes it. Every entry is still checked and learnt as it passes; once the members
+/// are written, the rest of the archive is, and the plan made from all of it must be the one
+/// written, else that plan is written instead (a second pass): an .npy edited since, a file
+/// the plan lacks.
 class OnePass final : public SequentialMembers {
  public:
   OnePass(const std::string& archive, const PackSettings& settings)
       : archive_(archive), settings_(settings), walker_(archive, settings.limits), scan_(archive, settings.limits) {}
 
-  /// The plan from the archive's first entries; nothing when they do not hold __zanj__.json.
+  /// The plan, once the archive's two JSON members are read (files before them spooled);
+  /// nothing when it holds no readable __zanj__.json (two passes then say what is wrong).
   std::optional<PackPlan> plan(const std::shared_ptr<OnePass>& self) {
-    advance();
+    const auto seen = [&](std::string_view name) { return scan_.has(std::string(name)); };
+    for (advance(); pending_ && !(seen(kMainMember) && seen(kMetaMember)); advance()) spool_pending();
     const auto main = scan_.files().find(std::string(kMainMember));
     if (main == scan_.files().end() || !main->second.text) return std::nullopt;
     const auto meta = scan_.files().find(std::string(kMetaMember));
     try {
       const JsonLimits limits{settings_.limits.max_json_depth};
-      std::map<std::string, std::uint64_t> files{{main->first, 0}};
+      std::map<std::string, std::uint64_t> files;
+      for (const auto& [name, facts] : scan_.files()) files.emplace(name, facts.size);  // read so far
       add_referenced(parse_json(*main->second.text, archive_, limits), files);
       if (meta != scan_.files().end() && meta->second.text) {
         files.emplace(meta->first, 0);
@@ -514,13 +530,26 @@ class OnePass final : public SequentialMembers {
     }
   }
 
+  /// `name` will be asked for (a member of the plan).
+  void want(const std::string& name) { wanted_.insert(name); }
+
   void read(const std::string& name, const ChunkSink& sink) override {
-    if (diverged_ || !pending_ || pending_->name != name) {  // the plan is wrong: it is written again
-      diverged_ = true;
-      return;
+    if (diverged_) return;
+    if (spool_.has(name)) return spool_.read(name, sink);
+    for (; pending_; advance()) {
+      if (pending_->name == name) {
+        scan_.take(walker_, *pending_, &sink);
+        wanted_.erase(name);
+        advance();
+        return;
+      }
+      if (wanted_.count(pending_->name)) {
+        spool_pending();
+      } else {
+        scan_.take(walker_, *pending_);  // a file the plan lacks: it proves the plan wrong
+      }
     }
-    scan_.take(walker_, *pending_, &sink);
-    advance();
+    diverged_ = true;  // asked for twice, or not in the archive: the plan is wrong, written again
   }
 
   /// After the members are written: the rest of the archive, and the plan all of it makes.
@@ -550,7 +579,10 @@ class OnePass final : public SequentialMembers {
     }
     std::optional<NpyHeader> npy_header(const std::string&, const NpyLimits&) override { return std::nullopt; }
     std::optional<JsonlStats> jsonl_stats(const std::string&, const ResourceLimits&) override { return std::nullopt; }
-    MemberSource source(const std::string& file) override { return SequentialMemberSource{pass_, file}; }
+    MemberSource source(const std::string& file) override {
+      pass_->want(file);
+      return SequentialMemberSource{pass_, file};
+    }
 
    private:
     const std::string& archive_;
@@ -558,6 +590,13 @@ class OnePass final : public SequentialMembers {
     const std::map<std::string, FileFacts>& seen_;
     std::shared_ptr<OnePass> pass_;
   };
+
+  /// Learn the pending file and keep its bytes until its turn.
+  void spool_pending() {
+    const CheckedEntry e = *pending_;
+    spool_.add(e.name, [&](const ChunkSink& to) { scan_.take(walker_, e, &to); });
+    wanted_.erase(e.name);
+  }
 
   /// Move past folders, the JSON members and skipped files (learnt) to the next other file.
   void advance() {
@@ -574,7 +613,9 @@ class OnePass final : public SequentialMembers {
   EntryWalker walker_;
   Scan scan_;
   std::optional<CheckedEntry> pending_;  ///< the next file to write, its data not read yet
-  bool diverged_ = false;                ///< a member was asked for out of the archive's order
+  std::set<std::string> wanted_;         ///< members of the plan not yet read
+  MemberSpool spool_;
+  bool diverged_ = false;  ///< a member was asked for that the archive did not hold then
 };
 
 }  // namespace

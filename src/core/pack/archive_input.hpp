@@ -5,13 +5,14 @@
 // twice or both a file and a folder, more entries than max_entries, more bytes than
 // max_total_bytes or max_ratio times the archive's size (a bomb).
 //
-// One pass (plan_archive), when the archive holds __zanj__.json and the meta before the other
-// files, as `zanj export` writes it: the plan is made from those two, and each member written
-// as the archive reaches it; once all are written, the rest is read and the plan all of it
-// makes must be the one written (before the archive is finished), else that one is written
-// instead in a second pass.
+// One pass (plan_archive): the plan is made once __zanj__.json and the meta are read, and each
+// member written as the archive reaches it; a file the archive holds before those two, or a
+// member before its turn, is spooled to an unnamed temporary file until then (none is when the
+// archive lists them in the plan's order, as `zanj export` writes it). Once all are written,
+// the rest is read and the plan all of it makes must be the one written (before the archive
+// is finished), else that one is written instead in a second pass (an .npy edited since).
 //
-// Two passes otherwise (scan_archive): the first keeps what planning needs and nothing more
+// Two passes (scan_archive), for the plan written again: the first keeps what planning needs and nothing more
 // (each file's size, the text of the two JSON members, each .npy header, each text file's line
 // count and first line; the rest of an .npy is skipped, a seek for an uncompressed tar); the
 // second streams the members in the plan's order, spooling one the archive holds before its
@@ -34,9 +35,8 @@ bool is_libarchive_input(const std::string& path);
 /// is missing.
 std::unique_ptr<PackTree> scan_archive(const std::string& archive, const ResourceLimits& limits);
 
-/// The plan for packing `archive`: in one pass when it holds __zanj__.json and its meta before
-/// the other files (the plan's recheck then reads the rest and may ask for a second), else in
-/// two (scan_archive).
+/// The plan for packing `archive`, in one pass (the plan's recheck reads the rest and may ask
+/// for a second); in two (scan_archive) when it holds no readable __zanj__.json.
 PackPlan plan_archive(const std::string& archive, const PackSettings& settings);
 
 }  // namespace zanj
