@@ -2,17 +2,21 @@
 
 #include <fcntl.h>
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "array/npy_header.hpp"
 #include "export/archive_writer.hpp"
 #include "pack/archive_input.hpp"
 #include "pack/pack_plan.hpp"
 #include "temp_dir.hpp"
+#include "zanj/archive.hpp"
 #include "zanj/error.hpp"
+#include "zanj/json.hpp"
 #include "zanj/safe_files.hpp"
 
 using namespace zanj;
@@ -79,6 +83,35 @@ TEST_SUITE("archive_input") {
     CHECK(read_member(*tree, "a") == "a");
     CHECK(read_member(*tree, "c") == std::string(3 << 20, 'c'));
     CHECK(read_member(*tree, "b") == "bb");
+  }
+
+  TEST_CASE("one pass: planned from the JSON members, checked against the whole archive") {
+    TempDir tmp;
+    const auto npy = [](std::uint64_t n) {
+      return make_npy_header(Dtype{}, false, {n}) + std::string(static_cast<std::size_t>(n * 8), '\1');
+    };
+    const auto object = [](std::uint64_t n) {
+      return R"({"a": {"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [)" +
+             std::to_string(n) + R"(], "dtype": "float64", "n_elements": )" + std::to_string(n) + "}}";
+    };
+    const auto pack = [&](const std::string& tar) {
+      PackSettings settings;
+      const PackPlan plan = plan_archive(tar, settings);
+      CHECK(plan.recheck);  // one pass
+      write_pack(plan, tmp / "out.zanj", settings);
+      const ZanjFile z(tmp / "out.zanj");
+      std::filesystem::remove(tmp / "out.zanj");
+      return to_json(z.root().find("a").find("shape"));
+    };
+    // As export writes it: the JSON first, then the members in the plan's order.
+    write_tar(tmp / "fits.tar", {{"__zanj__.json", object(2)}, {"__zanj_meta__.json", "{}"}, {"a.npy", npy(2)}});
+    CHECK(pack(tmp / "fits.tar") == "[2]");
+    // An array edited since (another shape): the plan is proved wrong, and written again.
+    write_tar(tmp / "edited.tar", {{"__zanj__.json", object(2)}, {"__zanj_meta__.json", "{}"}, {"a.npy", npy(3)}});
+    CHECK(pack(tmp / "edited.tar") == "[3]");
+    // The member before the JSON: spooled until its turn.
+    write_tar(tmp / "late.tar", {{"a.npy", npy(2)}, {"__zanj__.json", object(2)}});
+    CHECK(pack(tmp / "late.tar") == "[2]");
   }
 
   TEST_CASE("hostile names and bombs are refused") {
