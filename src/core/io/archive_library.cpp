@@ -50,7 +50,6 @@ Result<ArchiveLibrary> open_libarchive() {
   ZANJ_ARCHIVE_SYMBOL(read_open_filename, archive_read_open_filename);
   ZANJ_ARCHIVE_SYMBOL(read_next_header, archive_read_next_header);
   ZANJ_ARCHIVE_SYMBOL(read_data, archive_read_data);
-  ZANJ_ARCHIVE_SYMBOL(read_data_skip, archive_read_data_skip);
   ZANJ_ARCHIVE_SYMBOL(entry_pathname_utf8, archive_entry_pathname_utf8);
   ZANJ_ARCHIVE_SYMBOL(entry_pathname, archive_entry_pathname);
   ZANJ_ARCHIVE_SYMBOL(entry_filetype, archive_entry_filetype);

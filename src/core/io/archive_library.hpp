@@ -40,7 +40,6 @@ struct ArchiveLibrary {
   decltype(&archive_read_open_filename) read_open_filename;
   decltype(&archive_read_next_header) read_next_header;
   decltype(&archive_read_data) read_data;
-  decltype(&archive_read_data_skip) read_data_skip;
   decltype(&archive_entry_pathname_utf8) entry_pathname_utf8;
   decltype(&archive_entry_pathname) entry_pathname;
   decltype(&archive_entry_filetype) entry_filetype;
