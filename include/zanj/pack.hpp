@@ -98,15 +98,21 @@ struct PackSummary {
 PackSummary write_pack(const PackJob& job, const std::string& out_path, const PackSettings& settings,
                        const std::function<void(const PackProgress&)>& progress = {});
 
-/// True for an operand diff and hash read as the object `pack` would make of it: a local file
-/// named *.npz or *.safetensors (not standard input, not a URL).
+/// True for an operand diff and hash read as the object `pack` would make of it by its name
+/// alone: a local file named *.npz or *.safetensors (not standard input, not a URL).
 bool is_array_file_operand(const std::string& path);
-/// Open `path` as a .zanj object. An .npz or .safetensors file (is_array_file_operand) is read
-/// as the object `pack` would make of it: planned as pack plans it (its checks, its errors)
-/// and written, stored rather than deflated, to an unnamed temporary file under $TMPDIR that
-/// no exit can leave behind, then opened from there; nothing is written under any name.
-/// Anything else is opened as it is: ZanjFile(Archive(path, options), limits).
-ZanjFile open_as_zanj(const std::string& path, const OpenOptions& options = {}, const ZanjLimits& limits = {});
+/// What open_as_zanj found an operand to be.
+enum class OperandKind { zanj, npz, safetensors };
+/// Open `path` as a .zanj object. An .npz or .safetensors file is read as the object `pack`
+/// would make of it: planned as pack plans it (its checks, its errors) and written, stored
+/// rather than deflated, to an unnamed temporary file under $TMPDIR that no exit can leave
+/// behind, then opened from there; nothing is written under any name. A local file is
+/// recognised by its name (is_array_file_operand); any other operand (a URL, standard input, a
+/// file of another name) by its content: a safetensors header (an 8-byte length, then JSON),
+/// or a ZIP whose members are all .npy with no __zanj__.json. Anything else is opened as it
+/// is: ZanjFile(Archive(path, options), limits). `kind`, when given, gets what it was.
+ZanjFile open_as_zanj(const std::string& path, const OpenOptions& options = {}, const ZanjLimits& limits = {},
+                      OperandKind* kind = nullptr);
 
 // ---- set and edit: rewriting the object ------------------------------------------------
 // `edit` and `set`: an archive with a new __zanj__.json. Every other member is copied as it is

@@ -153,18 +153,33 @@ unsigned jobs_or_default(unsigned given) {
   return jobs;
 }
 
-ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits) {
-  ZanjFile z(Archive(file, open_options()), limits);
+namespace {
+
+/// What opening an archive is worth a line about: its size read from standard input, its
+/// members (-v).
+void log_opened(const ZanjFile& z, const std::string& file) {
   if (is_stdin_path(file)) info("read " + std::to_string(z.archive().file_size()) + " bytes from standard input");
   debug(z.name() + ": " + std::to_string(z.archive().entries().size()) + " members, " +
         std::to_string(z.archive().file_size()) + " bytes");
+}
+
+}  // namespace
+
+ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits) {
+  ZanjFile z(Archive(file, open_options()), limits);
+  log_opened(z, file);
   return z;
 }
 
 ZanjFile open_object(const std::string& file, const ZanjLimits& limits) {
-  if (!is_array_file_operand(file)) return open_zanj(file, limits);
-  ZanjFile z = open_as_zanj(file, open_options(), limits);
-  debug(z.name() + ": read as the object zanj pack makes of it");
+  OperandKind kind{};
+  ZanjFile z = open_as_zanj(file, open_options(), limits, &kind);
+  if (kind != OperandKind::zanj) {
+    debug(z.name() + ": read as the object zanj pack makes of " +
+          (kind == OperandKind::npz ? "an .npz" : "a .safetensors file"));
+  } else {
+    log_opened(z, file);
+  }
   return z;
 }
 

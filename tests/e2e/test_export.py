@@ -285,6 +285,64 @@ class ExportTar(ZanjTest):
             self.assertFails(r, 2, "nosuchformat")
             self.assertFalse(os.path.exists(os.path.join(tmp, "y")))
 
+    def test_tar_in_any_order_packs_as_its_folder(self):
+        """pack streams a tar in two passes; members the tar holds before their turn are
+        spooled, so a tar listing them backwards, with "./" names and folder entries, packs to
+        the same members in the same order as the folder it holds."""
+        for name in ("basic.zanj", "dataframe.zanj"):
+            with self.subTest(archive=name), tempfile.TemporaryDirectory() as tmp:
+                folder = os.path.join(tmp, "dir")
+                self.assertOk(run("extract", corpus(name), "-C", folder))
+                files = sorted(os.path.relpath(os.path.join(d, f), folder)
+                               for d, _, fs in os.walk(folder) for f in fs)
+                tar = os.path.join(tmp, "x.tar.gz")
+                with tarfile.open(tar, "w:gz") as t:
+                    t.add(folder, arcname=".", recursive=False)
+                    for rel in reversed(files):
+                        t.add(os.path.join(folder, rel), arcname="./" + rel)
+                from_folder, from_tar = os.path.join(tmp, "a.zanj"), os.path.join(tmp, "b.zanj")
+                self.assertOk(run("pack", folder, "-o", from_folder))
+                self.assertOk(run("pack", tar, "-o", from_tar))
+                self.assertEqual(zanj_hash(from_tar), zanj_hash(from_folder))
+                with zipfile.ZipFile(from_folder) as a, zipfile.ZipFile(from_tar) as b:
+                    self.assertEqual(a.namelist(), b.namelist())
+                    for member in a.namelist():
+                        if member != "__zanj_meta__.json":  # its timestamp differs
+                            self.assertEqual(a.read(member), b.read(member), member)
+
+
+    def test_tar_in_plan_order_with_an_edited_array(self):
+        """A tar holding __zanj__.json and the meta first is packed in one pass, its plan made
+        from those two; an .npy edited since (another shape) proves that plan wrong once read,
+        and the archive is written again from the right plan: as the folder packs."""
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = os.path.join(tmp, "dir")
+            self.assertOk(run("extract", corpus("basic.zanj"), "-C", folder))
+            from_folder, from_tar = os.path.join(tmp, "a.zanj"), os.path.join(tmp, "b.zanj")
+            self.assertOk(run("pack", folder, "-o", from_folder))
+            with zipfile.ZipFile(from_folder) as a:
+                order = a.namelist()
+            edited = next(n for n in order if n.endswith(".npy"))
+            header = {"descr": "<f8", "fortran_order": False, "shape": (3,)}
+            text = repr(header).encode() + b" " * 10
+            text += b" " * (64 - (10 + len(text) + 1) % 64) + b"\n"
+            with open(os.path.join(folder, edited), "wb") as f:
+                f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(text)) + text + struct.pack("<3d", 1, 2, 3))
+            os.remove(from_folder)
+            self.assertOk(run("pack", folder, "-o", from_folder))
+            tar = os.path.join(tmp, "x.tar")
+            with tarfile.open(tar, "w") as t:  # the JSON first, then the members in the plan's order
+                for name in ["__zanj__.json", "__zanj_meta__.json"] + [n for n in order if not n.endswith(".json")]:
+                    t.add(os.path.join(folder, name), arcname=name)
+            self.assertOk(run("pack", tar, "-o", from_tar))
+            self.assertEqual(zanj_hash(from_tar), zanj_hash(from_folder))
+            with zipfile.ZipFile(from_folder) as a, zipfile.ZipFile(from_tar) as b:
+                self.assertEqual(a.namelist(), b.namelist())
+                self.assertEqual(a.read("__zanj__.json"), b.read("__zanj__.json"))
+                self.assertEqual(a.read(edited), b.read(edited))
+                info = json.loads(b.read("__zanj_meta__.json"))["externals_info"][edited]
+                self.assertEqual(info["len(data)"], 3)
+
 
 class PackHostileTar(ZanjTest):
     """A tar fed to `pack` is refused, with nothing written, for every entry that could write

@@ -12,7 +12,7 @@ import unittest
 import zipfile
 
 from common import ZANJ, ZanjTest, external_array, external_list, main, npy_bytes, run
-from remote_servers import Nginx
+from remote_servers import S3RVER, Nginx, S3rver
 
 SANITIZED = os.environ.get("ZANJ_SANITIZE", "").upper() in ("1", "ON", "TRUE", "YES")
 MAX_RSS_KB = 128 * 1024
@@ -22,13 +22,13 @@ LIMITS = ["--max-json-values", str(VALUES), "--max-json-bytes", str(JSON_BYTES)]
 TIME = "/usr/bin/time"
 
 
-def peak_rss_kb(*args):
+def peak_rss_kb(*args, env=None):
     """Run zanj under /usr/bin/time; returns (exit status, stderr, peak RSS in KiB). Not
     os.wait4: a forked child's peak counts the pages of this test process, which holds the
     archives' text while it builds them, and exec keeps that high-water mark."""
     with tempfile.NamedTemporaryFile("r") as report:
         p = subprocess.run([TIME, "-f", "%M", "-o", report.name, ZANJ, *args], stdout=subprocess.DEVNULL,
-                           stderr=subprocess.PIPE)
+                           stderr=subprocess.PIPE, env=env)
         return p.returncode, p.stderr.decode("utf-8", "replace"), int(report.read().split()[-1])
 
 
@@ -166,45 +166,73 @@ class MemoryBounds(ZanjTest):
 NGINX = shutil.which("nginx") or (os.path.exists("/usr/sbin/nginx") and "/usr/sbin/nginx")
 
 
-@unittest.skipUnless(os.access(TIME, os.X_OK) and NGINX and shutil.which("openssl"),
-                     "needs GNU time, nginx and openssl")
+# s3rver's own key pair, and no other credential source (test_remote_s3.py says why).
+S3_ENV = {"AWS_ACCESS_KEY_ID": "S3RVER", "AWS_SECRET_ACCESS_KEY": "S3RVER", "AWS_REGION": "eu-west-3",
+          "AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/credentials", "AWS_CONFIG_FILE": "/nonexistent/config",
+          "AWS_EC2_METADATA_DISABLED": "true"}
+S3_UNSET = ("AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_ROLE_ARN", "AWS_SESSION_TOKEN",
+            "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI", "AWS_DEFAULT_REGION",
+            "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_S3")
+
+
+@unittest.skipUnless(os.access(TIME, os.X_OK), "needs GNU time")
 class RemoteExportMemory(ZanjTest):
-    """`export` of an archive read over HTTPS streams each array from the range reads into the
-    output: its peak memory follows the largest array (and the block cache's bounded read-ahead),
-    not the archive."""
+    """`export` of an archive read over HTTPS or from an S3 bucket streams each array from the
+    range reads into the output: its peak memory follows the largest array (and the block
+    cache's bounded read-ahead), not the archive."""
 
     ARRAYS, ARRAY_BYTES = 8, 16 << 20
 
-    def test_peak_rss_is_bounded_by_an_array_not_the_archive(self):
+    def setUp(self):
         if SANITIZED:
             self.skipTest("no RSS check under the sanitizers")
-        with tempfile.TemporaryDirectory() as tmp:
-            served = os.path.join(tmp, "served")
-            os.mkdir(served)
-            root = {}
-            with zipfile.ZipFile(os.path.join(served, "x.zanj"), "w", zipfile.ZIP_STORED) as z:
-                z.writestr("__zanj_meta__.json", "{}")
-                for i in range(self.ARRAYS):
-                    root[f"a{i}"] = external_array(f"a{i}.npy", "float64", [self.ARRAY_BYTES // 8])
-                z.writestr("__zanj__.json", json.dumps(root))
-                for i in range(self.ARRAYS):
-                    # Random bytes: nothing a reader could keep smaller than it is.
-                    z.writestr(f"a{i}.npy", npy_bytes("<f8", (self.ARRAY_BYTES // 8,), os.urandom(self.ARRAY_BYTES)))
-            for path, mode in ((tmp, 0o755), (served, 0o755), (os.path.join(served, "x.zanj"), 0o644)):
-                os.chmod(path, mode)  # nginx's worker runs as another user
-            archive_kb = os.path.getsize(os.path.join(served, "x.zanj")) // 1024
-            with Nginx(served, tls=True) as nginx:
-                url = f"https://127.0.0.1:{nginx.tls_port}/x.zanj"
-                for out in ("out.npz", "out.safetensors", "outdir"):
-                    with self.subTest(out=out):
-                        code, err, rss = peak_rss_kb("--insecure", "export", url, "-o", os.path.join(tmp, out))
-                        self.assertEqual(code, 0, err)
-                        # 128 MiB of arrays; one array is 16 MiB, the block cache keeps at most 16 MiB more.
-                        self.assertLess(rss, archive_kb // 2, f"{out}: peak {rss} KiB for a {archive_kb} KiB archive")
-                        print(f"export {url} -o {out}: peak RSS {rss // 1024} MiB, archive {archive_kb // 1024} MiB")
-                r = run("hash", os.path.join(tmp, "out.npz"))
-                self.assertEqual(r.code, 0, r.err)
-                self.assertEqual(r.out.split()[0], run("hash", os.path.join(served, "x.zanj")).out.split()[0])
+        self.tmp = tempfile.mkdtemp()
+        self.served = os.path.join(self.tmp, "served")
+        os.mkdir(self.served)
+        self.archive = os.path.join(self.served, "x.zanj")
+        root = {}
+        with zipfile.ZipFile(self.archive, "w", zipfile.ZIP_STORED) as z:
+            z.writestr("__zanj_meta__.json", "{}")
+            for i in range(self.ARRAYS):
+                root[f"a{i}"] = external_array(f"a{i}.npy", "float64", [self.ARRAY_BYTES // 8])
+            z.writestr("__zanj__.json", json.dumps(root))
+            for i in range(self.ARRAYS):
+                # Random bytes: nothing a reader could keep smaller than it is.
+                z.writestr(f"a{i}.npy", npy_bytes("<f8", (self.ARRAY_BYTES // 8,), os.urandom(self.ARRAY_BYTES)))
+        for path, mode in ((self.tmp, 0o755), (self.served, 0o755), (self.archive, 0o644)):
+            os.chmod(path, mode)  # nginx's worker runs as another user
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def check_bounded(self, url, outs, *options, env=None):
+        archive_kb = os.path.getsize(self.archive) // 1024
+        for out in outs:
+            with self.subTest(url=url, out=out):
+                code, err, rss = peak_rss_kb(*options, "export", url, "-o", os.path.join(self.tmp, out), env=env)
+                self.assertEqual(code, 0, err)
+                # 128 MiB of arrays; one array is 16 MiB, the block cache keeps at most 16 MiB more.
+                self.assertLess(rss, archive_kb // 2, f"{out}: peak {rss} KiB for a {archive_kb} KiB archive")
+                print(f"export {url} -o {out}: peak RSS {rss // 1024} MiB, archive {archive_kb // 1024} MiB")
+                if out.endswith(".npz"):
+                    r = run("hash", os.path.join(self.tmp, out))
+                    self.assertEqual(r.code, 0, r.err)
+                    self.assertEqual(r.out.split()[0], run("hash", self.archive).out.split()[0])
+                    os.remove(os.path.join(self.tmp, out))
+
+    @unittest.skipUnless(NGINX and shutil.which("openssl"), "needs nginx and openssl")
+    def test_https_peak_rss_is_bounded_by_an_array_not_the_archive(self):
+        with Nginx(self.served, tls=True) as nginx:
+            url = f"https://127.0.0.1:{nginx.tls_port}/x.zanj"
+            self.check_bounded(url, ("out.npz", "out.safetensors", "outdir"), "--insecure")
+
+    @unittest.skipUnless(os.access(S3RVER, os.X_OK), "s3rver is not installed (scripts/install-deps --test)")
+    def test_s3_peak_rss_is_bounded_by_an_array_not_the_archive(self):
+        with S3rver("bounds") as s3:
+            s3.put("x.zanj", self.archive)
+            env = {k: v for k, v in os.environ.items() if k not in S3_UNSET}
+            env.update(S3_ENV, ZANJ_S3_ENDPOINT=s3.endpoint)
+            self.check_bounded("s3://bounds/x.zanj", ("out.npz",), env=env)
 
 
 if __name__ == "__main__":

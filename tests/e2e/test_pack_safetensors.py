@@ -3,11 +3,16 @@ headers refused with nothing written) and `diff` and `hash` taking .npz and .saf
 operands, read as the object `pack` would make of them without writing anything."""
 import json
 import os
+import shutil
 import struct
 import tempfile
+import unittest
 import zipfile
 
 from common import ZanjTest, archives, corpus, external_array, main, npy_bytes, pack_values, run, write_zanj
+from remote_servers import Nginx
+
+NGINX = shutil.which("nginx") or (os.path.exists("/usr/sbin/nginx") and "/usr/sbin/nginx")
 
 
 def safetensors_bytes(tensors, metadata=None):
@@ -172,6 +177,56 @@ class DiffAndHashAcrossFormats(ZanjTest):
             self.assertEqual(r.code, 1, r.err)
             self.assertIn("w", r.out.decode())
             self.assertNotEqual(zanj_hash(st), zanj_hash(src))
+
+    def test_recognised_by_content_from_a_url_stdin_or_any_name(self):
+        """An operand without its extension's say (a URL, standard input, a file named
+        otherwise) is an .npz when it is a ZIP of .npy members only and a .safetensors when it
+        starts with a header length and JSON; a .zanj stays a .zanj whatever its name."""
+        with tempfile.TemporaryDirectory() as tmp:
+            src = weights_zanj(os.path.join(tmp, "run.zanj"))
+            npz, st = os.path.join(tmp, "run.npz"), os.path.join(tmp, "run.safetensors")
+            self.assertOk(run("export", src, "-o", npz))
+            self.assertOk(run("export", src, "-o", st))
+            digest = zanj_hash(src)
+            renamed = {}
+            for path, name in ((npz, "arrays.bin"), (st, "weights.data"), (src, "object.npz.part")):
+                renamed[path] = os.path.join(tmp, name)
+                shutil.copy(path, renamed[path])
+            for path in renamed.values():
+                with self.subTest(operand=path):
+                    self.assertEqual(zanj_hash(path), digest)
+                    self.assertOk(run("diff", path, src))
+            for path in (npz, st):
+                with self.subTest(stdin=path), open(path, "rb") as f:
+                    r = self.assertOk(run("hash", "-", stdin=f))
+                    self.assertEqual(r.out.split()[0], digest)
+                with self.subTest(diff_stdin=path), open(path, "rb") as f:
+                    self.assertOk(run("diff", "-", src, stdin=f))
+            # A ZIP with anything but .npy members is no .npz: opened as a .zanj, and refused as one.
+            other = os.path.join(tmp, "other.bin")
+            with zipfile.ZipFile(other, "w") as z:
+                z.writestr("a.npy", npy_bytes("<f8", (1,), pack_values("<d", [1])))
+                z.writestr("notes.txt", "x")
+            self.assertFails(run("hash", other), 1, "__zanj__.json")
+
+    @unittest.skipUnless(NGINX, "needs nginx")
+    def test_urls_are_recognised_by_content(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            served = os.path.join(tmp, "served")
+            os.mkdir(served)
+            src = weights_zanj(os.path.join(served, "run.zanj"))
+            self.assertOk(run("export", src, "-o", os.path.join(served, "run.npz")))
+            self.assertOk(run("export", src, "-o", os.path.join(served, "run.safetensors")))
+            for path, mode in [(tmp, 0o755), (served, 0o755)] + [(os.path.join(served, n), 0o644)
+                                                                  for n in os.listdir(served)]:
+                os.chmod(path, mode)  # nginx's worker runs as another user
+            digest = zanj_hash(src)
+            with Nginx(served) as nginx:
+                for name in ("run.npz", "run.safetensors"):
+                    with self.subTest(url=name):
+                        self.assertEqual(zanj_hash(nginx.url(name)), digest)
+                        self.assertOk(run("diff", nginx.url(name), src))
+                        self.assertOk(run("diff", src, nginx.url(name)))
 
     def test_npz_that_pack_refuses_is_an_error(self):
         with tempfile.TemporaryDirectory() as tmp:

@@ -1,48 +1,295 @@
 #include "pack/archive_input.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <map>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
 
-#include <algorithm>
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
-
-#include "io/archive_library.hpp"
-#include "io/temp_file.hpp"
+#include "json/json_parse.hpp"
+#include "object/tree_json.hpp"
+#include "pack/archive_scan.hpp"
 #include "zanj/error.hpp"
-#include "zanj/format.hpp"
 #include "zip/member_name.hpp"
 
 namespace zanj {
 namespace {
 
-/// libarchive's reader, freed on every path out.
-struct Reader {
-  ::archive* a = nullptr;
-  ~Reader() {
-    if (a) archive_library().read_free(a);
+using namespace archive_scan;
+
+/// The second pass: members handed out in the order writing asks for them. A member met
+/// before it is asked for is spooled; one met after it was asked for cannot be, so each is
+/// read once.
+class ArchiveStream final : public SequentialMembers {
+ public:
+  ArchiveStream(std::string archive, const ResourceLimits& limits, std::map<std::string, std::uint64_t> sizes)
+      : archive_(std::move(archive)), limits_(limits), sizes_(std::move(sizes)) {}
+
+  /// `name` will be asked for (a member of the plan).
+  void want(const std::string& name) { wanted_.insert(name); }
+
+  void read(const std::string& name, const ChunkSink& sink) override {
+    if (spool_.has(name)) return spool_.read(name, sink);
+    if (!wanted_.count(name)) throw Error("internal: " + archive_ + ": '" + name + "' asked for twice");
+    if (!walker_) walker_.emplace(archive_, limits_);
+    for (;;) {
+      const std::optional<CheckedEntry> e = walker_->next();
+      if (!e) throw changed("'" + printable_name(name) + "' is gone");
+      if (e->directory) continue;
+      const auto known = sizes_.find(e->name);
+      if (known == sizes_.end()) throw changed("'" + printable_name(e->name) + "' is new");
+      if (e->name == name) {
+        copy(*e, known->second, sink);
+        wanted_.erase(name);
+        return;
+      }
+      if (!wanted_.count(e->name)) continue;  // not a member written from here (the JSON), or skipped
+      spool_.add(e->name, [&](const ChunkSink& to) { copy(*e, known->second, to); });
+      wanted_.erase(e->name);
+    }
   }
+
+ private:
+  Error changed(const std::string& what) const {
+    return Error(archive_ + ": " + what + " (the archive changed while it was being packed)", Exit::invalid);
+  }
+
+  /// Stream the current entry, which the first pass found `size` bytes long.
+  void copy(const CheckedEntry& e, std::uint64_t size, const ChunkSink& sink) {
+    std::uint64_t done = 0;
+    walker_->read([&](std::string_view chunk) {
+      done += chunk.size();
+      if (done > size) throw changed("'" + printable_name(e.name) + "' grew");
+      return sink(chunk);
+    });
+    if (done != size) throw changed("'" + printable_name(e.name) + "' shrank");
+  }
+
+  std::string archive_;
+  ResourceLimits limits_;
+  std::map<std::string, std::uint64_t> sizes_;  ///< every regular file the first pass saw
+  std::set<std::string> wanted_;                ///< members not yet read
+  std::optional<EntryWalker> walker_;
+  MemberSpool spool_;
 };
 
-std::string entry_kind(unsigned type) {
-  switch (type) {
-    case AE_IFLNK:
-      return "a symbolic link";
-    case AE_IFCHR:
-      return "a character device";
-    case AE_IFBLK:
-      return "a block device";
-    case AE_IFIFO:
-      return "a FIFO";
-    case AE_IFSOCK:
-      return "a socket";
-    default:
-      return "not a regular file";
+/// The archive as a folder, from a complete Scan; its sources read the archive again.
+class ArchiveTree final : public PackTree {
+ public:
+  ArchiveTree(const std::string& archive, const ResourceLimits& limits, Scan& scan)
+      : archive_(archive),
+        limits_(limits),
+        files_(std::move(scan.files())),
+        notes_(scan.notes()),
+        stream_(std::make_shared<ArchiveStream>(archive, limits, scan.sizes())) {}
+
+  const std::string& name() const override { return archive_; }
+  bool has_main() const override { return files_.count(std::string(kMainMember)) != 0; }
+
+  std::map<std::string, std::uint64_t> files(std::vector<std::string>& notes) override {
+    notes.insert(notes.end(), notes_.begin(), notes_.end());
+    std::map<std::string, std::uint64_t> out;
+    for (const auto& [name, facts] : files_) out.emplace(name, facts.size);
+    return out;
   }
+
+  std::string text(const std::string& file, std::uint64_t max_bytes) override {
+    const FileFacts& facts = files_.at(file);
+    if (facts.size > max_bytes || !facts.text)
+      throw Error(shown(file) + ": " + std::to_string(facts.size) + " bytes, over the limit of " +
+                  std::to_string(max_bytes));
+    return *facts.text;
+  }
+
+  std::optional<NpyHeader> npy_header(const std::string& file, const NpyLimits&) override {
+    const FileFacts& facts = files_.at(file);
+    if (facts.npy_error) throw *facts.npy_error;
+    check_npy_size(*facts.npy, facts.size, shown(file));
+    return *facts.npy;
+  }
+
+  std::optional<JsonlStats> jsonl_stats(const std::string& file, const ResourceLimits& limits) override {
+    const FileFacts& facts = files_.at(file);
+    if (facts.jsonl_error) throw *facts.jsonl_error;
+    JsonlStats stats;
+    stats.lines = facts.lines;
+    if (facts.first_line)
+      stats.first = parse_json(*facts.first_line, shown(file) + " line 1", JsonLimits{limits.max_json_depth});
+    return stats;
+  }
+
+  MemberSource source(const std::string& file) override {
+    stream_->want(file);
+    return SequentialMemberSource{stream_, file};
+  }
+
+ private:
+  std::string shown(const std::string& file) const { return archive_ + ": '" + printable_name(file) + "'"; }
+
+  std::string archive_;
+  ResourceLimits limits_;
+  std::map<std::string, FileFacts> files_;
+  std::vector<std::string> notes_;
+  std::shared_ptr<ArchiveStream> stream_;
+};
+
+/// A whole pass of the archive, checked and learnt.
+Scan scan_all(const std::string& archive, const ResourceLimits& limits) {
+  EntryWalker walker(archive, limits);
+  Scan scan(archive, limits);
+  while (const std::optional<CheckedEntry> e = walker.next()) scan.take(walker, *e);
+  scan.check_folders();
+  return scan;
 }
+
+/// Whether two plans write the same archive (but for the meta's timestamp).
+bool same_archive(const PackPlan& a, const PackPlan& b) {
+  if (a.method != b.method || a.members.size() != b.members.size()) return false;
+  for (std::size_t i = 0; i < a.members.size(); ++i)
+    if (a.members[i].name != b.members[i].name) return false;
+  const auto root_text = [](const PackPlan& p) { return p.root_text ? *p.root_text : zanj_json_text(p.root); };
+  if (root_text(a) != root_text(b)) return false;
+  Json meta = b.meta;
+  if (const Json* stamp = a.meta.find("timestamp"); stamp && meta.is_object())
+    for (auto& [key, value] : meta.as_object())
+      if (key == "timestamp") value = *stamp;
+  return zanj_json_text(meta) == zanj_json_text(a.meta);
+}
+
+/// The members of every reference in `json`, and the keys of its externals_info.
+void add_referenced(const Json& json, std::map<std::string, std::uint64_t>& files) {
+  for (const Reference& ref : collect_references(json)) files.emplace(ref.node.member(), 0);
+  if (const Json* info = json.find("externals_info"); info && info->is_object())
+    for (const auto& [member, entry] : info->as_object()) files.emplace(member, 0);
+}
+
+/// One pass: the members are written as the archive reaches them, from a plan made once
+/// __zanj__.json and the meta have been read, taking the object's nodes and the meta's entries
+/// at their word (the .npy headers and line counts of files not read yet are not known). Files
+/// the archive holds before the two JSON members, and members it holds before their turn, are
+/// spooled (MemberSpool) until then: none when it holds them in the plan's order, as `zanj
+/// export` writes it. Every entry is still checked and learnt as it passes; once the members
+/// are written, the rest of the archive is, and the plan made from all of it must be the one
+/// written, else that plan is written instead (a second pass): an .npy edited since, a file
+/// the plan lacks.
+class OnePass final : public SequentialMembers {
+ public:
+  OnePass(const std::string& archive, const PackSettings& settings)
+      : archive_(archive), settings_(settings), walker_(archive, settings.limits), scan_(archive, settings.limits) {}
+
+  /// The plan, once the archive's two JSON members are read (files before them spooled);
+  /// nothing when it holds no readable __zanj__.json (two passes then say what is wrong).
+  std::optional<PackPlan> plan(const std::shared_ptr<OnePass>& self) {
+    const auto seen = [&](std::string_view name) { return scan_.has(std::string(name)); };
+    for (advance(); pending_ && !(seen(kMainMember) && seen(kMetaMember)); advance()) spool_pending();
+    const auto main = scan_.files().find(std::string(kMainMember));
+    if (main == scan_.files().end() || !main->second.text) return std::nullopt;
+    const auto meta = scan_.files().find(std::string(kMetaMember));
+    try {
+      const JsonLimits limits{settings_.limits.max_json_depth};
+      std::map<std::string, std::uint64_t> files;
+      for (const auto& [name, facts] : scan_.files()) files.emplace(name, facts.size);  // read so far
+      const std::size_t read_so_far = files.size();
+      add_referenced(parse_json(*main->second.text, archive_, limits), files);
+      if (meta != scan_.files().end() && meta->second.text)
+        add_referenced(parse_json(*meta->second.text, archive_, limits), files);
+      // Some sizes are not known yet, so neither is the total (progress shows no share done).
+      if (files.size() != read_so_far)
+        for (auto& [name, size] : files) size = 0;
+      HeadTree tree(archive_, std::move(files), scan_.files(), self);
+      return plan_repack(tree, settings_);
+    } catch (const Error&) {  // two passes say what is wrong, with every check
+      return std::nullopt;
+    }
+  }
+
+  /// `name` will be asked for (a member of the plan).
+  void want(const std::string& name) { wanted_.insert(name); }
+
+  void read(const std::string& name, const ChunkSink& sink) override {
+    if (diverged_) return;
+    if (spool_.has(name)) return spool_.read(name, sink);
+    for (; pending_; advance()) {
+      if (pending_->name == name) {
+        scan_.take(walker_, *pending_, &sink);
+        wanted_.erase(name);
+        advance();
+        return;
+      }
+      if (wanted_.count(pending_->name)) {
+        spool_pending();
+      } else {
+        scan_.take(walker_, *pending_);  // a file the plan lacks: it proves the plan wrong
+      }
+    }
+    diverged_ = true;  // asked for twice, or not in the archive: the plan is wrong, written again
+  }
+
+  /// After the members are written: the rest of the archive, and the plan all of it makes.
+  PlanCheck recheck(const PackPlan& written) {
+    for (; pending_; pending_ = walker_.next()) scan_.take(walker_, *pending_);
+    scan_.check_folders();
+    ArchiveTree tree(archive_, settings_.limits, scan_);
+    PackPlan real = plan_repack(tree, settings_);
+    if (!diverged_ && same_archive(written, real)) return {nullptr, real.known_bytes()};
+    return {std::make_shared<const PackPlan>(std::move(real)), 0};
+  }
+
+ private:
+  /// The archive's first entries, for the plan: __zanj__.json, the meta, and nothing known of the rest.
+  class HeadTree final : public PackTree {
+   public:
+    HeadTree(const std::string& archive, std::map<std::string, std::uint64_t> files,
+             const std::map<std::string, FileFacts>& seen, std::shared_ptr<OnePass> pass)
+        : archive_(archive), files_(std::move(files)), seen_(seen), pass_(std::move(pass)) {}
+    const std::string& name() const override { return archive_; }
+    bool has_main() const override { return true; }
+    std::map<std::string, std::uint64_t> files(std::vector<std::string>&) override { return files_; }
+    std::string text(const std::string& file, std::uint64_t max_bytes) override {
+      const FileFacts& facts = seen_.at(file);
+      if (!facts.text || facts.size > max_bytes) throw Error(archive_ + ": '" + file + "' is over the limit");
+      return *facts.text;
+    }
+    std::optional<NpyHeader> npy_header(const std::string&, const NpyLimits&) override { return std::nullopt; }
+    std::optional<JsonlStats> jsonl_stats(const std::string&, const ResourceLimits&) override { return std::nullopt; }
+    MemberSource source(const std::string& file) override {
+      pass_->want(file);
+      return SequentialMemberSource{pass_, file};
+    }
+
+   private:
+    const std::string& archive_;
+    std::map<std::string, std::uint64_t> files_;
+    const std::map<std::string, FileFacts>& seen_;
+    std::shared_ptr<OnePass> pass_;
+  };
+
+  /// Learn the pending file and keep its bytes until its turn.
+  void spool_pending() {
+    const CheckedEntry e = *pending_;
+    spool_.add(e.name, [&](const ChunkSink& to) { scan_.take(walker_, e, &to); });
+    wanted_.erase(e.name);
+  }
+
+  /// Move past folders, the JSON members and skipped files (learnt) to the next other file.
+  void advance() {
+    for (; (pending_ = walker_.next()); scan_.take(walker_, *pending_)) {
+      if (pending_->directory || pending_->name == kMainMember || pending_->name == kMetaMember) continue;
+      const std::size_t slash = pending_->name.rfind('/');
+      if (!is_leftover_temp_name(slash == std::string::npos ? pending_->name : pending_->name.substr(slash + 1)))
+        return;
+    }
+  }
+
+  std::string archive_;
+  PackSettings settings_;
+  EntryWalker walker_;
+  Scan scan_;
+  std::optional<CheckedEntry> pending_;  ///< the next file to write, its data not read yet
+  std::set<std::string> wanted_;         ///< members of the plan not yet read
+  MemberSpool spool_;
+  bool diverged_ = false;  ///< a member was asked for that the archive did not hold then
+};
 
 }  // namespace
 
@@ -53,95 +300,19 @@ bool is_libarchive_input(const std::string& path) {
   return false;
 }
 
-UnpackedArchive::UnpackedArchive(const std::string& archive, const ResourceLimits& limits) {
-  const ArchiveLibrary& lib = archive_library();
-  struct stat st {};
-  if (::stat(archive.c_str(), &st) != 0) throw Error(archive + ": cannot read it", Exit::usage);
-  const char* tmp = std::getenv("TMPDIR");
-  std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/zanj-pack-XXXXXX";
-  if (!::mkdtemp(pattern.data())) throw Error("cannot create a temporary directory in " + pattern, Exit::usage);
-  dir_ = pattern;
-  try {
-    Reader r;
-    r.a = lib.read_new();
-    lib.read_support_format_all(r.a);
-    lib.read_support_filter_all(r.a);
-    if (lib.read_open_filename(r.a, archive.c_str(), 1 << 16) != ARCHIVE_OK)
-      throw Error(archive + ": " + (lib.error_string(r.a) ? lib.error_string(r.a) : "not an archive libarchive reads"),
-                  Exit::usage);
-    const UniqueFd root = open_user_directory(dir_, CreateDirs::no);
-    // A bomb: more bytes than the ratio limit allows for an archive this size.
-    const std::uint64_t max_bytes = std::min<std::uint64_t>(
-        limits.max_total_bytes, static_cast<std::uint64_t>(st.st_size) * limits.max_ratio + (std::uint64_t{1} << 20));
-    std::uint64_t total = 0, entries = 0;
-    std::string buffer(std::size_t{1} << 20, '\0');
-    for (;;) {
-      archive_entry* e = nullptr;
-      const int h = lib.read_next_header(r.a, &e);
-      if (h == ARCHIVE_EOF) break;
-      if (h < ARCHIVE_WARN)
-        throw Error(archive + ": " + (lib.error_string(r.a) ? lib.error_string(r.a) : "unreadable entry"),
-                    Exit::invalid);
-      const char* raw = lib.entry_pathname_utf8(e);
-      if (!raw) raw = lib.entry_pathname(e);
-      std::string name = raw ? raw : "";
-      const std::string shown = archive + ": entry '" + terminal_safe(name) + "'";
-      if (++entries > limits.max_entries)
-        throw Error(archive + ": more than " + std::to_string(limits.max_entries) + " entries", Exit::invalid);
-      while (name.rfind("./", 0) == 0) name.erase(0, 2);
-      const unsigned type = lib.entry_filetype(e);
-      if (type == AE_IFDIR) {
-        while (!name.empty() && name.back() == '/') name.pop_back();
-        if (name.empty() || name == ".") continue;
-      }
-      if (auto why = member_name_problem(name)) throw Error(shown + ": " + *why + "; nothing packed", Exit::invalid);
-      if (lib.entry_hardlink(e)) throw Error(shown + " is a hard link; nothing packed", Exit::invalid);
-      if (type == AE_IFDIR) {
-        open_below(root.get(), name, CreateDirs::yes);
-        continue;
-      }
-      if (type != AE_IFREG) throw Error(shown + " is " + entry_kind(type) + "; nothing packed", Exit::invalid);
-      if (lib.entry_size_is_set(e) && static_cast<std::uint64_t>(lib.entry_size(e)) > max_bytes - total)
-        throw Error(shown + " declares more bytes than the archive's size allows (--max-ratio); nothing packed",
-                    Exit::invalid);
-      const std::size_t slash = name.rfind('/');
-      const auto parent =
-          open_below(root.get(), slash == std::string::npos ? "" : name.substr(0, slash), CreateDirs::yes);
-      const std::string leaf = slash == std::string::npos ? name : name.substr(slash + 1);
-      const int fd = ::openat(parent->get(), leaf.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-      if (fd < 0) throw Error(shown + ": appears twice or cannot be written; nothing packed", Exit::invalid);
-      UniqueFd out(fd);
-      for (;;) {
-        const la_ssize_t n = lib.read_data(r.a, buffer.data(), buffer.size());
-        if (n < 0)
-          throw Error(shown + ": " + (lib.error_string(r.a) ? lib.error_string(r.a) : "unreadable data"),
-                      Exit::invalid);
-        if (n == 0) break;
-        total += static_cast<std::uint64_t>(n);
-        if (total > max_bytes)
-          throw Error(shown + ": the archive unpacks to more bytes than its size allows (--max-ratio); nothing packed",
-                      Exit::invalid);
-        for (std::string_view rest(buffer.data(), static_cast<std::size_t>(n)); !rest.empty();) {
-          const ssize_t w = ::write(out.get(), rest.data(), rest.size());
-          if (w < 0) {
-            if (errno == EINTR) continue;
-            throw Error("cannot unpack " + shown + " into " + dir_ + ": " + std::strerror(errno), Exit::usage);
-          }
-          rest.remove_prefix(static_cast<std::size_t>(w));
-        }
-      }
-      if (!out.close()) throw Error("cannot unpack " + shown + " into " + dir_, Exit::usage);
-    }
-  } catch (...) {  // cleanup: remove the unpacked folder, then rethrow
-    std::error_code ec;
-    std::filesystem::remove_all(dir_, ec);
-    throw;
-  }
+std::unique_ptr<PackTree> scan_archive(const std::string& archive, const ResourceLimits& limits) {
+  Scan scan = scan_all(archive, limits);
+  return std::make_unique<ArchiveTree>(archive, limits, scan);
 }
 
-UnpackedArchive::~UnpackedArchive() {
-  std::error_code ec;
-  std::filesystem::remove_all(dir_, ec);
+PackPlan plan_archive(const std::string& archive, const PackSettings& settings) {
+  const auto pass = std::make_shared<OnePass>(archive, settings);
+  if (std::optional<PackPlan> plan = pass->plan(pass)) {
+    plan->recheck = [pass](const PackPlan& written) { return pass->recheck(written); };
+    return std::move(*plan);
+  }
+  const std::unique_ptr<PackTree> tree = scan_archive(archive, settings.limits);
+  return plan_repack(*tree, settings);
 }
 
 }  // namespace zanj

@@ -1,13 +1,26 @@
 #pragma once
-// `pack` of a tar, 7z, cpio (any archive libarchive reads): the archive is unpacked, entry by
-// entry as libarchive streams it, into a private temporary directory, which is then packed as
-// the directory it holds. Hostile entries are refused before anything is packed, with the
-// temporary directory removed: absolute names, '..', names unsafe as paths, symbolic and hard
-// links, device nodes, FIFOs and sockets, more entries than max_entries, and more bytes than
+// `pack` of a tar, 7z, cpio (any archive libarchive reads), streamed, never unpacked. Every
+// entry is checked as it is read, and the archive refused for a hostile one: absolute names,
+// '..', names unsafe as paths, symbolic and hard links, device nodes, FIFOs and sockets, a name
+// twice or both a file and a folder, more entries than max_entries, more bytes than
 // max_total_bytes or max_ratio times the archive's size (a bomb).
+//
+// One pass (plan_archive): the plan is made once __zanj__.json and the meta are read, and each
+// member written as the archive reaches it; a file the archive holds before those two, or a
+// member before its turn, is spooled to an unnamed temporary file until then (none is when the
+// archive lists them in the plan's order, as `zanj export` writes it). Once all are written,
+// the rest is read and the plan all of it makes must be the one written (before the archive
+// is finished), else that one is written instead in a second pass (an .npy edited since).
+//
+// Two passes (scan_archive), for the plan written again: the first keeps what planning needs and nothing more
+// (each file's size, the text of the two JSON members, each .npy header, each text file's line
+// count and first line; the rest of an .npy is skipped, a seek for an uncompressed tar); the
+// second streams the members in the plan's order, spooling one the archive holds before its
+// turn to an unnamed temporary file until then.
 #include <memory>
 #include <string>
 
+#include "pack/repack.hpp"
 #include "zanj/limits.hpp"
 
 namespace zanj {
@@ -16,19 +29,14 @@ namespace zanj {
 /// .tar.zst, .tzst, .tar.bz2, .tbz2, .7z, .cpio.
 bool is_libarchive_input(const std::string& path);
 
-/// A temporary directory holding an unpacked archive; removed when the last owner goes.
-class UnpackedArchive {
- public:
-  /// Throws Error (invalid) naming the entry and what is wrong with it, (usage) when the
-  /// archive cannot be read or libarchive is missing.
-  UnpackedArchive(const std::string& archive, const ResourceLimits& limits);
-  ~UnpackedArchive();
-  UnpackedArchive(const UnpackedArchive&) = delete;
-  UnpackedArchive& operator=(const UnpackedArchive&) = delete;
-  const std::string& directory() const { return dir_; }
+/// The archive as the folder it holds, for plan_repack (the first pass). Its sources read the
+/// archive again (the second pass) when the plan is written. Throws Error (invalid) naming
+/// the entry and what is wrong with it, (usage) when the archive cannot be read or libarchive
+/// is missing.
+std::unique_ptr<PackTree> scan_archive(const std::string& archive, const ResourceLimits& limits);
 
- private:
-  std::string dir_;
-};
+/// The plan for packing `archive`, in one pass (the plan's recheck reads the rest and may ask
+/// for a second); in two (scan_archive) when it holds no readable __zanj__.json.
+PackPlan plan_archive(const std::string& archive, const PackSettings& settings);
 
 }  // namespace zanj

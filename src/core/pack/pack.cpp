@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <ctime>
+#include <variant>
 
 #include "base/thread_pool.hpp"
 #include "zanj/error.hpp"
@@ -40,6 +41,11 @@ class MemberWriter {
     } else if (const auto* slice = std::get_if<FileSliceSource>(&m.source)) {
       put(slice->header);
       copy_range(*slice);
+    } else if (const auto* entry = std::get_if<SequentialMemberSource>(&m.source)) {
+      entry->archive->read(entry->name, [&](std::string_view chunk) {
+        put(chunk);
+        return true;
+      });
     } else if (const auto* lines = std::get_if<JsonLinesSource>(&m.source)) {
       std::string buffer;
       for (const Json& item : lines->items) {
@@ -79,11 +85,12 @@ class MemberWriter {
   }
 
   void copy_range(const FileSliceSource& slice) {
-    const FileSource file(slice.path);
+    const std::shared_ptr<const ByteSource> file =
+        slice.file ? slice.file : std::make_shared<const FileSource>(slice.path);
     std::string buffer;
     for (std::uint64_t done = 0; done < slice.bytes;) {
       buffer.resize(static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, slice.bytes - done)));
-      file.read_at(slice.offset + done, buffer.data(), buffer.size());
+      file->read_at(slice.offset + done, buffer.data(), buffer.size());
       put(buffer);
       done += buffer.size();
     }
@@ -121,8 +128,13 @@ class MemberWriter {
 
 std::string zanj_json_text(const Json& value) { return to_json(value, JsonStyle{1, '\t'}); }
 
-PackSummary write_pack_to(const PackPlan& plan, ByteSink& sink, const std::string& name, const PackSettings& settings,
-                          const std::function<void(const PackProgress&)>& progress) {
+namespace {
+
+/// write_pack_to, or the plan to write instead when `plan`'s recheck finds it wrong (the
+/// archive is then left unfinished, for the caller to abandon).
+std::variant<PackSummary, std::shared_ptr<const PackPlan>> try_write_pack_to(
+    const PackPlan& plan, ByteSink& sink, const std::string& name, const PackSettings& settings,
+    const std::function<void(const PackProgress&)>& progress) {
   ZipWriterOptions options{plan.method, settings.level, settings.threads ? settings.threads : available_cpus()};
   ZipWriter zip(sink, name, options);
   const ZipMemberOptions json_member{false, 0, DosDateTime::from_unix(std::time(nullptr))};
@@ -130,13 +142,25 @@ PackSummary write_pack_to(const PackPlan& plan, ByteSink& sink, const std::strin
   zip.add_member(std::string(kMainMember), plan.root_text ? *plan.root_text : zanj_json_text(plan.root), json_member);
   MemberWriter members(zip, plan, progress);
   for (std::size_t i = 0; i < plan.members.size();) i += members.write_from(plan.members, i);
+  PlanCheck check{nullptr, plan.known_bytes()};
+  if (plan.recheck) check = plan.recheck(plan);
+  if (check.redo) return check.redo;
   zip.finish();
 
   PackSummary summary;
   summary.members = zip.member_count();
   summary.output_bytes = zip.bytes_written();
-  summary.input_bytes = plan.known_bytes();
+  summary.input_bytes = check.known_bytes;
   return summary;
+}
+
+}  // namespace
+
+PackSummary write_pack_to(const PackPlan& plan, ByteSink& sink, const std::string& name, const PackSettings& settings,
+                          const std::function<void(const PackProgress&)>& progress) {
+  auto written = try_write_pack_to(plan, sink, name, settings, progress);
+  if (auto* summary = std::get_if<PackSummary>(&written)) return *summary;
+  throw Error("internal: " + name + ": the plan changed while it was written");
 }
 
 void check_replaceable(const std::string& out_path, Replace replace) {
@@ -152,10 +176,19 @@ PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const 
   check_replaceable(out_path, settings.replace);
   // The file sink's rename then refuses to replace too, so a file made meanwhile is not lost.
   if (settings.replace == Replace::no && !is_output_url(out_path)) output.no_clobber = true;
-  const std::unique_ptr<ByteSink> sink = open_output(out_path, output);
-  PackSummary summary = write_pack_to(plan, *sink, out_path, settings, progress);
-  summary.object = sink->commit();
-  return summary;
+  std::shared_ptr<const PackPlan> redo;
+  for (const PackPlan* current = &plan;;) {
+    // A plan proved wrong by the rest of its input is written again, from the start, into a
+    // fresh output: the abandoned one is removed (a file) or aborted (an upload).
+    const std::unique_ptr<ByteSink> sink = open_output(out_path, output);
+    auto written = try_write_pack_to(*current, *sink, out_path, settings, progress);
+    if (auto* summary = std::get_if<PackSummary>(&written)) {
+      summary->object = sink->commit();
+      return *summary;
+    }
+    redo = std::get<std::shared_ptr<const PackPlan>>(std::move(written));
+    current = redo.get();
+  }
 }
 
 PackJob prepare_pack(const std::vector<PackInput>& inputs, const PackSettings& settings) {

@@ -43,7 +43,7 @@ class Planner {
   void add(const PackInput& input, InputKind kind, Json& slot, const JsonArray& path) {
     switch (kind) {
       case InputKind::npz:
-        slot = npz(input.path, path);
+        slot = npz(std::make_shared<const Archive>(input.path), path);
         break;
       case InputKind::npy: {
         if (!path.empty()) {
@@ -58,17 +58,23 @@ class Planner {
       case InputKind::json:
         slot = json(input.path, path);
         break;
-      case InputKind::safetensors: {
-        SafetensorsPlan plan = plan_safetensors(input.path, path, settings_, externals_, members_);
-        slot = std::move(plan.root);
-        if (plan.zanj_cfg) zanj_cfg_ = std::move(plan.zanj_cfg);
-        notes_.insert(notes_.end(), plan.notes.begin(), plan.notes.end());
+      case InputKind::safetensors:
+        take(plan_safetensors(input.path, path, settings_, externals_, members_), slot);
         break;
-      }
       case InputKind::directory:
         throw Error(input.path + ": a directory can only be packed on its own, not as one of several inputs",
                     Exit::usage);
     }
+  }
+
+  /// Plan an .npz already open into `slot`, found at object path `path`.
+  void add_npz(std::shared_ptr<const Archive> archive, Json& slot, const JsonArray& path) {
+    slot = npz(std::move(archive), path);
+  }
+  /// Plan a .safetensors file's bytes, held open, into `slot`.
+  void add_safetensors(const std::shared_ptr<const ByteSource>& bytes, const std::string& name, Json& slot,
+                       const JsonArray& path) {
+    take(plan_safetensors(bytes, name, path, settings_, externals_, members_), slot);
   }
 
   ZipMethod method() const { return settings_.method.value_or(ZipMethod::deflate); }
@@ -91,8 +97,14 @@ class Planner {
   }
 
  private:
-  Json npz(const std::string& path, const JsonArray& prefix) {
-    auto archive = std::make_shared<const Archive>(path);
+  void take(SafetensorsPlan plan, Json& slot) {
+    slot = std::move(plan.root);
+    if (plan.zanj_cfg) zanj_cfg_ = std::move(plan.zanj_cfg);
+    notes_.insert(notes_.end(), plan.notes.begin(), plan.notes.end());
+  }
+
+  Json npz(std::shared_ptr<const Archive> archive, const JsonArray& prefix) {
+    const std::string& path = archive->name();
     std::vector<const ZipEntry*> entries;
     for (const ZipEntry& e : archive->entries()) entries.push_back(&e);
     // Storage order: the order numpy wrote them, and the one pass write_pack reads them in.
@@ -199,17 +211,29 @@ InputKind input_kind(const std::string& path) {
   return InputKind::json;
 }
 
+PackPlan plan_npz(std::shared_ptr<const Archive> npz, const PackSettings& settings) {
+  Planner planner(settings);
+  Json root;
+  planner.add_npz(std::move(npz), root, {});
+  return planner.finish(std::move(root));
+}
+
+PackPlan plan_safetensors(std::shared_ptr<const ByteSource> bytes, const std::string& name,
+                          const PackSettings& settings) {
+  Planner planner(settings);
+  Json root;
+  planner.add_safetensors(bytes, name, root, {});
+  return planner.finish(std::move(root));
+}
+
 PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings) {
   if (inputs.empty()) throw Error("nothing to pack", Exit::usage);
   for (const PackInput& in : inputs) {
     if (!is_libarchive_input(in.path)) continue;
     if (inputs.size() != 1 || in.named)
       throw Error(in.path + ": an archive can only be packed on its own, not as one of several inputs", Exit::usage);
-    // A tar (7z, cpio, ...) is the directory it holds: unpacked, checked, then packed as one.
-    auto unpacked = std::make_shared<const UnpackedArchive>(in.path, settings.limits);
-    PackPlan plan = plan_repack(unpacked->directory(), settings);
-    plan.keep_alive = std::move(unpacked);
-    return plan;
+    // A tar (7z, cpio, ...) is the directory it holds, streamed (archive_input.hpp).
+    return plan_archive(in.path, settings);
   }
   std::vector<InputKind> kinds;
   kinds.reserve(inputs.size());

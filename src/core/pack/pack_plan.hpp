@@ -4,6 +4,7 @@
 // Also the reference library's rules for naming external members and for describing them
 // in `externals_info`, written once here for every kind of input.
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -27,7 +28,7 @@ struct ArchiveMemberSource {
   std::shared_ptr<const Archive> archive;
   const ZipEntry* entry = nullptr;
 };
-/// A file on disk (an .npy input, a member of an extracted directory), streamed.
+/// A file on disk (an .npy input, a file of an extracted directory), streamed.
 struct DiskFileSource {
   std::string path;
 };
@@ -37,6 +38,20 @@ struct FileSliceSource {
   std::string path;
   std::string header;  ///< the .npy header
   std::uint64_t offset = 0, bytes = 0;
+  std::shared_ptr<const ByteSource> file;  ///< the bytes, when `path` names no file on disk (a URL, stdin)
+};
+/// Members of an archive that is read front to back only (a tar: archive_input.hpp), handed
+/// out in whatever order they are asked for.
+class SequentialMembers {
+ public:
+  virtual ~SequentialMembers() = default;
+  /// Stream member `name`'s bytes to `sink`. Throws Error when it cannot.
+  virtual void read(const std::string& name, const ChunkSink& sink) = 0;
+};
+/// A member of such an archive, streamed.
+struct SequentialMemberSource {
+  std::shared_ptr<SequentialMembers> archive;
+  std::string name;
 };
 /// A `.jsonl` member: one compact JSON value per line, each ended by "\n".
 struct JsonLinesSource {
@@ -46,7 +61,8 @@ struct JsonLinesSource {
 struct BytesSource {
   std::string bytes;
 };
-using MemberSource = std::variant<ArchiveMemberSource, DiskFileSource, FileSliceSource, JsonLinesSource, BytesSource>;
+using MemberSource = std::variant<ArchiveMemberSource, DiskFileSource, FileSliceSource, SequentialMemberSource,
+                                  JsonLinesSource, BytesSource>;
 
 struct PlannedMember {
   std::string name;
@@ -54,15 +70,25 @@ struct PlannedMember {
   std::uint64_t size = 0;  ///< bytes it will hold when known in advance (0 for jsonl), for progress
 };
 
+struct PackPlan;
+/// What a plan made before all of its input was read learns once its members are written.
+struct PlanCheck {
+  std::shared_ptr<const PackPlan> redo;  ///< the plan to write instead, from the start; null when it was right
+  std::uint64_t known_bytes = 0;         ///< the members' sizes, now known
+};
+
 struct PackPlan {
-  Json root;                               ///< __zanj__.json
-  std::optional<std::string> root_text;    ///< exact bytes to store instead of `root` (unchanged input)
-  Json meta;                               ///< __zanj_meta__.json
-  std::vector<PlannedMember> members;      ///< external members, in the order they are written
-  std::vector<std::string> notes;          ///< things worth a warning that did not stop the plan
-  ZipMethod method = ZipMethod::deflate;   ///< how the members are to be compressed
-  std::shared_ptr<const void> keep_alive;  ///< what the sources need while writing (an unpacked tar)
-  std::uint64_t known_bytes() const;       ///< sum of the members' known sizes
+  Json root;                              ///< __zanj__.json
+  std::optional<std::string> root_text;   ///< exact bytes to store instead of `root` (unchanged input)
+  Json meta;                              ///< __zanj_meta__.json
+  std::vector<PlannedMember> members;     ///< external members, in the order they are written
+  std::vector<std::string> notes;         ///< things worth a warning that did not stop the plan
+  ZipMethod method = ZipMethod::deflate;  ///< how the members are to be compressed
+  /// Set for a plan made from what an archive streamed in one pass held first (archive_input):
+  /// called, with this plan, after its members are written and before the archive is
+  /// finished, to say whether the rest of the input proved it right.
+  std::function<PlanCheck(const PackPlan&)> recheck;
+  std::uint64_t known_bytes() const;  ///< sum of the members' known sizes
 };
 
 /// One external member as the reference's externals_info describes it.
@@ -130,9 +156,16 @@ struct PackJob::Plan {
   PackPlan plan;
 };
 
+/// Plan the archive for an .npz already opened (from a URL, standard input): its arrays as a
+/// lone input's dict, as plan_pack plans a local one.
+PackPlan plan_npz(std::shared_ptr<const Archive> npz, const PackSettings& settings);
+/// The same for a .safetensors file's bytes, `name` naming them in messages.
+PackPlan plan_safetensors(std::shared_ptr<const ByteSource> bytes, const std::string& name,
+                          const PackSettings& settings);
 /// Plan the archive for `inputs` (prepare_pack's plan; the tests look inside it).
 PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings);
-/// Write a plan's archive to `sink`, empty (`name` for messages); the caller commits it.
+/// Write a plan's archive to `sink`, empty (`name` for messages); the caller commits it. A
+/// plan whose recheck asks for another is refused (Error, internal): a sink cannot start over.
 PackSummary write_pack_to(const PackPlan& plan, ByteSink& sink, const std::string& name, const PackSettings& settings,
                           const std::function<void(const PackProgress&)>& progress = {});
 /// Write a plan (write_pack of a PackJob).

@@ -36,8 +36,7 @@ std::map<std::string, std::uint64_t> list_files(const std::string& dir, std::vec
     if (fs::is_directory(st)) continue;
     if (fs::is_symlink(st)) throw Error(dir + ": '" + printable_name(name) + "' is a symbolic link; it is not packed");
     if (!fs::is_regular_file(st)) throw Error(dir + ": '" + printable_name(name) + "' is not a regular file");
-    const std::string base = it->path().filename().string();
-    if (base.front() == '.' && base.find(".zanj-tmp-") != std::string::npos) {
+    if (is_leftover_temp_name(it->path().filename().string())) {
       notes.push_back("skipped '" + printable_name(name) + "', a temporary file left by an interrupted run");
       continue;
     }
@@ -103,13 +102,8 @@ bool update_array_node(JsonObject& node, const ArrayNode& array, const NpyHeader
   return changed;
 }
 
-struct JsonlStats {
-  std::uint64_t lines = 0;
-  std::optional<Json> first;
-};
-
 /// Lines of a .jsonl file and its first value (what the reference records as len(data), data[0]).
-JsonlStats jsonl_stats(const std::string& path, const ResourceLimits& limits) {
+JsonlStats jsonl_file_stats(const std::string& path, const ResourceLimits& limits) {
   JsonlStats stats;
   JsonlLineSplitter lines(
       [&](std::uint64_t index, std::string_view line) {
@@ -123,21 +117,50 @@ JsonlStats jsonl_stats(const std::string& path, const ResourceLimits& limits) {
   return stats;
 }
 
+/// A folder on disk.
+class DirectoryTree final : public PackTree {
+ public:
+  explicit DirectoryTree(std::string dir) : dir_(std::move(dir)) {}
+  const std::string& name() const override { return dir_; }
+  bool has_main() const override {
+    std::error_code ec;
+    return fs::is_regular_file(fs::symlink_status(path_of(std::string(kMainMember)), ec));
+  }
+  std::map<std::string, std::uint64_t> files(std::vector<std::string>& notes) override {
+    return list_files(dir_, notes);
+  }
+  std::string text(const std::string& file, std::uint64_t max_bytes) override {
+    return read_text_file(path_of(file), max_bytes);
+  }
+  std::optional<NpyHeader> npy_header(const std::string& file, const NpyLimits& limits) override {
+    const FileSource source(path_of(file));
+    const NpyHeader h = read_npy_file_header(source, limits);
+    check_npy_size(h, source.size(), source.path());
+    return h;
+  }
+  std::optional<JsonlStats> jsonl_stats(const std::string& file, const ResourceLimits& limits) override {
+    return jsonl_file_stats(path_of(file), limits);
+  }
+  MemberSource source(const std::string& file) override { return DiskFileSource{path_of(file)}; }
+
+ private:
+  std::string path_of(const std::string& file) const { return dir_ + "/" + file; }
+  std::string dir_;
+};
+
 class Repacker {
  public:
-  Repacker(const std::string& dir, const PackSettings& settings) : dir_(dir), settings_(settings) {}
+  Repacker(PackTree& tree, const PackSettings& settings) : tree_(tree), dir_(tree.name()), settings_(settings) {}
 
   PackPlan run() {
-    std::error_code ec;
-    if (!fs::is_regular_file(fs::symlink_status(dir_ + "/" + main_name_, ec)))
+    if (!tree_.has_main())
       throw Error(dir_ + ": no __zanj__.json (not a directory made by `zanj extract`)", Exit::usage);
-    files_ = list_files(dir_, plan_.notes);
+    files_ = tree_.files(plan_.notes);
     const JsonLimits json_limits{settings_.limits.max_json_depth};
-    std::string main_text = read_text_file(path_of(main_name_), settings_.limits.max_json_bytes);
+    std::string main_text = tree_.text(main_name_, settings_.limits.max_json_bytes);
     plan_.root = parse_json(main_text, path_of(main_name_), json_limits);
     if (files_.count(meta_name_))
-      meta_ = parse_json(read_text_file(path_of(meta_name_), settings_.limits.max_json_bytes), path_of(meta_name_),
-                         json_limits);
+      meta_ = parse_json(tree_.text(meta_name_, settings_.limits.max_json_bytes), path_of(meta_name_), json_limits);
     if (const Json* old = meta_ ? meta_->find("externals_info") : nullptr; old && old->is_object())
       for (auto& [member, entry] : const_cast<Json*>(old)->as_object()) old_info_.emplace(member, &entry);
 
@@ -146,7 +169,7 @@ class Repacker {
     keep_nested_entries();
     place_meta_references();
     for (const auto& [name, size] : files_)
-      if (placed_.insert(name).second) plan_.members.push_back({name, DiskFileSource{path_of(name)}, size});
+      if (placed_.insert(name).second) plan_.members.push_back({name, tree_.source(name), size});
     if (!root_changed) plan_.root_text = std::move(main_text);
     choose_method();
     finish_meta();
@@ -154,6 +177,7 @@ class Repacker {
   }
 
  private:
+  /// How messages name a file of the tree.
   std::string path_of(const std::string& member) const { return dir_ + "/" + member; }
 
   /// Check one reference of the object against its file, update the node from it, record
@@ -171,14 +195,13 @@ class Repacker {
         if (k != "item_type" && k != "path") entry.emplace_back(k, std::move(v));
     bool changed = false;
     if (ref.node.array) {
-      const FileSource file(path_of(member));
-      const NpyHeader h = read_npy_file_header(file, NpyLimits{settings_.limits.max_npy_header_bytes});
-      check_npy_size(h, file.size(), file.path());
-      changed = update_array_node(node, *ref.node.array, h);
-      if (!h.shape.empty()) set_key(entry, "len(data)", h.shape.front());
-    } else {
+      const std::optional<NpyHeader> h = tree_.npy_header(member, NpyLimits{settings_.limits.max_npy_header_bytes});
+      const std::vector<std::uint64_t>& shape = h ? h->shape : ref.node.array->shape;
+      if (h) changed = update_array_node(node, *ref.node.array, *h);
+      if (!shape.empty()) set_key(entry, "len(data)", shape.front());
+    } else if (const std::optional<JsonlStats> found = tree_.jsonl_stats(member, settings_.limits)) {
       // An edited table or list: its length and first row, in the node where the reference puts them.
-      const JsonlStats stats = jsonl_stats(path_of(member), settings_.limits);
+      const JsonlStats& stats = *found;
       set_key(entry, "len(data)", stats.lines);
       if (stats.first) set_key(entry, "data[0]", *stats.first);
       if (ref.node.json.find("len(data)")) changed |= set_key(node, "len(data)", stats.lines);
@@ -188,8 +211,7 @@ class Repacker {
       info_index_.emplace(member, info_.size());
       info_.emplace_back(member, Json(std::move(entry)));
     }
-    if (placed_.insert(member).second)
-      plan_.members.push_back({member, DiskFileSource{path_of(member)}, files_.at(member)});
+    if (placed_.insert(member).second) plan_.members.push_back({member, tree_.source(member), files_.at(member)});
     return changed;
   }
 
@@ -222,7 +244,7 @@ class Repacker {
       if (!files_.count(member)) {
         plan_.notes.push_back("the meta refers to '" + printable_name(member) + "', which is not in the directory");
       } else if (placed_.insert(member).second) {
-        plan_.members.push_back({member, DiskFileSource{path_of(member)}, files_.at(member)});
+        plan_.members.push_back({member, tree_.source(member), files_.at(member)});
       }
     }
   }
@@ -260,6 +282,7 @@ class Repacker {
     plan_.meta = std::move(*meta_);
   }
 
+  PackTree& tree_;
   const std::string dir_;
   const PackSettings& settings_;
   const std::string main_name_{kMainMember}, meta_name_{kMetaMember};
@@ -274,6 +297,15 @@ class Repacker {
 
 }  // namespace
 
-PackPlan plan_repack(const std::string& dir, const PackSettings& settings) { return Repacker(dir, settings).run(); }
+bool is_leftover_temp_name(const std::string& base) {
+  return !base.empty() && base.front() == '.' && base.find(".zanj-tmp-") != std::string::npos;
+}
+
+PackPlan plan_repack(PackTree& tree, const PackSettings& settings) { return Repacker(tree, settings).run(); }
+
+PackPlan plan_repack(const std::string& dir, const PackSettings& settings) {
+  DirectoryTree tree(dir);
+  return plan_repack(tree, settings);
+}
 
 }  // namespace zanj

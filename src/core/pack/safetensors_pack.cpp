@@ -1,6 +1,7 @@
 #include "pack/safetensors_pack.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <set>
 #include <unordered_map>
 
@@ -20,13 +21,20 @@ std::string metadata_value(const SafetensorsContents& contents, std::string_view
   return {};
 }
 
+/// Where the tensors' bytes are: a file, opened again when they are written (no `source`), or
+/// bytes held open (a URL, standard input).
+struct TensorBytes {
+  std::string path;  ///< the file, or how messages name the bytes
+  std::shared_ptr<const ByteSource> source;
+};
+
 /// The .npy member of one tensor, stored as `dtype` and `shape` (the tensor's own, or the
 /// complex array a --cast export turned into float pairs).
-PlannedMember tensor_member(const std::string& path, const SafetensorsEntry& t, const std::string& member,
+PlannedMember tensor_member(const TensorBytes& in, const SafetensorsEntry& t, const std::string& member,
                             const NpyHeader& h) {
   std::string header = make_npy_header(h.dtype, false, h.shape);
   const std::uint64_t size = header.size() + t.bytes;
-  return {member, FileSliceSource{path, std::move(header), t.offset, t.bytes}, size};
+  return {member, FileSliceSource{in.path, std::move(header), t.offset, t.bytes, in.source}, size};
 }
 
 NpyHeader tensor_header(const SafetensorsEntry& t) {
@@ -42,9 +50,9 @@ NpyHeader tensor_header(const SafetensorsEntry& t) {
 /// not to restore, returned rather than thrown: the tensors are then packed as a flat dict.
 class Restorer {
  public:
-  Restorer(const std::string& path, const SafetensorsContents& contents, ExternalRegistry& externals,
+  Restorer(const TensorBytes& in, const SafetensorsContents& contents, ExternalRegistry& externals,
            std::vector<PlannedMember>& members)
-      : path_(path), contents_(contents), externals_(externals), members_(members) {
+      : in_(in), contents_(contents), externals_(externals), members_(members) {
     for (std::size_t i = 0; i < contents.tensors.size(); ++i) by_name_.emplace(contents.tensors[i].name, i);
   }
 
@@ -105,12 +113,12 @@ class Restorer {
     if (!node.has_shape || node.shape != h.shape)
       return "array '" + terminal_safe(node.member) + "' is recorded with another shape than its tensor's";
     const std::string member = externals_.name_for(path, "npy");
-    planned_.emplace_back(found->second, tensor_member(path_, t, member, h));
+    planned_.emplace_back(found->second, tensor_member(in_, t, member, h));
     value = external_array_node(member, h, externals_, path, node.torch);
     return std::nullopt;
   }
 
-  const std::string& path_;
+  const TensorBytes& in_;
   const SafetensorsContents& contents_;
   ExternalRegistry& externals_;
   std::vector<PlannedMember>& members_;
@@ -120,7 +128,7 @@ class Restorer {
 };
 
 /// {tensor name: array}, in the order of the tensors' data, as pack makes an .npz's dict.
-Json flat_dict(const std::string& path, const SafetensorsContents& contents, const JsonArray& prefix,
+Json flat_dict(const TensorBytes& in, const SafetensorsContents& contents, const JsonArray& prefix,
                ExternalRegistry& externals, std::vector<PlannedMember>& members) {
   JsonObject dict;
   for (const SafetensorsEntry& t : contents.tensors) {
@@ -129,16 +137,19 @@ Json flat_dict(const std::string& path, const SafetensorsContents& contents, con
     const std::string member = externals.name_for(node_path, "npy");
     const NpyHeader h = tensor_header(t);
     dict.emplace_back(t.name, external_array_node(member, h, externals, node_path));
-    members.push_back(tensor_member(path, t, member, h));
+    members.push_back(tensor_member(in, t, member, h));
   }
   return Json(std::move(dict));
 }
 
 }  // namespace
 
-SafetensorsPlan plan_safetensors(const std::string& path, const JsonArray& prefix, const PackSettings& settings,
-                                 ExternalRegistry& externals, std::vector<PlannedMember>& members) {
-  const FileSource file(path);
+namespace {
+
+SafetensorsPlan plan_tensors(const TensorBytes& in, const ByteSource& file, const JsonArray& prefix,
+                             const PackSettings& settings, ExternalRegistry& externals,
+                             std::vector<PlannedMember>& members) {
+  const std::string& path = in.path;
   SafetensorsLimits limits;
   limits.max_header_bytes = std::min(limits.max_header_bytes, settings.limits.max_json_bytes);
   limits.max_json_depth = settings.limits.max_json_depth;
@@ -155,7 +166,7 @@ SafetensorsPlan plan_safetensors(const std::string& path, const JsonArray& prefi
       why = object.why();
     } else {
       ExternalRegistry restored = externals;  // nothing registered unless the whole object fits
-      why = Restorer(path, contents, restored, members).run(*object);
+      why = Restorer(in, contents, restored, members).run(*object);
       if (!why) externals = std::move(restored);
     }
     if (!why) {
@@ -168,8 +179,22 @@ SafetensorsPlan plan_safetensors(const std::string& path, const JsonArray& prefi
     plan.notes.push_back(path + ": the object zanj export recorded was not restored (" + *why +
                          "); the tensors are packed as a flat dict");
   }
-  plan.root = flat_dict(path, contents, prefix, externals, members);
+  plan.root = flat_dict(in, contents, prefix, externals, members);
   return plan;
+}
+
+}  // namespace
+
+SafetensorsPlan plan_safetensors(const std::string& path, const JsonArray& prefix, const PackSettings& settings,
+                                 ExternalRegistry& externals, std::vector<PlannedMember>& members) {
+  const FileSource file(path);
+  return plan_tensors(TensorBytes{path, nullptr}, file, prefix, settings, externals, members);
+}
+
+SafetensorsPlan plan_safetensors(const std::shared_ptr<const ByteSource>& bytes, const std::string& name,
+                                 const JsonArray& prefix, const PackSettings& settings, ExternalRegistry& externals,
+                                 std::vector<PlannedMember>& members) {
+  return plan_tensors(TensorBytes{name, bytes}, *bytes, prefix, settings, externals, members);
 }
 
 }  // namespace zanj

@@ -3,6 +3,7 @@
 // here, then the tensor's bytes streamed from the file), laid out as pack lays out an .npz. A
 // file that `zanj export` wrote carries the exported object in "__metadata__"; when every
 // array it refers to is one of the tensors, that object is restored instead of a flat dict.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,5 +23,9 @@ struct SafetensorsPlan {
 /// (invalid) naming the file for a header that is malformed or hostile, or a dtype numpy lacks.
 SafetensorsPlan plan_safetensors(const std::string& path, const JsonArray& prefix, const PackSettings& settings,
                                  ExternalRegistry& externals, std::vector<PlannedMember>& members);
+/// The same for bytes held open (a URL, standard input), `name` naming them in messages.
+SafetensorsPlan plan_safetensors(const std::shared_ptr<const ByteSource>& bytes, const std::string& name,
+                                 const JsonArray& prefix, const PackSettings& settings, ExternalRegistry& externals,
+                                 std::vector<PlannedMember>& members);
 
 }  // namespace zanj

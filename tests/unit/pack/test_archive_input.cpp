@@ -3,14 +3,20 @@
 #include <fcntl.h>
 
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "array/npy_header.hpp"
 #include "export/archive_writer.hpp"
 #include "pack/archive_input.hpp"
+#include "pack/pack_plan.hpp"
 #include "temp_dir.hpp"
+#include "zanj/archive.hpp"
 #include "zanj/error.hpp"
+#include "zanj/json.hpp"
 #include "zanj/safe_files.hpp"
 
 using namespace zanj;
@@ -30,6 +36,17 @@ void write_tar(const std::string& path, const std::vector<std::pair<std::string,
   w.close();
 }
 
+/// Member `name` of `tree`'s archive, as writing reads it.
+std::string read_member(PackTree& tree, const std::string& name) {
+  const MemberSource source = tree.source(name);
+  std::string out;
+  std::get<SequentialMemberSource>(source).archive->read(name, [&](std::string_view chunk) {
+    out += chunk;
+    return true;
+  });
+  return out;
+}
+
 }  // namespace
 
 TEST_SUITE("archive_input") {
@@ -40,25 +57,79 @@ TEST_SUITE("archive_input") {
     CHECK_FALSE(is_libarchive_input("dir"));
   }
 
-  TEST_CASE("an archive is unpacked into a directory removed afterwards") {
+  TEST_CASE("an archive is read as the folder it holds, nothing unpacked") {
     TempDir tmp;
-    write_tar(tmp / "x.tar.gz", {{"__zanj__.json", "{}"}, {"a/b.npy", "xyz"}});
-    std::string dir;
-    {
-      const UnpackedArchive u(tmp / "x.tar.gz", ResourceLimits{});
-      dir = u.directory();
-      CHECK(zanj::test::read_file(dir + "/a/b.npy") == "xyz");
-    }
-    CHECK_FALSE(std::filesystem::exists(dir));
+    write_tar(tmp / "x.tar.gz", {{"__zanj__.json", "{}"}, {"a/b.npy", "xyz"}, {"t.jsonl", "1\n[2]\n"}});
+    const std::unique_ptr<PackTree> tree = scan_archive(tmp / "x.tar.gz", ResourceLimits{});
+    std::vector<std::string> notes;
+    const std::map<std::string, std::uint64_t> want{{"__zanj__.json", 2}, {"a/b.npy", 3}, {"t.jsonl", 6}};
+    CHECK(tree->files(notes) == want);
+    CHECK(tree->has_main());
+    CHECK(tree->text("__zanj__.json", 100) == "{}");
+    CHECK_THROWS_WITH_AS(tree->text("__zanj__.json", 1), doctest::Contains("over the limit"), Error);
+    CHECK_THROWS_WITH_AS(tree->npy_header("a/b.npy", {}), doctest::Contains("a/b.npy"), Error);
+    const JsonlStats stats = tree->jsonl_stats("t.jsonl", ResourceLimits{}).value();
+    CHECK(stats.lines == 2);
+    REQUIRE(stats.first);
+    CHECK(to_json(*stats.first) == "1");
+    CHECK(read_member(*tree, "a/b.npy") == "xyz");
+  }
+
+  TEST_CASE("members are handed out in any order: those met early are spooled") {
+    TempDir tmp;
+    write_tar(tmp / "x.tar", {{"c", std::string(3 << 20, 'c')}, {"b", "bb"}, {"a", "a"}});
+    const std::unique_ptr<PackTree> tree = scan_archive(tmp / "x.tar", ResourceLimits{});
+    for (const char* name : {"a", "b", "c"}) tree->source(name);
+    CHECK(read_member(*tree, "a") == "a");
+    CHECK(read_member(*tree, "c") == std::string(3 << 20, 'c'));
+    CHECK(read_member(*tree, "b") == "bb");
+  }
+
+  TEST_CASE("one pass: planned from the JSON members, checked against the whole archive") {
+    TempDir tmp;
+    const auto npy = [](std::uint64_t n) {
+      return make_npy_header(Dtype{}, false, {n}) + std::string(static_cast<std::size_t>(n * 8), '\1');
+    };
+    const auto object = [](std::uint64_t n) {
+      return R"({"a": {"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [)" +
+             std::to_string(n) + R"(], "dtype": "float64", "n_elements": )" + std::to_string(n) + "}}";
+    };
+    const auto pack = [&](const std::string& tar) {
+      PackSettings settings;
+      const PackPlan plan = plan_archive(tar, settings);
+      CHECK(plan.recheck);  // one pass
+      write_pack(plan, tmp / "out.zanj", settings);
+      const ZanjFile z(tmp / "out.zanj");
+      std::filesystem::remove(tmp / "out.zanj");
+      return to_json(z.root().find("a").find("shape"));
+    };
+    // As export writes it: the JSON first, then the members in the plan's order.
+    write_tar(tmp / "fits.tar", {{"__zanj__.json", object(2)}, {"__zanj_meta__.json", "{}"}, {"a.npy", npy(2)}});
+    CHECK(pack(tmp / "fits.tar") == "[2]");
+    // An array edited since (another shape): the plan is proved wrong, and written again.
+    write_tar(tmp / "edited.tar", {{"__zanj__.json", object(2)}, {"__zanj_meta__.json", "{}"}, {"a.npy", npy(3)}});
+    CHECK(pack(tmp / "edited.tar") == "[3]");
+    // The member before the JSON: spooled until its turn.
+    write_tar(tmp / "late.tar", {{"a.npy", npy(2)}, {"__zanj__.json", object(2)}});
+    CHECK(pack(tmp / "late.tar") == "[2]");
   }
 
   TEST_CASE("hostile names and bombs are refused") {
     TempDir tmp;
     write_tar(tmp / "evil.tar.gz", {{"../evil", "x"}});
-    CHECK_THROWS_WITH_AS(UnpackedArchive(tmp / "evil.tar.gz", ResourceLimits{}), doctest::Contains("evil"), Error);
+    CHECK_THROWS_WITH_AS(scan_archive(tmp / "evil.tar.gz", ResourceLimits{}), doctest::Contains("evil"), Error);
     write_tar(tmp / "bomb.tar.gz", {{"zeros", std::string(4 << 20, '\0')}});
     ResourceLimits tight;
     tight.max_ratio = 1;
-    CHECK_THROWS_WITH_AS(UnpackedArchive(tmp / "bomb.tar.gz", tight), doctest::Contains("--max-ratio"), Error);
+    CHECK_THROWS_WITH_AS(scan_archive(tmp / "bomb.tar.gz", tight), doctest::Contains("--max-ratio"), Error);
+  }
+
+  TEST_CASE("a name twice, or both a file and a folder, is refused") {
+    TempDir tmp;
+    write_tar(tmp / "twice.tar", {{"a", "1"}, {"a", "2"}});
+    CHECK_THROWS_WITH_AS(scan_archive(tmp / "twice.tar", ResourceLimits{}), doctest::Contains("appears twice"), Error);
+    write_tar(tmp / "both.tar", {{"a", "1"}, {"a/b", "2"}});
+    CHECK_THROWS_WITH_AS(scan_archive(tmp / "both.tar", ResourceLimits{}),
+                         doctest::Contains("both a file and a folder"), Error);
   }
 }
