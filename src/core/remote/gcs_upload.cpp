@@ -15,6 +15,8 @@ constexpr std::size_t kChunkUnit = 256 << 10;  // GCS: every chunk but the last 
 constexpr double kCancelTimeout = 15;
 /// Rounds of a chunk in which the server keeps nothing before the upload is given up.
 constexpr int kMaxStalls = 5;
+/// Chunks up to this size are sent while the next one fills (two held at once).
+constexpr std::size_t kOverlappedChunk = 64 << 20;
 
 /// The last byte a 308's "Range: bytes=0-N" says the server holds, plus one; 0 without one.
 std::uint64_t kept_bytes(const HttpReply& reply) {
@@ -50,7 +52,16 @@ GcsUpload::GcsUpload(const RemoteUrl& url, const OutputOptions& options) : url_(
 }
 
 GcsUpload::~GcsUpload() {
-  if (!done_) cancel();
+  if (done_) return;
+  try {
+    wait_for_sender();  // the chunk being sent ends first (an interrupt cuts it short)
+  } catch (...) {       // cleanup: the session is cancelled whatever the chunk did
+  }
+  cancel();
+}
+
+void GcsUpload::wait_for_sender() {
+  if (sender_) sender_->wait();
 }
 
 void GcsUpload::write(std::string_view bytes) {
@@ -60,14 +71,24 @@ void GcsUpload::write(std::string_view bytes) {
     const std::size_t n = std::min<std::size_t>(bytes.size(), chunk_ - buffer_.size());
     buffer_.append(bytes.substr(0, n));
     bytes.remove_prefix(n);
-    if (buffer_.size() == chunk_) send(chunk_, false);
+    if (buffer_.size() < chunk_) continue;
+    wait_for_sender();
+    sending_.swap(buffer_);
+    buffer_.clear();
+    buffer_.reserve(chunk_);
+    if (chunk_ > kOverlappedChunk) {
+      send(sending_, false);
+    } else {
+      if (!sender_) sender_ = std::make_unique<ThreadPool>(1);
+      sender_->submit([this] { send(sending_, false); });  // its failure: rethrown by wait()
+    }
   }
 }
 
-std::string GcsUpload::send(std::size_t n, bool last) {
+std::string GcsUpload::send(std::string& bytes, bool last) {
   // The session URL carries its upload id (a credential of sorts): never shown.
   const std::string display = url_.display + (last ? " (last chunk)" : " (chunk at " + std::to_string(offset_) + ")");
-  const std::uint64_t end = offset_ + n;  // what this round must get kept
+  const std::uint64_t end = offset_ + bytes.size();  // what this round must get kept
   for (int stalls = 0;;) {
     stop_if_interrupted(url_.display);
     const std::size_t pending = static_cast<std::size_t>(end - offset_);
@@ -80,11 +101,11 @@ std::string GcsUpload::send(std::size_t n, bool last) {
     call.headers.push_back(pending == 0 ? "Content-Range: bytes */" + total
                                         : "Content-Range: bytes " + std::to_string(offset_) + "-" +
                                               std::to_string(end - 1) + "/" + total);
-    const ViewSource body(std::string_view(buffer_).substr(0, pending));
+    const ViewSource body(std::string_view(bytes).substr(0, pending));
     call.upload = &body;
     const HttpReply reply = upload_call(call, options_.remote);
     if (last && (reply.status == 200 || reply.status == 201)) {
-      buffer_.clear();
+      bytes.clear();
       offset_ = end;
       return reply.body;
     }
@@ -96,7 +117,7 @@ std::string GcsUpload::send(std::size_t n, bool last) {
                   "the server reports keeping " + std::to_string(kept) + " bytes, not " + std::to_string(offset_) +
                       " to " + std::to_string(end),
                   Exit::usage);
-    buffer_.erase(0, static_cast<std::size_t>(kept - offset_));
+    bytes.erase(0, static_cast<std::size_t>(kept - offset_));
     stalls = kept == offset_ ? stalls + 1 : 0;
     offset_ = kept;
     if (!last && offset_ == end) return {};
@@ -107,7 +128,8 @@ std::string GcsUpload::send(std::size_t n, bool last) {
 }
 
 OutputObject GcsUpload::commit() {
-  const std::string body = send(buffer_.size(), true);
+  wait_for_sender();
+  const std::string body = send(buffer_, true);
   done_ = true;
   OutputObject object;
   if (const Result<Json> metadata = read_json(body, "metadata"))
