@@ -17,6 +17,8 @@
 #include <string_view>
 #include <vector>
 
+#include "zanj/error.hpp"
+
 namespace zanj {
 
 using CredentialTime = std::chrono::system_clock::time_point;
@@ -32,6 +34,17 @@ struct RequestCredentials {
   std::string source;                     ///< which source gave them, for -v and messages
   std::vector<std::string> tried;         ///< what was looked at before (for 401 and 403 messages)
 };
+
+/// `resolve()`'s result; an Error it throws is said of `what` (the URL being opened) and made a
+/// usage error: what finding or refreshing credentials for one URL reports.
+template <class Resolve>
+auto credentials_for(const std::string& what, Resolve&& resolve) -> decltype(resolve()) {
+  try {
+    return resolve();
+  } catch (const Error& e) {  // context: the URL joins the message
+    throw Error(InArchive{what}, e.what(), Exit::usage);
+  }
+}
 
 /// How long before `expires` credentials obtained at `obtained` are refreshed: 5 minutes, or a
 /// quarter of their lifetime when that is less (a token good for a minute lasts 45 seconds).

@@ -24,19 +24,11 @@ RequestCredentials request_credentials(const GcpCredentials& credentials, Creden
 std::shared_ptr<CredentialProvider> gcs_credential_provider(const std::string& what, const Environment& environment,
                                                             const RemoteOptions& options, CredentialClock clock) {
   if (!clock) clock = [] { return std::chrono::system_clock::now(); };
-  GcpCredentials credentials;
-  try {
-    credentials = gcp_credentials(environment, options);
-  } catch (const Error& e) {  // context: the URL joins the message
-    throw Error(InArchive{what}, e.what(), Exit::usage);
-  }
+  const GcpCredentials credentials = credentials_for(what, [&] { return gcp_credentials(environment, options); });
   if (options.log) options.log(what + ": credentials: " + credentials.source);
   auto again = [credentials, what, environment, options, clock] {
-    try {
-      return request_credentials(gcp_credentials_again(credentials, environment, options), clock());
-    } catch (const Error& e) {
-      throw Error(InArchive{what}, e.what(), Exit::usage);
-    }
+    return credentials_for(
+        what, [&] { return request_credentials(gcp_credentials_again(credentials, environment, options), clock()); });
   };
   return std::make_shared<CredentialProvider>(request_credentials(credentials, clock()), std::move(again), what,
                                               options.log, clock);

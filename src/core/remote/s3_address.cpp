@@ -24,19 +24,12 @@ RequestCredentials request_credentials(const AwsCredentials& credentials, const 
 
 S3Access s3_access(const RemoteUrl& url, const std::string& what, const Environment& environment,
                    const RemoteOptions& options, CredentialClock clock) {
-  AwsCredentials credentials;
-  try {
-    credentials = aws_credentials(environment, options);
-  } catch (const Error& e) {  // context: the URL joins the message
-    throw Error(InArchive{what}, e.what(), Exit::usage);
-  }
+  const AwsCredentials credentials = credentials_for(what, [&] { return aws_credentials(environment, options); });
   if (options.log) options.log(what + ": credentials: " + credentials.source);
   auto again = [credentials, url, what, environment, options] {
-    try {
+    return credentials_for(what, [&] {
       return request_credentials(aws_credentials_again(credentials, environment, options), url, environment);
-    } catch (const Error& e) {
-      throw Error(InArchive{what}, e.what(), Exit::usage);
-    }
+    });
   };
   S3Access access;
   access.url = s3_address(url, environment, credentials).url;
