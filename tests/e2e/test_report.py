@@ -596,9 +596,10 @@ class ReportCommand(ZanjTest):
         """Issue 30: report's peak stays close to verify's (the bench's goal: 64 MiB on 50,000
         members). verify runs from the archive report opened, so the JSON members are parsed
         once: on this 10,000-member archive (the benchmark's layout scaled down) report held
-        both documents twice and peaked at 1.8x verify's; now about 1.55x (the rest: the
-        arrays' profiles and the tree, about 1 KiB per array). Both on 2 threads, so that the
-        machine's CPUs (each thread's malloc arena) do not change the ratio."""
+        both documents twice and peaked at 1.8x verify's, then about 1.55x; now 1.47x to 1.52x
+        (arrays without figures keep a 112-byte statistics record, not a whole profile, and
+        verify's freed pages go back to the OS before the tree is written). Both on 2 threads,
+        so that the machine's CPUs (each thread's malloc arena) do not change the ratio."""
         def peak_kib(*args):
             with tempfile.NamedTemporaryFile("r") as rss:
                 p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name, ZANJ, *args],
@@ -624,7 +625,7 @@ class ReportCommand(ZanjTest):
             verify = peak_kib("verify", "-j", "2", archive)
             report = peak_kib("report", "-j", "2", archive, "-o", os.path.join(tmp, "many.html"))
             self.assertLess(os.path.getsize(os.path.join(tmp, "many.html")), 8 << 20)
-        self.assertLess(report, 1.65 * verify, f"report {report} KiB, verify {verify} KiB")
+        self.assertLess(report, 1.6 * verify, f"report {report} KiB, verify {verify} KiB")
 
     def test_terminal_gets_a_file_not_the_page(self):
         with tempfile.TemporaryDirectory() as tmp:

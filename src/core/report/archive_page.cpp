@@ -5,6 +5,10 @@
 #include <optional>
 #include <set>
 
+#if defined(__GLIBC__)
+#include <malloc.h>  // malloc_trim
+#endif
+
 #include "zanj/report.hpp"
 #include "zanj/verify.hpp"
 #include "report/byte_groups.hpp"
@@ -224,6 +228,14 @@ std::string report_page(const ZanjFile& file, const ReportOptions& options) {
     verify_options.member_data = [&](const std::string& member) { return verified.sink(member); };
     verify_options.threads = options.threads;
     verify = verify_zanj_file(file, verify_options);  // the file's documents, not parsed again
+    // verify's own working memory (member plans, the ZIP checks) is freed now, but glibc keeps
+    // the pages in its arenas (about 19 MiB of 72 on 50,000 members) and the tree's strings and
+    // records do not fit its holes well: handing them back to the OS here lowered the report's
+    // peak by 5 MiB (issue 30). A report is one such point per process, so the cost (a walk
+    // of the free lists) is paid once.
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
   }
   std::set<std::string> broken;  // members verify found a problem with
   if (verify)

@@ -134,7 +134,9 @@ class TreeWriter {
  public:
   TreeWriter(std::string& out, const ZanjFile& file, const ProfileOptions& options, bool large,
              const TakenValues& taken)
-      : out_(out), file_(file), plans_(plan_arrays(file, options)), large_(large), taken_(taken) {}
+      : out_(out), file_(file), plans_(plan_arrays(file, options)), large_(large), taken_(taken) {
+    records_.reserve(plans_.size());  // one per array: not grown by doubling (50,000 on the bench)
+  }
 
   void visit(const TreeVisit& v) {
     if (hidden_from_ && v.depth > *hidden_from_) return hidden(v);  // inside a node not listed

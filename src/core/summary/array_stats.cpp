@@ -1,5 +1,6 @@
 #include "summary/stats_accumulator.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "array/array_reader.hpp"
@@ -7,31 +8,68 @@
 
 namespace zanj {
 
-void StatsAccumulator::add_finite(double v) {
-  ++finite_;
-  const long double x = v;
-  const long double delta = x - mean_;
-  mean_ += delta / static_cast<long double>(finite_);
-  m2_ += delta * (x - mean_);
-  // Neumaier's compensated sum; once the sum overflows it stays infinite, as numpy's does.
-  const double t = sum_ + v;
-  if (std::isfinite(t)) compensation_ += std::fabs(sum_) >= std::fabs(v) ? (sum_ - t) + v : (v - t) + sum_;
-  sum_ = t;
+void StatsAccumulator::flush() {
+  const std::size_t n = held_;
+  held_ = 0;
+  if (n == 0) return;
+  // Neumaier's compensated sum, value by value in arrival order; once the sum overflows it
+  // stays infinite, as numpy's does.
+  double sum = sum_, compensation = compensation_;  // in registers: block_ could alias the members
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v = block_[i], t = sum + v;
+    if (std::isfinite(t)) compensation += std::fabs(sum) >= std::fabs(v) ? (sum - t) + v : (v - t) + sum;
+    sum = t;
+  }
+  sum_ = sum;
+  compensation_ = compensation;
+  if (wide_) {  // Welford, in long double
+    wide_ = false;
+    for (std::size_t i = 0; i < n; ++i) {
+      const long double x = block_[i], delta = x - mean_;
+      mean_ += delta / static_cast<long double>(++merged_);
+      m2_ += delta * (x - mean_);
+    }
+    return;
+  }
+  // The block's mean and M2 in double, four partial sums to keep the adds independent: every
+  // value lies in [kSmallest, kLargest] or is 0, so nothing overflows, and the corrected
+  // two-pass form (M2 = sum d^2 - (sum d)^2 / n, d about the first-pass mean) loses almost
+  // nothing to cancellation.
+  double s[4] = {0, 0, 0, 0};
+  std::size_t i = 0;
+  for (; i + 4 <= n; i += 4)
+    for (std::size_t k = 0; k < 4; ++k) s[k] += block_[i + k];
+  for (; i < n; ++i) s[0] += block_[i];
+  const double count = static_cast<double>(n), first = ((s[0] + s[1]) + (s[2] + s[3])) / count;
+  double d[4] = {0, 0, 0, 0}, q[4] = {0, 0, 0, 0};
+  for (i = 0; i + 4 <= n; i += 4)
+    for (std::size_t k = 0; k < 4; ++k) {
+      const double e = block_[i + k] - first;
+      d[k] += e;
+      q[k] += e * e;
+    }
+  for (; i < n; ++i) {
+    const double e = block_[i] - first;
+    d[0] += e;
+    q[0] += e * e;
+  }
+  const double dsum = (d[0] + d[1]) + (d[2] + d[3]), qsum = (q[0] + q[1]) + (q[2] + q[3]);
+  const long double block_mean = static_cast<long double>(first) + static_cast<long double>(dsum) / count;
+  const long double block_m2 =
+      std::max(0.0L, static_cast<long double>(qsum) - static_cast<long double>(dsum) * dsum / count);
+  // Chan et al.: two groups' mean and M2 combined.
+  const long double a = static_cast<long double>(merged_), b = count, total = a + b;
+  const long double delta = block_mean - mean_;
+  mean_ += delta * (b / total);
+  m2_ += block_m2 + delta * delta * (a * b / total);
+  merged_ += n;
 }
 
-void StatsAccumulator::add_real(double v) {
-  ++count_;
-  if (std::isnan(v)) {
+void StatsAccumulator::add_nonfinite(double v) {
+  if (std::isnan(v))
     ++nan_;
-    return;
-  }
-  if (std::isinf(v)) {
+  else
     ++(v > 0 ? pos_inf_ : neg_inf_);
-    return;
-  }
-  if (!min_ || v < min_->re) min_ = Number::from_real(v);
-  if (!max_ || v > max_->re) max_ = Number::from_real(v);
-  add_finite(v);
 }
 
 void StatsAccumulator::add_integer(Int128 v) {
@@ -67,6 +105,11 @@ void StatsAccumulator::add(const Number& n) {
 }
 
 ArrayStats StatsAccumulator::result(bool numeric) const {
+  if (held_ > 0) {  // the values not merged yet: on a copy, so that more can still be added
+    StatsAccumulator merged = *this;
+    merged.flush();
+    return merged.result(numeric);
+  }
   ArrayStats s;
   s.count = count_;
   s.numeric = numeric;
@@ -77,6 +120,10 @@ ArrayStats StatsAccumulator::result(bool numeric) const {
   if (!numeric || finite_ == 0) return s;
   s.min = min_;
   s.max = max_;
+  if (any_real_) {  // the reals' extremes, kept as doubles while adding
+    if (!s.min || real_min_ < s.min->re) s.min = Number::from_real(real_min_);
+    if (!s.max || real_max_ > s.max->re) s.max = Number::from_real(real_max_);
+  }
   s.sum = std::isfinite(sum_) ? sum_ + compensation_ : sum_;
   // The compensated sum gives the more accurate mean; Welford's running mean stands in when
   // the sum overflowed (values near the largest double).

@@ -7,16 +7,9 @@ namespace zanj {
 
 HistogramAccumulator::HistogramAccumulator(std::size_t bins) : counts_(std::max<std::size_t>(2, bins + bins % 2)) {}
 
-void HistogramAccumulator::add(double v) {
-  if (width_ == 0 && seed_.empty()) min_ = max_ = v;
-  min_ = std::min(min_, v);
-  max_ = std::max(max_, v);
-  if (width_ == 0) {
-    seed_.push_back(v);
-    if (seed_.size() == kSeedValues) start();
-    return;
-  }
-  place(v);
+void HistogramAccumulator::hold(double v) {
+  seed_.push_back(v);
+  if (seed_.size() == kSeedValues) start();
 }
 
 void HistogramAccumulator::start() {
@@ -26,6 +19,7 @@ void HistogramAccumulator::start() {
   // Equal seeds get a tiny range around them; a later different value widens it.
   width_ = span > 0 ? span / (n - 1) : std::max<long double>(std::fabs(*lo) * 1e-9L, 1e-300L) / n;
   lo_ = span > 0 ? *lo - width_ / 2 : *lo - width_ * (n / 2);
+  started_ = true;
   cache();
   std::vector<double> seed;
   seed.swap(seed_);
@@ -36,14 +30,7 @@ void HistogramAccumulator::cache() {
   fast_lo_ = static_cast<double>(lo_);
   fast_hi_ = static_cast<double>(lo_ + width_ * static_cast<long double>(counts_.size()));
   fast_scale_ = static_cast<double>(1 / width_);
-}
-
-void HistogramAccumulator::place(double v) {
-  // Bounds compared as doubles, exactly as cached; a value on a rounded edge is clamped into
-  // the nearest bin, never lost.
-  if (v < fast_lo_ || v >= fast_hi_) widen_to(v);
-  const double at = (v - fast_lo_) * fast_scale_, n = static_cast<double>(counts_.size());
-  counts_[at > 0 ? (at < n ? static_cast<std::size_t>(at) : counts_.size() - 1) : 0]++;
+  fast_n_ = static_cast<double>(counts_.size());
 }
 
 void HistogramAccumulator::widen_to(double v) {
@@ -60,7 +47,7 @@ void HistogramAccumulator::widen_to(double v) {
 }
 
 Histogram HistogramAccumulator::result() const {
-  if (width_ == 0) {  // fewer than kSeedValues values: place them on a copy
+  if (!started_) {  // fewer than kSeedValues values: place them on a copy
     if (seed_.empty()) return {};
     HistogramAccumulator copy(counts_.size());
     copy.seed_ = seed_;

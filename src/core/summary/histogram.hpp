@@ -11,8 +11,10 @@
 // of 256) stay useful; memory is constant, and the work per value is a multiply and an add.
 // Sketches with exponent-based bins (DDSketch) would keep relative accuracy across magnitudes,
 // but weights are looked at on a linear axis, where equal-width bins are what people expect.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "zanj/summary.hpp"
@@ -24,23 +26,38 @@ class HistogramAccumulator {
   static constexpr std::size_t kSeedValues = 1024;
   /// `bins` equal bins (at least 2, even).
   explicit HistogramAccumulator(std::size_t bins = 256);
-  /// A finite value (callers count NaN and infinities themselves).
-  void add(double v);
+  /// A finite value (callers count NaN and infinities themselves). Inline, and without long
+  /// double work: it runs once per value of every array a report draws.
+  void add(double v) {
+    min_ = std::min(min_, v);
+    max_ = std::max(max_, v);
+    if (!started_) return hold(v);
+    place(v);
+  }
   /// The bins so far: counts.size() bins over [lo, hi]; no bins when nothing was added.
   Histogram result() const;
 
  private:
+  void hold(double v);      // a seed value
   void start();             // fix the first range from the seed values
-  void place(double v);     // count a value inside the range
   void widen_to(double v);  // double the range until v fits
+  void place(double v) {    // count a value inside the range
+    // Bounds compared as doubles, exactly as cached; a value on a rounded edge is clamped into
+    // the nearest bin, never lost.
+    if (v < fast_lo_ || v >= fast_hi_) widen_to(v);
+    const double at = (v - fast_lo_) * fast_scale_;
+    counts_[at > 0 ? (at < fast_n_ ? static_cast<std::size_t>(at) : counts_.size() - 1) : 0]++;
+  }
 
   std::vector<double> seed_;
   std::vector<std::uint64_t> counts_;
   long double lo_ = 0, width_ = 0;  // bin width; long double: doubling never overflows
   // The range and 1 / width as doubles, for the per-value work (x87 division is slow).
-  double fast_lo_ = 0, fast_hi_ = 0, fast_scale_ = 0;
+  double fast_lo_ = 0, fast_hi_ = 0, fast_scale_ = 0, fast_n_ = 0;
   void cache();
-  double min_ = 0, max_ = 0;  // of the values added
+  bool started_ = false;  // the range is fixed (width_ > 0)
+  // Of the values added (the starting values give way to the first one).
+  double min_ = std::numeric_limits<double>::infinity(), max_ = -std::numeric_limits<double>::infinity();
 };
 
 }  // namespace zanj

@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "test_support.hpp"
 #include "summary/stats_accumulator.hpp"
@@ -41,6 +43,55 @@ TEST_SUITE("array_stats") {
     for (double v : {5e-324, 1e-323, 1.5e-323}) tiny.add_real(v);
     CHECK(*tiny.result(true).mean == 1e-323);
     CHECK(*tiny.result(true).std == 5e-324);  // sqrt(2/3) * 4.9e-324 rounds to the smallest subnormal
+  }
+
+  TEST_CASE("values merged by blocks give the two-pass mean and std (issue 30)") {
+    // Reference: the exact-as-possible two-pass result in long double over all values.
+    const auto reference = [](const std::vector<double>& values) {
+      long double sum = 0;
+      for (double v : values) sum += v;
+      const long double mean = sum / static_cast<long double>(values.size());
+      long double m2 = 0;
+      for (double v : values) m2 += (v - mean) * (v - mean);
+      return std::pair<double, double>{static_cast<double>(mean),
+                                       static_cast<double>(std::sqrt(m2 / static_cast<long double>(values.size())))};
+    };
+    // A large offset and a small spread (cancellation), sizes around the block's, a first
+    // value far from the rest (an outlier leading a block), and a block of huge values that
+    // takes the long double path between ordinary ones.
+    std::uint64_t state = 12345;
+    const auto noise = [&] {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      return static_cast<double>(state >> 11) / 9007199254740992.0 - 0.5;
+    };
+    for (std::size_t n : {1, 3, 255, 256, 257, 1000, 5000}) {
+      std::vector<double> values;
+      for (std::size_t i = 0; i < n; ++i) values.push_back(1e6 + 1e-3 * noise());
+      values[0] = 1e9;
+      if (n > 600) values[300] = 1e120;  // one block through Welford in long double
+      StatsAccumulator acc;
+      for (double v : values) acc.add_real(v);
+      const ArrayStats s = acc.result(true);
+      const auto [mean, std] = reference(values);
+      CAPTURE(n);
+      CHECK(*s.mean == doctest::Approx(mean).epsilon(1e-13));
+      CHECK(*s.std == doctest::Approx(std).epsilon(1e-12));
+    }
+    // Without the outliers: a tiny spread on a large offset is still resolved.
+    std::vector<double> plain;
+    for (int i = 0; i < 3000; ++i) plain.push_back(1e6 + 1e-3 * noise());
+    StatsAccumulator acc;
+    for (double v : plain) acc.add_real(v);
+    CHECK(*acc.result(true).std == doctest::Approx(reference(plain).second).epsilon(1e-9));
+    // result() in the middle of a block leaves the accumulator usable.
+    StatsAccumulator part;
+    for (int i = 0; i < 300; ++i) part.add_real(i);
+    CHECK(*part.result(true).mean == 149.5);
+    for (int i = 300; i < 600; ++i) part.add_real(i);
+    const ArrayStats whole = part.result(true);
+    CHECK(*whole.mean == 299.5);
+    CHECK(*whole.std == doctest::Approx(std::sqrt((600.0 * 600.0 - 1) / 12)).epsilon(1e-15));
+    CHECK(*whole.sum == 179700.0);
   }
 
   TEST_CASE("mean and population std over finite values; NaN and infinities counted apart") {
