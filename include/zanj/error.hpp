@@ -20,36 +20,76 @@ struct InArchive {
   std::string name;
 };
 
-/// What went wrong, the archive it concerns when one does, and the exit status. what() is the
-/// line main prints after "zanj: error: ": "ARCHIVE: REASON", or REASON alone.
+/// Names the ZIP member an Error is about, as stored (messages show it escaped).
+struct InMember {
+  std::string name;
+  /// The reason names the member in its own words ("member 'x' is encrypted"), so what() adds
+  /// no "member 'x': " of its own; the field is there all the same.
+  bool named_in_reason = false;
+};
+
+/// Names the object path an Error is about ("/" for the root), and what is there as messages
+/// call it: AtPath{"a/b"} reads "array 'a/b'".
+struct AtPath {
+  std::string path;
+  std::string noun = "array";
+};
+
+/// What went wrong, the context it concerns (archive, object path, member: each optional)
+/// and the exit status. what() is the line main prints after "zanj: error: ", composed from
+/// the fields in one place (error.cpp):
+///   [ARCHIVE ": "] [NOUN " '" PATH "': "] ["member '" MEMBER "': "] DETAIL
+/// Callers that want the archive, member or path read the fields, never the text.
 class Error : public std::runtime_error {
  public:
   /// `exit` decides the process exit status when this error reaches main.
-  explicit Error(std::string message, Exit exit = Exit::invalid)
-      : std::runtime_error(message), reason_(std::move(message)), exit_(exit) {}
+  explicit Error(std::string message, Exit exit = Exit::invalid) : Error(Context{}, std::move(message), exit) {}
   Error(InArchive archive, std::string reason, Exit exit = Exit::invalid)
-      : std::runtime_error(archive.name + ": " + reason),
-        archive_(std::move(archive.name)),
-        reason_(std::move(reason)),
-        exit_(exit) {}
+      : Error(Context{std::move(archive.name), {}, {}, {}, false}, std::move(reason), exit) {}
+  Error(InMember member, std::string detail, Exit exit = Exit::invalid)
+      : Error(Context{{}, {}, {}, std::move(member.name), member.named_in_reason}, std::move(detail), exit) {}
+  Error(InArchive archive, InMember member, std::string detail, Exit exit = Exit::invalid)
+      : Error(Context{std::move(archive.name), {}, {}, std::move(member.name), member.named_in_reason},
+              std::move(detail), exit) {}
+  Error(InArchive archive, AtPath at, std::string detail, Exit exit = Exit::invalid)
+      : Error(Context{std::move(archive.name), std::move(at.path), std::move(at.noun), {}, false}, std::move(detail),
+              exit) {}
 
   Exit exit() const noexcept { return exit_; }
   int exit_code() const noexcept { return static_cast<int>(exit_); }
   /// The archive it concerns, as messages name it; "" when none was given.
-  const std::string& archive() const noexcept { return archive_; }
-  /// What went wrong, without the archive's name (a report that lists one archive's problems).
+  const std::string& archive() const noexcept { return context_.archive; }
+  /// The ZIP member it concerns, as stored; "" when none was given.
+  const std::string& member() const noexcept { return context_.member; }
+  /// The object path it concerns ("/" for the root); "" when none was given.
+  const std::string& object_path() const noexcept { return context_.object_path; }
+  /// What went wrong, without the archive's name (a report that lists one archive's problems):
+  /// what() less its "ARCHIVE: ".
   const std::string& reason() const noexcept { return reason_; }
+  /// What went wrong, without any of the context the fields hold.
+  const std::string& detail() const noexcept { return detail_; }
   /// The message as a report about archive `name` shows it: without the archive's name when it
   /// is `name` (the report names it already), else all of what().
-  std::string message_in(std::string_view name) const { return archive_ == name ? reason_ : std::string(what()); }
+  std::string message_in(std::string_view name) const {
+    return context_.archive == name ? reason_ : std::string(what());
+  }
   /// The same error said of `name`, unless it already names an archive (an error from deep in
   /// a reader that knew no archive gets the name of the one being read, once).
-  Error in_archive(const std::string& name) const {
-    return archive_.empty() ? Error(InArchive{name}, reason_, exit_) : *this;
-  }
+  Error in_archive(const std::string& name) const;
+  /// The same error said of `member`, unless it already names a member.
+  Error in_member(InMember member) const;
+  /// The same error said of the object at `at`, unless it already names an object path.
+  Error at_path(AtPath at) const;
 
  private:
-  std::string archive_;
+  struct Context {
+    std::string archive, object_path, path_noun, member;
+    bool member_named_in_reason = false;
+  };
+  Error(Context context, std::string detail, Exit exit);
+
+  Context context_;
+  std::string detail_;
   std::string reason_;
   Exit exit_;
 };
@@ -67,6 +107,8 @@ class MemberDataError : public Error {
   MemberDataError(Kind kind, std::string message) : Error(std::move(message)), kind_(kind) {}
   MemberDataError(Kind kind, InArchive archive, std::string reason)
       : Error(std::move(archive), std::move(reason)), kind_(kind) {}
+  MemberDataError(Kind kind, InArchive archive, InMember member, std::string detail)
+      : Error(std::move(archive), std::move(member), std::move(detail)), kind_(kind) {}
   Kind kind() const noexcept { return kind_; }
 
  private:

@@ -61,10 +61,12 @@ class ArrayValues::Reader {
   /// of its data can be read there directly (see array_values.cpp); else nullopt.
   std::optional<std::uint64_t> stored_data_start(std::uint64_t needed) const;
   void report_progress(std::uint64_t member_bytes_read) const;
+  /// The error for a member whose data ends before its header said it would.
+  Error ended_early() const;
 
   const Archive* archive_;
   ArrayReadOptions options_;
-  std::string where_;                // "archive: array 'path'" for messages
+  std::string path_;                 // the object path ("/" for the root), for messages
   const ZipEntry* entry_ = nullptr;  // external only
   std::uint64_t data_offset_ = 0;    // external only: where the data starts in the member
   std::string inline_values_;        // inline only: C order, little-endian

@@ -146,7 +146,8 @@ ArrayNode with_external_data(const Archive& archive, const ArrayNode& node, Json
   if (data.kind != NodeKind::external_list) return node;
   const ZipEntry* entry = archive.find(data.list->member);
   if (!entry)
-    throw Error("\"data\" refers to member '" + printable_name(data.list->member) + "', which is not in the archive");
+    throw Error(InMember{data.list->member, true},
+                "\"data\" refers to member '" + printable_name(data.list->member) + "', which is not in the archive");
   JsonArray values;
   for_each_jsonl_value(archive, *entry, [&](std::uint64_t, const Json& value) {
     values.push_back(value);
@@ -201,9 +202,7 @@ std::optional<std::uint64_t> ArrayValues::Reader::stored_data_start(std::uint64_
 
 ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::string_view path,
                             ArrayReadOptions options)
-    : archive_(&archive),
-      options_(std::move(options)),
-      where_(archive.name() + ": array '" + (path.empty() ? std::string("/") : std::string(path)) + "'") {
+    : archive_(&archive), options_(std::move(options)), path_(path.empty() ? std::string("/") : std::string(path)) {
   try {
     if (!node.external()) {
       Json external_data;  // the values of an external "data" list, while they are decoded
@@ -216,31 +215,32 @@ ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::
     } else {
       if (node.member.empty()) throw Error("has no \"$ref\" member name");
       entry_ = archive.find(node.member);
-      if (!entry_) throw Error("refers to member '" + printable_name(node.member) + "', which is not in the archive");
+      const InMember named{node.member, true};  // the messages below name it themselves
+      if (!entry_)
+        throw Error(named, "refers to member '" + printable_name(node.member) + "', which is not in the archive");
       const NpyHeader header = read_npy_member_header(archive, *entry_, options_.npy);
-      if (auto why = numpy_refusal(header.dtype, header.shape))
-        throw NumpyRefusalError("member '" + printable_name(node.member) + "': " + *why);
+      if (auto why = numpy_refusal(header.dtype, header.shape)) throw NumpyRefusalError(InMember{node.member}, *why);
       if (!node.dtype.empty() && !dtypes_compatible(parse_dtype_name(node.dtype), header.dtype))
-        throw Error("declares dtype " + node.dtype + " but member '" + printable_name(node.member) + "' holds " +
-                    header.dtype.descr());
+        throw Error(named, "declares dtype " + node.dtype + " but member '" + printable_name(node.member) + "' holds " +
+                               header.dtype.descr());
       if (node.has_shape && node.shape != header.shape)
-        throw Error("declares shape " + shape_text(node.shape) + " but member '" + printable_name(node.member) +
-                    "' has shape " + shape_text(header.shape));
+        throw Error(named, "declares shape " + shape_text(node.shape) + " but member '" + printable_name(node.member) +
+                               "' has shape " + shape_text(header.shape));
       if (header.data_offset + header.data_bytes() > entry_->uncompressed_size)
-        throw Error("member '" + printable_name(node.member) + "' is too short: its header declares " +
-                    std::to_string(header.data_bytes()) + " bytes of data, it holds " +
-                    std::to_string(entry_->uncompressed_size - header.data_offset));
+        throw Error(named, "member '" + printable_name(node.member) + "' is too short: its header declares " +
+                               std::to_string(header.data_bytes()) + " bytes of data, it holds " +
+                               std::to_string(entry_->uncompressed_size - header.data_offset));
       stored_dtype_ = header.dtype;
       shape_ = header.shape;
       fortran_order_ = header.fortran_order;
       data_offset_ = header.data_offset;
     }
     if (stored_dtype_.itemsize == 0) throw Error("has dtype " + stored_dtype_.descr() + " with empty elements");
-  } catch (const NumpyRefusalError& e) {  // context: the array joins the message
-    throw NumpyRefusalError(where_ + ": " + e.what());
+  } catch (const NumpyRefusalError& e) {  // context: the array and the archive join the error
+    throw NumpyRefusalError(e.at_path(AtPath{path_}).in_archive(archive.name()));
   } catch (const Error& e) {          // context: likewise
     if (!e.archive().empty()) throw;  // the archive's own errors (reading a member) say where
-    throw Error(InArchive{archive.name()}, where_ + ": " + e.reason(), e.exit());
+    throw e.at_path(AtPath{path_}).in_archive(archive.name());
   }
   dtype_ = little_endian(stored_dtype_);
 }
@@ -291,9 +291,14 @@ bool ArrayValues::Reader::stream_in_order(const Selection& selection, Chunker& o
     // then the reader finishes and checks the size and CRC-32 of everything delivered.
     return chunk_end >= entry_->uncompressed_size;
   });
-  if (have && !stopped)
-    throw Error(where_ + ": member '" + printable_name(entry_->name) + "' ended before the data its header declares");
+  if (have && !stopped) throw ended_early();
   return !stopped;
+}
+
+Error ArrayValues::Reader::ended_early() const {
+  return Error(InArchive{archive_->name()}, AtPath{path_},
+               "member '" + printable_name(entry_->name) + "' ended before the data its header declares")
+      .in_member(InMember{entry_->name, true});
 }
 
 void ArrayValues::Reader::report_progress(std::uint64_t member_bytes_read) const {
@@ -313,8 +318,7 @@ void ArrayValues::Reader::read_data_prefix(std::uint64_t n, const std::function<
     delivered += take;
     return delivered < n || position >= entry_->uncompressed_size;  // at the end: let the CRC be checked
   });
-  if (delivered < n)
-    throw Error(where_ + ": member '" + printable_name(entry_->name) + "' ended before the data its header declares");
+  if (delivered < n) throw ended_early();
 }
 
 bool ArrayValues::Reader::gather(const Selection& selection, Chunker& out) const {

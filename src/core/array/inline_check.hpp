@@ -39,6 +39,8 @@ std::optional<std::string> numpy_refusal(const Dtype& dtype, const std::vector<s
 class NumpyRefusalError : public Error {
  public:
   using Error::Error;
+  /// `error`, context and all, as a refusal (after a decorator such as at_path() made it).
+  explicit NumpyRefusalError(const Error& error) : Error(error) {}
 };
 
 }  // namespace zanj

@@ -37,7 +37,6 @@ constexpr std::size_t kUsualHeader = 4096;
 }  // namespace
 
 NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, const NpyLimits& limits) {
-  const std::string where = "member '" + printable_name(entry.name) + "': ";
   try {
     // The fixed part (magic, version, length) says how much the header holds.
     std::string header = archive.read_prefix(entry, kUsualHeader);
@@ -47,9 +46,9 @@ NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, 
     NpyHeader h = parse_npy_header(header, limits);
     if (h.data_offset > entry.uncompressed_size) throw Error("header runs past the end of the member");
     return h;
-  } catch (const Error& e) {          // context: the member joins npy errors
+  } catch (const Error& e) {          // context: the member and the archive join npy errors
     if (!e.archive().empty()) throw;  // the archive's errors say where already; npy errors do not
-    throw Error(InArchive{archive.name()}, where + e.reason(), e.exit());
+    throw e.in_member(InMember{entry.name}).in_archive(archive.name());
   }
 }
 

@@ -153,7 +153,7 @@ void TreeDiffer::compare_array_values(const std::string& path, const Node& a, co
         return !(options_.stop_at_first && tracker.differing() > 0);
       });
   if (!ended_together)  // shapes agree and were checked: cannot happen
-    throw Error(InArchive{a_.name()}, "array '" + path + "': values of the two arrays ended at different places");
+    throw Error(InArchive{a_.name()}, AtPath{path}, "values of the two arrays ended at different places");
   report_.elements_compared += tracker.compared();
   if (tracker.differing() == 0) return;
   ValueDifferences v;

@@ -47,7 +47,7 @@ class ItemSource {
     }
     const ZipEntry* entry = file.archive().find(node.member());
     if (!entry)
-      throw Error(InArchive{file.name()},
+      throw Error(InArchive{file.name()}, InMember{node.member(), true},
                   "member '" + printable_name(node.member()) + "' referenced at '" + path + "' is missing");
     member_ = printable_name(node.member());  // as messages name it
     puller_ = std::make_unique<ChunkPuller>(

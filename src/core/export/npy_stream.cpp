@@ -14,8 +14,8 @@ ExportedArray::ExportedArray(const Archive& archive, const ExportArray& array)
   if (reader.external()) {
     entry_ = archive.find(array.node.member);
     if (!entry_)
-      throw Error(InArchive{archive.name()}, "array '" + array.path + "': no member '" + array.node.member + "'",
-                  Exit::invalid);
+      throw Error(InArchive{archive.name()}, AtPath{array.path}, "no member '" + array.node.member + "'", Exit::invalid)
+          .in_member(InMember{array.node.member, true});
   } else {
     header_ = make_npy_header(reader.stored_dtype(), false, reader.shape());
   }

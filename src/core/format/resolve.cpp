@@ -153,7 +153,7 @@ void write_resolved(const ZanjFile& file, JsonView node, const PathSegments& seg
       try {
         check_json_printable(v.node.array->shape);
       } catch (const Error& e) {  // context: the array joins the message
-        throw Error(InArchive{file.name()}, "array '" + v.path() + "': " + e.what(), e.exit());
+        throw Error(InArchive{file.name()}, AtPath{v.path()}, e.what(), e.exit());
       }
     }
     return !v.node.array;

@@ -28,13 +28,16 @@ struct RowSource {
 
 RowSource open_rows(const Archive& archive, const Node& node, std::string_view path) {
   const char* what = node.table ? "table" : "list";
-  std::string where = archive.name() + ": " + what + " '" + (path.empty() ? std::string("/") : std::string(path)) + "'";
+  const AtPath at{path.empty() ? std::string("/") : std::string(path), what};
+  std::string where = archive.name() + ": " + what + " '" + at.path + "'";
   if (!node.table && !node.list) throw Error("internal: rows of a node that is neither a table nor a list");
   if (node.table && node.table->inline_rows)
     return RowSource{archive, nullptr, node.table->inline_rows, std::move(where), true};
-  if (node.member().empty()) throw Error(where + ": has no \"$ref\" member name");
+  if (node.member().empty()) throw Error(InArchive{archive.name()}, at, "has no \"$ref\" member name");
   const ZipEntry* entry = archive.find(node.member());
-  if (!entry) throw Error(where + ": refers to member '" + node.member() + "', which is not in the archive");
+  if (!entry)
+    throw Error(InArchive{archive.name()}, at, "refers to member '" + node.member() + "', which is not in the archive")
+        .in_member(InMember{node.member(), true});
   return RowSource{archive, entry, JsonView(), std::move(where), node.table.has_value()};
 }
 

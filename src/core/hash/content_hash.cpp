@@ -247,7 +247,7 @@ class ContentHasher {
     if (!(n.table && n.table->inline_rows)) {
       entry = file_.archive().find(n.member());
       if (!entry)
-        throw Error(InArchive{file_.name()},
+        throw Error(InArchive{file_.name()}, InMember{n.member(), true},
                     "member '" + printable_name(n.member()) + "' referenced at '" + path + "' is missing");
     }
     if (is_pandas_table(n)) return pandas_table(n, entry, path);

@@ -66,10 +66,9 @@ JsonView find_node(JsonView root, const NodeTarget& target, std::string_view arc
                                      target.segments.begin() + static_cast<std::ptrdiff_t>(matched));
   const JsonView parent = follow_path(root, parent_segments);
   const std::string parent_path = parent_segments.empty() ? "the root" : "'" + join_path(parent_segments) + "'";
-  throw Error(InArchive{std::string(archive_name)}, "no object at path '" + target.path + "': " + parent_path +
-                                                        " has no '" + escape_path_segment(target.segments[matched]) +
-                                                        "'" + near_child(parent, target.segments[matched]) + "; " +
-                                                        describe_children(parent));
+  throw Error(InArchive{std::string(archive_name)}, AtPath{target.path, "no object at path"},
+              parent_path + " has no '" + escape_path_segment(target.segments[matched]) + "'" +
+                  near_child(parent, target.segments[matched]) + "; " + describe_children(parent));
 }
 
 }  // namespace zanj

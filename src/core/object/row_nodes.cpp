@@ -12,6 +12,9 @@
 namespace zanj {
 namespace {
 
+/// How messages introduce a path that names nothing: "no object at path 'a/b': ...".
+constexpr const char* kNoObjectAt = "no object at path";
+
 /// A row index as a path segment: decimal digits only, as `ls` prints them.
 std::optional<std::uint64_t> row_index(const std::string& segment) {
   std::uint64_t index = 0;
@@ -124,8 +127,8 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
     if (rows.table && rows.table->inline_rows) {  // a table an old release wrote inline
       const JsonView held = rows.table->inline_rows;
       if (*index >= held.size())
-        throw Error(InArchive{file.name()}, "no object at path '" + target.path + "': '" + prefix + "' has no row " +
-                                                rest[matched] + " (it has " + std::to_string(held.size()) + ")");
+        throw Error(InArchive{file.name()}, AtPath{target.path, kNoObjectAt},
+                    "'" + prefix + "' has no row " + rest[matched] + " (it has " + std::to_string(held.size()) + ")");
       found.rows.push_back(std::make_shared<const Json>(held[static_cast<std::size_t>(*index)].copy()));
       at = view_of(*found.rows.back());
       done += matched + 1;
@@ -144,8 +147,9 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
       return false;
     });
     if (!row)
-      throw Error(InArchive{file.name()}, "no object at path '" + target.path + "': '" + prefix + "' has no row " +
-                                              rest[matched] + " (member '" + entry->name + "' has fewer lines)");
+      throw Error(InArchive{file.name()}, AtPath{target.path, kNoObjectAt},
+                  "'" + prefix + "' has no row " + rest[matched] + " (member '" + entry->name + "' has fewer lines)")
+          .in_member(InMember{entry->name, true});
     found.rows.push_back(row);
     at = view_of(*row);
     done += matched + 1;
@@ -156,8 +160,8 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
   }
   const std::string parent =
       join_path(PathSegments(segments.begin(), segments.begin() + static_cast<std::ptrdiff_t>(missing)));
-  throw Error(InArchive{file.name()}, "no object at path '" + target.path + "': '" + parent +
-                                          "' (inside a row) has no '" + escape_path_segment(segments[missing]) + "'");
+  throw Error(InArchive{file.name()}, AtPath{target.path, kNoObjectAt},
+              "'" + parent + "' (inside a row) has no '" + escape_path_segment(segments[missing]) + "'");
 }
 
 }  // namespace zanj

@@ -46,7 +46,7 @@ void for_each_item(const ZanjFile& file, const Node& node, const std::string& pa
   }
   const ZipEntry* entry = file.archive().find(node.member());
   if (!entry)
-    throw Error(InArchive{file.name()},
+    throw Error(InArchive{file.name()}, InMember{node.member(), true},
                 "member '" + printable_name(node.member()) + "' referenced at '" + path + "' is missing");
   for_each_jsonl_value(file.archive(), *entry, [&](std::uint64_t, const Json& item) {
     take(view_of(item));

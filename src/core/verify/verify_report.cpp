@@ -259,7 +259,9 @@ void add_read_failure(VerifyReport& report, const ZipEntry& entry, const Error& 
         break;
     }
   }
-  add_problem(report, code, entry.name, "", message);
+  // The member the error names, when it names one (an error of the member's reader may
+  // concern another: a row's array); else the member being read.
+  add_problem(report, code, error.member().empty() ? entry.name : error.member(), error.object_path(), message);
 }
 
 Code directory_fault_code(DirectoryFault fault) {

@@ -90,9 +90,9 @@ void Archive::read(const ZipEntry& entry, const ChunkSink& sink) const {
 
 std::string Archive::read_all(const ZipEntry& entry, std::uint64_t max_bytes) const {
   if (entry.uncompressed_size > max_bytes)
-    throw Error(InArchive{impl_->name}, "member '" + entry.name + "' declares " +
-                                            std::to_string(entry.uncompressed_size) + " bytes, over the limit of " +
-                                            std::to_string(max_bytes));
+    throw Error(InArchive{impl_->name}, InMember{entry.name, true},
+                "member '" + entry.name + "' declares " + std::to_string(entry.uncompressed_size) +
+                    " bytes, over the limit of " + std::to_string(max_bytes));
   // The declared size is a claim, not a fact: nothing is reserved for it. The string grows
   // (geometrically) only as decoded bytes arrive, and decoding stops at the declared size.
   std::string out;

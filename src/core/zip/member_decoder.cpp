@@ -251,8 +251,7 @@ std::unique_ptr<MemberDecoder> decoder_for(std::uint16_t method, std::uint64_t d
 }
 
 /// Reads go by the central directory; the local header must describe the same member.
-template <class Who>
-void check_local_header(const ZipEntry& e, const LocalHeader& h, const std::string& archive_name, const Who& who) {
+void check_local_header(const ZipEntry& e, const LocalHeader& h, const std::string& archive_name) {
   const bool deferred = (h.flags & kFlagDescriptor) != 0;  // CRC-32 and sizes in a data descriptor
   const auto same = [&](std::uint64_t local, std::uint64_t central) {
     return local == central || (deferred && local == 0);
@@ -271,8 +270,8 @@ void check_local_header(const ZipEntry& e, const LocalHeader& h, const std::stri
             same(h.zip64_uncompressed_size.value_or(e.uncompressed_size), e.uncompressed_size),
         "uncompressed size");
   if (!differ.empty())
-    throw Error(InArchive{archive_name},
-                who() + ": central directory and local header disagree (" + differ + "); not read");
+    throw Error(InArchive{archive_name}, InMember{e.name},
+                "central directory and local header disagree (" + differ + "); not read");
 }
 
 /// Deflated members up to this size (both ways) are decoded whole, by libdeflate.
@@ -368,25 +367,26 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
                    const MemberStreamOptions& options, const ChunkSink& sink) {
   // Built only for a message: many small members must not pay a string each.
   const auto who_text = [&] { return "member '" + entry.name + "'"; };
+  const auto named = [&] { return InMember{entry.name, true}; };  // the messages name it themselves
   const bool whole = options.prefix == UINT64_MAX;
   if (entry.encrypted())
-    throw MemberDataError(Kind::undecodable, InArchive{archive_name}, who_text() + " is encrypted");
+    throw MemberDataError(Kind::undecodable, InArchive{archive_name}, named(), who_text() + " is encrypted");
   auto decoder = decoder_for(entry.method, entry.uncompressed_size);
   if (!decoder)
-    throw MemberDataError(Kind::undecodable, InArchive{archive_name},
+    throw MemberDataError(Kind::undecodable, InArchive{archive_name}, named(),
                           who_text() + " uses compression " + method_name(entry.method) + ", which zanj does not read");
   LocalHeader local;
   try {
     local = read_local_header(source, entry);
   } catch (const Error& e) {  // context: the member joins the message
-    throw Error(InArchive{archive_name}, who_text() + ": " + e.what(), e.exit());
+    throw Error(InArchive{archive_name}, InMember{entry.name}, e.what(), e.exit());
   }
-  check_local_header(entry, local, archive_name, who_text);
+  check_local_header(entry, local, archive_name);
   const std::uint64_t ratio = allowed_ratio(entry.method, options.max_ratio);
   const bool physical = ratio == method_physical_ratio(entry.method);  // over it is a lie, not a choice
   if (whole && declares_excess_ratio(entry, options.max_ratio))
     throw MemberDataError(
-        Kind::too_long, InArchive{archive_name},
+        Kind::too_long, InArchive{archive_name}, named(),
         who_text() + " declares " + std::to_string(entry.uncompressed_size) + " bytes from " +
             std::to_string(entry.compressed_size) + ", over " +
             (physical              ? method_name(entry.method) + "'s maximum of " + std::to_string(ratio) + ":1"
@@ -394,9 +394,9 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
                                    : "the ratio limit of " + std::to_string(ratio) + ":1 (--max-ratio)") +
             "; not decoded");
   if (whole && entry.uncompressed_size > options.max_member_bytes)
-    throw Error(InArchive{archive_name}, who_text() + " declares " + std::to_string(entry.uncompressed_size) +
-                                             " bytes, over the limit of " + std::to_string(options.max_member_bytes) +
-                                             " (raise with --max-member-bytes); not decoded");
+    throw Error(InArchive{archive_name}, named(),
+                who_text() + " declares " + std::to_string(entry.uncompressed_size) + " bytes, over the limit of " +
+                    std::to_string(options.max_member_bytes) + " (raise with --max-member-bytes); not decoded");
 
   if (whole && entry.method == static_cast<std::uint16_t>(ZipMethod::deflate) && entry.compressed_size <= kSmallWhole &&
       entry.uncompressed_size <= kSmallWhole && decode_small_whole(source, entry, local, sink))
@@ -426,7 +426,8 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
     try {
       step = decoder->decode(std::string_view(input.get() + in_pos, in_len - in_pos), output.get(), out_capacity);
     } catch (const Error& e) {  // context: the member joins the message
-      throw MemberDataError(Kind::undecodable, InArchive{archive_name}, who_text() + " cannot be decoded: " + e.what());
+      throw MemberDataError(Kind::undecodable, InArchive{archive_name}, named(),
+                            who_text() + " cannot be decoded: " + e.what());
     }
     in_pos += step.consumed;
     consumed += step.consumed;
@@ -435,14 +436,14 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
       if (!whole) chunk = chunk.substr(0, static_cast<std::size_t>(options.prefix - produced));
       if (whole && produced + chunk.size() > entry.uncompressed_size)
         throw MemberDataError(
-            Kind::too_long, InArchive{archive_name},
+            Kind::too_long, InArchive{archive_name}, named(),
             who_text() + " inflates past its declared size of " + std::to_string(entry.uncompressed_size) + " bytes");
       std::uint64_t allowed = 0;
       if (__builtin_mul_overflow(ratio, consumed, &allowed) || __builtin_add_overflow(allowed, kRatioSlack, &allowed))
         allowed = UINT64_MAX;
       if (produced + chunk.size() > allowed)
         throw MemberDataError(
-            Kind::too_long, InArchive{archive_name},
+            Kind::too_long, InArchive{archive_name}, named(),
             who_text() + " expands more than " + std::to_string(ratio) + ":1 while decoding (" +
                 (physical ? method_name(entry.method) + "'s maximum" : std::string("ratio limit, --max-ratio")) +
                 "); reading stopped");
@@ -453,18 +454,19 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
     if (step.finished) break;
     if (step.consumed == 0 && step.produced == 0) {
       if (in_pos < in_len)
-        throw MemberDataError(Kind::undecodable, InArchive{archive_name},
+        throw MemberDataError(Kind::undecodable, InArchive{archive_name}, named(),
                               who_text() + " cannot be decoded: the decoder stalls");
       if (fed == entry.compressed_size) break;  // every compressed byte used, the stream never ended
     }
   }
   if (!whole) return;
   if (produced != entry.uncompressed_size)
-    throw MemberDataError(Kind::too_short, InArchive{archive_name},
+    throw MemberDataError(Kind::too_short, InArchive{archive_name}, named(),
                           who_text() + " is truncated: " + std::to_string(produced) + " of " +
                               std::to_string(entry.uncompressed_size) + " bytes");
   if (crc != entry.crc32)
-    throw MemberDataError(Kind::crc_mismatch, InArchive{archive_name}, who_text() + " is corrupt: CRC-32 mismatch");
+    throw MemberDataError(Kind::crc_mismatch, InArchive{archive_name}, named(),
+                          who_text() + " is corrupt: CRC-32 mismatch");
 }
 
 }  // namespace zanj

@@ -171,6 +171,36 @@ TEST_SUITE("array_values") {
                          Error);
   }
 
+  TEST_CASE("an array's errors carry the archive, the object path and the member as fields") {
+    std::vector<float> four{1, 2, 3, 4};
+    Archive a = memory_archive(
+        {{"short.npy", npy_member("<f4", false, {8}, bytes_of(four))}, {"text.npy", "not an npy member"}});
+    auto error_of = [&](const Json& j) -> Error {
+      try {
+        ArrayValues(a, *classify(j).array, "state_dict/w");
+      } catch (const Error& e) {
+        return e;
+      }
+      FAIL("no error");
+      return Error("");
+    };
+    const Error missing = error_of(reference_json("y.npy", "float32", "[4]"));
+    CHECK(missing.archive() == "test.zanj");
+    CHECK(missing.object_path() == "state_dict/w");
+    CHECK(missing.member() == "y.npy");
+    // Said once: the archive is not repeated before the array.
+    CHECK(std::string(missing.what()) ==
+          "test.zanj: array 'state_dict/w': refers to member 'y.npy', which is not in the archive");
+    const Error short_member = error_of(reference_json("short.npy", "float32", "[8]"));
+    CHECK(short_member.member() == "short.npy");
+    CHECK(short_member.detail().rfind("member 'short.npy' is too short", 0) == 0);
+    const Error bad_header = error_of(reference_json("text.npy", "float32", "[4]"));
+    // From the npy header reader, which names the archive and the member: passed on as it is.
+    CHECK(bad_header.member() == "text.npy");
+    CHECK(bad_header.object_path() == "");
+    CHECK(std::string(bad_header.what()).rfind("test.zanj: member 'text.npy': ", 0) == 0);
+  }
+
   TEST_CASE("corrupt member data stops the stream with an Error") {
     ZanjFile z(kCorpus + "/malformed/bad_crc.zanj");
     const ArrayValues v(z.archive(), *classify(z.root().find("big_array")).array, "big_array");

@@ -26,6 +26,14 @@ TEST_SUITE("member_reader") {
     Archive a = open_corpus("basic.zanj");
     CHECK_THROWS_WITH_AS(read_npy_member_header(a, *a.find("long_list.jsonl")),
                          doctest::Contains("member 'long_list.jsonl'"), Error);
+    try {
+      read_npy_member_header(a, *a.find("long_list.jsonl"));
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(e.member() == "long_list.jsonl");
+      CHECK(e.archive() == a.name());
+      CHECK(e.reason() == "member 'long_list.jsonl': " + e.detail());
+    }
   }
 
   TEST_CASE("jsonl lines stream in order") {

@@ -119,6 +119,22 @@ TEST_SUITE("verify_report") {
     CHECK(other.errors.at(0).message == "/tmp/spool: Input/output error");
   }
 
+  TEST_CASE("a read failure's member and path come from the Error's fields when it has them") {
+    ZipEntry e;
+    e.name = "rows.jsonl";
+    VerifyReport r;  // reading rows.jsonl failed on another member (a row's array)
+    add_read_failure(r, e,
+                     Error(InArchive{"a.zanj"}, AtPath{"rows/0/w"}, "values ended early").in_member(InMember{"w.npy"}),
+                     "a.zanj");
+    CHECK(r.errors.at(0).member == "w.npy");
+    CHECK(r.errors.at(0).path == "rows/0/w");
+    CHECK(r.errors.at(0).message == "array 'rows/0/w': member 'w.npy': values ended early");
+    VerifyReport plain;  // no member in the error: the one being read
+    add_read_failure(plain, e, Error(InArchive{"a.zanj"}, "cannot read member header"), "a.zanj");
+    CHECK(plain.errors.at(0).member == "rows.jsonl");
+    CHECK(plain.errors.at(0).path == "");
+  }
+
   TEST_CASE("directory errors map to codes (pinned to read_zip_directory's real messages)") {
     const auto zip = build_zip({{"a.txt", "hello"}, {"b.txt", "world"}});
     CHECK(code_for(zip.bytes) == "no error");

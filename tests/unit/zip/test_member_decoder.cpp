@@ -135,6 +135,13 @@ TEST_SUITE("member_decoder") {
     m.uncompressed_size = std::uint64_t{3} << 30;  // 3 GiB from a few bytes: a lie the data shows
     const Archive liar = open_bytes(raw_zip({m}));
     CHECK_THROWS_WITH_AS(read_chunked(liar, liar.entries().front()), doctest::Contains("truncated"), MemberDataError);
+    try {
+      read_chunked(liar, liar.entries().front());
+      FAIL("no error");
+    } catch (const MemberDataError& e) {  // the member is a field; the message names it once
+      CHECK(e.member() == "m");
+      CHECK(e.reason().rfind("member 'm' is truncated: ", 0) == 0);
+    }
     ResourceLimits limits;
     limits.max_member_bytes = std::uint64_t{1} << 30;
     const Archive capped = open_bytes(raw_zip({m}), limits);
@@ -172,6 +179,14 @@ TEST_SUITE("member_decoder") {
     CHECK(read_chunked(z, *z.find("a.npy")) == "AAAA");
     CHECK_THROWS_WITH_AS(read_chunked(z, *z.find("b.npy")), doctest::Contains("disagree (name)"), Error);
     CHECK_THROWS_AS(z.read_prefix(*z.find("b.npy"), 4), Error);
+    try {
+      read_chunked(z, *z.find("b.npy"));
+      FAIL("no error");
+    } catch (const Error& e) {
+      CHECK(e.member() == "b.npy");  // a field, not only text
+      CHECK(e.detail().rfind("central directory and local header disagree (name", 0) == 0);
+      CHECK(e.reason() == "member 'b.npy': " + e.detail());
+    }
   }
 
   TEST_CASE("unsupported methods and encryption are undecodable") {
