@@ -20,7 +20,8 @@ std::string compose_reason(const Context& c, const std::string& detail) {
 }
 
 std::string with_archive(const std::string& archive, std::string reason) {
-  return archive.empty() ? reason : archive + ": " + reason;
+  if (archive.empty()) return reason;
+  return archive + ": " + reason;
 }
 
 }  // namespace

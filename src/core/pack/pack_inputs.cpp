@@ -68,8 +68,8 @@ class Planner {
   }
 
   /// Plan an .npz already open into `slot`, found at object path `path`.
-  void add_npz(std::shared_ptr<const Archive> archive, Json& slot, const JsonArray& path) {
-    slot = npz(std::move(archive), path);
+  void add_npz(const std::shared_ptr<const Archive>& archive, Json& slot, const JsonArray& path) {
+    slot = npz(archive, path);
   }
   /// Plan a .safetensors file's bytes, held open, into `slot`.
   void add_safetensors(const std::shared_ptr<const ByteSource>& bytes, const std::string& name, Json& slot,
@@ -103,7 +103,7 @@ class Planner {
     notes_.insert(notes_.end(), plan.notes.begin(), plan.notes.end());
   }
 
-  Json npz(std::shared_ptr<const Archive> archive, const JsonArray& prefix) {
+  Json npz(const std::shared_ptr<const Archive>& archive, const JsonArray& prefix) {
     const std::string& path = archive->name();
     std::vector<const ZipEntry*> entries;
     for (const ZipEntry& e : archive->entries()) entries.push_back(&e);
@@ -211,14 +211,14 @@ InputKind input_kind(const std::string& path) {
   return InputKind::json;
 }
 
-PackPlan plan_npz(std::shared_ptr<const Archive> npz, const PackSettings& settings) {
+PackPlan plan_npz(const std::shared_ptr<const Archive>& npz, const PackSettings& settings) {
   Planner planner(settings);
   Json root;
-  planner.add_npz(std::move(npz), root, {});
+  planner.add_npz(npz, root, {});
   return planner.finish(std::move(root));
 }
 
-PackPlan plan_safetensors(std::shared_ptr<const ByteSource> bytes, const std::string& name,
+PackPlan plan_safetensors(const std::shared_ptr<const ByteSource>& bytes, const std::string& name,
                           const PackSettings& settings) {
   Planner planner(settings);
   Json root;

@@ -158,9 +158,9 @@ struct PackJob::Plan {
 
 /// Plan the archive for an .npz already opened (from a URL, standard input): its arrays as a
 /// lone input's dict, as plan_pack plans a local one.
-PackPlan plan_npz(std::shared_ptr<const Archive> npz, const PackSettings& settings);
+PackPlan plan_npz(const std::shared_ptr<const Archive>& npz, const PackSettings& settings);
 /// The same for a .safetensors file's bytes, `name` naming them in messages.
-PackPlan plan_safetensors(std::shared_ptr<const ByteSource> bytes, const std::string& name,
+PackPlan plan_safetensors(const std::shared_ptr<const ByteSource>& bytes, const std::string& name,
                           const PackSettings& settings);
 /// Plan the archive for `inputs` (prepare_pack's plan; the tests look inside it).
 PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings);

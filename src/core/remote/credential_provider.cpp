@@ -102,7 +102,7 @@ void CredentialProvider::refresh(const std::string& why) {
 
 std::shared_ptr<const RequestCredentials> CredentialProvider::current() {
   std::lock_guard lock(mutex_);
-  const std::shared_ptr<const RequestCredentials> held = credentials_;  // a refresh replaces credentials_
+  std::shared_ptr<const RequestCredentials> held = credentials_;  // a refresh replaces credentials_
   if (!held->temporary || !held->expires) return held;
   const CredentialTime expires = *held->expires, now = clock_();
   if (now < expires - refresh_margin(obtained_, expires) || now < next_try_) return held;
