@@ -6,6 +6,7 @@
 
 #include "diagnostics.hpp"
 #include "inputs.hpp"
+#include "json_output.hpp"
 #include "operands.hpp"
 #include "output.hpp"
 #include "zanj/hash.hpp"
@@ -41,8 +42,8 @@ ContentDigest digest_of(const std::string& file, const HashOptions& options, Jso
 /// Hash each file; an unreadable or invalid one is reported and the others still hashed.
 int run_hash(const HashCliOptions& opt) {
   int status = 0;
-  const auto error_line = [&](const std::string& file, const std::string& message) {
-    if (opt.json) write_out(to_json(Json(JsonObject{{"file", file}, {"error", message}})) + "\n");
+  const auto error_line = [&](const std::string& file, const Error& e) {
+    if (opt.json) write_out(to_json(Json(operand_error_json(file, e))) + "\n");
   };
   const std::vector<std::string> files = expand_operands(opt.files, opt.shard, status, error_line);
   const bool alone = opt.files.size() == 1 && files.size() == 1;  // its error is the command's
@@ -71,7 +72,7 @@ int run_hash(const HashCliOptions& opt) {
         if (errors[i]) {
           error(errors[i]->what());
           status = std::max(status, errors[i]->exit_code());
-          error_line(files[i], errors[i]->what());
+          error_line(files[i], *errors[i]);
           errors[i].reset();
         }
         write_out(lines[i]);

@@ -7,13 +7,13 @@
 #include "diagnostics.hpp"
 #include "info_model.hpp"
 #include "inputs.hpp"
+#include "json_output.hpp"
 #include "operands.hpp"
 #include "output.hpp"
 #include "style.hpp"
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
 #include "zanj/many_archives.hpp"
-#include "zanj/summary.hpp"
 #include "zanj/summary.hpp"
 #include "zanj/archive.hpp"
 
@@ -159,8 +159,8 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
 
 int run_info(const InfoOptions& opt) {
   int status = 0;
-  const auto error_line = [&](const std::string& file, const std::string& message) {
-    if (opt.json) write_out(to_json(Json(JsonObject{{"file", file}, {"error", message}})) + "\n");
+  const auto error_line = [&](const std::string& file, const Error& e) {
+    if (opt.json) write_out(to_json(Json(operand_error_json(file, e))) + "\n");
   };
   const std::vector<std::string> files = expand_operands(opt.files, opt.shard, status, error_line);
   const bool alone = opt.files.size() == 1 && files.size() == 1;  // its error is the command's
@@ -189,7 +189,7 @@ int run_info(const InfoOptions& opt) {
         if (errors[i]) {
           error(errors[i]->what());  // go on with the other files
           status = std::max(status, errors[i]->exit_code());
-          error_line(files[i], errors[i]->what());
+          error_line(files[i], *errors[i]);
           errors[i].reset();
         }
         write_out(texts[i]);

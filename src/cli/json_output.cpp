@@ -68,4 +68,11 @@ Json difference_json(const Difference& d) {
   return Json(std::move(o));
 }
 
+JsonObject operand_error_json(const std::string& file, const Error& e) {
+  JsonObject line{{"file", file}, {"error", std::string(e.what())}};
+  if (!e.member().empty()) line.emplace_back("member", e.member());
+  if (!e.object_path().empty()) line.emplace_back("path", e.object_path());
+  return line;
+}
+
 }  // namespace zanj::cli

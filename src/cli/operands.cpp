@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "diagnostics.hpp"
 #include "inputs.hpp"
@@ -50,9 +51,9 @@ CLI::Option* add_shard_option(CLI::App* app, std::string& text) {
           ""));
 }
 
-std::vector<std::string> expand_operands(
-    const std::vector<std::string>& given, const std::string& shard_text, int& status,
-    const std::function<void(const std::string&, const std::string&)>& on_failure) {
+std::vector<std::string> expand_operands(const std::vector<std::string>& given, const std::string& shard_text,
+                                         int& status,
+                                         const std::function<void(const std::string&, const Error&)>& on_failure) {
   const Shard shard = shard_text.empty() ? Shard{} : parse_shard(shard_text);  // before any listing
   std::vector<std::string> files;
   for (const std::string& operand : given) {
@@ -60,19 +61,19 @@ std::vector<std::string> expand_operands(
       files.push_back(operand);
       continue;
     }
-    std::string problem;
+    std::optional<Error> problem;
     try {
       std::vector<std::string> matches = expand_bucket_pattern(operand, open_options().remote);
       info(operand + ": " + std::to_string(matches.size()) + " objects match");
-      if (matches.empty()) problem = operand + ": no object matches the pattern";
+      if (matches.empty()) problem = Error(operand + ": no object matches the pattern", Exit::usage);
       files.insert(files.end(), std::make_move_iterator(matches.begin()), std::make_move_iterator(matches.end()));
     } catch (const Error& e) {
-      problem = e.what();
+      problem = e;
     }
-    if (problem.empty()) continue;
-    error(problem);
+    if (!problem) continue;
+    error(problem->what());
     status = std::max(status, static_cast<int>(Exit::usage));
-    if (on_failure) on_failure(operand, problem);
+    if (on_failure) on_failure(operand, *problem);
   }
   if (shard.count == 1) return files;
   std::vector<std::string> mine;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "zanj/error.hpp"
+
 namespace zanj::cli {
 
 /// --shard K/N: keep the operands at positions K, K+N, K+2N, ... (0 ≤ K < N) of the expanded list.
@@ -21,10 +23,9 @@ CLI::Option* add_shard_option(CLI::App* app, std::string& text);
 
 /// What is left of `given` once every bucket pattern is replaced by the URLs it matches (sorted)
 /// and `shard` keeps its share. A pattern that matches nothing, or whose bucket cannot be
-/// listed, is left out and reported: an error line naming it, `on_failure(pattern, message)`
+/// listed, is left out and reported: an error line naming it, `on_failure(pattern, error)`
 /// (a --json line), and `status` raised to 2. Other operands stay as they are, in order.
-std::vector<std::string> expand_operands(
-    const std::vector<std::string>& given, const std::string& shard, int& status,
-    const std::function<void(const std::string&, const std::string&)>& on_failure = {});
+std::vector<std::string> expand_operands(const std::vector<std::string>& given, const std::string& shard, int& status,
+                                         const std::function<void(const std::string&, const Error&)>& on_failure = {});
 
 }  // namespace zanj::cli

@@ -119,18 +119,18 @@ int run_verify(const VerifyCliOptions& opt) {
   // asks for nothing there, so not then.
   const bool annotate = under_github_actions() && !opt.json && !opt.quiet;
   int status = 0;
-  const auto error_line = [&](const std::string& file, const std::string& message) {
-    if (opt.json && !opt.quiet)  // every operand has its line, so a script sees what was not checked
-      write_out(to_json(Json(JsonObject{
-                    {"file", input_display_name(file)}, {"ok", false}, {"strict", opt.strict}, {"error", message}})) +
-                "\n");
+  const auto error_line = [&](const std::string& file, const Error& e) {
+    if (!opt.json || opt.quiet) return;  // every operand has its line, so a script sees what was not checked
+    JsonObject line = operand_error_json(input_display_name(file), e);
+    line.insert(line.begin() + 1, {{"ok", false}, {"strict", opt.strict}});
+    write_out(to_json(Json(std::move(line))) + "\n");
   };
   const std::vector<std::string> files = expand_operands(opt.files, opt.shard, status, error_line);
   const JobSplit split = split_jobs(jobs_or_default(opt.jobs), files.size());
   options.threads = split.threads_each;
   std::vector<VerifyOutcome> outcomes;  // one per archive; kept after its turn for --junit only
   outcomes.reserve(files.size());
-  std::vector<int> failed_with(files.size(), 0);
+  std::vector<std::optional<Error>> failures(files.size());  // an archive that could not be read
   for (const std::string& file : files) outcomes.push_back(VerifyOutcome{file, std::nullopt, {}});
   run_in_order(
       files.size(), split.archives_at_once,
@@ -141,15 +141,16 @@ int run_verify(const VerifyCliOptions& opt) {
         } catch (const Error& e) {  // the file could not be read after all: go on with the others
           if (is_output_closed(e)) throw;
           outcomes[i].error = e.what();
-          failed_with[i] = e.exit_code();
+          failures[i] = e;
         }
       },
       [&](std::size_t i) {
         VerifyOutcome& outcome = outcomes[i];
-        if (!outcome.error.empty()) {
+        if (failures[i]) {
           error(outcome.error);
-          status = std::max(status, failed_with[i]);
-          error_line(outcome.file, outcome.error);
+          status = std::max(status, failures[i]->exit_code());
+          error_line(outcome.file, *failures[i]);
+          failures[i].reset();
         }
         if (outcome.report && !outcome.report->ok(opt.strict))
           status = std::max(status, static_cast<int>(Exit::invalid));

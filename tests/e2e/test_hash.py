@@ -250,6 +250,20 @@ class HashTest(ZanjTest):
         broken = self.make("broken.zanj", w_member=npy_bytes("<f4", (3, 4), b"\0" * 8))
         self.assertEqual(run("hash", broken).code, 1)
 
+    def test_json_error_lines_name_member_and_path(self):
+        # An archive that cannot be hashed gets its own --json line; the member and object path
+        # the error concerns are fields a script reads, not words to parse out of the message.
+        good = self.make("good.zanj")
+        r = run("hash", "--json", corpus("malformed", "missing_external.zanj"), good, self.path("none.zanj"))
+        self.assertEqual(r.code, 2)
+        lines = [json.loads(x) for x in r.text.splitlines()]
+        self.assertEqual(len(lines), 3)
+        self.assertEqual(lines[0]["member"], "big_array.npy")
+        self.assertEqual(lines[0]["path"], "big_array")
+        self.assertIn("which is not in the archive", lines[0]["error"])
+        self.assertIn("digest", lines[1])
+        self.assertEqual(set(lines[2]), {"file", "error"})  # no member or path to name
+
     def test_standard_input(self):
         path = self.make("base.zanj")
         with open(path, "rb") as f:
