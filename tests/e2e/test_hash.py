@@ -264,6 +264,19 @@ class HashTest(ZanjTest):
         self.assertIn("digest", lines[1])
         self.assertEqual(set(lines[2]), {"file", "error"})  # no member or path to name
 
+    def test_bad_table_row_names_table_and_member(self):
+        root = {"table": {"__muutils_format__": "pandas.DataFrame:external", "$ref": "table.jsonl",
+                          "len(data)": 2, "columns": ["a"], "data[0]": {"a": 1}}}
+        bad = write_reference_zanj(self.path("bad.zanj"), root, {"table.jsonl": jsonl_bytes([{"a": 1}, [2]])})
+        r = run("hash", "--json", bad, self.make("good.zanj"))
+        self.assertEqual(r.code, 1)
+        line = json.loads(r.text.splitlines()[0])
+        self.assertEqual((line["member"], line["path"]), ("table.jsonl", "table"))
+        self.assertIn(bad + ": table 'table': member 'table.jsonl': table row 2 is a JSON array", r.err)
+        r = run("diff", bad, bad)  # diff cannot compare what it cannot read: trouble, exit 2
+        self.assertEqual(r.code, 2)
+        self.assertIn(bad + ": table 'table': table row 2 is a JSON array", r.err)
+
     def test_standard_input(self):
         path = self.make("base.zanj")
         with open(path, "rb") as f:

@@ -68,8 +68,8 @@ class ItemSource {
     ++position_;
     try {
       current_ = parse_json(line_, member_ + " line " + std::to_string(position_), line_limits_);
-    } catch (const Error& e) {  // context: the archive joins the message
-      throw Error(InArchive{file_.name()}, e.what());
+    } catch (const Error& e) {  // context: the archive joins the error
+      throw e.in_archive(file_.name());
     }
     return &current_;
   }
@@ -155,10 +155,8 @@ std::vector<FrameColumn> frame_columns(const ZanjFile& file, const Node& node, c
   std::uint64_t number = 0;
   try {
     while (const Json* row = rows.next()) schema.add_row(*row, ++number);
-  } catch (const Error& e) {  // context: the table joins the message
-    const std::string what = e.what();
-    if (what.rfind(file.name() + ":", 0) == 0) throw;
-    throw Error(InArchive{file.name()}, "table at '" + path + "': " + what);
+  } catch (const Error& e) {  // context: the table and the archive join the error
+    throw e.at_path(AtPath{path, "table"}).in_archive(file.name());
   }
   return schema.result(node.table->columns);
 }

@@ -256,7 +256,7 @@ Json replace_value(JsonView root, const PathSegments& segments, Json value, bool
     }
     // find_node says what is there instead, with a near key, as cat does.
     if (!next) find_node(root, NodeTarget{join_path(segments), segments, ""}, archive_name);
-    if (!next) throw Error(InArchive{std::string(archive_name)}, "no value at path '" + join_path(segments) + "'");
+    if (!next) throw Error(InArchive{std::string(archive_name)}, AtPath{join_path(segments), "path"}, "no value there");
     at = next;
   }
   *at = std::move(value);

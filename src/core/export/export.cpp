@@ -167,8 +167,8 @@ ExportSummary write_safetensors(const ZanjFile& file, const ExportPlan& plan, co
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     std::vector<std::uint64_t> shape = arrays[i].shape();
-    const std::string where = file.name() + ": array '" + plan.arrays[i].path + "'";
-    std::string dtype = safetensors_dtype(arrays[i].dtype(), settings.cast, shape, where);
+    std::string dtype =
+        safetensors_dtype(arrays[i].dtype(), settings.cast, shape, InArchive{file.name()}, AtPath{plan.arrays[i].path});
     tensors.push_back({plan.arrays[i].name, std::move(dtype), std::move(shape), arrays[i].value_bytes()});
     total += arrays[i].value_bytes();
   }

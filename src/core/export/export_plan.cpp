@@ -55,13 +55,14 @@ class ExportPlanner {
     std::string name;
     for (std::size_t i = root_depth; i < segments.size(); ++i) {
       if (segments[i].empty())
-        throw Error(archive_ + ": array '" + join_path(segments) + "' has an empty key in its path; it cannot be named",
-                    Exit::invalid);
+        throw Error(InArchive{archive_}, AtPath{join_path(segments)},
+                    "has an empty key in its path; it cannot be named", Exit::invalid);
       if (!name.empty()) name += '/';
       name += segments[i];
     }
     if (!names_.insert(name).second)
-      throw Error(archive_ + ": two arrays would both be named '" + printable_name(name) +
+      throw Error(InArchive{archive_}, AtPath{join_path(segments)},
+                  "two arrays would both be named '" + printable_name(name) +
                       "' (keys joined by '/'); export their subtrees separately",
                   Exit::invalid);
     const ArrayNode& a = *node.array;

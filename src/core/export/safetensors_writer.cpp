@@ -5,7 +5,8 @@
 
 namespace zanj {
 
-std::string safetensors_dtype(const Dtype& dtype, bool cast, std::vector<std::uint64_t>& shape, std::string_view what) {
+std::string safetensors_dtype(const Dtype& dtype, bool cast, std::vector<std::uint64_t>& shape,
+                              const InArchive& archive, const AtPath& at) {
   const std::uint32_t size = dtype.itemsize;
   switch (dtype.kind) {
     case DtypeKind::boolean:
@@ -22,16 +23,16 @@ std::string safetensors_dtype(const Dtype& dtype, bool cast, std::vector<std::ui
         shape.push_back(2);  // (real, imaginary) pairs, as torch.view_as_real gives them
         return "F" + std::to_string(size * 4);
       }
-      throw Error(std::string(what) + ": safetensors has no dtype for " + dtype.numpy_name() +
+      throw Error(archive, at,
+                  "safetensors has no dtype for " + dtype.numpy_name() +
                       " (--cast stores complex values as float pairs on a last axis of 2)",
                   Exit::invalid);
     case DtypeKind::bytes:
     case DtypeKind::unicode:
       break;
   }
-  throw Error(
-      std::string(what) + ": safetensors has no dtype for " + dtype.numpy_name() + "; export it to .npz instead",
-      Exit::invalid);
+  throw Error(archive, at, "safetensors has no dtype for " + dtype.numpy_name() + "; export it to .npz instead",
+              Exit::invalid);
 }
 
 std::string safetensors_header(const std::vector<SafetensorsTensor>& tensors,

@@ -21,9 +21,11 @@ struct SafetensorsTensor {
 };
 
 /// The safetensors dtype of values delivered as `dtype` (little-endian numbers), or throws
-/// Error (invalid) naming the dtype and `what` for one safetensors lacks (strings; complex
-/// unless `cast`, which appends an axis of 2 to `shape` and names the part's float type).
-std::string safetensors_dtype(const Dtype& dtype, bool cast, std::vector<std::uint64_t>& shape, std::string_view what);
+/// Error (invalid) about the array `at` of `archive`, naming the dtype, for one safetensors
+/// lacks (strings; complex unless `cast`, which appends an axis of 2 to `shape` and names the
+/// part's float type).
+std::string safetensors_dtype(const Dtype& dtype, bool cast, std::vector<std::uint64_t>& shape,
+                              const InArchive& archive, const AtPath& at);
 
 /// Length prefix plus the padded JSON header for these tensors, laid out in order.
 std::string safetensors_header(const std::vector<SafetensorsTensor>& tensors,

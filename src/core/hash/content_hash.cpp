@@ -274,11 +274,9 @@ class ContentHasher {
     for_each_item(n, entry, [&](const Json& row, std::uint64_t number) {
       try {
         schema.add_row(row, number);
-      } catch (const Error& e) {  // context: the table joins the message
-        throw Error(InArchive{file_.name()},
-                    (entry ? "member '" + printable_name(n.member()) + "' (table at '" + path + "')"
-                           : "table at '" + path + "'") +
-                        ": " + e.what());
+      } catch (const Error& e) {  // context: the table, its member and the archive join the error
+        const Error at_table = e.at_path(AtPath{path, "table"});
+        throw(entry ? at_table.in_member(InMember{n.member()}) : at_table).in_archive(file_.name());
       }
     });
     const std::vector<FrameColumn> columns = schema.result(n.table->columns);
@@ -324,8 +322,8 @@ class ContentHasher {
       Json value;
       try {
         value = parse_json(line, printable_name(n.member()) + " line " + std::to_string(++number), line_limits);
-      } catch (const Error& e) {  // context: the archive joins the message
-        throw Error(InArchive{file_.name()}, e.what());
+      } catch (const Error& e) {  // context: the archive joins the error
+        throw e.in_archive(file_.name());
       }
       take(value, number);
     };
