@@ -111,7 +111,7 @@ void ZipWriter::begin_member(const std::string& name, const ZipMemberOptions& op
   if (impl_->finished) throw Error("internal: member added to a finished ZIP");
   if (impl_->member) throw Error("internal: member '" + name + "' begun inside '" + impl_->member->name + "'");
   if (name.empty() || name.size() > 0xFFFF || !is_valid_utf8(name))
-    throw Error(name_ + ": cannot name a member '" + printable_name(name) + "'");
+    throw Error(InArchive{name_}, "cannot name a member '" + printable_name(name) + "'");
   Entry e;
   e.name = name;
   e.flags = is_ascii(name) ? 0 : kFlagUtf8;
@@ -173,7 +173,7 @@ void ZipWriter::end_member() {
   impl_->member.reset();
   const bool large = e.uncompressed > kZip64Limit || e.compressed > kZip64Limit;
   if (large && !impl_->member_zip64)
-    throw Error(name_ + ": member '" + e.name + "' grew past 2 GiB without a Zip64 header");
+    throw Error(InArchive{name_}, InMember{e.name}, "over 2 GiB without a Zip64 header");
   if (large) e.version = kZip64Version;
   if (e.flags & kFlagDescriptor)
     write_data_descriptor(e, impl_->member_zip64);
@@ -227,8 +227,7 @@ void ZipWriter::copy_member(const ByteSource& source, const ZipEntry& entry) {
     const std::uint64_t length =
         descriptor_at(source, end, entry.crc32, entry.compressed_size, entry.uncompressed_size);
     if (length == 0)
-      throw Error(name_ + ": member '" + printable_name(entry.name) +
-                  "' has no data descriptor agreeing with the central directory");
+      throw Error(InArchive{name_}, InMember{entry.name}, "no data descriptor agrees with the central directory");
     end += length;
   }
   Entry e;
