@@ -138,7 +138,7 @@ Command setup_hash(CLI::App& parent) {
       "hash", "Content digests of archives, the same however the object is stored; --check verifies a lock");
   app->add_option("FILE", opt->files,
                   "Archives to hash (- reads one from standard input); with --check, the archive to check")
-      ->transform(input_operand());
+      ->transform(input_file());
   app->add_option("--algorithm", opt->algorithm, "Digest algorithm: sha256 (default), sha512, sha3-256, blake2b512")
       ->type_name("NAME")
       ->check(CLI::IsMember(hash_algorithms()));

@@ -205,7 +205,7 @@ Command setup_info(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand("info", "Summarize archives: members, sizes, when and how they were saved");
   app->add_option("FILE", opt->files, "Archives to describe (- reads one from standard input)")
       ->required()
-      ->transform(input_operand());
+      ->transform(input_file());
   app->add_flag("--json", opt->json, "One JSON object per file, for scripts");
   app->add_flag("--handlers", opt->handlers, "Include the handlers' source code from zanj_cfg");
   app->add_flag("--no-members", opt->no_members, "Do not list the ZIP members");

@@ -113,18 +113,7 @@ void add_transfer_json(JsonObject& object, const Archive& archive) {
 CLI::Validator input_file() {
   return CLI::Validator(
       [](std::string& path) -> std::string {
-        path = set_aside_url_credentials(path, open_options().remote);  // from here on, the URL without user:password
-        if (const std::string problem = input_problem(path); !problem.empty())
-          throw Error(path + ": " + problem, Exit::usage);
-        return {};
-      },
-      "");
-}
-
-CLI::Validator input_operand() {
-  return CLI::Validator(
-      [](std::string& path) -> std::string {
-        path = set_aside_url_credentials(path, open_options().remote);  // checked when opened, one by one
+        path = set_aside_url_credentials(path, open_options().remote);  // checked when opened
         return {};
       },
       "");

@@ -25,16 +25,13 @@ void apply_remote_options();
 /// object; nothing for a local file.
 void add_transfer_json(JsonObject& object, const Archive& archive);
 
-/// CLI11 check (used with ->transform: it rewrites a URL without its user:password) for an input archive: "-", a URL,
-/// or a readable file that is not a directory. A bad path stops the run before any work with `zanj: error: PATH: No
-/// such file or directory`, exit 2. (It throws zanj::Error rather than returning CLI11's message so that the message
-/// and exit status are the same as when opening fails later.)
+/// CLI11 transform for an input archive ("-", a URL or a file): it sets a URL's user:password
+/// aside (from here on the URL is held without them). The path is checked when it is opened
+/// (`zanj: error: PATH: No such file or directory`, exit 2), not while the command line is
+/// parsed: a mistyped option is then reported as that, with its near name, even when it made a
+/// word after it look like the FILE; and a command that reads several archives (verify, info,
+/// hash) gives the one that cannot be read its own error line and still reads the others.
 CLI::Validator input_file();
-/// The same for a command that reads several archives (verify, info, hash): the URL's
-/// user:password set aside, but the path is only checked when that archive is opened, so that
-/// one path that cannot be read gets its own error line and the others are still read (the
-/// exit status is then 2, the worst).
-CLI::Validator input_operand();
 
 /// --jobs when it was not given: ZANJ_JOBS (a whole CI job's setting, for every command that
 /// has --jobs), else 0, which the core reads as the CPUs this process may use (its affinity

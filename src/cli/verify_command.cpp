@@ -178,7 +178,7 @@ Command setup_verify(CLI::App& parent) {
       "verify", "Check that archives are whole, consistent and safe; exit status for CI (0 valid, 1 invalid)");
   app->add_option("FILE", opt->files, "Archives to check ('-' for standard input)")
       ->required()
-      ->transform(input_operand());
+      ->transform(input_file());
   app->add_flag("-q,--quiet", opt->quiet, "Print nothing; the exit status says it all");
   app->add_flag("-v,--verbose", opt->verbose, "List every problem on its own line, not grouped by code");
   app->add_flag("--json", opt->json, "One JSON report per file, one per line");

@@ -56,6 +56,16 @@ class Suggestions(ZanjTest):
                 self.assertIn(f"did you mean '{near}'?", r.err)
                 self.assertIn(f"Run 'zanj {command} --help' for usage.", r.err)
 
+    def test_mistyped_option_that_takes_the_next_word_as_file(self):
+        # "--kindd array FILE": the typo is not an option, so "array" lands in FILE's place. The
+        # typo is the mistake to report, not "array: No such file or directory".
+        for args in (["ls", "--kindd", "array", BASIC], ["stats", "--hits", "10", BASIC]):
+            with self.subTest(command=args[0]):
+                r = run(*args)
+                self.assertEqual(r.code, 2, r.err)
+                self.assertIn(f"not expected: {args[1]}; did you mean", r.err)
+                self.assertNotIn("No such file", r.err)
+
     def test_near_object_paths_from_every_command(self):
         for args in (["ls", BASIC, "nested/deepr"], ["stats", BASIC, "nested/deepr"], ["cat", BASIC, "nested/deepr"]):
             with self.subTest(command=args[0]):
