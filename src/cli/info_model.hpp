@@ -1,5 +1,5 @@
 #pragma once
-// How `zanj info` prints a model card (zanj/model_card.hpp): the indented "model" block of
+// How `zanj info` prints a model card (zanj/summary.hpp): the indented "model" block of
 // the text output and the "model" object of --json. The analysis is the core's.
 #include <string>
 

@@ -1,4 +1,4 @@
-// `edit` and `set` (zanj/edit.hpp): a new object for an archive, every other member copied as
+// `edit` and `set` (zanj/pack.hpp): a new object for an archive, every other member copied as
 // stored, the result held to verify's checks before it replaces anything.
 #include "zanj/pack.hpp"
 

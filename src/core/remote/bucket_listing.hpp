@@ -1,7 +1,7 @@
 #pragma once
 // The names of a bucket's objects under a prefix, every page of them: S3's ListObjectsV2
 // (continuation tokens) and GCS's objects.list (page tokens). What bucket patterns are expanded
-// from (include/zanj/bucket_patterns.hpp). Signed and authorized as reads are (the same
+// from (include/zanj/many_archives.hpp). Signed and authorized as reads are (the same
 // credentials chain); -v logs one line per page.
 #include <string>
 #include <vector>

@@ -1,4 +1,4 @@
-// The model card of `zanj info` (zanj/model_card.hpp): what a state dict and the keys beside
+// The model card of `zanj info` (zanj/summary.hpp): what a state dict and the keys beside
 // it say about a model, read from the tree alone.
 #include "zanj/summary.hpp"
 

@@ -17,8 +17,8 @@ namespace zanj {
 /// (Neumaier's, the same order as one value at a time), its own mean and squared deviations
 /// are taken in double (two passes over the block, in cache), and it is merged into the
 /// running mean and M2 with Chan et al.'s pairwise formula in long double: one long double
-/// division per block instead of one per value (issue 30: the per-value x87 division was most
-/// of a report's statistics time).
+/// division per block instead of one per value (the per-value x87 division was most of a
+/// report's statistics time).
 /// The totals are long double: x86-64's 80-bit format (and the 128-bit one of other 64-bit
 /// Linux targets) has 15 exponent bits, so differences and their squares cannot overflow or
 /// underflow for any finite double, and subnormal inputs are exact. In double, [1e308,
