@@ -1,5 +1,11 @@
 #include "remote/bucket_listing.hpp"
 
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <system_error>
+
+#include "base/unicode.hpp"
 #include "json/json_parse.hpp"
 #include "remote/gcs_address.hpp"
 #include "remote/http_call.hpp"
@@ -15,8 +21,21 @@ namespace {
 // the same token must not loop for ever).
 constexpr int kMaxPages = 100000;
 
+/// The code point of a character reference's body ("#233", "#xE9"); none when it is malformed
+/// or not a Unicode scalar value (the text is then kept as it is).
+std::optional<char32_t> character_reference(std::string_view entity) {
+  if (entity.size() < 2 || entity[0] != '#') return std::nullopt;
+  const bool hex = entity[1] == 'x' || entity[1] == 'X';
+  const std::string_view digits = entity.substr(hex ? 2 : 1);
+  std::uint32_t code = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), code, hex ? 16 : 10);
+  if (ec != std::errc{} || end != digits.data() + digits.size() || digits.empty()) return std::nullopt;
+  if (code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return std::nullopt;
+  return static_cast<char32_t>(code);
+}
+
 /// `text` with XML's five named entities and numeric references decoded (S3 escapes '&', '<'
-/// and the like in keys).
+/// and the like in keys, and writes control characters as references).
 std::string xml_decode(std::string_view text) {
   std::string out;
   out.reserve(text.size());
@@ -41,29 +60,10 @@ std::string xml_decode(std::string_view text) {
       out += '"';
     else if (entity == "apos")
       out += '\'';
-    else if (entity.size() > 1 && entity[0] == '#') {
-      const bool hex = entity[1] == 'x' || entity[1] == 'X';
-      unsigned long code = 0;
-      try {
-        code = std::stoul(std::string(entity.substr(hex ? 2 : 1)), nullptr, hex ? 16 : 10);
-      } catch (const std::exception&) {
-        code = 0;
-      }
-      // UTF-8 of the code point (S3 writes control characters this way).
-      if (code < 0x80) {
-        out += static_cast<char>(code);
-      } else if (code < 0x800) {
-        out += static_cast<char>(0xC0 | (code >> 6)), out += static_cast<char>(0x80 | (code & 0x3F));
-      } else if (code < 0x10000) {
-        out += static_cast<char>(0xE0 | (code >> 12)), out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (code & 0x3F));
-      } else {
-        out += static_cast<char>(0xF0 | (code >> 18)), out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((code >> 6) & 0x3F)), out += static_cast<char>(0x80 | (code & 0x3F));
-      }
-    } else {
+    else if (const std::optional<char32_t> code = character_reference(entity))
+      append_utf8(out, *code);
+    else
       out += text.substr(i, end - i + 1);  // not an entity S3 writes: kept as it is
-    }
     i = end;
   }
   return out;
@@ -160,7 +160,7 @@ std::vector<std::string> list_bucket(const RemoteUrl& bucket, const std::string&
     ListingPage listed;
     try {
       listed = s3 ? parse_s3_listing(reply.body) : parse_gcs_listing(reply.body);
-    } catch (const Error& e) {
+    } catch (const Error& e) {  // context: the pattern joins the message
       fail(e.what());
     }
     for (std::string& name : listed.names)

@@ -21,6 +21,15 @@ TEST_CASE("an S3 ListObjectsV2 page: keys decoded, the token only when truncated
   CHECK(last.next.empty());
 }
 
+TEST_CASE("an S3 key's character references: decimal and hex decoded, malformed ones kept as text") {
+  const auto page = zanj::parse_s3_listing(
+      "<ListBucketResult><Contents><Key>a&#x41;&#9;b</Key></Contents>"
+      "<Contents><Key>c&#1114112;&#xD800;&#zz;&#;&#12x;d</Key></Contents></ListBucketResult>");
+  REQUIRE(page.names.size() == 2);
+  CHECK(page.names[0] == "aA\tb");
+  CHECK(page.names[1] == "c&#1114112;&#xD800;&#zz;&#;&#12x;d");  // past U+10FFFF, a surrogate, not digits
+}
+
 TEST_CASE("a GCS objects.list page: items' names and nextPageToken") {
   const auto page = zanj::parse_gcs_listing(
       R"({"kind":"storage#objects","items":[{"name":"r/a.zanj"},{"name":"r/b.zanj"}],"nextPageToken":"2"})");
