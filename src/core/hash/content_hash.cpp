@@ -9,9 +9,11 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <atomic>
 #include <functional>
 #include <memory>
+#include <numeric>
 #include <optional>
 #include <unordered_map>
 
@@ -152,22 +154,34 @@ class ContentHasher {
   }
 
   /// Dicts by sorted key (key order does not count, as in Python's dict equality); a
-  /// format-keyed object (dataclass, other class) also by its format.
+  /// format-keyed object (dataclass, other class) also by its format. Keys are views into the
+  /// document and the sort moves indices: a dict of 264,000 keys costs no copy of its keys and
+  /// no hash table, and its message streams into the digest.
   std::optional<std::string> mapping(const Node& n, const std::string& path, bool included, bool tree) {
-    auto children = node_children(n);
-    // A repeated key: the last value wins (Python's json), in the first one's place.
-    std::unordered_map<std::string_view, std::size_t> last;
-    for (std::size_t i = 0; i < children.size(); ++i) last[children[i].first] = i;
-    std::vector<std::pair<std::string, std::string>> digests;  // key, child digest
+    struct Child {
+      std::string_view key;
+      JsonView value;
+    };
+    std::vector<Child> children;
+    children.reserve(n.json.size());
+    for (const auto [key, value] : n.json.members())
+      if (n.format_key.empty() || key != n.format_key) children.push_back({key, value});
+    std::vector<std::uint32_t> by_key(children.size());
+    std::iota(by_key.begin(), by_key.end(), 0U);
+    std::stable_sort(by_key.begin(), by_key.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return children[a].key < children[b].key; });
+    // Digested in document order (what the collecting walk's member order relies on). A
+    // repeated key never reaches here: the parser keeps the last value in the first one's
+    // place, as Python's json does, and every tree is a parsed document.
+    std::vector<std::optional<std::string>> digests(children.size());
+    bool any = false;
     for (std::size_t i = 0; i < children.size(); ++i) {
-      const auto found = last.find(children[i].first);
-      if (found == last.end()) continue;  // a later copy of a key already taken
-      const auto& [key, value] = children[found->second];
-      last.erase(found);
-      if (auto d = node(value, child_path(path, key), included, tree)) digests.emplace_back(key, *d);
+      digests[i] = node(children[i].value, child_path(path, children[i].key), included, tree);
+      any = any || digests[i].has_value();
     }
-    if (!included && digests.empty()) return std::nullopt;
-    std::sort(digests.begin(), digests.end());
+    if (!included && !any) return std::nullopt;
+    constexpr std::size_t kFlushAt = 64 * 1024;
+    std::unique_ptr<Digest> digest = pool_.take();
     std::string message;
     if (n.kind == NodeKind::dict) {
       message += hash::kDictTag;
@@ -175,11 +189,20 @@ class ContentHasher {
       message += hash::kObjectTag;
       hash::append_text(message, n.format);
     }
-    for (const auto& [key, digest] : digests) {
-      hash::append_text(message, key);
-      message += digest;
+    for (std::size_t k = 0; k < by_key.size(); ++k) {
+      const std::uint32_t i = by_key[k];
+      if (k > 0 && children[i].key == children[by_key[k - 1]].key)
+        throw Error("internal error: a dict with a repeated key reached the hash");
+      if (!digests[i]) continue;
+      hash::append_text(message, children[i].key);
+      message += *digests[i];
+      if (message.size() >= kFlushAt) {
+        digest->update(message);
+        message.clear();
+      }
     }
-    return pool_.of(message);
+    digest->update(message);
+    return pool_.finish(std::move(digest));
   }
 
   std::optional<std::string> list(const Node& n, const std::string& path, bool included, bool tree) {
