@@ -382,7 +382,8 @@ class GcsServer(LoopbackServer):
       (499); ifGenerationMatch=0 refuses an existing object (412) when the session opens and when
       it completes. `short_keep` makes the first chunk of each session keep only that many bytes
       (the 308 says so, and the client must send the rest again); `fail_chunk` answers 403 to
-      that chunk (1 for the first); `chunk_delay` sleeps before answering each chunk.
+      that chunk (1 for the first); `chunk_delay` sleeps before answering each chunk, and
+      `media_delay` before answering each media request (a slow read).
 
     With `tokens` set, every storage request needs `Authorization: Bearer T` with T in it
     (else 401); `requests` records (method, path, headers); `replace_after` bumps an object's
@@ -404,7 +405,7 @@ class GcsServer(LoopbackServer):
         self.objects = {}  # name -> [bytes, generation]
         self.requests, self.lock, self.replace_after, self.media_count = [], threading.Lock(), None, 0
         self.sessions, self.cancelled = {}, []  # session id -> {"name", "data", "no_clobber", "chunks"}
-        self.short_keep, self.fail_chunk, self.chunk_delay = None, None, 0
+        self.short_keep, self.fail_chunk, self.chunk_delay, self.media_delay = None, None, 0, 0
         self.token_lifetime, self.expiry, self.refused = None, {}, 0  # token -> time.time() it expires
         server = self
 
@@ -475,6 +476,7 @@ class GcsServer(LoopbackServer):
                 if query.get("alt") != "media":
                     return self.reply(200, {"kind": "storage#object", "bucket": server.bucket, "name": name,
                                             "generation": str(generation), "size": str(len(data))})
+                time.sleep(server.media_delay)
                 if "ifGenerationMatch" in query and query["ifGenerationMatch"] != str(generation):
                     return self.reply(412, {"error": {"code": 412, "message": "Precondition Failed"}})
                 headers = {"ETag": f'"g{generation}"', "x-goog-generation": str(generation)}
