@@ -83,6 +83,16 @@ std::string input_problem(const std::string& path);
 /// gs://bucket/object.
 bool is_remote_url(std::string_view path);
 
+/// Credentials for s3:// and gs:// URLs, found once and shared: every URL, bucket listing and
+/// upload opened with options holding the same cache uses the same credentials, resolved the
+/// first time one needs them (one token exchange with STS, a container endpoint, IMDS or Google's
+/// OAuth and metadata servers, however many archives a command reads) and refreshed before they
+/// expire, by one thread while the others wait. Opaque; a command makes one
+/// (make_credential_cache) and every copy of its RemoteOptions shares it. One cache serves one
+/// environment and one set of options: what a single command has.
+class CredentialCache;
+std::shared_ptr<CredentialCache> make_credential_cache();
+
 /// How URLs are fetched (the global options --connect-timeout, --idle-timeout, --retries,
 /// --insecure, --download, --download-max, --speed-limit, --speed-time, --deadline and
 /// --http-header).
@@ -110,6 +120,9 @@ struct RemoteOptions {
   /// URLs as given, user:password included, by the URL set_aside_url_credentials left without
   /// them: what is requested when that URL is opened. Never printed.
   std::map<std::string, std::string, std::less<>> url_credentials;
+  /// Shared credentials (make_credential_cache); nullptr: each URL, listing and upload finds its
+  /// own.
+  std::shared_ptr<CredentialCache> credential_cache;
 };
 
 /// `url` without the user:password it may carry ("https://u:p@host/x" gives "https://host/x"),

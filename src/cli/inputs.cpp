@@ -99,6 +99,9 @@ void apply_remote_options() {
       rest.remove_prefix(std::min(end + 1, rest.size()));
     }
   }
+  // One set of credentials for the whole command, however many s3:// or gs:// URLs it reads or
+  // lists: one token exchange, not one per archive.
+  remote.credential_cache = make_credential_cache();
   remote.log = [](const std::string& line) { info(line); };
   remote.warn = [](const std::string& line) { warn(line); };
 }

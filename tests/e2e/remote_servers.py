@@ -135,6 +135,30 @@ http {{
         self.stop()
 
 
+class QuietHandler(http.server.BaseHTTPRequestHandler):
+    """What every fake's request handler shares: HTTP/1.1 (kept-alive connections, as real
+    servers keep them), no log lines on the test's output, and reply(): a status, a body (bytes,
+    text, or a dict or list sent as JSON) with its Content-Length, and headers."""
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def reply(self, status, body=b"", headers=None):
+        import json
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body).encode()
+            headers = dict(headers or {}, **{"Content-Type": "application/json"})
+        elif isinstance(body, str):
+            body = body.encode()
+        self.send_response(status)
+        self.send_header("Content-Length", str(len(body)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(body)
+
+
 class LoopbackServer:
     """An HTTP test server on 127.0.0.1 (a free port), serving on a thread of its own, that stops
     by itself after LIFETIME seconds if a test does not stop it: the servers below are these
@@ -178,12 +202,7 @@ class FaultServer(LoopbackServer):
         self.counts, self.lock, self.headers = {}, threading.Lock(), []
         server = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(QuietHandler):
             def do_GET(self):
                 server.handle(self)
 
@@ -328,12 +347,7 @@ class RecordingProxy(LoopbackServer):
         target = urllib.parse.urlsplit(upstream)
         proxy = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(QuietHandler):
             def do_GET(self):
                 proxy.requests.append((self.command, self.path, dict(self.headers.items())))
                 status = fault(self.command, self.path, dict(self.headers.items())) if fault else None
@@ -341,11 +355,7 @@ class RecordingProxy(LoopbackServer):
                 if delay:
                     time.sleep(delay(self.command, self.path))
                 if status:
-                    status, text = status if isinstance(status, tuple) else (status, b"")
-                    self.send_response(status)
-                    self.send_header("Content-Length", str(len(text)))
-                    self.end_headers()
-                    self.wfile.write(text)
+                    self.reply(*(status if isinstance(status, tuple) else (status, b"")))
                     return
                 connection = http.client.HTTPConnection(target.hostname, target.port, timeout=10)
                 connection.request(self.command, self.path, body=body if body else None,
@@ -382,7 +392,8 @@ class GcsServer(LoopbackServer):
       (499); ifGenerationMatch=0 refuses an existing object (412) when the session opens and when
       it completes. `short_keep` makes the first chunk of each session keep only that many bytes
       (the 308 says so, and the client must send the rest again); `fail_chunk` answers 403 to
-      that chunk (1 for the first); `chunk_delay` sleeps before answering each chunk.
+      that chunk (1 for the first); `chunk_delay` sleeps before answering each chunk, and
+      `media_delay` before answering each media request (a slow read).
 
     With `tokens` set, every storage request needs `Authorization: Bearer T` with T in it
     (else 401); `requests` records (method, path, headers); `replace_after` bumps an object's
@@ -404,27 +415,11 @@ class GcsServer(LoopbackServer):
         self.objects = {}  # name -> [bytes, generation]
         self.requests, self.lock, self.replace_after, self.media_count = [], threading.Lock(), None, 0
         self.sessions, self.cancelled = {}, []  # session id -> {"name", "data", "no_clobber", "chunks"}
-        self.short_keep, self.fail_chunk, self.chunk_delay = None, None, 0
+        self.short_keep, self.fail_chunk, self.chunk_delay, self.media_delay = None, None, 0, 0
         self.token_lifetime, self.expiry, self.refused = None, {}, 0  # token -> time.time() it expires
         server = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
-            def reply(self, status, body=b"", headers=None):
-                if isinstance(body, (dict, list)):
-                    body = json.dumps(body).encode()
-                    headers = dict(headers or {}, **{"Content-Type": "application/json"})
-                self.send_response(status)
-                self.send_header("Content-Length", str(len(body)))
-                for k, v in (headers or {}).items():
-                    self.send_header(k, v)
-                self.end_headers()
-                self.wfile.write(body)
-
+        class Handler(QuietHandler):
             def do_POST(self):
                 raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 body = raw.decode(errors="replace")
@@ -475,6 +470,7 @@ class GcsServer(LoopbackServer):
                 if query.get("alt") != "media":
                     return self.reply(200, {"kind": "storage#object", "bucket": server.bucket, "name": name,
                                             "generation": str(generation), "size": str(len(data))})
+                time.sleep(server.media_delay)
                 if "ifGenerationMatch" in query and query["ifGenerationMatch"] != str(generation):
                     return self.reply(412, {"error": {"code": 412, "message": "Precondition Failed"}})
                 headers = {"ETag": f'"g{generation}"', "x-goog-generation": str(generation)}
@@ -653,20 +649,7 @@ class PutServer(LoopbackServer):
         self.objects, self.requests, self.fail, self.lock = {}, [], None, threading.Lock()
         server = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
-            def reply(self, status, body=b"", headers=None):
-                self.send_response(status)
-                self.send_header("Content-Length", str(len(body)))
-                for k, v in (headers or {}).items():
-                    self.send_header(k, v)
-                self.end_headers()
-                self.wfile.write(body)
-
+        class Handler(QuietHandler):
             def do_PUT(self):
                 path = self.path.split("?", 1)[0]
                 with server.lock:
@@ -718,19 +701,10 @@ class AwsCredentialServer(LoopbackServer):
         self.lifetime, self.expiry = lifetime, {}  # token -> time.time() it expires
         server = self
 
-        class Handler(http.server.BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(QuietHandler):
             def reply(self, status, body, content_type="application/json"):
-                body = body.encode() if isinstance(body, str) else json.dumps(body).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", content_type)
-                self.send_header("Content-Length", str(len(body)))
-                self.end_headers()
-                self.wfile.write(body)
+                body = body if isinstance(body, str) else json.dumps(body)
+                QuietHandler.reply(self, status, body, {"Content-Type": content_type})
 
             def read_body(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0"))).decode()

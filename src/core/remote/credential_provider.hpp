@@ -5,8 +5,9 @@
 // can outlive them. A CredentialProvider hands out the current credentials and resolves the
 // same source again when they come within a margin of their expiry (5 minutes, or a quarter of
 // their lifetime when that is shorter), or once when a server rejects them (401, 403, S3's
-// ExpiredToken). There is one per opened URL, upload or listing, shared by the threads that
-// send its requests: one thread refreshes, under a mutex, while the others wait for the
+// ExpiredToken). There is one per command and kind of URL when its options hold a
+// CredentialCache (credential_cache.hpp; else one per opened URL, upload or listing), shared
+// by the threads that send its requests: one thread refreshes, under a mutex, while the others wait for the
 // result. The clock is passed in, so tests can move time on. Nothing here is process-wide.
 #include <chrono>
 #include <functional>

@@ -1,6 +1,7 @@
 #include "remote/gcs_address.hpp"
 
 #include "json/json_parse.hpp"
+#include "remote/credential_cache.hpp"
 #include "remote/credentials_gcp.hpp"
 #include "remote/http_call.hpp"
 #include "zanj/error.hpp"
@@ -23,15 +24,26 @@ RequestCredentials request_credentials(const GcpCredentials& credentials, Creden
 
 std::shared_ptr<CredentialProvider> gcs_credential_provider(const std::string& what, const Environment& environment,
                                                             const RemoteOptions& options, CredentialClock clock) {
-  if (!clock) clock = [] { return std::chrono::system_clock::now(); };
-  const GcpCredentials credentials = credentials_for(what, [&] { return gcp_credentials(environment, options); });
-  if (options.log) options.log(what + ": credentials: " + credentials.source);
-  auto again = [credentials, what, environment, options, clock] {
-    return credentials_for(
-        what, [&] { return request_credentials(gcp_credentials_again(credentials, environment, options), clock()); });
-  };
-  return std::make_shared<CredentialProvider>(request_credentials(credentials, clock()), std::move(again), what,
-                                              options.log, clock);
+  return shared_credentials(
+             options, "gs",
+             [&] {
+               if (!clock) clock = [] { return std::chrono::system_clock::now(); };
+               const GcpCredentials credentials =
+                   credentials_for(what, [&] { return gcp_credentials(environment, options); });
+               if (options.log) options.log(what + ": credentials: " + credentials.source);
+               // Kept without options' cache, which may hold the provider (s3_address.cpp).
+               RemoteOptions own = options;
+               own.credential_cache.reset();
+               auto again = [credentials, what, environment, own, clock] {
+                 return credentials_for(what, [&] {
+                   return request_credentials(gcp_credentials_again(credentials, environment, own), clock());
+                 });
+               };
+               return SharedCredentials{std::make_shared<CredentialProvider>(request_credentials(credentials, clock()),
+                                                                             std::move(again), what, own.log, clock),
+                                        ""};
+             })
+      .provider;
 }
 
 std::string gcs_endpoint(const Environment& environment) {

@@ -10,6 +10,7 @@
 #include "base/text_trim.hpp"
 #include "io/temp_file.hpp"
 #include "remote/curl_library.hpp"
+#include "remote/curl_setup.hpp"
 
 namespace zanj {
 namespace {
@@ -74,23 +75,18 @@ HttpReply perform_once(const HttpCall& call, const RemoteOptions& options) {
   CURL* h = handle.get();
   Received received{&reply};
   char error[CURL_ERROR_SIZE] = {};
-  curl.easy_setopt(h, CURLOPT_URL, call.url.c_str());
-  curl.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-  const double connect = call.connect_timeout > 0 ? call.connect_timeout : options.connect_timeout;
-  curl.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(connect * 1000));
-  set_speed_and_deadline(h, options);
-  if (call.total_timeout > 0 && call.total_timeout < seconds_left(options))
-    curl.easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(call.total_timeout * 1000));
-  curl.easy_setopt(h, CURLOPT_USERAGENT, "zanj");
-  if (options.insecure) {
-    curl.easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
-    curl.easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
-  }
-  if (!call.sigv4.empty()) {
-    curl.easy_setopt(h, CURLOPT_AWS_SIGV4, call.sigv4.c_str());
-    curl.easy_setopt(h, CURLOPT_USERPWD, call.user_password.c_str());
-  }
+  CurlHeaders headers;
+  for (const std::string& header : call.headers) headers.add(header);
+  if (call.method != "GET") headers.add("Expect:");  // no 100-continue round trip
+  CurlSetup setup;
+  setup.url = &call.url;
+  setup.connect_timeout = call.connect_timeout;
+  setup.total_timeout = call.total_timeout;
+  setup.sigv4 = &call.sigv4;
+  setup.user_password = &call.user_password;
+  setup.headers = &headers;
+  setup.error = error;
+  set_up_curl(h, setup, options);
   const bool despite_interrupt = call.despite_interrupt;
   curl.easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
   curl.easy_setopt(h, CURLOPT_XFERINFOFUNCTION, &on_progress);
@@ -108,17 +104,11 @@ HttpReply perform_once(const HttpCall& call, const RemoteOptions& options) {
     curl.easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(call.body.size()));
     if (call.method == "PUT") curl.easy_setopt(h, CURLOPT_CUSTOMREQUEST, "PUT");
   }
-  curl_slist* headers = nullptr;
-  for (const std::string& header : call.headers) headers = curl.slist_append(headers, header.c_str());
-  if (call.method != "GET") headers = curl.slist_append(headers, "Expect:");  // no 100-continue round trip
-  if (headers) curl.easy_setopt(h, CURLOPT_HTTPHEADER, headers);
   curl.easy_setopt(h, CURLOPT_HEADERFUNCTION, &on_header);
   curl.easy_setopt(h, CURLOPT_HEADERDATA, &received);
   curl.easy_setopt(h, CURLOPT_WRITEFUNCTION, &on_body);
   curl.easy_setopt(h, CURLOPT_WRITEDATA, &received);
-  curl.easy_setopt(h, CURLOPT_ERRORBUFFER, error);
   const CURLcode code = curl.easy_perform(h);
-  curl.slist_free_all(headers);
   if (received.too_long) {
     reply = HttpReply{};
     reply.problem = "the response is longer than 1 MiB";
@@ -139,31 +129,6 @@ std::string HttpReply::header(const std::string& name) const {
   for (const auto& [key, value] : headers)
     if (key == name) return value;
   return {};
-}
-
-double seconds_left(const RemoteOptions& options) {
-  if (options.deadline <= 0) return std::numeric_limits<double>::infinity();
-  const std::chrono::duration<double> spent = std::chrono::steady_clock::now() - options.start;
-  return options.deadline - spent.count();
-}
-
-std::string deadline_passed(const RemoteOptions& options) {
-  std::string seconds = std::to_string(options.deadline);
-  seconds.erase(seconds.find_last_not_of('0') + 1);
-  if (!seconds.empty() && seconds.back() == '.') seconds.pop_back();
-  return "the --deadline of " + seconds + " s passed";
-}
-
-void set_speed_and_deadline(void* curl_handle, const RemoteOptions& options) {
-  const CurlLibrary& curl = curl_library();
-  CURL* h = static_cast<CURL*>(curl_handle);
-  const bool limit = options.speed_limit > 0;
-  curl.easy_setopt(h, CURLOPT_LOW_SPEED_LIMIT,
-                   limit ? static_cast<long>(std::min<std::uint64_t>(options.speed_limit, 1L << 30)) : 1L);
-  curl.easy_setopt(h, CURLOPT_LOW_SPEED_TIME,
-                   std::max(1L, std::lround(limit ? options.speed_time : options.idle_timeout)));
-  if (const double left = seconds_left(options); left < std::numeric_limits<double>::infinity())
-    curl.easy_setopt(h, CURLOPT_TIMEOUT_MS, std::max(1L, static_cast<long>(left * 1000)));
 }
 
 namespace {

@@ -8,6 +8,7 @@
 
 #include "io/byte_source.hpp"
 #include "remote/credential_provider.hpp"
+#include "remote/curl_setup.hpp"  // seconds_left, deadline_passed
 #include "zanj/archive.hpp"
 
 namespace zanj {
@@ -51,14 +52,6 @@ HttpReply http_call(const HttpCall& call, const RemoteOptions& options);
 /// `text` with every byte but unreserved ones (and those in `keep`) percent-encoded: form
 /// fields and GCS object names keep nothing else, S3 paths keep '/'.
 std::string percent_encode(std::string_view text, std::string_view keep = {});
-
-/// Seconds until options.deadline (from options.start); +infinity without a deadline.
-double seconds_left(const RemoteOptions& options);
-/// "the --deadline of N s passed": the message once seconds_left() is spent.
-std::string deadline_passed(const RemoteOptions& options);
-/// Set a libcurl handle's low-speed limit (--idle-timeout, or --speed-limit/--speed-time) and,
-/// with a deadline, its overall timeout to what is left of it.
-void set_speed_and_deadline(void* curl_handle, const RemoteOptions& options);
 
 /// "HTTP 404 Not Found" and the like.
 std::string http_status_text(long status);

@@ -13,7 +13,6 @@
 namespace zanj {
 namespace {
 
-constexpr long kMaxRedirects = 5;
 constexpr double kMaxRetryAfter = 60;          // seconds: a longer wait is not worth holding a command for
 constexpr std::size_t kErrorBodyBytes = 4096;  // of an error page, enough for S3's <Code>
 
@@ -265,56 +264,40 @@ bool RangeFetcher::take_body(Exchange& ex, std::string_view data) const {
   return true;
 }
 
-void RangeFetcher::configure(CURL* handle, Exchange& ex, curl_slist*& headers, char* error) const {
+void RangeFetcher::configure(CURL* handle, Exchange& ex, CurlHeaders& headers, char* error) const {
   const CurlLibrary& curl = curl_library();
-  const bool https = lower(target_.url.substr(0, 8)) == "https://";
-  curl.easy_setopt(handle, CURLOPT_URL, target_.url.c_str());
-  curl.easy_setopt(handle, CURLOPT_PROTOCOLS_STR, "http,https");
-  // Redirects: a few, and never from https down to http.
-  curl.easy_setopt(handle, CURLOPT_FOLLOWLOCATION, 1L);
-  curl.easy_setopt(handle, CURLOPT_MAXREDIRS, kMaxRedirects);
-  curl.easy_setopt(handle, CURLOPT_REDIR_PROTOCOLS_STR, https ? "https" : "http,https");
-  curl.easy_setopt(handle, CURLOPT_NOSIGNAL, 1L);  // threads: no SIGALRM for DNS timeouts
-  curl.easy_setopt(handle, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout * 1000));
-  // Idle: less than a byte a second for idle_timeout seconds (or less than --speed-limit for
-  // --speed-time) ends the request (and retries it); --deadline ends it for good.
-  set_speed_and_deadline(handle, options_);
-  curl.easy_setopt(handle, CURLOPT_NETRC, static_cast<long>(CURL_NETRC_OPTIONAL));
-  curl.easy_setopt(handle, CURLOPT_USERAGENT, "zanj");
-  if (options_.insecure) {
-    curl.easy_setopt(handle, CURLOPT_SSL_VERIFYPEER, 0L);
-    curl.easy_setopt(handle, CURLOPT_SSL_VERIFYHOST, 0L);
-  }
-  if (ex.credentials && !ex.credentials->sigv4.empty()) {
-    curl.easy_setopt(handle, CURLOPT_AWS_SIGV4, ex.credentials->sigv4.c_str());
-    curl.easy_setopt(handle, CURLOPT_USERPWD, ex.credentials->user_password.c_str());
-  }
-  const std::string range = ex.suffix ? "-" + std::to_string(ex.last) : range_text(ex.first, ex.last);
-  curl.easy_setopt(handle, CURLOPT_RANGE, range.c_str());  // copied by libcurl
-  for (const std::string& header : target_.headers) headers = curl.slist_append(headers, header.c_str());
+  for (const std::string& header : target_.headers) headers.add(header);
   if (ex.credentials)
-    for (const std::string& header : ex.credentials->headers) headers = curl.slist_append(headers, header.c_str());
-  for (const std::string& header : options_.headers) headers = curl.slist_append(headers, header.c_str());
+    for (const std::string& header : ex.credentials->headers) headers.add(header);
+  for (const std::string& header : options_.headers) headers.add(header);
   // Pinning: a strong ETag is compared by If-Match (412 when it changed) and If-Range; a date
   // by If-Unmodified-Since and If-Range. Weak ETags cannot be: the response is checked instead.
   if (!ex.suffix) {
-    std::string conditions[2];
     if (!etag_.empty() && etag_.rfind("W/", 0) != 0) {
-      conditions[0] = "If-Match: " + etag_;
-      conditions[1] = "If-Range: " + etag_;
+      headers.add("If-Match: " + etag_);
+      headers.add("If-Range: " + etag_);
     } else if (!last_modified_.empty()) {
-      conditions[0] = "If-Unmodified-Since: " + last_modified_;
-      conditions[1] = "If-Range: " + last_modified_;
+      headers.add("If-Unmodified-Since: " + last_modified_);
+      headers.add("If-Range: " + last_modified_);
     }
-    for (const std::string& condition : conditions)
-      if (!condition.empty()) headers = curl.slist_append(headers, condition.c_str());
   }
-  if (headers) curl.easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
+  CurlSetup setup;
+  setup.url = &target_.url;
+  setup.follow_redirects = true;
+  setup.netrc = true;
+  if (ex.credentials) {
+    setup.sigv4 = &ex.credentials->sigv4;
+    setup.user_password = &ex.credentials->user_password;
+  }
+  setup.headers = &headers;
+  setup.error = error;
+  set_up_curl(handle, setup, options_);
+  const std::string range = ex.suffix ? "-" + std::to_string(ex.last) : range_text(ex.first, ex.last);
+  curl.easy_setopt(handle, CURLOPT_RANGE, range.c_str());  // copied by libcurl
   curl.easy_setopt(handle, CURLOPT_HEADERFUNCTION, &on_range_header);
   curl.easy_setopt(handle, CURLOPT_HEADERDATA, &ex);
   curl.easy_setopt(handle, CURLOPT_WRITEFUNCTION, &on_range_body);
   curl.easy_setopt(handle, CURLOPT_WRITEDATA, &ex);
-  curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, error);
 }
 
 RangeFetcher::Outcome RangeFetcher::perform(Exchange& ex) const {
@@ -322,12 +305,11 @@ RangeFetcher::Outcome RangeFetcher::perform(Exchange& ex) const {
   ex.fetcher = this;
   if (target_.credentials) ex.credentials = target_.credentials->current();  // refreshed when about to expire
   CURL* handle = take_handle();
-  curl_slist* headers = nullptr;
+  CurlHeaders headers;
   char error[CURL_ERROR_SIZE] = {};
   configure(handle, ex, headers, error);
   ++requests_;
   const CURLcode code = curl.easy_perform(handle);
-  curl.slist_free_all(headers);
   give_back(handle);
   const std::string range = ex.suffix ? "-" + std::to_string(ex.last) : range_text(ex.first, ex.last);
   if (code == CURLE_OPERATION_TIMEDOUT && seconds_left(options_) <= 0) {

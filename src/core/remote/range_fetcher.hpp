@@ -17,6 +17,7 @@
 
 #include "remote/credential_provider.hpp"
 #include "remote/curl_library.hpp"
+#include "remote/curl_setup.hpp"
 #include "zanj/archive.hpp"
 
 namespace zanj {
@@ -67,7 +68,7 @@ class RangeFetcher {
   /// After an outcome whose credentials were rejected: whether to retry (once per range, with
   /// credentials refreshed); otherwise it fails with the status and the sources tried.
   bool retry_with_new_credentials(const Exchange& exchange, bool& refreshed) const;
-  void configure(CURL* handle, Exchange& exchange, curl_slist*& headers, char* error) const;
+  void configure(CURL* handle, Exchange& exchange, CurlHeaders& headers, char* error) const;
   bool check_response(Exchange& exchange) const;  // on the first body bytes
   std::string too_large_hint(std::uint64_t bytes) const;
   void log(const std::string& line) const;

@@ -1,5 +1,6 @@
 #include "remote/s3_address.hpp"
 
+#include "remote/credential_cache.hpp"
 #include "remote/http_call.hpp"
 #include "zanj/error.hpp"
 
@@ -24,18 +25,25 @@ RequestCredentials request_credentials(const AwsCredentials& credentials, const 
 
 S3Access s3_access(const RemoteUrl& url, const std::string& what, const Environment& environment,
                    const RemoteOptions& options, CredentialClock clock) {
-  const AwsCredentials credentials = credentials_for(what, [&] { return aws_credentials(environment, options); });
-  if (options.log) options.log(what + ": credentials: " + credentials.source);
-  auto again = [credentials, url, what, environment, options] {
-    return credentials_for(what, [&] {
-      return request_credentials(aws_credentials_again(credentials, environment, options), url, environment);
-    });
-  };
-  S3Access access;
-  access.url = s3_address(url, environment, credentials).url;
-  access.credentials = std::make_shared<CredentialProvider>(request_credentials(credentials, url, environment),
-                                                            std::move(again), what, options.log, std::move(clock));
-  return access;
+  const SharedCredentials shared = shared_credentials(options, "s3", [&] {
+    const AwsCredentials credentials = credentials_for(what, [&] { return aws_credentials(environment, options); });
+    if (options.log) options.log(what + ": credentials: " + credentials.source);
+    // The provider may outlive this call in options' cache: it keeps options without the cache
+    // (which would hold it in turn).
+    RemoteOptions own = options;
+    own.credential_cache.reset();
+    auto again = [credentials, url, what, environment, own] {
+      return credentials_for(what, [&] {
+        return request_credentials(aws_credentials_again(credentials, environment, own), url, environment);
+      });
+    };
+    return SharedCredentials{std::make_shared<CredentialProvider>(request_credentials(credentials, url, environment),
+                                                                  std::move(again), what, own.log, std::move(clock)),
+                             credentials.region};
+  });
+  AwsCredentials addressed;  // the address depends on the region only
+  addressed.region = shared.region;
+  return S3Access{s3_address(url, environment, addressed).url, shared.provider};
 }
 
 std::string s3_encode_key(const std::string& key) { return percent_encode(key, "/"); }
