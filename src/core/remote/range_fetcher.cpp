@@ -11,6 +11,12 @@
 #include "zanj/error.hpp"
 
 namespace zanj {
+/// "bytes FIRST-LAST/TOTAL" (TOTAL may be "*"; "bytes */TOTAL" in a 416). Outside the unnamed
+/// namespace: RangeFetcher::Exchange, which has external linkage, holds one.
+struct HttpContentRange {
+  std::optional<std::uint64_t> first, last, total;
+};
+
 namespace {
 
 constexpr double kMaxRetryAfter = 60;          // seconds: a longer wait is not worth holding a command for
@@ -33,17 +39,13 @@ std::optional<std::uint64_t> number(std::string_view text) {
   return value;
 }
 
-/// "bytes FIRST-LAST/TOTAL" (TOTAL may be "*"; "bytes */TOTAL" in a 416).
-struct ContentRange {
-  std::optional<std::uint64_t> first, last, total;
-};
-std::optional<ContentRange> parse_content_range(std::string_view text) {
+std::optional<HttpContentRange> parse_content_range(std::string_view text) {
   text = trim_line(text);
   if (lower(text.substr(0, 6)) != "bytes ") return std::nullopt;
   text.remove_prefix(6);
   const std::size_t slash = text.find('/');
   if (slash == std::string_view::npos) return std::nullopt;
-  ContentRange range;
+  HttpContentRange range;
   if (const std::string_view total = text.substr(slash + 1); total != "*") {
     range.total = number(total);
     if (!range.total) return std::nullopt;
@@ -95,7 +97,7 @@ struct RangeFetcher::Exchange {
   long status = 0;
   std::string content_range, etag, last_modified, retry_after, content_length;
   bool checked = false;
-  ContentRange range;
+  HttpContentRange range;
   std::size_t got = 0;                                    // body bytes kept
   std::string fatal;                                      // a problem no retry fixes
   std::string error_body;                                 // the start of a 400's body (S3 says ExpiredToken there)
