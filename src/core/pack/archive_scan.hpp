@@ -165,6 +165,8 @@ class EntryWalker {
 class MemberSpool {
  public:
   bool has(const std::string& name) const { return ranges_.count(name) != 0; }
+  /// Bytes spooled so far (those read back included).
+  std::uint64_t bytes() const { return file_ ? file_->size() : 0; }
   /// Keep member `name`: `fill` streams its bytes to the sink it is given.
   void add(const std::string& name, const std::function<void(const ChunkSink&)>& fill) {
     if (!file_) file_ = std::make_unique<SpoolFile>();
