@@ -10,6 +10,7 @@
 #include "object/tree_json.hpp"
 #include "pack/archive_scan.hpp"
 #include "zanj/error.hpp"
+#include "zanj/format.hpp"
 #include "zip/member_name.hpp"
 
 namespace zanj {
