@@ -230,6 +230,8 @@ def bench_archive(zanj, work, label, archive, npz, npydir, member, runs, rows, z
     add("hash", "unzip -p, sha256sum", ["sh", "-c", 'unzip -p "$0" | sha256sum', archive])
     add("extract", "zanj extract", [zanj, *zanj_global, "extract", "-q", archive, "-C", out], clean)
     add("extract", "unzip -q -d", ["unzip", "-q", archive, "-d", out], clean)
+    # the smoke run (--small-only) times them once: a few seconds, most of it deflate
+    conversion_rows(adder(rows, label, 1 if ARGS.small_only else runs), work, zanj, archive, npydir)
     if npz:
         packed = os.path.join(work, "packed.zanj")
         add("pack", "zanj pack", [zanj, "pack", npz, "-o", packed, "--level", "6", "--force"],
@@ -246,6 +248,28 @@ def bench_archive(zanj, work, label, archive, npz, npydir, member, runs, rows, z
         except ImportError:
             pass
     clean()
+
+
+def conversion_rows(add, work, zanj, archive, folder):
+    """Issue 29: export of the archive to .npz and .safetensors (beside `unzip -q -d` of it, timed
+    above in the same run), and pack of a .tar.zst of the extracted folder beside pack of the folder
+    itself: with the default options (deflate at level 6), as a user runs it, then --store. The
+    .tar.zst is made once, untimed, by `zanj export` (the JSON first, members in the plan's order)."""
+    def removing(path):
+        return lambda: os.path.exists(path) and os.remove(path)
+
+    for ext in ("npz", "safetensors"):
+        converted = os.path.join(work, "exported." + ext)
+        add("export", f"zanj export -o x.{ext}", [zanj, "export", archive, "-o", converted], removing(converted))
+        removing(converted)()
+    tar = os.path.join(work, os.path.basename(folder) + ".tar.zst")
+    if not os.path.exists(tar):
+        sh([zanj, "export", archive, "-o", tar])
+    packed = os.path.join(work, "packed.zanj")
+    for options, suffix in (([], ""), (["--store"], " --store")):
+        add("pack", "zanj pack folder" + suffix, [zanj, "pack", folder, "-o", packed, *options], removing(packed))
+        add("pack", "zanj pack tar.zst" + suffix, [zanj, "pack", tar, "-o", packed, *options], removing(packed))
+    removing(packed)()
 
 
 def limit_options(zanj, archive):
@@ -317,6 +341,28 @@ def rss_goal(inp, tools, limit_mib):
     return check
 
 
+def informative_ratio(inp, mine, ref):
+    """a ratio shown beside the goals, without a verdict"""
+    def check(get, facts):
+        result = ratio_goal(inp, mine, ref, float("inf"))(get, facts)
+        return result and (result[0], None)
+    return check
+
+
+def issue29_goals(inp, note=""):
+    """export and pack of a tar (issue 29), on the large archive and, for the smoke run, the small"""
+    return [
+        (inp, f"export to .npz <= 1.0x unzip -q -d (issue 29{note})",
+         ratio_goal(inp, "zanj export -o x.npz", "unzip -q -d", 1.0)),
+        (inp, f"export to .safetensors <= 1.0x unzip -q -d (issue 29{note})",
+         ratio_goal(inp, "zanj export -o x.safetensors", "unzip -q -d", 1.0)),
+        (inp, f"pack of a .tar.zst of the folder <= 1.2x pack of the folder (issue 29{note})",
+         ratio_goal(inp, "zanj pack tar.zst", "zanj pack folder", 1.2)),
+        (inp, f"the same with --store (informative: zstd's decompression against a copy{note})",
+         informative_ratio(inp, "zanj pack tar.zst --store", "zanj pack folder --store")),
+    ]
+
+
 def page_goal(inp, limit_mib):
     """zanj report's page of `inp` is at most limit_mib"""
     def check(get, _facts):
@@ -361,6 +407,7 @@ GOALS = [  # (input, description, check(rows by (input, tool), facts) -> (measur
     ("json", "peak RSS of info, ls, verify, cat <= 1.5x the minified member + 16 MiB (issue 24)",
      rss_goal("json", JSON_RSS_TOOLS, lambda f: f.get("json_minified_mib") and 1.5 * f["json_minified_mib"] + 16)),
 ]
+GOALS += issue29_goals("1GiB") + issue29_goals("10MiB", ", small archive")
 GOALS += remote_goals()
 STEP = 1.5  # growth: the cost per member over the last step may exceed the one before by this much
 
@@ -433,7 +480,8 @@ def report(rows, growth, facts, path, svg):
         else:
             result = check(get, facts)
         if result:
-            lines.append(f"| {inp} | {desc} | {result[0]} | {'met' if result[1] else 'MISSED'} |")
+            verdict = "informative" if result[1] is None else "met" if result[1] else "MISSED"
+            lines.append(f"| {inp} | {desc} | {result[0]} | {verdict} |")
         elif any(r["input"] == inp for r in rows):
             lines.append(f"| {inp} | {desc} | - | not measured |")
     lines += growth_goals(growth)

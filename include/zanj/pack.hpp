@@ -88,6 +88,9 @@ struct PackSummary {
   std::uint64_t input_bytes = 0;   ///< uncompressed bytes stored
   std::uint64_t output_bytes = 0;  ///< size of the archive
   OutputObject object;             ///< a URL output's ETag or generation
+  /// Warnings known only once the input was read to its end (a tar read in one pass: the notes
+  /// of the plan finally written), beside PackJob::notes(), said before writing.
+  std::vector<std::string> notes;
 };
 
 /// Write the planned archive to `out_path` in the reference's layout (meta, object, externals; Zip64

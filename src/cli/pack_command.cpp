@@ -65,6 +65,7 @@ int run_pack(PackOptions& opt) {
   const PackSummary summary =
       write_pack(job, opt.output, opt.settings, [&](const PackProgress& p) { progress.update(p.bytes_done, 0); });
   progress.finish();
+  for (const auto& note : summary.notes) warn(note);
   if (opt.json) {
     JsonObject object{{"output", opt.output},
                       {"members", summary.members},

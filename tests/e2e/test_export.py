@@ -343,6 +343,50 @@ class ExportTar(ZanjTest):
                 info = json.loads(b.read("__zanj_meta__.json"))["externals_info"][edited]
                 self.assertEqual(info["len(data)"], 3)
 
+    def test_tar_warnings_are_those_of_the_plan_written(self):
+        """A tar read in one pass warns of what only its end shows (a leftover temporary file
+        after the members), from the plan finally written: once, when the plan held and when it
+        was replaced (an array edited since)."""
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = os.path.join(tmp, "dir")
+            self.assertOk(run("extract", corpus("basic.zanj"), "-C", folder))
+            leftover = os.path.join(folder, ".stray.npy.zanj-tmp-1234")
+            with open(leftover, "wb") as f:
+                f.write(b"partial")
+            for edit in (False, True):
+                with self.subTest(edited=edit):
+                    tar = os.path.join(tmp, f"x{int(edit)}.tar")
+                    with tarfile.open(tar, "w") as t:  # the JSON first, the leftover last
+                        names = sorted((os.path.relpath(os.path.join(d, f), folder)
+                                        for d, _, fs in os.walk(folder) for f in fs),
+                                       key=lambda n: (not n.startswith("__"), n == os.path.basename(leftover), n))
+                        for name in names:
+                            with open(os.path.join(folder, name), "rb") as f:
+                                data = f.read()
+                            if edit and name.endswith(".npy"):  # one more element: another shape
+                                text = repr({"descr": "<f8", "fortran_order": False, "shape": (1,)}).encode()
+                                text += b" " * (64 - (10 + len(text) + 1) % 64) + b"\n"
+                                data = b"\x93NUMPY\x01\x00" + struct.pack("<H", len(text)) + text + struct.pack("<d", 7)
+                            info = tarfile.TarInfo(name)
+                            info.size = len(data)
+                            t.addfile(info, io.BytesIO(data))
+                    out = os.path.join(tmp, f"x{int(edit)}.zanj")
+                    r = self.assertOk(run("pack", tar, "-o", out))
+                    self.assertEqual(r.err.count("zanj-tmp-1234"), 1, r.err)
+                    self.assertIn("temporary file", r.err)
+                    with zipfile.ZipFile(out) as z:
+                        self.assertNotIn(".stray.npy.zanj-tmp-1234", z.namelist())
+
+    def test_tar_without_zanj_json_is_refused_once_read(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            tar = os.path.join(tmp, "x.tar.gz")
+            with tarfile.open(tar, "w:gz") as t:
+                info = tarfile.TarInfo("a.npy")
+                info.size = 3
+                t.addfile(info, io.BytesIO(b"abc"))
+            self.assertFails(run("pack", tar, "-o", os.path.join(tmp, "out.zanj")), 2, "no __zanj__.json")
+            self.assertEqual(os.listdir(tmp), ["x.tar.gz"])
+
 
 class PackHostileTar(ZanjTest):
     """A tar fed to `pack` is refused, with nothing written, for every entry that could write

@@ -10,7 +10,7 @@ import unittest
 import zipfile
 
 from common import ZanjTest, archives, corpus, external_array, main, npy_bytes, pack_values, run, write_zanj
-from remote_servers import Nginx
+from remote_servers import S3RVER, GcsServer, Nginx, S3rver
 
 NGINX = shutil.which("nginx") or (os.path.exists("/usr/sbin/nginx") and "/usr/sbin/nginx")
 
@@ -227,6 +227,47 @@ class DiffAndHashAcrossFormats(ZanjTest):
                         self.assertEqual(zanj_hash(nginx.url(name)), digest)
                         self.assertOk(run("diff", nginx.url(name), src))
                         self.assertOk(run("diff", src, nginx.url(name)))
+
+    def check_bucket_urls(self, put, url, env):
+        """An .npz and a .safetensors in a bucket, under their names and under names that say
+        nothing: diff and hash read each as the object pack makes of it, by its content."""
+        with tempfile.TemporaryDirectory() as tmp:
+            src = weights_zanj(os.path.join(tmp, "run.zanj"))
+            digest = zanj_hash(src)
+            for ext in ("npz", "safetensors"):
+                path = os.path.join(tmp, "run." + ext)
+                self.assertOk(run("export", src, "-o", path))
+                for key in (f"run.{ext}", f"unnamed-{ext}"):
+                    put(key, path)
+                    with self.subTest(url=url(key)):
+                        r = self.assertOk(run("hash", url(key), env=env))
+                        self.assertEqual(r.out.split()[0], digest)
+                        self.assertOk(run("diff", url(key), src, env=env))
+                        self.assertOk(run("diff", src, url(key), env=env))
+            # An object that differs is said to: the comparison is not vacuous.
+            self.assertEqual(run("diff", url("run.npz"), corpus("basic.zanj"), env=env).code, 1)
+
+    @unittest.skipUnless(os.access(S3RVER, os.X_OK), "s3rver is not installed (scripts/install-deps --test)")
+    def test_s3_urls_are_recognised_by_content(self):
+        env = {"AWS_SHARED_CREDENTIALS_FILE": "/nonexistent/credentials", "AWS_CONFIG_FILE": "/nonexistent/config",
+               "AWS_PROFILE": None, "AWS_DEFAULT_PROFILE": None, "AWS_WEB_IDENTITY_TOKEN_FILE": None,
+               "AWS_ROLE_ARN": None, "AWS_CONTAINER_CREDENTIALS_FULL_URI": None,
+               "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI": None, "AWS_EC2_METADATA_DISABLED": "true",
+               "AWS_ACCESS_KEY_ID": "S3RVER", "AWS_SECRET_ACCESS_KEY": "S3RVER", "AWS_REGION": "eu-west-3",
+               "AWS_SESSION_TOKEN": None, "AWS_DEFAULT_REGION": None, "AWS_ENDPOINT_URL": None,
+               "AWS_ENDPOINT_URL_S3": None}
+        with S3rver("models") as s3:
+            env["ZANJ_S3_ENDPOINT"] = s3.endpoint
+            self.check_bucket_urls(s3.put, lambda key: f"s3://models/{key}", env)
+
+    def test_gs_urls_are_recognised_by_content(self):
+        token = "ya29.sniff-secret-41c9"
+        with GcsServer("models", tokens={token}) as gcs:
+            def put(key, path):
+                with open(path, "rb") as f:
+                    gcs.put(key, f.read())
+            env = {"STORAGE_EMULATOR_HOST": gcs.host, "GOOGLE_OAUTH_ACCESS_TOKEN": token}
+            self.check_bucket_urls(put, lambda key: f"gs://models/{key}", env)
 
     def test_npz_that_pack_refuses_is_an_error(self):
         with tempfile.TemporaryDirectory() as tmp:

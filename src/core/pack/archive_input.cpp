@@ -10,6 +10,7 @@
 #include "object/tree_json.hpp"
 #include "pack/archive_scan.hpp"
 #include "zanj/error.hpp"
+#include "zanj/format.hpp"
 #include "zip/member_name.hpp"
 
 namespace zanj {
@@ -163,6 +164,11 @@ void add_referenced(const Json& json, std::map<std::string, std::uint64_t>& file
     for (const auto& [member, entry] : info->as_object()) files.emplace(member, 0);
 }
 
+/// Bytes of files an archive holds before its two JSON members that one pass spools: past
+/// them it reads the archive twice instead, rather than fill $TMPDIR with an archive that may
+/// have no __zanj__.json at all (it is known only at its end).
+constexpr std::uint64_t kMaxSpoolBeforeJson = std::uint64_t{64} << 20;
+
 /// One pass: the members are written as the archive reaches them, from a plan made once
 /// __zanj__.json and the meta have been read, taking the object's nodes and the meta's entries
 /// at their word (the .npy headers and line counts of files not read yet are not known). Files
@@ -177,13 +183,29 @@ class OnePass final : public SequentialMembers {
   OnePass(const std::string& archive, const PackSettings& settings)
       : archive_(archive), settings_(settings), walker_(archive, settings.limits), scan_(archive, settings.limits) {}
 
-  /// The plan, once the archive's two JSON members are read (files before them spooled);
-  /// nothing when it holds no readable __zanj__.json (two passes then say what is wrong).
+  /// The plan, once the archive's two JSON members are read (files before them spooled, up to
+  /// kMaxSpoolBeforeJson bytes); nothing when two passes are needed: files before the JSON past
+  /// that, or a __zanj__.json that does not parse (two passes then say what is wrong). An
+  /// archive without __zanj__.json is refused here, at its end: its files are learnt but no
+  /// longer spooled once the spool holds that much, and it is not read a second time.
   std::optional<PackPlan> plan(const std::shared_ptr<OnePass>& self) {
     const auto seen = [&](std::string_view name) { return scan_.has(std::string(name)); };
-    for (advance(); pending_ && !(seen(kMainMember) && seen(kMetaMember)); advance()) spool_pending();
+    bool passed_over = false;  // a file's data went by unspooled: this pass cannot write it
+    for (advance(); pending_ && !(seen(kMainMember) && seen(kMetaMember)); advance()) {
+      if (spool_.bytes() + pending_->size.value_or(0) <= kMaxSpoolBeforeJson) {  // the size its header declares
+        spool_pending();
+      } else {
+        scan_.take(walker_, *pending_);
+        passed_over = true;
+      }
+    }
     const auto main = scan_.files().find(std::string(kMainMember));
-    if (main == scan_.files().end() || !main->second.text) return std::nullopt;
+    if (!pending_ && main == scan_.files().end()) {  // the whole archive is read: certain now
+      scan_.check_folders();
+      ArchiveTree tree(archive_, settings_.limits, scan_);
+      return plan_repack(tree, settings_);  // throws: no __zanj__.json
+    }
+    if (passed_over || main == scan_.files().end() || !main->second.text) return std::nullopt;
     const auto meta = scan_.files().find(std::string(kMetaMember));
     try {
       const JsonLimits limits{settings_.limits.max_json_depth};
@@ -231,8 +253,8 @@ class OnePass final : public SequentialMembers {
     scan_.check_folders();
     ArchiveTree tree(archive_, settings_.limits, scan_);
     PackPlan real = plan_repack(tree, settings_);
-    if (!diverged_ && same_archive(written, real)) return {nullptr, real.known_bytes()};
-    return {std::make_shared<const PackPlan>(std::move(real)), 0};
+    if (!diverged_ && same_archive(written, real)) return {nullptr, real.known_bytes(), std::move(real.notes)};
+    return {std::make_shared<const PackPlan>(std::move(real)), 0, {}};
   }
 
  private:
@@ -308,6 +330,8 @@ std::unique_ptr<PackTree> scan_archive(const std::string& archive, const Resourc
 PackPlan plan_archive(const std::string& archive, const PackSettings& settings) {
   const auto pass = std::make_shared<OnePass>(archive, settings);
   if (std::optional<PackPlan> plan = pass->plan(pass)) {
+    // What the head of the archive says is not worth a warning yet: the recheck's plan's notes are.
+    plan->notes.clear();
     plan->recheck = [pass](const PackPlan& written) { return pass->recheck(written); };
     return std::move(*plan);
   }

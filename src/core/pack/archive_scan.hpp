@@ -3,9 +3,6 @@
 // (archive_input.hpp): each entry checked before it is handed out, a hostile one refused
 // (EntryWalker); what planning needs learnt of each file as its bytes pass (Scan); members
 // met before their turn kept aside until it comes (MemberSpool).
-#include <sys/stat.h>
-
-#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -22,11 +19,8 @@
 #include "io/archive_library.hpp"
 #include "io/spool_file.hpp"
 #include "pack/repack.hpp"
-#include "zanj/archive.hpp"
 #include "zanj/error.hpp"
-#include "zanj/format.hpp"
 #include "zanj/limits.hpp"
-#include "zip/member_name.hpp"
 
 namespace zanj::archive_scan {
 
@@ -38,27 +32,8 @@ struct Reader {
   Reader() = default;
   Reader(const Reader&) = delete;
   Reader& operator=(const Reader&) = delete;
-  ~Reader() {
-    if (a) archive_library().read_free(a);
-  }
+  ~Reader();
 };
-
-inline std::string entry_kind(unsigned type) {
-  switch (type) {
-    case AE_IFLNK:
-      return "a symbolic link";
-    case AE_IFCHR:
-      return "a character device";
-    case AE_IFBLK:
-      return "a block device";
-    case AE_IFIFO:
-      return "a FIFO";
-    case AE_IFSOCK:
-      return "a socket";
-    default:
-      return "not a regular file";
-  }
-}
 
 /// An entry that passed the checks: a regular file or a folder, named as a member.
 struct CheckedEntry {
@@ -72,85 +47,19 @@ struct CheckedEntry {
 /// Error for a hostile one), with the bomb limits kept over the whole pass.
 class EntryWalker {
  public:
-  EntryWalker(const std::string& archive, const ResourceLimits& limits)
-      : lib_(archive_library()), archive_(archive), limits_(limits) {
-    struct stat st {};
-    if (::stat(archive.c_str(), &st) != 0) throw Error(archive + ": cannot read it", Exit::usage);
-    // A bomb: more bytes than the ratio limit allows for an archive this size.
-    max_bytes_ = std::min<std::uint64_t>(
-        limits.max_total_bytes, static_cast<std::uint64_t>(st.st_size) * limits.max_ratio + (std::uint64_t{1} << 20));
-    r_.a = lib_.read_new();
-    lib_.read_support_format_all(r_.a);
-    lib_.read_support_filter_all(r_.a);
-    if (lib_.read_open_filename(r_.a, archive.c_str(), 1 << 16) != ARCHIVE_OK)
-      throw Error(archive + ": " + why("not an archive libarchive reads"), Exit::usage);
-  }
+  /// Throws Error (usage) when the archive cannot be read or is not one libarchive reads.
+  EntryWalker(const std::string& archive, const ResourceLimits& limits);
 
   /// The next regular file or folder (the current entry's unread data is skipped), or nothing
   /// at the end of the archive.
-  std::optional<CheckedEntry> next() {
-    for (;;) {
-      archive_entry* e = nullptr;
-      const int h = lib_.read_next_header(r_.a, &e);
-      if (h == ARCHIVE_EOF) return std::nullopt;
-      if (h < ARCHIVE_WARN) throw Error(archive_ + ": " + why("unreadable entry"), Exit::invalid);
-      const char* raw = lib_.entry_pathname_utf8(e);
-      if (!raw) raw = lib_.entry_pathname(e);
-      CheckedEntry entry{raw ? raw : "", false, std::nullopt, ""};
-      std::string& name = entry.name;
-      entry.shown = archive_ + ": entry '" + terminal_safe(name) + "'";
-      if (++entries_ > limits_.max_entries)
-        throw Error(archive_ + ": more than " + std::to_string(limits_.max_entries) + " entries", Exit::invalid);
-      while (name.rfind("./", 0) == 0) name.erase(0, 2);
-      const unsigned type = lib_.entry_filetype(e);
-      if (type == AE_IFDIR) {
-        while (!name.empty() && name.back() == '/') name.pop_back();
-        if (name.empty() || name == ".") continue;
-      }
-      if (auto problem = member_name_problem(name))
-        throw Error(entry.shown + ": " + *problem + "; nothing packed", Exit::invalid);
-      if (lib_.entry_hardlink(e)) throw Error(entry.shown + " is a hard link; nothing packed", Exit::invalid);
-      if (type == AE_IFDIR) {
-        entry.directory = true;
-        return entry;
-      }
-      if (type != AE_IFREG) throw Error(entry.shown + " is " + entry_kind(type) + "; nothing packed", Exit::invalid);
-      if (lib_.entry_size_is_set(e)) {
-        const auto size = static_cast<std::uint64_t>(std::max<la_int64_t>(lib_.entry_size(e), 0));
-        if (size > max_bytes_ - total_)
-          throw Error(entry.shown + " declares more bytes than the archive's size allows (--max-ratio); nothing packed",
-                      Exit::invalid);
-        total_ += size;
-        entry.size = size;
-      }
-      current_ = entry;
-      return entry;
-    }
-  }
+  std::optional<CheckedEntry> next();
 
   /// Stream the current entry's data to `sink` until it ends or `sink` returns false; returns
   /// the bytes read.
-  std::uint64_t read(const ChunkSink& sink) {
-    if (!buffer_) buffer_ = std::make_unique_for_overwrite<char[]>(kChunk);
-    std::uint64_t done = 0;
-    for (;;) {
-      const la_ssize_t n = lib_.read_data(r_.a, buffer_.get(), kChunk);
-      if (n < 0) throw Error(current_.shown + ": " + why("unreadable data"), Exit::invalid);
-      if (n == 0) return done;
-      done += static_cast<std::uint64_t>(n);
-      if (current_.size ? done > *current_.size : (total_ += static_cast<std::uint64_t>(n)) > max_bytes_)
-        throw Error(
-            current_.shown + ": the archive unpacks to more bytes than its size allows (--max-ratio); nothing packed",
-            Exit::invalid);
-      if (!sink(std::string_view(buffer_.get(), static_cast<std::size_t>(n)))) return done;
-    }
-  }
+  std::uint64_t read(const ChunkSink& sink);
 
  private:
-  std::string why(const char* fallback) const {
-    const char* text = lib_.error_string(r_.a);
-    return text ? text : fallback;
-  }
+  std::string why(const char* fallback) const;
 
   const ArchiveLibrary& lib_;
   std::string archive_;
@@ -165,29 +74,12 @@ class EntryWalker {
 class MemberSpool {
  public:
   bool has(const std::string& name) const { return ranges_.count(name) != 0; }
+  /// Bytes spooled so far (those read back included).
+  std::uint64_t bytes() const { return file_ ? file_->size() : 0; }
   /// Keep member `name`: `fill` streams its bytes to the sink it is given.
-  void add(const std::string& name, const std::function<void(const ChunkSink&)>& fill) {
-    if (!file_) file_ = std::make_unique<SpoolFile>();
-    const std::uint64_t offset = file_->size();
-    fill([&](std::string_view chunk) {
-      file_->append(chunk);
-      return true;
-    });
-    ranges_[name] = Range{offset, file_->size() - offset};
-  }
+  void add(const std::string& name, const std::function<void(const ChunkSink&)>& fill);
   /// Stream member `name` (has()) to `sink`, once.
-  void read(const std::string& name, const ChunkSink& sink) {
-    const auto it = ranges_.find(name);
-    const Range range = it->second;
-    ranges_.erase(it);
-    const auto buffer = std::make_unique_for_overwrite<char[]>(kChunk);
-    for (std::uint64_t done = 0; done < range.size;) {
-      const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, range.size - done));
-      file_->read_at(range.offset + done, buffer.get(), n);
-      if (!sink(std::string_view(buffer.get(), n))) return;
-      done += n;
-    }
-  }
+  void read(const std::string& name, const ChunkSink& sink);
 
  private:
   struct Range {
@@ -213,62 +105,17 @@ struct FileFacts {
 /// are kept, not thrown: each matters only if the plan uses the file that way.
 class FactsReader {
  public:
-  FactsReader(std::string what, const ResourceLimits& limits, FileFacts& facts)
-      : what_(std::move(what)),
-        facts_(facts),
-        npy_(NpyLimits{limits.max_npy_header_bytes}),
-        lines_(
-            [this](std::uint64_t index, std::string_view line) {
-              if (index == 0) facts_.first_line = std::string(line);
-              return true;
-            },
-            limits.max_jsonl_line_bytes, what_, limits.max_jsonl_rows) {}
+  FactsReader(std::string what, const ResourceLimits& limits, FileFacts& facts);
 
   /// Whether more bytes would tell it anything.
   bool open() const { return npy_open_ || lines_open_; }
-  void feed(std::string_view chunk) {
-    if (npy_open_) as_npy(chunk, false);
-    if (lines_open_) as_lines(chunk, false);
-  }
+  void feed(std::string_view chunk);
   /// The file ended (all of it was fed).
-  void finish() {
-    if (npy_open_) as_npy({}, true);
-    if (lines_open_) as_lines({}, true);
-  }
+  void finish();
 
  private:
-  void as_npy(std::string_view chunk, bool end) {
-    try {
-      if (end) {
-        npy_.finish();
-      } else {
-        npy_.feed(chunk);
-      }
-      if (npy_.header()) {
-        facts_.npy = *npy_.header();
-        facts_.jsonl_error = Error(what_ + ": an .npy file, not JSON lines");
-        lines_open_ = false;
-      } else if (end) {
-        facts_.npy_error = Error(what_ + ": not an .npy file");
-      }
-    } catch (const Error& err) {  // context: the file joins the message
-      facts_.npy_error = Error(what_ + ": " + err.what());
-    }
-    npy_open_ = npy_open_ && !end && !facts_.npy && !facts_.npy_error;
-  }
-  void as_lines(std::string_view chunk, bool end) {
-    try {
-      if (end) {
-        lines_.finish();
-        facts_.lines = lines_.lines();
-      } else {
-        lines_.feed(chunk);
-      }
-    } catch (const Error& err) {  // the splitter's errors name the file
-      facts_.jsonl_error = err;
-    }
-    lines_open_ = lines_open_ && !end && !facts_.jsonl_error;
-  }
+  void as_npy(std::string_view chunk, bool end);
+  void as_lines(std::string_view chunk, bool end);
 
   std::string what_;
   FileFacts& facts_;
@@ -285,35 +132,11 @@ class Scan {
   /// Learn the current entry `e` of `walker`. `copy`, when given, gets all of its bytes too
   /// (a member written as it is read); otherwise only what planning needs is read, and the
   /// rest of an .npy is skipped.
-  void take(EntryWalker& walker, const CheckedEntry& e, const ChunkSink* copy = nullptr) {
-    if (e.directory) {
-      folders_.insert(e.name);
-      return;
-    }
-    if (sizes_.count(e.name)) throw Error(e.shown + " appears twice; nothing packed", Exit::invalid);
-    const std::size_t slash = e.name.rfind('/');
-    if (is_leftover_temp_name(slash == std::string::npos ? e.name : e.name.substr(slash + 1))) {
-      notes_.push_back("skipped '" + printable_name(e.name) + "', a temporary file left by an interrupted run");
-      sizes_[e.name] = e.size ? *e.size : walker.read([](std::string_view) { return true; });
-      return;
-    }
-    FileFacts& facts = files_[e.name];
-    sizes_[e.name] = facts.size = learn(walker, e, facts, copy);
-  }
+  void take(EntryWalker& walker, const CheckedEntry& e, const ChunkSink* copy = nullptr);
 
   /// After the last entry: a folder holds no file of the same name (the archive must be a
   /// folder tree).
-  void check_folders() const {
-    const auto refuse = [&](const std::string& name) {
-      throw Error(archive_ + ": '" + printable_name(name) + "' is both a file and a folder; nothing packed",
-                  Exit::invalid);
-    };
-    for (const auto& [name, facts] : files_)
-      for (std::size_t slash = name.find('/'); slash != std::string::npos; slash = name.find('/', slash + 1))
-        if (files_.count(name.substr(0, slash))) refuse(name.substr(0, slash));
-    for (const std::string& folder : folders_)
-      if (files_.count(folder)) refuse(folder);
-  }
+  void check_folders() const;
 
   bool has(const std::string& name) const { return sizes_.count(name) != 0; }
   std::map<std::string, FileFacts>& files() { return files_; }
@@ -321,31 +144,8 @@ class Scan {
   const std::vector<std::string>& notes() const { return notes_; }
 
  private:
-  std::string shown(const std::string& file) const { return archive_ + ": '" + printable_name(file) + "'"; }
-
-  std::uint64_t learn(EntryWalker& walker, const CheckedEntry& e, FileFacts& facts, const ChunkSink* copy) {
-    if (!copy && (e.name == kMainMember || e.name == kMetaMember)) {
-      if (e.size && *e.size > limits_.max_json_bytes) return *e.size;
-      std::string text;
-      const std::uint64_t size = walker.read([&](std::string_view chunk) {
-        if (text.size() + chunk.size() > limits_.max_json_bytes) return false;
-        text += chunk;
-        return true;
-      });
-      if (size == text.size()) facts.text = std::move(text);
-      return e.size ? *e.size : size;
-    }
-    FactsReader reader(shown(e.name), limits_, facts);
-    bool whole = true;  // read to its end
-    const std::uint64_t size = walker.read([&](std::string_view chunk) {
-      if (reader.open()) reader.feed(chunk);
-      if (copy) return (*copy)(chunk);
-      whole = reader.open() || !e.size;  // a size not declared is counted to the end
-      return whole;
-    });
-    if (whole) reader.finish();
-    return e.size ? *e.size : size;
-  }
+  std::string shown(const std::string& file) const;
+  std::uint64_t learn(EntryWalker& walker, const CheckedEntry& e, FileFacts& facts, const ChunkSink* copy);
 
   std::string archive_;
   ResourceLimits limits_;

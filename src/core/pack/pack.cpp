@@ -142,7 +142,7 @@ std::variant<PackSummary, std::shared_ptr<const PackPlan>> try_write_pack_to(
   zip.add_member(std::string(kMainMember), plan.root_text ? *plan.root_text : zanj_json_text(plan.root), json_member);
   MemberWriter members(zip, plan, progress);
   for (std::size_t i = 0; i < plan.members.size();) i += members.write_from(plan.members, i);
-  PlanCheck check{nullptr, plan.known_bytes()};
+  PlanCheck check{nullptr, plan.known_bytes(), {}};
   if (plan.recheck) check = plan.recheck(plan);
   if (check.redo) return check.redo;
   zip.finish();
@@ -151,6 +151,7 @@ std::variant<PackSummary, std::shared_ptr<const PackPlan>> try_write_pack_to(
   summary.members = zip.member_count();
   summary.output_bytes = zip.bytes_written();
   summary.input_bytes = check.known_bytes;
+  summary.notes = std::move(check.notes);
   return summary;
 }
 
@@ -184,6 +185,7 @@ PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const 
     auto written = try_write_pack_to(*current, *sink, out_path, settings, progress);
     if (auto* summary = std::get_if<PackSummary>(&written)) {
       summary->object = sink->commit();
+      if (redo) summary->notes = redo->notes;  // the plan written is not the one whose notes were said
       return *summary;
     }
     redo = std::get<std::shared_ptr<const PackPlan>>(std::move(written));

@@ -75,14 +75,17 @@ struct PackPlan;
 struct PlanCheck {
   std::shared_ptr<const PackPlan> redo;  ///< the plan to write instead, from the start; null when it was right
   std::uint64_t known_bytes = 0;         ///< the members' sizes, now known
+  std::vector<std::string> notes;        ///< the notes of the plan all of the input makes, when it was right
 };
 
 struct PackPlan {
-  Json root;                              ///< __zanj__.json
-  std::optional<std::string> root_text;   ///< exact bytes to store instead of `root` (unchanged input)
-  Json meta;                              ///< __zanj_meta__.json
-  std::vector<PlannedMember> members;     ///< external members, in the order they are written
-  std::vector<std::string> notes;         ///< things worth a warning that did not stop the plan
+  Json root;                             ///< __zanj__.json
+  std::optional<std::string> root_text;  ///< exact bytes to store instead of `root` (unchanged input)
+  Json meta;                             ///< __zanj_meta__.json
+  std::vector<PlannedMember> members;    ///< external members, in the order they are written
+  /// Things worth a warning that did not stop the plan. Empty for a plan with a recheck: what
+  /// is worth saying is known only once all of the input is read (PlanCheck::notes).
+  std::vector<std::string> notes;
   ZipMethod method = ZipMethod::deflate;  ///< how the members are to be compressed
   /// Set for a plan made from what an archive streamed in one pass held first (archive_input):
   /// called, with this plan, after its members are written and before the archive is

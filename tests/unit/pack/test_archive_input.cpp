@@ -114,6 +114,51 @@ TEST_SUITE("archive_input") {
     CHECK(pack(tmp / "late.tar") == "[2]");
   }
 
+  TEST_CASE("one pass: the warnings said are those of the plan finally written") {
+    TempDir tmp;
+    const std::string npy = make_npy_header(Dtype{}, false, {2}) + std::string(16, '\1');
+    const std::string object =
+        R"({"a": {"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [2], )"
+        R"("dtype": "float64", "n_elements": 2}})";
+    const std::string leftover = ".a.npy.zanj-tmp-1234";
+    PackSettings settings;
+    // The plan was right: the note of a file learnt after it was made comes with the summary.
+    write_tar(tmp / "right.tar", {{"__zanj__.json", object}, {"a.npy", npy}, {leftover, "x"}});
+    PackPlan plan = plan_archive(tmp / "right.tar", settings);
+    REQUIRE(plan.recheck);
+    CHECK(plan.notes.empty());  // nothing said from the head of the archive
+    PackSummary summary = write_pack(plan, tmp / "out.zanj", settings);
+    REQUIRE(summary.notes.size() == 1);
+    CHECK(summary.notes[0].find("temporary file") != std::string::npos);
+    // The plan was replaced (the array has another shape): its notes are the ones said.
+    const std::string edited = make_npy_header(Dtype{}, false, {3}) + std::string(24, '\1');
+    write_tar(tmp / "edited.tar", {{"__zanj__.json", object}, {"a.npy", edited}, {leftover, "x"}});
+    plan = plan_archive(tmp / "edited.tar", settings);
+    summary = write_pack(plan, tmp / "out2.zanj", settings);
+    REQUIRE(summary.notes.size() == 1);
+    CHECK(summary.notes[0].find("temporary file") != std::string::npos);
+    CHECK(to_json(ZanjFile(tmp / "out2.zanj").root().find("a").find("shape")) == "[3]");
+  }
+
+  TEST_CASE(
+      "one pass: no __zanj__.json is said at the archive's end; a late one past the spool's bound reads it twice") {
+    TempDir tmp;
+    write_tar(tmp / "none.tar", {{"a.npy", "x"}, {"b/c.npy", "y"}});
+    CHECK_THROWS_WITH_AS(plan_archive(tmp / "none.tar", PackSettings{}), doctest::Contains("no __zanj__.json"), Error);
+    // 65 MiB before the JSON: no longer spooled, so planned in two passes (no recheck), and right.
+    const std::string big = make_npy_header(Dtype{}, false, {65u << 17}) + std::string(std::size_t{65} << 20, '\0');
+    const std::string object = R"({"a": {"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [)" +
+                               std::to_string(65u << 17) + R"(], "dtype": "float64", "n_elements": )" +
+                               std::to_string(65u << 17) + "}}";
+    write_tar(tmp / "late.tar", {{"a.npy", big}, {"__zanj__.json", object}});
+    const PackPlan plan = plan_archive(tmp / "late.tar", PackSettings{});
+    CHECK_FALSE(plan.recheck);
+    PackSettings settings;
+    settings.method = ZipMethod::store;
+    write_pack(plan, tmp / "out.zanj", settings);
+    CHECK(to_json(ZanjFile(tmp / "out.zanj").root().find("a").find("shape")) == "[" + std::to_string(65u << 17) + "]");
+  }
+
   TEST_CASE("hostile names and bombs are refused") {
     TempDir tmp;
     write_tar(tmp / "evil.tar.gz", {{"../evil", "x"}});
