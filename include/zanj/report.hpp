@@ -1,5 +1,7 @@
 #pragma once
 // `zanj report`: self-contained HTML pages drawn from what info, verify, stats and diff compute.
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -26,6 +28,13 @@ struct ReportOptions {
 /// with each array's statistics, histogram and heatmap thumbnail.
 std::string report_page(const ZanjFile& file, const ReportOptions& options = {});
 
+/// A page's text, handed over in pieces, in order.
+using PageWriter = std::function<void(std::string_view text)>;
+/// report_page handed to `write` in pieces: the same bytes, never held as one string (the tree,
+/// most of a large page, is kept in pieces of about 64 KiB). Nothing is written before every
+/// member has been read and the tree drawn, so a page that fails writes nothing.
+void write_report_page(const ZanjFile& file, const ReportOptions& options, const PageWriter& write);
+
 /// `zanj report OLD NEW`: the comparison page. Every difference of diff_archives(a, b, options),
 /// and per differing array a histogram of a - b and its largest differences.
 std::string comparison_page(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options);
@@ -36,5 +45,10 @@ void save_page(const std::string& path, std::string_view page);
 /// The same through `options`: --no-clobber, and an s3://, gs:// or http(s):// `path`
 /// uploaded (appearing only when complete). Returns the uploaded object's ETag or generation.
 OutputObject save_page(const std::string& path, std::string_view page, const OutputOptions& options);
+/// The same for a page that `produce` writes in pieces (write_report_page): the output is
+/// opened at the first piece, so that a page that fails before any opens nothing. Returns the
+/// page's size in bytes.
+std::uint64_t save_streamed_page(const std::string& path, const std::function<void(const PageWriter&)>& produce,
+                                 const OutputOptions& options);
 
 }  // namespace zanj

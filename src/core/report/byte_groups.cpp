@@ -1,7 +1,6 @@
 #include "report/byte_groups.hpp"
 
 #include <algorithm>
-#include <map>
 #include <string_view>
 
 #include "report/html_text.hpp"
@@ -23,9 +22,11 @@ struct Sizes {
   }
 };
 
-struct Group {
+/// The arrays right below a prefix, summed by the key that follows it.
+struct KeyedSizes {
+  std::string_view key;  ///< a view into an array's path
   Sizes sizes;
-  std::map<std::string, Sizes> children;  ///< by the next key
+  bool nested = false;  ///< some of its arrays lie deeper (it is a container)
 };
 
 /// The key of `path` right below `prefix` ("" = the root), and whether more keys follow it;
@@ -41,14 +42,42 @@ bool key_below(std::string_view path, std::string_view prefix, std::string_view&
   return true;
 }
 
-std::map<std::string, Group> groups_below(const std::vector<ArrayBytes>& arrays, std::string_view prefix) {
-  std::map<std::string, Group> groups;
-  for (const ArrayBytes& a : arrays) {
-    std::string_view key, rest;
-    if (!key_below(a.path, prefix, key, rest)) continue;
-    Group& g = groups[std::string(key)];
-    g.sizes.add(a);
-    if (!rest.empty()) g.children[std::string(rest.substr(0, rest.find('/')))].add(a);
+/// The groups right below `prefix`, sorted by key; with `parent`, the groups right below that
+/// key of `prefix` instead (its children). Built from the arrays sorted by key, not a map of
+/// groups that each held a map of children: 50,000 arrays at the root made 12 MiB of nodes
+/// there, most of a report's peak after its tree (issue 30); children are summed only for the
+/// parents drawn.
+std::vector<KeyedSizes> groups_below(const std::vector<ArrayBytes>& arrays, std::string_view prefix,
+                                     const std::string_view* parent = nullptr) {
+  // The group an array counts in, and whether it lies deeper than that group.
+  const auto group_of = [&](const ArrayBytes& a, std::string_view& key, bool& nested) {
+    std::string_view rest;
+    if (!key_below(a.path, prefix, key, rest)) return false;
+    if (parent) {
+      if (key != *parent || rest.empty()) return false;
+      const std::size_t slash = rest.find('/');
+      key = rest.substr(0, slash);
+      nested = slash != std::string_view::npos;
+    } else {
+      nested = !rest.empty();
+    }
+    return true;
+  };
+  std::vector<std::pair<std::string_view, std::size_t>> keyed;  // key, array
+  for (std::size_t i = 0; i < arrays.size(); ++i) {
+    std::string_view key;
+    bool nested = false;
+    if (group_of(arrays[i], key, nested)) keyed.emplace_back(key, i);
+  }
+  std::sort(keyed.begin(), keyed.end());
+  std::vector<KeyedSizes> groups;
+  for (const auto& [key, i] : keyed) {
+    if (groups.empty() || groups.back().key != key) groups.push_back({key, {}, false});
+    groups.back().sizes.add(arrays[i]);
+    std::string_view same;
+    bool nested = false;
+    group_of(arrays[i], same, nested);
+    groups.back().nested = groups.back().nested || nested;
   }
   return groups;
 }
@@ -88,24 +117,27 @@ std::vector<Bar> byte_group_bars(const std::vector<ArrayBytes>& arrays, const By
   // Down a chain of lone containers: while the level holds one group, a container, its bar
   // would be the total and nothing more (the labels keep the whole path).
   std::string prefix;
-  std::map<std::string, Group> groups = groups_below(arrays, prefix);
-  while (groups.size() == 1 && !groups.begin()->second.children.empty()) {
-    prefix += (prefix.empty() ? "" : "/") + groups.begin()->first;
+  std::vector<KeyedSizes> groups = groups_below(arrays, prefix);
+  while (groups.size() == 1 && groups.front().nested) {
+    prefix += (prefix.empty() ? "" : "/") + std::string(groups.front().key);
     groups = groups_below(arrays, prefix);
   }
-  using Item = std::pair<std::string, Sizes>;
+  using Item = std::pair<std::string_view, Sizes>;
   std::vector<Item> parents;
   parents.reserve(groups.size());
-  for (const auto& [key, g] : groups) parents.emplace_back(key, g.sizes);
+  for (const KeyedSizes& g : groups) parents.emplace_back(g.key, g.sizes);
+  std::vector<KeyedSizes>().swap(groups);
   std::vector<Bar> bars;
   largest_bars(bars, std::move(parents), limits.parents, false, "", [&](const Item& parent) {
-    const std::string path = (prefix.empty() ? "" : prefix + "/") + parent.first;
+    const std::string path = (prefix.empty() ? "" : prefix + "/") + std::string(parent.first);
     bars.push_back(bar(path.empty() ? "/" : path, parent.second, false));
-    const Group& g = groups.at(parent.first);
-    if (g.children.size() < 2) return;  // a lone child says nothing its parent does not
-    std::vector<Item> children(g.children.begin(), g.children.end());
+    const std::vector<KeyedSizes> below = groups_below(arrays, prefix, &parent.first);
+    if (below.size() < 2) return;  // a lone child says nothing its parent does not
+    std::vector<Item> children;
+    children.reserve(below.size());
+    for (const KeyedSizes& c : below) children.emplace_back(c.key, c.sizes);
     largest_bars(bars, std::move(children), limits.children, true, " in " + path,
-                 [&](const Item& c) { bars.push_back(bar(c.first, c.second, true)); });
+                 [&](const Item& c) { bars.push_back(bar(std::string(c.first), c.second, true)); });
   });
   return bars;
 }

@@ -119,10 +119,14 @@ std::vector<ProfileOptions> plan_arrays(const ZanjFile& file, const ProfileOptio
 
 void expect_external_arrays(const ZanjFile& file, const ProfileOptions& options, VerifiedValues& verified) {
   const std::vector<ProfileOptions> plans = plan_arrays(file, options);
+  verified.reserve(plans.size());
   std::size_t i = 0;
   walk_rows(file, [&](const TreeVisit& v) {
     if (!v.node.array) return true;
-    if (v.node.array->external()) verified.expect(v.node.array->member, *v.node.array, plans[i]);
+    // A member not in the archive is never read: the tree finds it unreadable itself.
+    if (v.node.array->external())
+      if (const ZipEntry* entry = file.archive().find(v.node.array->member))
+        verified.expect(entry->python_name, *v.node.array, plans[i]);
     ++i;
     return true;
   });
@@ -359,12 +363,13 @@ void write_array_figures(std::string& out, std::string_view path, const ArrayNod
 }
 
 std::vector<ArrayRecord> write_object_tree(std::string& out, const ZanjFile& file, const ProfileOptions& options,
-                                           const TakenValues& taken) {
+                                           const TakenValues& taken, const TreeSpill& spill) {
   const bool large = node_count(file) > kLargeTree;
   TreeWriter writer(out, file, options, large, taken);
   out += large ? "<ul class=\"tree large\">\n" : "<ul class=\"tree\">\n";
   walk_rows(file, [&](const TreeVisit& v) {
     writer.visit(v);
+    if (spill && out.size() >= kTreePieceBytes) spill(out);
     return true;
   });
   std::vector<ArrayRecord> records = writer.finish();

@@ -39,10 +39,17 @@ void expect_external_arrays(const ZanjFile& file, const ProfileOptions& options,
 /// The profile of an external array's member already read (VerifiedValues::take), or nullopt.
 using TakenValues = std::function<std::optional<ArrayProfile>(const std::string& member)>;
 
+/// Takes the tree's text written so far (`text`, left empty), so that the tree is never one
+/// string: a tree of 50,000 nodes grown in one string was copied at every doubling of it.
+using TreeSpill = std::function<void(std::string& text)>;
+
 /// The tree below `file`'s root as HTML, appended to `out`; one record per array. Arrays whose
-/// profile `taken` has are not read again (it may be empty).
+/// profile `taken` has are not read again (it may be empty). With `spill`, `out` is handed to it
+/// whenever it holds kTreePieceBytes or more at the end of an item; what is left at the end stays in `out`.
 std::vector<ArrayRecord> write_object_tree(std::string& out, const ZanjFile& file, const ProfileOptions& options,
-                                           const TakenValues& taken = {});
+                                           const TakenValues& taken = {}, const TreeSpill& spill = {});
+/// The size of the pieces write_object_tree spills (it spills at the first item's end past it).
+constexpr std::size_t kTreePieceBytes = std::size_t{64} * 1024;
 
 /// The statistics table and the figures of one array (used by the tree and by comparisons).
 void write_array_figures(std::string& out, std::string_view path, const ArrayNode& array, const ArrayProfile& profile);

@@ -1,5 +1,6 @@
 // save_page: a report page goes to its file whole or not at all (a CI job that is killed
 // half-way leaves no truncated page behind), through the output's byte sink.
+#include <memory>
 #include <string>
 
 #include "source/output_sink.hpp"
@@ -15,6 +16,18 @@ OutputObject save_page(const std::string& path, std::string_view page, const Out
   const std::unique_ptr<ByteSink> sink = open_output(path, options);
   sink->write(page);
   return sink->commit();
+}
+
+std::uint64_t save_streamed_page(const std::string& path, const std::function<void(const PageWriter&)>& produce,
+                                 const OutputOptions& options) {
+  std::unique_ptr<ByteSink> sink;
+  produce([&](std::string_view text) {
+    if (!sink) sink = open_output(path, options);
+    sink->write(text);
+  });
+  if (!sink) sink = open_output(path, options);  // an empty page is still a file
+  sink->commit();
+  return sink->size();
 }
 
 }  // namespace zanj

@@ -1,5 +1,7 @@
 #include "report/verified_values.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "array/npy_header.hpp"
@@ -74,12 +76,41 @@ class VerifiedStats {
 };
 static_assert(sizeof(VerifiedStats) <= 112);
 
+/// An expected shape: up to four dimensions in place (a heap block each was 32 bytes a
+/// member), more in a vector.
+class ExpectedShape {
+ public:
+  explicit ExpectedShape(const std::vector<std::uint64_t>& shape) : rank_(shape.size()) {
+    if (rank_ <= kInline)
+      std::copy(shape.begin(), shape.end(), dims_.begin());
+    else
+      more_ = std::make_unique<std::vector<std::uint64_t>>(shape);
+  }
+  bool operator==(const std::vector<std::uint64_t>& shape) const {
+    if (more_) return *more_ == shape;
+    return shape.size() == rank_ && std::equal(shape.begin(), shape.end(), dims_.begin());
+  }
+  std::vector<std::uint64_t> vector() const {
+    return more_ ? *more_ : std::vector<std::uint64_t>(dims_.begin(), dims_.begin() + static_cast<long>(rank_));
+  }
+
+ private:
+  static constexpr std::size_t kInline = 4;
+  std::size_t rank_;
+  std::array<std::uint64_t, kInline> dims_{};
+  std::unique_ptr<std::vector<std::uint64_t>> more_;
+};
+
 /// One expected member. Its reading state (`Work`: the header gathered first, then the
 /// elements, an element split between two chunks waiting in `carry`) exists only while verify
 /// reads it; once every byte has come, only the finished profile is kept. A report of 50,000
 /// small members then holds 50,000 small profiles, not 50,000 profile builders.
 struct VerifiedValues::Member {
-  std::vector<std::uint64_t> shape;
+  Member(std::string_view member, const std::vector<std::uint64_t>& expected, const ProfileOptions& profile)
+      : name(member), shape(expected), options(profile) {}
+
+  std::string_view name;  // the ZipEntry's python_name
+  ExpectedShape shape;
   ProfileOptions options;
   struct Work {
     std::string head, carry;
@@ -89,10 +120,12 @@ struct VerifiedValues::Member {
   };
   std::unique_ptr<Work> work;
   // Every byte arrived, no more than the header says: the whole profile of an array drawn with
-  // figures, only its statistics for the others.
+  // figures, only its statistics (in place) for the others.
   std::unique_ptr<ArrayProfile> result;
-  std::unique_ptr<VerifiedStats> stats;
+  std::optional<VerifiedStats> stats;
   bool usable = true;
+  bool shared = false;  // expected for two arrays: each reads its own
+  bool taken = false;
 
   bool done() const { return result || stats; }
 
@@ -125,11 +158,11 @@ struct VerifiedValues::Member {
       w.header = std::move(*read);
       const Dtype& dtype = w.header->dtype;
       const Result<std::uint64_t> data_bytes = w.header->checked_data_bytes();
-      if (w.header->fortran_order || dtype.needs_byteswap() || dtype.itemsize == 0 || w.header->shape != shape ||
+      if (w.header->fortran_order || dtype.needs_byteswap() || dtype.itemsize == 0 || !(shape == w.header->shape) ||
           !is_numeric(dtype) || !data_bytes)
         return fail();
       w.data_bytes = *data_bytes;
-      w.builder.emplace(dtype, shape, options);
+      w.builder.emplace(dtype, shape.vector(), options);
       chunk = std::string_view(w.head).substr(w.header->data_offset);
     }
     w.bytes += chunk.size();
@@ -151,7 +184,7 @@ struct VerifiedValues::Member {
       if (options.bins > 0 || options.heatmap_side > 0)
         result = std::make_unique<ArrayProfile>(w.builder->result());
       else
-        stats = std::make_unique<VerifiedStats>(w.builder->result());
+        stats.emplace(w.builder->result());
       work.reset();
     }
   }
@@ -160,24 +193,32 @@ struct VerifiedValues::Member {
 VerifiedValues::VerifiedValues() = default;
 VerifiedValues::~VerifiedValues() = default;
 
-void VerifiedValues::expect(const std::string& member, const ArrayNode& node, const ProfileOptions& options) {
-  auto [at, fresh] = members_.try_emplace(member);
-  if (!fresh) {  // two arrays share a member: let each read its own
-    at->second.reset();
-    return;
+void VerifiedValues::reserve(std::size_t members) { members_.reserve(members); }
+
+void VerifiedValues::expect(std::string_view member, const ArrayNode& node, const ProfileOptions& options) {
+  members_.emplace_back(member, node.shape, options);
+  sorted_ = false;
+}
+
+VerifiedValues::Member* VerifiedValues::find(std::string_view member) {
+  const auto by_name = [](const Member& a, const Member& b) { return a.name < b.name; };
+  if (!sorted_) {
+    std::stable_sort(members_.begin(), members_.end(), by_name);
+    for (std::size_t i = 1; i < members_.size(); ++i)
+      if (members_[i].name == members_[i - 1].name) members_[i].shared = members_[i - 1].shared = true;
+    sorted_ = true;
   }
-  at->second = std::make_unique<Member>();
-  at->second->shape = node.shape;
-  at->second->options = options;
+  const auto at = std::lower_bound(members_.begin(), members_.end(), member,
+                                   [](const Member& m, std::string_view name) { return m.name < name; });
+  return at == members_.end() || at->name != member || at->shared ? nullptr : &*at;
 }
 
 std::function<void(std::string_view)> VerifiedValues::sink(const std::string& member) {
   Member* m = nullptr;
   {
     const std::lock_guard lock(mutex_);
-    const auto at = members_.find(member);
-    if (at == members_.end() || !at->second) return nullptr;
-    m = at->second.get();
+    m = find(member);
+    if (!m) return nullptr;
   }
   m->restart();  // a member is read by one thread at a time; a retried read starts again
   return [m](std::string_view chunk) { m->feed(chunk); };
@@ -185,12 +226,11 @@ std::function<void(std::string_view)> VerifiedValues::sink(const std::string& me
 
 std::optional<ArrayProfile> VerifiedValues::take(const std::string& member, bool broken) {
   const std::lock_guard lock(mutex_);
-  const auto at = members_.find(member);
-  if (at == members_.end() || !at->second || broken) return std::nullopt;
-  Member& m = *at->second;
-  if (!m.usable || !m.done()) return std::nullopt;
-  ArrayProfile profile = m.result ? std::move(*m.result) : m.stats->profile();
-  members_.erase(at);  // its memory is the tree's now; a second take finds none, as before
+  Member* const m = find(member);
+  if (!m || m->taken || broken || !m->usable || !m->done()) return std::nullopt;
+  ArrayProfile profile = m->result ? std::move(*m->result) : m->stats->profile();
+  m->taken = true;  // a second take finds none, as before
+  m->result.reset();
   return profile;
 }
 

@@ -5,6 +5,7 @@
 // checks of one member (verify_values.cpp). Commands use verify.hpp, not this.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -131,21 +132,39 @@ struct MemberPlan {
   /// npy: every array node referring to it (views into the documents, which outlive the plans;
   /// classified again when the header is checked: a copy of each was 7 MB on 50,000 members)
   std::vector<JsonView> arrays;
-  std::optional<std::uint64_t> rows;                ///< jsonl: expected number of lines
-  std::string rows_from;                            ///< where `rows` was declared, for messages
-  std::optional<std::vector<std::string>> columns;  ///< table: keys of every row
-  /// jsonl: a node inside its lines that an externals_info path leads to; the loader walks
-  /// `rest` (the line index first) through the lines and asserts the node's $ref is `member`.
-  struct LineReference {
-    std::vector<Json> rest;
-    std::string member;
-    std::string path;  ///< the whole path, for messages
-    bool npy = true;   ///< externals_info item_type: "npy" (else "jsonl")
+  /// What only a .jsonl member needs: held apart, so that the plans of 50,000 .npy members do
+  /// not carry it (about 100 bytes each, 5 MiB of a report's peak: issue 30).
+  struct Lines {
+    std::optional<std::uint64_t> rows;                ///< expected number of lines
+    std::string rows_from;                            ///< where `rows` was declared, for messages
+    std::optional<std::vector<std::string>> columns;  ///< table: keys of every row
+    /// A node inside its lines that an externals_info path leads to; the loader walks `rest`
+    /// (the line index first) through the lines and asserts the node's $ref is `member`.
+    struct LineReference {
+      std::vector<Json> rest;
+      std::string member;
+      std::string path;  ///< the whole path, for messages
+      bool npy = true;   ///< externals_info item_type: "npy" (else "jsonl")
+    };
+    std::vector<LineReference> line_references;
   };
-  std::vector<LineReference> line_references;
+  using LineReference = Lines::LineReference;
+  /// The .jsonl part, made when first asked for.
+  Lines& lines() {
+    if (!lines_) lines_ = std::make_unique<Lines>();
+    return *lines_;
+  }
+  /// The .jsonl part, empty when none was made.
+  const Lines& lines() const {
+    static const Lines none;
+    return lines_ ? *lines_ : none;
+  }
   /// A reference node inside some .jsonl line refers to this member: its header or line count
   /// is kept for check_row_claims.
   bool in_rows = false;
+
+ private:
+  std::unique_ptr<Lines> lines_;
 };
 
 /// A JSON member parsed already (a ZanjFile's), with what its parse noticed.

@@ -56,10 +56,10 @@ MemberValueCheck::MemberValueCheck(const ZipEntry& entry, const MemberPlan& plan
   if (plan.role == MemberPlan::Role::jsonl)
     lines_.emplace([this](std::uint64_t i, std::string_view line) { return on_line(i, line); },
                    limits.max_jsonl_line_bytes, "", limits.max_jsonl_rows);  // the report says which member
-  if (plan.columns) columns_.insert(plan.columns->begin(), plan.columns->end());
-  reference_found_.resize(plan.line_references.size());
-  for (std::size_t r = 0; r < plan.line_references.size(); ++r) {
-    const auto line = line_index(plan.line_references[r].rest.front());
+  if (plan.lines().columns) columns_.insert(plan.lines().columns->begin(), plan.lines().columns->end());
+  reference_found_.resize(plan.lines().line_references.size());
+  for (std::size_t r = 0; r < plan.lines().line_references.size(); ++r) {
+    const auto line = line_index(plan.lines().line_references[r].rest.front());
     if (line)
       references_by_line_.emplace(*line, r);
     else
@@ -105,7 +105,7 @@ bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
     first_noted_line_ = index;
   }
   const JsonView value = document->root();
-  if (plan_.columns && !row_matches(value, columns_)) {
+  if (plan_.lines().columns && !row_matches(value, columns_)) {
     add_problem(found_, Code::table_columns, entry_.name, plan_.path,
                 where + ": row is not an object with exactly the table's columns");
   }
@@ -121,7 +121,7 @@ bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
 void MemberValueCheck::check_line_references(std::uint64_t index, JsonView value) {
   const auto [first, last] = references_by_line_.equal_range(index);
   for (auto it = first; it != last; ++it) {
-    const MemberPlan::LineReference& ref = plan_.line_references[it->second];
+    const MemberPlan::LineReference& ref = plan_.lines().line_references[it->second];
     reference_found_[it->second] = true;
     const std::vector<Json> rest(ref.rest.begin() + 1, ref.rest.end());
     const PathWalk walk = walk_python_path(value, rest, {});
@@ -225,13 +225,14 @@ void MemberValueCheck::finish_jsonl() {
   jsonl_complete_ = true;
   for (std::size_t r = 0; r < reference_found_.size(); ++r)
     if (!reference_found_[r])
-      add_problem(found_, Code::externals_info_mismatch, plan_.line_references[r].member, plan_.line_references[r].path,
+      add_problem(found_, Code::externals_info_mismatch, plan_.lines().line_references[r].member,
+                  plan_.lines().line_references[r].path,
                   "externals_info path selects a line past the last of the " + std::to_string(lines_->lines()) +
                       " in " + entry_.name);
-  if (plan_.rows && lines_->lines() != *plan_.rows)
-    add_problem(
-        found_, Code::jsonl_row_count, entry_.name, plan_.path,
-        std::to_string(lines_->lines()) + " lines where " + plan_.rows_from + " says " + std::to_string(*plan_.rows));
+  if (plan_.lines().rows && lines_->lines() != *plan_.lines().rows)
+    add_problem(found_, Code::jsonl_row_count, entry_.name, plan_.path,
+                std::to_string(lines_->lines()) + " lines where " + plan_.lines().rows_from + " says " +
+                    std::to_string(*plan_.lines().rows));
 }
 
 /// The member of an array_list_meta node whose "data" went to a .jsonl member itself.

@@ -3,6 +3,7 @@
 // referenced, and every externals_info entry leading to its reference node with the right
 // item_type. What each member must contain is returned as a plan for the data pass.
 #include <algorithm>
+#include <utility>
 #include <set>
 #include <unordered_set>
 
@@ -161,11 +162,11 @@ std::string plan_reference(const Archive& archive, const RefSite& ref, std::vect
   }
   if (n.array) plan.arrays.push_back(n.json);
   const auto rows = n.table ? n.table->rows : n.list ? n.list->length : std::nullopt;
-  if (rows && !plan.rows) {
-    plan.rows = rows;
-    plan.rows_from = "len(data) of '" + path + "'";
+  if (rows && !std::as_const(plan).lines().rows) {
+    plan.lines().rows = rows;
+    plan.lines().rows_from = "len(data) of '" + path + "'";
   }
-  if (n.table) plan.columns = n.table->columns;
+  if (n.table) plan.lines().columns = n.table->columns;
   if (n.list) plan.list_elements = true;
   return path;
 }
@@ -230,7 +231,7 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
     }
     plan.in_rows = true;
     if (const ZipEntry* list = archive.find(walk.through))
-      plans[static_cast<std::size_t>(list - archive.entries().data())].line_references.push_back(
+      plans[static_cast<std::size_t>(list - archive.entries().data())].lines().line_references.push_back(
           MemberPlan::LineReference{walk.rest, std::string(key), path, npy_item});
     return JsonView();
   }
@@ -261,13 +262,13 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
       add_problem(report, Code::externals_info_len, key, path,
                   "externals_info len(data) " + std::to_string(len) + " is not the first dimension " +
                       std::to_string(node.array->shape.front()));
-  } else if (!plan.rows) {
-    plan.rows = len;
-    plan.rows_from = "externals_info len(data)";
-  } else if (*plan.rows != len) {
+  } else if (const MemberPlan::Lines& lines = std::as_const(plan).lines(); !lines.rows) {
+    plan.lines().rows = len;
+    plan.lines().rows_from = "externals_info len(data)";
+  } else if (*lines.rows != len) {
     add_problem(report, Code::jsonl_row_count, key, path,
-                "externals_info len(data) " + std::to_string(len) + " disagrees with " + plan.rows_from + " (" +
-                    std::to_string(*plan.rows) + ")");
+                "externals_info len(data) " + std::to_string(len) + " disagrees with " + lines.rows_from + " (" +
+                    std::to_string(*lines.rows) + ")");
   }
   return walk.target;
 }

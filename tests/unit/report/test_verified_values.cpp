@@ -61,4 +61,26 @@ TEST_SUITE("verified_values") {
     CHECK_FALSE(verified.take("fortran.npy", false));
     CHECK_FALSE(verified.take("shape.npy", false));
   }
+
+  TEST_CASE("a member two arrays share is left to each; five dimensions; statistics only; taken once") {
+    report::VerifiedValues verified;
+    verified.expect("b.npy", node_of({1, 1, 1, 2, 2}), ProfileOptions{});
+    verified.expect("a.npy", node_of({2, 2}), ProfileOptions{});
+    verified.expect("c.npy", node_of({2, 2}), ProfileOptions{0, 0});
+    verified.expect("a.npy", node_of({2, 2}), ProfileOptions{});
+    CHECK_FALSE(verified.sink("a.npy"));
+    verified.sink("b.npy")(npy({1, 2, 3, 4}, {1, 1, 1, 2, 2}));
+    verified.sink("c.npy")(npy({1, 2, 3, -4}, {2, 2}));
+    CHECK_FALSE(verified.take("a.npy", false));
+    const auto five = verified.take("b.npy", false);
+    REQUIRE(five);
+    CHECK(five->stats.count == 4);
+    CHECK(five->histogram.total() == 4);
+    CHECK_FALSE(verified.take("b.npy", false));  // taken: the tree holds it now
+    const auto stats = verified.take("c.npy", false);
+    REQUIRE(stats);
+    CHECK(stats->stats.count == 4);
+    CHECK(*stats->stats.mean == 0.5);
+    CHECK(stats->histogram.total() == 0);
+  }
 }

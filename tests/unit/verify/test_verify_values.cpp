@@ -53,10 +53,10 @@ MemberPlan npy_plan(const char* dtype = "float32", std::vector<std::uint64_t> sh
 MemberPlan jsonl_plan(std::optional<std::uint64_t> rows, std::optional<std::vector<std::string>> columns = {}) {
   MemberPlan plan;
   plan.role = Role::jsonl;
-  plan.rows = rows;
-  plan.rows_from = "len(data)";
-  plan.columns = std::move(columns);
-  plan.list_elements = !plan.columns;
+  plan.lines().rows = rows;
+  plan.lines().rows_from = "len(data)";
+  plan.lines().columns = std::move(columns);
+  plan.list_elements = !plan.lines().columns;
   return plan;
 }
 
@@ -143,15 +143,15 @@ TEST_SUITE("verify_values") {
       return MemberPlan::LineReference{parse_json(path, "path").as_array(), "a.npy", "lst"};
     };
     const std::string node = R"({"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy"})";
-    plan.line_references = {ref("[1]"), ref("[true]"), ref("[-1]")};  // a negative index is not judged
+    plan.lines().line_references = {ref("[1]"), ref("[true]"), ref("[-1]")};  // a negative index is not judged
     CHECK(run_check(plan, "0\n" + node + "\n2\n", 3).empty());
-    plan.line_references = {ref("[false, \"k\"]")};  // line 0 is a number: no keys
+    plan.lines().line_references = {ref("[false, \"k\"]")};  // line 0 is a number: no keys
     CHECK(run_check(plan, "0\n" + node + "\n2\n", 3) == Codes{"externals_info_mismatch"});
-    plan.line_references = {ref("[1, \"k\"]")};  // into an external node nothing here loads: not judged
+    plan.lines().line_references = {ref("[1, \"k\"]")};  // into an external node nothing here loads: not judged
     CHECK(run_check(plan, "0\n" + node + "\n2\n", 3).empty());
-    plan.line_references = {ref("[1]")};
+    plan.lines().line_references = {ref("[1]")};
     CHECK(run_check(plan, "0\n{\"$ref\": \"b.npy\"}\n2\n", 3) == Codes{"externals_info_mismatch"});
-    plan.line_references = {ref("[7]")};
+    plan.lines().line_references = {ref("[7]")};
     CHECK(run_check(plan, "0\n1\n2\n", 3) == Codes{"externals_info_mismatch"});  // no such line
   }
 
@@ -160,7 +160,7 @@ TEST_SUITE("verify_values") {
     const auto ref = [](std::string path, std::string member, bool npy) {
       return MemberPlan::LineReference{parse_json(path, "path").as_array(), member, "lst", npy};
     };
-    plan.line_references = {ref("[0, \"arr\"]", "a.npy", true), ref("[1, \"sub\"]", "s.jsonl", false)};
+    plan.lines().line_references = {ref("[0, \"arr\"]", "a.npy", true), ref("[1, \"sub\"]", "s.jsonl", false)};
     const std::string lines =
         R"({"arr": {"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [2, 3], "dtype": "float32"}})"
         "\n"
@@ -205,7 +205,7 @@ TEST_SUITE("verify_values") {
     check_row_claims(claims, {}, none);
     CHECK(none.errors.empty());
     // The item_type is held to the node it reaches, as for paths in __zanj__.json.
-    plan.line_references = {ref("[0, \"arr\"]", "a.npy", false)};
+    plan.lines().line_references = {ref("[0, \"arr\"]", "a.npy", false)};
     CHECK(run_check(plan, lines, 5) == Codes{"externals_info_mismatch"});
   }
 

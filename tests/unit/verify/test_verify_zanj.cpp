@@ -60,10 +60,10 @@ TEST_SUITE("verify_zanj") {
     CHECK(classify(r.plans[2].arrays[0]).array->shape == std::vector<std::uint64_t>{4, 3});
     CHECK(r.plans[2].path == "arr");
     CHECK(r.plans[3].role == Role::jsonl);
-    CHECK(r.plans[3].rows == 3u);  // from externals_info
+    CHECK(r.plans[3].lines().rows == 3u);  // from externals_info
     CHECK(r.plans[3].list_elements);
-    CHECK(r.plans[4].rows == 2u);  // from the node
-    CHECK(r.plans[4].columns == std::vector<std::string>{"a", "b"});
+    CHECK(r.plans[4].lines().rows == 2u);  // from the node
+    CHECK(r.plans[4].lines().columns == std::vector<std::string>{"a", "b"});
     CHECK(r.report.checked.references == 3);
     CHECK(r.report.checked.members_read == 2);  // the two JSON members
   }
