@@ -4,7 +4,6 @@
 #include <string>
 
 #include "zanj/error.hpp"
-#include "base/thread_pool.hpp"
 #include "io/chunk_puller.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_text.hpp"
@@ -15,18 +14,13 @@ namespace zanj {
 
 namespace {
 
-bool pipelined(const ZipEntry& entry, JsonReadThreads threads) {
-  // Below this, starting a worker costs about what the overlap saves.
-  constexpr std::uint64_t kWorthAThread = std::uint64_t{1} << 20;
-  switch (threads) {
-    case JsonReadThreads::one:
-      return false;
-    case JsonReadThreads::two:
-      return true;
-    case JsonReadThreads::automatic:
-      break;
-  }
-  return entry.uncompressed_size >= kWorthAThread && available_cpus() > 1;
+bool pipelined(JsonReadThreads threads) {
+  // `automatic` is one thread for now. Two take a document's text in about half the time
+  // (20 MB: 290M instructions fewer on the reading thread), but the worker's buffers and
+  // chunks live in its own malloc arena, which the parse after cannot reuse: 0.7 MiB more at
+  // the peak of `info` and `verify` on a 20 MB document, over the 38.9 MiB they are held to
+  // (bench/RESULTS.md, issue 24, pipeline round). malloc_trim did not give it back.
+  return threads == JsonReadThreads::two;
 }
 
 }  // namespace
@@ -45,12 +39,13 @@ JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint
     minifier.append(out, chunk);
     return true;
   };
-  if (pipelined(entry, threads)) {
+  if (pipelined(threads)) {
     // Inflating and minifying cost about the same: each on its own core, the text is ready
-    // in about half the time. The queue holds a few chunks (the decoder's are at most 256 KiB),
-    // so the worker runs at most about a megabyte ahead. An error of the decoder comes out of next() after
-    // the chunks it sent before, as it would from read() after the same calls of `take`.
-    constexpr std::size_t kMostQueued = std::size_t{1} << 20;
+    // in about half the time. The queue holds two of the decoder's chunks (at most 256 KiB
+    // each), so the worker runs at most that far ahead. An error of the decoder comes out of
+    // next() after the chunks it sent before, as it would from read() after the same calls of
+    // `take`.
+    constexpr std::size_t kMostQueued = std::size_t{512} << 10;
     ChunkPuller decoder([&](const ChunkPuller::Sink& sink) { archive.read(entry, sink); }, kMostQueued);
     std::string chunk;
     while (decoder.next(chunk)) take(chunk);
