@@ -212,6 +212,15 @@ struct ModelCard {
 /// one array. nullopt when the archive holds none.
 std::optional<ModelCard> model_card(const ZanjFile& file);
 
+/// summarize(file, largest) and model_card(file), what `info` shows: each walks the whole
+/// tree, so with `threads` >= 2 and a large tree they walk it on two threads at once. The
+/// results are the same; when both throw, summarize's error is the one thrown.
+struct SummaryWithCard {
+  Summary summary;
+  std::optional<ModelCard> card;
+};
+SummaryWithCard summarize_with_card(const ZanjFile& file, std::size_t largest, unsigned threads);
+
 /// "layers.#.mlp.weight" for "layers.12.mlp.weight": each all-digit component between dots
 /// replaced by '#'.
 std::string layer_pattern(std::string_view key);

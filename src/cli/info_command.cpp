@@ -46,7 +46,8 @@ std::string format_text(const Summary& s) {
   return std::string(format_version_name(FormatVersion::none));
 }
 
-Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, const InfoOptions& opt) {
+Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, const std::optional<ModelCard>& card,
+                  const InfoOptions& opt) {
   JsonArray largest;
   for (const auto& a : s.largest_arrays) {
     JsonObject o{{"path", a.path},   {"dtype", a.dtype},    {"library", a.library}, {"shape", shape_json(a.shape)},
@@ -59,7 +60,6 @@ Json summary_json(const std::string& file, const ZanjFile& z, const Summary& s, 
     if (const JsonView full = z.meta().find("zanj_cfg")) cfg = full.copy();
   JsonArray problems;
   for (const auto& p : z.problems()) problems.emplace_back(p);
-  const std::optional<ModelCard> card = model_card(z);
   return Json(JsonObject{
       {"file", file},
       {"members", s.members},
@@ -100,7 +100,8 @@ std::string cfg_line(const Json& cfg) {
   return out;
 }
 
-std::string summary_text(const std::string& file, const ZanjFile& z, const Summary& s, const InfoOptions& opt) {
+std::string summary_text(const std::string& file, const ZanjFile& z, const Summary& s,
+                         const std::optional<ModelCard>& card, const InfoOptions& opt) {
   std::vector<std::vector<std::string>> rows;
   auto row = [&](std::string key, std::string value) { rows.push_back({std::move(key), std::move(value)}); };
   row("saved", s.invalid_timestamp  ? "invalid timestamp (" + terminal_safe(*s.invalid_timestamp) + ")"
@@ -133,7 +134,7 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
   std::string out = bold(terminal_safe(file)) + ": ZANJ archive, " + std::to_string(s.members) + " members, " +
                     human_bytes(s.compressed_bytes) + " (" + human_bytes(s.uncompressed_bytes) + " unpacked)\n";
   out += format_table(rows, "  ");
-  if (const std::optional<ModelCard> card = model_card(z)) out += model_card_text(*card);
+  if (card) out += model_card_text(*card);
   if (!opt.no_members) {
     // Two passes over the entries (widths, then lines) instead of a table of every row: an
     // archive of many members would hold five strings per member until the end.
@@ -167,18 +168,19 @@ int run_info(const InfoOptions& opt) {
   // Each archive's text is made on its own thread, and printed in operand order.
   std::vector<std::string> texts(files.size());
   std::vector<std::optional<Error>> errors(files.size());
+  const JobSplit split = split_jobs(jobs_or_default(opt.jobs), files.size());
   run_in_order(
-      files.size(), split_jobs(jobs_or_default(opt.jobs), files.size()).archives_at_once,
+      files.size(), split.archives_at_once,
       [&](std::size_t i) {
         try {
           const ZanjFile z = open_zanj(files[i]);
-          const Summary s = summarize(z, opt.largest);
+          const SummaryWithCard found = summarize_with_card(z, opt.largest, split.threads_each);
           if (opt.json) {
-            Json summary = summary_json(files[i], z, s, opt);
+            Json summary = summary_json(files[i], z, found.summary, found.card, opt);
             add_transfer_json(summary.as_object(), z.archive());
             texts[i] = to_json(summary) + "\n";
           } else {
-            texts[i] = (i ? "\n" : "") + summary_text(z.name(), z, s, opt);
+            texts[i] = (i ? "\n" : "") + summary_text(z.name(), z, found.summary, found.card, opt);
           }
         } catch (const Error& e) {
           if (alone || is_output_closed(e)) throw;

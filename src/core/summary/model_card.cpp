@@ -155,8 +155,13 @@ std::optional<ModelCard> model_card(const ZanjFile& file) {
   walk_tree(file.root(), {}, [&](const TreeVisit& v) {
     if (card) return false;
     if (!v.node.json.is_object() || v.node.array || v.node.table || v.node.list) return false;
-    for (const auto& [key, value] : node_children(v.node)) {
-      if (!is_state_dict_key(key)) continue;
+    // node_children's members, read in place: the walk meets every dict of the tree, and a
+    // list of its keys as strings for each cost more than the rest of this visit.
+    const bool has_members =
+        v.node.kind == NodeKind::dict || v.node.kind == NodeKind::dataclass || v.node.kind == NodeKind::other;
+    for (const auto [key, value] : v.node.json.members()) {
+      if (!has_members) break;
+      if (!is_state_dict_key(key) || (!v.node.format_key.empty() && key == v.node.format_key)) continue;
       const Node state_dict = classify(value);
       if (!holds_array(state_dict)) continue;
       card.emplace();

@@ -4,10 +4,12 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <exception>
 #include <optional>
 #include <unordered_set>
 
 #include "array/dtype.hpp"
+#include "base/thread_pool.hpp"
 #include "zanj/error.hpp"
 #include "zanj/tree.hpp"
 
@@ -169,6 +171,34 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
   if (arrays.size() > largest) arrays.resize(largest);
   s.largest_arrays = std::move(arrays);
   return s;
+}
+
+SummaryWithCard summarize_with_card(const ZanjFile& file, std::size_t largest, unsigned threads) {
+  // Below this many values both walks take a few milliseconds: not worth a thread.
+  constexpr std::uint64_t kWorthAThread = std::uint64_t{1} << 16;
+  SummaryWithCard out;
+  if (threads < 2 || file.json_values() < kWorthAThread) {
+    out.summary = summarize(file, largest);
+    out.card = model_card(file);
+    return out;
+  }
+  std::exception_ptr card_error;
+  {
+    // Declared after what its task writes: if summarize throws, the pool's destructor waits
+    // for the card's walk before anything it uses goes.
+    ThreadPool beside(1);
+    beside.submit([&] {
+      try {
+        out.card = model_card(file);
+      } catch (...) {  // boundary: thrown below, after summarize's own error would have been
+        card_error = std::current_exception();
+      }
+    });
+    out.summary = summarize(file, largest);
+    beside.wait();
+  }
+  if (card_error) std::rethrow_exception(card_error);
+  return out;
 }
 
 }  // namespace zanj

@@ -99,4 +99,37 @@ TEST_SUITE("model_card") {
     CHECK_FALSE(model_card(make_zanj(R"J({"state_dict": {"lr": 0.1}})J")));
     CHECK_FALSE(model_card(make_zanj(R"J({"optimizer_state_dict": {"state": {}, "param_groups": []}})J")));
   }
+
+  TEST_CASE("summarize_with_card: the summary and the card, on one thread or two") {
+    // Over the 65,536 values from which the two walks take two threads: many small dicts, a
+    // state dict after them, and arrays beside it.
+    std::string root = R"J({"runs": {)J";
+    for (int i = 0; i < 30000; ++i) root += "\"r" + std::to_string(i) + R"J(": {"a": 1, "b": "x"}, )J";
+    root += R"J("model": {"meta": {"class_name": "Net"}, "state_dict": {"w": )J" + tensor("float32", 8) +
+            R"J(, "b": )J" + tensor("torch.float32", 2) + "}}}, \"t\": " + tensor("float64", 5) + "}";
+    const ZanjFile z = make_zanj(root);
+    REQUIRE(z.json_values() >= (1u << 16));
+    const SummaryWithCard one = summarize_with_card(z, 5, 1);
+    const SummaryWithCard two = summarize_with_card(z, 5, 2);
+    const Summary alone = summarize(z, 5);
+    for (const Summary* s : {&one.summary, &two.summary}) {
+      CHECK(s->arrays == alone.arrays);
+      CHECK(s->externals == alone.externals);
+      REQUIRE(s->largest_arrays.size() == alone.largest_arrays.size());
+      for (std::size_t i = 0; i < alone.largest_arrays.size(); ++i)
+        CHECK(s->largest_arrays[i].path == alone.largest_arrays[i].path);
+    }
+    CHECK(alone.arrays == 3);
+    const std::optional<ModelCard> card = model_card(z);
+    REQUIRE(card);
+    CHECK(card->path == "runs/model");
+    for (const SummaryWithCard* found : {&one, &two}) {
+      REQUIRE(found->card);
+      CHECK(found->card->path == card->path);
+      CHECK(found->card->state_dict_path == card->state_dict_path);
+      CHECK(found->card->class_name == "Net");
+      CHECK(found->card->total.tensors == 2);
+      CHECK(found->card->total.parameters == card->total.parameters);
+    }
+  }
 }
