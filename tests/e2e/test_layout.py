@@ -195,6 +195,48 @@ class Layout(unittest.TestCase):
                         seen.setdefault(f, []).append(os.path.relpath(os.path.join(dirpath, f), SOURCE_DIR))
         self.assertEqual({k: v for k, v in seen.items() if len(v) > 1}, {})
 
+    def test_comments_cite_only_files_in_the_repository(self):
+        # A comment that sends the reader to a file must send them somewhere that exists: a path
+        # from the repository's root (docs/..., tests/...), a core path ("object/tree.hpp") or
+        # a public header ("zanj/tree.hpp"). Tracker numbers and files outside the repository
+        # (the format notes it started from) mean nothing to a reader of a clone.
+        rooted = re.compile(r"\b((?:docs|tests|scripts|bench|fuzz|src|include|cmake|examples)/[\w./-]*\w)")
+        folders = "|".join(subsystems() + ["zanj", "cli"])
+        relative = re.compile(r"(?<![\w/.])((?:%s)/[\w-]+\.(?:hpp|cpp|md))" % folders)
+        generated = {"zanj/version.hpp", "include/zanj/version.hpp", "base/version.hpp"}  # from version.hpp.in
+        for root in (os.path.join(SOURCE_DIR, "src"), os.path.join(SOURCE_DIR, "include")):
+            for dirpath, _, files in os.walk(root):
+                for name in files:
+                    path = os.path.join(dirpath, name)
+                    for number, line in enumerate(read(path).splitlines(), 1):
+                        where = f"{os.path.relpath(path, SOURCE_DIR)}:{number}"
+                        self.assertNotRegex(line, r"FORMAT\.md|\b[Ii]ssue \d+", where)
+                        if re.match(r"\s*#\s*include\b", line):
+                            continue
+                        for cited in rooted.findall(line):
+                            if cited in generated or "NAME" in cited or cited.endswith("/zanj"):
+                                continue  # a generated file, or a pattern (docs/man/zanj-NAME.md)
+                            self.assertTrue(os.path.exists(os.path.join(SOURCE_DIR, cited)), f"{where}: {cited}")
+                        for cited in relative.findall(line):
+                            if cited in generated:
+                                continue
+                            self.assertTrue(any(os.path.exists(os.path.join(base, cited)) for base in
+                                                (CORE, os.path.join(SOURCE_DIR, "include"), os.path.join(SOURCE_DIR, "src"))),
+                                            f"{where}: {cited}")
+
+    def test_every_catch_in_the_core_says_why(self):
+        # A catch in the library adds context and rethrows, stops a failure at a boundary where
+        # it becomes a value or a note, or cleans up and rethrows; one that only chooses a path
+        # should be a Result instead. The reason is written on the catch's line, so a reader
+        # (and this test) sees which it is.
+        tag = re.compile(r"catch \(.*\) \{\s*// (context|boundary|cleanup):")
+        for dirpath, _, files in os.walk(CORE):
+            for name in files:
+                path = os.path.join(dirpath, name)
+                for number, line in enumerate(read(path).splitlines(), 1):
+                    if re.search(r"\bcatch \(", line) and not line.lstrip().startswith("//"):
+                        self.assertRegex(line, tag, f"{os.path.relpath(path, SOURCE_DIR)}:{number}")
+
 
 if __name__ == "__main__":
     main()

@@ -48,7 +48,7 @@ void run_in_order(std::size_t count, unsigned at_once, const std::function<void(
       std::exception_ptr failure;
       try {
         work(i);
-      } catch (...) {
+      } catch (...) {  // boundary: a worker's failure is carried to the thread that prints
         failure = std::current_exception();
       }
       std::lock_guard lock(mutex);
@@ -73,7 +73,7 @@ void run_in_order(std::size_t count, unsigned at_once, const std::function<void(
       emit(i);
       if (i + window < count) start(i + window);
     }
-  } catch (...) {
+  } catch (...) {  // cleanup: the others stop and are waited for, then the failure goes on
     {
       std::lock_guard lock(mutex);
       abandon = true;

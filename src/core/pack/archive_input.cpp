@@ -220,7 +220,7 @@ class OnePass final : public SequentialMembers {
         for (auto& [name, size] : files) size = 0;
       HeadTree tree(archive_, std::move(files), scan_.files(), self);
       return plan_repack(tree, settings_);
-    } catch (const Error&) {  // two passes say what is wrong, with every check
+    } catch (const Error&) {  // boundary: an early plan is a shortcut; two passes say what is wrong
       return std::nullopt;
     }
   }

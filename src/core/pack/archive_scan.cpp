@@ -182,7 +182,7 @@ void FactsReader::as_lines(std::string_view chunk, bool end) {
     } else {
       lines_.feed(chunk);
     }
-  } catch (const Error& err) {  // the splitter's errors name the file
+  } catch (const Error& err) {  // context: the splitter's errors name the file
     facts_.jsonl_error = err;
   }
   lines_open_ = lines_open_ && !end && !facts_.jsonl_error;

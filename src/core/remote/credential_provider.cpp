@@ -108,7 +108,7 @@ std::shared_ptr<const RequestCredentials> CredentialProvider::current() {
   if (now < expires - refresh_margin(obtained_, expires) || now < next_try_) return held;
   try {
     refresh(now >= expires ? "they had expired" : "they were about to expire");
-  } catch (const Error& e) {
+  } catch (const Error& e) {  // boundary: a failed early refresh is a note while the old ones hold
     if (now >= expires) throw;
     // The old ones still hold: keep them, and try again a little later.
     next_try_ = now + kRetryAfterFailure;

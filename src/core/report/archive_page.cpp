@@ -235,7 +235,7 @@ void write_report_page(const ZanjFile& file, const ReportOptions& options, const
     // verify's own working memory (member plans, the ZIP checks) is freed now, but glibc keeps
     // the pages in its arenas (about 19 MiB of 72 on 50,000 members) and the tree's strings and
     // records do not fit its holes well: handing them back to the OS here lowered the report's
-    // peak by 5 MiB (issue 30). A report is one such point per process, so the cost (a walk
+    // peak by 5 MiB. A report is one such point per process, so the cost (a walk
     // of the free lists) is paid once.
 #if defined(__GLIBC__)
     malloc_trim(0);
@@ -248,7 +248,7 @@ void write_report_page(const ZanjFile& file, const ReportOptions& options, const
         if (!p.member.empty()) broken.insert(p.member);
   // The tree is kept in pieces of about 64 KiB until the sections above it are written: grown
   // as one string it was copied at each doubling, and then copied again behind those sections
-  // (issue 30: 4.5 MiB of tree on 50,000 members, 73 MiB of peak).
+  // (4.5 MiB of tree on 50,000 members, at a 73 MiB peak).
   std::vector<std::string> tree;
   std::string piece;
   const std::vector<ArrayRecord> records = report::write_object_tree(

@@ -45,7 +45,7 @@ bool key_below(std::string_view path, std::string_view prefix, std::string_view&
 /// The groups right below `prefix`, sorted by key; with `parent`, the groups right below that
 /// key of `prefix` instead (its children). Built from the arrays sorted by key, not a map of
 /// groups that each held a map of children: 50,000 arrays at the root made 12 MiB of nodes
-/// there, most of a report's peak after its tree (issue 30); children are summed only for the
+/// there, most of a report's peak after its tree; children are summed only for the
 /// parents drawn.
 std::vector<KeyedSizes> groups_below(const std::vector<ArrayBytes>& arrays, std::string_view prefix,
                                      const std::string_view* parent = nullptr) {

@@ -254,7 +254,7 @@ class TreeWriter {
     try {
       if (a.external() && taken_) profile = taken_(a.member);
       if (!profile) profile = profile_array(file_.archive(), a, v.path(), options);
-    } catch (const NumpyRefusalError&) {  // not the boundary below: no array at all, as hash and stats say
+    } catch (const NumpyRefusalError&) {  // boundary: not this one; no array at all stops it, as in hash and stats
       throw;
     } catch (const Error& e) {  // boundary: one unreadable array: say so there, show the rest
       problem = e.what();

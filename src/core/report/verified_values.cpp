@@ -13,7 +13,7 @@ namespace zanj::report {
 /// What the tree shows of an array drawn without figures (its statistics on its line): an
 /// ArrayProfile less its histogram and heatmap, in 112 bytes instead of about 350 plus a
 /// heap block. A report of 50,000 small arrays holds 50,000 of these until the tree is written
-/// (issue 30: about 12 MiB of the peak).
+/// (about 12 MiB of the peak).
 class VerifiedStats {
  public:
   explicit VerifiedStats(const ArrayProfile& p)

@@ -43,7 +43,7 @@ class VerifiedValues {
   Member* find(std::string_view member);
   std::mutex mutex_;
   // One record per member in a vector sorted by name (after the last expect), not a map node
-  // and three heap blocks each: 50,000 members held 320 bytes each (issue 30).
+  // and three heap blocks each: 50,000 members held 320 bytes each.
   std::vector<Member> members_;
   bool sorted_ = true;
 };

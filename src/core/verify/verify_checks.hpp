@@ -133,7 +133,7 @@ struct MemberPlan {
   /// classified again when the header is checked: a copy of each was 7 MB on 50,000 members)
   std::vector<JsonView> arrays;
   /// What only a .jsonl member needs: held apart, so that the plans of 50,000 .npy members do
-  /// not carry it (about 100 bytes each, 5 MiB of a report's peak: issue 30).
+  /// not carry it (about 100 bytes each, 5 MiB of a report's peak).
   struct Lines {
     std::optional<std::uint64_t> rows;                ///< expected number of lines
     std::string rows_from;                            ///< where `rows` was declared, for messages
