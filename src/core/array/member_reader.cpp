@@ -4,7 +4,6 @@
 #include <string>
 
 #include "zanj/error.hpp"
-#include "io/chunk_puller.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_text.hpp"
 #include "zip/archive_access.hpp"
@@ -12,21 +11,8 @@
 
 namespace zanj {
 
-namespace {
-
-bool pipelined(JsonReadThreads threads) {
-  // `automatic` is one thread for now. Two take a document's text in about half the time
-  // (20 MB: 290M instructions fewer on the reading thread), but the worker's buffers and
-  // chunks live in its own malloc arena, which the parse after cannot reuse: 0.7 MiB more at
-  // the peak of `info` and `verify` on a 20 MB document, over the 38.9 MiB they are held to
-  // (bench/RESULTS.md, issue 24, pipeline round). malloc_trim did not give it back.
-  return threads == JsonReadThreads::two;
-}
-
-}  // namespace
-
-JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes, std::uint64_t* decoded,
-                        JsonReadThreads threads) {
+JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
+                        std::uint64_t* decoded) {
   if (entry.uncompressed_size > max_bytes) return {archive.read_all(entry, max_bytes), false};  // its error
   // Minified as it is decoded: an indented document never sits whole in memory. Reserved at
   // its full size, the string costs only the pages the minified text fills.
@@ -34,24 +20,11 @@ JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint
   out.reserve(static_cast<std::size_t>(entry.uncompressed_size));
   JsonMinifier minifier;
   std::uint64_t bytes = 0;
-  const auto take = [&](std::string_view chunk) {
+  archive.read(entry, [&](std::string_view chunk) {
     bytes += chunk.size();
     minifier.append(out, chunk);
     return true;
-  };
-  if (pipelined(threads)) {
-    // Inflating and minifying cost about the same: each on its own core, the text is ready
-    // in about half the time. The queue holds two of the decoder's chunks (at most 256 KiB
-    // each), so the worker runs at most that far ahead. An error of the decoder comes out of
-    // next() after the chunks it sent before, as it would from read() after the same calls of
-    // `take`.
-    constexpr std::size_t kMostQueued = std::size_t{512} << 10;
-    ChunkPuller decoder([&](const ChunkPuller::Sink& sink) { archive.read(entry, sink); }, kMostQueued);
-    std::string chunk;
-    while (decoder.next(chunk)) take(chunk);
-  } else {
-    archive.read(entry, take);
-  }
+  });
   minifier.finish(out);
   if (decoded) *decoded = bytes;
   return {std::move(out), minifier.minified(), minifier.bom()};

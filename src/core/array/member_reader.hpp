@@ -21,14 +21,8 @@ namespace zanj {
 /// size that lies costs nothing, and decoding stops at the declared size.
 /// The text comes minified when it is UTF-8 (json_text.hpp): `decoded`, when given, receives
 /// the bytes decoded.
-/// `threads`: on two, the member is decoded (inflated, its CRC-32 checked) on a worker while
-/// this thread minifies what came before, through a bounded queue of two chunks (512 KiB), as
-/// a pipeline; on one, both on this thread. The text, its errors and `decoded` are the same
-/// either way. `automatic` is one for now (member_reader.cpp says why); a caller that already
-/// reads another member beside this one says `one`, so that it stays one.
-enum class JsonReadThreads { automatic, one, two };
 JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
-                        std::uint64_t* decoded = nullptr, JsonReadThreads threads = JsonReadThreads::automatic);
+                        std::uint64_t* decoded = nullptr);
 
 /// Parse the header of an .npy member, decoding only its first bytes.
 /// Throws Error naming the archive and member when it is not a valid .npy header.

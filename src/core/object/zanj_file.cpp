@@ -15,13 +15,12 @@ namespace {
 /// Parse one JSON member of `archive`; adds its value count to *values, and what the parse
 /// noticed goes to *notes.
 JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
-                              const JsonLimits& limits, std::uint64_t* values, JsonParseNotes* notes,
-                              JsonReadThreads threads = JsonReadThreads::automatic) {
+                              const JsonLimits& limits, std::uint64_t* values, JsonParseNotes* notes) {
   if (entry.uncompressed_size > max_bytes)
     throw Error(InArchive{archive.name()}, entry.name + ": its size of " + std::to_string(entry.uncompressed_size) +
                                                " bytes exceeds the limit of " + std::to_string(max_bytes) +
                                                " (raise with --max-json-bytes)");
-  JsonText text = read_json_text(archive, entry, max_bytes, nullptr, threads);
+  JsonText text = read_json_text(archive, entry, max_bytes);
   try {
     JsonDocument parsed = parse_document(std::move(text), entry.name, limits, notes);
     *values += notes->values;
@@ -54,11 +53,10 @@ struct MetaRead {
   std::string problem;
 };
 
-MetaRead read_meta(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes, const JsonLimits& limits,
-                   JsonReadThreads threads = JsonReadThreads::automatic) {
+MetaRead read_meta(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes, const JsonLimits& limits) {
   MetaRead read;
   try {
-    read.doc = read_json_member(archive, entry, max_bytes, limits, &read.values, &read.notes, threads);
+    read.doc = read_json_member(archive, entry, max_bytes, limits, &read.values, &read.notes);
   } catch (const Error& e) {  // boundary: an unreadable meta member is a problem, not fatal
     read.problem = e.what();
   }
@@ -95,11 +93,9 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
     // Declared after `meta`, which it writes: if the main member throws, the pool's destructor
     // waits for the meta parse before anything it uses goes.
     ThreadPool beside(1);
-    // Each on one thread: the two cores are taken.
-    constexpr JsonReadThreads one = JsonReadThreads::one;
     beside.submit(
-        [&] { meta = read_meta(z.archive, *meta_entry, max_json_bytes - main->uncompressed_size, json_limits, one); });
-    z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values, &z.root_notes, one);
+        [&] { meta = read_meta(z.archive, *meta_entry, max_json_bytes - main->uncompressed_size, json_limits); });
+    z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values, &z.root_notes);
     beside.wait();
   } else {
     z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values, &z.root_notes);

@@ -65,7 +65,7 @@ std::optional<std::string> dtype_refusal(const std::string& name) {
 const JsonDocument* read_document(const Archive& archive, std::string_view name, Code missing,
                                   const std::vector<bool>& inflatable, const ResourceLimits& limits,
                                   const std::optional<ParsedMember>& given, std::optional<JsonDocument>& read,
-                                  std::vector<MemberPlan>& plans, VerifyReport& report, JsonReadThreads threads) {
+                                  std::vector<MemberPlan>& plans, VerifyReport& report) {
   const ZipEntry* entry = archive.find(name);
   if (!entry) {
     add_problem(report, missing, name, "", "no " + std::string(name) + " member");
@@ -89,7 +89,7 @@ const JsonDocument* read_document(const Archive& archive, std::string_view name,
   JsonText text;
   std::uint64_t decoded = 0;
   try {
-    text = read_json_text(archive, *entry, limits.max_json_bytes, &decoded, threads);
+    text = read_json_text(archive, *entry, limits.max_json_bytes, &decoded);
   } catch (const Error& e) {  // boundary: an unreadable member is a problem
     add_read_failure(report, *entry, e, archive.name());
     return nullptr;
@@ -345,21 +345,18 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
                                                const ResourceLimits& limits, ZanjDocuments& documents,
                                                VerifyReport& report) {
   std::vector<MemberPlan> plans(archive.entries().size());
-  // Side by side, each reading keeps to one thread: the two cores are taken.
-  JsonReadThreads threads = JsonReadThreads::automatic;
   const auto read_main = [&](const ResourceLimits& main_limits, VerifyReport& to) {
     documents.main = read_document(archive, kMainMember, Code::missing_main, inflatable, main_limits,
-                                   documents.given_main, documents.read_main, plans, to, threads);
+                                   documents.given_main, documents.read_main, plans, to);
   };
   const auto read_meta = [&](const ResourceLimits& meta_limits, VerifyReport& to) {
     documents.meta = read_document(archive, kMetaMember, Code::missing_meta, inflatable, meta_limits,
-                                   documents.given_meta, documents.read_meta, plans, to, threads);
+                                   documents.given_meta, documents.read_meta, plans, to);
   };
   if (!documents.given_main && !documents.given_meta && read_side_by_side(archive, limits)) {
     // Its problems go after the main document's, as the serial reading gives them. `plans`
     // is shared: each reading sets its own member's entry only.
     VerifyReport meta_report;
-    threads = JsonReadThreads::one;
     // The pool is declared after what the task writes: if the main reading throws, the pool's
     // destructor waits for the task first.
     ThreadPool beside(1);

@@ -5,27 +5,9 @@
 #include "test_support.hpp"
 #include "zanj/error.hpp"
 #include "array/member_reader.hpp"
-#include "io/byte_source.hpp"
-#include "zip/archive_access.hpp"
-#include "zip_builder.hpp"
 
 using namespace zanj;
 using test::open_corpus;
-
-namespace {
-
-/// What read_json_text gives with `threads`: the text, or the error's message.
-std::string read_text(const Archive& a, const std::string& name, JsonReadThreads threads, std::uint64_t* decoded,
-                      JsonText* text) {
-  try {
-    *text = read_json_text(a, *a.find(name), std::uint64_t{1} << 30, decoded, threads);
-    return "";
-  } catch (const Error& e) {
-    return e.what();
-  }
-}
-
-}  // namespace
 
 TEST_SUITE("member_reader") {
   TEST_CASE("npy headers of real members") {
@@ -194,35 +176,5 @@ TEST_SUITE("member_reader") {
     const Result<bool> too_many = few_rows.try_finish();
     REQUIRE_FALSE(too_many.ok());
     CHECK(too_many.why() == "rows: the number of lines exceeds the limit of 1 (raise with --max-jsonl-rows)");
-  }
-
-  TEST_CASE("read_json_text: decoded and minified on one thread or two, the same text, counts and errors") {
-    // Several of the decoder's chunks (256 KiB each), indented so that the minifier has work.
-    std::string doc = "{\n";
-    for (int i = 0; i < 40000; ++i) doc += "  \"k" + std::to_string(i) + "\": [1, 2.5, \"a  b\", null],\n";
-    doc += "  \"end\": true\n}\n";
-    const Archive a =
-        open_archive(std::make_unique<MemorySource>(test::build_zip({{"__zanj__.json", doc}}).bytes), "test.zanj");
-    JsonText one, two;
-    std::uint64_t decoded_one = 0, decoded_two = 0;
-    CHECK(read_text(a, "__zanj__.json", JsonReadThreads::one, &decoded_one, &one) == "");
-    CHECK(read_text(a, "__zanj__.json", JsonReadThreads::two, &decoded_two, &two) == "");
-    CHECK(decoded_one == doc.size());
-    CHECK(decoded_two == doc.size());
-    CHECK(one.minified);
-    CHECK(one.bytes.size() < doc.size());
-    CHECK(one.bytes == two.bytes);
-    CHECK(one.minified == two.minified);
-    CHECK(one.bom == two.bom);
-    const JsonDocument parsed_one = parse_document(std::move(one), "one");
-    const JsonDocument parsed_two = parse_document(std::move(two), "two");
-    CHECK(parsed_one.root().size() == 40001);
-    CHECK(parsed_one.root() == parsed_two.root());
-
-    // A member whose CRC-32 fails: the same error, after the same chunks.
-    const Archive bad = open_corpus("malformed/bad_crc.zanj");
-    const std::string failed_one = read_text(bad, "big_array.npy", JsonReadThreads::one, &decoded_one, &one);
-    CHECK_MESSAGE(failed_one.find("CRC-32") != std::string::npos, failed_one);
-    CHECK(read_text(bad, "big_array.npy", JsonReadThreads::two, &decoded_two, &two) == failed_one);
   }
 }
