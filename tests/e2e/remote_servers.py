@@ -376,6 +376,10 @@ class RecordingProxy(LoopbackServer):
         self.serve(Handler)
 
 
+# The OAuth scopes that let a token write objects (devstorage.read_only does not).
+WRITE_SCOPES = ("devstorage.read_write", "devstorage.full_control", "auth/cloud-platform")
+
+
 class GcsServer(LoopbackServer):
     """A small Google Cloud Storage JSON API on 127.0.0.1, with the OAuth token endpoint and the
     GCE metadata server Google's credentials come from, all on one port:
@@ -417,6 +421,7 @@ class GcsServer(LoopbackServer):
         self.sessions, self.cancelled = {}, []  # session id -> {"name", "data", "no_clobber", "chunks"}
         self.short_keep, self.fail_chunk, self.chunk_delay, self.media_delay = None, None, 0, 0
         self.token_lifetime, self.expiry, self.refused = None, {}, 0  # token -> time.time() it expires
+        self.jwt_scope = ""  # the scope of the last service-account JWT traded for JWT_TOKEN
         server = self
 
         class Handler(QuietHandler):
@@ -542,6 +547,17 @@ class GcsServer(LoopbackServer):
         handler.reply(401, {"error": {"code": 401, "message": "Invalid Credentials"}})
         return False
 
+    def may_write(self, handler):
+        """An upload's check: a service account's token carries the scope its JWT asked for, and
+        devstorage.read_only does not write (403, as GCS answers)."""
+        if not self.authorized(handler):
+            return False
+        token = handler.headers.get("Authorization", "")[len("Bearer "):]
+        if token == self.JWT_TOKEN and not any(s in self.jwt_scope for s in WRITE_SCOPES):
+            handler.reply(403, {"error": {"code": 403, "message": "Insufficient Permission"}})
+            return False
+        return True
+
     def store(self, name):
         """A new generation for `name` (called with the lock held); its metadata."""
         generation = max([g for _, g in self.objects.values()] + [1000]) + 1
@@ -549,7 +565,7 @@ class GcsServer(LoopbackServer):
 
     def upload_start(self, handler, query, body):
         import uuid
-        if not self.authorized(handler):
+        if not self.may_write(handler):
             return None
         name = query.get("name", "")
         no_clobber = query.get("ifGenerationMatch") == "0"
@@ -567,7 +583,7 @@ class GcsServer(LoopbackServer):
         handler.reply(200, b"", {"Location": f"http://127.0.0.1:{self.port}/upload/session/{session}"})
 
     def upload_chunk(self, handler, data):
-        if not self.authorized(handler):
+        if not self.may_write(handler):
             return None
         time.sleep(self.chunk_delay)
         session_id = handler.path.rsplit("/", 1)[-1]
@@ -627,6 +643,7 @@ class GcsServer(LoopbackServer):
             body = json.loads(decode(claims))
             if body.get("aud") != audience or "devstorage" not in body.get("scope", "") or body["exp"] <= time.time():
                 return False
+            self.jwt_scope = body["scope"]  # what the token it is traded for may do
             with tempfile.TemporaryDirectory() as tmp:
                 with open(f"{tmp}/data", "w") as f:
                     f.write(f"{header}.{claims}")

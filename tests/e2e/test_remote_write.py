@@ -5,6 +5,7 @@ zipfile (written with data descriptors: the upload cannot seek back), and appear
 a failure or SIGINT mid-upload leaves no object."""
 import hashlib
 import io
+import json
 import os
 import random
 import shutil
@@ -200,6 +201,31 @@ class GcsWrite(ZanjTest):
 
     def env(self):
         return {"STORAGE_EMULATOR_HOST": self.gcs.host, "GOOGLE_OAUTH_ACCESS_TOKEN": GCS_TOKEN}
+
+    def test_pack_with_a_service_account_key(self):
+        # A service account's token is only as able as the scope its JWT asks for: a read-only
+        # scope cannot upload (GCS answers 403), so the one zanj asks for must allow writing.
+        key, public = os.path.join(self.tmp, "key.pem"), os.path.join(self.tmp, "public.pem")
+        subprocess.run(["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key],
+                       check=True, capture_output=True)
+        subprocess.run(["openssl", "pkey", "-in", key, "-pubout", "-out", public], check=True, capture_output=True)
+        gcs = GcsServer(BUCKET, tokens={GcsServer.JWT_TOKEN}, public_key=public)
+        self.addCleanup(gcs.stop)
+        with open(key) as f:
+            account = {"type": "service_account", "project_id": "p", "private_key_id": "k1", "private_key": f.read(),
+                       "client_email": "writer@p.iam.gserviceaccount.com", "token_uri": gcs.token_uri}
+        credentials = os.path.join(self.tmp, "service_account.json")
+        with open(credentials, "w") as f:
+            json.dump(account, f)
+        empty = os.path.join(self.tmp, "empty")
+        os.mkdir(empty)
+        env = {"STORAGE_EMULATOR_HOST": gcs.host, "GOOGLE_APPLICATION_CREDENTIALS": credentials,
+               "GOOGLE_OAUTH_ACCESS_TOKEN": None, "CLOUDSDK_AUTH_ACCESS_TOKEN": None, "CLOUDSDK_CONFIG": empty,
+               "HOME": empty, "GCE_METADATA_HOST": "127.0.0.1:9"}
+        self.assertOk(run("pack", self.small, "-o", f"gs://{BUCKET}/out/by-account.zanj", env=env))
+        self.assertIn("out/by-account.zanj", gcs.objects)
+        self.assertIn("devstorage.read_write", gcs.jwt_scope)
+        self.assertOk(run("info", f"gs://{BUCKET}/out/by-account.zanj", env=env))  # and reads with it
 
     def test_pack_round_trip_in_chunks(self):
         want = local_hash(self, self.tmp, self.big, "--store")

@@ -15,7 +15,10 @@ namespace zanj {
 namespace {
 
 constexpr const char* kDefaultTokenUri = "https://oauth2.googleapis.com/token";
-constexpr const char* kScope = "https://www.googleapis.com/auth/devstorage.read_only";
+// A service account's token may do only what its scope allows, and one token serves a whole
+// command (the credential cache), reads and uploads alike: read_only would refuse every
+// `pack -o gs://` (403). What the account may touch is still bounded by its IAM roles.
+constexpr const char* kScope = "https://www.googleapis.com/auth/devstorage.read_write";
 constexpr double kMetadataConnectTimeout = 1;  // seconds: off Google Cloud, nothing answers
 constexpr double kMetadataTimeout = 5;
 
