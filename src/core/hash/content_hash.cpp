@@ -194,7 +194,7 @@ class ContentHasher {
       digests += *d;
     }
     if (!included && count == 0) return std::nullopt;
-    constexpr std::size_t kFlushAt = 64 * 1024;
+    constexpr std::size_t kFlushAt = std::size_t{64} << 10;
     std::unique_ptr<Digest> digest = pool_.take();
     std::string message;
     if (n.kind == NodeKind::dict) {
