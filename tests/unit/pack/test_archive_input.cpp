@@ -1,7 +1,5 @@
 #include <doctest/doctest.h>
 
-#include <fcntl.h>
-
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -10,30 +8,22 @@
 #include <vector>
 
 #include "array/npy_header.hpp"
-#include "export/archive_writer.hpp"
 #include "pack/archive_input.hpp"
 #include "pack/pack_plan.hpp"
+#include "tar_fixture.hpp"
 #include "temp_dir.hpp"
 #include "zanj/archive.hpp"
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
-#include "zanj/safe_files.hpp"
 
 using namespace zanj;
 using zanj::test::TempDir;
 
 namespace {
 
-void write_tar(const std::string& path, const std::vector<std::pair<std::string, std::string>>& files) {
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644));
-  ArchiveWriter w("paxr", "gzip", path);
-  w.open(fd.get());
-  for (const auto& [name, bytes] : files) {
-    w.begin(name, bytes.size());
-    w.write(bytes);
-    w.end();
-  }
-  w.close();
+/// The tars here are gzip-compressed whatever their names say: libarchive reads by content.
+void write_gzip_tar(const std::string& path, const std::vector<std::pair<std::string, std::string>>& files) {
+  test::write_tar(path, files, "gzip");
 }
 
 /// Member `name` of `tree`'s archive, as writing reads it.
@@ -59,7 +49,7 @@ TEST_SUITE("archive_input") {
 
   TEST_CASE("an archive is read as the folder it holds, nothing unpacked") {
     TempDir tmp;
-    write_tar(tmp / "x.tar.gz", {{"__zanj__.json", "{}"}, {"a/b.npy", "xyz"}, {"t.jsonl", "1\n[2]\n"}});
+    write_gzip_tar(tmp / "x.tar.gz", {{"__zanj__.json", "{}"}, {"a/b.npy", "xyz"}, {"t.jsonl", "1\n[2]\n"}});
     const std::unique_ptr<PackTree> tree = scan_archive(tmp / "x.tar.gz", ResourceLimits{});
     std::vector<std::string> notes;
     const std::map<std::string, std::uint64_t> want{{"__zanj__.json", 2}, {"a/b.npy", 3}, {"t.jsonl", 6}};
@@ -77,7 +67,7 @@ TEST_SUITE("archive_input") {
 
   TEST_CASE("members are handed out in any order: those met early are spooled") {
     TempDir tmp;
-    write_tar(tmp / "x.tar", {{"c", std::string(3 << 20, 'c')}, {"b", "bb"}, {"a", "a"}});
+    write_gzip_tar(tmp / "x.tar", {{"c", std::string(3 << 20, 'c')}, {"b", "bb"}, {"a", "a"}});
     const std::unique_ptr<PackTree> tree = scan_archive(tmp / "x.tar", ResourceLimits{});
     for (const char* name : {"a", "b", "c"}) tree->source(name);
     CHECK(read_member(*tree, "a") == "a");
@@ -104,13 +94,13 @@ TEST_SUITE("archive_input") {
       return to_json(z.root().find("a").find("shape"));
     };
     // As export writes it: the JSON first, then the members in the plan's order.
-    write_tar(tmp / "fits.tar", {{"__zanj__.json", object(2)}, {"__zanj_meta__.json", "{}"}, {"a.npy", npy(2)}});
+    write_gzip_tar(tmp / "fits.tar", {{"__zanj__.json", object(2)}, {"__zanj_meta__.json", "{}"}, {"a.npy", npy(2)}});
     CHECK(pack(tmp / "fits.tar") == "[2]");
     // An array edited since (another shape): the plan is proved wrong, and written again.
-    write_tar(tmp / "edited.tar", {{"__zanj__.json", object(2)}, {"__zanj_meta__.json", "{}"}, {"a.npy", npy(3)}});
+    write_gzip_tar(tmp / "edited.tar", {{"__zanj__.json", object(2)}, {"__zanj_meta__.json", "{}"}, {"a.npy", npy(3)}});
     CHECK(pack(tmp / "edited.tar") == "[3]");
     // The member before the JSON: spooled until its turn.
-    write_tar(tmp / "late.tar", {{"a.npy", npy(2)}, {"__zanj__.json", object(2)}});
+    write_gzip_tar(tmp / "late.tar", {{"a.npy", npy(2)}, {"__zanj__.json", object(2)}});
     CHECK(pack(tmp / "late.tar") == "[2]");
   }
 
@@ -123,7 +113,7 @@ TEST_SUITE("archive_input") {
     const std::string leftover = ".a.npy.zanj-tmp-1234";
     PackSettings settings;
     // The plan was right: the note of a file learnt after it was made comes with the summary.
-    write_tar(tmp / "right.tar", {{"__zanj__.json", object}, {"a.npy", npy}, {leftover, "x"}});
+    write_gzip_tar(tmp / "right.tar", {{"__zanj__.json", object}, {"a.npy", npy}, {leftover, "x"}});
     PackPlan plan = plan_archive(tmp / "right.tar", settings);
     REQUIRE(plan.recheck);
     CHECK(plan.notes.empty());  // nothing said from the head of the archive
@@ -132,7 +122,7 @@ TEST_SUITE("archive_input") {
     CHECK(summary.notes[0].find("temporary file") != std::string::npos);
     // The plan was replaced (the array has another shape): its notes are the ones said.
     const std::string edited = make_npy_header(Dtype{}, false, {3}) + std::string(24, '\1');
-    write_tar(tmp / "edited.tar", {{"__zanj__.json", object}, {"a.npy", edited}, {leftover, "x"}});
+    write_gzip_tar(tmp / "edited.tar", {{"__zanj__.json", object}, {"a.npy", edited}, {leftover, "x"}});
     plan = plan_archive(tmp / "edited.tar", settings);
     summary = write_pack(plan, tmp / "out2.zanj", settings);
     REQUIRE(summary.notes.size() == 1);
@@ -143,14 +133,14 @@ TEST_SUITE("archive_input") {
   TEST_CASE(
       "one pass: no __zanj__.json is said at the archive's end; a late one past the spool's bound reads it twice") {
     TempDir tmp;
-    write_tar(tmp / "none.tar", {{"a.npy", "x"}, {"b/c.npy", "y"}});
+    write_gzip_tar(tmp / "none.tar", {{"a.npy", "x"}, {"b/c.npy", "y"}});
     CHECK_THROWS_WITH_AS(plan_archive(tmp / "none.tar", PackSettings{}), doctest::Contains("no __zanj__.json"), Error);
     // 65 MiB before the JSON: no longer spooled, so planned in two passes (no recheck), and right.
     const std::string big = make_npy_header(Dtype{}, false, {65u << 17}) + std::string(std::size_t{65} << 20, '\0');
     const std::string object = R"({"a": {"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [)" +
                                std::to_string(65u << 17) + R"(], "dtype": "float64", "n_elements": )" +
                                std::to_string(65u << 17) + "}}";
-    write_tar(tmp / "late.tar", {{"a.npy", big}, {"__zanj__.json", object}});
+    write_gzip_tar(tmp / "late.tar", {{"a.npy", big}, {"__zanj__.json", object}});
     const PackPlan plan = plan_archive(tmp / "late.tar", PackSettings{});
     CHECK_FALSE(plan.recheck);
     PackSettings settings;
@@ -161,9 +151,9 @@ TEST_SUITE("archive_input") {
 
   TEST_CASE("hostile names and bombs are refused") {
     TempDir tmp;
-    write_tar(tmp / "evil.tar.gz", {{"../evil", "x"}});
+    write_gzip_tar(tmp / "evil.tar.gz", {{"../evil", "x"}});
     CHECK_THROWS_WITH_AS(scan_archive(tmp / "evil.tar.gz", ResourceLimits{}), doctest::Contains("evil"), Error);
-    write_tar(tmp / "bomb.tar.gz", {{"zeros", std::string(4 << 20, '\0')}});
+    write_gzip_tar(tmp / "bomb.tar.gz", {{"zeros", std::string(4 << 20, '\0')}});
     ResourceLimits tight;
     tight.max_ratio = 1;
     CHECK_THROWS_WITH_AS(scan_archive(tmp / "bomb.tar.gz", tight), doctest::Contains("--max-ratio"), Error);
@@ -171,9 +161,9 @@ TEST_SUITE("archive_input") {
 
   TEST_CASE("a name twice, or both a file and a folder, is refused") {
     TempDir tmp;
-    write_tar(tmp / "twice.tar", {{"a", "1"}, {"a", "2"}});
+    write_gzip_tar(tmp / "twice.tar", {{"a", "1"}, {"a", "2"}});
     CHECK_THROWS_WITH_AS(scan_archive(tmp / "twice.tar", ResourceLimits{}), doctest::Contains("appears twice"), Error);
-    write_tar(tmp / "both.tar", {{"a", "1"}, {"a/b", "2"}});
+    write_gzip_tar(tmp / "both.tar", {{"a", "1"}, {"a/b", "2"}});
     CHECK_THROWS_WITH_AS(scan_archive(tmp / "both.tar", ResourceLimits{}),
                          doctest::Contains("both a file and a folder"), Error);
   }

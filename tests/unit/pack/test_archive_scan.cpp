@@ -1,7 +1,5 @@
 #include <doctest/doctest.h>
 
-#include <fcntl.h>
-
 #include <functional>
 #include <optional>
 #include <string>
@@ -9,29 +7,16 @@
 #include <vector>
 
 #include "array/npy_header.hpp"
-#include "export/archive_writer.hpp"
 #include "pack/archive_scan.hpp"
+#include "tar_fixture.hpp"
 #include "temp_dir.hpp"
 #include "zanj/error.hpp"
-#include "zanj/safe_files.hpp"
 
 using namespace zanj;
 using namespace zanj::archive_scan;
 using zanj::test::TempDir;
 
 namespace {
-
-void write_plain_tar(const std::string& path, const std::vector<std::pair<std::string, std::string>>& files) {
-  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644));
-  ArchiveWriter w("paxr", "", path);
-  w.open(fd.get());
-  for (const auto& [name, bytes] : files) {
-    w.begin(name, bytes.size());
-    w.write(bytes);
-    w.end();
-  }
-  w.close();
-}
 
 std::string collect_chunks(const std::function<void(const ChunkSink&)>& read) {
   std::string out;
@@ -47,7 +32,7 @@ std::string collect_chunks(const std::function<void(const ChunkSink&)>& read) {
 TEST_SUITE("archive_scan") {
   TEST_CASE("the walker hands out each entry, its name cleaned, its data on request") {
     TempDir tmp;
-    write_plain_tar(tmp / "x.tar", {{"./a.npy", "abc"}, {"b/c.jsonl", "1\n"}});
+    test::write_tar(tmp / "x.tar", {{"./a.npy", "abc"}, {"b/c.jsonl", "1\n"}});
     EntryWalker walker(tmp / "x.tar", ResourceLimits{});
     auto e = walker.next();
     REQUIRE(e);
@@ -62,10 +47,10 @@ TEST_SUITE("archive_scan") {
 
   TEST_CASE("the walker refuses unsafe names and more entries than allowed") {
     TempDir tmp;
-    write_plain_tar(tmp / "up.tar", {{"../x", "1"}});
+    test::write_tar(tmp / "up.tar", {{"../x", "1"}});
     EntryWalker up(tmp / "up.tar", ResourceLimits{});
     CHECK_THROWS_WITH_AS(up.next(), doctest::Contains("nothing packed"), Error);
-    write_plain_tar(tmp / "many.tar", {{"a", "1"}, {"b", "2"}});
+    test::write_tar(tmp / "many.tar", {{"a", "1"}, {"b", "2"}});
     ResourceLimits few;
     few.max_entries = 1;
     EntryWalker many(tmp / "many.tar", few);
@@ -92,7 +77,7 @@ TEST_SUITE("archive_scan") {
   TEST_CASE("a scan learns .npy headers, line counts and the JSON text; a name twice is refused") {
     TempDir tmp;
     const std::string npy = make_npy_header(Dtype{}, false, {2}) + std::string(16, '\1');
-    write_plain_tar(tmp / "x.tar", {{"__zanj__.json", "{}"}, {"a.npy", npy}, {"t.jsonl", "{\"k\": 1}\n[2]\n"}});
+    test::write_tar(tmp / "x.tar", {{"__zanj__.json", "{}"}, {"a.npy", npy}, {"t.jsonl", "{\"k\": 1}\n[2]\n"}});
     EntryWalker walker(tmp / "x.tar", ResourceLimits{});
     Scan scan(tmp / "x.tar", ResourceLimits{});
     while (const auto e = walker.next()) scan.take(walker, *e);
@@ -106,7 +91,7 @@ TEST_SUITE("archive_scan") {
     CHECK(files.at("t.jsonl").first_line == "{\"k\": 1}");
     CHECK(files.at("t.jsonl").npy_error);
 
-    write_plain_tar(tmp / "twice.tar", {{"a", "1"}, {"a", "2"}});
+    test::write_tar(tmp / "twice.tar", {{"a", "1"}, {"a", "2"}});
     EntryWalker again(tmp / "twice.tar", ResourceLimits{});
     Scan twice(tmp / "twice.tar", ResourceLimits{});
     twice.take(again, *again.next());
