@@ -205,9 +205,9 @@ std::optional<AwsCredentials> container(const Environment& environment, const Re
 }
 
 std::optional<AwsCredentials> instance_metadata(const Environment& environment, const RemoteOptions& options,
-                                                std::vector<std::string>& tried) {
+                                                std::optional<SourceMiss>& miss) {
   if (is_true(variable(environment, "AWS_EC2_METADATA_DISABLED"))) {
-    tried.push_back("IMDS: AWS_EC2_METADATA_DISABLED");
+    miss = SourceMiss{"IMDS", "AWS_EC2_METADATA_DISABLED"};
     return std::nullopt;
   }
   std::string endpoint = variable(environment, "AWS_EC2_METADATA_SERVICE_ENDPOINT");
@@ -224,7 +224,7 @@ std::optional<AwsCredentials> instance_metadata(const Environment& environment, 
   HttpReply reply = http_call(call, options);
   log_reply(options, "PUT", call.display, reply);
   if (reply.status != 200 || reply.body.empty()) {
-    tried.push_back(source + ": " + (reply.status ? http_status_text(reply.status) : "no answer"));
+    miss = SourceMiss{source, reply.status ? http_status_text(reply.status) : "no answer"};
     return std::nullopt;
   }
   const std::string session = std::string(trim_line(reply.body));
@@ -235,7 +235,7 @@ std::optional<AwsCredentials> instance_metadata(const Environment& environment, 
   reply = http_call(call, options);
   log_reply(options, "GET", call.display, reply);
   if (reply.status == 404) {
-    tried.push_back(source + ": no instance role");
+    miss = SourceMiss{source, "no instance role"};
     return std::nullopt;
   }
   if (reply.status != 200)
@@ -320,7 +320,9 @@ AwsCredentials aws_credentials(const Environment& environment, const RemoteOptio
   if (auto found = shared_files(environment, tried)) return finish(*found);
   if (auto found = container(environment, options)) return finish(*found);
   tried.push_back("container credentials: AWS_CONTAINER_CREDENTIALS_FULL_URI and _RELATIVE_URI not set");
-  if (auto found = instance_metadata(environment, options, tried)) return finish(*found);
+  std::optional<SourceMiss> miss;
+  if (auto found = instance_metadata(environment, options, miss)) return finish(*found);
+  if (miss) tried.push_back(miss->text());
   AwsCredentials none;
   none.source = "anonymous";
   return finish(none);
@@ -329,7 +331,7 @@ AwsCredentials aws_credentials(const Environment& environment, const RemoteOptio
 AwsCredentials aws_credentials_again(const AwsCredentials& previous, const Environment& environment,
                                      const RemoteOptions& options) {
   std::optional<AwsCredentials> fresh;
-  std::vector<std::string> tried;
+  std::optional<SourceMiss> miss;
   switch (previous.kind) {
     case AwsSource::web_identity:
       fresh = web_identity(environment, options);
@@ -338,15 +340,13 @@ AwsCredentials aws_credentials_again(const AwsCredentials& previous, const Envir
       fresh = container(environment, options);
       break;
     case AwsSource::instance_metadata:
-      fresh = instance_metadata(environment, options, tried);
+      fresh = instance_metadata(environment, options, miss);
       break;
     default:
       return previous;  // keys that do not expire: nothing new to ask for
   }
   if (!fresh) {
-    std::string why = tried.empty() ? "it gave no credentials" : tried.back();
-    if (why.rfind(previous.source + ": ", 0) == 0) why.erase(0, previous.source.size() + 2);  // said once
-    aws_fail(previous.source, why);
+    aws_fail(previous.source, miss ? miss->why : "it gave no credentials");
   }
   fresh->tried = previous.tried;
   fresh->region = previous.region;

@@ -178,7 +178,7 @@ std::optional<GcpCredentials> gcloud_credentials(const std::string& path, const 
 
 /// Source 4: the metadata server; nullopt with what it answered when it gives no token.
 std::optional<GcpCredentials> metadata_server(const Environment& environment, const RemoteOptions& options,
-                                              std::string& problem) {
+                                              std::optional<SourceMiss>& miss) {
   std::string host = variable(environment, "GCE_METADATA_HOST");
   if (host.empty()) host = "metadata.google.internal";
   const std::string source = "the metadata server (" + host + ")";
@@ -197,7 +197,7 @@ std::optional<GcpCredentials> metadata_server(const Environment& environment, co
     out.kind = GcpSource::metadata_server;
     return out;
   }
-  problem = source + ": " + (reply.status ? http_status_text(reply.status) : "no answer");
+  miss = SourceMiss{source, reply.status ? http_status_text(reply.status) : "no answer"};
   return std::nullopt;
 }
 
@@ -240,9 +240,9 @@ GcpCredentials gcp_credentials(const Environment& environment, const RemoteOptio
     if (auto out = gcloud_credentials(path, options)) return found(std::move(*out));
     tried.push_back(path + ": no such file");
   }
-  std::string problem;
-  if (auto out = metadata_server(environment, options, problem)) return found(std::move(*out));
-  tried.push_back(problem);
+  std::optional<SourceMiss> miss;
+  if (auto out = metadata_server(environment, options, miss)) return found(std::move(*out));
+  if (miss) tried.push_back(miss->text());
   GcpCredentials none;
   none.source = "anonymous";
   return found(std::move(none));
@@ -251,7 +251,7 @@ GcpCredentials gcp_credentials(const Environment& environment, const RemoteOptio
 GcpCredentials gcp_credentials_again(const GcpCredentials& previous, const Environment& environment,
                                      const RemoteOptions& options) {
   std::optional<GcpCredentials> fresh;
-  std::string problem = "it gave no token";
+  std::optional<SourceMiss> miss;
   switch (previous.kind) {
     case GcpSource::credentials_file:
       fresh = application_credentials(environment, options);
@@ -260,14 +260,13 @@ GcpCredentials gcp_credentials_again(const GcpCredentials& previous, const Envir
       fresh = gcloud_credentials(gcloud_file(environment), options);
       break;
     case GcpSource::metadata_server:
-      fresh = metadata_server(environment, options, problem);
+      fresh = metadata_server(environment, options, miss);
       break;
     default:
       return previous;  // a token from the environment: nothing new to ask for
   }
   if (!fresh) {
-    if (problem.rfind(previous.source + ": ", 0) == 0) problem.erase(0, previous.source.size() + 2);  // said once
-    gcp_fail(previous.source, problem);
+    gcp_fail(previous.source, miss ? miss->why : "it gave no token");
   }
   fresh->tried = previous.tried;
   return std::move(*fresh);

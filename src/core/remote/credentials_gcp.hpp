@@ -57,6 +57,13 @@ GcpCredentials gcp_token_answer(const std::string& body, const std::string& sour
 /// Throws Error(Exit::usage) naming the file when it cannot be read or exceeds 1 MiB.
 std::optional<std::string> read_small_file(const std::string& path);
 
+/// A source that was looked at and gave nothing, and why: the chain lists it in `tried` as
+/// "SOURCE: WHY"; asking that source again (a refresh) says WHY of the source it already names.
+struct SourceMiss {
+  std::string source, why;
+  std::string text() const { return source + ": " + why; }
+};
+
 /// "(credentials tried: A: ...; B: ...)": appended to 401 and 403 errors.
 std::string tried_note(const std::vector<std::string>& tried, const std::string& used);
 

@@ -83,3 +83,18 @@ TEST_CASE("a named profile that is missing, or one zanj cannot use, is an error;
   REQUIRE(none.tried.size() == 5);
   CHECK(none.tried.back() == "IMDS: AWS_EC2_METADATA_DISABLED");
 }
+
+TEST_CASE("asking the instance metadata again names the source once, with why it gave nothing") {
+  zanj::AwsCredentials previous;
+  previous.kind = zanj::AwsSource::instance_metadata;
+  previous.source = "IMDSv2 (http://127.0.0.1:9)";
+  try {
+    zanj::aws_credentials_again(previous, offline_table({}), {});
+    FAIL("a disabled IMDS gave credentials");
+  } catch (const zanj::Error& e) {
+    const std::string message = e.what();
+    CHECK(message.find("IMDSv2 (http://127.0.0.1:9)") != std::string::npos);
+    CHECK(message.find("AWS_EC2_METADATA_DISABLED") != std::string::npos);
+    CHECK(message.find("IMDS: ") == std::string::npos);  // the miss's own source is not said again
+  }
+}
