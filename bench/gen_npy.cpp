@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
   Rng rng{argc > 4 ? std::strtoull(argv[4], nullptr, 10) : 0x5eed5eedull};
   const std::uint64_t cols = elements >= 256 ? 256 : elements;
   const std::uint64_t rows = elements / cols;
-  const zanj::Dtype f4 = zanj::parse_descr("<f4");
+  const zanj::array::Dtype f4 = zanj::array::parse_descr("<f4");
   std::vector<float> row(cols);
   for (long i = 0; i < count; ++i) {
     char name[32];
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
       std::perror((dir + name).c_str());
       return 1;
     }
-    const std::string header = zanj::make_npy_header(f4, false, {rows, cols});
+    const std::string header = zanj::array::make_npy_header(f4, false, {rows, cols});
     std::fwrite(header.data(), 1, header.size(), out);
     for (std::uint64_t r = 0; r < rows; ++r) {
       for (auto& v : row) v = rng.weight();

@@ -36,22 +36,22 @@ inline std::string_view as_text(const std::uint8_t* data, std::size_t size) {
 inline void npy_header(const std::uint8_t* data, std::size_t size) {
   const std::string_view bytes = as_text(data, size);
   try {
-    const NpyHeader h = parse_npy_header(bytes);
+    const array::NpyHeader h = array::parse_npy_header(bytes);
     (void)h.data_bytes();
     // What we write for a header we accepted must read back the same.
-    const NpyHeader back = parse_npy_header(make_npy_header(h.dtype, h.fortran_order, h.shape));
+    const array::NpyHeader back = array::parse_npy_header(array::make_npy_header(h.dtype, h.fortran_order, h.shape));
     if (!(back.dtype == h.dtype) || back.shape != h.shape || back.fortran_order != h.fortran_order) __builtin_trap();
   } catch (const Error&) {
   }
   try {
-    NpyHeaderCollector collector;
+    array::NpyHeaderCollector collector;
     for (std::size_t at = 0; at < bytes.size() && !collector.header(); at += 7) collector.feed(bytes.substr(at, 7));
     collector.finish();
   } catch (const Error&) {
   }
-  for (auto* parse : {&parse_descr, &parse_dtype_name}) try {
-      const Dtype d = parse(bytes);
-      if (d.itemsize == 0 && d.kind != DtypeKind::bytes && d.kind != DtypeKind::unicode) __builtin_trap();
+  for (auto* parse : {&array::parse_descr, &array::parse_dtype_name}) try {
+      const array::Dtype d = parse(bytes);
+      if (d.itemsize == 0 && d.kind != array::DtypeKind::bytes && d.kind != array::DtypeKind::unicode) __builtin_trap();
     } catch (const Error&) {
     }
 }
@@ -61,16 +61,16 @@ inline void npy_header(const std::uint8_t* data, std::size_t size) {
 /// `packed` bare scalars or more are held as text, in fragments of `fragment` bytes. Prints the
 /// value, or "" when refused.
 inline std::string parse_streamed(std::string_view text, std::size_t step, std::uint32_t packed, std::size_t fragment) {
-  JsonMinifier minifier;
+  json::JsonMinifier minifier;
   std::string out;
   for (std::size_t at = 0; at < text.size(); at += step) minifier.append(out, text.substr(at, step));
   minifier.finish(out);
   try {
-    JsonLimits limits{64};
+    json::JsonLimits limits{64};
     limits.packed_min_elements = packed;
     limits.fragment_bytes = fragment;
     const JsonDocument doc =
-        parse_document(JsonText{std::move(out), minifier.minified(), minifier.bom()}, "fuzz", limits);
+        json::parse_document(json::JsonText{std::move(out), minifier.minified(), minifier.bom()}, "fuzz", limits);
     return to_json(doc.root().copy());
   } catch (const Error&) {
     return "";
@@ -97,7 +97,7 @@ inline void json(const std::uint8_t* data, std::size_t size) {
   Json value;
   std::string whole;
   try {
-    value = parse_json(as_text(data, size), "fuzz", JsonLimits{64});
+    value = json::parse_json(as_text(data, size), "fuzz", json::JsonLimits{64});
     whole = to_json(value);
   } catch (const Error&) {
   }
@@ -106,16 +106,16 @@ inline void json(const std::uint8_t* data, std::size_t size) {
       whole)
     __builtin_trap();
   if (whole.empty()) return;
-  walk_tree(value, {}, [](const TreeVisit& v) {
+  object::walk_tree(value, {}, [](const TreeVisit& v) {
     (void)node_children(v.node);
     return true;
   });
-  (void)collect_references(value);
+  (void)object::collect_references(value);
   VerifyReport report;
-  check_inline_arrays(value, "fuzz", report);
+  verify::check_inline_arrays(value, "fuzz", report);
   const std::string& printed = whole;
   try {
-    const std::string again = to_json(parse_json(printed, "printed", JsonLimits{65}));
+    const std::string again = to_json(json::parse_json(printed, "printed", json::JsonLimits{65}));
     // A lone high surrogate held next to a lone low one (one read from raw bytes, the other
     // from an escape) prints as two escapes, which read back as one character: Python's
     // json.dumps and json.loads do the same, so only there may the second reading differ.
@@ -143,7 +143,7 @@ inline void archive(const std::uint8_t* data, std::size_t size) {
     ZanjLimits limits;
     limits.max_json_bytes = 1 << 20;
     limits.max_json_depth = 64;
-    const ZanjFile file(open_archive(std::make_unique<MemorySource>(bytes), "fuzz"), limits);
+    const ZanjFile file(zip::open_archive(std::make_unique<io::MemorySource>(bytes), "fuzz"), limits);
     (void)summarize(file);
     // The tree through the rows of external lists and tables, as ls, stats and report walk it
     // (a list that refers to itself must end), with the statistics of lists and columns.
@@ -167,9 +167,9 @@ inline void archive(const std::uint8_t* data, std::size_t size) {
       if (e.uncompressed_size > (1 << 20)) continue;
       try {
         if (e.name.size() > 4 && e.name.substr(e.name.size() - 4) == ".npy")
-          (void)read_npy_member_header(file.archive(), e);
+          (void)array::read_npy_member_header(file.archive(), e);
         if (e.name.size() > 6 && e.name.substr(e.name.size() - 6) == ".jsonl")
-          for_each_jsonl_value(file.archive(), e, [](std::uint64_t, const Json&) { return true; });
+          array::for_each_jsonl_value(file.archive(), e, [](std::uint64_t, const Json&) { return true; });
       } catch (const Error&) {
       }
     }

@@ -32,6 +32,8 @@ TESTED_ELSEWHERE = {
 TESTS_OF_PUBLIC_PARTS = {
     "format/test_output_buffer.cpp": "OutputBuffer, declared and defined in zanj/format.hpp",
 }
+# The namespace of a folder whose name is a C++ keyword.
+NAMESPACE_OF = {"export": "exporter"}
 # Unit-test folders that are not core subsystems.
 OTHER_TEST_FOLDERS = {"cli", "fuzz", "api"}
 
@@ -236,6 +238,27 @@ class Layout(unittest.TestCase):
                 for number, line in enumerate(read(path).splitlines(), 1):
                     if re.search(r"\bcatch \(", line) and not line.lstrip().startswith("//"):
                         self.assertRegex(line, tag, f"{os.path.relpath(path, SOURCE_DIR)}:{number}")
+
+    def test_namespaces_follow_the_folders(self):
+        # A core file declares its folder's parts in zanj::<folder> (or a namespace inside it,
+        # such as detail), and what the public API declares in zanj itself; never in another
+        # folder's namespace, which would put a part where its folder's rank does not say.
+        names = {NAMESPACE_OF.get(f, f) for f in subsystems()}
+        opening = re.compile(r"^\s*namespace ([\w:]+) \{", re.MULTILINE)
+        for folder in subsystems():
+            own = NAMESPACE_OF.get(folder, folder)
+            for name in os.listdir(os.path.join(CORE, folder)):
+                if not name.endswith((".hpp", ".cpp")):
+                    continue
+                where = f"src/core/{folder}/{name}"
+                for ns in opening.findall(read(os.path.join(CORE, folder, name))):
+                    parts = ns.split("::")
+                    if parts[0] == "zanj":
+                        parts = parts[1:]
+                    if parts and parts[0] in names:
+                        self.assertEqual(parts[0], own, f"{where}: namespace {ns}")
+                    elif ns.startswith("zanj"):
+                        self.assertEqual(ns, "zanj", f"{where}: namespace {ns} is not under zanj::{own}")
 
 
 if __name__ == "__main__":

@@ -23,10 +23,10 @@ struct InlineArray {
   /// `data`, `dtype` and `shape` of an array_list_meta node (or another mode's format key).
   InlineArray(const std::string& data, const std::string& dtype, const std::string& shape,
               const std::string& mode = "array_list_meta") {
-    json = parse_json(R"({"__muutils_format__": "numpy.ndarray:)" + mode + R"(", "data": )" + data + R"(, "dtype": ")" +
-                          dtype + R"(", "shape": )" + shape + "}",
-                      "test");
-    values = std::make_unique<ArrayValues>(archive, *classify(json).array, "a");
+    json = json::parse_json(R"({"__muutils_format__": "numpy.ndarray:)" + mode + R"(", "data": )" + data +
+                                R"(, "dtype": ")" + dtype + R"(", "shape": )" + shape + "}",
+                            "test");
+    values = std::make_unique<ArrayValues>(archive, *object::classify(json).array, "a");
   }
 
   /// The elements a slice text such as "[1, 0:2]" selects; all of them for "".

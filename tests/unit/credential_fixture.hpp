@@ -13,11 +13,11 @@
 namespace zanj::test {
 
 struct NumberedCredentials {
-  CredentialTime now = CredentialTime(std::chrono::sys_days(std::chrono::year(2026) / 11 / 27));
+  remote::CredentialTime now = remote::CredentialTime(std::chrono::sys_days(std::chrono::year(2026) / 11 / 27));
   int calls = 0;
 
-  RequestCredentials next() {
-    RequestCredentials c;
+  remote::RequestCredentials next() {
+    remote::RequestCredentials c;
     c.headers = {"X-Test-Token: token-" + std::to_string(calls++)};
     c.expires = now + std::chrono::hours(1);
     c.temporary = true;
@@ -26,8 +26,8 @@ struct NumberedCredentials {
     return c;
   }
   /// A provider of these, reading `now` as its clock.
-  std::shared_ptr<CredentialProvider> provider() {
-    return std::make_shared<CredentialProvider>(
+  std::shared_ptr<remote::CredentialProvider> provider() {
+    return std::make_shared<remote::CredentialProvider>(
         next(), [this] { return next(); }, "test", nullptr, [this] { return now; });
   }
 };

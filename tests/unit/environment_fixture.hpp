@@ -9,7 +9,7 @@
 
 namespace zanj::test {
 
-inline zanj::Environment environment_table(std::map<std::string, std::string> values) {
+inline zanj::remote::Environment environment_table(std::map<std::string, std::string> values) {
   return [values = std::move(values)](const char* name) -> const char* {
     const auto it = values.find(name);
     return it == values.end() ? nullptr : it->second.c_str();

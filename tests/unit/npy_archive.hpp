@@ -17,12 +17,12 @@ namespace zanj::test {
 /// A complete .npy member: numpy's header, then `data` as given (already in the right order).
 inline std::string npy_member(const std::string& descr, bool fortran, const std::vector<std::uint64_t>& shape,
                               const std::string& data) {
-  return make_npy_header(parse_descr(descr), fortran, shape) + data;
+  return array::make_npy_header(array::parse_descr(descr), fortran, shape) + data;
 }
 
 /// An archive of the given members, held in memory.
 inline Archive memory_archive(const std::vector<TestMember>& members, const std::string& name = "test.zanj") {
-  return open_archive(std::make_unique<MemorySource>(build_zip(members).bytes), name);
+  return zip::open_archive(std::make_unique<io::MemorySource>(build_zip(members).bytes), name);
 }
 
 /// Little-endian bytes of a sequence of values of one type.

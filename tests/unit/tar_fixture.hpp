@@ -15,7 +15,7 @@ namespace zanj::test {
 inline void write_tar(const std::string& path, const std::vector<std::pair<std::string, std::string>>& files,
                       const std::string& filter = "") {
   UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644));
-  ArchiveWriter w("paxr", filter, path);
+  exporter::ArchiveWriter w("paxr", filter, path);
   w.open(fd.get());
   for (const auto& [name, bytes] : files) {
     w.begin(name, bytes.size());

@@ -30,7 +30,7 @@ inline std::string corpus(const std::string& name) { return kCorpus + "/" + name
 /// the oracle the JSON tests hold it to (docs/format.md).
 inline bool parses_as_json(std::string_view text) {
   try {
-    (void)parse_json(text, "t");
+    (void)json::parse_json(text, "t");
     return true;
   } catch (const Error&) {
     return false;

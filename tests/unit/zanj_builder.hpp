@@ -15,7 +15,7 @@ inline ZanjFile make_zanj(const std::string& root_json, std::vector<TestMember> 
                           const std::string& meta_json = R"({"timestamp": 1.0})") {
   std::vector<TestMember> members{{"__zanj_meta__.json", meta_json}, {"__zanj__.json", root_json}};
   for (auto& m : data_members) members.push_back(std::move(m));
-  return ZanjFile(open_archive(std::make_unique<MemorySource>(build_zip(members).bytes), "test.zanj"));
+  return ZanjFile(zip::open_archive(std::make_unique<io::MemorySource>(build_zip(members).bytes), "test.zanj"));
 }
 
 /// A .jsonl member body: one line per value.

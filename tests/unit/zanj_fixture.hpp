@@ -12,10 +12,10 @@ namespace zanj::test {
 
 inline std::string fixture_npy(const char* descr = "<f4", std::vector<std::uint64_t> shape = {4, 3},
                                std::size_t extra_bytes = 0) {
-  const Dtype dtype = parse_descr(descr);
+  const array::Dtype dtype = array::parse_descr(descr);
   std::size_t count = 1;
   for (auto d : shape) count *= d;
-  return make_npy_header(dtype, false, shape) + std::string(count * dtype.itemsize + extra_bytes, '\0');
+  return array::make_npy_header(dtype, false, shape) + std::string(count * dtype.itemsize + extra_bytes, '\0');
 }
 
 inline std::string fixture_main() {

@@ -38,9 +38,9 @@ class ArrayValues::Reader {
   Reader(const Archive& archive, const ArrayNode& node, std::string_view path, ArrayReadOptions options = {});
 
   /// The dtype of the delivered values (little-endian).
-  const Dtype& dtype() const { return dtype_; }
+  const array::Dtype& dtype() const { return dtype_; }
   /// The dtype as stored (the .npy header's, or the node's for inline arrays).
-  const Dtype& stored_dtype() const { return stored_dtype_; }
+  const array::Dtype& stored_dtype() const { return stored_dtype_; }
   const std::vector<std::uint64_t>& shape() const { return shape_; }
   bool external() const { return entry_ != nullptr; }
   bool fortran_order() const { return fortran_order_; }
@@ -70,12 +70,16 @@ class ArrayValues::Reader {
   const ZipEntry* entry_ = nullptr;  // external only
   std::uint64_t data_offset_ = 0;    // external only: where the data starts in the member
   std::string inline_values_;        // inline only: C order, little-endian
-  Dtype dtype_, stored_dtype_;
+  array::Dtype dtype_, stored_dtype_;
   std::vector<std::uint64_t> shape_;
   bool fortran_order_ = false;
 };
 
+}  // namespace zanj
+
+namespace zanj::array {
+
 /// The opened array behind an ArrayValues (for the dtypes, which the API names only as text).
 inline const auto& reader_of(const ArrayValues& values) { return PrivateAccess::impl(values); }
 
-}  // namespace zanj
+}  // namespace zanj::array

@@ -20,7 +20,7 @@ namespace zanj {
 /// them to the sink.
 class ArrayValues::Reader::Chunker {
  public:
-  Chunker(const Dtype& source, const ValueSink& sink, std::size_t chunk_bytes)
+  Chunker(const array::Dtype& source, const ValueSink& sink, std::size_t chunk_bytes)
       : source_(source), sink_(sink), capacity_(std::max<std::size_t>(chunk_bytes, source.itemsize)) {
     buffer_.reserve(capacity_);
   }
@@ -42,13 +42,13 @@ class ArrayValues::Reader::Chunker {
   bool emit() {
     const std::size_t whole = buffer_.size() - buffer_.size() % source_.itemsize;
     if (whole == 0) return true;
-    swap_to_little_endian(buffer_.data(), whole, source_);
+    array::swap_to_little_endian(buffer_.data(), whole, source_);
     const bool more = sink_(std::string_view(buffer_.data(), whole));
     buffer_.erase(0, whole);  // keeps a split element's first bytes
     return more;
   }
 
-  Dtype source_;
+  array::Dtype source_;
   const ValueSink& sink_;
   std::size_t capacity_;
   std::string buffer_;
@@ -71,8 +71,8 @@ std::uint64_t last_selected_offset(const Selection& selection, const std::vector
 template <typename Out>
 bool gather_from_memory(const char* data, const Selection& selection, const std::vector<std::uint64_t>& strides,
                         std::uint32_t itemsize, Out& out) {
-  RunCursor runs(selection, strides);
-  Run run;
+  array::RunCursor runs(selection, strides);
+  array::Run run;
   while (runs.next(run))
     if (!out.append(data + run.offset * itemsize, run.count * itemsize)) return false;
   return true;
@@ -81,16 +81,16 @@ bool gather_from_memory(const char* data, const Selection& selection, const std:
 /// Gathering from a file: runs are taken in batches, sorted by position and read with few,
 /// large reads (nearby pieces share one), then passed on in output order.
 template <typename Out>
-bool gather_from_source(const ByteSource& source, const Selection& selection, const std::vector<std::uint64_t>& strides,
-                        std::uint32_t itemsize, Out& out) {
+bool gather_from_source(const io::ByteSource& source, const Selection& selection,
+                        const std::vector<std::uint64_t>& strides, std::uint32_t itemsize, Out& out) {
   constexpr std::size_t kBatchBytes = std::size_t{4} << 20, kMaxPieces = std::size_t{1} << 16;
   constexpr std::uint64_t kMaxRead = std::uint64_t{1} << 20, kMaxGap = std::uint64_t{64} << 10;
   struct Piece {
     std::uint64_t source, size;
     std::size_t target;
   };
-  RunCursor runs(selection, strides);
-  Run run;
+  array::RunCursor runs(selection, strides);
+  array::Run run;
   bool have = runs.next(run);
   std::uint64_t run_done = 0;  // bytes of the current run already in a batch
   std::string batch;
@@ -146,25 +146,26 @@ ArrayNode with_external_data(const Archive& archive, const ArrayNode& node, Json
   if (data.kind != NodeKind::external_list) return node;
   const ZipEntry* entry = archive.find(data.list->member);
   if (!entry)
-    throw Error(InMember{data.list->member, true},
-                "\"data\" refers to member '" + printable_name(data.list->member) + "', which is not in the archive");
+    throw Error(
+        InMember{data.list->member, true},
+        "\"data\" refers to member '" + zip::printable_name(data.list->member) + "', which is not in the archive");
   JsonArray values;
-  for_each_jsonl_value(archive, *entry, [&](std::uint64_t, const Json& value) {
+  array::for_each_jsonl_value(archive, *entry, [&](std::uint64_t, const Json& value) {
     values.push_back(value);
     return true;
   });
   held = Json(std::move(values));
   ArrayNode out = node;
-  out.data = view_of(held);
+  out.data = json::view_of(held);
   return out;
 }
 
 /// A stored member's data (past its .npy header) read in place: byte i is the member's byte
 /// data_offset + i, read straight from the archive. A slice then costs only its own bytes
 /// (on a URL, only their ranges are fetched), not a pass over the member up to them.
-class StoredData final : public ByteSource {
+class StoredData final : public io::ByteSource {
  public:
-  StoredData(const ByteSource& archive, std::uint64_t begin, std::uint64_t size)
+  StoredData(const io::ByteSource& archive, std::uint64_t begin, std::uint64_t size)
       : archive_(archive), begin_(begin), size_(size) {}
   std::uint64_t size() const override { return size_; }
   void read_at(std::uint64_t offset, void* buffer, std::size_t n) const override {
@@ -179,7 +180,7 @@ class StoredData final : public ByteSource {
   }
 
  private:
-  const ByteSource& archive_;
+  const io::ByteSource& archive_;
   std::uint64_t begin_, size_;
 };
 
@@ -191,8 +192,8 @@ std::optional<std::uint64_t> ArrayValues::Reader::stored_data_start(std::uint64_
   if (entry_->method != static_cast<std::uint16_t>(ZipMethod::store) || entry_->encrypted() ||
       entry_->compressed_size != entry_->uncompressed_size || data_offset_ + needed >= entry_->uncompressed_size)
     return std::nullopt;
-  const ByteSource& source = archive_source(*archive_);
-  const LocalHeader local = read_local_header(source, *entry_);
+  const io::ByteSource& source = zip::archive_source(*archive_);
+  const zip::LocalHeader local = zip::read_local_header(source, *entry_);
   // Anything the member reader would refuse is left to it, so the error is the same.
   if (local.method != entry_->method || local.name != entry_->name || local.data_offset > source.size() ||
       source.size() - local.data_offset < entry_->uncompressed_size)
@@ -206,9 +207,9 @@ ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::
   try {
     if (!node.external()) {
       Json external_data;  // the values of an external "data" list, while they are decoded
-      DecodedArray decoded = decode_inline_array(with_external_data(archive, node, external_data));
+      array::DecodedArray decoded = array::decode_inline_array(with_external_data(archive, node, external_data));
       // What numpy cannot build has no values to read: verify's problem, in its words.
-      if (auto why = numpy_refusal(decoded.dtype, decoded.shape)) throw NumpyRefusalError(*why);
+      if (auto why = array::numpy_refusal(decoded.dtype, decoded.shape)) throw array::NumpyRefusalError(*why);
       stored_dtype_ = decoded.dtype;
       shape_ = std::move(decoded.shape);
       inline_values_ = std::move(decoded.values);
@@ -217,17 +218,18 @@ ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::
       entry_ = archive.find(node.member);
       const InMember named{node.member, true};  // the messages below name it themselves
       if (!entry_)
-        throw Error(named, "refers to member '" + printable_name(node.member) + "', which is not in the archive");
-      const NpyHeader header = read_npy_member_header(archive, *entry_, options_.npy);
-      if (auto why = numpy_refusal(header.dtype, header.shape)) throw NumpyRefusalError(InMember{node.member}, *why);
-      if (!node.dtype.empty() && !dtypes_compatible(parse_dtype_name(node.dtype), header.dtype))
-        throw Error(named, "declares dtype " + node.dtype + " but member '" + printable_name(node.member) + "' holds " +
-                               header.dtype.descr());
+        throw Error(named, "refers to member '" + zip::printable_name(node.member) + "', which is not in the archive");
+      const array::NpyHeader header = array::read_npy_member_header(archive, *entry_, options_.npy);
+      if (auto why = array::numpy_refusal(header.dtype, header.shape))
+        throw array::NumpyRefusalError(InMember{node.member}, *why);
+      if (!node.dtype.empty() && !array::dtypes_compatible(array::parse_dtype_name(node.dtype), header.dtype))
+        throw Error(named, "declares dtype " + node.dtype + " but member '" + zip::printable_name(node.member) +
+                               "' holds " + header.dtype.descr());
       if (node.has_shape && node.shape != header.shape)
-        throw Error(named, "declares shape " + shape_text(node.shape) + " but member '" + printable_name(node.member) +
-                               "' has shape " + shape_text(header.shape));
+        throw Error(named, "declares shape " + shape_text(node.shape) + " but member '" +
+                               zip::printable_name(node.member) + "' has shape " + shape_text(header.shape));
       if (header.data_offset + header.data_bytes() > entry_->uncompressed_size)
-        throw Error(named, "member '" + printable_name(node.member) + "' is too short: its header declares " +
+        throw Error(named, "member '" + zip::printable_name(node.member) + "' is too short: its header declares " +
                                std::to_string(header.data_bytes()) + " bytes of data, it holds " +
                                std::to_string(entry_->uncompressed_size - header.data_offset));
       stored_dtype_ = header.dtype;
@@ -236,13 +238,13 @@ ArrayValues::Reader::Reader(const Archive& archive, const ArrayNode& node, std::
       data_offset_ = header.data_offset;
     }
     if (stored_dtype_.itemsize == 0) throw Error("has dtype " + stored_dtype_.descr() + " with empty elements");
-  } catch (const NumpyRefusalError& e) {  // context: the array and the archive join the error
-    throw NumpyRefusalError(e.at_path(AtPath{path_}).in_archive(archive.name()));
+  } catch (const array::NumpyRefusalError& e) {  // context: the array and the archive join the error
+    throw array::NumpyRefusalError(e.at_path(AtPath{path_}).in_archive(archive.name()));
   } catch (const Error& e) {          // context: likewise
     if (!e.archive().empty()) throw;  // the archive's own errors (reading a member) say where
     throw e.at_path(AtPath{path_}).in_archive(archive.name());
   }
-  dtype_ = little_endian(stored_dtype_);
+  dtype_ = array::little_endian(stored_dtype_);
 }
 
 void ArrayValues::Reader::stream(const Selection& selection, const ValueSink& sink) const {
@@ -256,13 +258,13 @@ void ArrayValues::Reader::stream(const Selection& selection, const ValueSink& si
 
 bool ArrayValues::Reader::stream_in_order(const Selection& selection, Chunker& out) const {
   const std::uint64_t itemsize = stored_dtype_.itemsize;
-  const auto strides = c_order_strides(shape_);
+  const auto strides = array::c_order_strides(shape_);
   const std::uint64_t needed = (last_selected_offset(selection, strides) + 1) * itemsize;
   if (const auto start = stored_data_start(needed))
-    return gather_from_source(StoredData(archive_source(*archive_), *start, needed), selection, strides,
+    return gather_from_source(StoredData(zip::archive_source(*archive_), *start, needed), selection, strides,
                               stored_dtype_.itemsize, out);
-  RunCursor runs(selection, c_order_strides(shape_));
-  Run run;
+  array::RunCursor runs(selection, array::c_order_strides(shape_));
+  array::Run run;
   bool have = runs.next(run);
   // Byte positions below count from the start of the member, header included.
   std::uint64_t run_begin = 0, run_end = 0, position = 0;
@@ -297,7 +299,7 @@ bool ArrayValues::Reader::stream_in_order(const Selection& selection, Chunker& o
 
 Error ArrayValues::Reader::ended_early() const {
   return Error(InArchive{archive_->name()}, AtPath{path_},
-               "member '" + printable_name(entry_->name) + "' ended before the data its header declares")
+               "member '" + zip::printable_name(entry_->name) + "' ended before the data its header declares")
       .in_member(InMember{entry_->name, true});
 }
 
@@ -322,19 +324,20 @@ void ArrayValues::Reader::read_data_prefix(std::uint64_t n, const std::function<
 }
 
 bool ArrayValues::Reader::gather(const Selection& selection, Chunker& out) const {
-  const auto strides = fortran_order_ ? fortran_order_strides(shape_) : c_order_strides(shape_);
+  const auto strides = fortran_order_ ? array::fortran_order_strides(shape_) : array::c_order_strides(shape_);
   const std::uint32_t itemsize = stored_dtype_.itemsize;
   if (!entry_) return gather_from_memory(inline_values_.data(), selection, strides, itemsize, out);
   const std::uint64_t needed = (last_selected_offset(selection, strides) + 1) * itemsize;
   if (const auto start = stored_data_start(needed))
-    return gather_from_source(StoredData(archive_source(*archive_), *start, needed), selection, strides, itemsize, out);
+    return gather_from_source(StoredData(zip::archive_source(*archive_), *start, needed), selection, strides, itemsize,
+                              out);
   if (needed <= options_.max_in_memory_bytes) {
     std::string data;
     data.reserve(static_cast<std::size_t>(needed));
     read_data_prefix(needed, [&](std::string_view piece) { data.append(piece); });
     return gather_from_memory(data.data(), selection, strides, itemsize, out);
   }
-  SpoolFile spool(options_.spool_directory);
+  io::SpoolFile spool(options_.spool_directory);
   read_data_prefix(needed, [&](std::string_view piece) { spool.append(piece); });
   return gather_from_source(spool, selection, strides, itemsize, out);
 }

@@ -7,7 +7,7 @@
 #include "base/hex_digit.hpp"
 #include "base/unicode.hpp"
 
-namespace zanj {
+namespace zanj::array {
 namespace {
 
 constexpr std::array<std::int8_t, 256> base64_table() {
@@ -22,7 +22,7 @@ constexpr std::array<std::int8_t, 256> base64_table() {
 /// A code point from array data; what is not a character becomes U+FFFD, as numpy shows it.
 void append_character(std::string& out, std::uint32_t cp) {
   if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) cp = 0xFFFD;
-  append_utf8(out, cp);
+  base::append_utf8(out, cp);
 }
 
 }  // namespace
@@ -32,7 +32,7 @@ std::string decode_hex(std::string_view text) {
   std::string out;
   out.reserve(text.size() / 2);
   for (std::size_t i = 0; i < text.size(); i += 2) {
-    const int hi = hex_digit_value(text[i]), lo = hex_digit_value(text[i + 1]);
+    const int hi = base::hex_digit_value(text[i]), lo = base::hex_digit_value(text[i + 1]);
     if (hi < 0 || lo < 0)
       throw Error("hex data has a non-hex character at offset " + std::to_string(hi < 0 ? i : i + 1));
     out += static_cast<char>(hi * 16 + lo);
@@ -66,7 +66,7 @@ std::string decode_base64(std::string_view text) {
 }
 
 void append_utf32le(std::string& out, std::string_view utf8) {
-  if (!is_valid_utf8(utf8)) throw Error("string is not valid UTF-8");
+  if (!base::is_valid_utf8(utf8)) throw Error("string is not valid UTF-8");
   for (std::size_t i = 0; i < utf8.size();) {
     const auto lead = static_cast<unsigned char>(utf8[i]);
     const std::size_t len = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
@@ -93,4 +93,4 @@ void append_utf8_from_latin1(std::string& out, std::string_view bytes) {
   for (unsigned char c : bytes) append_character(out, c);
 }
 
-}  // namespace zanj
+}  // namespace zanj::array

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace zanj {
+namespace zanj::array {
 
 /// Hex digits (either case, even count) to bytes. Throws Error saying what is wrong.
 std::string decode_hex(std::string_view text);
@@ -26,4 +26,4 @@ void append_utf8_from_utf32le(std::string& out, std::string_view utf32le);
 /// any byte string, ASCII or not, becomes valid text).
 void append_utf8_from_latin1(std::string& out, std::string_view bytes);
 
-}  // namespace zanj
+}  // namespace zanj::array

@@ -6,7 +6,7 @@
 
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::array {
 namespace {
 
 // Byte strings and unicode may be any size numpy can allocate; cap them so an
@@ -98,8 +98,8 @@ ByteOrder normalized_order(DtypeKind kind, std::uint32_t itemsize, ByteOrder ord
   return order == ByteOrder::none ? ByteOrder::little : order;
 }
 
-Failure descr_failure(std::string_view descr, std::string_view why) {
-  return Failure{"unsupported npy dtype '" + std::string(descr) + "': " + std::string(why)};
+base::Failure descr_failure(std::string_view descr, std::string_view why) {
+  return base::Failure{"unsupported npy dtype '" + std::string(descr) + "': " + std::string(why)};
 }
 
 struct NamedDtype {
@@ -190,7 +190,7 @@ std::uint32_t Dtype::swap_unit() const {
 
 bool Dtype::needs_byteswap() const { return order == ByteOrder::big && swap_unit() > 1; }
 
-Result<Dtype> read_descr(std::string_view descr) {
+base::Result<Dtype> read_descr(std::string_view descr) {
   std::string_view rest = descr;
   ByteOrder order = ByteOrder::little;
   if (!rest.empty() && std::string_view("<>|=").find(rest.front()) != std::string_view::npos) {
@@ -218,7 +218,7 @@ Result<Dtype> read_descr(std::string_view descr) {
 
 Dtype parse_descr(std::string_view descr) { return read_descr(descr).value_or_throw(); }
 
-Result<Dtype> read_dtype_name(std::string_view name) {
+base::Result<Dtype> read_dtype_name(std::string_view name) {
   constexpr std::string_view torch_prefix = "torch.";
   std::optional<Dtype> found;
   if (name.starts_with(torch_prefix)) {
@@ -228,14 +228,14 @@ Result<Dtype> read_dtype_name(std::string_view name) {
   } else {
     found = lookup_numpy_name(name);
   }
-  if (!found) return Failure{"unsupported dtype '" + std::string(name) + "'"};
+  if (!found) return base::Failure{"unsupported dtype '" + std::string(name) + "'"};
   return *found;
 }
 
 Dtype parse_dtype_name(std::string_view name) { return read_dtype_name(name).value_or_throw(); }
 
 std::string numpy_dtype_name(std::string_view stored) {
-  if (const Result<Dtype> dtype = read_dtype_name(stored)) return dtype->numpy_name();
+  if (const base::Result<Dtype> dtype = read_dtype_name(stored)) return dtype->numpy_name();
   constexpr std::string_view torch_prefix = "torch.";
   if (stored.starts_with(torch_prefix)) stored.remove_prefix(torch_prefix.size());
   return std::string(stored);
@@ -248,4 +248,4 @@ bool dtypes_compatible(const Dtype& json_dtype, const Dtype& npy_dtype) {
   return effective(json_dtype.order) == effective(npy_dtype.order);
 }
 
-}  // namespace zanj
+}  // namespace zanj::array

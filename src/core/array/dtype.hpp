@@ -10,7 +10,7 @@
 
 #include "base/result.hpp"
 
-namespace zanj {
+namespace zanj::array {
 
 enum class DtypeKind { boolean, signed_int, unsigned_int, floating, complex, bytes, unicode };
 
@@ -45,7 +45,7 @@ struct Dtype {
 /// native, i.e. little), a kind char (b i u f c S U; 'a' is S) and a decimal
 /// size. Fails for object, void, datetime, structured, long double or sizes
 /// the kind cannot have.
-Result<Dtype> read_descr(std::string_view descr);
+base::Result<Dtype> read_descr(std::string_view descr);
 /// The same, throwing the failure as an Error (an .npy header that cannot be read).
 Dtype parse_descr(std::string_view descr);
 
@@ -53,7 +53,7 @@ Dtype parse_descr(std::string_view descr);
 /// "float32", ...), type strings (">f8", "<U7", "|S4") and torch names
 /// ("torch.float32", "torch.long", ...). Fails, naming the dtype, for
 /// anything else, including torch.bfloat16 (numpy has no such type).
-Result<Dtype> read_dtype_name(std::string_view name);
+base::Result<Dtype> read_dtype_name(std::string_view name);
 /// The same, throwing the failure as an Error (for an array that is to be read).
 Dtype parse_dtype_name(std::string_view name);
 
@@ -68,4 +68,4 @@ std::string numpy_dtype_name(std::string_view stored);
 /// and itemsize, and same byte order where byte order matters.
 bool dtypes_compatible(const Dtype& json_dtype, const Dtype& npy_dtype);
 
-}  // namespace zanj
+}  // namespace zanj::array

@@ -5,7 +5,7 @@
 #include "array/element_types.hpp"
 #include "array/float16.hpp"
 
-namespace zanj {
+namespace zanj::array {
 namespace {
 
 template <typename T>
@@ -39,4 +39,4 @@ NumberDecoder number_decoder(const Dtype& dtype) {
   });
 }
 
-}  // namespace zanj
+}  // namespace zanj::array

@@ -5,7 +5,7 @@
 #include "array/dtype.hpp"
 #include "array/value_compare.hpp"
 
-namespace zanj {
+namespace zanj::array {
 
 /// Reads one little-endian element (as ArrayValues delivers them) as a Number.
 using NumberDecoder = Number (*)(const char* element);
@@ -17,4 +17,4 @@ NumberDecoder number_decoder(const Dtype& dtype);
 /// True for the dtypes number_decoder() can read.
 bool is_numeric(const Dtype& dtype);
 
-}  // namespace zanj
+}  // namespace zanj::array

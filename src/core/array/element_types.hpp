@@ -8,7 +8,7 @@
 
 #include "array/dtype.hpp"
 
-namespace zanj {
+namespace zanj::array {
 
 /// A float16 element, kept as its bits (see float16.hpp).
 struct Half {
@@ -68,4 +68,4 @@ decltype(auto) visit_element_type(const Dtype& dtype, Fn&& fn) {
   return fn(Tag<UnicodeString>{});
 }
 
-}  // namespace zanj
+}  // namespace zanj::array

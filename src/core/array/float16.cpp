@@ -3,7 +3,7 @@
 #include <bit>
 #include <cmath>
 
-namespace zanj {
+namespace zanj::array {
 
 float half_to_float(std::uint16_t bits) {
   const std::uint32_t sign = static_cast<std::uint32_t>(bits & 0x8000u) << 16;
@@ -42,4 +42,4 @@ std::uint16_t double_to_half(double value) {
   return static_cast<std::uint16_t>(sign | (biased << 10) | (static_cast<int>(significand) - 1024));
 }
 
-}  // namespace zanj
+}  // namespace zanj::array

@@ -4,7 +4,7 @@
 // float16 array and read back lands on the same half.
 #include <cstdint>
 
-namespace zanj {
+namespace zanj::array {
 
 /// The value of a half given by its bit pattern; exact (every half is a float).
 float half_to_float(std::uint16_t bits);
@@ -14,4 +14,4 @@ float half_to_float(std::uint16_t bits);
 /// quiet NaN (0x7e00 with the value's sign).
 std::uint16_t double_to_half(double value);
 
-}  // namespace zanj
+}  // namespace zanj::array

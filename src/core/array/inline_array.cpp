@@ -10,7 +10,7 @@
 #include "zanj/array.hpp"
 #include "array/value_bytes.hpp"
 
-namespace zanj {
+namespace zanj::array {
 namespace {
 
 template <typename T>
@@ -201,12 +201,12 @@ DecodedArray decode_inline_array(const ArrayNode& node) {
   return out;
 }
 
-Result<DecodedArray> read_inline_array(const ArrayNode& node) {
+base::Result<DecodedArray> read_inline_array(const ArrayNode& node) {
   try {
     return decode_inline_array(node);
   } catch (const Error& e) {  // boundary: the decoder stops deep in nested lists by throwing; a value here, once
-    return Failure{e.what()};
+    return base::Failure{e.what()};
   }
 }
 
-}  // namespace zanj
+}  // namespace zanj::array

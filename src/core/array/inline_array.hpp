@@ -11,7 +11,7 @@
 #include "base/result.hpp"
 #include "zanj/tree.hpp"
 
-namespace zanj {
+namespace zanj::array {
 
 struct DecodedArray {
   Dtype dtype;  ///< as declared by the node (its byte order may be big)
@@ -26,10 +26,10 @@ struct DecodedArray {
 DecodedArray decode_inline_array(const ArrayNode& node);
 /// The same, or what is wrong (what decode_inline_array throws): for callers to whom an inline
 /// array that does not decode is an answer (verify).
-Result<DecodedArray> read_inline_array(const ArrayNode& node);
+base::Result<DecodedArray> read_inline_array(const ArrayNode& node);
 
 /// The float32 nearest to `value`, as numpy casts (values beyond the float range become
 /// infinities instead of undefined behaviour).
 float double_to_float(double value);
 
-}  // namespace zanj
+}  // namespace zanj::array

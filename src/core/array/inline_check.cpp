@@ -5,13 +5,13 @@
 #include "zanj/error.hpp"
 #include "array/inline_array.hpp"
 
-namespace zanj {
+namespace zanj::array {
 
 std::optional<std::string> check_inline_array(const ArrayNode& array) {
   if (array.external()) return std::nullopt;  // the .npy checks cover external arrays
   // One decoder judges inline arrays for every command: what `cat` can print is exactly
   // what `verify` accepts.
-  const Result<DecodedArray> decoded = read_inline_array(array);
+  const base::Result<DecodedArray> decoded = read_inline_array(array);
   if (!decoded) return decoded.why();
   return numpy_refusal(decoded->dtype, array.shape);
 }
@@ -38,4 +38,4 @@ std::optional<std::string> numpy_shape_refusal(const std::vector<std::uint64_t>&
   return std::nullopt;
 }
 
-}  // namespace zanj
+}  // namespace zanj::array

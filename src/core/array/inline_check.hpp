@@ -12,7 +12,7 @@
 #include "zanj/error.hpp"
 #include "zanj/tree.hpp"
 
-namespace zanj {
+namespace zanj::array {
 
 /// Why an inline array node is inconsistent, or nullopt when it is fine (and for external
 /// nodes, which the .npy checks cover). The verdict is decode_inline_array's (inline_array.hpp):
@@ -43,4 +43,4 @@ class NumpyRefusalError : public Error {
   explicit NumpyRefusalError(const Error& error) : Error(error) {}
 };
 
-}  // namespace zanj
+}  // namespace zanj::array

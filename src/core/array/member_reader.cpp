@@ -9,16 +9,16 @@
 #include "zip/archive_access.hpp"
 #include "zip/member_name.hpp"
 
-namespace zanj {
+namespace zanj::array {
 
-JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
-                        std::uint64_t* decoded) {
+json::JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
+                              std::uint64_t* decoded) {
   if (entry.uncompressed_size > max_bytes) return {archive.read_all(entry, max_bytes), false};  // its error
   // Minified as it is decoded: an indented document never sits whole in memory. Reserved at
   // its full size, the string costs only the pages the minified text fills.
   std::string out;
   out.reserve(static_cast<std::size_t>(entry.uncompressed_size));
-  JsonMinifier minifier;
+  json::JsonMinifier minifier;
   std::uint64_t bytes = 0;
   archive.read(entry, [&](std::string_view chunk) {
     bytes += chunk.size();
@@ -52,7 +52,7 @@ NpyHeader read_npy_member_header(const Archive& archive, const ZipEntry& entry, 
   }
 }
 
-Result<std::size_t> NpyHeaderCollector::try_feed(std::string_view chunk) {
+base::Result<std::size_t> NpyHeaderCollector::try_feed(std::string_view chunk) {
   std::size_t used = 0;
   while (!header_ && used < chunk.size()) {
     const std::uint64_t want = need_ ? need_ : kNpyPrefix;
@@ -62,15 +62,15 @@ Result<std::size_t> NpyHeaderCollector::try_feed(std::string_view chunk) {
     used += take;
     if (bytes_.size() < want) break;
     if (!need_) {
-      const Result<std::uint64_t> size = read_npy_header_size(bytes_, limits_);  // bounded by max_header_bytes
-      if (!size) return Failure{size.why()};
+      const base::Result<std::uint64_t> size = read_npy_header_size(bytes_, limits_);  // bounded by max_header_bytes
+      if (!size) return base::Failure{size.why()};
       need_ = *size;
       // Only a 0- or 1-byte dict is shorter than the prefix, and no such dict is valid.
-      if (need_ < bytes_.size()) return Failure{"bad npy header: header dict too short"};
+      if (need_ < bytes_.size()) return base::Failure{"bad npy header: header dict too short"};
     }
     if (bytes_.size() == need_) {
-      Result<NpyHeader> header = read_npy_header(bytes_, limits_);
-      if (!header) return Failure{header.why()};
+      base::Result<NpyHeader> header = read_npy_header(bytes_, limits_);
+      if (!header) return base::Failure{header.why()};
       header_ = std::move(*header);
     }
   }
@@ -82,7 +82,7 @@ std::size_t NpyHeaderCollector::feed(std::string_view chunk) { return try_feed(c
 std::optional<std::string> NpyHeaderCollector::end_problem() const {
   if (header_) return std::nullopt;
   if (!need_) {  // says what is wrong with a short prefix
-    const Result<std::uint64_t> size = read_npy_header_size(bytes_, limits_);
+    const base::Result<std::uint64_t> size = read_npy_header_size(bytes_, limits_);
     if (!size) return size.why();
   }
   return "bad npy header: the member ends inside its header";
@@ -96,22 +96,22 @@ JsonlLineSplitter::JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line
                                      std::uint64_t max_rows)
     : on_line_(std::move(on_line)), max_line_bytes_(max_line_bytes), max_rows_(max_rows), what_(std::move(what)) {}
 
-Failure JsonlLineSplitter::too_long() const {
-  return Failure{json_error(what_, "line " + std::to_string(index_ + 1) + " is longer than " +
-                                       std::to_string(max_line_bytes_) +
-                                       " bytes, the limit (raise with --max-jsonl-line-bytes)")
-                     .what()};
+base::Failure JsonlLineSplitter::too_long() const {
+  return base::Failure{json::json_error(what_, "line " + std::to_string(index_ + 1) + " is longer than " +
+                                                   std::to_string(max_line_bytes_) +
+                                                   " bytes, the limit (raise with --max-jsonl-line-bytes)")
+                           .what()};
 }
 
-Result<bool> JsonlLineSplitter::hand_over(std::string_view line) {
+base::Result<bool> JsonlLineSplitter::hand_over(std::string_view line) {
   if (index_ >= max_rows_)
-    return Failure{json_error(what_, "the number of lines exceeds the limit of " + std::to_string(max_rows_) +
-                                         " (raise with --max-jsonl-rows)")
-                       .what()};
+    return base::Failure{json::json_error(what_, "the number of lines exceeds the limit of " +
+                                                     std::to_string(max_rows_) + " (raise with --max-jsonl-rows)")
+                             .what()};
   return on_line_(index_++, line);
 }
 
-Result<bool> JsonlLineSplitter::try_feed(std::string_view chunk) {
+base::Result<bool> JsonlLineSplitter::try_feed(std::string_view chunk) {
   while (!stopped_ && !chunk.empty()) {
     const std::size_t nl = chunk.find('\n');
     if (nl == std::string_view::npos) {
@@ -127,7 +127,7 @@ Result<bool> JsonlLineSplitter::try_feed(std::string_view chunk) {
     } else if (line.size() > max_line_bytes_) {
       return too_long();
     }
-    Result<bool> go_on = hand_over(line);
+    base::Result<bool> go_on = hand_over(line);
     if (!go_on) return go_on;
     stopped_ = !*go_on;
     pending_.clear();
@@ -136,9 +136,9 @@ Result<bool> JsonlLineSplitter::try_feed(std::string_view chunk) {
   return !stopped_;
 }
 
-Result<bool> JsonlLineSplitter::try_finish() {
+base::Result<bool> JsonlLineSplitter::try_finish() {
   if (!stopped_ && !pending_.empty()) {
-    Result<bool> go_on = hand_over(pending_);
+    base::Result<bool> go_on = hand_over(pending_);
     if (!go_on) return go_on;
     stopped_ = !*go_on;
     pending_.clear();
@@ -154,18 +154,19 @@ void for_each_jsonl_line(const Archive& archive, const ZipEntry& entry,
                          const std::function<bool(std::uint64_t, std::string_view)>& on_line) {
   const ResourceLimits& limits = archive.limits();
   JsonlLineSplitter splitter(on_line, limits.max_jsonl_line_bytes,
-                             archive.name() + ": member '" + printable_name(entry.name) + "'", limits.max_jsonl_rows);
+                             archive.name() + ": member '" + zip::printable_name(entry.name) + "'",
+                             limits.max_jsonl_rows);
   archive.read(entry, [&](std::string_view chunk) { return splitter.feed(chunk); });
   splitter.finish();
 }
 
 void for_each_jsonl_value(const Archive& archive, const ZipEntry& entry,
                           const std::function<bool(std::uint64_t, const Json&)>& on_value) {
-  const JsonLimits line_limits = json_line_limits(archive);
+  const json::JsonLimits line_limits = zip::json_line_limits(archive);
   for_each_jsonl_line(archive, entry, [&](std::uint64_t index, std::string_view line) {
     Json value;
     try {
-      value = parse_json(line, entry.name + " line " + std::to_string(index + 1), line_limits);
+      value = json::parse_json(line, entry.name + " line " + std::to_string(index + 1), line_limits);
     } catch (const Error& e) {  // context: the archive joins the message
       throw Error(InArchive{archive.name()}, e.what());
     }
@@ -173,4 +174,4 @@ void for_each_jsonl_value(const Archive& archive, const ZipEntry& entry,
   });
 }
 
-}  // namespace zanj
+}  // namespace zanj::array

@@ -13,7 +13,7 @@
 #include "array/npy_header.hpp"
 #include "json/json_parse.hpp"
 
-namespace zanj {
+namespace zanj::array {
 
 /// The whole text of a JSON member (__zanj__.json, the meta) in one buffer of the size the
 /// central directory declares, bounded by `max_bytes` (--max-json-bytes, checked first):
@@ -21,8 +21,8 @@ namespace zanj {
 /// size that lies costs nothing, and decoding stops at the declared size.
 /// The text comes minified when it is UTF-8 (json_text.hpp): `decoded`, when given, receives
 /// the bytes decoded.
-JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
-                        std::uint64_t* decoded = nullptr);
+json::JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
+                              std::uint64_t* decoded = nullptr);
 
 /// Parse the header of an .npy member, decoding only its first bytes.
 /// Throws Error naming the archive and member when it is not a valid .npy header.
@@ -35,7 +35,7 @@ class NpyHeaderCollector {
   explicit NpyHeaderCollector(const NpyLimits& limits = {}) : limits_(limits) {}
   /// Take what belongs to the header from the start of `chunk`; returns how many bytes that
   /// was (the rest is array data), or why the header is malformed.
-  Result<std::size_t> try_feed(std::string_view chunk);
+  base::Result<std::size_t> try_feed(std::string_view chunk);
   /// The same, throwing the failure as an Error.
   std::size_t feed(std::string_view chunk);
   /// The member ended: why that is wrong (it ended inside the header), or nothing.
@@ -65,9 +65,9 @@ class JsonlLineSplitter {
   JsonlLineSplitter(LineHandler on_line, std::uint64_t max_line_bytes, std::string what, std::uint64_t max_rows);
   /// Split the next chunk; false once the handler has asked to stop. Fails on a line over
   /// max_line_bytes or more lines than max_rows.
-  Result<bool> try_feed(std::string_view chunk);
+  base::Result<bool> try_feed(std::string_view chunk);
   /// End of input: hands over a last line that has no "\n" (an empty one is not a line).
-  Result<bool> try_finish();
+  base::Result<bool> try_finish();
   /// The same two, throwing the failure as an Error.
   bool feed(std::string_view chunk);
   bool finish();
@@ -75,8 +75,8 @@ class JsonlLineSplitter {
   std::uint64_t lines() const { return index_; }
 
  private:
-  Failure too_long() const;
-  Result<bool> hand_over(std::string_view line);
+  base::Failure too_long() const;
+  base::Result<bool> hand_over(std::string_view line);
   LineHandler on_line_;
   std::uint64_t max_line_bytes_;
   std::uint64_t max_rows_;
@@ -100,4 +100,4 @@ void for_each_jsonl_line(const Archive& archive, const ZipEntry& entry,
 void for_each_jsonl_value(const Archive& archive, const ZipEntry& entry,
                           const std::function<bool(std::uint64_t index, const Json& value)>& on_value);
 
-}  // namespace zanj
+}  // namespace zanj::array

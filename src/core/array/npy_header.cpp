@@ -4,7 +4,7 @@
 
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::array {
 namespace {
 
 constexpr std::string_view npy_magic{"\x93NUMPY", 6};
@@ -15,7 +15,7 @@ constexpr std::size_t array_align = 64;  // numpy aligns data so it can be mmapp
 constexpr std::size_t growth_axis_max_digits = 21;
 constexpr std::size_t max_dims = 64;  // numpy 2's NPY_MAXDIMS
 
-Failure npy_failure(const std::string& why) { return Failure{"bad npy header: " + why}; }
+base::Failure npy_failure(const std::string& why) { return base::Failure{"bad npy header: " + why}; }
 
 std::uint64_t read_le(std::string_view bytes, std::size_t offset, std::size_t width) {
   std::uint64_t value = 0;
@@ -32,7 +32,7 @@ void write_le(std::string& out, std::uint64_t value, std::size_t width) {
 // Version 1.0 stores the dict length in 2 bytes, 2.0 and 3.0 in 4. 3.0 only
 // changes the dict's encoding (UTF-8 instead of latin-1), which is moot for
 // us: every token we accept is ASCII.
-Result<std::size_t> length_width(std::string_view bytes) {
+base::Result<std::size_t> length_width(std::string_view bytes) {
   if (bytes.size() < version_end) return npy_failure("truncated before the version");
   if (bytes.substr(0, npy_magic.size()) != npy_magic) return npy_failure("not a .npy member (bad magic)");
   auto major = static_cast<unsigned char>(bytes[6]);
@@ -90,12 +90,12 @@ class DictParser {
   }
 
   /// Why parse() returned false.
-  Failure failure() const { return failure_; }
+  base::Failure failure() const { return failure_; }
 
  private:
   std::string_view text_;
   std::size_t pos_ = 0;
-  Failure failure_;
+  base::Failure failure_;
 
   bool fail(const std::string& why) {
     failure_ = npy_failure(why);
@@ -140,9 +140,9 @@ class DictParser {
     if (peek() == '[') return fail("structured dtypes are not supported");
     std::string_view descr;
     if (!parse_string(descr)) return false;
-    Result<Dtype> dtype = read_descr(descr);
+    base::Result<Dtype> dtype = read_descr(descr);
     if (!dtype) {
-      failure_ = Failure{dtype.why()};  // read_descr's own words, as parse_descr threw them
+      failure_ = base::Failure{dtype.why()};  // read_descr's own words, as parse_descr threw them
       return false;
     }
     out = *dtype;
@@ -219,7 +219,7 @@ std::string shape_repr(const std::vector<std::uint64_t>& shape) {
 
 }  // namespace
 
-Result<std::uint64_t> NpyHeader::checked_element_count() const {
+base::Result<std::uint64_t> NpyHeader::checked_element_count() const {
   std::uint64_t count = 1;
   for (std::uint64_t dim : shape) {
     if (dim == 0) return std::uint64_t{0};  // an empty array is empty whatever the other dims
@@ -230,8 +230,8 @@ Result<std::uint64_t> NpyHeader::checked_element_count() const {
   return count;
 }
 
-Result<std::uint64_t> NpyHeader::checked_data_bytes() const {
-  Result<std::uint64_t> count = checked_element_count();
+base::Result<std::uint64_t> NpyHeader::checked_data_bytes() const {
+  base::Result<std::uint64_t> count = checked_element_count();
   if (!count) return count;
   std::uint64_t bytes = 0;
   if (__builtin_mul_overflow(*count, std::uint64_t{dtype.itemsize}, &bytes))
@@ -243,9 +243,9 @@ std::uint64_t NpyHeader::element_count() const { return checked_element_count().
 
 std::uint64_t NpyHeader::data_bytes() const { return checked_data_bytes().value_or_throw(); }
 
-Result<std::uint64_t> read_npy_header_size(std::string_view first_bytes, const NpyLimits& limits) {
-  const Result<std::size_t> width = length_width(first_bytes);
-  if (!width) return Failure{width.why()};
+base::Result<std::uint64_t> read_npy_header_size(std::string_view first_bytes, const NpyLimits& limits) {
+  const base::Result<std::size_t> width = length_width(first_bytes);
+  if (!width) return base::Failure{width.why()};
   if (first_bytes.size() < version_end + *width) return npy_failure("truncated before the header length");
   std::uint64_t dict_len = read_le(first_bytes, version_end, *width);
   if (dict_len > limits.max_header_bytes) {
@@ -259,9 +259,9 @@ std::uint64_t npy_header_size(std::string_view first_bytes, const NpyLimits& lim
   return read_npy_header_size(first_bytes, limits).value_or_throw();
 }
 
-Result<NpyHeader> read_npy_header(std::string_view bytes, const NpyLimits& limits) {
-  const Result<std::uint64_t> total = read_npy_header_size(bytes, limits);
-  if (!total) return Failure{total.why()};
+base::Result<NpyHeader> read_npy_header(std::string_view bytes, const NpyLimits& limits) {
+  const base::Result<std::uint64_t> total = read_npy_header_size(bytes, limits);
+  if (!total) return base::Failure{total.why()};
   if (bytes.size() < *total) return npy_failure("truncated header");
   std::size_t dict_start = version_end + *length_width(bytes);  // read_npy_header_size read it
   std::string_view dict = bytes.substr(dict_start, *total - dict_start);
@@ -274,8 +274,8 @@ Result<NpyHeader> read_npy_header(std::string_view bytes, const NpyLimits& limit
   if (!parser.parse(header)) return parser.failure();
   header.data_offset = *total;
   // Check now so callers can add offset and size without a second thought.
-  const Result<std::uint64_t> data_bytes = header.checked_data_bytes();
-  if (!data_bytes) return Failure{data_bytes.why()};
+  const base::Result<std::uint64_t> data_bytes = header.checked_data_bytes();
+  if (!data_bytes) return base::Failure{data_bytes.why()};
   std::uint64_t end = 0;
   if (__builtin_add_overflow(*data_bytes, header.data_offset, &end)) return npy_failure("array byte size overflows");
   return header;
@@ -311,4 +311,4 @@ std::string make_npy_header(const Dtype& dtype, bool fortran_order, const std::v
   return out;
 }
 
-}  // namespace zanj
+}  // namespace zanj::array

@@ -15,7 +15,7 @@
 
 #include "zanj/array.hpp"
 
-namespace zanj {
+namespace zanj::array {
 
 // NpyLimits is public (zanj/array.hpp).
 
@@ -27,9 +27,9 @@ struct NpyHeader {
   std::uint64_t data_offset = 0;  ///< bytes from the start of the member to the first data byte
 
   /// Product of shape (1 for a 0-d array), or why not: it overflows.
-  Result<std::uint64_t> checked_element_count() const;
+  base::Result<std::uint64_t> checked_element_count() const;
   /// element_count() * itemsize, or why not: it overflows.
-  Result<std::uint64_t> checked_data_bytes() const;
+  base::Result<std::uint64_t> checked_data_bytes() const;
   /// The same, throwing the failure as an Error.
   std::uint64_t element_count() const;
   std::uint64_t data_bytes() const;
@@ -39,14 +39,14 @@ struct NpyHeader {
 /// 12 bytes (magic, version, length; 10 suffice for version 1.0). Fails on
 /// too few bytes, bad magic or version, or a header longer than
 /// limits.max_header_bytes.
-Result<std::uint64_t> read_npy_header_size(std::string_view first_bytes, const NpyLimits& limits = {});
+base::Result<std::uint64_t> read_npy_header_size(std::string_view first_bytes, const NpyLimits& limits = {});
 /// The same, throwing the failure as an Error.
 std::uint64_t npy_header_size(std::string_view first_bytes, const NpyLimits& limits = {});
 
 /// Parse a complete header; `bytes` holds at least npy_header_size(...)
 /// bytes (more is fine, nothing past the header is read). Fails on
 /// anything malformed, and on shapes whose size overflows 64 bits.
-Result<NpyHeader> read_npy_header(std::string_view bytes, const NpyLimits& limits = {});
+base::Result<NpyHeader> read_npy_header(std::string_view bytes, const NpyLimits& limits = {});
 /// The same, throwing the failure as an Error.
 NpyHeader parse_npy_header(std::string_view bytes, const NpyLimits& limits = {});
 
@@ -56,4 +56,4 @@ NpyHeader parse_npy_header(std::string_view bytes, const NpyLimits& limits = {})
 /// of 64.
 std::string make_npy_header(const Dtype& dtype, bool fortran_order, const std::vector<std::uint64_t>& shape);
 
-}  // namespace zanj
+}  // namespace zanj::array

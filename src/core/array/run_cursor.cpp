@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace zanj {
+namespace zanj::array {
 
 std::vector<std::uint64_t> c_order_strides(const std::vector<std::uint64_t>& shape) {
   std::vector<std::uint64_t> strides(shape.size(), 1);
@@ -79,4 +79,4 @@ bool RunCursor::next(Run& run) {
   return true;
 }
 
-}  // namespace zanj
+}  // namespace zanj::array

@@ -7,7 +7,7 @@
 
 #include "zanj/array.hpp"
 
-namespace zanj {
+namespace zanj::array {
 
 /// Element strides (in elements) of a C-order or Fortran-order layout of `shape`.
 std::vector<std::uint64_t> c_order_strides(const std::vector<std::uint64_t>& shape);
@@ -47,4 +47,4 @@ class RunCursor {
   bool done_ = false;
 };
 
-}  // namespace zanj
+}  // namespace zanj::array

@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace zanj {
+namespace zanj::array {
 namespace {
 
 inline std::uint16_t swap(std::uint16_t u) { return __builtin_bswap16(u); }
@@ -45,4 +45,4 @@ void swap_to_little_endian(char* data, std::size_t size, const Dtype& dtype) {
   }
 }
 
-}  // namespace zanj
+}  // namespace zanj::array

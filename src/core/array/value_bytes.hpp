@@ -8,7 +8,7 @@
 
 #include "array/dtype.hpp"
 
-namespace zanj {
+namespace zanj::array {
 
 static_assert(std::endian::native == std::endian::little,
               "zanj reads array values in place as little-endian; big-endian hosts are not supported");
@@ -23,4 +23,4 @@ inline void swap_to_little_endian(std::string& data, const Dtype& dtype) {
   swap_to_little_endian(data.data(), data.size(), dtype);
 }
 
-}  // namespace zanj
+}  // namespace zanj::array

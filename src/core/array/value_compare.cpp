@@ -47,7 +47,7 @@ double relative(double abs_diff, double b_magnitude) {
   return abs_diff / b_magnitude;
 }
 
-PairResult compare_integers(Int128 a, Int128 b, const Tolerance& t) {
+array::PairResult compare_integers(Int128 a, Int128 b, const Tolerance& t) {
   if (a == b) return {false, 0.0, 0.0, Int128{0}};
   const Int128 d = a - b;  // both within +-2^64: no overflow
   const Int128 exact = d < 0 ? -d : d;
@@ -56,7 +56,7 @@ PairResult compare_integers(Int128 a, Int128 b, const Tolerance& t) {
   return {!within(abs_diff, b_magnitude, t), abs_diff, relative(abs_diff, b_magnitude), exact};
 }
 
-PairResult compare_complex(std::complex<double> a, std::complex<double> b, const Tolerance& t, bool nan_equal) {
+array::PairResult compare_complex(std::complex<double> a, std::complex<double> b, const Tolerance& t, bool nan_equal) {
   const bool nan_a = std::isnan(a.real()) || std::isnan(a.imag());
   const bool nan_b = std::isnan(b.real()) || std::isnan(b.imag());
   if (nan_a || nan_b) return {!(nan_a && nan_b && nan_equal), std::nullopt, std::nullopt, std::nullopt};
@@ -71,7 +71,7 @@ PairResult compare_complex(std::complex<double> a, std::complex<double> b, const
   return {!within(abs_diff, b_magnitude, t), abs_diff, relative(abs_diff, b_magnitude), std::nullopt};
 }
 
-PairResult compare_reals(double a, double b, const Tolerance& t, bool nan_equal) {
+array::PairResult compare_reals(double a, double b, const Tolerance& t, bool nan_equal) {
   if (std::isnan(a) || std::isnan(b))
     return {!(std::isnan(a) && std::isnan(b) && nan_equal), std::nullopt, std::nullopt, std::nullopt};
   if (std::isinf(a) || std::isinf(b)) {
@@ -85,9 +85,9 @@ PairResult compare_reals(double a, double b, const Tolerance& t, bool nan_equal)
 
 }  // namespace
 
-std::optional<Number> json_number(const Json& value) { return json_number(view_of(value)); }
+std::optional<Number> array::json_number(const Json& value) { return array::json_number(json::view_of(value)); }
 
-std::optional<Number> json_number(JsonView value) {
+std::optional<Number> array::json_number(JsonView value) {
   switch (value.type()) {
     case Json::Type::integer:
       return Number::from_integer(value.as_int64());
@@ -123,7 +123,7 @@ std::string number_text(const Number& n) {
   return out;
 }
 
-PairResult compare_numbers(const Number& a, const Number& b, const Tolerance& tolerance, bool nan_equal) {
+array::PairResult array::compare_numbers(const Number& a, const Number& b, const Tolerance& tolerance, bool nan_equal) {
   using K = Number::Kind;
   if (a.kind == K::complex || b.kind == K::complex)
     return compare_complex({a.re, a.im}, {b.re, b.im}, tolerance, nan_equal);
@@ -131,15 +131,15 @@ PairResult compare_numbers(const Number& a, const Number& b, const Tolerance& to
   return compare_reals(a.re, b.re, tolerance, nan_equal);
 }
 
-bool json_close(const Json& a, const Json& b, const Tolerance& tolerance, bool nan_equal) {
-  const auto na = json_number(a), nb = json_number(b);
-  if (na || nb) return na && nb && !compare_numbers(*na, *nb, tolerance, nan_equal).differ;
+bool array::json_close(const Json& a, const Json& b, const Tolerance& tolerance, bool nan_equal) {
+  const auto na = array::json_number(a), nb = array::json_number(b);
+  if (na || nb) return na && nb && !array::compare_numbers(*na, *nb, tolerance, nan_equal).differ;
   if (a.type() != b.type()) return false;
   if (a.is_array()) {
     const auto &x = a.as_array(), &y = b.as_array();
     if (x.size() != y.size()) return false;
     for (std::size_t i = 0; i < x.size(); ++i)
-      if (!json_close(x[i], y[i], tolerance, nan_equal)) return false;
+      if (!array::json_close(x[i], y[i], tolerance, nan_equal)) return false;
     return true;
   }
   if (a.is_object()) {
@@ -147,22 +147,22 @@ bool json_close(const Json& a, const Json& b, const Tolerance& tolerance, bool n
     if (x.size() != y.size()) return false;
     for (const auto& [key, value] : x) {
       const Json* other = b.find(key);
-      if (!other || !json_close(value, *other, tolerance, nan_equal)) return false;
+      if (!other || !array::json_close(value, *other, tolerance, nan_equal)) return false;
     }
     return true;
   }
   return a == b;  // strings, bools, null
 }
 
-void DeltaTracker::count(bool differ, Position at) {
+void array::DeltaTracker::count(bool differ, array::Position at) {
   ++compared_;
   if (!differ) return;
   ++differing_;
   if (!first_) first_ = at;
 }
 
-bool DeltaTracker::numbers(const Number& a, const Number& b, Position at, const Tolerance& tolerance) {
-  const PairResult r = compare_numbers(a, b, tolerance, nan_equal_);
+bool array::DeltaTracker::numbers(const Number& a, const Number& b, array::Position at, const Tolerance& tolerance) {
+  const array::PairResult r = array::compare_numbers(a, b, tolerance, nan_equal_);
   if (r.abs_diff && (!max_abs_ || *r.abs_diff > *max_abs_)) {
     max_abs_ = r.abs_diff;
     max_abs_at_ = at;
@@ -178,7 +178,7 @@ bool DeltaTracker::numbers(const Number& a, const Number& b, Position at, const 
   return r.differ;
 }
 
-void DeltaTracker::equal_run(std::uint64_t n, Position first, bool numbers) {
+void array::DeltaTracker::equal_run(std::uint64_t n, array::Position first, bool numbers) {
   if (n == 0) return;
   compared_ += n;
   if (!numbers) return;
@@ -193,7 +193,7 @@ void DeltaTracker::equal_run(std::uint64_t n, Position first, bool numbers) {
   }
 }
 
-bool DeltaTracker::other(bool equal, Position at) {
+bool array::DeltaTracker::other(bool equal, array::Position at) {
   count(!equal, at);
   return !equal;
 }

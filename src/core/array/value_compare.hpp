@@ -11,7 +11,7 @@
 #include "zanj/array.hpp"
 #include "zanj/json.hpp"
 
-namespace zanj {
+namespace zanj::array {
 
 // Int128, Number, number_text and Tolerance are public (zanj/array.hpp).
 
@@ -93,4 +93,4 @@ class DeltaTracker {
   std::optional<Int128> max_abs_exact_;
 };
 
-}  // namespace zanj
+}  // namespace zanj::array

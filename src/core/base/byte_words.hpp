@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
-namespace zanj::words {
+namespace zanj::base::words {
 
 inline constexpr std::uint64_t kOnes = 0x0101010101010101ull;
 inline constexpr std::uint64_t kHighs = 0x8080808080808080ull;
@@ -35,4 +35,4 @@ constexpr unsigned first_marked(std::uint64_t marks) { return static_cast<unsign
 /// How many bytes `marks` marks: the high bits moved to the low ones, summed by one multiply.
 constexpr unsigned count_marked(std::uint64_t marks) { return static_cast<unsigned>(((marks >> 7) * kOnes) >> 56); }
 
-}  // namespace zanj::words
+}  // namespace zanj::base::words

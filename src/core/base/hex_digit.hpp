@@ -2,7 +2,7 @@
 // Reading hexadecimal digits: hex-encoded arrays, '~xNN' escapes in object paths, and JSON's
 // \uXXXX escapes all need it.
 
-namespace zanj {
+namespace zanj::base {
 
 /// The value of one hexadecimal digit (either case), or -1 when `c` is not one.
 constexpr int hex_digit_value(char c) {
@@ -12,4 +12,4 @@ constexpr int hex_digit_value(char c) {
   return -1;
 }
 
-}  // namespace zanj
+}  // namespace zanj::base

@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-namespace zanj {
+namespace zanj::base {
 
 void discard_pages(char* begin, std::size_t bytes) noexcept {
   static const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
@@ -16,4 +16,4 @@ void discard_pages(char* begin, std::size_t bytes) noexcept {
   if (last > first) (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
 }
 
-}  // namespace zanj
+}  // namespace zanj::base

@@ -4,11 +4,11 @@
 // stay resident beside the nodes built from it (json/json_parse.cpp).
 #include <cstddef>
 
-namespace zanj {
+namespace zanj::base {
 
 /// Gives the whole pages inside [begin, begin + bytes) back to the system. The buffer stays
 /// allocated; what those pages held is gone (they read as zeros if touched again), so only
 /// bytes never read again may be given back. The partial pages at either end are kept.
 void discard_pages(char* begin, std::size_t bytes) noexcept;
 
-}  // namespace zanj
+}  // namespace zanj::base

@@ -10,7 +10,7 @@
 namespace zanj {
 
 JobSplit split_jobs(unsigned jobs, std::size_t archives) {
-  const unsigned budget = jobs ? jobs : available_cpus();
+  const unsigned budget = jobs ? jobs : base::available_cpus();
   if (archives <= 1) return {1, budget};
   const unsigned at_once = static_cast<unsigned>(std::min<std::size_t>(budget, archives));
   return {at_once, std::max(1u, budget / at_once)};
@@ -34,7 +34,7 @@ void run_in_order(std::size_t count, unsigned at_once, const std::function<void(
   std::mutex mutex;
   std::condition_variable finished;
   bool abandon = false;
-  ThreadPool pool(static_cast<unsigned>(std::min<std::size_t>(at_once, count)));
+  base::ThreadPool pool(static_cast<unsigned>(std::min<std::size_t>(at_once, count)));
   const auto start = [&](std::size_t i) {
     pool.submit([&, i] {
       {

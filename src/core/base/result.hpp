@@ -10,7 +10,7 @@
 
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::base {
 
 /// Why a Result holds no value: the message an Error would carry.
 struct Failure {
@@ -45,4 +45,4 @@ class [[nodiscard]] Result {
   std::variant<T, F> state_;
 };
 
-}  // namespace zanj
+}  // namespace zanj::base

@@ -8,7 +8,7 @@
 
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::base {
 
 SharedLibrary::SharedLibrary(void* handle, std::string soname, std::string feature)
     : handle_(handle), soname_(std::move(soname)), feature_(std::move(feature)) {}
@@ -53,4 +53,4 @@ Result<void*> SharedLibrary::find_address(const char* name) const {
   return address;
 }
 
-}  // namespace zanj
+}  // namespace zanj::base

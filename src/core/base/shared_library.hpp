@@ -14,7 +14,7 @@
 
 #include "base/result.hpp"
 
-namespace zanj {
+namespace zanj::base {
 
 class SharedLibrary {
  public:
@@ -84,4 +84,4 @@ Result<const Table*> try_load_table_once() {
   return &*table;
 }
 
-}  // namespace zanj
+}  // namespace zanj::base

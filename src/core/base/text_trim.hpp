@@ -3,7 +3,7 @@
 // file), trimmed by one rule: spaces and tabs on either side, and the line's end (CR, LF).
 #include <string_view>
 
-namespace zanj {
+namespace zanj::base {
 
 inline std::string_view trim_line(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -12,4 +12,4 @@ inline std::string_view trim_line(std::string_view text) {
   return text;
 }
 
-}  // namespace zanj
+}  // namespace zanj::base

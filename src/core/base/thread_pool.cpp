@@ -10,7 +10,7 @@
 #include <string>
 #include <utility>
 
-namespace zanj {
+namespace zanj::base {
 
 ThreadPool::ThreadPool(unsigned threads) {
   workers_.reserve(std::max(threads, 1u));
@@ -123,4 +123,4 @@ unsigned available_cpus() {
   return std::max(cpus, 1u);
 }
 
-}  // namespace zanj
+}  // namespace zanj::base

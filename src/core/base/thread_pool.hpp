@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-namespace zanj {
+namespace zanj::base {
 
 class ThreadPool {
  public:
@@ -57,4 +57,4 @@ unsigned available_cpus();
 /// for no limit or a line it cannot read.
 unsigned cgroup_cpu_limit(std::string_view cpu_max);
 
-}  // namespace zanj
+}  // namespace zanj::base

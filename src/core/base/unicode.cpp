@@ -5,7 +5,7 @@
 #include "base/unicode_tables.hpp"
 #include "base/utf8.hpp"
 
-namespace zanj {
+namespace zanj::base {
 
 bool is_ascii(std::string_view text) {
   return std::all_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
@@ -115,4 +115,4 @@ std::string cp437_to_utf8(std::string_view bytes) {
   return out;
 }
 
-}  // namespace zanj
+}  // namespace zanj::base

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-namespace zanj {
+namespace zanj::base {
 
 /// Whether every byte is below 0x80 (a name that reads the same in UTF-8 and code page 437).
 bool is_ascii(std::string_view text);
@@ -26,4 +26,4 @@ std::string nfd(std::string_view utf8);
 /// Bytes decoded as code page 437 (as Python's "cp437" codec does), in UTF-8.
 std::string cp437_to_utf8(std::string_view bytes);
 
-}  // namespace zanj
+}  // namespace zanj::base

@@ -3,7 +3,7 @@
 // clang-format off
 #include "base/unicode_tables.hpp"
 
-namespace zanj::unicode_tables {
+namespace zanj::base::unicode_tables {
 
 const char32_t kDecompositionPool[] = {
     0x41, 0x300, 0x41, 0x301, 0x41, 0x302, 0x41, 0x303, 0x41, 0x308,
@@ -3349,4 +3349,4 @@ const char16_t kCp437High[128] = {
     0x00B0, 0x2219, 0x00B7, 0x221A, 0x207F, 0x00B2, 0x25A0, 0x00A0,
 };
 
-}  // namespace zanj::unicode_tables
+}  // namespace zanj::base::unicode_tables

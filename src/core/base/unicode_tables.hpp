@@ -3,7 +3,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace zanj::unicode_tables {
+namespace zanj::base::unicode_tables {
 
 struct Decomposition {
   char32_t code_point;
@@ -22,4 +22,4 @@ extern const CombiningClass kCombiningClasses[];  ///< sorted by code point, non
 extern const std::size_t kCombiningClassCount;
 extern const char16_t kCp437High[128];  ///< code page 437, bytes 0x80-0xFF
 
-}  // namespace zanj::unicode_tables
+}  // namespace zanj::base::unicode_tables

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-namespace zanj {
+namespace zanj::base {
 
 std::size_t utf8_sequence(std::string_view text, std::uint32_t& code_point) {
   if (text.empty()) return 0;
@@ -47,6 +47,10 @@ bool is_valid_utf8(std::string_view text) {
   return true;
 }
 
+}  // namespace zanj::base
+
+namespace zanj {
+
 std::string terminal_safe(std::string_view text) {
   // Printable ASCII passes unchanged: most names are, and ls prints one per member.
   if (std::all_of(text.begin(), text.end(), [](char c) { return c >= 0x20 && c < 0x7F; })) return std::string(text);
@@ -61,7 +65,7 @@ std::string terminal_safe(std::string_view text) {
   };
   std::uint32_t cp = 0;
   while (!text.empty()) {
-    std::size_t len = utf8_sequence(text, cp);
+    std::size_t len = base::utf8_sequence(text, cp);
     if (len == 0) {
       escape(text.substr(0, 1));  // one invalid byte; resynchronise at the next
       len = 1;

@@ -13,8 +13,7 @@
 #include "array/value_compare.hpp"
 #include "json/json_view_access.hpp"
 
-namespace zanj {
-namespace detail {
+namespace zanj::diff::detail {
 namespace {
 
 /// Nodes of one family are compared with each other; across families it is a kind change.
@@ -159,8 +158,8 @@ void TreeDiffer::compare_scalars(const std::string& path, const Node& a, const N
   if (options_.structure_only) return;  // same family (both numbers, both strings...): same structure
   bool equal = false;
   if (a.kind == NodeKind::number) {
-    const auto x = json_number(a.json), y = json_number(b.json);
-    equal = x && y && !compare_numbers(*x, *y, tolerance_for(options_, path), options_.nan_equal).differ;
+    const auto x = array::json_number(a.json), y = array::json_number(b.json);
+    equal = x && y && !array::compare_numbers(*x, *y, tolerance_for(options_, path), options_.nan_equal).differ;
   } else {
     equal = a.json == b.json;
   }
@@ -296,37 +295,39 @@ std::vector<ArrayResult> compare_array_pairs(const ZanjFile& a, const ZanjFile& 
       results[i].elements = part.elements_compared;
     }
   };
-  ThreadPool pool(count - 1);
+  base::ThreadPool pool(count - 1);
   for (unsigned t = 1; t < count; ++t) pool.submit(work);
   work();
   pool.wait();
   return results;
 }
 
-}  // namespace detail
+}  // namespace zanj::diff::detail
+
+namespace zanj {
 
 DiffReport diff_archives(const ZanjFile& a, const ZanjFile& b, const DiffOptions& options) {
   DiffReport report;
   {
-    detail::TreeDiffer objects(a, b, options, report, DiffScope::object);
-    const unsigned threads = options.threads ? options.threads : available_cpus();
+    diff::detail::TreeDiffer objects(a, b, options, report, DiffScope::object);
+    const unsigned threads = options.threads ? options.threads : base::available_cpus();
     if (threads > 1 && !options.stop_at_first && !options.structure_only) {
       // A first walk notes the pairs of arrays; their values are compared on the threads; the
       // second walk takes the results where the first met the arrays, so the report is the
       // one thread's.
       DiffReport unused;
-      detail::TreeDiffer collector(a, b, options, unused, DiffScope::object);
+      diff::detail::TreeDiffer collector(a, b, options, unused, DiffScope::object);
       collector.collect_arrays();
       collector.compare("", a.root(), b.root());
-      std::vector<detail::ArrayPair> pairs = collector.take_pairs();
-      if (pairs.size() > 1) objects.replay_arrays(detail::compare_array_pairs(a, b, options, pairs, threads));
+      std::vector<diff::detail::ArrayPair> pairs = collector.take_pairs();
+      if (pairs.size() > 1) objects.replay_arrays(diff::detail::compare_array_pairs(a, b, options, pairs, threads));
     }
     objects.compare("", a.root(), b.root());
     if (options.strict && !objects.stopped()) {
-      detail::TreeDiffer meta(a, b, options, report, DiffScope::meta);
+      diff::detail::TreeDiffer meta(a, b, options, report, DiffScope::meta);
       if (a.meta() && b.meta()) {
-        const Json meta_a = detail::meta_for_diff(a.meta()), meta_b = detail::meta_for_diff(b.meta());
-        meta.compare("", view_of(meta_a), view_of(meta_b));
+        const Json meta_a = diff::detail::meta_for_diff(a.meta()), meta_b = diff::detail::meta_for_diff(b.meta());
+        meta.compare("", json::view_of(meta_a), json::view_of(meta_b));
       } else if (a.meta() || b.meta()) {
         meta.add({DiffScope::meta,
                   "",
@@ -335,8 +336,8 @@ DiffReport diff_archives(const ZanjFile& a, const ZanjFile& b, const DiffOptions
                   b.meta() ? Json("metadata") : Json(nullptr),
                   {}});
       }
-      detail::TreeDiffer container(a, b, options, report, DiffScope::archive);
-      if (!container.stopped()) detail::compare_containers(a.archive(), b.archive(), container);
+      diff::detail::TreeDiffer container(a, b, options, report, DiffScope::archive);
+      if (!container.stopped()) diff::detail::compare_containers(a.archive(), b.archive(), container);
     }
   }
   return report;

@@ -12,12 +12,12 @@
 #include "array/element_numbers.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj::detail {
+namespace zanj::diff::detail {
 namespace {
 
-std::optional<Dtype> parsed_dtype(const std::string& name) {
-  const Result<Dtype> dtype = read_dtype_name(name);
-  return dtype ? std::optional<Dtype>(*dtype) : std::nullopt;
+std::optional<array::Dtype> parsed_dtype(const std::string& name) {
+  const base::Result<array::Dtype> dtype = array::read_dtype_name(name);
+  return dtype ? std::optional<array::Dtype>(*dtype) : std::nullopt;
 }
 
 /// A flat C-order index as one index per axis.
@@ -40,14 +40,15 @@ std::string_view unpadded(const char* p, std::size_t size) {
 /// Compares runs of elements of two dtypes, keeping score in a DeltaTracker.
 class ElementComparer {
  public:
-  ElementComparer(const Dtype& a, const Dtype& b, DeltaTracker& tracker, bool nan_equal)
+  ElementComparer(const array::Dtype& a, const array::Dtype& b, array::DeltaTracker& tracker, bool nan_equal)
       : size_a_(a.itemsize),
         size_b_(b.itemsize),
-        decode_a_(number_decoder(a)),
-        decode_b_(number_decoder(b)),
+        decode_a_(array::number_decoder(a)),
+        decode_b_(array::number_decoder(b)),
         tracker_(tracker),
         // identical bytes mean equal values, except NaN against NaN when NaNs are unequal
-        bytes_decide_(a == b && (nan_equal || (a.kind != DtypeKind::floating && a.kind != DtypeKind::complex))) {}
+        bytes_decide_(a == b &&
+                      (nan_equal || (a.kind != array::DtypeKind::floating && a.kind != array::DtypeKind::complex))) {}
 
   void compare(const char* a, const char* b, std::uint64_t n, std::uint64_t index) {
     constexpr std::uint64_t kBlock = 4096;  // elements per memcmp: a difference costs one block
@@ -83,8 +84,8 @@ class ElementComparer {
   }
 
   std::size_t size_a_, size_b_;
-  NumberDecoder decode_a_, decode_b_;
-  DeltaTracker& tracker_;
+  array::NumberDecoder decode_a_, decode_b_;
+  array::DeltaTracker& tracker_;
   bool bytes_decide_;
   std::string first_;
 };
@@ -133,7 +134,7 @@ void TreeDiffer::compare_array_values(const std::string& path, const Node& a, co
   // is an error, not a difference.
   const ArrayValues va(a_.archive(), x, path), vb(b_.archive(), y, path);
   if (options_.strict) {
-    const Dtype &sa = reader_of(va).stored_dtype(), &sb = reader_of(vb).stored_dtype();
+    const array::Dtype &sa = array::reader_of(va).stored_dtype(), &sb = array::reader_of(vb).stored_dtype();
     if (sa.order != sb.order) storage_changed(path, "byte order of " + sa.descr(), "byte order of " + sb.descr());
     if (va.fortran_order() != vb.fortran_order())
       storage_changed(path, va.fortran_order() ? "Fortran order" : "C order",
@@ -141,11 +142,11 @@ void TreeDiffer::compare_array_values(const std::string& path, const Node& a, co
     if (stopped()) return;
   }
   // Numbers compare with numbers whatever their dtypes; strings only with strings of their kind.
-  const Dtype &ta = reader_of(va).dtype(), &tb = reader_of(vb).dtype();
-  const bool comparable = is_numeric(ta) ? is_numeric(tb) : ta.kind == tb.kind;
+  const array::Dtype &ta = array::reader_of(va).dtype(), &tb = array::reader_of(vb).dtype();
+  const bool comparable = array::is_numeric(ta) ? array::is_numeric(tb) : ta.kind == tb.kind;
   if (!comparable || ta.itemsize == 0 || tb.itemsize == 0) return;
 
-  DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
+  array::DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
   ElementComparer comparer(ta, tb, tracker, options_.nan_equal);
   const bool ended_together = stream_element_pairs(
       va, vb, options_.queue_bytes, [&](const char* ca, const char* cb, std::uint64_t n, std::uint64_t index) {
@@ -169,12 +170,13 @@ void TreeDiffer::compare_array_values(const std::string& path, const Node& a, co
   v.max_abs_differs = tracker.max_abs_differs();
   v.max_rel_differs = tracker.max_rel_differs();
   // Integer arrays: the difference is exact (0 when only equal runs were seen).
-  const auto integral = [](const Dtype& t) {
-    return t.kind == DtypeKind::signed_int || t.kind == DtypeKind::unsigned_int || t.kind == DtypeKind::boolean;
+  const auto integral = [](const array::Dtype& t) {
+    return t.kind == array::DtypeKind::signed_int || t.kind == array::DtypeKind::unsigned_int ||
+           t.kind == array::DtypeKind::boolean;
   };
   if (integral(ta) && integral(tb) && v.max_abs) v.max_abs_integer = tracker.max_abs_exact().value_or(Int128{0});
   v.tolerance = tracker.tolerance();
   add({scope_, path, DiffKind::array_values, nullptr, nullptr, std::move(v)});
 }
 
-}  // namespace zanj::detail
+}  // namespace zanj::diff::detail

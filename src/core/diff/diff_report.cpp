@@ -52,7 +52,7 @@ std::string_view diff_scope_name(DiffScope scope) {
 namespace {
 
 /// Descriptions and dtypes print as they are; values, shapes and lists as JSON.
-std::string side_text(const Json& side) { return side.is_string() ? side.as_string() : detail::preview(side); }
+std::string side_text(const Json& side) { return side.is_string() ? side.as_string() : diff::detail::preview(side); }
 
 std::string real_text(double value) {
   std::string out;
@@ -62,9 +62,9 @@ std::string real_text(double value) {
 
 /// " (abs diff 0.5, rel diff 0.25)" for two numbers, "" otherwise.
 std::string scalar_deltas(const Json& a, const Json& b) {
-  const auto x = json_number(a), y = json_number(b);
+  const auto x = array::json_number(a), y = array::json_number(b);
   if (!x || !y) return "";
-  const PairResult r = compare_numbers(*x, *y, {}, true);
+  const array::PairResult r = array::compare_numbers(*x, *y, {}, true);
   if (!r.abs_diff) return "";
   return " (abs diff " + real_text(*r.abs_diff) + ", rel diff " + real_text(*r.rel_diff) + ")";
 }
@@ -105,7 +105,8 @@ std::string difference_text(const Difference& d) {
     case DiffKind::removed:
       return out + "removed (" + a + ")";
     case DiffKind::value_changed:
-      return out + "value changed: " + detail::preview(d.a) + " -> " + detail::preview(d.b) + scalar_deltas(d.a, d.b);
+      return out + "value changed: " + diff::detail::preview(d.a) + " -> " + diff::detail::preview(d.b) +
+             scalar_deltas(d.a, d.b);
     case DiffKind::array_values:
     case DiffKind::list_items:
     case DiffKind::table_rows:

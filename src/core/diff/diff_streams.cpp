@@ -16,7 +16,7 @@
 #include "json/json_view_access.hpp"
 #include "zip/member_name.hpp"
 
-namespace zanj::detail {
+namespace zanj::diff::detail {
 namespace {
 
 /// What a line of each of the two streams may hold: both archives' documents stay loaded and
@@ -48,11 +48,11 @@ class ItemSource {
     const ZipEntry* entry = file.archive().find(node.member());
     if (!entry)
       throw Error(InArchive{file.name()}, InMember{node.member(), true},
-                  "member '" + printable_name(node.member()) + "' referenced at '" + path + "' is missing");
-    member_ = printable_name(node.member());  // as messages name it
-    puller_ = std::make_unique<ChunkPuller>(
-        [&archive = file.archive(), entry](const ChunkPuller::Sink& sink) {
-          for_each_jsonl_line(archive, *entry, [&](std::uint64_t, std::string_view line) { return sink(line); });
+                  "member '" + zip::printable_name(node.member()) + "' referenced at '" + path + "' is missing");
+    member_ = zip::printable_name(node.member());  // as messages name it
+    puller_ = std::make_unique<io::ChunkPuller>(
+        [&archive = file.archive(), entry](const io::ChunkPuller::Sink& sink) {
+          array::for_each_jsonl_line(archive, *entry, [&](std::uint64_t, std::string_view line) { return sink(line); });
         },
         queue_bytes);
   }
@@ -67,7 +67,7 @@ class ItemSource {
     if (!puller_->next(line_)) return nullptr;
     ++position_;
     try {
-      current_ = parse_json(line_, member_ + " line " + std::to_string(position_), line_limits_);
+      current_ = json::parse_json(line_, member_ + " line " + std::to_string(position_), line_limits_);
     } catch (const Error& e) {  // context: the archive joins the error
       throw e.in_archive(file_.name());
     }
@@ -88,17 +88,18 @@ class ItemSource {
 
  private:
   const ZanjFile& file_;
-  JsonLimits line_limits_;
+  json::JsonLimits line_limits_;
   JsonView inline_;  ///< the list in __zanj__.json, or invalid for a member's lines
   std::size_t position_ = 0;
   std::string member_;
-  std::unique_ptr<ChunkPuller> puller_;
+  std::unique_ptr<io::ChunkPuller> puller_;
   std::string line_;
   Json current_;
 };
 
-ValueDifferences summarize(const DeltaTracker& t, std::string unit, std::uint64_t compared, std::uint64_t differing,
-                           std::string first, const std::function<Json(Position)>& where) {
+ValueDifferences summarize(const array::DeltaTracker& t, std::string unit, std::uint64_t compared,
+                           std::uint64_t differing, std::string first,
+                           const std::function<Json(array::Position)>& where) {
   ValueDifferences v;
   v.unit = std::move(unit);
   v.compared = compared;
@@ -148,10 +149,10 @@ class Columns {
 std::string missing_or(const Json* cell) { return cell ? preview(*cell) : "(missing)"; }
 
 /// The columns of the frame the reference loader builds from a pandas table (a pass over its rows).
-std::vector<FrameColumn> frame_columns(const ZanjFile& file, const Node& node, const std::string& path,
-                                       std::size_t queue_bytes, std::uint64_t line_values) {
+std::vector<object::FrameColumn> frame_columns(const ZanjFile& file, const Node& node, const std::string& path,
+                                               std::size_t queue_bytes, std::uint64_t line_values) {
   ItemSource rows(file, node, path, queue_bytes, line_values);
-  FrameSchemaBuilder schema;
+  object::FrameSchemaBuilder schema;
   std::uint64_t number = 0;
   try {
     while (const Json* row = rows.next()) schema.add_row(*row, ++number);
@@ -161,9 +162,10 @@ std::vector<FrameColumn> frame_columns(const ZanjFile& file, const Node& node, c
   return schema.result(node.table->columns);
 }
 
-Json frame_columns_json(const std::vector<FrameColumn>& columns) {
+Json frame_columns_json(const std::vector<object::FrameColumn>& columns) {
   JsonArray out;
-  for (const auto& c : columns) out.emplace_back(JsonArray{Json(c.name), Json(std::string(frame_dtype_name(c.dtype)))});
+  for (const auto& c : columns)
+    out.emplace_back(JsonArray{Json(c.name), Json(std::string(object::frame_dtype_name(c.dtype)))});
   return Json(std::move(out));
 }
 
@@ -175,7 +177,7 @@ void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Nod
   const std::uint64_t line_values = stream_line_values(a_, b_);
   ItemSource items_a(a_, a, path, options_.queue_bytes, line_values),
       items_b(b_, b, path, options_.queue_bytes, line_values);
-  DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
+  array::DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
   std::string first;
   std::uint64_t index = 0;  // items compared so far
   const Json *x = nullptr, *y = nullptr;
@@ -184,7 +186,7 @@ void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Nod
     y = items_b.next();
     if (!x || !y) break;
     if (!options_.excludes.empty() && is_excluded(options_, child_path(path, std::to_string(index)))) continue;
-    const auto nx = json_number(*x), ny = json_number(*y);
+    const auto nx = array::json_number(*x), ny = array::json_number(*y);
     bool differ = false;
     std::string what;
     if (options_.structure_only && !(x->is_array() || x->is_object() || y->is_array() || y->is_object())) {
@@ -192,8 +194,9 @@ void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Nod
     } else if (nx && ny) {
       differ = tracker.numbers(*nx, *ny, {index});
     } else if (x->is_array() || x->is_object() || y->is_array() || y->is_object()) {
-      differ = tracker.other(!subtree_differs(child_path(path, std::to_string(index)), view_of(*x), view_of(*y), what),
-                             {index});
+      differ = tracker.other(
+          !subtree_differs(child_path(path, std::to_string(index)), json::view_of(*x), json::view_of(*y), what),
+          {index});
     } else {
       differ = tracker.other(*x == *y, {index});
     }
@@ -204,7 +207,7 @@ void TreeDiffer::compare_lists(const std::string& path, const Node& a, const Nod
   if (tracker.differing() > 0)
     add({scope_, path, DiffKind::list_items, nullptr, nullptr,
          summarize(tracker, "items", tracker.compared(), tracker.differing(), first,
-                   [](Position p) { return Json(JsonArray{Json(p.index)}); })});
+                   [](array::Position p) { return Json(JsonArray{Json(p.index)}); })});
   if (stopped()) return;  // the rest is not read
   // When one side ran out, the other's remaining items make the lengths differ.
   const std::uint64_t length_a = index + (x ? 1 + items_a.count_rest() : 0);
@@ -219,8 +222,8 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
   // pandas tables: the loaded frames' columns, in their order and with their dtypes (what the
   // digest covers), and each cell as the frame holds it (1 and 1.0 in a float column are
   // equal, null and a missing key are both NaN there).
-  std::unordered_map<std::string, FrameDtype> dtypes;
-  const bool frames = is_pandas_table(a) && is_pandas_table(b);
+  std::unordered_map<std::string, object::FrameDtype> dtypes;
+  const bool frames = object::is_pandas_table(a) && object::is_pandas_table(b);
   if (frames) {
     const std::uint64_t line_values = stream_line_values(a_, b_);
     const auto fa = frame_columns(a_, a, path, options_.queue_bytes, line_values),
@@ -228,7 +231,7 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
     if (fa != fb) add({scope_, path, DiffKind::columns_changed, frame_columns_json(fa), frame_columns_json(fb), {}});
     for (const auto& c : fa) dtypes.emplace(c.name, c.dtype);
     for (const auto& c : fb)
-      if (dtypes.count(c.name) && dtypes[c.name] != c.dtype) dtypes[c.name] = FrameDtype::object;
+      if (dtypes.count(c.name) && dtypes[c.name] != c.dtype) dtypes[c.name] = object::FrameDtype::object;
   } else if (a.table->columns != b.table->columns) {
     JsonArray ca, cb;
     for (const auto& c : a.table->columns) ca.emplace_back(c);
@@ -239,7 +242,7 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
   const std::uint64_t line_values = stream_line_values(a_, b_);
   ItemSource rows_a(a_, a, path, options_.queue_bytes, line_values),
       rows_b(b_, b, path, options_.queue_bytes, line_values);
-  DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
+  array::DeltaTracker tracker(tolerance_for(options_, path), options_.nan_equal);
   Columns columns(options_, path);
   std::string first;
   std::uint64_t row = 0, differing_rows = 0;  // rows compared so far, and how many differ
@@ -254,25 +257,25 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
       if (columns.excluded(col)) return;
       if (frames) {
         const auto dtype = dtypes.find(columns.name(col));
-        if (dtype != dtypes.end() && dtype->second != FrameDtype::object) {
-          fx = frame_cell(dtype->second, cx);
-          fy = frame_cell(dtype->second, cy);
+        if (dtype != dtypes.end() && dtype->second != object::FrameDtype::object) {
+          fx = object::frame_cell(dtype->second, cx);
+          fy = object::frame_cell(dtype->second, cy);
           cx = &fx;
           cy = &fy;
         }
       }
-      const auto nx = cx ? json_number(*cx) : std::nullopt, ny = cy ? json_number(*cy) : std::nullopt;
+      const auto nx = cx ? array::json_number(*cx) : std::nullopt, ny = cy ? array::json_number(*cy) : std::nullopt;
       const bool differ =
-          nx && ny
-              ? tracker.numbers(*nx, *ny, {row, col}, columns.tolerance(col))
-              : tracker.other(cx && cy && json_close(*cx, *cy, columns.tolerance(col), options_.nan_equal), {row, col});
+          nx && ny ? tracker.numbers(*nx, *ny, {row, col}, columns.tolerance(col))
+                   : tracker.other(cx && cy && array::json_close(*cx, *cy, columns.tolerance(col), options_.nan_equal),
+                                   {row, col});
       if (differ && tracker.differing() == 1) first = missing_or(cx) + " -> " + missing_or(cy);
     };
     if (x->is_object() && y->is_object()) {
       for (const auto& [key, value] : x->as_object()) cell(columns.ordinal(key), &value, y->find(key));
       for (const auto& [key, value] : y->as_object())
         if (!x->find(key)) cell(columns.ordinal(key), nullptr, &value);
-    } else if (tracker.other(json_close(*x, *y, tracker.tolerance(), options_.nan_equal), {row, kWholeRow}) &&
+    } else if (tracker.other(array::json_close(*x, *y, tracker.tolerance(), options_.nan_equal), {row, kWholeRow}) &&
                tracker.differing() == 1) {
       first = preview(*x) + " -> " + preview(*y);
     }
@@ -287,7 +290,7 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
   report_.elements_compared += row;
   if (differing_rows > 0)
     add({scope_, path, DiffKind::table_rows, nullptr, nullptr,
-         summarize(tracker, "rows", row, differing_rows, first, [&](Position p) {
+         summarize(tracker, "rows", row, differing_rows, first, [&](array::Position p) {
            if (p.column == kWholeRow) return Json(JsonArray{Json(p.index)});
            return Json(JsonArray{Json(p.index), Json(columns.name(p.column))});
          })});
@@ -297,4 +300,4 @@ void TreeDiffer::compare_tables(const std::string& path, const Node& a, const No
   if (rows_in_a != rows_in_b) add({scope_, path, DiffKind::length_changed, rows_in_a, rows_in_b, {}});
 }
 
-}  // namespace zanj::detail
+}  // namespace zanj::diff::detail

@@ -11,7 +11,7 @@
 #include "zanj/tree.hpp"
 #include "array/value_compare.hpp"
 
-namespace zanj::detail {
+namespace zanj::diff::detail {
 
 /// How compare_arrays treats two arrays (diff_archives with several threads): compare them as
 /// they come (direct); note the pair and go on, recording nothing (collect); or take the next
@@ -95,4 +95,4 @@ std::string storage_text(const Node& node);
 std::string preview(const Json& value);
 std::string preview(JsonView value);
 
-}  // namespace zanj::detail
+}  // namespace zanj::diff::detail

@@ -7,7 +7,7 @@
 
 #include "io/chunk_puller.hpp"
 
-namespace zanj::detail {
+namespace zanj::diff::detail {
 namespace {
 
 /// The whole elements of one array in C order. Inline values are in memory already (decoded
@@ -23,8 +23,8 @@ class ElementStream {
       });
       return;
     }
-    puller_ = std::make_unique<ChunkPuller>([&values, all](const ChunkPuller::Sink& sink) { values.stream(all, sink); },
-                                            queue_bytes);
+    puller_ = std::make_unique<io::ChunkPuller>(
+        [&values, all](const io::ChunkPuller::Sink& sink) { values.stream(all, sink); }, queue_bytes);
   }
 
   /// Elements not consumed yet (whole ones: ArrayValues never splits an element); empty at
@@ -41,7 +41,7 @@ class ElementStream {
  private:
   std::string chunk_;
   std::size_t offset_ = 0;
-  std::unique_ptr<ChunkPuller> puller_;
+  std::unique_ptr<io::ChunkPuller> puller_;
 };
 
 }  // namespace
@@ -61,4 +61,4 @@ bool stream_element_pairs(const ArrayValues& a, const ArrayValues& b, std::size_
   }
 }
 
-}  // namespace zanj::detail
+}  // namespace zanj::diff::detail

@@ -10,7 +10,7 @@
 
 #include "zanj/array.hpp"
 
-namespace zanj::detail {
+namespace zanj::diff::detail {
 
 /// Receives `n` (at least 1) elements of each array, at `a` and `b`, the first of them at flat
 /// C-order position `index`; returns false to stop streaming.
@@ -23,4 +23,4 @@ using ElementRun = std::function<bool(const char* a, const char* b, std::uint64_
 /// readers' errors (corrupt member data).
 bool stream_element_pairs(const ArrayValues& a, const ArrayValues& b, std::size_t queue_bytes, const ElementRun& run);
 
-}  // namespace zanj::detail
+}  // namespace zanj::diff::detail

@@ -156,7 +156,7 @@ MetaUpdate follow_references(JsonView old_root, JsonView old_meta, const Json& n
   MetaUpdate update;
   const JsonView externals = old_meta.find("externals_info");
   if (!externals.is_object()) return update;
-  const JsonView root = view_of(new_root);
+  const JsonView root = json::view_of(new_root);
   // A member the meta's own reference nodes name stays, whatever the object does.
   const ReferencePaths now = reference_paths(root), before = reference_paths(old_root),
                        in_meta = reference_paths(old_meta);
@@ -203,15 +203,15 @@ void write_rewritten(const Archive& archive, const Json& root, const MetaUpdate&
   // this writer lacks (bzip2, lzma) becomes deflate.
   const ZipMethod method =
       main && main->method == static_cast<std::uint16_t>(ZipMethod::store) ? ZipMethod::store : ZipMethod::deflate;
-  ZipWriter zip(fd, out_path, ZipWriterOptions{method, 6, 1});
-  const ByteSource& source = archive_source(archive);
+  zip::ZipWriter zip(fd, out_path, zip::ZipWriterOptions{method, 6, 1});
+  const io::ByteSource& source = zip::archive_source(archive);
   // New members as the reference's writestr makes them: saved now, in local time.
-  const ZipMemberOptions written{false, 0, DosDateTime::from_unix(std::time(nullptr))};
+  const zip::ZipMemberOptions written{false, 0, zip::DosDateTime::from_unix(std::time(nullptr))};
   for (const ZipEntry& entry : archive.entries()) {
     if (&entry == main) {
-      zip.add_member(entry.name, zanj_json_text(root), written);
+      zip.add_member(entry.name, pack::zanj_json_text(root), written);
     } else if (&entry == meta_entry) {
-      zip.add_member(entry.name, zanj_json_text(*meta.meta), written);
+      zip.add_member(entry.name, pack::zanj_json_text(*meta.meta), written);
     } else if (dropped.count(entry.python_name)) {
       outcome.members_dropped.push_back(entry.name);  // its node is gone, and its externals_info entry
     } else {
@@ -241,7 +241,7 @@ std::vector<Problem> new_errors(const VerifyReport& result, const VerifyReport& 
 }  // namespace
 
 Json parse_json_value(std::string_view text, std::string_view what, const ResourceLimits& limits) {
-  return parse_json(text, what, JsonLimits{limits.max_json_depth, limits.max_json_values});
+  return json::parse_json(text, what, json::JsonLimits{limits.max_json_depth, limits.max_json_values});
 }
 
 Json replace_value(JsonView root, const PathSegments& segments, Json value, bool create,
@@ -277,7 +277,7 @@ RewriteOutcome rewrite_object(const std::string& archive_path, const Json& root,
     }
   }
   const UniqueFd dir = open_user_directory(where.dir, CreateDirs::no);
-  TempFile temp(dir.get(), where.leaf);
+  io::TempFile temp(dir.get(), where.leaf);
   {
     const ZanjFile original(archive_path, OpenOptions{settings.limits, {}});
     const MetaUpdate meta = original.meta() ? follow_references(original.root(), original.meta(), root) : MetaUpdate{};

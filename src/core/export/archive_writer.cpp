@@ -6,11 +6,11 @@
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
 
-namespace zanj {
+namespace zanj::exporter {
 
 ArchiveWriter::ArchiveWriter(const std::string& format, const std::string& filter, std::string name)
     : name_(std::move(name)) {
-  const ArchiveLibrary& lib = archive_library();
+  const io::ArchiveLibrary& lib = io::archive_library();
   a_ = lib.write_new();
   if (!a_) throw Error(name_ + ": libarchive could not start a writer", Exit::usage);
   // A constructor that throws runs no destructor: the writer is freed here before the refusal.
@@ -26,21 +26,21 @@ ArchiveWriter::ArchiveWriter(const std::string& format, const std::string& filte
 }
 
 ArchiveWriter::~ArchiveWriter() {
-  if (a_) archive_library().write_free(a_);  // after an error: nothing more is written
+  if (a_) io::archive_library().write_free(a_);  // after an error: nothing more is written
 }
 
 void ArchiveWriter::fail(const std::string& what) const {
-  const char* why = archive_library().error_string(a_);
+  const char* why = io::archive_library().error_string(a_);
   throw Error(name_ + ": " + what + ": " + (why ? why : "libarchive error"), Exit::usage);
 }
 
 void ArchiveWriter::open(int fd) {
-  if (archive_library().write_open_fd(a_, fd) != ARCHIVE_OK) fail("cannot start writing");
+  if (io::archive_library().write_open_fd(a_, fd) != ARCHIVE_OK) fail("cannot start writing");
   open_ = true;
 }
 
 void ArchiveWriter::begin(const std::string& path, std::uint64_t size) {
-  const ArchiveLibrary& lib = archive_library();
+  const io::ArchiveLibrary& lib = io::archive_library();
   archive_entry* e = lib.entry_new();
   if (!e) throw Error(name_ + ": out of memory", Exit::usage);
   lib.entry_set_pathname_utf8(e, path.c_str());
@@ -56,19 +56,20 @@ void ArchiveWriter::begin(const std::string& path, std::uint64_t size) {
 
 void ArchiveWriter::write(std::string_view bytes) {
   while (!bytes.empty()) {
-    const la_ssize_t n = archive_library().write_data(a_, bytes.data(), bytes.size());
+    const la_ssize_t n = io::archive_library().write_data(a_, bytes.data(), bytes.size());
     if (n <= 0) fail("cannot write '" + terminal_safe(entry_) + "'");
     bytes.remove_prefix(static_cast<std::size_t>(n));
   }
 }
 
 void ArchiveWriter::end() {
-  if (archive_library().write_finish_entry(a_) < ARCHIVE_WARN) fail("cannot finish '" + terminal_safe(entry_) + "'");
+  if (io::archive_library().write_finish_entry(a_) < ARCHIVE_WARN)
+    fail("cannot finish '" + terminal_safe(entry_) + "'");
 }
 
 void ArchiveWriter::close() {
-  if (open_ && archive_library().write_close(a_) != ARCHIVE_OK) fail("cannot finish the archive");
+  if (open_ && io::archive_library().write_close(a_) != ARCHIVE_OK) fail("cannot finish the archive");
   open_ = false;
 }
 
-}  // namespace zanj
+}  // namespace zanj::exporter

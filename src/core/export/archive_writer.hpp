@@ -7,7 +7,7 @@
 
 struct archive;
 
-namespace zanj {
+namespace zanj::exporter {
 
 class ArchiveWriter {
  public:
@@ -34,4 +34,4 @@ class ArchiveWriter {
   bool open_ = false;
 };
 
-}  // namespace zanj
+}  // namespace zanj::exporter

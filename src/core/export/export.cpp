@@ -51,28 +51,29 @@ class LayoutSink {
 
 class NpzSink : public LayoutSink {
  public:
-  NpzSink(ByteSink& out, const std::string& name) : zip_(out, name, ZipWriterOptions{ZipMethod::store, 0, 1}) {}
+  NpzSink(io::ByteSink& out, const std::string& name)
+      : zip_(out, name, zip::ZipWriterOptions{ZipMethod::store, 0, 1}) {}
   // numpy.savez opens each member with force_zip64=True and the current time.
   void begin(const std::string& name, std::uint64_t size) override {
-    zip_.begin_member(name, ZipMemberOptions{true, size, DosDateTime::from_unix(std::time(nullptr))});
+    zip_.begin_member(name, zip::ZipMemberOptions{true, size, zip::DosDateTime::from_unix(std::time(nullptr))});
   }
   void write(std::string_view bytes) override { zip_.write(bytes); }
   void end() override { zip_.end_member(); }
-  ZipWriter& zip() { return zip_; }
+  zip::ZipWriter& zip() { return zip_; }
 
  private:
-  ZipWriter zip_;
+  zip::ZipWriter zip_;
 };
 
 class DirectorySink : public LayoutSink {
  public:
-  explicit DirectorySink(StagedDirectory& dir) : dir_(dir) {}
+  explicit DirectorySink(exporter::StagedDirectory& dir) : dir_(dir) {}
   void begin(const std::string& name, std::uint64_t) override {
     fd_ = dir_.create_file(name);
     name_ = name;
   }
   void write(std::string_view bytes) override {
-    write_all(fd_.get(), bytes, name_);
+    exporter::write_all(fd_.get(), bytes, name_);
     bytes_ += bytes.size();
   }
   std::uint64_t bytes() const { return bytes_; }
@@ -81,7 +82,7 @@ class DirectorySink : public LayoutSink {
   }
 
  private:
-  StagedDirectory& dir_;
+  exporter::StagedDirectory& dir_;
   UniqueFd fd_;
   std::string name_;
   std::uint64_t bytes_ = 0;
@@ -89,13 +90,13 @@ class DirectorySink : public LayoutSink {
 
 class ArchiveSink : public LayoutSink {
  public:
-  explicit ArchiveSink(ArchiveWriter& writer) : writer_(writer) {}
+  explicit ArchiveSink(exporter::ArchiveWriter& writer) : writer_(writer) {}
   void begin(const std::string& name, std::uint64_t size) override { writer_.begin(name, size); }
   void write(std::string_view bytes) override { writer_.write(bytes); }
   void end() override { writer_.end(); }
 
  private:
-  ArchiveWriter& writer_;
+  exporter::ArchiveWriter& writer_;
 };
 
 void put_file(LayoutSink& sink, const std::string& name, std::string_view bytes, ProgressCounter& progress) {
@@ -106,8 +107,8 @@ void put_file(LayoutSink& sink, const std::string& name, std::string_view bytes,
 }
 
 /// One .npy file per array, named by its keys.
-std::uint64_t write_arrays(const ExportPlan& plan, LayoutSink& sink, ProgressCounter& progress,
-                           const std::vector<ExportedArray>& arrays) {
+std::uint64_t write_arrays(const exporter::ExportPlan& plan, LayoutSink& sink, ProgressCounter& progress,
+                           const std::vector<exporter::ExportedArray>& arrays) {
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     sink.begin(plan.arrays[i].name + ".npy", arrays[i].npy_size());
     arrays[i].stream_npy([&](std::string_view chunk) {
@@ -122,10 +123,10 @@ std::uint64_t write_arrays(const ExportPlan& plan, LayoutSink& sink, ProgressCou
 
 /// The folder layout: __zanj__.json, __zanj_meta__.json, one .npy per array, the other
 /// members the object refers to, copied.
-std::uint64_t write_layout(const ZanjFile& file, const ExportPlan& plan, LayoutSink& sink, ProgressCounter& progress,
-                           const std::vector<ExportedArray>& arrays) {
+std::uint64_t write_layout(const ZanjFile& file, const exporter::ExportPlan& plan, LayoutSink& sink,
+                           ProgressCounter& progress, const std::vector<exporter::ExportedArray>& arrays) {
   std::uint64_t files = 0;
-  put_file(sink, std::string(kMainMember), zanj_json_text(plan.object), progress);
+  put_file(sink, std::string(kMainMember), pack::zanj_json_text(plan.object), progress);
   ++files;
   if (file.meta()) {
     put_file(sink, std::string(kMetaMember), to_json(file.meta(), JsonStyle{1, '\t'}), progress);
@@ -147,10 +148,10 @@ std::uint64_t write_layout(const ZanjFile& file, const ExportPlan& plan, LayoutS
   return files;
 }
 
-std::vector<std::string> layout_names(const ExportPlan& plan, bool with_json) {
+std::vector<std::string> layout_names(const exporter::ExportPlan& plan, bool with_json) {
   std::vector<std::string> names;
   if (with_json) names = {std::string(kMainMember), std::string(kMetaMember)};
-  for (const ExportArray& a : plan.arrays) names.push_back(a.name + ".npy");
+  for (const exporter::ExportArray& a : plan.arrays) names.push_back(a.name + ".npy");
   if (with_json) names.insert(names.end(), plan.members.begin(), plan.members.end());
   std::set<std::string> seen;
   for (const std::string& n : names)
@@ -160,27 +161,28 @@ std::vector<std::string> layout_names(const ExportPlan& plan, bool with_json) {
   return names;
 }
 
-ExportSummary write_safetensors(const ZanjFile& file, const ExportPlan& plan, const std::vector<ExportedArray>& arrays,
-                                const std::string& out, const ExportSettings& settings,
+ExportSummary write_safetensors(const ZanjFile& file, const exporter::ExportPlan& plan,
+                                const std::vector<exporter::ExportedArray>& arrays, const std::string& out,
+                                const ExportSettings& settings,
                                 const std::function<void(const ExportProgress&)>& callback) {
-  std::vector<SafetensorsTensor> tensors;
+  std::vector<exporter::SafetensorsTensor> tensors;
   std::uint64_t total = 0;
   for (std::size_t i = 0; i < arrays.size(); ++i) {
     std::vector<std::uint64_t> shape = arrays[i].shape();
-    std::string dtype =
-        safetensors_dtype(arrays[i].dtype(), settings.cast, shape, InArchive{file.name()}, AtPath{plan.arrays[i].path});
+    std::string dtype = exporter::safetensors_dtype(arrays[i].dtype(), settings.cast, shape, InArchive{file.name()},
+                                                    AtPath{plan.arrays[i].path});
     tensors.push_back({plan.arrays[i].name, std::move(dtype), std::move(shape), arrays[i].value_bytes()});
     total += arrays[i].value_bytes();
   }
   std::vector<std::pair<std::string, std::string>> metadata{{"format", "zanj"},
                                                             {std::string(kMainMember), to_json(plan.object)}};
   if (file.meta()) metadata.emplace_back(std::string(kMetaMember), to_json(file.meta()));
-  const std::unique_ptr<ByteSink> temp = open_output(out, settings.output);
-  const std::string header = safetensors_header(tensors, metadata);
+  const std::unique_ptr<io::ByteSink> temp = source::open_output(out, settings.output);
+  const std::string header = exporter::safetensors_header(tensors, metadata);
   temp->write(header);
   ProgressCounter progress(callback, total);
   std::string buffer;
-  for (const ExportedArray& a : arrays) {
+  for (const exporter::ExportedArray& a : arrays) {
     a.stream_values([&](std::string_view chunk) {
       // Small chunks are gathered: one write per MiB rather than one per value run.
       if (buffer.size() + chunk.size() > (std::size_t{1} << 20)) {
@@ -261,23 +263,23 @@ ExportSummary export_object(const ZanjFile& file, std::string_view path, const s
                             const ExportSettings& settings,
                             const std::function<void(const ExportProgress&)>& progress) {
   const bool safetensors = settings.format == ExportFormat::safetensors;
-  const ExportPlan plan = plan_export(file, path, safetensors ? "" : ".npy");
+  const exporter::ExportPlan plan = exporter::plan_export(file, path, safetensors ? "" : ".npy");
   // Every array is opened (and external headers checked) before the output is created.
-  std::vector<ExportedArray> arrays;
+  std::vector<exporter::ExportedArray> arrays;
   arrays.reserve(plan.arrays.size());
-  for (const ExportArray& a : plan.arrays) arrays.emplace_back(file.archive(), a);
+  for (const exporter::ExportArray& a : plan.arrays) arrays.emplace_back(file.archive(), a);
   if (safetensors) return write_safetensors(file, plan, arrays, out, settings, progress);
 
   const bool layout = settings.format == ExportFormat::directory || settings.format == ExportFormat::archive;
   const std::vector<std::string> names = layout_names(plan, layout);
-  if (layout) check_file_names(names);
+  if (layout) exporter::check_file_names(names);
   std::uint64_t total = 0;
-  for (const ExportedArray& a : arrays) total += a.npy_size();
+  for (const exporter::ExportedArray& a : arrays) total += a.npy_size();
   ProgressCounter counter(progress, total);
   ExportSummary summary;
   summary.arrays = arrays.size();
   if (settings.format == ExportFormat::npz) {
-    const std::unique_ptr<ByteSink> output = open_output(out, settings.output);
+    const std::unique_ptr<io::ByteSink> output = source::open_output(out, settings.output);
     NpzSink sink(*output, out);
     summary.files = write_arrays(plan, sink, counter, arrays);
     sink.zip().finish();
@@ -287,10 +289,10 @@ ExportSummary export_object(const ZanjFile& file, std::string_view path, const s
   }
   if (settings.format == ExportFormat::archive) {
     // Set up first: an unknown format or filter is refused before OUT is touched.
-    if (is_output_url(out))
-      throw Error(without_credentials(out) + ": tar-family archives are written to files only", Exit::usage);
-    ArchiveWriter writer(settings.archive_format, settings.archive_filter, out);
-    FileSink output(out, settings.output.no_clobber ? Replace::no : Replace::yes);
+    if (source::is_output_url(out))
+      throw Error(remote::without_credentials(out) + ": tar-family archives are written to files only", Exit::usage);
+    exporter::ArchiveWriter writer(settings.archive_format, settings.archive_filter, out);
+    io::FileSink output(out, settings.output.no_clobber ? Replace::no : Replace::yes);
     writer.open(output.fd());
     ArchiveSink sink(writer);
     summary.files = write_layout(file, plan, sink, counter, arrays);
@@ -300,8 +302,9 @@ ExportSummary export_object(const ZanjFile& file, std::string_view path, const s
     summary.output_bytes = ::stat(out.c_str(), &st) == 0 ? static_cast<std::uint64_t>(st.st_size) : 0;
     return summary;
   }
-  if (is_output_url(out)) throw Error(without_credentials(out) + ": a directory is written locally only", Exit::usage);
-  StagedDirectory dir(out, settings.force);
+  if (source::is_output_url(out))
+    throw Error(remote::without_credentials(out) + ": a directory is written locally only", Exit::usage);
+  exporter::StagedDirectory dir(out, settings.force);
   DirectorySink sink(dir);
   summary.files = write_layout(file, plan, sink, counter, arrays);
   summary.output_bytes = sink.bytes();

@@ -8,7 +8,7 @@
 #include "zanj/error.hpp"
 #include "zip/member_name.hpp"
 
-namespace zanj {
+namespace zanj::exporter {
 namespace {
 
 class ExportPlanner {
@@ -62,7 +62,7 @@ class ExportPlanner {
     }
     if (!names_.insert(name).second)
       throw Error(InArchive{archive_}, AtPath{join_path(segments)},
-                  "two arrays would both be named '" + printable_name(name) +
+                  "two arrays would both be named '" + zip::printable_name(name) +
                       "' (keys joined by '/'); export their subtrees separately",
                   Exit::invalid);
     const ArrayNode& a = *node.array;
@@ -87,7 +87,7 @@ ExportPlan plan_export(const ZanjFile& file, std::string_view path, std::string_
   const JsonView root = file.root();
   const NodeTarget target = parse_node_target(root, path);
   if (!target.slice.empty())
-    throw Error("export takes an object path, not a slice ('" + printable_name(target.slice) + "')", Exit::usage);
+    throw Error("export takes an object path, not a slice ('" + zip::printable_name(target.slice) + "')", Exit::usage);
   const JsonView start = find_node(root, target, file.name());
   ExportPlan plan;
   ExportPlanner planner(plan, ref_suffix, file.name());
@@ -107,14 +107,14 @@ ExportPlan plan_export(const ZanjFile& file, std::string_view path, std::string_
 void check_file_names(const std::vector<std::string>& names) {
   const std::set<std::string> files(names.begin(), names.end());
   for (const std::string& name : names) {
-    if (auto why = member_name_problem(name))
-      throw Error("'" + printable_name(name) + "' cannot be a file name: " + *why, Exit::invalid);
+    if (auto why = zip::member_name_problem(name))
+      throw Error("'" + zip::printable_name(name) + "' cannot be a file name: " + *why, Exit::invalid);
     for (std::size_t slash = name.find('/'); slash != std::string::npos; slash = name.find('/', slash + 1))
       if (files.count(name.substr(0, slash)))
-        throw Error("'" + printable_name(name.substr(0, slash)) + "' would be both a file and the directory of '" +
-                        printable_name(name) + "'",
+        throw Error("'" + zip::printable_name(name.substr(0, slash)) + "' would be both a file and the directory of '" +
+                        zip::printable_name(name) + "'",
                     Exit::invalid);
   }
 }
 
-}  // namespace zanj
+}  // namespace zanj::exporter

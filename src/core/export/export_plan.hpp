@@ -10,7 +10,7 @@
 #include "zanj/json.hpp"
 #include "zanj/tree.hpp"
 
-namespace zanj {
+namespace zanj::exporter {
 
 struct ExportArray {
   std::string name;  ///< keys below the exported node joined by '/'
@@ -34,4 +34,4 @@ ExportPlan plan_export(const ZanjFile& file, std::string_view path, std::string_
 /// (zip/member_name), and no name also a directory of another ("a.npy" and "a.npy/b.npy").
 void check_file_names(const std::vector<std::string>& names);
 
-}  // namespace zanj
+}  // namespace zanj::exporter

@@ -6,22 +6,22 @@
 #include "array/npy_header.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::exporter {
 
 ExportedArray::ExportedArray(const Archive& archive, const ExportArray& array)
     : archive_(archive), values_(archive, array.node, array.path) {
-  const auto& reader = reader_of(values_);
+  const auto& reader = array::reader_of(values_);
   if (reader.external()) {
     entry_ = archive.find(array.node.member);
     if (!entry_)
       throw Error(InArchive{archive.name()}, AtPath{array.path}, "no member '" + array.node.member + "'", Exit::invalid)
           .in_member(InMember{array.node.member, true});
   } else {
-    header_ = make_npy_header(reader.stored_dtype(), false, reader.shape());
+    header_ = array::make_npy_header(reader.stored_dtype(), false, reader.shape());
   }
 }
 
-const Dtype& ExportedArray::dtype() const { return reader_of(values_).dtype(); }
+const array::Dtype& ExportedArray::dtype() const { return array::reader_of(values_).dtype(); }
 const std::vector<std::uint64_t>& ExportedArray::shape() const { return values_.shape(); }
 
 std::uint64_t ExportedArray::value_bytes() const { return select_all(shape()).count() * values_.item_size(); }
@@ -38,7 +38,7 @@ void ExportedArray::stream_npy(const ChunkSink& sink) const {
     return;
   }
   if (!sink(header_)) return;
-  const Dtype& stored = reader_of(values_).stored_dtype();
+  const array::Dtype& stored = array::reader_of(values_).stored_dtype();
   if (!stored.needs_byteswap()) {
     stream_values(sink);
     return;
@@ -56,4 +56,4 @@ void ExportedArray::stream_npy(const ChunkSink& sink) const {
   });
 }
 
-}  // namespace zanj
+}  // namespace zanj::exporter

@@ -10,7 +10,7 @@
 #include "export/export_plan.hpp"
 #include "zanj/array.hpp"
 
-namespace zanj {
+namespace zanj::exporter {
 
 class ExportedArray {
  public:
@@ -21,7 +21,7 @@ class ExportedArray {
   void stream_npy(const ChunkSink& sink) const;
 
   /// The delivered values' dtype (little-endian) and shape.
-  const Dtype& dtype() const;
+  const array::Dtype& dtype() const;
   const std::vector<std::uint64_t>& shape() const;
   std::uint64_t value_bytes() const;
   void stream_values(const ValueSink& sink) const;
@@ -33,4 +33,4 @@ class ExportedArray {
   std::string header_;               ///< inline arrays: the .npy header written for them
 };
 
-}  // namespace zanj
+}  // namespace zanj::exporter

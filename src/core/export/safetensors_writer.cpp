@@ -3,22 +3,22 @@
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
 
-namespace zanj {
+namespace zanj::exporter {
 
-std::string safetensors_dtype(const Dtype& dtype, bool cast, std::vector<std::uint64_t>& shape,
+std::string safetensors_dtype(const array::Dtype& dtype, bool cast, std::vector<std::uint64_t>& shape,
                               const InArchive& archive, const AtPath& at) {
   const std::uint32_t size = dtype.itemsize;
   switch (dtype.kind) {
-    case DtypeKind::boolean:
+    case array::DtypeKind::boolean:
       return "BOOL";
-    case DtypeKind::signed_int:
+    case array::DtypeKind::signed_int:
       return "I" + std::to_string(size * 8);
-    case DtypeKind::unsigned_int:
+    case array::DtypeKind::unsigned_int:
       return "U" + std::to_string(size * 8);
-    case DtypeKind::floating:
+    case array::DtypeKind::floating:
       if (size == 2 || size == 4 || size == 8) return "F" + std::to_string(size * 8);
       break;
-    case DtypeKind::complex:
+    case array::DtypeKind::complex:
       if (cast && (size == 8 || size == 16)) {
         shape.push_back(2);  // (real, imaginary) pairs, as torch.view_as_real gives them
         return "F" + std::to_string(size * 4);
@@ -27,8 +27,8 @@ std::string safetensors_dtype(const Dtype& dtype, bool cast, std::vector<std::ui
                   "safetensors has no dtype for " + dtype.numpy_name() +
                       " (--cast stores complex values as float pairs on a last axis of 2)",
                   Exit::invalid);
-    case DtypeKind::bytes:
-    case DtypeKind::unicode:
+    case array::DtypeKind::bytes:
+    case array::DtypeKind::unicode:
       break;
   }
   throw Error(archive, at, "safetensors has no dtype for " + dtype.numpy_name() + "; export it to .npz instead",
@@ -58,4 +58,4 @@ std::string safetensors_header(const std::vector<SafetensorsTensor>& tensors,
   return out + text;
 }
 
-}  // namespace zanj
+}  // namespace zanj::exporter

@@ -11,7 +11,7 @@
 
 #include "array/dtype.hpp"
 
-namespace zanj {
+namespace zanj::exporter {
 
 struct SafetensorsTensor {
   std::string name;
@@ -24,11 +24,11 @@ struct SafetensorsTensor {
 /// Error (invalid) about the array `at` of `archive`, naming the dtype, for one safetensors
 /// lacks (strings; complex unless `cast`, which appends an axis of 2 to `shape` and names the
 /// part's float type).
-std::string safetensors_dtype(const Dtype& dtype, bool cast, std::vector<std::uint64_t>& shape,
+std::string safetensors_dtype(const array::Dtype& dtype, bool cast, std::vector<std::uint64_t>& shape,
                               const InArchive& archive, const AtPath& at);
 
 /// Length prefix plus the padded JSON header for these tensors, laid out in order.
 std::string safetensors_header(const std::vector<SafetensorsTensor>& tensors,
                                const std::vector<std::pair<std::string, std::string>>& metadata);
 
-}  // namespace zanj
+}  // namespace zanj::exporter

@@ -13,7 +13,7 @@
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
 
-namespace zanj {
+namespace zanj::exporter {
 namespace {
 
 [[noreturn]] void staging_fail(const std::string& what) {
@@ -50,7 +50,7 @@ StagedDirectory::StagedDirectory(const std::string& out, bool replace) : out_(ou
   if (entry_type_at(parent_fd_.get(), leaf_) != EntryType::missing && !replace)
     throw Error(terminal_safe(out) + ": already exists (--force replaces it)", Exit::usage);
   for (int attempt = 0; attempt < 100 && !live_; ++attempt) {
-    staging_ = "." + leaf_.substr(0, 200) + ".zanj-tmp-" + random_suffix();
+    staging_ = "." + leaf_.substr(0, 200) + ".zanj-tmp-" + io::random_suffix();
     if (cleanup_.create(parent_fd_.get(), staging_))
       live_ = true;
     else if (errno != EEXIST)
@@ -78,7 +78,7 @@ UniqueFd StagedDirectory::create_file(const std::string& name) {
   const std::size_t slash = name.rfind('/');
   const std::string dir = slash == std::string::npos ? "" : name.substr(0, slash);
   const std::string leaf = slash == std::string::npos ? name : name.substr(slash + 1);
-  const std::optional<UniqueFd> parent = open_below(staging_fd_.get(), dir, CreateDirs::yes);
+  const std::optional<UniqueFd> parent = io::open_below(staging_fd_.get(), dir, CreateDirs::yes);
   const int fd = ::openat(parent->get(), leaf.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
   if (fd < 0) staging_fail(out_ + "/" + name);
   return UniqueFd(fd);
@@ -89,7 +89,7 @@ void StagedDirectory::commit() {
   int r = ::renameat2(parent_fd_.get(), staging_.c_str(), parent_fd_.get(), leaf_.c_str(), RENAME_NOREPLACE);
   if (r != 0 && errno == EEXIST && replace_) {
     // Move the old target aside first: a directory cannot be renamed over a non-empty one.
-    const std::string old = "." + leaf_.substr(0, 200) + ".zanj-old-" + random_suffix();
+    const std::string old = "." + leaf_.substr(0, 200) + ".zanj-old-" + io::random_suffix();
     if (::renameat(parent_fd_.get(), leaf_.c_str(), parent_fd_.get(), old.c_str()) != 0)
       staging_fail("cannot move the existing '" + out_ + "' aside");
     r = ::renameat2(parent_fd_.get(), staging_.c_str(), parent_fd_.get(), leaf_.c_str(), RENAME_NOREPLACE);
@@ -109,4 +109,4 @@ void StagedDirectory::commit() {
   live_ = false;
 }
 
-}  // namespace zanj
+}  // namespace zanj::exporter

@@ -9,7 +9,7 @@
 #include "io/temp_file.hpp"
 #include "zanj/safe_files.hpp"
 
-namespace zanj {
+namespace zanj::exporter {
 
 class StagedDirectory {
  public:
@@ -29,11 +29,11 @@ class StagedDirectory {
  private:
   std::string out_, parent_, leaf_, staging_;
   UniqueFd parent_fd_, staging_fd_;
-  CleanupDirectory cleanup_;  ///< the staging directory, removed on SIGINT, SIGTERM, SIGHUP
+  io::CleanupDirectory cleanup_;  ///< the staging directory, removed on SIGINT, SIGTERM, SIGHUP
   bool replace_ = false, live_ = false;
 };
 
 /// Write all of `bytes` to `fd`; throws Error (usage) naming `what` on failure.
 void write_all(int fd, std::string_view bytes, const std::string& what);
 
-}  // namespace zanj
+}  // namespace zanj::exporter

@@ -24,7 +24,7 @@ class DirectoryCache {
   explicit DirectoryCache(int root) : root_(root) {}
   int open(const std::string& parent) {
     if (!fd_ || parent != parent_) {
-      fd_ = *open_below(root_, parent, CreateDirs::yes);
+      fd_ = *io::open_below(root_, parent, CreateDirs::yes);
       parent_ = parent;
     }
     return fd_.get();
@@ -89,7 +89,8 @@ class GroupWriter {
         });
       } catch (const Error& err) {  // boundary: a pass that breaks; the rest get another
         if (attempted.size() == before) {
-          for (const ZipEntry* e : remaining) failed.push_back({e, {printable_name(e->name), reason(archive_, err)}});
+          for (const ZipEntry* e : remaining)
+            failed.push_back({e, {zip::printable_name(e->name), reason(archive_, err)}});
           break;
         }
       }
@@ -105,7 +106,7 @@ class GroupWriter {
     const std::string parent = slash == std::string::npos ? "" : e.name.substr(0, slash);
     const std::string leaf = e.name.substr(slash == std::string::npos ? 0 : slash + 1);
     try {
-      TempFile temp(dirs_.open(parent), leaf);
+      io::TempFile temp(dirs_.open(parent), leaf);
       // read() checks the size and CRC-32 after the last chunk and throws on a mismatch;
       // then `temp` is removed on the way out and nothing appears under the real name.
       read([&](std::string_view chunk) {
@@ -116,7 +117,7 @@ class GroupWriter {
       temp.commit(leaf, replace_);
       written.push_back(&e);
     } catch (const Error& err) {  // boundary: one member fails, the rest go on
-      failed.push_back({&e, {printable_name(e.name), reason(archive_, err)}});
+      failed.push_back({&e, {zip::printable_name(e.name), reason(archive_, err)}});
     }
     shared_.add(0, 1);
   }
@@ -137,13 +138,13 @@ ExtractResult extract_members(const Archive& archive, const ExtractPlan& plan, i
       continue;
     }
     try {
-      open_below(root, e->name, CreateDirs::yes);
+      io::open_below(root, e->name, CreateDirs::yes);
     } catch (const Error& err) {  // boundary: one member fails, the rest go on
-      result.failed.push_back({printable_name(e->name), err.what()});
+      result.failed.push_back({zip::printable_name(e->name), err.what()});
     }
   }
   SharedState shared(progress, files.size(), plan.total_bytes);
-  const auto groups = split_for_threads(files, threads, 512);  // a small member still costs its file
+  const auto groups = zip::split_for_threads(files, threads, 512);  // a small member still costs its file
   std::vector<std::unique_ptr<GroupWriter>> writers;
   for (std::size_t g = 0; g < groups.size(); ++g)
     writers.push_back(std::make_unique<GroupWriter>(archive, root, replace, shared));
@@ -151,7 +152,7 @@ ExtractResult extract_members(const Archive& archive, const ExtractPlan& plan, i
     // The calling thread writes the first group. Parent directories are created as members
     // need them, by several threads at once: open_below takes a directory another thread
     // has just made as it finds it.
-    std::optional<ThreadPool> pool;
+    std::optional<base::ThreadPool> pool;
     if (groups.size() > 1) pool.emplace(static_cast<unsigned>(groups.size() - 1));
     for (std::size_t g = 1; g < groups.size(); ++g) pool->submit([&, g] { writers[g]->run(groups[g]); });
     writers[0]->run(groups[0]);
@@ -179,8 +180,9 @@ ExtractResult extract_members(const Archive& archive, const ExtractPlan& plan, i
 
 ExtractResult write_extract(const Archive& archive, const ExtractPlan& plan, int root, Replace replace,
                             const std::function<void(const ExtractProgress&)>& progress, unsigned threads) {
-  ExtractResult result = extract_members(archive, plan, root, replace, threads ? threads : available_cpus(), progress);
-  archive_source(archive).rethrow_failure();  // a URL that failed: exit 2, not members "refused"
+  ExtractResult result =
+      extract_members(archive, plan, root, replace, threads ? threads : base::available_cpus(), progress);
+  zip::archive_source(archive).rethrow_failure();  // a URL that failed: exit 2, not members "refused"
   return result;
 }
 

@@ -31,7 +31,8 @@ JsonDocument read_main_json(const Archive& archive, const ResourceLimits& limits
                 "no __zanj__.json member, so object paths cannot be used (name members instead)");
   std::string text = archive.read_all(*main, limits.max_json_bytes);
   try {
-    return parse_document(std::move(text), kMainMember, JsonLimits{limits.max_json_depth, limits.max_json_values});
+    return json::parse_document(std::move(text), kMainMember,
+                                json::JsonLimits{limits.max_json_depth, limits.max_json_values});
   } catch (const Error& e) {  // context: the archive joins the message
     throw Error(InArchive{archive.name()}, e.what());
   }
@@ -58,7 +59,7 @@ void select(const Archive& archive, const std::string& selector, std::optional<J
     for (std::size_t i = 0; i < entries.size(); ++i)
       if (entries[i].python_name == ref.node.member()) chosen[i] = found = true;  // as Python finds it
     if (!found)
-      plan.refused.push_back({printable_name(ref.node.member()),
+      plan.refused.push_back({zip::printable_name(ref.node.member()),
                               "referenced at '" + join_path(ref.segments) + "' but not in the archive"});
   }
 }
@@ -74,27 +75,28 @@ std::vector<EntryExtent> extents(const Archive& archive) {
   std::vector<EntryExtent> out;
   for (const ZipEntry& e : archive.entries()) {
     EntryExtent x;
-    const Result<LocalHeader> h = read_local_header_result(archive_source(archive), e);
+    const base::Result<zip::LocalHeader> h = zip::read_local_header_result(zip::archive_source(archive), e);
     if (h) {
       x.begin = e.local_header_offset;
       x.end = h->data_offset + e.compressed_size;
-      if (h->name != e.name) x.problem = "its local header names it differently ('" + printable_name(h->name) + "')";
+      if (h->name != e.name)
+        x.problem = "its local header names it differently ('" + zip::printable_name(h->name) + "')";
     } else {
       x.problem = "unreadable local header: " + h.why();
     }
     out.push_back(std::move(x));
   }
-  std::vector<MemberExtent> readable;
+  std::vector<zip::MemberExtent> readable;
   for (std::size_t i = 0; i < out.size(); ++i)
     if (out[i].problem.empty()) readable.push_back({out[i].begin, out[i].end, i});
-  for (const auto& [later, earlier] : overlapping_members(readable))
+  for (const auto& [later, earlier] : zip::overlapping_members(readable))
     out[later].problem = out[earlier].problem = "its data overlaps another member's (a zip bomb trick)";
   return out;
 }
 
 std::optional<std::string> entry_problem(const ZipEntry& e, const EntryExtent& extent, std::size_t copies,
                                          const ResourceLimits& limits) {
-  if (auto why = member_name_problem(e.name)) return *why;
+  if (auto why = zip::member_name_problem(e.name)) return *why;
   if (e.encrypted()) return "encrypted";
   if (e.is_symlink()) return "a symbolic link";
   if (!e.is_regular_file() && !e.is_directory()) return "a device, FIFO or other special file";
@@ -135,7 +137,7 @@ ExtractPlan plan_extract(const Archive& archive, const ExtractSelection& selecti
   std::unordered_set<std::string> files;  // accepted regular members, for file/directory conflicts
   for (std::size_t i : order) {
     if (auto why = entry_problem(entries[i], extent[i], copies[entries[i].name], limits)) {
-      plan.refused.push_back({printable_name(entries[i].name), *why});
+      plan.refused.push_back({zip::printable_name(entries[i].name), *why});
       continue;
     }
     plan.members.push_back(&entries[i]);
@@ -149,8 +151,8 @@ ExtractPlan plan_extract(const Archive& archive, const ExtractSelection& selecti
          slash = e->name.find('/', slash + 1))
       if (files.count(e->name.substr(0, slash))) blocker = e->name.substr(0, slash);
     if (blocker) {
-      plan.refused.push_back({printable_name(e->name),
-                              "the member '" + printable_name(*blocker) + "' is a file where this needs a directory"});
+      plan.refused.push_back({zip::printable_name(e->name), "the member '" + zip::printable_name(*blocker) +
+                                                                "' is a file where this needs a directory"});
     } else {
       kept.push_back(e);
       plan.total_bytes += e->uncompressed_size;
@@ -174,11 +176,11 @@ void check_targets(ExtractPlan& plan, int root, Replace replace) {
     const std::string leaf = path.substr(slash == std::string::npos ? 0 : slash + 1);
     std::optional<std::string> why;
     try {
-      if (auto dir = open_below(root, parent, CreateDirs::no)) {
+      if (auto dir = io::open_below(root, parent, CreateDirs::no)) {
         const EntryType type = entry_type_at(dir->get(), leaf);
         if (e->is_directory()) {
           if (type != EntryType::missing && type != EntryType::directory)
-            why = "'" + printable_name(path) + "' exists and is not a directory";
+            why = "'" + zip::printable_name(path) + "' exists and is not a directory";
         } else if (type == EntryType::directory) {
           why = "a directory is in the way";
         } else if (type != EntryType::missing && replace == Replace::no) {
@@ -189,7 +191,7 @@ void check_targets(ExtractPlan& plan, int root, Replace replace) {
       why = std::string("unsafe path: ") + err.what();
     }
     if (why) {
-      plan.refused.push_back({printable_name(e->name), *why});
+      plan.refused.push_back({zip::printable_name(e->name), *why});
       plan.total_bytes -= e->uncompressed_size;
     } else {
       kept.push_back(e);

@@ -14,24 +14,28 @@ namespace zanj {
 
 SalvagedArchive open_or_salvage(const std::string& path, const OpenOptions& options) {
   const ResourceLimits& limits = options.limits;
-  std::unique_ptr<ByteSource> source = open_input(path, options.remote);  // once: standard input cannot be read twice
+  std::unique_ptr<io::ByteSource> source =
+      source::open_input(path, options.remote);  // once: standard input cannot be read twice
   const std::string name = input_display_name(path);
-  Result<ZipDirectory> recorded = read_zip_directory_result(*source, ZipLimits{limits.max_entries});
+  base::Result<zip::ZipDirectory> recorded =
+      zip::read_zip_directory_result(*source, zip::ZipLimits{limits.max_entries});
   if (recorded) {
     if (const auto why = recorded->ambiguity()) throw Error(InArchive{name}, *why + "; refusing to read it");
-    Archive archive = open_archive(std::move(source), name, std::move(*recorded), limits);
+    Archive archive = zip::open_archive(std::move(source), name, std::move(*recorded), limits);
     archive.set_max_ratio(limits.max_ratio);
     return SalvagedArchive{std::move(archive), "", {}};
   }
   std::string damage = recorded.why();
-  const LocalScan scan = scan_local_headers(*source, LocalScanLimits{limits.max_entries, limits.max_ratio});
+  const zip::LocalScan scan =
+      zip::scan_local_headers(*source, zip::LocalScanLimits{limits.max_entries, limits.max_ratio});
   std::vector<RefusedMember> lost;
-  for (const LostMember& l : scan.lost)
+  for (const zip::LostMember& l : scan.lost)
     lost.push_back(
-        {l.name.empty() ? "(member at offset " + std::to_string(l.offset) + ")" : printable_name(l.name), l.reason});
-  ZipDirectory directory;
+        {l.name.empty() ? "(member at offset " + std::to_string(l.offset) + ")" : zip::printable_name(l.name),
+         l.reason});
+  zip::ZipDirectory directory;
   directory.entries = scan.entries;
-  Archive archive = open_archive(std::move(source), name, std::move(directory), limits);
+  Archive archive = zip::open_archive(std::move(source), name, std::move(directory), limits);
   archive.set_max_ratio(limits.max_ratio);
   return SalvagedArchive{std::move(archive), std::move(damage), std::move(lost)};
 }

@@ -15,7 +15,7 @@
 #include "base/utf8.hpp"
 #include "array/array_reader.hpp"
 
-namespace zanj {
+namespace zanj::format {
 namespace {
 
 constexpr std::uint64_t kMeasureInMemoryBytes = std::uint64_t{8} << 20;
@@ -35,7 +35,7 @@ void append_repr(std::string& out, std::string_view text, bool bytes) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     const auto c = static_cast<unsigned char>(text[i]);
     if (!bytes && c >= 0x80) {
-      const std::size_t len = utf8_sequence(text.substr(i), cp);
+      const std::size_t len = base::utf8_sequence(text.substr(i), cp);
       if (len != 0 && cp > 0x9F) {
         out.append(text.substr(i, len));
         i += len - 1;
@@ -76,16 +76,16 @@ class TextColumn {
   void observe(const char* p) {
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
       char buf[24];
-      width_ = std::max(width_,
-                        static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, load_element<T>(p)).ptr - buf));
-    } else if constexpr (std::is_same_v<T, Half>) {
-      real_.observe(half_to_float(load_element<std::uint16_t>(p)));
+      width_ = std::max(
+          width_, static_cast<std::size_t>(std::to_chars(buf, buf + sizeof buf, array::load_element<T>(p)).ptr - buf));
+    } else if constexpr (std::is_same_v<T, array::Half>) {
+      real_.observe(array::half_to_float(array::load_element<std::uint16_t>(p)));
     } else if constexpr (std::is_floating_point_v<T>) {
-      real_.observe(load_element<T>(p));
+      real_.observe(array::load_element<T>(p));
     } else if constexpr (is_complex) {
       using F = typename T::value_type;
-      real_.observe(load_element<F>(p));
-      imag_.observe(std::fabs(load_element<F>(p + sizeof(F))));
+      real_.observe(array::load_element<F>(p));
+      imag_.observe(std::fabs(array::load_element<F>(p + sizeof(F))));
     }
   }
 
@@ -98,32 +98,32 @@ class TextColumn {
   std::string_view format(const char* p) {
     text_.clear();
     if constexpr (std::is_same_v<T, bool>) {
-      text_ = load_element<bool>(p) ? " True" : "False";
+      text_ = array::load_element<bool>(p) ? " True" : "False";
     } else if constexpr (std::is_integral_v<T>) {
       char buf[24];
-      const auto end = std::to_chars(buf, buf + sizeof buf, load_element<T>(p)).ptr;
+      const auto end = std::to_chars(buf, buf + sizeof buf, array::load_element<T>(p)).ptr;
       text_.append(width_ - static_cast<std::size_t>(end - buf), ' ');
       text_.append(buf, end);
-    } else if constexpr (std::is_same_v<T, Half>) {
-      real_.write(text_, half_to_float(load_element<std::uint16_t>(p)));
+    } else if constexpr (std::is_same_v<T, array::Half>) {
+      real_.write(text_, array::half_to_float(array::load_element<std::uint16_t>(p)));
     } else if constexpr (std::is_floating_point_v<T>) {
-      real_.write(text_, load_element<T>(p));
+      real_.write(text_, array::load_element<T>(p));
     } else if constexpr (is_complex) {
       using F = typename T::value_type;
-      const F im = load_element<F>(p + sizeof(F));
-      real_.write(text_, load_element<F>(p));
+      const F im = array::load_element<F>(p + sizeof(F));
+      real_.write(text_, array::load_element<F>(p));
       text_ += std::signbit(im) && !std::isnan(im) ? '-' : '+';
       imag_.write(text_, std::fabs(im), "j");
     } else {
       std::string& decoded = decoded_;
       decoded.clear();
-      if constexpr (std::is_same_v<T, ByteString>) {
+      if constexpr (std::is_same_v<T, array::ByteString>) {
         decoded.assign(p, itemsize_);
         while (!decoded.empty() && decoded.back() == '\0') decoded.pop_back();
       } else {
-        append_utf8_from_utf32le(decoded, std::string_view(p, itemsize_));
+        array::append_utf8_from_utf32le(decoded, std::string_view(p, itemsize_));
       }
-      append_repr(text_, decoded, std::is_same_v<T, ByteString>);
+      append_repr(text_, decoded, std::is_same_v<T, array::ByteString>);
     }
     return text_;
   }
@@ -131,7 +131,7 @@ class TextColumn {
  private:
   static constexpr bool is_complex = std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>;
   static constexpr FloatPrecision precision() {
-    if constexpr (std::is_same_v<T, Half>)
+    if constexpr (std::is_same_v<T, array::Half>)
       return FloatPrecision::half;
     else if constexpr (is_complex)
       return precision_of<typename T::value_type>();
@@ -230,8 +230,8 @@ void print_array_text(const ArrayValues& values, const Selection& selection, con
     out.text() += "[]\n";
     return;
   }
-  const std::uint32_t itemsize = reader_of(values).dtype().itemsize;
-  visit_element_type(reader_of(values).dtype(), [&](auto tag) {
+  const std::uint32_t itemsize = array::reader_of(values).dtype().itemsize;
+  array::visit_element_type(array::reader_of(values).dtype(), [&](auto tag) {
     TextColumn<typename decltype(tag)::type> column(itemsize);
     TextLayout layout(shown, options.line_width);
     auto measure = [&](std::string_view chunk) {
@@ -267,4 +267,4 @@ void print_array_text(const ArrayValues& values, const Selection& selection, con
   });
 }
 
-}  // namespace zanj
+}  // namespace zanj::format

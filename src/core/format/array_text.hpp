@@ -8,7 +8,7 @@
 #include "zanj/array.hpp"
 #include "format/element_text.hpp"
 
-namespace zanj {
+namespace zanj::format {
 
 /// Print the selection as text, ending with a newline. Summarized (options.edge_items at each
 /// end of every axis) when it has more than options.summary_threshold elements, unless
@@ -17,4 +17,4 @@ namespace zanj {
 void print_array_text(const ArrayValues& values, const Selection& selection, const ArrayPrintOptions& options,
                       OutputBuffer& out);
 
-}  // namespace zanj
+}  // namespace zanj::format

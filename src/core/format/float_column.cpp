@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstring>
 
-namespace zanj {
+namespace zanj::format {
 namespace {
 
 constexpr int kMaxFractionDigits = 8;  // numpy's default print precision
@@ -113,4 +113,4 @@ void FloatColumn::write(std::string& out, double v, std::string_view suffix) con
   }
 }
 
-}  // namespace zanj
+}  // namespace zanj::format

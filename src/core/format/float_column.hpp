@@ -10,7 +10,7 @@
 
 #include "format/float_text.hpp"
 
-namespace zanj {
+namespace zanj::format {
 
 class FloatColumn {
  public:
@@ -37,4 +37,4 @@ class FloatColumn {
   std::size_t special_width_ = 0, extra_left_ = 0, width_ = 0;      // nan, inf, -inf
 };
 
-}  // namespace zanj
+}  // namespace zanj::format

@@ -7,13 +7,13 @@
 #include "array/float16.hpp"
 #include "zanj/json.hpp"
 
-namespace zanj {
+namespace zanj::format {
 namespace {
 
 bool same_at_precision(double parsed, double value, FloatPrecision precision) {
   switch (precision) {
     case FloatPrecision::half:
-      return double_to_half(parsed) == double_to_half(value);
+      return array::double_to_half(parsed) == array::double_to_half(value);
     case FloatPrecision::single:
       return static_cast<float>(parsed) == static_cast<float>(value);
     case FloatPrecision::double_:
@@ -111,4 +111,4 @@ FloatText scientific_with_digits(double value, int fraction_digits) {
   return text;
 }
 
-}  // namespace zanj
+}  // namespace zanj::format

@@ -8,7 +8,7 @@
 #include <string>
 #include <string_view>
 
-namespace zanj {
+namespace zanj::format {
 
 enum class FloatPrecision { half, single, double_ };
 
@@ -38,4 +38,4 @@ FloatText fixed_with_digits(double value, int fraction_digits);
 /// Scientific text with `fraction_digits` digits after the mantissa's point ("3.33333333e-01").
 FloatText scientific_with_digits(double value, int fraction_digits);
 
-}  // namespace zanj
+}  // namespace zanj::format

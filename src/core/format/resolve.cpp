@@ -105,7 +105,7 @@ class ResolvedWriter {
     const std::string& member = node.member();
     if (!open_.insert(member).second) return write_rows_json(file_.archive(), node, path, out_);
     write_rows_json(file_.archive(), node, path, out_, [&](std::uint64_t i, const Json& row) {
-      const JsonView r = view_of(row);
+      const JsonView r = json::view_of(row);
       if (contains_rewritten(r, options_.plain))
         value(r, child_path(path, std::to_string(i)), level + 1);
       else

@@ -44,7 +44,7 @@ RowSource open_rows(const Archive& archive, const Node& node, std::string_view p
 /// Each row's JSON text, in order: a member's lines, or an inline row written as the line
 /// that would hold it. Return false to stop.
 void each_row_line(const RowSource& rows, const std::function<bool(std::uint64_t, std::string_view)>& on_line) {
-  if (rows.entry) return for_each_jsonl_line(rows.archive, *rows.entry, on_line);
+  if (rows.entry) return array::for_each_jsonl_line(rows.archive, *rows.entry, on_line);
   std::uint64_t i = 0;
   for (const JsonView row : rows.inline_rows)
     if (!on_line(i++, to_json(row))) return;
@@ -59,7 +59,7 @@ std::string row_name(const RowSource& rows, std::uint64_t index) {
 std::uint64_t count_rows(const RowSource& rows) {
   if (!rows.entry) return rows.inline_rows.size();
   std::uint64_t n = 0;
-  for_each_jsonl_line(rows.archive, *rows.entry, [&](std::uint64_t, std::string_view) {
+  array::for_each_jsonl_line(rows.archive, *rows.entry, [&](std::uint64_t, std::string_view) {
     ++n;
     return true;
   });
@@ -68,9 +68,9 @@ std::uint64_t count_rows(const RowSource& rows) {
 
 Json parse_row(const RowSource& rows, std::uint64_t index, std::string_view line) {
   try {
-    return parse_json(
+    return json::parse_json(
         line, (rows.entry ? rows.entry->name : std::string("inline table")) + " line " + std::to_string(index + 1),
-        json_line_limits(rows.archive));
+        zip::json_line_limits(rows.archive));
   } catch (const Error& e) {  // context: the archive joins the message
     throw Error(InArchive{rows.archive.name()}, e.what());
   }
@@ -86,7 +86,7 @@ class RowWriter {
         throw Error("--format csv is for tables and arrays; this is a list (use json or jsonl)", Exit::usage);
       for (std::size_t i = 0; i < node_.table->columns.size(); ++i) {
         if (i) out_.text() += ',';
-        append_csv_field(out_.text(), node_.table->columns[i]);
+        format::append_csv_field(out_.text(), node_.table->columns[i]);
       }
       out_.text() += '\n';
     }
@@ -121,9 +121,9 @@ class RowWriter {
       // empty fields
       if (!cell || cell->is_null() || (cell->type() == Json::Type::real && std::isnan(cell->as_real()))) continue;
       if (cell->is_string()) {
-        append_csv_field(text, cell->as_string());
+        format::append_csv_field(text, cell->as_string());
       } else if (cell->is_array() || cell->is_object()) {
-        append_csv_field(text, to_json(*cell));
+        format::append_csv_field(text, to_json(*cell));
       } else {
         write_json(text, *cell);
       }
@@ -158,7 +158,7 @@ std::uint64_t for_each_selected_row(const RowSource& rows, const Segment& s, OnR
 /// first. Line texts and their end offsets are spooled, so memory stays small.
 void write_backwards(const RowSource& rows, const Segment& s, RowWriter& writer) {
   const Segment ascending{s.at(s.count - 1), -s.step, s.count};
-  SpoolFile lines, ends;
+  io::SpoolFile lines, ends;
   std::uint64_t end = 0;
   for_each_selected_row(rows, ascending, [&](std::uint64_t, std::string_view line) {
     lines.append(line);

@@ -33,46 +33,47 @@ std::string& scratch() {
 }
 
 template <typename F>
-inline FloatPrecision json_precision_of() {
-  return sizeof(F) == 4 ? FloatPrecision::single : FloatPrecision::double_;
+inline format::FloatPrecision json_precision_of() {
+  return sizeof(F) == 4 ? format::FloatPrecision::single : format::FloatPrecision::double_;
 }
 
 /// The JSON of one element; CSV differs only for complex numbers and strings.
 template <typename T, bool Csv>
 inline void append_element(std::string& out, const char* p, std::uint32_t itemsize) {
   if constexpr (std::is_same_v<T, bool>) {
-    out += load_element<bool>(p) ? "true" : "false";
+    out += array::load_element<bool>(p) ? "true" : "false";
   } else if constexpr (std::is_integral_v<T>) {
-    append_integer(out, load_element<T>(p));
-  } else if constexpr (std::is_same_v<T, Half>) {
-    write_json_real(out, half_to_float(load_element<std::uint16_t>(p)), FloatPrecision::half);
+    append_integer(out, array::load_element<T>(p));
+  } else if constexpr (std::is_same_v<T, array::Half>) {
+    format::write_json_real(out, array::half_to_float(array::load_element<std::uint16_t>(p)),
+                            format::FloatPrecision::half);
   } else if constexpr (std::is_same_v<T, float>) {
-    write_json_float(out, load_element<float>(p));
+    write_json_float(out, array::load_element<float>(p));
   } else if constexpr (std::is_same_v<T, double>) {
-    write_json_double(out, load_element<double>(p));
-  } else if constexpr (std::is_same_v<T, ByteString> || std::is_same_v<T, UnicodeString>) {
+    write_json_double(out, array::load_element<double>(p));
+  } else if constexpr (std::is_same_v<T, array::ByteString> || std::is_same_v<T, array::UnicodeString>) {
     std::string& text = scratch();
-    if constexpr (std::is_same_v<T, ByteString>) {
-      append_utf8_from_latin1(text, std::string_view(p, itemsize));
+    if constexpr (std::is_same_v<T, array::ByteString>) {
+      array::append_utf8_from_latin1(text, std::string_view(p, itemsize));
     } else {
-      append_utf8_from_utf32le(text, std::string_view(p, itemsize));
+      array::append_utf8_from_utf32le(text, std::string_view(p, itemsize));
     }
     if constexpr (Csv) {
-      append_csv_field(out, text);
+      format::append_csv_field(out, text);
     } else {
       write_json_string(out, text);
     }
   } else {  // std::complex<float> or std::complex<double>: real then imaginary part
     using F = typename T::value_type;
-    const F re = load_element<F>(p), im = load_element<F>(p + sizeof(F));
+    const F re = array::load_element<F>(p), im = array::load_element<F>(p + sizeof(F));
     out += Csv ? "(" : "[";
-    write_json_real(out, re, json_precision_of<F>());
+    format::write_json_real(out, re, json_precision_of<F>());
     if constexpr (Csv) {
       if (!(im < 0) && !std::signbit(im)) out += '+';  // write_json_real supplies a '-'
     } else {
       out += ", ";
     }
-    write_json_real(out, im, json_precision_of<F>());
+    format::write_json_real(out, im, json_precision_of<F>());
     out += Csv ? "j)" : "]";
   }
 }
@@ -136,7 +137,7 @@ void write_array_csv(const ArrayValues& values, const Selection& selection, Outp
                     "-D (select fewer dimensions with a slice such as [0])",
                 Exit::usage);
   const std::uint64_t columns = shape.size() == 2 ? shape[1] : 1;
-  const Dtype& dtype = reader_of(values).dtype();
+  const array::Dtype& dtype = array::reader_of(values).dtype();
   std::uint64_t column = 0;
   visit_element_type(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -169,7 +170,7 @@ void check_json_printable(const std::vector<std::uint64_t>& shape) {
               std::to_string(kMaxEmptyLists) + " empty lists in JSON (numpy's tolist()); not printed: select a slice");
 }
 
-void append_csv_field(std::string& out, std::string_view text) {
+void format::append_csv_field(std::string& out, std::string_view text) {
   if (!text.empty() && text.find_first_of(",\"\r\n") == std::string_view::npos) {
     out.append(text);
     return;
@@ -182,19 +183,19 @@ void append_csv_field(std::string& out, std::string_view text) {
   out += '"';
 }
 
-void append_element_json(std::string& out, const Dtype& dtype, const char* element) {
+void format::append_element_json(std::string& out, const array::Dtype& dtype, const char* element) {
   visit_element_type(
       dtype, [&](auto tag) { append_element<typename decltype(tag)::type, false>(out, element, dtype.itemsize); });
 }
 
-void append_element_csv(std::string& out, const Dtype& dtype, const char* element) {
+void format::append_element_csv(std::string& out, const array::Dtype& dtype, const char* element) {
   visit_element_type(
       dtype, [&](auto tag) { append_element<typename decltype(tag)::type, true>(out, element, dtype.itemsize); });
 }
 
 void write_array_json(const ArrayValues& values, const Selection& selection, OutputBuffer& out) {
   NestedLists lists(selection.shape());
-  const Dtype& dtype = reader_of(values).dtype();
+  const array::Dtype& dtype = array::reader_of(values).dtype();
   visit_element_type(dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     values.stream(selection, [&](std::string_view chunk) {
@@ -214,7 +215,7 @@ void print_array(const ArrayValues& values, const Selection& selection, const Ar
                  OutputBuffer& out) {
   switch (options.format) {
     case ValueFormat::text:
-      return print_array_text(values, selection, options, out);
+      return format::print_array_text(values, selection, options, out);
     case ValueFormat::json:
       write_array_json(values, selection, out);
       out.text() += '\n';
@@ -222,7 +223,7 @@ void print_array(const ArrayValues& values, const Selection& selection, const Ar
     case ValueFormat::csv:
       return write_array_csv(values, selection, out);
     case ValueFormat::npy:
-      out.write(make_npy_header(reader_of(values).dtype(), false, selection.shape()));
+      out.write(array::make_npy_header(array::reader_of(values).dtype(), false, selection.shape()));
       [[fallthrough]];
     case ValueFormat::raw:
       values.stream(selection, [&](std::string_view chunk) {

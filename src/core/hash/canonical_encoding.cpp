@@ -67,13 +67,14 @@ std::string scalar_encoding(JsonView scalar) {
   }
 }
 
-bool has_elements_to_canonicalize(const Dtype& dtype) {
-  return dtype.kind == DtypeKind::boolean || dtype.kind == DtypeKind::floating || dtype.kind == DtypeKind::complex;
+bool has_elements_to_canonicalize(const array::Dtype& dtype) {
+  return dtype.kind == array::DtypeKind::boolean || dtype.kind == array::DtypeKind::floating ||
+         dtype.kind == array::DtypeKind::complex;
 }
 
-bool canonicalize_elements(const Dtype& dtype, std::string& elements) {
+bool canonicalize_elements(const array::Dtype& dtype, std::string& elements) {
   if (!has_elements_to_canonicalize(dtype)) return false;
-  if (dtype.kind == DtypeKind::boolean) {
+  if (dtype.kind == array::DtypeKind::boolean) {
     bool changed = false;
     for (char& byte : elements) {
       if (byte != 0 && byte != 1) {
@@ -83,7 +84,7 @@ bool canonicalize_elements(const Dtype& dtype, std::string& elements) {
     }
     return changed;
   }
-  const std::size_t width = dtype.kind == DtypeKind::complex ? dtype.itemsize / 2 : dtype.itemsize;
+  const std::size_t width = dtype.kind == array::DtypeKind::complex ? dtype.itemsize / 2 : dtype.itemsize;
   if (width == 0) return false;
   const std::size_t count = elements.size() / width;
   char* data = elements.data();

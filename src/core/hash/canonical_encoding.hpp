@@ -32,9 +32,9 @@ std::string scalar_encoding(JsonView scalar);
 /// 0x7fc00000, float64 0x7ff8000000000000; complex numbers part by part), and every bool byte
 /// that is not 00 as 01 (numpy reads any nonzero byte as True). Returns false, leaving the
 /// bytes alone, when nothing changes, so the common case costs one read.
-bool canonicalize_elements(const Dtype& dtype, std::string& elements);
+bool canonicalize_elements(const array::Dtype& dtype, std::string& elements);
 /// True when canonicalize_elements could change something for this dtype (bools, floats and
 /// complex).
-bool has_elements_to_canonicalize(const Dtype& dtype);
+bool has_elements_to_canonicalize(const array::Dtype& dtype);
 
 }  // namespace zanj::hash

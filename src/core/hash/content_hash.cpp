@@ -50,14 +50,14 @@ std::string_view format_type(std::string_view format) {
 class DigestPool {
  public:
   explicit DigestPool(std::string algorithm) : algorithm_(std::move(algorithm)) {}
-  std::unique_ptr<Digest> take() {
-    if (free_.empty()) return std::make_unique<Digest>(algorithm_);
+  std::unique_ptr<hash::Digest> take() {
+    if (free_.empty()) return std::make_unique<hash::Digest>(algorithm_);
     auto d = std::move(free_.back());
     free_.pop_back();
     return d;
   }
   /// Finish `d`'s message and give it back.
-  std::string finish(std::unique_ptr<Digest> d) {
+  std::string finish(std::unique_ptr<hash::Digest> d) {
     std::string out = d->finish();
     free_.push_back(std::move(d));
     return out;
@@ -70,7 +70,7 @@ class DigestPool {
 
  private:
   std::string algorithm_;
-  std::vector<std::unique_ptr<Digest>> free_;
+  std::vector<std::unique_ptr<hash::Digest>> free_;
 };
 
 /// What a hasher does with the members it would stream (external arrays, external lists,
@@ -131,7 +131,7 @@ class ContentHasher {
       default:
         if (included) digest = pool_.of(hash::scalar_encoding(json));
     }
-    if (listed) nodes_[slot].digest = hex_text(*digest);
+    if (listed) nodes_[slot].digest = hash::hex_text(*digest);
     return digest;
   }
 
@@ -195,7 +195,7 @@ class ContentHasher {
     }
     if (!included && count == 0) return std::nullopt;
     constexpr std::size_t kFlushAt = std::size_t{64} << 10;
-    std::unique_ptr<Digest> digest = pool_.take();
+    std::unique_ptr<hash::Digest> digest = pool_.take();
     std::string message;
     if (n.kind == NodeKind::dict) {
       message += hash::kDictTag;
@@ -241,7 +241,7 @@ class ContentHasher {
 
   std::string array(const Node& n, const std::string& path) {
     const ArrayValues values(file_.archive(), *n.array, path);
-    const Dtype& dtype = reader_of(values).dtype();
+    const array::Dtype& dtype = array::reader_of(values).dtype();
     std::string header(1, hash::kArrayTag);
     hash::append_text(header, n.array->torch ? "torch.Tensor" : "numpy.ndarray");
     hash::append_text(header, dtype.descr());
@@ -266,8 +266,8 @@ class ContentHasher {
         return true;
       });
     } else {
-      ChunkPuller puller([&values, all](const ChunkPuller::Sink& sink) { values.stream(all, sink); },
-                         options_.queue_bytes);
+      io::ChunkPuller puller([&values, all](const io::ChunkPuller::Sink& sink) { values.stream(all, sink); },
+                             options_.queue_bytes);
       std::string chunk;
       while (puller.next(chunk)) {
         if (canonicalize) hash::canonicalize_elements(dtype, chunk);
@@ -285,9 +285,9 @@ class ContentHasher {
       entry = file_.archive().find(n.member());
       if (!entry)
         throw Error(InArchive{file_.name()}, InMember{n.member(), true},
-                    "member '" + printable_name(n.member()) + "' referenced at '" + path + "' is missing");
+                    "member '" + zip::printable_name(n.member()) + "' referenced at '" + path + "' is missing");
     }
-    if (is_pandas_table(n)) return pandas_table(n, entry, path);
+    if (object::is_pandas_table(n)) return pandas_table(n, entry, path);
     auto digest = pool_.take();
     std::string header;
     if (n.kind == NodeKind::table) {
@@ -299,15 +299,16 @@ class ContentHasher {
       header += hash::kListTag;
     }
     digest->update(header);
-    for_each_item(n, entry,
-                  [&](const Json& value, std::uint64_t) { digest->update(*node(view_of(value), path, true, false)); });
+    for_each_item(n, entry, [&](const Json& value, std::uint64_t) {
+      digest->update(*node(json::view_of(value), path, true, false));
+    });
     return pool_.finish(std::move(digest));
   }
 
   /// A pandas table as the frame the reference loader builds (object/table_frame.hpp): a first
   /// pass learns its columns and their dtypes, a second digests each row's cells in that order.
   std::string pandas_table(const Node& n, const ZipEntry* entry, const std::string& path) {
-    FrameSchemaBuilder schema;
+    object::FrameSchemaBuilder schema;
     for_each_item(n, entry, [&](const Json& row, std::uint64_t number) {
       try {
         schema.add_row(row, number);
@@ -316,13 +317,13 @@ class ContentHasher {
         throw(entry ? at_table.in_member(InMember{n.member()}) : at_table).in_archive(file_.name());
       }
     });
-    const std::vector<FrameColumn> columns = schema.result(n.table->columns);
+    const std::vector<object::FrameColumn> columns = schema.result(n.table->columns);
     std::string header(1, hash::kTableTag);
     hash::append_text(header, format_type(n.format));
     hash::append_u64(header, columns.size());
     for (const auto& column : columns) {
       hash::append_text(header, column.name);
-      hash::append_text(header, frame_dtype_name(column.dtype));
+      hash::append_text(header, object::frame_dtype_name(column.dtype));
     }
     std::unordered_map<std::string_view, std::size_t> position;
     for (std::size_t i = 0; i < columns.size(); ++i) position.emplace(columns[i].name, i);
@@ -332,11 +333,11 @@ class ContentHasher {
     std::vector<const Json*> cells(columns.size());
     for_each_item(n, entry, [&](const Json& row, std::uint64_t number) {
       std::fill(cells.begin(), cells.end(), nullptr);
-      for (const auto& [key, value] : frame_row_cells(row, number)) cells[position.at(key)] = value;
+      for (const auto& [key, value] : object::frame_row_cells(row, number)) cells[position.at(key)] = value;
       row_digest->update(std::string(1, hash::kListTag));
       for (std::size_t i = 0; i < columns.size(); ++i) {
-        const Json value = frame_cell(columns[i].dtype, cells[i]);
-        row_digest->update(*node(view_of(value), path, true, false));
+        const Json value = object::frame_cell(columns[i].dtype, cells[i]);
+        row_digest->update(*node(json::view_of(value), path, true, false));
       }
       digest->update(row_digest->finish());
     });
@@ -354,11 +355,12 @@ class ContentHasher {
       return;
     }
     const ZipEntry& entry = *member;
-    const JsonLimits line_limits = json_line_limits(file_.archive());
+    const json::JsonLimits line_limits = zip::json_line_limits(file_.archive());
     const auto item = [&](std::string_view line) {
       Json value;
       try {
-        value = parse_json(line, printable_name(n.member()) + " line " + std::to_string(++number), line_limits);
+        value =
+            json::parse_json(line, zip::printable_name(n.member()) + " line " + std::to_string(++number), line_limits);
       } catch (const Error& e) {  // context: the archive joins the error
         throw e.in_archive(file_.name());
       }
@@ -368,14 +370,15 @@ class ContentHasher {
     if (entry.uncompressed_size <= options_.queue_bytes || work_ == MemberWork::pooled) {  // small: no worker thread
       // A row can hold an external array of its own (lst/3/arr.npy), read while this member
       // streams: the ZIP reader gives each nested read buffers of its own.
-      for_each_jsonl_line(archive, entry, [&](std::uint64_t, std::string_view line) {
+      array::for_each_jsonl_line(archive, entry, [&](std::uint64_t, std::string_view line) {
         item(line);
         return true;
       });
     } else {
-      ChunkPuller lines(
-          [&archive, &entry](const ChunkPuller::Sink& sink) {
-            for_each_jsonl_line(archive, entry, [&](std::uint64_t, std::string_view line) { return sink(line); });
+      io::ChunkPuller lines(
+          [&archive, &entry](const io::ChunkPuller::Sink& sink) {
+            array::for_each_jsonl_line(archive, entry,
+                                       [&](std::uint64_t, std::string_view line) { return sink(line); });
           },
           options_.queue_bytes);
       for (std::string line; lines.next(line);) item(line);
@@ -404,7 +407,7 @@ std::vector<std::string> member_digests(const ZanjFile& file, const HashOptions&
     for (std::size_t i; (i = next++) < members.size();) digests[i] = hasher.member_digest(members[i]);
   };
   {
-    ThreadPool pool(threads - 1);
+    base::ThreadPool pool(threads - 1);
     for (unsigned t = 1; t < threads; ++t) pool.submit(work);
     try {
       work();
@@ -419,7 +422,7 @@ std::vector<std::string> member_digests(const ZanjFile& file, const HashOptions&
 
 }  // namespace
 
-const std::vector<std::string>& hash_algorithms() { return digest_algorithms(); }
+const std::vector<std::string>& hash_algorithms() { return hash::digest_algorithms(); }
 
 bool hash_selects(const HashOptions& options, std::string_view path) {
   // The path and each ancestor's: the prefixes ending before a '/' ("~1" escapes a '/' in a key).
@@ -440,7 +443,7 @@ bool hash_selects(const HashOptions& options, std::string_view path) {
 }
 
 ContentDigest hash_archive(const ZanjFile& file, const HashOptions& options) {
-  const unsigned threads = options.threads ? options.threads : available_cpus();
+  const unsigned threads = options.threads ? options.threads : base::available_cpus();
   std::optional<ContentHasher> walked;
   if (threads > 1) {
     ContentHasher collector(file, options, MemberWork::collect);
@@ -461,7 +464,7 @@ ContentDigest hash_archive(const ZanjFile& file, const HashOptions& options) {
   out.includes = options.includes;
   out.excludes = options.excludes;
   // Nothing selected: the digest of an empty selection is the digest of nothing at all.
-  out.digest = root ? hex_text(*root) : hex_text(Digest(options.algorithm).finish());
+  out.digest = root ? hash::hex_text(*root) : hash::hex_text(hash::Digest(options.algorithm).finish());
   out.nodes = hasher.take_nodes();
   return out;
 }

@@ -5,7 +5,7 @@
 #include "base/shared_library.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::hash {
 namespace {
 
 /// The EVP functions zanj uses, looked up once per process.
@@ -22,7 +22,7 @@ struct Evp {
 
 const Evp& evp() {
   static const Evp functions = [] {
-    const SharedLibrary& crypto = SharedLibrary::load("hashing", {"libcrypto.so.3"});
+    const base::SharedLibrary& crypto = base::SharedLibrary::load("hashing", {"libcrypto.so.3"});
     return Evp{crypto.symbol<decltype(EVP_MD_fetch)>("EVP_MD_fetch"),
                crypto.symbol<decltype(EVP_MD_free)>("EVP_MD_free"),
                crypto.symbol<decltype(EVP_MD_CTX_new)>("EVP_MD_CTX_new"),
@@ -108,4 +108,4 @@ std::string hex_text(std::string_view bytes) {
   return out;
 }
 
-}  // namespace zanj
+}  // namespace zanj::hash

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-namespace zanj {
+namespace zanj::hash {
 
 /// The algorithms `zanj hash --algorithm` offers, default first: names OpenSSL knows.
 const std::vector<std::string>& digest_algorithms();
@@ -36,4 +36,4 @@ class Digest {
 /// Lowercase hexadecimal, two digits per byte.
 std::string hex_text(std::string_view bytes);
 
-}  // namespace zanj
+}  // namespace zanj::hash

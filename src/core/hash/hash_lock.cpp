@@ -19,19 +19,19 @@ Json globs_json(const std::vector<std::string>& globs) {
   return Json(std::move(out));
 }
 
-Result<std::string> text_field(JsonView object, std::string_view key, const std::string& where) {
+base::Result<std::string> text_field(JsonView object, std::string_view key, const std::string& where) {
   const JsonView v = object.find(key);
-  if (!v || !v.is_string()) return Failure{where + ": no \"" + std::string(key) + "\" string"};
+  if (!v || !v.is_string()) return base::Failure{where + ": no \"" + std::string(key) + "\" string"};
   return std::string(v.as_string());
 }
 
-Result<std::vector<std::string>> globs_field(JsonView object, std::string_view key, const std::string& where) {
+base::Result<std::vector<std::string>> globs_field(JsonView object, std::string_view key, const std::string& where) {
   std::vector<std::string> out;
   const JsonView v = object.find(key);
   if (!v) return out;
-  if (!v.is_array()) return Failure{where + ": \"" + std::string(key) + "\" is not a list"};
+  if (!v.is_array()) return base::Failure{where + ": \"" + std::string(key) + "\" is not a list"};
   for (const JsonView g : v) {
-    if (!g.is_string()) return Failure{where + ": \"" + std::string(key) + "\" holds a non-string"};
+    if (!g.is_string()) return base::Failure{where + ": \"" + std::string(key) + "\" holds a non-string"};
     out.emplace_back(g.as_string());
   }
   return out;
@@ -39,35 +39,35 @@ Result<std::vector<std::string>> globs_field(JsonView object, std::string_view k
 
 }  // namespace
 
-Result<ContentDigest> read_lock_entry(JsonView object, const std::string& where) {
-  if (!object.is_object()) return Failure{where + ": not a zanj hash --json object"};
+base::Result<ContentDigest> hash::read_lock_entry(JsonView object, const std::string& where) {
+  if (!object.is_object()) return base::Failure{where + ": not a zanj hash --json object"};
   ContentDigest d;
-  Result<std::string> file = text_field(object, "file", where);
-  if (!file) return Failure{file.why()};
-  Result<std::string> algorithm = text_field(object, "algorithm", where);
-  if (!algorithm) return Failure{algorithm.why()};
-  Result<std::string> digest = text_field(object, "digest", where);
-  if (!digest) return Failure{digest.why()};
-  Result<std::vector<std::string>> includes = globs_field(object, "include", where);
-  if (!includes) return Failure{includes.why()};
-  Result<std::vector<std::string>> excludes = globs_field(object, "exclude", where);
-  if (!excludes) return Failure{excludes.why()};
+  base::Result<std::string> file = text_field(object, "file", where);
+  if (!file) return base::Failure{file.why()};
+  base::Result<std::string> algorithm = text_field(object, "algorithm", where);
+  if (!algorithm) return base::Failure{algorithm.why()};
+  base::Result<std::string> digest = text_field(object, "digest", where);
+  if (!digest) return base::Failure{digest.why()};
+  base::Result<std::vector<std::string>> includes = globs_field(object, "include", where);
+  if (!includes) return base::Failure{includes.why()};
+  base::Result<std::vector<std::string>> excludes = globs_field(object, "exclude", where);
+  if (!excludes) return base::Failure{excludes.why()};
   d.file = std::move(*file);
   d.algorithm = std::move(*algorithm);
   d.digest = std::move(*digest);
   d.includes = std::move(*includes);
   d.excludes = std::move(*excludes);
   const JsonView nodes = object.find("nodes");
-  if (nodes && !nodes.is_array()) return Failure{where + ": \"nodes\" is not a list"};
+  if (nodes && !nodes.is_array()) return base::Failure{where + ": \"nodes\" is not a list"};
   if (nodes)
     for (const JsonView n : nodes) {
-      if (!n.is_object()) return Failure{where + ": a node is not an object"};
-      Result<std::string> path = text_field(n, "path", where);
-      if (!path) return Failure{path.why()};
-      Result<std::string> kind = text_field(n, "kind", where);
-      if (!kind) return Failure{kind.why()};
-      Result<std::string> node_digest = text_field(n, "digest", where);
-      if (!node_digest) return Failure{node_digest.why()};
+      if (!n.is_object()) return base::Failure{where + ": a node is not an object"};
+      base::Result<std::string> path = text_field(n, "path", where);
+      if (!path) return base::Failure{path.why()};
+      base::Result<std::string> kind = text_field(n, "kind", where);
+      if (!kind) return base::Failure{kind.why()};
+      base::Result<std::string> node_digest = text_field(n, "digest", where);
+      if (!node_digest) return base::Failure{node_digest.why()};
       d.nodes.push_back({std::move(*path), std::move(*kind), std::move(*node_digest)});
     }
   return d;
@@ -77,11 +77,11 @@ namespace {
 
 /// The lock as one JSON document (an object, or a list of them), or nothing when it is not one.
 std::optional<std::vector<ContentDigest>> whole_lock(const std::string& text, const std::string& path) {
-  const Result<Json> whole = read_json(text, path);
+  const base::Result<Json> whole = json::read_json(text, path);
   if (!whole) return std::nullopt;
   std::vector<ContentDigest> out;
   const auto take = [&](const Json& entry) {
-    Result<ContentDigest> digest = read_lock_entry(view_of(entry), path);
+    base::Result<ContentDigest> digest = hash::read_lock_entry(json::view_of(entry), path);
     if (digest) out.push_back(std::move(*digest));
     return digest.ok();
   };
@@ -109,7 +109,7 @@ Json content_digest_json(const ContentDigest& d) {
 }
 
 std::vector<ContentDigest> read_hash_lock(const std::string& path, const RemoteOptions& remote) {
-  const auto source = open_input(path, remote);
+  const auto source = source::open_input(path, remote);
   constexpr std::uint64_t kMaxLockBytes = std::uint64_t{1} << 30;
   if (source->size() > kMaxLockBytes) throw Error(path + ": too large for a lock", Exit::usage);
   std::string text(static_cast<std::size_t>(source->size()), '\0');
@@ -127,9 +127,9 @@ std::vector<ContentDigest> read_hash_lock(const std::string& path, const RemoteO
       const std::string_view row(text.data() + start, end - start);
       const std::string where = path + " line " + std::to_string(line);
       if (row.find_first_not_of(" \t\r") != std::string_view::npos) {
-        const Result<Json> entry = read_json(row, where);
+        const base::Result<Json> entry = json::read_json(row, where);
         if (!entry) throw Error(entry.why(), Exit::usage);
-        out.push_back(read_lock_entry(view_of(*entry), where).value_or_throw(Exit::usage));
+        out.push_back(hash::read_lock_entry(json::view_of(*entry), where).value_or_throw(Exit::usage));
       }
       start = end + 1;
       ++line;

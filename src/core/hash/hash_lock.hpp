@@ -7,10 +7,10 @@
 #include "zanj/hash.hpp"
 #include "zanj/json.hpp"
 
-namespace zanj {
+namespace zanj::hash {
 
 /// One lock entry from its JSON object, or why it is not one (every reason starts with
 /// `where`, the document or line it came from).
-Result<ContentDigest> read_lock_entry(JsonView object, const std::string& where);
+base::Result<ContentDigest> read_lock_entry(JsonView object, const std::string& where);
 
-}  // namespace zanj
+}  // namespace zanj::hash

@@ -6,23 +6,23 @@
 #include "base/shared_library.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::io {
 namespace {
 
-Result<ArchiveLibrary> open_libarchive() {
-  const Result<const SharedLibrary*> so =
-      SharedLibrary::try_load("tar and other archive formats", {"libarchive.so.13"});
-  if (!so) return Failure{so.why()};
+base::Result<ArchiveLibrary> open_libarchive() {
+  const base::Result<const base::SharedLibrary*> so =
+      base::SharedLibrary::try_load("tar and other archive formats", {"libarchive.so.13"});
+  if (!so) return base::Failure{so.why()};
   ArchiveLibrary a{};
-  std::optional<Failure> missing;  // the first symbol not found
+  std::optional<base::Failure> missing;  // the first symbol not found
   const auto take = [&](auto& field, const char* name) {
     using Function = std::remove_pointer_t<std::remove_reference_t<decltype(field)>>;
     if (missing) return;
-    const Result<Function*> found = (*so)->find_symbol<Function>(name);
+    const base::Result<Function*> found = (*so)->find_symbol<Function>(name);
     if (found)
       field = *found;
     else
-      missing = Failure{found.why()};
+      missing = base::Failure{found.why()};
   };
 #define ZANJ_ARCHIVE_SYMBOL(field, name) take(a.field, #name)
   ZANJ_ARCHIVE_SYMBOL(write_new, archive_write_new);
@@ -63,12 +63,14 @@ Result<ArchiveLibrary> open_libarchive() {
 
 }  // namespace
 
-Result<const ArchiveLibrary*> find_archive_library() { return try_load_table_once<ArchiveLibrary, open_libarchive>(); }
+base::Result<const ArchiveLibrary*> find_archive_library() {
+  return base::try_load_table_once<ArchiveLibrary, open_libarchive>();
+}
 
 const ArchiveLibrary& archive_library() { return *find_archive_library().value_or_throw(Exit::usage); }
 
 std::string archive_library_version_line() {
-  const Result<const ArchiveLibrary*> library = find_archive_library();
+  const base::Result<const ArchiveLibrary*> library = find_archive_library();
   if (!library) return "libarchive: not installed (tar and other formats need libarchive.so.13)";
   // Asked once: libarchive 3.6's archive_version_details() builds its static string anew on
   // every call and drops the previous buffer (LeakSanitizer caught it when called twice).
@@ -76,4 +78,4 @@ std::string archive_library_version_line() {
   return details + " (tar and other formats; opened when needed)";
 }
 
-}  // namespace zanj
+}  // namespace zanj::io

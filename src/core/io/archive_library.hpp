@@ -11,7 +11,7 @@
 
 #include "base/result.hpp"
 
-namespace zanj {
+namespace zanj::io {
 
 struct ArchiveLibrary {
   decltype(&archive_write_new) write_new;
@@ -52,10 +52,10 @@ struct ArchiveLibrary {
 /// saying what needs libarchive when it is not installed.
 const ArchiveLibrary& archive_library();
 /// The same, or why libarchive cannot be used (not installed, or too old).
-Result<const ArchiveLibrary*> find_archive_library();
+base::Result<const ArchiveLibrary*> find_archive_library();
 
 /// "libarchive 3.6.2 zlib/1.2.13 ..." when libarchive opens, else a line saying it is not
 /// installed (for --version, which must work without it).
 std::string archive_library_version_line();
 
-}  // namespace zanj
+}  // namespace zanj::io

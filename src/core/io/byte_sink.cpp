@@ -7,7 +7,7 @@
 
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::io {
 
 void ByteSink::patch(std::uint64_t, std::string_view) {
   throw Error("internal: bytes patched in an output that cannot seek");
@@ -32,4 +32,4 @@ void FdSink::write(std::string_view bytes) {
 
 void FdSink::patch(std::uint64_t offset, std::string_view bytes) { write_all_at(fd_, offset, bytes, name_); }
 
-}  // namespace zanj
+}  // namespace zanj::io

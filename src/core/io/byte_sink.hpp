@@ -10,7 +10,7 @@
 
 #include "zanj/safe_files.hpp"
 
-namespace zanj {
+namespace zanj::io {
 
 class ByteSink {
  public:
@@ -50,4 +50,4 @@ class FdSink final : public ByteSink {
 /// naming `name`.
 void write_all_at(int fd, std::uint64_t offset, std::string_view bytes, const std::string& name);
 
-}  // namespace zanj
+}  // namespace zanj::io

@@ -9,7 +9,7 @@
 
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::io {
 namespace {
 
 /// True when [offset, offset + n) lies inside a source of `size` bytes,
@@ -87,4 +87,4 @@ void MemorySource::read_at(std::uint64_t offset, void* buffer, std::size_t n) co
   if (n != 0) std::memcpy(buffer, bytes_.data() + offset, n);
 }
 
-}  // namespace zanj
+}  // namespace zanj::io

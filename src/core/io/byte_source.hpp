@@ -13,7 +13,7 @@
 #include "zanj/archive.hpp"
 #include "zanj/safe_files.hpp"
 
-namespace zanj {
+namespace zanj::io {
 
 /// Random-access bytes: a file on disk, a buffer in memory (fuzzing, tests) or a URL
 /// (remote/remote_source.hpp). Reads may come from several threads at once.
@@ -82,4 +82,4 @@ class MemorySource final : public ByteSource {
   std::string bytes_;
 };
 
-}  // namespace zanj
+}  // namespace zanj::io

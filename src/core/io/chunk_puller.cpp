@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace zanj {
+namespace zanj::io {
 
 ChunkPuller::ChunkPuller(Producer producer, std::size_t max_queued_bytes) : max_queued_bytes_(max_queued_bytes) {
   worker_.submit([this, p = std::move(producer)] { run(p); });
@@ -68,4 +68,4 @@ bool ChunkPuller::next(std::string& chunk) {
   return true;
 }
 
-}  // namespace zanj
+}  // namespace zanj::io

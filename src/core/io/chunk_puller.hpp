@@ -16,7 +16,7 @@
 
 #include "base/thread_pool.hpp"
 
-namespace zanj {
+namespace zanj::io {
 
 class ChunkPuller {
  public:
@@ -54,7 +54,7 @@ class ChunkPuller {
   // the consumer takes its chunks, for as long as the stream lasts, so on a shared bounded
   // pool two pullers (diff reads both archives in lockstep) could take every worker and the
   // task feeding the other side would never start. Last: destroyed (joined) first.
-  ThreadPool worker_{1};
+  base::ThreadPool worker_{1};
 };
 
-}  // namespace zanj
+}  // namespace zanj::io

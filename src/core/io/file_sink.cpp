@@ -2,7 +2,7 @@
 
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::io {
 
 FileSink::FileSink(const std::string& path, Replace replace) : path_(path), replace_(replace) {
   const std::size_t slash = path.rfind('/');
@@ -26,4 +26,4 @@ OutputObject FileSink::commit() {
   return {};
 }
 
-}  // namespace zanj
+}  // namespace zanj::io

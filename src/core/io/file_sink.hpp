@@ -8,7 +8,7 @@
 #include "io/byte_sink.hpp"
 #include "io/temp_file.hpp"
 
-namespace zanj {
+namespace zanj::io {
 
 class FileSink final : public ByteSink {
  public:
@@ -30,4 +30,4 @@ class FileSink final : public ByteSink {
   std::unique_ptr<TempFile> temp_;
 };
 
-}  // namespace zanj
+}  // namespace zanj::io

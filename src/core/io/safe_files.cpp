@@ -163,7 +163,7 @@ UniqueFd open_user_directory(const std::string& path, CreateDirs create) {
   return UniqueFd(fd);
 }
 
-std::optional<UniqueFd> open_below(int root, std::string_view relative, CreateDirs create) {
+std::optional<UniqueFd> io::open_below(int root, std::string_view relative, CreateDirs create) {
   UniqueFd current(::fcntl(root, F_DUPFD_CLOEXEC, 0));
   if (!current) fail("cannot duplicate a directory descriptor");
   std::string walked;
@@ -204,7 +204,7 @@ EntryType entry_type_at(int dir, const std::string& name) {
 
 // ---- TempFile ----------------------------------------------------------------------------
 
-std::string random_suffix() {
+std::string io::random_suffix() {
   static constexpr char alphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   thread_local std::mt19937_64 rng{std::random_device{}()};
   std::string s(8, 'x');
@@ -234,14 +234,14 @@ class SignalsHeld {
 
 }  // namespace
 
-TempFile::TempFile(int dir, std::string_view hint) {
+io::TempFile::TempFile(int dir, std::string_view hint) {
   dir_ = UniqueFd(::fcntl(dir, F_DUPFD_CLOEXEC, 0));
   if (!dir_) fail("cannot duplicate a directory descriptor");
   const SignalsHeld held;
   constexpr std::size_t kHintMax = 200;  // leaves room for the dot and the suffix
   const std::string base = "." + std::string(hint.substr(0, kHintMax)) + ".zanj-tmp-";
   for (int attempt = 0; attempt < 100; ++attempt) {
-    std::string name = base + random_suffix();
+    std::string name = base + io::random_suffix();
     // The name is registered before the file exists: the signals held here are held on this
     // thread only, and another thread (extract --jobs) may take one meanwhile; its handler then
     // removes a name not yet created (harmless), never misses a file that is.
@@ -267,9 +267,9 @@ TempFile::TempFile(int dir, std::string_view hint) {
   throw Error("cannot create a temporary file for '" + std::string(hint) + "': too many name collisions", Exit::usage);
 }
 
-TempFile::~TempFile() { discard(); }
+io::TempFile::~TempFile() { discard(); }
 
-void TempFile::discard() noexcept {
+void io::TempFile::discard() noexcept {
   if (!live_) return;
   live_ = false;
   ::unlinkat(dir_.get(), name_.c_str(), 0);
@@ -278,7 +278,7 @@ void TempFile::discard() noexcept {
   fd_ = UniqueFd();
 }
 
-void TempFile::write(std::string_view bytes) {
+void io::TempFile::write(std::string_view bytes) {
   while (!bytes.empty()) {
     const ssize_t n = ::write(fd_.get(), bytes.data(), bytes.size());
     if (n < 0) {
@@ -290,7 +290,7 @@ void TempFile::write(std::string_view bytes) {
   }
 }
 
-void TempFile::commit(const std::string& final_name, Replace replace) {
+void io::TempFile::commit(const std::string& final_name, Replace replace) {
   if (!live_) throw Error("internal: temporary file committed twice");
   // close() reports delayed write errors (NFS, quotas): a file that failed is not committed.
   if (!fd_.close()) fail("cannot write '" + final_name + "'");
@@ -319,7 +319,7 @@ void TempFile::commit(const std::string& final_name, Replace replace) {
 
 // ---- CleanupDirectory ----------------------------------------------------------------------
 
-bool CleanupDirectory::create(int dir, const std::string& name) {
+bool io::CleanupDirectory::create(int dir, const std::string& name) {
   release();
   const SignalsHeld held;  // as for a TempFile: no interrupt between creating and registering
   const int slot = claim_slot(dir, name, true);
@@ -337,16 +337,16 @@ bool CleanupDirectory::create(int dir, const std::string& name) {
   return true;
 }
 
-void CleanupDirectory::release() noexcept {
+void io::CleanupDirectory::release() noexcept {
   release_slot(slot_);
   slot_ = -1;
 }
 
 // ---- InterruptDeferral ---------------------------------------------------------------------
 
-InterruptDeferral::InterruptDeferral() { g_deferrals.fetch_add(1); }
+io::InterruptDeferral::InterruptDeferral() { g_deferrals.fetch_add(1); }
 
-InterruptDeferral::~InterruptDeferral() {
+io::InterruptDeferral::~InterruptDeferral() {
   if (g_deferrals.fetch_sub(1) == 1) {
     if (const int sig = g_pending_signal.exchange(0)) {
       remove_registered_files();
@@ -356,7 +356,7 @@ InterruptDeferral::~InterruptDeferral() {
   }
 }
 
-bool interrupt_pending() { return g_pending_signal.load() != 0; }
+bool io::interrupt_pending() { return g_pending_signal.load() != 0; }
 
 void install_interrupt_cleanup() {
   struct sigaction action {};

@@ -10,7 +10,7 @@
 
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::io {
 namespace {
 
 std::string default_directory() {
@@ -76,4 +76,4 @@ void SpoolFile::read_at(std::uint64_t offset, void* buffer, std::size_t n) const
   }
 }
 
-}  // namespace zanj
+}  // namespace zanj::io

@@ -9,7 +9,7 @@
 #include "io/byte_source.hpp"
 #include "zanj/safe_files.hpp"
 
-namespace zanj {
+namespace zanj::io {
 
 class SpoolFile final : public ByteSource {
  public:
@@ -35,4 +35,4 @@ class SpoolFile final : public ByteSource {
   std::uint64_t size_ = 0;
 };
 
-}  // namespace zanj
+}  // namespace zanj::io

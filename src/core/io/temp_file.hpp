@@ -7,7 +7,7 @@
 
 #include "zanj/safe_files.hpp"
 
-namespace zanj {
+namespace zanj::io {
 
 /// Open the directory `relative` ('/'-separated, "" for `root` itself) below `root`, one
 /// component at a time, never following a symlink. Missing components are created when
@@ -84,4 +84,4 @@ class InterruptDeferral {
 /// Whether a signal arrived while an InterruptDeferral was alive.
 bool interrupt_pending();
 
-}  // namespace zanj
+}  // namespace zanj::io

@@ -13,7 +13,7 @@
 
 namespace zanj {
 
-bool Json::is_number() const noexcept { return json_type_is_number(type()); }
+bool Json::is_number() const noexcept { return json::json_type_is_number(type()); }
 
 bool Json::is_integer() const noexcept {
   return type() == Type::integer || type() == Type::unsigned_integer || type() == Type::big_integer;
@@ -63,7 +63,7 @@ std::string_view Json::string_at(std::string_view key) const noexcept {
   return s ? std::string_view(*s) : std::string_view();
 }
 
-std::string_view json_type_name(Json::Type type) noexcept {
+std::string_view json::json_type_name(Json::Type type) noexcept {
   switch (type) {
     case Json::Type::null:
       return "null";
@@ -80,7 +80,7 @@ std::string_view json_type_name(Json::Type type) noexcept {
   }
 }
 
-std::string_view Json::type_name() const noexcept { return json_type_name(type()); }
+std::string_view Json::type_name() const noexcept { return json::json_type_name(type()); }
 
 namespace {
 
@@ -123,7 +123,7 @@ void write_json_string(std::string& out, std::string_view text) {
       text.remove_prefix(1);
       continue;
     }
-    std::size_t len = utf8_sequence(text, cp);
+    std::size_t len = base::utf8_sequence(text, cp);
     if (len == 0) {
       // A lone surrogate, as the parser keeps "\ud800" (WTF-8: ED A0..BF 80..BF), goes back
       // out as the same escape; any other byte that is not UTF-8 as U+DC00+byte, Python's
@@ -260,7 +260,7 @@ void write_json_double(std::string& out, double value) { write_shortest(out, val
 void write_json_float(std::string& out, float value) { write_shortest(out, value); }
 
 void write_json(std::string& out, const Json& value, const JsonStyle& style) {
-  write_value(out, view_of(value), style, 0, nullptr);
+  write_value(out, json::view_of(value), style, 0, nullptr);
 }
 void write_json(std::string& out, JsonView value, const JsonStyle& style) {
   write_value(out, value, style, 0, nullptr);
@@ -274,17 +274,17 @@ void write_json(OutputBuffer& out, JsonView value, const JsonStyle& style) {
   write_value(out.text(), value, style, 0, &out);
 }
 
-std::uint64_t count_json_values(const Json& value) {
+std::uint64_t json::count_json_values(const Json& value) {
   std::uint64_t n = 1;
   if (value.is_array())
-    for (const Json& v : value.as_array()) n += count_json_values(v);
+    for (const Json& v : value.as_array()) n += json::count_json_values(v);
   else if (value.is_object())
-    for (const auto& [key, v] : value.as_object()) n += count_json_values(v);
+    for (const auto& [key, v] : value.as_object()) n += json::count_json_values(v);
   return n;
 }
 
 void write_json(OutputBuffer& out, const Json& value, const JsonStyle& style) {
-  write_value(out.text(), view_of(value), style, 0, &out);
+  write_value(out.text(), json::view_of(value), style, 0, &out);
 }
 
 std::string to_json(const Json& value, const JsonStyle& style) {

@@ -12,7 +12,7 @@
 #include "json/json_document.hpp"
 #include "json/json_parse.hpp"
 
-namespace zanj {
+namespace zanj::json {
 
 /// A bare scalar token (a number, true, false, null, NaN, Infinity or -Infinity: not a string)
 /// as Python's json.loads reads it (json_scalars.cpp), or where and why it is not one.
@@ -183,4 +183,4 @@ class JsonDocumentBuilder {
   std::size_t next_packed_ = 0;      ///< the packed array the walk meets next
 };
 
-}  // namespace zanj
+}  // namespace zanj::json

@@ -21,6 +21,9 @@
 #include "zanj/json.hpp"
 
 namespace zanj {
+namespace json {
+class JsonDocumentBuilder;  // json_builder.hpp
+}  // namespace json
 
 class JsonDocument {
  public:
@@ -63,7 +66,7 @@ class JsonDocument {
   std::size_t bytes() const;
 
  private:
-  friend class JsonDocumentBuilder;
+  friend class json::JsonDocumentBuilder;
   const char* text() const { return owned_text_.data() + text_start_; }
 
   std::string owned_text_;      ///< the (decoded, minified) text, until release_text

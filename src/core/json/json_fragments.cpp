@@ -19,7 +19,7 @@
 #include "base/byte_words.hpp"
 #include "json/json_builder.hpp"
 
-namespace zanj {
+namespace zanj::json {
 namespace {
 
 /// The first of `"`, `[`, `]`, `{`, `}` (and `,` when `commas`) in text[i, n), or n.
@@ -28,11 +28,12 @@ std::size_t next_stop(const char* text, std::size_t i, std::size_t n, bool comma
     return c == '"' || c == '[' || c == ']' || c == '{' || c == '}' || (commas && c == ',');
   };
   for (; i + 8 <= n; i += 8) {
-    const std::uint64_t w = words::load(text + i);
-    std::uint64_t stops = words::bytes_equal(w, '"') | words::bytes_equal(w, '[') | words::bytes_equal(w, ']') |
-                          words::bytes_equal(w, '{') | words::bytes_equal(w, '}');
-    if (commas) stops |= words::bytes_equal(w, ',');
-    if (stops) return i + words::first_marked(stops);
+    const std::uint64_t w = base::words::load(text + i);
+    std::uint64_t stops = base::words::bytes_equal(w, '"') | base::words::bytes_equal(w, '[') |
+                          base::words::bytes_equal(w, ']') | base::words::bytes_equal(w, '{') |
+                          base::words::bytes_equal(w, '}');
+    if (commas) stops |= base::words::bytes_equal(w, ',');
+    if (stops) return i + base::words::first_marked(stops);
   }
   for (; i < n; ++i)
     if (stop(text[i])) return i;
@@ -43,13 +44,13 @@ std::size_t next_stop(const char* text, std::size_t i, std::size_t n, bool comma
 std::size_t past_string(const char* text, std::size_t i, std::size_t n) {
   for (++i; i < n;) {
     if (i + 8 <= n) {
-      const std::uint64_t w = words::load(text + i);
-      const std::uint64_t stops = words::bytes_equal(w, '"') | words::bytes_equal(w, '\\');
+      const std::uint64_t w = base::words::load(text + i);
+      const std::uint64_t stops = base::words::bytes_equal(w, '"') | base::words::bytes_equal(w, '\\');
       if (!stops) {
         i += 8;
         continue;
       }
-      i += words::first_marked(stops);
+      i += base::words::first_marked(stops);
     }
     if (text[i] == '"') return i + 1;
     i += text[i] == '\\' ? 2 : 1;
@@ -168,4 +169,4 @@ JsonDocumentBuilder::TextPlan JsonDocumentBuilder::plan_text(std::string& whole,
   return plan;
 }
 
-}  // namespace zanj
+}  // namespace zanj::json

@@ -8,7 +8,7 @@
 
 #include "json/json_builder.hpp"
 
-namespace zanj {
+namespace zanj::json {
 /// A cheap hash of a short string (its first and last 8 bytes and its length): enough to
 /// spread a document's keys over a cache's slots, where a collision only costs a copy.
 std::uint64_t JsonDocumentBuilder::short_hash(std::string_view s) {
@@ -174,4 +174,4 @@ void JsonDocumentBuilder::resolve_duplicates() {
   pending_.resize(stack.back().first + 2 * kept);
 }
 
-}  // namespace zanj
+}  // namespace zanj::json

@@ -14,8 +14,9 @@
 
 namespace zanj {
 
-std::optional<std::uint32_t> JsonDocumentBuilder::bare_elements(const char* p, std::size_t open, std::size_t close,
-                                                                std::uint32_t min_elements, JsonDocument& doc) {
+std::optional<std::uint32_t> json::JsonDocumentBuilder::bare_elements(const char* p, std::size_t open,
+                                                                      std::size_t close, std::uint32_t min_elements,
+                                                                      JsonDocument& doc) {
   // Enough elements (commas + 1) first: most arrays are short, and are passed by memchr.
   std::uint32_t commas = 0;
   for (const char* q = p + open + 1; commas + 1 < min_elements;) {
@@ -32,7 +33,7 @@ std::optional<std::uint32_t> JsonDocumentBuilder::bare_elements(const char* p, s
     const std::size_t end = comma ? static_cast<std::size_t>(comma - p) : close;
     if (elements % JsonDocument::kCheckpointEvery == 0)
       checkpoints.push_back(static_cast<std::uint32_t>(at - (open + 1)));
-    if (read_bare_scalar(p + at, p + end).error_at || elements == UINT32_MAX - 1) {
+    if (json::read_bare_scalar(p + at, p + end).error_at || elements == UINT32_MAX - 1) {
       checkpoints.resize(first_checkpoint);
       return std::nullopt;
     }
@@ -42,9 +43,8 @@ std::optional<std::uint32_t> JsonDocumentBuilder::bare_elements(const char* p, s
   }
 }
 
-std::vector<JsonDocumentBuilder::PackedPlace> JsonDocumentBuilder::pack_found(std::string& text, std::size_t start,
-                                                                              const std::vector<Bare>& found,
-                                                                              JsonDocument& doc) {
+std::vector<json::JsonDocumentBuilder::PackedPlace> json::JsonDocumentBuilder::pack_found(
+    std::string& text, std::size_t start, const std::vector<Bare>& found, JsonDocument& doc) {
   std::vector<PackedPlace> places;
   if (found.empty()) return places;
   // Each inside moves to the spans, ended by ']' (so an element's text ends at ',' or ']'),
@@ -87,7 +87,7 @@ JsonDocument::Node JsonDocument::element(std::uint32_t offset) const {
   const char* const first = spans_.data() + offset;
   const char* last = first;
   while (*last != ',' && *last != ']') ++last;
-  Node n = read_bare_scalar(first, last).node;  // read once already, when the array was packed
+  Node n = json::read_bare_scalar(first, last).node;  // read once already, when the array was packed
   if (n.type() == Json::Type::big_integer) {
     n.in_spans = true;
     n.offset = offset;

@@ -23,7 +23,7 @@
 #include "json/json_parse.hpp"
 #include "json/json_text.hpp"
 
-namespace zanj {
+namespace zanj::json {
 namespace {
 
 namespace od = simdjson::ondemand;
@@ -293,7 +293,7 @@ std::uint32_t JsonDocumentBuilder::close_container() {
     doc_.children_.insert(doc_.children_.end(), from + done, from + done + step);
     done += step;
     if (entries > kChunk)
-      discard_pages(reinterpret_cast<char*>(pending_.data() + f.first), done * sizeof(std::uint32_t));
+      base::discard_pages(reinterpret_cast<char*>(pending_.data() + f.first), done * sizeof(std::uint32_t));
   }
   pending_.resize(f.first);
   stack_.pop_back();
@@ -341,7 +341,7 @@ void JsonDocumentBuilder::parse_fragments(char* text, const std::vector<Fragment
       // large document's text no longer stays resident beside all of its nodes.
       copy_strings_out(doc_, copied_nodes_, recent_);
       copied_nodes_ = doc_.nodes_.size();
-      discard_pages(text, f.last);
+      base::discard_pages(text, f.last);
     }
   }
 }
@@ -427,7 +427,7 @@ namespace {
 /// The parser stops at the first fault deep inside its recursion (and inside simdjson's
 /// callbacks) by throwing; its callers that branch on failure get it here as a value.
 template <class Parse>
-Result<JsonDocument, JsonFailure> parse_as_result(Parse parse) {
+base::Result<JsonDocument, JsonFailure> parse_as_result(Parse parse) {
   try {
     return parse();
   } catch (const Error& e) {  // boundary: the parser's unwinding becomes a value, once
@@ -438,22 +438,23 @@ Result<JsonDocument, JsonFailure> parse_as_result(Parse parse) {
 
 }  // namespace
 
-Result<JsonDocument, JsonFailure> read_json_document(std::string text, std::string_view what, const JsonLimits& limits,
-                                                     JsonParseNotes* notes) {
+base::Result<JsonDocument, JsonFailure> read_json_document(std::string text, std::string_view what,
+                                                           const JsonLimits& limits, JsonParseNotes* notes) {
   return parse_as_result([&] { return parse_document(std::move(text), what, limits, notes); });
 }
 
-Result<JsonDocument, JsonFailure> read_json_document(JsonText text, std::string_view what, const JsonLimits& limits,
-                                                     JsonParseNotes* notes) {
+base::Result<JsonDocument, JsonFailure> read_json_document(JsonText text, std::string_view what,
+                                                           const JsonLimits& limits, JsonParseNotes* notes) {
   return parse_as_result([&] { return parse_document(std::move(text), what, limits, notes); });
 }
 
-Result<Json> read_json(std::string_view text, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
-  Result<JsonDocument, JsonFailure> doc = parse_as_result([&] {
+base::Result<Json> read_json(std::string_view text, std::string_view what, const JsonLimits& limits,
+                             JsonParseNotes* notes) {
+  base::Result<JsonDocument, JsonFailure> doc = parse_as_result([&] {
     return JsonDocumentBuilder::build(text, nullptr, JsonDocumentBuilder::Minified::no, what, limits, notes);
   });
-  if (!doc) return Failure{doc.why()};
+  if (!doc) return base::Failure{doc.why()};
   return (*doc).root().copy();
 }
 
-}  // namespace zanj
+}  // namespace zanj::json

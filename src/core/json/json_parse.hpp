@@ -14,7 +14,7 @@
 #include "zanj/json.hpp"
 #include "zanj/limits.hpp"
 
-namespace zanj {
+namespace zanj::json {
 
 /// The Error for a document named `what` (a member name, "line 3"; "" when the caller says
 /// where itself): "WHAT: REASON", or REASON alone.
@@ -95,15 +95,17 @@ struct JsonFailure {
 };
 /// parse_document and parse_json for callers to whom a document that does not parse is an
 /// answer, not an error (verify's problems, an optional field of a service's reply).
-Result<JsonDocument, JsonFailure> read_json_document(std::string text, std::string_view what,
-                                                     const JsonLimits& limits = {}, JsonParseNotes* notes = nullptr);
-Result<JsonDocument, JsonFailure> read_json_document(JsonText text, std::string_view what,
-                                                     const JsonLimits& limits = {}, JsonParseNotes* notes = nullptr);
-Result<Json> read_json(std::string_view text, std::string_view what, const JsonLimits& limits = {},
-                       JsonParseNotes* notes = nullptr);
+base::Result<JsonDocument, JsonFailure> read_json_document(std::string text, std::string_view what,
+                                                           const JsonLimits& limits = {},
+                                                           JsonParseNotes* notes = nullptr);
+base::Result<JsonDocument, JsonFailure> read_json_document(JsonText text, std::string_view what,
+                                                           const JsonLimits& limits = {},
+                                                           JsonParseNotes* notes = nullptr);
+base::Result<Json> read_json(std::string_view text, std::string_view what, const JsonLimits& limits = {},
+                             JsonParseNotes* notes = nullptr);
 
 /// "simdjson VERSION (KERNEL kernel)" for --version: the library and the stage-1 kernel it chose
 /// for this CPU at run time (haswell, icelake, westmere or fallback on x86-64).
 std::string json_library_version_line();
 
-}  // namespace zanj
+}  // namespace zanj::json

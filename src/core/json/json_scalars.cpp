@@ -14,7 +14,7 @@
 #include "base/unicode.hpp"
 #include "json/json_builder.hpp"
 
-namespace zanj {
+namespace zanj::json {
 namespace {
 
 /// Python's int(str) refuses more digits than this (sys.int_info.default_max_str_digits).
@@ -208,11 +208,11 @@ std::uint32_t JsonDocumentBuilder::string_at(const char* first, const char*& end
     const char* run = p;
     // Eight bytes a step to the first quote, backslash or control character.
     while (end_ - p >= 8) {
-      const std::uint64_t w = words::load(p);
+      const std::uint64_t w = base::words::load(p);
       const std::uint64_t stops =
-          words::bytes_equal(w, '"') | words::bytes_equal(w, '\\') | words::bytes_below(w, 0x20);
+          base::words::bytes_equal(w, '"') | base::words::bytes_equal(w, '\\') | base::words::bytes_below(w, 0x20);
       if (stops) {
-        p += words::first_marked(stops);
+        p += base::words::first_marked(stops);
         break;
       }
       p += 8;
@@ -248,7 +248,7 @@ std::uint32_t JsonDocumentBuilder::read_hex4(const char*& p, const char* end) co
   if (end - p < 4) error("invalid \\uXXXX escape", p);
   std::uint32_t v = 0;
   for (int i = 0; i < 4; ++i) {
-    const int h = hex_digit_value(p[i]);
+    const int h = base::hex_digit_value(p[i]);
     if (h < 0) error("invalid \\uXXXX escape", p);
     v = (v << 4) | static_cast<std::uint32_t>(h);
   }
@@ -301,7 +301,7 @@ void JsonDocumentBuilder::read_escape(std::string& out, const char*& p, const ch
       p = low_at;
     }
   }
-  append_utf8(out, cp);  // surrogates too: generalized UTF-8
+  base::append_utf8(out, cp);  // surrogates too: generalized UTF-8
 }
 
-}  // namespace zanj
+}  // namespace zanj::json

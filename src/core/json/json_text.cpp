@@ -10,7 +10,7 @@
 #include "base/byte_words.hpp"
 #include "base/unicode.hpp"
 
-namespace zanj {
+namespace zanj::json {
 namespace {
 
 [[noreturn]] void fail(std::string_view what, const std::string& message) {
@@ -43,7 +43,7 @@ std::string transcode_wide(std::string_view bytes, unsigned width, bool big_endi
       }
     }
     if (cp > 0x10FFFF) fail(what, "code point out of range in UTF-32 text");
-    append_utf8(out, cp);  // surrogates too: generalized UTF-8
+    base::append_utf8(out, cp);  // surrogates too: generalized UTF-8
   }
   return out;
 }
@@ -198,7 +198,8 @@ namespace {
 std::uint64_t all_commas(std::string_view text) {
   std::uint64_t n = 0;
   std::size_t i = 0;
-  for (; i + 8 <= text.size(); i += 8) n += words::count_marked(words::bytes_equal(words::load(text.data() + i), ','));
+  for (; i + 8 <= text.size(); i += 8)
+    n += base::words::count_marked(base::words::bytes_equal(base::words::load(text.data() + i), ','));
   for (; i < text.size(); ++i) n += text[i] == ',';
   return n;
 }
@@ -237,4 +238,4 @@ void unmask_encoded_surrogates(char* text, const std::vector<std::uint32_t>& whe
   for (std::uint32_t i : where) text[i] = '\xED';
 }
 
-}  // namespace zanj
+}  // namespace zanj::json

@@ -9,7 +9,7 @@
 
 #include "json/json_parse.hpp"
 
-namespace zanj {
+namespace zanj::json {
 
 /// The text json.loads(bytes) parses: json.detect_encoding's choice, UTF-16 and UTF-32
 /// transcoded into `storage` (generalized UTF-8: surrogates kept, as 'surrogatepass' keeps
@@ -65,4 +65,4 @@ bool has_commas_outside_strings(std::string_view text, std::uint64_t count);
 std::vector<std::uint32_t> mask_encoded_surrogates(char* text, std::size_t size);
 void unmask_encoded_surrogates(char* text, const std::vector<std::uint32_t>& where);
 
-}  // namespace zanj
+}  // namespace zanj::json

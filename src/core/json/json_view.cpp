@@ -44,7 +44,7 @@ std::size_t JsonDocument::bytes() const {
 
 JsonView::Type JsonView::type() const noexcept { return doc_ ? shown(*this).type() : value(json_).type(); }
 
-bool JsonView::is_number() const noexcept { return json_type_is_number(type()); }
+bool JsonView::is_number() const noexcept { return json::json_type_is_number(type()); }
 bool JsonView::is_integer() const noexcept {
   const Type t = type();
   return t == Type::integer || t == Type::unsigned_integer || t == Type::big_integer;
@@ -116,7 +116,7 @@ bool JsonView::get_uint64(std::uint64_t& out) const noexcept {
   return false;
 }
 
-std::string_view JsonView::type_name() const noexcept { return json_type_name(type()); }
+std::string_view JsonView::type_name() const noexcept { return json::json_type_name(type()); }
 
 JsonView JsonView::find(std::string_view key) const noexcept {
   if (!doc_) return JsonView(value(json_).find(key));

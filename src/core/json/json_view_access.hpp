@@ -10,7 +10,7 @@
 #include "base/private_access.hpp"
 #include "zanj/json.hpp"
 
-namespace zanj {
+namespace zanj::json {
 
 /// A view of a value that outlives it.
 inline JsonView view_of(const Json& json) { return PrivateAccess::view(&json); }
@@ -44,4 +44,4 @@ struct JsonViewIdentityHash {
   }
 };
 
-}  // namespace zanj
+}  // namespace zanj::json

@@ -29,7 +29,7 @@ void append_escaped_segment(std::string& out, std::string_view segment) {
   }
   std::uint32_t cp = 0;
   while (!segment.empty()) {
-    std::size_t len = utf8_sequence(segment, cp);
+    std::size_t len = base::utf8_sequence(segment, cp);
     const bool raw = len != 0 && cp >= 0x20 && !(cp >= 0x7F && cp <= 0x9F);
     if (len == 0) len = 1;
     if (raw && cp == '~') {
@@ -95,9 +95,9 @@ PathSegments split_path(std::string_view path) {
       if (next == '0' || next == '1') {
         current += next == '0' ? '~' : '/';
         ++i;
-      } else if (next == 'x' && i + 3 < path.size() && hex_digit_value(path[i + 2]) >= 0 &&
-                 hex_digit_value(path[i + 3]) >= 0) {
-        current += static_cast<char>(hex_digit_value(path[i + 2]) * 16 + hex_digit_value(path[i + 3]));
+      } else if (next == 'x' && i + 3 < path.size() && base::hex_digit_value(path[i + 2]) >= 0 &&
+                 base::hex_digit_value(path[i + 3]) >= 0) {
+        current += static_cast<char>(base::hex_digit_value(path[i + 2]) * 16 + base::hex_digit_value(path[i + 3]));
         i += 3;
       } else if (next == 'e' && current.empty() && (i + 2 == path.size() || path[i + 2] == '/')) {
         ++i;  // "~e" is a whole segment: the empty key
@@ -120,9 +120,9 @@ bool parse_index(std::string_view s, std::size_t& index) {
 }
 }  // namespace
 
-JsonView KeyIndex::find(JsonView object, std::string_view key) {
+JsonView object::KeyIndex::find(JsonView object, std::string_view key) {
   if (!object.is_object() || object.size() < kIndexFrom) return object.find(key);
-  auto [it, created] = indexes_.try_emplace(view_identity(object));
+  auto [it, created] = indexes_.try_emplace(json::view_identity(object));
   if (created) {
     it->second.reserve(object.size());
     for (const auto [k, v] : object.members()) it->second.try_emplace(k, v);  // first of equal keys
@@ -131,13 +131,14 @@ JsonView KeyIndex::find(JsonView object, std::string_view key) {
   return hit == it->second.end() ? JsonView() : hit->second;
 }
 
-const Json* follow_path(const Json& root, const PathSegments& segments, std::size_t* found, KeyIndex* index) {
+const Json* object::follow_path(const Json& root, const PathSegments& segments, std::size_t* found,
+                                object::KeyIndex* index) {
   const Json* node = &root;
   std::size_t matched = 0;
   for (const auto& seg : segments) {
     const Json* next = nullptr;
     if (node->is_object()) {
-      next = index ? json_ptr(index->find(view_of(*node), seg)) : node->find(seg);
+      next = index ? json::json_ptr(index->find(json::view_of(*node), seg)) : node->find(seg);
     } else if (node->is_array()) {
       std::size_t position = 0;
       if (parse_index(seg, position) && position < node->as_array().size()) next = &node->as_array()[position];
@@ -169,7 +170,7 @@ JsonView follow_path(JsonView root, const PathSegments& segments, std::size_t* f
   return matched == segments.size() ? node : JsonView();
 }
 
-bool path_from_json(const Json& list, PathSegments& out) {
+bool object::path_from_json(const Json& list, PathSegments& out) {
   if (!list.is_array()) return false;
   out.clear();
   for (const auto& item : list.as_array()) {

@@ -10,7 +10,7 @@
 #include "zanj/json.hpp"
 #include "zanj/tree.hpp"
 
-namespace zanj {
+namespace zanj::object {
 
 /// Key lookups for many paths into one document. Json::find scans an object's keys, so
 /// following 50,000 paths into a root of 50,000 arrays would compare keys a billion times; an
@@ -20,11 +20,14 @@ class KeyIndex {
  public:
   /// object.find(key), the first of equal keys as JsonView::find gives it.
   JsonView find(JsonView object, std::string_view key);
-  const Json* find(const Json& object, std::string_view key) { return json_ptr(find(view_of(object), key)); }
+  const Json* find(const Json& object, std::string_view key) {
+    return json::json_ptr(find(json::view_of(object), key));
+  }
 
  private:
   static constexpr std::size_t kIndexFrom = 64;  // fewer keys: a scan is as fast
-  std::unordered_map<JsonViewIdentity, std::unordered_map<std::string_view, JsonView>, JsonViewIdentityHash> indexes_;
+  std::unordered_map<json::JsonViewIdentity, std::unordered_map<std::string_view, JsonView>, json::JsonViewIdentityHash>
+      indexes_;
 };
 
 /// Follow `segments` from `root`: keys in objects, decimal indices in arrays.
@@ -37,4 +40,4 @@ const Json* follow_path(const Json& root, const PathSegments& segments, std::siz
 /// Returns false when it is not a list of strings and non-negative integers.
 bool path_from_json(const Json& list, PathSegments& out);
 
-}  // namespace zanj
+}  // namespace zanj::object

@@ -71,8 +71,8 @@ struct RowWalker {
   }
 
   void read_rows(const ZipEntry& entry, std::vector<std::string>& segments, std::size_t depth) {
-    const JsonLimits line_limits = json_line_limits(file.archive());  // the same for every line
-    for_each_jsonl_line(file.archive(), entry, [&](std::uint64_t i, std::string_view line) {
+    const json::JsonLimits line_limits = zip::json_line_limits(file.archive());  // the same for every line
+    array::for_each_jsonl_line(file.archive(), entry, [&](std::uint64_t i, std::string_view line) {
       // A row that is a number, string or literal is passed over unparsed when it is not to
       // be visited: a long list of scalars costs a glance per line.
       if (!options.scalar_rows) {
@@ -82,13 +82,13 @@ struct RowWalker {
       }
       Json row;
       try {
-        row = parse_json(line, entry.name + " line " + std::to_string(i + 1), line_limits);
+        row = json::parse_json(line, entry.name + " line " + std::to_string(i + 1), line_limits);
       } catch (const Error& e) {  // context: the archive joins the message
         throw Error(InArchive{file.name()}, e.what());
       }
       if (!options.scalar_rows && !row.is_object() && !row.is_array()) return true;
       segments.push_back(std::to_string(i));
-      walk(view_of(row), segments, depth);
+      walk(json::view_of(row), segments, depth);
       segments.pop_back();
       return true;
     });
@@ -130,17 +130,17 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
         throw Error(InArchive{file.name()}, AtPath{target.path, kNoObjectAt},
                     "'" + prefix + "' has no row " + rest[matched] + " (it has " + std::to_string(held.size()) + ")");
       found.rows.push_back(std::make_shared<const Json>(held[static_cast<std::size_t>(*index)].copy()));
-      at = view_of(*found.rows.back());
+      at = json::view_of(*found.rows.back());
       done += matched + 1;
       continue;
     }
     const ZipEntry* entry = file.archive().find(rows.member());
     if (!entry) break;
-    for_each_jsonl_line(file.archive(), *entry, [&](std::uint64_t i, std::string_view line) {
+    array::for_each_jsonl_line(file.archive(), *entry, [&](std::uint64_t i, std::string_view line) {
       if (i < *index) return true;
       try {
-        row = std::make_shared<const Json>(
-            parse_json(line, entry->name + " line " + std::to_string(i + 1), json_line_limits(file.archive())));
+        row = std::make_shared<const Json>(json::parse_json(line, entry->name + " line " + std::to_string(i + 1),
+                                                            zip::json_line_limits(file.archive())));
       } catch (const Error& e) {  // context: the archive joins the message
         throw Error(InArchive{file.name()}, e.what());
       }
@@ -151,7 +151,7 @@ FoundNode find_node_in_rows(const ZanjFile& file, const NodeTarget& target) {
                   "'" + prefix + "' has no row " + rest[matched] + " (member '" + entry->name + "' has fewer lines)")
           .in_member(InMember{entry->name, true});
     found.rows.push_back(row);
-    at = view_of(*row);
+    at = json::view_of(*row);
     done += matched + 1;
   }
   if (done == 0) {

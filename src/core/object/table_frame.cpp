@@ -7,7 +7,7 @@
 
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::object {
 namespace {
 
 /// A Python int as pandas converts it to float64 (correctly rounded; OverflowError beyond).
@@ -158,4 +158,4 @@ Json frame_cell(FrameDtype dtype, const Json* cell) {
   }
 }
 
-}  // namespace zanj
+}  // namespace zanj::object

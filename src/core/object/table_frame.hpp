@@ -16,7 +16,7 @@
 #include "zanj/json.hpp"
 #include "zanj/tree.hpp"
 
-namespace zanj {
+namespace zanj::object {
 
 /// A table node the reference loads with pandas (its format starts with "pandas.DataFrame",
 /// the loader's test); polars tables are digested as their rows (docs/hash.md).
@@ -67,4 +67,4 @@ class FrameSchemaBuilder {
 /// null). Returns the value to compare or hash (a real, an integer, a bool or any JSON value).
 Json frame_cell(FrameDtype dtype, const Json* cell);
 
-}  // namespace zanj
+}  // namespace zanj::object

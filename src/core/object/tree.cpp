@@ -100,7 +100,7 @@ std::optional<std::uint64_t> ArrayNode::element_count() const {
   return n;
 }
 
-std::string ArrayNode::numpy_dtype() const { return numpy_dtype_name(dtype); }
+std::string ArrayNode::numpy_dtype() const { return array::numpy_dtype_name(dtype); }
 
 std::string_view ArrayNode::library() const { return torch || dtype.starts_with("torch.") ? "torch" : "numpy"; }
 
@@ -414,12 +414,14 @@ std::vector<Reference> collect_references(JsonView root) {
 }
 
 // For core code holding a Json tree (pack's): the same through its view.
-Node classify(const Json& json) { return classify(view_of(json)); }
-bool is_scalar_list(const Json& json) { return is_scalar_list(view_of(json)); }
-void walk_tree(const Json& start, const std::vector<std::string>& start_segments,
-               const std::function<bool(const TreeVisit&)>& visitor) {
-  walk_tree(view_of(start), start_segments, visitor);
+Node object::classify(const Json& json) { return zanj::classify(json::view_of(json)); }
+bool object::is_scalar_list(const Json& json) { return zanj::is_scalar_list(json::view_of(json)); }
+void object::walk_tree(const Json& start, const std::vector<std::string>& start_segments,
+                       const std::function<bool(const TreeVisit&)>& visitor) {
+  zanj::walk_tree(json::view_of(start), start_segments, visitor);
 }
-std::vector<Reference> collect_references(const Json& root) { return collect_references(view_of(root)); }
+std::vector<Reference> object::collect_references(const Json& root) {
+  return zanj::collect_references(json::view_of(root));
+}
 
 }  // namespace zanj

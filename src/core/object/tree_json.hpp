@@ -10,7 +10,7 @@
 #include "zanj/json.hpp"
 #include "zanj/tree.hpp"
 
-namespace zanj {
+namespace zanj::object {
 
 Node classify(const Json& json);
 bool is_scalar_list(const Json& json);
@@ -18,4 +18,4 @@ void walk_tree(const Json& start, const std::vector<std::string>& start_segments
                const std::function<bool(const TreeVisit&)>& visitor);
 std::vector<Reference> collect_references(const Json& root);
 
-}  // namespace zanj
+}  // namespace zanj::object

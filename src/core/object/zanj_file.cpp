@@ -15,14 +15,14 @@ namespace {
 /// Parse one JSON member of `archive`; adds its value count to *values, and what the parse
 /// noticed goes to *notes.
 JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
-                              const JsonLimits& limits, std::uint64_t* values, JsonParseNotes* notes) {
+                              const json::JsonLimits& limits, std::uint64_t* values, json::JsonParseNotes* notes) {
   if (entry.uncompressed_size > max_bytes)
     throw Error(InArchive{archive.name()}, entry.name + ": its size of " + std::to_string(entry.uncompressed_size) +
                                                " bytes exceeds the limit of " + std::to_string(max_bytes) +
                                                " (raise with --max-json-bytes)");
-  JsonText text = read_json_text(archive, entry, max_bytes);
+  json::JsonText text = array::read_json_text(archive, entry, max_bytes);
   try {
-    JsonDocument parsed = parse_document(std::move(text), entry.name, limits, notes);
+    JsonDocument parsed = json::parse_document(std::move(text), entry.name, limits, notes);
     *values += notes->values;
     return parsed;
   } catch (const Error& e) {  // context: the archive joins the message
@@ -41,7 +41,7 @@ void announce_json_members(const Archive& archive, const ZipEntry* main, const Z
     begin = std::min(begin, entry->local_header_offset);
     end = std::max(end, entry->local_header_offset + kLocalHeaderGuess + entry->name.size() + entry->compressed_size);
   }
-  if (begin < end && end - begin <= 2 * kMostAnnounced) archive_source(archive).will_need(begin, end - begin);
+  if (begin < end && end - begin <= 2 * kMostAnnounced) zip::archive_source(archive).will_need(begin, end - begin);
 }
 
 /// __zanj_meta__.json as read: its document, or why it could not be read (a problem of the
@@ -49,11 +49,12 @@ void announce_json_members(const Archive& archive, const ZipEntry* main, const Z
 struct MetaRead {
   std::optional<JsonDocument> doc;
   std::uint64_t values = 0;
-  JsonParseNotes notes;
+  json::JsonParseNotes notes;
   std::string problem;
 };
 
-MetaRead read_meta(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes, const JsonLimits& limits) {
+MetaRead read_meta(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
+                   const json::JsonLimits& limits) {
   MetaRead read;
   try {
     read.doc = read_json_member(archive, entry, max_bytes, limits, &read.values, &read.notes);
@@ -65,14 +66,14 @@ MetaRead read_meta(const Archive& archive, const ZipEntry& entry, std::uint64_t 
 
 }  // namespace
 
-bool json_members_side_by_side(const ZipEntry& main, const ZipEntry& meta, std::uint64_t max_json_bytes,
-                               std::uint64_t max_json_values) {
+bool object::json_members_side_by_side(const ZipEntry& main, const ZipEntry& meta, std::uint64_t max_json_bytes,
+                                       std::uint64_t max_json_values) {
   constexpr std::uint64_t kWorthAThread = 1 << 20;  // below this a thread costs more than it saves
   if (main.uncompressed_size < kWorthAThread || meta.uncompressed_size < kWorthAThread) return false;
   std::uint64_t bytes = 0;
   if (__builtin_add_overflow(main.uncompressed_size, meta.uncompressed_size, &bytes) || bytes > max_json_bytes)
     return false;
-  return bytes / 2 + 2 <= max_json_values && available_cpus() > 1;
+  return bytes / 2 + 2 <= max_json_values && base::available_cpus() > 1;
 }
 
 ZanjFile::ZanjFile(const std::string& path, const OpenOptions& options) : ZanjFile(Archive(path, options)) {}
@@ -86,13 +87,13 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
   if (!main) throw Error(InArchive{z.archive.name()}, "no __zanj__.json member (not a ZANJ archive)");
   const ZipEntry* meta_entry = z.archive.find(kMetaMember);
   announce_json_members(z.archive, main, meta_entry);
-  JsonLimits json_limits{limits.max_json_depth.value_or(archive_limits.max_json_depth),
-                         limits.max_json_values.value_or(archive_limits.max_json_values)};
+  json::JsonLimits json_limits{limits.max_json_depth.value_or(archive_limits.max_json_depth),
+                               limits.max_json_values.value_or(archive_limits.max_json_values)};
   MetaRead meta;
-  if (meta_entry && json_members_side_by_side(*main, *meta_entry, max_json_bytes, json_limits.max_values)) {
+  if (meta_entry && object::json_members_side_by_side(*main, *meta_entry, max_json_bytes, json_limits.max_values)) {
     // Declared after `meta`, which it writes: if the main member throws, the pool's destructor
     // waits for the meta parse before anything it uses goes.
-    ThreadPool beside(1);
+    base::ThreadPool beside(1);
     beside.submit(
         [&] { meta = read_meta(z.archive, *meta_entry, max_json_bytes - main->uncompressed_size, json_limits); });
     z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values, &z.root_notes);
@@ -102,7 +103,7 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
     // Both trees stay loaded, so they share one --max-json-values budget: the meta gets what
     // the main document left (it is small in most archives; the budget is what bounds memory).
     if (meta_entry) {
-      JsonLimits left = json_limits;
+      json::JsonLimits left = json_limits;
       left.max_values -= z.json_values;
       meta = read_meta(z.archive, *meta_entry, max_json_bytes - main->uncompressed_size, left);
     }
@@ -145,9 +146,9 @@ std::string version_report() {
   std::string out = "zanj " ZANJ_VERSION_STRING "\n";
   out += archive_library_versions();
   out += "\n";
-  out += archive_library_version_line();  // libarchive: tar and other formats (export)
+  out += io::archive_library_version_line();  // libarchive: tar and other formats (export)
   out += "\n";
-  out += json_library_version_line();  // simdjson: every JSON member and .jsonl line
+  out += json::json_library_version_line();  // simdjson: every JSON member and .jsonl line
   out += "\n";
   return out;
 }

@@ -23,8 +23,12 @@ struct ZanjFile::Impl {
   std::uint64_t json_bytes = 0;
   /// What parsing each noticed (a byte-order mark, repeated keys): verify_zanj_file reports it
   /// as verify's own reading would.
-  JsonParseNotes root_notes, meta_notes;
+  json::JsonParseNotes root_notes, meta_notes;
 };
+
+}  // namespace zanj
+
+namespace zanj::object {
 
 /// Whether __zanj__.json and __zanj_meta__.json are parsed on two threads at once (ZanjFile, and
 /// verify's own reading): on a many-member archive the two are about the same size (the meta's
@@ -35,4 +39,4 @@ struct ZanjFile::Impl {
 bool json_members_side_by_side(const ZipEntry& main, const ZipEntry& meta, std::uint64_t max_json_bytes,
                                std::uint64_t max_json_values);
 
-}  // namespace zanj
+}  // namespace zanj::object

@@ -13,7 +13,7 @@
 #include "zanj/format.hpp"
 #include "zip/member_name.hpp"
 
-namespace zanj {
+namespace zanj::pack {
 namespace {
 
 using namespace archive_scan;
@@ -35,10 +35,10 @@ class ArchiveStream final : public SequentialMembers {
     if (!walker_) walker_.emplace(archive_, limits_);
     for (;;) {
       const std::optional<CheckedEntry> e = walker_->next();
-      if (!e) throw changed("'" + printable_name(name) + "' is gone");
+      if (!e) throw changed("'" + zip::printable_name(name) + "' is gone");
       if (e->directory) continue;
       const auto known = sizes_.find(e->name);
-      if (known == sizes_.end()) throw changed("'" + printable_name(e->name) + "' is new");
+      if (known == sizes_.end()) throw changed("'" + zip::printable_name(e->name) + "' is new");
       if (e->name == name) {
         copy(*e, known->second, sink);
         wanted_.erase(name);
@@ -60,10 +60,10 @@ class ArchiveStream final : public SequentialMembers {
     std::uint64_t done = 0;
     walker_->read([&](std::string_view chunk) {
       done += chunk.size();
-      if (done > size) throw changed("'" + printable_name(e.name) + "' grew");
+      if (done > size) throw changed("'" + zip::printable_name(e.name) + "' grew");
       return sink(chunk);
     });
-    if (done != size) throw changed("'" + printable_name(e.name) + "' shrank");
+    if (done != size) throw changed("'" + zip::printable_name(e.name) + "' shrank");
   }
 
   std::string archive_;
@@ -102,7 +102,7 @@ class ArchiveTree final : public PackTree {
     return *facts.text;
   }
 
-  std::optional<NpyHeader> npy_header(const std::string& file, const NpyLimits&) override {
+  std::optional<array::NpyHeader> npy_header(const std::string& file, const NpyLimits&) override {
     const FileFacts& facts = files_.at(file);
     if (facts.npy_error) throw *facts.npy_error;
     check_npy_size(*facts.npy, facts.size, shown(file));
@@ -115,7 +115,8 @@ class ArchiveTree final : public PackTree {
     JsonlStats stats;
     stats.lines = facts.lines;
     if (facts.first_line)
-      stats.first = parse_json(*facts.first_line, shown(file) + " line 1", JsonLimits{limits.max_json_depth});
+      stats.first =
+          json::parse_json(*facts.first_line, shown(file) + " line 1", json::JsonLimits{limits.max_json_depth});
     return stats;
   }
 
@@ -125,7 +126,7 @@ class ArchiveTree final : public PackTree {
   }
 
  private:
-  std::string shown(const std::string& file) const { return archive_ + ": '" + printable_name(file) + "'"; }
+  std::string shown(const std::string& file) const { return archive_ + ": '" + zip::printable_name(file) + "'"; }
 
   std::string archive_;
   ResourceLimits limits_;
@@ -159,7 +160,7 @@ bool same_archive(const PackPlan& a, const PackPlan& b) {
 
 /// The members of every reference in `json`, and the keys of its externals_info.
 void add_referenced(const Json& json, std::map<std::string, std::uint64_t>& files) {
-  for (const Reference& ref : collect_references(json)) files.emplace(ref.node.member(), 0);
+  for (const Reference& ref : object::collect_references(json)) files.emplace(ref.node.member(), 0);
   if (const Json* info = json.find("externals_info"); info && info->is_object())
     for (const auto& [member, entry] : info->as_object()) files.emplace(member, 0);
 }
@@ -208,13 +209,13 @@ class OnePass final : public SequentialMembers {
     if (passed_over || main == scan_.files().end() || !main->second.text) return std::nullopt;
     const auto meta = scan_.files().find(std::string(kMetaMember));
     try {
-      const JsonLimits limits{settings_.limits.max_json_depth};
+      const json::JsonLimits limits{settings_.limits.max_json_depth};
       std::map<std::string, std::uint64_t> files;
       for (const auto& [name, facts] : scan_.files()) files.emplace(name, facts.size);  // read so far
       const std::size_t read_so_far = files.size();
-      add_referenced(parse_json(*main->second.text, archive_, limits), files);
+      add_referenced(json::parse_json(*main->second.text, archive_, limits), files);
       if (meta != scan_.files().end() && meta->second.text)
-        add_referenced(parse_json(*meta->second.text, archive_, limits), files);
+        add_referenced(json::parse_json(*meta->second.text, archive_, limits), files);
       // Some sizes are not known yet, so neither is the total (progress shows no share done).
       if (files.size() != read_so_far)
         for (auto& [name, size] : files) size = 0;
@@ -272,7 +273,7 @@ class OnePass final : public SequentialMembers {
       if (!facts.text || facts.size > max_bytes) throw Error(archive_ + ": '" + file + "' is over the limit");
       return *facts.text;
     }
-    std::optional<NpyHeader> npy_header(const std::string&, const NpyLimits&) override { return std::nullopt; }
+    std::optional<array::NpyHeader> npy_header(const std::string&, const NpyLimits&) override { return std::nullopt; }
     std::optional<JsonlStats> jsonl_stats(const std::string&, const ResourceLimits&) override { return std::nullopt; }
     MemberSource source(const std::string& file) override {
       pass_->want(file);
@@ -339,4 +340,4 @@ PackPlan plan_archive(const std::string& archive, const PackSettings& settings) 
   return plan_repack(*tree, settings);
 }
 
-}  // namespace zanj
+}  // namespace zanj::pack

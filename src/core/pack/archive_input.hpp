@@ -23,7 +23,7 @@
 #include "pack/repack.hpp"
 #include "zanj/limits.hpp"
 
-namespace zanj {
+namespace zanj::pack {
 
 /// True when `path`'s name says libarchive should read it: .tar, .tar.gz, .tgz, .tar.xz, .txz,
 /// .tar.zst, .tzst, .tar.bz2, .tbz2, .7z, .cpio.
@@ -39,4 +39,4 @@ std::unique_ptr<PackTree> scan_archive(const std::string& archive, const Resourc
 /// for a second); in two (scan_archive) when it holds no readable __zanj__.json.
 PackPlan plan_archive(const std::string& archive, const PackSettings& settings);
 
-}  // namespace zanj
+}  // namespace zanj::pack

@@ -9,7 +9,7 @@
 #include "zanj/format.hpp"
 #include "zip/member_name.hpp"
 
-namespace zanj::archive_scan {
+namespace zanj::pack::archive_scan {
 namespace {
 
 std::string entry_kind(unsigned type) {
@@ -32,11 +32,11 @@ std::string entry_kind(unsigned type) {
 }  // namespace
 
 Reader::~Reader() {
-  if (a) archive_library().read_free(a);
+  if (a) io::archive_library().read_free(a);
 }
 
 EntryWalker::EntryWalker(const std::string& archive, const ResourceLimits& limits)
-    : lib_(archive_library()), archive_(archive), limits_(limits) {
+    : lib_(io::archive_library()), archive_(archive), limits_(limits) {
   struct stat st {};
   if (::stat(archive.c_str(), &st) != 0) throw Error(archive + ": cannot read it", Exit::usage);
   // A bomb: more bytes than the ratio limit allows for an archive this size.
@@ -68,7 +68,7 @@ std::optional<CheckedEntry> EntryWalker::next() {
       while (!name.empty() && name.back() == '/') name.pop_back();
       if (name.empty() || name == ".") continue;
     }
-    if (auto problem = member_name_problem(name))
+    if (auto problem = zip::member_name_problem(name))
       throw Error(entry.shown + ": " + *problem + "; nothing packed", Exit::invalid);
     if (lib_.entry_hardlink(e)) throw Error(entry.shown + " is a hard link; nothing packed", Exit::invalid);
     if (type == AE_IFDIR) {
@@ -111,7 +111,7 @@ std::string EntryWalker::why(const char* fallback) const {
 }
 
 void MemberSpool::add(const std::string& name, const std::function<void(const ChunkSink&)>& fill) {
-  if (!file_) file_ = std::make_unique<SpoolFile>();
+  if (!file_) file_ = std::make_unique<io::SpoolFile>();
   const std::uint64_t offset = file_->size();
   fill([&](std::string_view chunk) {
     file_->append(chunk);
@@ -196,7 +196,7 @@ void Scan::take(EntryWalker& walker, const CheckedEntry& e, const ChunkSink* cop
   if (sizes_.count(e.name)) throw Error(e.shown + " appears twice; nothing packed", Exit::invalid);
   const std::size_t slash = e.name.rfind('/');
   if (is_leftover_temp_name(slash == std::string::npos ? e.name : e.name.substr(slash + 1))) {
-    notes_.push_back("skipped '" + printable_name(e.name) + "', a temporary file left by an interrupted run");
+    notes_.push_back("skipped '" + zip::printable_name(e.name) + "', a temporary file left by an interrupted run");
     sizes_[e.name] = e.size ? *e.size : walker.read([](std::string_view) { return true; });
     return;
   }
@@ -206,7 +206,7 @@ void Scan::take(EntryWalker& walker, const CheckedEntry& e, const ChunkSink* cop
 
 void Scan::check_folders() const {
   const auto refuse = [&](const std::string& name) {
-    throw Error(archive_ + ": '" + printable_name(name) + "' is both a file and a folder; nothing packed",
+    throw Error(archive_ + ": '" + zip::printable_name(name) + "' is both a file and a folder; nothing packed",
                 Exit::invalid);
   };
   for (const auto& [name, facts] : files_)
@@ -216,7 +216,7 @@ void Scan::check_folders() const {
     if (files_.count(folder)) refuse(folder);
 }
 
-std::string Scan::shown(const std::string& file) const { return archive_ + ": '" + printable_name(file) + "'"; }
+std::string Scan::shown(const std::string& file) const { return archive_ + ": '" + zip::printable_name(file) + "'"; }
 
 std::uint64_t Scan::learn(EntryWalker& walker, const CheckedEntry& e, FileFacts& facts, const ChunkSink* copy) {
   if (!copy && (e.name == kMainMember || e.name == kMetaMember)) {
@@ -242,4 +242,4 @@ std::uint64_t Scan::learn(EntryWalker& walker, const CheckedEntry& e, FileFacts&
   return e.size ? *e.size : size;
 }
 
-}  // namespace zanj::archive_scan
+}  // namespace zanj::pack::archive_scan

@@ -22,7 +22,7 @@
 #include "zanj/error.hpp"
 #include "zanj/limits.hpp"
 
-namespace zanj::archive_scan {
+namespace zanj::pack::archive_scan {
 
 inline constexpr std::size_t kChunk = std::size_t{1} << 20;
 
@@ -61,7 +61,7 @@ class EntryWalker {
  private:
   std::string why(const char* fallback) const;
 
-  const ArchiveLibrary& lib_;
+  const io::ArchiveLibrary& lib_;
   std::string archive_;
   ResourceLimits limits_;
   Reader r_;
@@ -85,7 +85,7 @@ class MemberSpool {
   struct Range {
     std::uint64_t offset = 0, size = 0;
   };
-  std::unique_ptr<SpoolFile> file_;
+  std::unique_ptr<io::SpoolFile> file_;
   std::map<std::string, Range> ranges_;
 };
 
@@ -93,7 +93,7 @@ class MemberSpool {
 struct FileFacts {
   std::uint64_t size = 0;
   std::optional<std::string> text;  ///< __zanj__.json and __zanj_meta__.json, within max_json_bytes
-  std::optional<NpyHeader> npy;
+  std::optional<array::NpyHeader> npy;
   std::optional<Error> npy_error;  ///< why it is no .npy
   std::uint64_t lines = 0;
   std::optional<std::string> first_line;
@@ -119,8 +119,8 @@ class FactsReader {
 
   std::string what_;
   FileFacts& facts_;
-  NpyHeaderCollector npy_;
-  JsonlLineSplitter lines_;
+  array::NpyHeaderCollector npy_;
+  array::JsonlLineSplitter lines_;
   bool npy_open_ = true, lines_open_ = true;
 };
 
@@ -155,4 +155,4 @@ class Scan {
   std::vector<std::string> notes_;
 };
 
-}  // namespace zanj::archive_scan
+}  // namespace zanj::pack::archive_scan

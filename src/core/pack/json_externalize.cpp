@@ -11,7 +11,7 @@
 #include "object/tree_json.hpp"
 #include "zanj/tree.hpp"
 
-namespace zanj {
+namespace zanj::pack {
 namespace {
 
 PathSegments segments_of(const JsonArray& path) {
@@ -25,20 +25,20 @@ std::string where(const JsonArray& path) { return "'" + join_path(segments_of(pa
 /// The .npy member for an inline array node: numpy's header and the values in C order.
 struct NpyMember {
   std::string bytes;
-  Dtype dtype;
+  array::Dtype dtype;
   std::vector<std::uint64_t> shape;
 };
 NpyMember npy_from_inline(const ArrayNode& node, const JsonArray& path) {
-  DecodedArray decoded;
+  array::DecodedArray decoded;
   try {
-    decoded = decode_inline_array(node);
+    decoded = array::decode_inline_array(node);
   } catch (const Error& e) {  // context: the node joins the message
     throw Error(where(path) + ": " + e.what());
   }
   // The values come little-endian; numpy saves an array in its own byte order. The swap is its
   // own inverse, so swapping little-endian values by a big-endian dtype gives its bytes.
-  swap_to_little_endian(decoded.values, decoded.dtype);
-  NpyMember npy{make_npy_header(decoded.dtype, false, decoded.shape), decoded.dtype, std::move(decoded.shape)};
+  array::swap_to_little_endian(decoded.values, decoded.dtype);
+  NpyMember npy{array::make_npy_header(decoded.dtype, false, decoded.shape), decoded.dtype, std::move(decoded.shape)};
   npy.bytes += decoded.values;
   return npy;
 }
@@ -80,7 +80,7 @@ class Externalizer {
       return;
     }
     if (!value.is_object()) return;
-    const Node node = classify(value);
+    const Node node = object::classify(value);
     if (node.array) {
       if (node.array->external())
         throw Error(where(path) + " refers to member '" + node.array->member +
@@ -149,4 +149,4 @@ void externalize_json(Json& value, JsonArray path, const Thresholds& thresholds,
   Externalizer(thresholds, externals, members).visit(value, path);
 }
 
-}  // namespace zanj
+}  // namespace zanj::pack

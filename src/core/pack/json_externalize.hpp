@@ -10,7 +10,7 @@
 #include "zanj/json.hpp"
 #include "pack/pack_plan.hpp"
 
-namespace zanj {
+namespace zanj::pack {
 
 // Thresholds is public (zanj/pack.hpp).
 
@@ -33,4 +33,4 @@ namespace zanj {
 void externalize_json(Json& value, JsonArray path, const Thresholds& thresholds, ExternalRegistry& externals,
                       std::vector<PlannedMember>& members);
 
-}  // namespace zanj
+}  // namespace zanj::pack

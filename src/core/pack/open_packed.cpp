@@ -25,13 +25,13 @@ PackSettings object_settings(const OpenOptions& options) {
 /// The archive `plan` writes, opened. It is written to an unnamed file under $TMPDIR: the
 /// kernel removes it however the process ends. Its size is about the arrays' bytes, so memory
 /// stays bounded whatever the input's size.
-ZanjFile open_plan(const PackPlan& plan, const std::string& name, const OpenOptions& options,
+ZanjFile open_plan(const pack::PackPlan& plan, const std::string& name, const OpenOptions& options,
                    const ZanjLimits& limits) {
-  auto spool = std::make_unique<SpoolFile>();
-  FdSink sink(spool->fd(), name);
-  write_pack_to(plan, sink, name, object_settings(options));
+  auto spool = std::make_unique<io::SpoolFile>();
+  io::FdSink sink(spool->fd(), name);
+  pack::write_pack_to(plan, sink, name, object_settings(options));
   spool->sync_size();
-  return ZanjFile(open_archive(std::move(spool), name, options.limits), limits);
+  return ZanjFile(zip::open_archive(std::move(spool), name, options.limits), limits);
 }
 
 /// An .npz by its content: a ZIP of .npy members and nothing else (no __zanj__.json).
@@ -54,20 +54,20 @@ ZanjFile open_as_zanj(const std::string& path, const OpenOptions& options, const
   found = OperandKind::zanj;
   if (is_array_file_operand(path)) {  // by name: planned, and refused, as pack plans the file
     found = path.ends_with(".npz") ? OperandKind::npz : OperandKind::safetensors;
-    return open_plan(plan_pack({PackInput{"", path, false}}, object_settings(options)), path, options, limits);
+    return open_plan(pack::plan_pack({PackInput{"", path, false}}, object_settings(options)), path, options, limits);
   }
   // By content: a URL, standard input, a file of any other name.
-  std::unique_ptr<ByteSource> source = open_input(path, options.remote);
+  std::unique_ptr<io::ByteSource> source = source::open_input(path, options.remote);
   const std::string name = input_display_name(path);
-  if (looks_like_safetensors(*source)) {
+  if (pack::looks_like_safetensors(*source)) {
     found = OperandKind::safetensors;
-    const std::shared_ptr<const ByteSource> bytes(std::move(source));
-    return open_plan(plan_safetensors(bytes, name, object_settings(options)), name, options, limits);
+    const std::shared_ptr<const io::ByteSource> bytes(std::move(source));
+    return open_plan(pack::plan_safetensors(bytes, name, object_settings(options)), name, options, limits);
   }
-  Archive archive = open_archive(std::move(source), name, options.limits);
+  Archive archive = zip::open_archive(std::move(source), name, options.limits);
   if (!holds_only_arrays(archive)) return ZanjFile(std::move(archive), limits);
   found = OperandKind::npz;
-  return open_plan(plan_npz(std::make_shared<const Archive>(std::move(archive)), object_settings(options)), name,
+  return open_plan(pack::plan_npz(std::make_shared<const Archive>(std::move(archive)), object_settings(options)), name,
                    options, limits);
 }
 

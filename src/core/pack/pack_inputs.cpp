@@ -59,7 +59,7 @@ class Planner {
         slot = json(input.path, path);
         break;
       case InputKind::safetensors:
-        take(plan_safetensors(input.path, path, settings_, externals_, members_), slot);
+        take(pack::plan_safetensors(input.path, path, settings_, externals_, members_), slot);
         break;
       case InputKind::directory:
         throw Error(input.path + ": a directory can only be packed on its own, not as one of several inputs",
@@ -72,24 +72,25 @@ class Planner {
     slot = npz(archive, path);
   }
   /// Plan a .safetensors file's bytes, held open, into `slot`.
-  void add_safetensors(const std::shared_ptr<const ByteSource>& bytes, const std::string& name, Json& slot,
+  void add_safetensors(const std::shared_ptr<const io::ByteSource>& bytes, const std::string& name, Json& slot,
                        const JsonArray& path) {
-    take(plan_safetensors(bytes, name, path, settings_, externals_, members_), slot);
+    take(pack::plan_safetensors(bytes, name, path, settings_, externals_, members_), slot);
   }
 
   ZipMethod method() const { return settings_.method.value_or(ZipMethod::deflate); }
 
-  PackPlan finish(Json root) {
-    PackPlan plan;
+  pack::PackPlan finish(Json root) {
+    pack::PackPlan plan;
     plan.root = std::move(root);
     const auto compress = static_cast<std::uint16_t>(method());
-    Json cfg = default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list, compress);
+    Json cfg = pack::default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list, compress);
     if (zanj_cfg_) {  // the settings a safetensors file recorded, with the method used now
       cfg = std::move(*zanj_cfg_);
       for (auto& [key, value] : cfg.as_object())
         if (key == "compress") value = Json(static_cast<std::uint64_t>(compress));
     }
-    plan.meta = make_meta(std::move(cfg), tool_sysinfo(), externals_.externals_info(), now_timestamp());
+    plan.meta =
+        pack::make_meta(std::move(cfg), pack::tool_sysinfo(), externals_.externals_info(), pack::now_timestamp());
     plan.notes = std::move(notes_);
     plan.members = std::move(members_);
     plan.method = method();
@@ -97,7 +98,7 @@ class Planner {
   }
 
  private:
-  void take(SafetensorsPlan plan, Json& slot) {
+  void take(pack::SafetensorsPlan plan, Json& slot) {
     slot = std::move(plan.root);
     if (plan.zanj_cfg) zanj_cfg_ = std::move(plan.zanj_cfg);
     notes_.insert(notes_.end(), plan.notes.begin(), plan.notes.end());
@@ -111,10 +112,10 @@ class Planner {
     std::sort(entries.begin(), entries.end(),
               [](const ZipEntry* a, const ZipEntry* b) { return a->local_header_offset < b->local_header_offset; });
     const NpyLimits npy_limits{settings_.limits.max_npy_header_bytes};
-    std::unordered_map<const ZipEntry*, NpyHeaderCollector> headers;
+    std::unordered_map<const ZipEntry*, array::NpyHeaderCollector> headers;
     // One pass decoding only the first bytes of each member: its header.
     archive->read_each(entries, [&](const ZipEntry& e, const Archive::MemberReader& read) {
-      NpyHeaderCollector& collector = headers.emplace(&e, NpyHeaderCollector(npy_limits)).first->second;
+      array::NpyHeaderCollector& collector = headers.emplace(&e, array::NpyHeaderCollector(npy_limits)).first->second;
       try {
         read([&](std::string_view chunk) {
           collector.feed(chunk);
@@ -130,15 +131,15 @@ class Planner {
       const ZipEntry& e = *entries[i];
       const std::string what = path + ": member '" + e.name + "'";
       if (e.is_directory()) throw Error(what + " is a directory, not an array");
-      const NpyHeader& h = *headers.at(&e).header();
-      check_npy_size(h, e.uncompressed_size, what);
+      const array::NpyHeader& h = *headers.at(&e).header();
+      pack::check_npy_size(h, e.uncompressed_size, what);
       const std::string key = e.name.ends_with(".npy") ? e.name.substr(0, e.name.size() - 4) : e.name;
       check_npz_key(dict, key, what);
       JsonArray node_path = prefix;
       node_path.emplace_back(key);
       const std::string member = externals_.name_for(node_path, "npy");
-      dict.emplace_back(key, external_array_node(member, h, externals_, node_path));
-      members_.push_back({member, ArchiveMemberSource{archive, &e}, e.uncompressed_size});
+      dict.emplace_back(key, pack::external_array_node(member, h, externals_, node_path));
+      members_.push_back({member, pack::ArchiveMemberSource{archive, &e}, e.uncompressed_size});
     }
     return Json(std::move(dict));
   }
@@ -149,10 +150,10 @@ class Planner {
   /// already taken in this .npz ("w" beside "w.npy"): no archive with a surprising key.
   static void check_npz_key(const JsonObject& dict, const std::string& key, const std::string& what) {
     if (key.empty()) throw Error(what + " would be stored under an empty key; rename it in the .npz");
-    if (!is_valid_utf8(key)) throw Error(what + " would be stored under a key that is not UTF-8");
+    if (!base::is_valid_utf8(key)) throw Error(what + " would be stored under a key that is not UTF-8");
     std::uint32_t cp = 0;
     for (std::string_view rest = key; !rest.empty();) {
-      rest.remove_prefix(utf8_sequence(rest, cp));  // valid UTF-8: never 0
+      rest.remove_prefix(base::utf8_sequence(rest, cp));  // valid UTF-8: never 0
       if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
         throw Error(what + " would be stored under a key with a control character");
     }
@@ -161,21 +162,22 @@ class Planner {
   }
 
   Json npy(const std::string& path, const JsonArray& node_path) {
-    const FileSource file(path);
-    const NpyHeader h = read_npy_file_header(file, NpyLimits{settings_.limits.max_npy_header_bytes});
-    check_npy_size(h, file.size(), path);
+    const io::FileSource file(path);
+    const array::NpyHeader h = pack::read_npy_file_header(file, NpyLimits{settings_.limits.max_npy_header_bytes});
+    pack::check_npy_size(h, file.size(), path);
     const std::string member = externals_.name_for(node_path, "npy");
-    Json node = external_array_node(member, h, externals_, node_path);
-    members_.push_back({member, DiskFileSource{path}, file.size()});
+    Json node = pack::external_array_node(member, h, externals_, node_path);
+    members_.push_back({member, pack::DiskFileSource{path}, file.size()});
     return node;
   }
 
   Json json(const std::string& path, const JsonArray& node_path) {
-    std::string text = read_text_file(path, settings_.limits.max_json_bytes);
-    Json value = parse_json(text, path, JsonLimits{settings_.limits.max_json_depth});  // its errors name the file
+    std::string text = pack::read_text_file(path, settings_.limits.max_json_bytes);
+    Json value =
+        json::parse_json(text, path, json::JsonLimits{settings_.limits.max_json_depth});  // its errors name the file
     text = std::string();
     try {
-      externalize_json(value, node_path, settings_.thresholds, externals_, members_);
+      pack::externalize_json(value, node_path, settings_.thresholds, externals_, members_);
     } catch (const Error& err) {  // context: the input joins the message
       throw Error(InArchive{path}, err.what());
     }
@@ -183,8 +185,8 @@ class Planner {
   }
 
   const PackSettings& settings_;
-  ExternalRegistry externals_;
-  std::vector<PlannedMember> members_;
+  pack::ExternalRegistry externals_;
+  std::vector<pack::PlannedMember> members_;
   std::optional<Json> zanj_cfg_;
   std::vector<std::string> notes_;
 };
@@ -202,8 +204,8 @@ InputKind input_kind(const std::string& path) {
   if (path.ends_with(".npy")) return InputKind::npy;
   if (path.ends_with(".json")) return InputKind::json;
   if (path.ends_with(".safetensors")) return InputKind::safetensors;
-  const FileSource file(path);  // throws (usage) for what cannot be read
-  if (looks_like_safetensors(file)) return InputKind::safetensors;
+  const io::FileSource file(path);  // throws (usage) for what cannot be read
+  if (pack::looks_like_safetensors(file)) return InputKind::safetensors;
   std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), 6)), '\0');
   file.read_at(0, head.data(), head.size());
   if (head.rfind("PK", 0) == 0) return InputKind::npz;
@@ -211,35 +213,35 @@ InputKind input_kind(const std::string& path) {
   return InputKind::json;
 }
 
-PackPlan plan_npz(const std::shared_ptr<const Archive>& npz, const PackSettings& settings) {
+pack::PackPlan pack::plan_npz(const std::shared_ptr<const Archive>& npz, const PackSettings& settings) {
   Planner planner(settings);
   Json root;
   planner.add_npz(npz, root, {});
   return planner.finish(std::move(root));
 }
 
-PackPlan plan_safetensors(const std::shared_ptr<const ByteSource>& bytes, const std::string& name,
-                          const PackSettings& settings) {
+pack::PackPlan pack::plan_safetensors(const std::shared_ptr<const io::ByteSource>& bytes, const std::string& name,
+                                      const PackSettings& settings) {
   Planner planner(settings);
   Json root;
   planner.add_safetensors(bytes, name, root, {});
   return planner.finish(std::move(root));
 }
 
-PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings) {
+pack::PackPlan pack::plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings) {
   if (inputs.empty()) throw Error("nothing to pack", Exit::usage);
   for (const PackInput& in : inputs) {
-    if (!is_libarchive_input(in.path)) continue;
+    if (!pack::is_libarchive_input(in.path)) continue;
     if (inputs.size() != 1 || in.named)
       throw Error(in.path + ": an archive can only be packed on its own, not as one of several inputs", Exit::usage);
     // A tar (7z, cpio, ...) is the directory it holds, streamed (archive_input.hpp).
-    return plan_archive(in.path, settings);
+    return pack::plan_archive(in.path, settings);
   }
   std::vector<InputKind> kinds;
   kinds.reserve(inputs.size());
   for (const PackInput& in : inputs) kinds.push_back(input_kind(in.path));
   if (inputs.size() == 1 && kinds[0] == InputKind::directory && !inputs[0].named)
-    return plan_repack(inputs[0].path, settings);
+    return pack::plan_repack(inputs[0].path, settings);
   Planner planner(settings);
   if (inputs.size() == 1 && !inputs[0].named) {
     Json root;

@@ -13,7 +13,7 @@
 
 #include "zanj/version.hpp"
 
-namespace zanj {
+namespace zanj::pack {
 
 std::uint64_t PackPlan::known_bytes() const {
   std::uint64_t total = 0;
@@ -40,8 +40,8 @@ std::string ExternalRegistry::name_for(const JsonArray& path, std::string_view i
     throw Error("the root object cannot be stored as an external member (the reference cannot read it)");
   const std::string joined = joined_path(path);
   std::string name = joined + "." + std::string(item_type);
-  if (auto why = member_name_problem(name))
-    throw Error("cannot store '" + printable_name(joined) + "' as a member: " + *why);
+  if (auto why = zip::member_name_problem(name))
+    throw Error("cannot store '" + zip::printable_name(joined) + "' as a member: " + *why);
   if (names_.count(name)) throw Error("two externals would both be stored as '" + name + "'");
   // The reference refuses a path that is a directory-prefix of another ("a" and "a/b"): one
   // member would have to sit inside the other's name.
@@ -74,7 +74,7 @@ Json ExternalRegistry::externals_info() const {
   return Json(std::move(out));
 }
 
-Json external_array_node(const std::string& member, const NpyHeader& h, ExternalRegistry& externals,
+Json external_array_node(const std::string& member, const array::NpyHeader& h, ExternalRegistry& externals,
                          const JsonArray& path, bool torch) {
   JsonObject details{{"type(data)", "<class 'numpy.ndarray'>"}};
   if (!h.shape.empty()) details.emplace_back("len(data)", h.shape.front());  // len() of a 0-d array fails
@@ -115,19 +115,19 @@ double now_timestamp() {
   return duration<double>(system_clock::now().time_since_epoch()).count();
 }
 
-NpyHeader read_npy_file_header(const FileSource& file, const NpyLimits& limits) {
+array::NpyHeader read_npy_file_header(const io::FileSource& file, const NpyLimits& limits) {
   try {
     std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), 12)), '\0');
     file.read_at(0, head.data(), head.size());
-    head.resize(static_cast<std::size_t>(std::min(npy_header_size(head, limits), file.size())));
+    head.resize(static_cast<std::size_t>(std::min(array::npy_header_size(head, limits), file.size())));
     file.read_at(0, head.data(), head.size());
-    return parse_npy_header(head, limits);
+    return array::parse_npy_header(head, limits);
   } catch (const Error& err) {  // context: the file joins the message
     throw Error(file.path() + ": " + err.what());
   }
 }
 
-void check_npy_size(const NpyHeader& header, std::uint64_t size, const std::string& what) {
+void check_npy_size(const array::NpyHeader& header, std::uint64_t size, const std::string& what) {
   const std::uint64_t want = header.data_offset + header.data_bytes();
   if (size != want)
     throw Error(what + ": holds " + std::to_string(size) + " bytes, but its header (shape and dtype) needs " +
@@ -135,7 +135,7 @@ void check_npy_size(const NpyHeader& header, std::uint64_t size, const std::stri
 }
 
 void read_file_chunks(const std::string& path, const ChunkSink& sink) {
-  const FileSource file(path);
+  const io::FileSource file(path);
   // Small files (most members of a large model) need no 1 MiB buffer, nor its zeroing.
   const std::size_t size = static_cast<std::size_t>(std::min<std::uint64_t>(file.size() + 1, std::uint64_t{1} << 20));
   const auto buffer = std::make_unique_for_overwrite<char[]>(size);
@@ -147,7 +147,7 @@ void read_file_chunks(const std::string& path, const ChunkSink& sink) {
 }
 
 std::string read_text_file(const std::string& path, std::uint64_t max_bytes) {
-  const FileSource file(path);
+  const io::FileSource file(path);
   if (file.size() > max_bytes)
     throw Error(path + ": " + std::to_string(file.size()) + " bytes, over the limit of " + std::to_string(max_bytes));
   std::string text(static_cast<std::size_t>(file.size()), '\0');
@@ -177,4 +177,4 @@ std::string_view python_type_name(const Json& value) {
   return "NoneType";
 }
 
-}  // namespace zanj
+}  // namespace zanj::pack

@@ -21,7 +21,7 @@
 #include "zanj/pack.hpp"
 #include "zip/zip_directory.hpp"
 
-namespace zanj {
+namespace zanj::pack {
 
 /// A member copied from another archive (an .npz), streamed.
 struct ArchiveMemberSource {
@@ -38,7 +38,7 @@ struct FileSliceSource {
   std::string path;
   std::string header;  ///< the .npy header
   std::uint64_t offset = 0, bytes = 0;
-  std::shared_ptr<const ByteSource> file;  ///< the bytes, when `path` names no file on disk (a URL, stdin)
+  std::shared_ptr<const io::ByteSource> file;  ///< the bytes, when `path` names no file on disk (a URL, stdin)
 };
 /// Members of an archive that is read front to back only (a tar: archive_input.hpp), handed
 /// out in whatever order they are asked for.
@@ -128,7 +128,7 @@ class ExternalRegistry {
 /// The reference node of an array stored as member `member` from an .npy header, with its
 /// externals_info entry registered (what the reference writes for a numpy array, or with
 /// `torch` for a tensor: "torch.Tensor:external" and a "torch." dtype).
-Json external_array_node(const std::string& member, const NpyHeader& h, ExternalRegistry& externals,
+Json external_array_node(const std::string& member, const array::NpyHeader& h, ExternalRegistry& externals,
                          const JsonArray& path, bool torch = false);
 
 /// The "zanj_cfg" the reference writes, for these settings (`compress` is the ZIP method).
@@ -141,10 +141,10 @@ Json make_meta(Json zanj_cfg, Json sysinfo, Json externals_info, double timestam
 double now_timestamp();
 
 /// The header of an .npy file, reading only its first bytes. Throws Error naming the file.
-NpyHeader read_npy_file_header(const FileSource& file, const NpyLimits& limits = {});
+array::NpyHeader read_npy_file_header(const io::FileSource& file, const NpyLimits& limits = {});
 /// Throws Error unless `size` is exactly the header plus the values it describes: anything
 /// else is a broken array the reference would fail on.
-void check_npy_size(const NpyHeader& header, std::uint64_t size, const std::string& what);
+void check_npy_size(const array::NpyHeader& header, std::uint64_t size, const std::string& what);
 /// Stream a file to `sink` in chunks of about 1 MiB (stops when the sink returns false).
 void read_file_chunks(const std::string& path, const ChunkSink& sink);
 /// A whole file as text (a JSON input); refuses files over `max_bytes`.
@@ -154,27 +154,35 @@ std::string read_text_file(const std::string& path, std::uint64_t max_bytes);
 /// "bool", "NoneType", "list", "dict".
 std::string_view python_type_name(const Json& value);
 
+}  // namespace zanj::pack
+
+namespace zanj {
+
 /// PackJob's private state.
 struct PackJob::Plan {
-  PackPlan plan;
+  pack::PackPlan plan;
 };
+
+}  // namespace zanj
+
+namespace zanj::pack {
 
 /// Plan the archive for an .npz already opened (from a URL, standard input): its arrays as a
 /// lone input's dict, as plan_pack plans a local one.
 PackPlan plan_npz(const std::shared_ptr<const Archive>& npz, const PackSettings& settings);
 /// The same for a .safetensors file's bytes, `name` naming them in messages.
-PackPlan plan_safetensors(const std::shared_ptr<const ByteSource>& bytes, const std::string& name,
+PackPlan plan_safetensors(const std::shared_ptr<const io::ByteSource>& bytes, const std::string& name,
                           const PackSettings& settings);
 /// Plan the archive for `inputs` (prepare_pack's plan; the tests look inside it).
 PackPlan plan_pack(const std::vector<PackInput>& inputs, const PackSettings& settings);
 /// Write a plan's archive to `sink`, empty (`name` for messages); the caller commits it. A
 /// plan whose recheck asks for another is refused (Error, internal): a sink cannot start over.
-PackSummary write_pack_to(const PackPlan& plan, ByteSink& sink, const std::string& name, const PackSettings& settings,
-                          const std::function<void(const PackProgress&)>& progress = {});
+PackSummary write_pack_to(const PackPlan& plan, io::ByteSink& sink, const std::string& name,
+                          const PackSettings& settings, const std::function<void(const PackProgress&)>& progress = {});
 /// Write a plan (write_pack of a PackJob).
 PackSummary write_pack(const PackPlan& plan, const std::string& out_path, const PackSettings& settings,
                        const std::function<void(const PackProgress&)>& progress = {});
 /// The JSON text of a ZANJ JSON member: tab-indented like the reference's json.dumps.
 std::string zanj_json_text(const Json& value);
 
-}  // namespace zanj
+}  // namespace zanj::pack

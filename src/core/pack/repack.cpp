@@ -18,7 +18,7 @@
 #include "pack/json_externalize.hpp"
 #include "json/json_view_access.hpp"
 
-namespace zanj {
+namespace zanj::pack {
 namespace {
 
 namespace fs = std::filesystem;
@@ -34,13 +34,14 @@ std::map<std::string, std::uint64_t> list_files(const std::string& dir, std::vec
     // Lexically: fs::relative would resolve symlinks and name their targets.
     const std::string name = it->path().lexically_relative(dir).generic_string();
     if (fs::is_directory(st)) continue;
-    if (fs::is_symlink(st)) throw Error(dir + ": '" + printable_name(name) + "' is a symbolic link; it is not packed");
-    if (!fs::is_regular_file(st)) throw Error(dir + ": '" + printable_name(name) + "' is not a regular file");
+    if (fs::is_symlink(st))
+      throw Error(dir + ": '" + zip::printable_name(name) + "' is a symbolic link; it is not packed");
+    if (!fs::is_regular_file(st)) throw Error(dir + ": '" + zip::printable_name(name) + "' is not a regular file");
     if (is_leftover_temp_name(it->path().filename().string())) {
-      notes.push_back("skipped '" + printable_name(name) + "', a temporary file left by an interrupted run");
+      notes.push_back("skipped '" + zip::printable_name(name) + "', a temporary file left by an interrupted run");
       continue;
     }
-    if (auto why = member_name_problem(name)) throw Error(dir + ": '" + printable_name(name) + "': " + *why);
+    if (auto why = zip::member_name_problem(name)) throw Error(dir + ": '" + zip::printable_name(name) + "': " + *why);
     files[name] = static_cast<std::uint64_t>(it->file_size(ec));
   }
   if (ec) throw Error(dir + ": " + ec.message(), Exit::usage);
@@ -61,7 +62,7 @@ struct ObjectReference {
 std::vector<ObjectReference> object_references(Json& root) {
   std::vector<ObjectReference> out;
   std::vector<NodeKind> kinds;  // of the nodes from the root down to the one visited
-  walk_tree(root, {}, [&](const TreeVisit& v) {
+  object::walk_tree(root, {}, [&](const TreeVisit& v) {
     kinds.resize(v.depth);
     kinds.push_back(v.node.kind);
     if (!v.node.is_reference() && !(v.node.array && v.node.array->external())) return true;
@@ -74,7 +75,7 @@ std::vector<ObjectReference> object_references(Json& root) {
       }
     }
     // `root` is ours to change: the walker only hands out const views of it.
-    out.push_back({const_cast<Json*>(json_ptr(v.node.json)), v.node, v.segments(), std::move(path)});
+    out.push_back({const_cast<Json*>(json::json_ptr(v.node.json)), v.node, v.segments(), std::move(path)});
     return true;
   });
   return out;
@@ -93,10 +94,10 @@ bool set_key(JsonObject& object, const std::string& key, Json value) {
 }
 
 /// Bring an external array node in line with its (maybe edited) .npy header; true if changed.
-bool update_array_node(JsonObject& node, const ArrayNode& array, const NpyHeader& h) {
+bool update_array_node(JsonObject& node, const ArrayNode& array, const array::NpyHeader& h) {
   bool changed = set_key(node, "shape", shape_json(h.shape));
-  const Result<Dtype> dtype = read_dtype_name(array.dtype);
-  if (!dtype || !dtypes_compatible(*dtype, h.dtype))
+  const base::Result<array::Dtype> dtype = array::read_dtype_name(array.dtype);
+  if (!dtype || !array::dtypes_compatible(*dtype, h.dtype))
     changed |= set_key(node, "dtype", array.torch ? "torch." + h.dtype.numpy_name() : h.dtype.numpy_name());
   changed |= set_key(node, "n_elements", h.element_count());
   return changed;
@@ -105,9 +106,9 @@ bool update_array_node(JsonObject& node, const ArrayNode& array, const NpyHeader
 /// Lines of a .jsonl file and its first value (what the reference records as len(data), data[0]).
 JsonlStats jsonl_file_stats(const std::string& path, const ResourceLimits& limits) {
   JsonlStats stats;
-  JsonlLineSplitter lines(
+  array::JsonlLineSplitter lines(
       [&](std::uint64_t index, std::string_view line) {
-        if (index == 0) stats.first = parse_json(line, path + " line 1", JsonLimits{limits.max_json_depth});
+        if (index == 0) stats.first = json::parse_json(line, path + " line 1", json::JsonLimits{limits.max_json_depth});
         return true;
       },
       limits.max_jsonl_line_bytes, path, limits.max_jsonl_rows);
@@ -132,9 +133,9 @@ class DirectoryTree final : public PackTree {
   std::string text(const std::string& file, std::uint64_t max_bytes) override {
     return read_text_file(path_of(file), max_bytes);
   }
-  std::optional<NpyHeader> npy_header(const std::string& file, const NpyLimits& limits) override {
-    const FileSource source(path_of(file));
-    const NpyHeader h = read_npy_file_header(source, limits);
+  std::optional<array::NpyHeader> npy_header(const std::string& file, const NpyLimits& limits) override {
+    const io::FileSource source(path_of(file));
+    const array::NpyHeader h = read_npy_file_header(source, limits);
     check_npy_size(h, source.size(), source.path());
     return h;
   }
@@ -156,11 +157,12 @@ class Repacker {
     if (!tree_.has_main())
       throw Error(dir_ + ": no __zanj__.json (not a directory made by `zanj extract`)", Exit::usage);
     files_ = tree_.files(plan_.notes);
-    const JsonLimits json_limits{settings_.limits.max_json_depth};
+    const json::JsonLimits json_limits{settings_.limits.max_json_depth};
     std::string main_text = tree_.text(main_name_, settings_.limits.max_json_bytes);
-    plan_.root = parse_json(main_text, path_of(main_name_), json_limits);
+    plan_.root = json::parse_json(main_text, path_of(main_name_), json_limits);
     if (files_.count(meta_name_))
-      meta_ = parse_json(tree_.text(meta_name_, settings_.limits.max_json_bytes), path_of(meta_name_), json_limits);
+      meta_ =
+          json::parse_json(tree_.text(meta_name_, settings_.limits.max_json_bytes), path_of(meta_name_), json_limits);
     if (const Json* old = meta_ ? meta_->find("externals_info") : nullptr; old && old->is_object())
       for (auto& [member, entry] : const_cast<Json*>(old)->as_object()) old_info_.emplace(member, &entry);
 
@@ -185,7 +187,7 @@ class Repacker {
   bool place_reference(ObjectReference& ref) {
     const std::string& member = ref.node.member();
     if (!files_.count(member))
-      throw Error(dir_ + ": the reference at '" + join_path(ref.segments) + "' names '" + printable_name(member) +
+      throw Error(dir_ + ": the reference at '" + join_path(ref.segments) + "' names '" + zip::printable_name(member) +
                   "', which is not in the directory");
     JsonObject& node = ref.json->as_object();
     const auto old = old_info_.find(member);
@@ -195,7 +197,8 @@ class Repacker {
         if (k != "item_type" && k != "path") entry.emplace_back(k, std::move(v));
     bool changed = false;
     if (ref.node.array) {
-      const std::optional<NpyHeader> h = tree_.npy_header(member, NpyLimits{settings_.limits.max_npy_header_bytes});
+      const std::optional<array::NpyHeader> h =
+          tree_.npy_header(member, NpyLimits{settings_.limits.max_npy_header_bytes});
       const std::vector<std::uint64_t>& shape = h ? h->shape : ref.node.array->shape;
       if (h) changed = update_array_node(node, *ref.node.array, *h);
       if (!shape.empty()) set_key(entry, "len(data)", shape.front());
@@ -222,7 +225,8 @@ class Repacker {
       for (auto& [member, entry] : const_cast<Json*>(old)->as_object()) {  // in its order; moved from
         if (info_index_.count(member)) continue;
         if (!files_.count(member)) {
-          plan_.notes.push_back("dropped the externals_info entry for '" + printable_name(member) + "': no such file");
+          plan_.notes.push_back("dropped the externals_info entry for '" + zip::printable_name(member) +
+                                "': no such file");
           continue;
         }
         info_index_.emplace(member, info_.size());
@@ -239,10 +243,11 @@ class Repacker {
   /// Members referenced from the meta (handler code stored apart) come after the object's.
   void place_meta_references() {
     if (!meta_) return;
-    for (const Reference& ref : collect_references(*meta_)) {
+    for (const Reference& ref : object::collect_references(*meta_)) {
       const std::string& member = ref.node.member();
       if (!files_.count(member)) {
-        plan_.notes.push_back("the meta refers to '" + printable_name(member) + "', which is not in the directory");
+        plan_.notes.push_back("the meta refers to '" + zip::printable_name(member) +
+                              "', which is not in the directory");
       } else if (placed_.insert(member).second) {
         plan_.members.push_back({member, tree_.source(member), files_.at(member)});
       }
@@ -308,4 +313,4 @@ PackPlan plan_repack(const std::string& dir, const PackSettings& settings) {
   return plan_repack(tree, settings);
 }
 
-}  // namespace zanj
+}  // namespace zanj::pack

@@ -13,7 +13,7 @@
 #include "zanj/pack.hpp"
 #include "pack/pack_plan.hpp"
 
-namespace zanj {
+namespace zanj::pack {
 
 /// A .jsonl file's line count and first value: what the reference records as len(data) and
 /// data[0].
@@ -39,7 +39,7 @@ class PackTree {
   virtual std::string text(const std::string& file, std::uint64_t max_bytes) = 0;
   /// A file's .npy header, checked against its size (check_npy_size); nothing when it is not
   /// known yet (an archive streamed in one pass): the object's node is taken at its word.
-  virtual std::optional<NpyHeader> npy_header(const std::string& file, const NpyLimits& limits) = 0;
+  virtual std::optional<array::NpyHeader> npy_header(const std::string& file, const NpyLimits& limits) = 0;
   /// A file's lines as JSON lines, within the limits' line length and line count; nothing when
   /// not known yet: the meta's entry is taken at its word.
   virtual std::optional<JsonlStats> jsonl_stats(const std::string& file, const ResourceLimits& limits) = 0;
@@ -69,4 +69,4 @@ PackPlan plan_repack(const std::string& dir, const PackSettings& settings);
 /// header is broken, or a name is unsafe.
 PackPlan plan_repack(PackTree& tree, const PackSettings& settings);
 
-}  // namespace zanj
+}  // namespace zanj::pack

@@ -9,7 +9,7 @@
 #include "json/json_parse.hpp"
 #include "zanj/json.hpp"
 
-namespace zanj {
+namespace zanj::pack {
 namespace {
 
 struct DtypeName {
@@ -33,23 +33,23 @@ constexpr std::array<DtypeName, 15> kDtypes{{
     {"F8_E5M2", ""},
 }};
 
-Failure bad(std::string why) { return Failure{std::move(why)}; }
+base::Failure bad(std::string why) { return base::Failure{std::move(why)}; }
 
 /// A name numpy would key an array by and JSON and terminals show intact: not empty, UTF-8,
 /// no control characters.
 std::optional<std::string> name_problem(const std::string& name) {
   if (name.empty()) return "a tensor has an empty name";
-  if (!is_valid_utf8(name)) return "a tensor name is not UTF-8";
+  if (!base::is_valid_utf8(name)) return "a tensor name is not UTF-8";
   std::uint32_t cp = 0;
   for (std::string_view rest = name; !rest.empty();) {
-    rest.remove_prefix(utf8_sequence(rest, cp));
+    rest.remove_prefix(base::utf8_sequence(rest, cp));
     if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F)) return "a tensor name holds a control character";
   }
   return std::nullopt;
 }
 
 /// One tensor's entry: exactly "dtype", "shape" and "data_offsets", each well-formed.
-Result<SafetensorsEntry> read_entry(const std::string& name, const Json& value, std::uint64_t data_start) {
+base::Result<SafetensorsEntry> read_entry(const std::string& name, const Json& value, std::uint64_t data_start) {
   const std::string what = "tensor '" + terminal_safe(name) + "'";
   if (!value.is_object()) return bad(what + ": its entry is not an object");
   const Json* dtype = value.find("dtype");
@@ -61,7 +61,7 @@ Result<SafetensorsEntry> read_entry(const std::string& name, const Json& value, 
   SafetensorsEntry e;
   e.name = name;
   e.dtype_name = dtype->as_string();
-  Result<Dtype> numpy = safetensors_numpy_dtype(e.dtype_name);
+  base::Result<array::Dtype> numpy = safetensors_numpy_dtype(e.dtype_name);
   if (!numpy) return bad(what + ": " + numpy.why());
   e.dtype = *numpy;
   if (!shape->is_array()) return bad(what + ": \"shape\" is not a list");
@@ -103,24 +103,24 @@ std::uint64_t little_endian_u64(const unsigned char* p) {
 
 }  // namespace
 
-Result<Dtype> safetensors_numpy_dtype(std::string_view name) {
+base::Result<array::Dtype> safetensors_numpy_dtype(std::string_view name) {
   for (const DtypeName& d : kDtypes) {
     if (d.name != name) continue;
     if (d.descr.empty())
       return bad("dtype " + std::string(name) + " has no numpy dtype; zanj cannot store it (convert it first)");
-    return read_descr(d.descr);
+    return array::read_descr(d.descr);
   }
   return bad("unknown dtype '" + terminal_safe(name) + "'");
 }
 
-bool looks_like_safetensors(const ByteSource& source) {
+bool looks_like_safetensors(const io::ByteSource& source) {
   if (source.size() < 9) return false;
   unsigned char head[9];
   source.read_at(0, head, sizeof head);
   return head[8] == '{' && little_endian_u64(head) <= source.size() - 8;
 }
 
-Result<SafetensorsContents> read_safetensors(const ByteSource& source, const SafetensorsLimits& limits) {
+base::Result<SafetensorsContents> read_safetensors(const io::ByteSource& source, const SafetensorsLimits& limits) {
   const std::uint64_t size = source.size();
   if (size < 8) return bad("too short for a safetensors file (" + std::to_string(size) + " bytes)");
   unsigned char prefix[8];
@@ -136,8 +136,8 @@ Result<SafetensorsContents> read_safetensors(const ByteSource& source, const Saf
   std::string text(static_cast<std::size_t>(header_bytes), '\0');
   source.read_at(8, text.data(), text.size());
   if (text.front() != '{') return bad("the header does not start with '{'");
-  JsonParseNotes notes;
-  Result<Json> parsed = read_json(text, "the header", JsonLimits{limits.max_json_depth}, &notes);
+  json::JsonParseNotes notes;
+  base::Result<Json> parsed = json::read_json(text, "the header", json::JsonLimits{limits.max_json_depth}, &notes);
   if (!parsed) return bad(parsed.why());
   if (!parsed->is_object()) return bad("the header is not a JSON object");
   if (notes.duplicate_keys != 0) return bad("the header names a key twice");
@@ -154,7 +154,7 @@ Result<SafetensorsContents> read_safetensors(const ByteSource& source, const Saf
       continue;
     }
     if (auto why = name_problem(name)) return bad(*why);
-    Result<SafetensorsEntry> entry = read_entry(name, value, data_start);
+    base::Result<SafetensorsEntry> entry = read_entry(name, value, data_start);
     if (!entry) return bad(entry.why());
     out.tensors.push_back(std::move(*entry));
   }
@@ -174,4 +174,4 @@ Result<SafetensorsContents> read_safetensors(const ByteSource& source, const Saf
   return out;
 }
 
-}  // namespace zanj
+}  // namespace zanj::pack

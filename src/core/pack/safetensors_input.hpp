@@ -15,7 +15,7 @@
 #include "base/result.hpp"
 #include "io/byte_source.hpp"
 
-namespace zanj {
+namespace zanj::pack {
 
 struct SafetensorsLimits {
   /// Most bytes the JSON header may have (the safetensors library's own bound is 100 MB).
@@ -26,7 +26,7 @@ struct SafetensorsLimits {
 struct SafetensorsEntry {
   std::string name;
   std::string dtype_name;  ///< as the header names it: "F32", "BOOL", ...
-  Dtype dtype;             ///< numpy's little-endian dtype for it
+  array::Dtype dtype;      ///< numpy's little-endian dtype for it
   std::vector<std::uint64_t> shape;
   std::uint64_t offset = 0;  ///< of its first byte, from the start of the file
   std::uint64_t bytes = 0;
@@ -39,13 +39,13 @@ struct SafetensorsContents {
 
 /// numpy's dtype for a safetensors dtype name, or why there is none: BF16 and the 8-bit floats
 /// have no numpy dtype (named in the reason), anything else is not a safetensors dtype.
-Result<Dtype> safetensors_numpy_dtype(std::string_view name);
+base::Result<array::Dtype> safetensors_numpy_dtype(std::string_view name);
 
 /// The header of `source`, checked against the whole file; the failure says what is wrong
 /// (without the file's name: the caller adds it).
-Result<SafetensorsContents> read_safetensors(const ByteSource& source, const SafetensorsLimits& limits = {});
+base::Result<SafetensorsContents> read_safetensors(const io::ByteSource& source, const SafetensorsLimits& limits = {});
 
 /// True when the first 9 bytes look like a safetensors file: a length, then '{'.
-bool looks_like_safetensors(const ByteSource& source);
+bool looks_like_safetensors(const io::ByteSource& source);
 
-}  // namespace zanj
+}  // namespace zanj::pack

@@ -12,7 +12,7 @@
 #include "pack/safetensors_input.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::pack {
 namespace {
 
 std::string metadata_value(const SafetensorsContents& contents, std::string_view key) {
@@ -25,20 +25,20 @@ std::string metadata_value(const SafetensorsContents& contents, std::string_view
 /// bytes held open (a URL, standard input).
 struct TensorBytes {
   std::string path;  ///< the file, or how messages name the bytes
-  std::shared_ptr<const ByteSource> source;
+  std::shared_ptr<const io::ByteSource> source;
 };
 
 /// The .npy member of one tensor, stored as `dtype` and `shape` (the tensor's own, or the
 /// complex array a --cast export turned into float pairs).
 PlannedMember tensor_member(const TensorBytes& in, const SafetensorsEntry& t, const std::string& member,
-                            const NpyHeader& h) {
-  std::string header = make_npy_header(h.dtype, false, h.shape);
+                            const array::NpyHeader& h) {
+  std::string header = array::make_npy_header(h.dtype, false, h.shape);
   const std::uint64_t size = header.size() + t.bytes;
   return {member, FileSliceSource{in.path, std::move(header), t.offset, t.bytes, in.source}, size};
 }
 
-NpyHeader tensor_header(const SafetensorsEntry& t) {
-  NpyHeader h;
+array::NpyHeader tensor_header(const SafetensorsEntry& t) {
+  array::NpyHeader h;
   h.dtype = t.dtype;
   h.shape = t.shape;
   return h;
@@ -69,7 +69,7 @@ class Restorer {
 
  private:
   std::optional<std::string> visit(Json& value, JsonArray& path) {
-    const Node node = classify(value);
+    const Node node = object::classify(value);
     if (node.kind == NodeKind::array && node.array->external()) return array(value, *node.array, path);
     if (node.is_reference())
       return "it refers to '" + terminal_safe(node.member()) + "', which a safetensors file does not hold";
@@ -98,14 +98,14 @@ class Restorer {
     if (found == by_name_.end()) return "it refers to '" + terminal_safe(node.member) + "', which is no tensor";
     if (!used_.insert(found->second).second) return "two arrays refer to '" + terminal_safe(node.member) + "'";
     const SafetensorsEntry& t = contents_.tensors[found->second];
-    NpyHeader h = tensor_header(t);
-    const Result<Dtype> recorded = read_dtype_name(node.dtype);
+    array::NpyHeader h = tensor_header(t);
+    const base::Result<array::Dtype> recorded = array::read_dtype_name(node.dtype);
     if (!recorded) return "array '" + terminal_safe(node.member) + "' has a dtype zanj does not know";
-    if (recorded->kind == DtypeKind::complex && t.dtype.kind == DtypeKind::floating &&
+    if (recorded->kind == array::DtypeKind::complex && t.dtype.kind == array::DtypeKind::floating &&
         recorded->itemsize == 2 * t.dtype.itemsize && !h.shape.empty() && h.shape.back() == 2) {
       // --cast stored complex values as (real, imaginary) pairs on a last axis of 2: the same bytes.
       h.shape.pop_back();
-      h.dtype = Dtype{DtypeKind::complex, recorded->itemsize, ByteOrder::little};
+      h.dtype = array::Dtype{array::DtypeKind::complex, recorded->itemsize, array::ByteOrder::little};
     }
     if (recorded->kind != h.dtype.kind || recorded->itemsize != h.dtype.itemsize)
       return "array '" + terminal_safe(node.member) + "' is recorded as " + node.dtype + " but stored as " +
@@ -135,7 +135,7 @@ Json flat_dict(const TensorBytes& in, const SafetensorsContents& contents, const
     JsonArray node_path = prefix;
     node_path.emplace_back(t.name);
     const std::string member = externals.name_for(node_path, "npy");
-    const NpyHeader h = tensor_header(t);
+    const array::NpyHeader h = tensor_header(t);
     dict.emplace_back(t.name, external_array_node(member, h, externals, node_path));
     members.push_back(tensor_member(in, t, member, h));
   }
@@ -146,21 +146,21 @@ Json flat_dict(const TensorBytes& in, const SafetensorsContents& contents, const
 
 namespace {
 
-SafetensorsPlan plan_tensors(const TensorBytes& in, const ByteSource& file, const JsonArray& prefix,
+SafetensorsPlan plan_tensors(const TensorBytes& in, const io::ByteSource& file, const JsonArray& prefix,
                              const PackSettings& settings, ExternalRegistry& externals,
                              std::vector<PlannedMember>& members) {
   const std::string& path = in.path;
   SafetensorsLimits limits;
   limits.max_header_bytes = std::min(limits.max_header_bytes, settings.limits.max_json_bytes);
   limits.max_json_depth = settings.limits.max_json_depth;
-  const Result<SafetensorsContents> read = read_safetensors(file, limits);
+  const base::Result<SafetensorsContents> read = read_safetensors(file, limits);
   if (!read) throw Error(path + ": " + read.why(), Exit::invalid);
   const SafetensorsContents& contents = *read;
   SafetensorsPlan plan;
   const std::string recorded = metadata_value(contents, kMainMember);
   if (prefix.empty() && metadata_value(contents, "format") == "zanj" && !recorded.empty()) {
-    Result<Json> object = read_json(recorded, path + ": __metadata__ " + std::string(kMainMember),
-                                    JsonLimits{settings.limits.max_json_depth});
+    base::Result<Json> object = json::read_json(recorded, path + ": __metadata__ " + std::string(kMainMember),
+                                                json::JsonLimits{settings.limits.max_json_depth});
     std::optional<std::string> why;
     if (!object) {
       why = object.why();
@@ -172,7 +172,7 @@ SafetensorsPlan plan_tensors(const TensorBytes& in, const ByteSource& file, cons
     if (!why) {
       plan.root = std::move(*object);
       const std::string meta_text = metadata_value(contents, kMetaMember);
-      Result<Json> meta = read_json(meta_text, "meta", JsonLimits{settings.limits.max_json_depth});
+      base::Result<Json> meta = json::read_json(meta_text, "meta", json::JsonLimits{settings.limits.max_json_depth});
       if (const Json* cfg = meta ? meta->find("zanj_cfg") : nullptr; cfg && cfg->is_object()) plan.zanj_cfg = *cfg;
       return plan;
     }
@@ -187,14 +187,14 @@ SafetensorsPlan plan_tensors(const TensorBytes& in, const ByteSource& file, cons
 
 SafetensorsPlan plan_safetensors(const std::string& path, const JsonArray& prefix, const PackSettings& settings,
                                  ExternalRegistry& externals, std::vector<PlannedMember>& members) {
-  const FileSource file(path);
+  const io::FileSource file(path);
   return plan_tensors(TensorBytes{path, nullptr}, file, prefix, settings, externals, members);
 }
 
-SafetensorsPlan plan_safetensors(const std::shared_ptr<const ByteSource>& bytes, const std::string& name,
+SafetensorsPlan plan_safetensors(const std::shared_ptr<const io::ByteSource>& bytes, const std::string& name,
                                  const JsonArray& prefix, const PackSettings& settings, ExternalRegistry& externals,
                                  std::vector<PlannedMember>& members) {
   return plan_tensors(TensorBytes{name, bytes}, *bytes, prefix, settings, externals, members);
 }
 
-}  // namespace zanj
+}  // namespace zanj::pack

@@ -10,7 +10,7 @@
 
 #include "pack/pack_plan.hpp"
 
-namespace zanj {
+namespace zanj::pack {
 
 struct SafetensorsPlan {
   Json root;                       ///< the object: restored, or {tensor name: array}
@@ -24,8 +24,8 @@ struct SafetensorsPlan {
 SafetensorsPlan plan_safetensors(const std::string& path, const JsonArray& prefix, const PackSettings& settings,
                                  ExternalRegistry& externals, std::vector<PlannedMember>& members);
 /// The same for bytes held open (a URL, standard input), `name` naming them in messages.
-SafetensorsPlan plan_safetensors(const std::shared_ptr<const ByteSource>& bytes, const std::string& name,
+SafetensorsPlan plan_safetensors(const std::shared_ptr<const io::ByteSource>& bytes, const std::string& name,
                                  const JsonArray& prefix, const PackSettings& settings, ExternalRegistry& externals,
                                  std::vector<PlannedMember>& members);
 
-}  // namespace zanj
+}  // namespace zanj::pack

@@ -5,7 +5,7 @@
 #include <exception>
 #include <tuple>
 
-namespace zanj {
+namespace zanj::remote {
 namespace {
 
 constexpr std::size_t kStreams = 8;  // readers followed at once (verify's threads, diff's two sides)
@@ -244,4 +244,4 @@ void BlockCache::evict() {
   }
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

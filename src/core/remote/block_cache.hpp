@@ -18,7 +18,7 @@
 
 #include "base/thread_pool.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
 class BlockCache {
  public:
@@ -94,7 +94,7 @@ class BlockCache {
   std::map<std::uint64_t, std::uint64_t>
       fetched_ever_;  // begin -> end, merged, never overlapping  // will_need: fetch exactly what was named
   // Last: destroyed (its prefetch finished) before the state it uses.
-  ThreadPool prefetcher_{1};
+  base::ThreadPool prefetcher_{1};
 };
 
-}  // namespace zanj
+}  // namespace zanj::remote

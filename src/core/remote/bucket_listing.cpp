@@ -13,7 +13,7 @@
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 namespace {
 
 // A listing is one more request per thousand names; a bucket with this many pages under one
@@ -61,7 +61,7 @@ std::string xml_decode(std::string_view text) {
     else if (entity == "apos")
       out += '\'';
     else if (const std::optional<char32_t> code = character_reference(entity))
-      append_utf8(out, *code);
+      base::append_utf8(out, *code);
     else
       out += text.substr(i, end - i + 1);  // not an entity S3 writes: kept as it is
     i = end;
@@ -103,7 +103,7 @@ ListingPage parse_s3_listing(const std::string& xml) {
 }
 
 ListingPage parse_gcs_listing(const std::string& json) {
-  const Result<Json> answer = read_json(json, "listing");
+  const base::Result<Json> answer = json::read_json(json, "listing");
   if (!answer || !answer->is_object()) throw Error("the listing is not a JSON object", Exit::usage);
   ListingPage page;
   if (const Json* items = answer->find("items"); items && items->is_array())
@@ -173,4 +173,4 @@ std::vector<std::string> list_bucket(const RemoteUrl& bucket, const std::string&
   return names;
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -10,7 +10,7 @@
 #include "remote/url.hpp"
 #include "zanj/archive.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
 /// Every object name of `bucket.bucket` that starts with `prefix`, in the store's order (S3 and
 /// GCS both list in byte order), asking for at most `page_size` names per request (1 to 1000).
@@ -31,4 +31,4 @@ ListingPage parse_s3_listing(const std::string& xml);
 /// Error(Exit::usage) when it is not such an answer.
 ListingPage parse_gcs_listing(const std::string& json);
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-namespace zanj {
+namespace zanj::remote {
 
 bool is_key_pattern(std::string_view key) { return key.find_first_of("*?") != std::string_view::npos; }
 
@@ -47,4 +47,4 @@ bool key_matches(std::string_view pattern, std::string_view key) {
   return matched[n];
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

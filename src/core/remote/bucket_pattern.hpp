@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace zanj {
+namespace zanj::remote {
 
 /// Whether `key` holds `*` or `?`: an object name that is a pattern, to be listed.
 bool is_key_pattern(std::string_view key);
@@ -17,4 +17,4 @@ std::string_view pattern_literal_prefix(std::string_view pattern);
 /// Whether the whole of `key` matches `pattern`.
 bool key_matches(std::string_view pattern, std::string_view key);
 
-}  // namespace zanj
+}  // namespace zanj::remote

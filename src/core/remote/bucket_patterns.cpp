@@ -11,8 +11,8 @@
 namespace zanj {
 namespace {
 
-unsigned page_size(const Environment& environment) {
-  const std::string text = variable(environment, "ZANJ_LIST_PAGE_SIZE");
+unsigned page_size(const remote::Environment& environment) {
+  const std::string text = remote::variable(environment, "ZANJ_LIST_PAGE_SIZE");
   if (text.empty()) return 1000;
   unsigned size = 0;
   for (const char c : text) {
@@ -35,23 +35,23 @@ bool is_bucket_pattern(std::string_view operand) {
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (scheme != "s3://" && scheme != "gs://") return false;
   const std::size_t slash = operand.find('/', 5);
-  return slash != std::string_view::npos && is_key_pattern(operand.substr(slash + 1));
+  return slash != std::string_view::npos && remote::is_key_pattern(operand.substr(slash + 1));
 }
 
 std::vector<std::string> expand_bucket_pattern(const std::string& pattern, const RemoteOptions& options) {
-  const auto url = parse_remote_url(pattern);
-  if (!url || (url->scheme != RemoteUrl::Scheme::s3 && url->scheme != RemoteUrl::Scheme::gs))
-    throw Error(without_credentials(pattern) + ": not an s3:// or gs:// pattern", Exit::usage);
-  const Environment environment = [](const char* name) { return std::getenv(name); };
-  const std::string prefix(pattern_literal_prefix(url->key));
+  const auto url = remote::parse_remote_url(pattern);
+  if (!url || (url->scheme != remote::RemoteUrl::Scheme::s3 && url->scheme != remote::RemoteUrl::Scheme::gs))
+    throw Error(remote::without_credentials(pattern) + ": not an s3:// or gs:// pattern", Exit::usage);
+  const remote::Environment environment = [](const char* name) { return std::getenv(name); };
+  const std::string prefix(remote::pattern_literal_prefix(url->key));
   std::vector<std::string> names =
-      list_bucket(*url, prefix, url->display, environment, options, page_size(environment));
+      remote::list_bucket(*url, prefix, url->display, environment, options, page_size(environment));
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
-  const std::string scheme = url->scheme == RemoteUrl::Scheme::s3 ? "s3://" : "gs://";
+  const std::string scheme = url->scheme == remote::RemoteUrl::Scheme::s3 ? "s3://" : "gs://";
   std::vector<std::string> urls;
   for (const std::string& name : names)
-    if (key_matches(url->key, name)) {
+    if (remote::key_matches(url->key, name)) {
       std::string matched = scheme;
       matched += url->bucket;
       matched += '/';

@@ -4,7 +4,7 @@ namespace zanj {
 
 std::shared_ptr<CredentialCache> make_credential_cache() { return std::make_shared<CredentialCache>(); }
 
-SharedCredentials CredentialCache::get(std::string_view kind, const Resolve& resolve) {
+remote::SharedCredentials CredentialCache::get(std::string_view kind, const Resolve& resolve) {
   Slot* slot = nullptr;
   {
     std::lock_guard lock(mutex_);
@@ -17,8 +17,8 @@ SharedCredentials CredentialCache::get(std::string_view kind, const Resolve& res
   return *slot->credentials;
 }
 
-SharedCredentials shared_credentials(const RemoteOptions& options, std::string_view kind,
-                                     const CredentialCache::Resolve& resolve) {
+remote::SharedCredentials remote::shared_credentials(const RemoteOptions& options, std::string_view kind,
+                                                     const CredentialCache::Resolve& resolve) {
   return options.credential_cache ? options.credential_cache->get(kind, resolve) : resolve();
 }
 

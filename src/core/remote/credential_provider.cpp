@@ -5,7 +5,7 @@
 #include "remote/credentials_gcp.hpp"  // tried_note
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 namespace {
 
 using namespace std::chrono_literals;
@@ -138,4 +138,4 @@ int CredentialProvider::refreshes() const {
   return refreshes_;
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

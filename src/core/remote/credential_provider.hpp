@@ -20,7 +20,7 @@
 
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
 using CredentialTime = std::chrono::system_clock::time_point;
 /// What time it is; the system clock in the program, a variable in the tests.
@@ -99,4 +99,4 @@ class CredentialProvider {
   int refreshes_ = 0;
 };
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -10,7 +10,7 @@
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 namespace {
 
 constexpr double kLocalConnectTimeout = 1;  // seconds: metadata endpoints answer at once or never
@@ -31,17 +31,17 @@ Ini parse_ini(const std::string& text) {
   std::size_t at = 0;
   while (at < text.size()) {
     const std::size_t end = std::min(text.find('\n', at), text.size());
-    const std::string line = std::string(trim_line(std::string_view(text).substr(at, end - at)));
+    const std::string line = std::string(base::trim_line(std::string_view(text).substr(at, end - at)));
     at = end + 1;
     if (line.empty() || line[0] == '#' || line[0] == ';') continue;
     if (line.front() == '[' && line.back() == ']') {
-      section = std::string(trim_line(std::string_view(line).substr(1, line.size() - 2)));
+      section = std::string(base::trim_line(std::string_view(line).substr(1, line.size() - 2)));
       sections[section];
       continue;
     }
     if (const std::size_t equals = line.find('='); equals != std::string::npos && !section.empty())
-      sections[section][std::string(trim_line(std::string_view(line).substr(0, equals)))] =
-          std::string(trim_line(std::string_view(line).substr(equals + 1)));
+      sections[section][std::string(base::trim_line(std::string_view(line).substr(0, equals)))] =
+          std::string(base::trim_line(std::string_view(line).substr(equals + 1)));
   }
   return sections;
 }
@@ -84,7 +84,7 @@ std::string xml_value(const std::string& xml, const std::string& tag) {
   const std::size_t start = open + tag.size() + 2;
   const std::size_t close = xml.find("</" + tag + ">", start);
   return close == std::string::npos ? std::string()
-                                    : std::string(trim_line(std::string_view(xml).substr(start, close - start)));
+                                    : std::string(base::trim_line(std::string_view(xml).substr(start, close - start)));
 }
 
 void log_reply(const RemoteOptions& options, const std::string& method, const std::string& display,
@@ -116,7 +116,7 @@ std::optional<AwsCredentials> web_identity(const Environment& environment, const
   call.headers = {"Content-Type: application/x-www-form-urlencoded", "Accept: application/xml"};
   call.body = "Action=AssumeRoleWithWebIdentity&Version=2011-06-15&RoleArn=" + percent_encode(role) +
               "&RoleSessionName=" + percent_encode(session) +
-              "&WebIdentityToken=" + percent_encode(std::string(trim_line(*token)));
+              "&WebIdentityToken=" + percent_encode(std::string(base::trim_line(*token)));
   const HttpReply reply = http_call(call, options);
   log_reply(options, "POST", call.display + " AssumeRoleWithWebIdentity", reply);
   if (reply.status == 0) aws_fail(source, "STS (" + call.display + ") did not answer: " + reply.problem);
@@ -191,7 +191,7 @@ std::optional<AwsCredentials> container(const Environment& environment, const Re
   if (const std::string file = variable(environment, "AWS_CONTAINER_AUTHORIZATION_TOKEN_FILE"); !file.empty()) {
     const auto text = read_small_file(file);
     if (!text) aws_fail(source, file + ": no such file");
-    authorization = std::string(trim_line(*text));
+    authorization = std::string(base::trim_line(*text));
   }
   if (!authorization.empty()) call.headers.push_back("Authorization: " + authorization);
   const HttpReply reply = http_call(call, options);
@@ -227,7 +227,7 @@ std::optional<AwsCredentials> instance_metadata(const Environment& environment, 
     miss = SourceMiss{source, reply.status ? http_status_text(reply.status) : "no answer"};
     return std::nullopt;
   }
-  const std::string session = std::string(trim_line(reply.body));
+  const std::string session = std::string(base::trim_line(reply.body));
   call.method = "GET";
   call.headers = {"X-aws-ec2-metadata-token: " + session};
   call.url = endpoint + "/latest/meta-data/iam/security-credentials/";
@@ -240,7 +240,7 @@ std::optional<AwsCredentials> instance_metadata(const Environment& environment, 
   }
   if (reply.status != 200)
     aws_fail(source, reply.status ? "it answered " + http_status_text(reply.status) : reply.problem);
-  const std::string role = std::string(trim_line(std::string_view(reply.body).substr(0, reply.body.find('\n'))));
+  const std::string role = std::string(base::trim_line(std::string_view(reply.body).substr(0, reply.body.find('\n'))));
   if (role.empty() || role.find('/') != std::string::npos) aws_fail(source, "it names no instance role");
   call.url += percent_encode(role);
   call.display = call.url;
@@ -273,7 +273,7 @@ AwsCredentials aws_sts_answer(const std::string& xml, const std::string& source)
 /// {"AccessKeyId", "SecretAccessKey", "Token", "Expiration"} as the container endpoint and IMDS answer.
 AwsCredentials aws_json_answer(const std::string& body, const std::string& source) {
   AwsCredentials out;
-  const Result<Json> answer = read_json(body, "answer");
+  const base::Result<Json> answer = json::read_json(body, "answer");
   if (!answer) aws_fail(source, "the answer is not valid JSON");
   out.access_key_id = answer->string_at("AccessKeyId");
   out.secret_access_key = answer->string_at("SecretAccessKey");
@@ -353,4 +353,4 @@ AwsCredentials aws_credentials_again(const AwsCredentials& previous, const Envir
   return *fresh;
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -22,7 +22,7 @@
 #include "remote/environment.hpp"
 #include "zanj/archive.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
 /// Where credentials came from (the numbers above).
 enum class AwsSource { anonymous, environment, web_identity, shared_files, container, instance_metadata };
@@ -60,4 +60,4 @@ AwsCredentials aws_json_answer(const std::string& body, const std::string& sourc
 /// The region of profile AWS_PROFILE (else "default") in the config file, or "".
 std::string aws_profile_region(const Environment& environment);
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -11,7 +11,7 @@
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 namespace {
 
 constexpr const char* kDefaultTokenUri = "https://oauth2.googleapis.com/token";
@@ -29,7 +29,7 @@ constexpr double kMetadataTimeout = 5;
 /// A JSON document from a credentials file or a token endpoint. The parser's message could
 /// quote the text (a secret), so it is replaced.
 Json parse_private_json(const std::string& text, const std::string& source, const std::string& what) {
-  Result<Json> value = read_json(text, what);
+  base::Result<Json> value = json::read_json(text, what);
   if (!value) gcp_fail(source, what + " is not valid JSON");  // the parser's own words are never shown
   if (!value->is_object()) gcp_fail(source, what + " is not a JSON object");
   return std::move(*value);
@@ -37,7 +37,7 @@ Json parse_private_json(const std::string& text, const std::string& source, cons
 
 /// An OAuth error code ("invalid_grant") is safe to show; anything else in the body may not be.
 std::string oauth_error(const std::string& body) {
-  const Result<Json> value = read_json(body, "response");
+  const base::Result<Json> value = json::read_json(body, "response");
   if (!value) return "";
   const std::string_view code = value->string_at("error");
   if (!code.empty() && code.size() < 64 &&
@@ -272,4 +272,4 @@ GcpCredentials gcp_credentials_again(const GcpCredentials& previous, const Envir
   return std::move(*fresh);
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -22,7 +22,7 @@
 #include "remote/environment.hpp"
 #include "zanj/archive.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
 /// Where the token came from (the numbers above).
 enum class GcpSource { anonymous, environment, credentials_file, gcloud_file, metadata_server };
@@ -67,4 +67,4 @@ struct SourceMiss {
 /// "(credentials tried: A: ...; B: ...)": appended to 401 and 403 errors.
 std::string tried_note(const std::vector<std::string>& tried, const std::string& used);
 
-}  // namespace zanj
+}  // namespace zanj::remote

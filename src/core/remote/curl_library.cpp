@@ -5,13 +5,13 @@
 #include "base/shared_library.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 namespace {
 
 constexpr unsigned kOldestVersion = 0x074b00;  // 7.75.0: CURLOPT_AWS_SIGV4
 
 CurlLibrary open_curl() {
-  const SharedLibrary& so = SharedLibrary::load("remote archives", {"libcurl.so.4"});
+  const base::SharedLibrary& so = base::SharedLibrary::load("remote archives", {"libcurl.so.4"});
   CurlLibrary curl{};
   curl.easy_init = so.symbol<decltype(curl_easy_init)>("curl_easy_init");
   curl.easy_cleanup = so.symbol<decltype(curl_easy_cleanup)>("curl_easy_cleanup");
@@ -37,6 +37,6 @@ CurlLibrary open_curl() {
 
 }  // namespace
 
-const CurlLibrary& curl_library() { return load_table_once<CurlLibrary, open_curl>(); }
+const CurlLibrary& curl_library() { return base::load_table_once<CurlLibrary, open_curl>(); }
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -4,7 +4,7 @@
 // these pointers, looked up once.
 #include <curl/curl.h>
 
-namespace zanj {
+namespace zanj::remote {
 
 struct CurlLibrary {
   decltype(&curl_easy_init) easy_init;
@@ -24,4 +24,4 @@ struct CurlLibrary {
 /// installed, or when it is older than 7.75 (no AWS SigV4 signing).
 const CurlLibrary& curl_library();
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-namespace zanj {
+namespace zanj::remote {
 namespace {
 
 constexpr long kMaxRedirects = 5;
@@ -74,4 +74,4 @@ void set_up_curl(CURL* handle, const CurlSetup& setup, const RemoteOptions& opti
   if (setup.error) curl.easy_setopt(handle, CURLOPT_ERRORBUFFER, setup.error);
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

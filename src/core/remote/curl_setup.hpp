@@ -11,7 +11,7 @@
 #include "remote/curl_library.hpp"
 #include "zanj/archive.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
 /// A libcurl header list, freed when it goes.
 class CurlHeaders {
@@ -52,4 +52,4 @@ double seconds_left(const RemoteOptions& options);
 /// "the --deadline of N s passed": the message once seconds_left() is spent.
 std::string deadline_passed(const RemoteOptions& options);
 
-}  // namespace zanj
+}  // namespace zanj::remote

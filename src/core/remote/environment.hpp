@@ -5,7 +5,7 @@
 #include <initializer_list>
 #include <string>
 
-namespace zanj {
+namespace zanj::remote {
 
 /// Looks environment variables up; std::getenv in the program, a table in the tests.
 using Environment = std::function<const char*(const char* name)>;
@@ -23,4 +23,4 @@ inline std::string first_set(const Environment& environment, std::initializer_li
   return {};
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -7,7 +7,7 @@
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 namespace {
 
 RequestCredentials request_credentials(const GcpCredentials& credentials, CredentialTime now) {
@@ -76,7 +76,7 @@ FetchTarget gcs_fetch_target(const RemoteUrl& url, const Environment& environmen
   if (reply.status == 401 || reply.status == 403)
     fail(http_status_text(reply.status) + target.credentials->auth_note());
   if (reply.status != 200) fail(http_status_text(reply.status));
-  const Result<Json> metadata = read_json(reply.body, "metadata");
+  const base::Result<Json> metadata = json::read_json(reply.body, "metadata");
   const std::string generation = metadata ? std::string(metadata->string_at("generation")) : std::string();
   if (generation.empty() || generation.find_first_not_of("0123456789") != std::string::npos)
     fail("the object's metadata names no generation");
@@ -84,4 +84,4 @@ FetchTarget gcs_fetch_target(const RemoteUrl& url, const Environment& environmen
   return target;
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -12,7 +12,7 @@
 #include "remote/range_fetcher.hpp"
 #include "remote/url.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
 /// STORAGE_EMULATOR_HOST (as Google's client libraries read it; "host:port" gets http://),
 /// else https://storage.googleapis.com; no trailing slash.
@@ -33,4 +33,4 @@ std::shared_ptr<CredentialProvider> gcs_credential_provider(const std::string& w
 /// Error(display + ": ...", Exit::usage); a 401 or 403 names the credential sources tried.
 FetchTarget gcs_fetch_target(const RemoteUrl& url, const Environment& environment, const RemoteOptions& options);
 
-}  // namespace zanj
+}  // namespace zanj::remote

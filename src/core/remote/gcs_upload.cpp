@@ -8,7 +8,7 @@
 #include "remote/upload_common.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 namespace {
 
 constexpr std::size_t kChunkUnit = 256 << 10;  // GCS: every chunk but the last a multiple of this
@@ -79,7 +79,7 @@ void GcsUpload::write(std::string_view bytes) {
     if (chunk_ > kOverlappedChunk) {
       send(sending_, false);
     } else {
-      if (!sender_) sender_ = std::make_unique<ThreadPool>(1);
+      if (!sender_) sender_ = std::make_unique<base::ThreadPool>(1);
       sender_->submit([this] { send(sending_, false); });  // its failure: rethrown by wait()
     }
   }
@@ -132,7 +132,7 @@ OutputObject GcsUpload::commit() {
   const std::string body = send(buffer_, true);
   done_ = true;
   OutputObject object;
-  if (const Result<Json> metadata = read_json(body, "metadata"))
+  if (const base::Result<Json> metadata = json::read_json(body, "metadata"))
     object.generation = std::string(metadata->string_at("generation"));
   return object;
 }
@@ -157,4 +157,4 @@ void GcsUpload::cancel() noexcept {
   done_ = true;
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -17,9 +17,9 @@
 #include "remote/credential_provider.hpp"
 #include "remote/url.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
-class GcsUpload final : public ByteSink {
+class GcsUpload final : public io::ByteSink {
  public:
   /// Find credentials and open the session (with --no-clobber, ifGenerationMatch=0: an
   /// existing object answers 412). Throws Error.
@@ -36,7 +36,7 @@ class GcsUpload final : public ByteSink {
   void wait_for_sender();
   void cancel() noexcept;
 
-  InterruptDeferral deferral_;  // first: the pending signal is raised after the cancel
+  io::InterruptDeferral deferral_;  // first: the pending signal is raised after the cancel
   RemoteUrl url_;
   OutputOptions options_;
   std::shared_ptr<CredentialProvider> credentials_;  // the bearer token, refreshed as the upload goes on
@@ -46,7 +46,7 @@ class GcsUpload final : public ByteSink {
   std::uint64_t offset_ = 0;  ///< bytes the server has kept (the sender's while one runs)
   std::size_t chunk_;
   bool done_ = false;
-  std::unique_ptr<ThreadPool> sender_;  // last: its worker stops before the members it uses
+  std::unique_ptr<base::ThreadPool> sender_;  // last: its worker stops before the members it uses
 };
 
-}  // namespace zanj
+}  // namespace zanj::remote

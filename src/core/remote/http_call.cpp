@@ -12,7 +12,7 @@
 #include "remote/curl_library.hpp"
 #include "remote/curl_setup.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 namespace {
 
 constexpr std::size_t kMaxBody = 1 << 20;
@@ -39,21 +39,21 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   if (line.substr(0, 5) == "HTTP/") {
     reply.headers.clear();
   } else if (const std::size_t colon = line.find(':'); colon != std::string_view::npos) {
-    std::string name(trim_line(line.substr(0, colon)));
+    std::string name(base::trim_line(line.substr(0, colon)));
     std::transform(name.begin(), name.end(), name.begin(),
                    [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    reply.headers.emplace_back(std::move(name), std::string(trim_line(line.substr(colon + 1))));
+    reply.headers.emplace_back(std::move(name), std::string(base::trim_line(line.substr(colon + 1))));
   }
   return size * count;
 }
 
 /// Ends a transfer once an interrupt is pending (an upload then cancels itself).
 int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
-  return *static_cast<const bool*>(user) || !interrupt_pending() ? 0 : 1;
+  return *static_cast<const bool*>(user) || !io::interrupt_pending() ? 0 : 1;
 }
 
 struct UploadReader {
-  const ByteSource* source;
+  const io::ByteSource* source;
   std::uint64_t offset = 0;
 };
 
@@ -116,7 +116,7 @@ HttpReply perform_once(const HttpCall& call, const RemoteOptions& options) {
   }
   if (code != CURLE_OK) {
     reply.status = 0;
-    reply.problem = std::string(error[0] ? trim_line(error) : std::string_view(curl.easy_strerror(code)));
+    reply.problem = std::string(error[0] ? base::trim_line(error) : std::string_view(curl.easy_strerror(code)));
     return reply;
   }
   curl.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &reply.status);
@@ -184,7 +184,7 @@ HttpReply http_call(const HttpCall& call, const RemoteOptions& options) {
                             reply.problem.find("longer than") == std::string::npos) ||
                            reply.status == 429 || (reply.status >= 500 && reply.status <= 504);
     if (!transient || failures >= options.retries || call.total_timeout > 0 ||
-        (interrupt_pending() && !call.despite_interrupt))
+        (io::interrupt_pending() && !call.despite_interrupt))
       return reply;
     std::this_thread::sleep_for(std::chrono::milliseconds(100 << std::min(failures, 6)));
   }
@@ -237,4 +237,4 @@ std::string http_status_text(long status) {
   }
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -11,7 +11,7 @@
 #include "remote/curl_setup.hpp"  // seconds_left, deadline_passed
 #include "zanj/archive.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
 struct HttpCall {
   std::string method = "GET";        ///< GET, POST, PUT or DELETE
@@ -22,7 +22,7 @@ struct HttpCall {
   double connect_timeout = 0;        ///< seconds; 0: the options' --connect-timeout
   double total_timeout = 0;          ///< seconds for the whole exchange; 0: none beyond --idle-timeout
   /// Sent with PUT instead of `body` when set (uploads: a staged file, a part), read from 0.
-  const ByteSource* upload = nullptr;
+  const io::ByteSource* upload = nullptr;
   /// S3: CURLOPT_AWS_SIGV4's value and "KEY_ID:SECRET" (s3_address.hpp); empty: unsigned.
   std::string sigv4, user_password;
   /// When set, each attempt is signed or authorized with its current credentials (their
@@ -56,4 +56,4 @@ std::string percent_encode(std::string_view text, std::string_view keep = {});
 /// "HTTP 404 Not Found" and the like.
 std::string http_status_text(long status);
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -9,7 +9,7 @@
 #include "base/shared_library.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 namespace {
 
 /// The libcrypto functions signing needs, looked up once per process.
@@ -27,7 +27,7 @@ struct Signing {
 
 const Signing& signing() {
   static const Signing functions = [] {
-    const SharedLibrary& crypto = SharedLibrary::load("service account keys", {"libcrypto.so.3"});
+    const base::SharedLibrary& crypto = base::SharedLibrary::load("service account keys", {"libcrypto.so.3"});
     return Signing{crypto.symbol<decltype(BIO_new_mem_buf)>("BIO_new_mem_buf"),
                    crypto.symbol<decltype(BIO_free)>("BIO_free"),
                    crypto.symbol<decltype(PEM_read_bio_PrivateKey)>("PEM_read_bio_PrivateKey"),
@@ -93,4 +93,4 @@ std::string rs256_jwt(std::string_view header_json, std::string_view claims_json
   return signed_part + "." + base64url(signature);
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -5,7 +5,7 @@
 #include <string>
 #include <string_view>
 
-namespace zanj {
+namespace zanj::remote {
 
 /// base64url without padding (RFC 7515), as JWTs encode their parts.
 std::string base64url(std::string_view bytes);
@@ -15,4 +15,4 @@ std::string base64url(std::string_view bytes);
 /// message never quotes the key.
 std::string rs256_jwt(std::string_view header_json, std::string_view claims_json, const std::string& private_key_pem);
 
-}  // namespace zanj
+}  // namespace zanj::remote

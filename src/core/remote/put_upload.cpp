@@ -3,10 +3,10 @@
 #include "remote/upload_common.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
 PutUpload::PutUpload(const RemoteUrl& url, const OutputOptions& options)
-    : url_(url), options_(options), staged_(std::make_unique<SpoolFile>()) {}
+    : url_(url), options_(options), staged_(std::make_unique<io::SpoolFile>()) {}
 
 void PutUpload::write(std::string_view bytes) {
   stop_if_interrupted(url_.display);
@@ -32,4 +32,4 @@ OutputObject PutUpload::commit() {
   return {reply.header("etag"), {}};
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

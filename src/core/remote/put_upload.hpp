@@ -11,19 +11,19 @@
 #include "io/temp_file.hpp"
 #include "remote/url.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
-class PutUpload final : public ByteSink {
+class PutUpload final : public io::ByteSink {
  public:
   PutUpload(const RemoteUrl& url, const OutputOptions& options);
   void write(std::string_view bytes) override;
   OutputObject commit() override;
 
  private:
-  InterruptDeferral deferral_;
+  io::InterruptDeferral deferral_;
   RemoteUrl url_;
   OutputOptions options_;
-  std::unique_ptr<SpoolFile> staged_;
+  std::unique_ptr<io::SpoolFile> staged_;
 };
 
-}  // namespace zanj
+}  // namespace zanj::remote

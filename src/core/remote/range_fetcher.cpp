@@ -10,7 +10,7 @@
 #include "remote/http_call.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 /// "bytes FIRST-LAST/TOTAL" (TOTAL may be "*"; "bytes */TOTAL" in a 416). Outside the unnamed
 /// namespace: RangeFetcher::Exchange, which has external linkage, holds one.
 struct HttpContentRange {
@@ -40,7 +40,7 @@ std::optional<std::uint64_t> number(std::string_view text) {
 }
 
 std::optional<HttpContentRange> parse_content_range(std::string_view text) {
-  text = trim_line(text);
+  text = base::trim_line(text);
   if (lower(text.substr(0, 6)) != "bytes ") return std::nullopt;
   text.remove_prefix(6);
   const std::size_t slash = text.find('/');
@@ -114,7 +114,7 @@ namespace {
 
 std::size_t on_range_header(char* data, std::size_t size, std::size_t count, void* user) {
   auto& ex = *static_cast<RangeFetcher::Exchange*>(user);
-  const std::string_view line = trim_line(std::string_view(data, size * count));
+  const std::string_view line = base::trim_line(std::string_view(data, size * count));
   if (line.substr(0, 5) == "HTTP/") {  // a new response (after a redirect or a 100): start over
     const std::size_t space = line.find(' ');
     ex.status = space == std::string_view::npos ? 0 : static_cast<long>(number(line.substr(space + 1, 3)).value_or(0));
@@ -124,8 +124,8 @@ std::size_t on_range_header(char* data, std::size_t size, std::size_t count, voi
   }
   const std::size_t colon = line.find(':');
   if (colon == std::string_view::npos) return size * count;
-  const std::string name = lower(trim_line(line.substr(0, colon)));
-  const std::string value(trim_line(line.substr(colon + 1)));
+  const std::string name = lower(base::trim_line(line.substr(0, colon)));
+  const std::string value(base::trim_line(line.substr(colon + 1)));
   if (name == "content-range")
     ex.content_range = value;
   else if (name == "etag")
@@ -323,7 +323,7 @@ RangeFetcher::Outcome RangeFetcher::perform(Exchange& ex) const {
   if (!ex.fatal.empty()) fail(ex.fatal);
   Outcome outcome;
   if (code != CURLE_OK) {
-    const std::string why(error[0] ? trim_line(error) : std::string_view(curl.easy_strerror(code)));
+    const std::string why(error[0] ? base::trim_line(error) : std::string_view(curl.easy_strerror(code)));
     if (!retryable(code)) fail(std::string(why));
     outcome.problem = std::string(why);
     return outcome;
@@ -419,4 +419,4 @@ void RangeFetcher::fetch(std::uint64_t offset, char* out, std::size_t n) const {
   }
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

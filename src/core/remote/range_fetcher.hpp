@@ -20,7 +20,7 @@
 #include "remote/curl_setup.hpp"
 #include "zanj/archive.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
 /// What is fetched and how: the URL libcurl fetches and the one messages name.
 struct FetchTarget {
@@ -86,4 +86,4 @@ class RangeFetcher {
   mutable std::vector<CURL*> handles_;  // idle handles: reused, so connections are too
 };
 
-}  // namespace zanj
+}  // namespace zanj::remote

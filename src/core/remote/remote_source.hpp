@@ -14,9 +14,9 @@
 #include "remote/range_fetcher.hpp"
 #include "remote/url.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
-class RemoteSource final : public ByteSource {
+class RemoteSource final : public io::ByteSource {
  public:
   /// Opens `url` with `options` (the first request). Throws Error(display + ": ...", usage).
   RemoteSource(const RemoteUrl& url, const RemoteOptions& options);
@@ -36,7 +36,7 @@ class RemoteSource final : public ByteSource {
 
   std::unique_ptr<RangeFetcher> fetcher_;
   std::unique_ptr<BlockCache> cache_;
-  std::unique_ptr<ByteSource> downloaded_;  // --download from a server ignoring ranges
+  std::unique_ptr<io::ByteSource> downloaded_;  // --download from a server ignoring ranges
   std::uint64_t size_ = 0;
   mutable std::mutex failure_mutex_;
   mutable std::exception_ptr failure_;
@@ -47,4 +47,4 @@ class RemoteSource final : public ByteSource {
 /// object's generation and a bearer token (gcs_address.hpp).
 FetchTarget fetch_target(const RemoteUrl& url, const RemoteOptions& options);
 
-}  // namespace zanj
+}  // namespace zanj::remote

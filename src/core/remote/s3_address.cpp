@@ -4,7 +4,7 @@
 #include "remote/http_call.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 namespace {
 
 RequestCredentials request_credentials(const AwsCredentials& credentials, const RemoteUrl& url,
@@ -80,4 +80,4 @@ S3Address s3_address(const RemoteUrl& url, const Environment& environment, const
   return address;
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

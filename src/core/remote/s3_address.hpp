@@ -12,7 +12,7 @@
 #include "remote/environment.hpp"
 #include "remote/url.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
 struct S3Address {
   std::string url;     ///< the https:// (or endpoint's) URL of the object
@@ -50,4 +50,4 @@ S3Access s3_access(const RemoteUrl& url, const std::string& what, const Environm
 /// `key` with every byte but unreserved ones and '/' percent-encoded, as S3 paths are.
 std::string s3_encode_key(const std::string& key);
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -5,7 +5,7 @@
 #include "remote/upload_common.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 namespace {
 
 // S3 allows 10,000 parts: every 1,000 the part size doubles (up to kMaxPartSize), so the
@@ -107,7 +107,7 @@ void S3Upload::send_part() {
     part_.clear();
   } else {
     wait_for_senders(senders);
-    if (!senders_) senders_ = std::make_unique<ThreadPool>(static_cast<unsigned>(kMaxSenders));
+    if (!senders_) senders_ = std::make_unique<base::ThreadPool>(static_cast<unsigned>(kMaxSenders));
     auto bytes = std::make_shared<std::string>(std::move(part_));
     {
       const std::lock_guard<std::mutex> lock(mutex_);
@@ -210,4 +210,4 @@ void S3Upload::abort() noexcept {
   upload_id_.clear();
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

@@ -24,9 +24,9 @@
 #include "remote/s3_address.hpp"
 #include "remote/url.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
-class S3Upload final : public ByteSink {
+class S3Upload final : public io::ByteSink {
  public:
   /// Find credentials and, with --no-clobber, refuse an existing object early. Throws Error.
   S3Upload(const RemoteUrl& url, const OutputOptions& options);
@@ -44,7 +44,7 @@ class S3Upload final : public ByteSink {
   void wait_for_senders(std::size_t limit);
   void abort() noexcept;
 
-  InterruptDeferral deferral_;  // first: the pending signal is raised after the abort
+  io::InterruptDeferral deferral_;  // first: the pending signal is raised after the abort
   RemoteUrl url_;
   OutputOptions options_;
   std::string object_url_;
@@ -58,8 +58,8 @@ class S3Upload final : public ByteSink {
   std::mutex mutex_;  // guards etags_' slots, in_flight_ and error_ between the senders and write()
   std::condition_variable part_done_;
   std::size_t in_flight_ = 0;
-  std::exception_ptr error_;             // the first sender's failure
-  std::unique_ptr<ThreadPool> senders_;  // last: its workers stop before the members they use
+  std::exception_ptr error_;                   // the first sender's failure
+  std::unique_ptr<base::ThreadPool> senders_;  // last: its workers stop before the members they use
 };
 
-}  // namespace zanj
+}  // namespace zanj::remote

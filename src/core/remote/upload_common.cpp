@@ -5,7 +5,7 @@
 #include "io/temp_file.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
 std::size_t ViewSource::read_some(std::uint64_t offset, void* buffer, std::size_t n) const {
   if (offset >= bytes_.size()) return 0;
@@ -24,7 +24,7 @@ HttpReply upload_call(const HttpCall& call, const RemoteOptions& options) {
 
 void upload_failed(const std::string& display, const std::string& what, const HttpReply& reply,
                    const std::string& auth_note) {
-  if (interrupt_pending()) throw Error(InArchive{display}, "interrupted", Exit::usage);
+  if (io::interrupt_pending()) throw Error(InArchive{display}, "interrupted", Exit::usage);
   if (reply.status == 0) throw Error(InArchive{display}, what + ": " + reply.problem, Exit::usage);
   if (reply.status == 412) throw Error(InArchive{display}, "already exists (--no-clobber)", Exit::invalid);
   std::string reason = what + ": " + http_status_text(reply.status);
@@ -35,7 +35,7 @@ void upload_failed(const std::string& display, const std::string& what, const Ht
 }
 
 void stop_if_interrupted(const std::string& display) {
-  if (interrupt_pending()) throw Error(InArchive{display}, "interrupted", Exit::usage);
+  if (io::interrupt_pending()) throw Error(InArchive{display}, "interrupted", Exit::usage);
 }
 
 void check_part_size(std::uint64_t part_size) {
@@ -68,4 +68,4 @@ std::string xml_field(std::string_view xml, std::string_view tag) {
   return out;
 }
 
-}  // namespace zanj
+}  // namespace zanj::remote

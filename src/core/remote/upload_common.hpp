@@ -9,10 +9,10 @@
 #include "remote/http_call.hpp"
 #include "zanj/safe_files.hpp"
 
-namespace zanj {
+namespace zanj::remote {
 
 /// Bytes held elsewhere (a part being sent), read by http_call's upload.
-class ViewSource final : public ByteSource {
+class ViewSource final : public io::ByteSource {
  public:
   explicit ViewSource(std::string_view bytes) : bytes_(bytes) {}
   std::uint64_t size() const override { return bytes_.size(); }
@@ -43,4 +43,4 @@ void check_part_size(std::uint64_t part_size);
 /// The text between <tag> and </tag> in an XML reply, with &quot; &amp; &lt; &gt; &apos; undone; "" if absent.
 std::string xml_field(std::string_view xml, std::string_view tag);
 
-}  // namespace zanj
+}  // namespace zanj::remote

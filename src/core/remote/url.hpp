@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace zanj {
+namespace zanj::remote {
 
 struct RemoteUrl {
   enum class Scheme { http, https, s3, gs };
@@ -30,4 +30,4 @@ std::string without_credentials(std::string_view url);
 /// `url` with its query's values replaced by an ellipsis (as without_credentials does).
 std::string without_query_values(std::string_view url);
 
-}  // namespace zanj
+}  // namespace zanj::remote

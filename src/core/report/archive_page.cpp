@@ -32,7 +32,7 @@ void table_row(std::string& out, std::string_view term, std::string_view text) {
   out += "<tr><th>";
   out += term;
   out += "</th><td>";
-  append_escaped(out, text);
+  report::append_escaped(out, text);
   out += "</td></tr>";
 }
 
@@ -66,12 +66,13 @@ void summary_section(std::string& out, const ZanjFile& file) {
   if (!s.torch.empty()) table_row(out, "torch", s.torch);
   table_row(out, "root", root_text(s));
   table_row(out, "members", std::to_string(s.members));
-  table_row(out, "packed", byte_size_text(s.compressed_bytes) + " (" + std::to_string(s.compressed_bytes) + " bytes)");
+  table_row(out, "packed",
+            report::byte_size_text(s.compressed_bytes) + " (" + std::to_string(s.compressed_bytes) + " bytes)");
   table_row(out, "unpacked",
-            byte_size_text(s.uncompressed_bytes) + " (" + std::to_string(s.uncompressed_bytes) + " bytes)");
+            report::byte_size_text(s.uncompressed_bytes) + " (" + std::to_string(s.uncompressed_bytes) + " bytes)");
   table_row(out, "arrays",
             std::to_string(s.arrays) + " (" + std::to_string(s.external_arrays) + " external, " +
-                std::to_string(s.inline_arrays) + " inline), " + byte_size_text(s.array_bytes) +
+                std::to_string(s.inline_arrays) + " inline), " + report::byte_size_text(s.array_bytes) +
                 (s.row_arrays ? "; " + std::to_string(s.row_arrays) + " more in list rows (in the tree below)"
                               : std::string()));
   table_row(out, "tables, lists",
@@ -85,22 +86,22 @@ void summary_section(std::string& out, const ZanjFile& file) {
   out += "</table>";
   for (const auto& problem : file.problems()) {
     out += "<p class=\"warn\">";
-    append_escaped(out, problem);
+    report::append_escaped(out, problem);
     out += "</p>";
   }
   if (s.zanj_cfg && s.zanj_cfg->is_object() && !s.zanj_cfg->as_object().empty()) {
     out += "<h3>Settings</h3><table class=\"facts\" id=\"settings\">";
     for (const auto& [key, value] : s.zanj_cfg->as_object()) {
       out += "<tr><th><code>";
-      append_escaped(out, key);
+      report::append_escaped(out, key);
       out += "</code></th><td>";
-      append_escaped(out, setting_text(value));
+      report::append_escaped(out, setting_text(value));
       out += "</td></tr>";
     }
     out += "</table>";
   } else if (s.zanj_cfg) {
     out += "<h3>Settings</h3><p>";
-    append_escaped(out, to_json(*s.zanj_cfg));
+    report::append_escaped(out, to_json(*s.zanj_cfg));
     out += "</p>";
   }
   out += "</section>\n";
@@ -117,9 +118,9 @@ void problem_list(std::string& out, const std::vector<Problem>& problems, std::s
     out += "<li class=\"";
     out += css;
     out += "\"><code>";
-    append_escaped(out, p.code);
+    report::append_escaped(out, p.code);
     out += "</code> ";
-    append_escaped(out, (p.path.empty() ? "" : p.path + ": ") + p.message);
+    report::append_escaped(out, (p.path.empty() ? "" : p.path + ": ") + p.message);
     out += "</li>";
   }
   if (problems.size() > kListedProblems)
@@ -136,7 +137,7 @@ void verify_section(std::string& out, const std::optional<VerifyReport>& verify)
     out += verify->ok() ? "<p class=\"ok\">valid" : "<p class=\"bad\">INVALID";
     out += "</p><p>" + std::to_string(verify->errors.size()) + " errors, " + std::to_string(verify->warnings.size()) +
            " warnings; " + std::to_string(verify->checked.members_read) + " members read whole, " +
-           byte_size_text(verify->checked.bytes_read) + " checked.</p>";
+           report::byte_size_text(verify->checked.bytes_read) + " checked.</p>";
     problem_list(out, verify->errors, "bad");
     problem_list(out, verify->warnings, "warn");
   }
@@ -148,9 +149,9 @@ void verify_section(std::string& out, const std::optional<VerifyReport>& verify)
 constexpr std::size_t kListedArrays = 100;
 
 /// An array's path, a link to its tree item when the tree lists it.
-void array_link(std::string& out, const ArrayRecord& r) {
+void array_link(std::string& out, const report::ArrayRecord& r) {
   out += r.anchor.empty() ? "<li><span class=\"p\">" : "<li><a href=\"#" + r.anchor + "\" class=\"p\">";
-  append_escaped(out, r.path.empty() ? "/" : r.path);
+  report::append_escaped(out, r.path.empty() ? "/" : r.path);
   out += r.anchor.empty() ? "</span>" : "</a>";
 }
 
@@ -160,10 +161,10 @@ void more_items(std::string& out, std::size_t listed, std::size_t all) {
 
 // NaN, infinities and unreadable arrays are alarms; arrays of zeros only a note (a freshly
 // initialised bias or buffer is all zero by design).
-void attention_section(std::string& out, const std::vector<ArrayRecord>& records) {
+void attention_section(std::string& out, const std::vector<report::ArrayRecord>& records) {
   out += "<section id=\"attention\"><h2>Arrays to look at</h2>";
   std::size_t alarms = 0, zeros = 0;
-  for (const ArrayRecord& r : records) {
+  for (const report::ArrayRecord& r : records) {
     if (!r.flagged()) continue;
     if (r.nan || r.inf || !r.all_zero) {
       if (alarms++ >= kListedArrays) continue;
@@ -188,7 +189,7 @@ void attention_section(std::string& out, const std::vector<ArrayRecord>& records
     out += "<p class=\"note\">" + std::to_string(zeros) + (zeros == 1 ? " array holds" : " arrays hold") +
            " only zeros, as freshly initialised biases and buffers do:</p><ul>";
     std::size_t listed = 0;
-    for (const ArrayRecord& r : records) {
+    for (const report::ArrayRecord& r : records) {
       if (!r.flagged() || r.nan || r.inf || !r.all_zero) continue;
       if (listed++ == kListedArrays) break;
       array_link(out, r);
@@ -200,14 +201,14 @@ void attention_section(std::string& out, const std::vector<ArrayRecord>& records
   out += "</section>\n";
 }
 
-void bytes_section(std::string& out, const std::vector<ArrayRecord>& records) {
+void bytes_section(std::string& out, const std::vector<report::ArrayRecord>& records) {
   out +=
       "<section id=\"bytes\"><h2>Where the bytes go</h2><p>Array values by subtree, each parent above its largest "
       "parts: the light bar is the unpacked size, the dark bar the packed (compressed) size of external members; "
       "inline arrays are packed inside the JSON and count as unpacked only.</p>";
   std::vector<report::ArrayBytes> arrays;
   arrays.reserve(records.size());
-  for (const ArrayRecord& r : records) arrays.push_back({r.path, r.bytes, r.packed, r.external});
+  for (const report::ArrayRecord& r : records) arrays.push_back({r.path, r.bytes, r.packed, r.external});
   const std::vector<report::Bar> bars = report::byte_group_bars(arrays);
   out += bars.empty()
              ? "<p>No arrays.</p>"
@@ -251,7 +252,7 @@ void write_report_page(const ZanjFile& file, const ReportOptions& options, const
   // (4.5 MiB of tree on 50,000 members, at a 73 MiB peak).
   std::vector<std::string> tree;
   std::string piece;
-  const std::vector<ArrayRecord> records = report::write_object_tree(
+  const std::vector<report::ArrayRecord> records = report::write_object_tree(
       piece, file, options.profile,
       [&](const std::string& member) { return verified->take(member, broken.count(member) > 0); },
       [&](std::string& text) {

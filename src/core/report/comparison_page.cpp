@@ -71,36 +71,38 @@ ArrayDifferences array_differences(const ZanjFile& a, const ZanjFile& b, const s
   result.dtype_b = node_b->dtype;
   result.shape = node_a->shape;
   const ArrayValues values_a(a.archive(), *node_a, path), values_b(b.archive(), *node_b, path);
-  const NumberDecoder decode_a = number_decoder(reader_of(values_a).dtype()),
-                      decode_b = number_decoder(reader_of(values_b).dtype());
+  const array::NumberDecoder decode_a = array::number_decoder(array::reader_of(values_a).dtype()),
+                             decode_b = array::number_decoder(array::reader_of(values_b).dtype());
   const std::size_t size_a = values_a.item_size(), size_b = values_b.item_size();
   if (!decode_a || !decode_b || size_a == 0 || size_b == 0) return result;
-  HistogramAccumulator histogram;
+  summary::HistogramAccumulator histogram;
   std::priority_queue<LargeDifference, std::vector<LargeDifference>, std::greater<>> largest;
   bool complex = false;
-  detail::stream_element_pairs(values_a, values_b, options.queue_bytes,
-                               [&](const char* pa, const char* pb, std::uint64_t n, std::uint64_t index) {
-                                 for (std::uint64_t i = 0; i < n; ++i, pa += size_a, pb += size_b) {
-                                   const Number x = decode_a(pa), y = decode_b(pb);
-                                   if (x.kind == Number::Kind::complex || y.kind == Number::Kind::complex) {
-                                     complex = true;  // no histogram: stop reading
-                                     return false;
-                                   }
-                                   result.side_a.add(x.re);
-                                   result.side_b.add(y.re);
-                                   // Integers subtract exactly first: two int64 near 2^63 differ by small amounts.
-                                   const double d = x.kind == Number::Kind::integer && y.kind == Number::Kind::integer
-                                                        ? static_cast<double>(x.integer - y.integer)
-                                                        : x.re - y.re;
-                                   if (!std::isfinite(d) || d == 0) continue;
-                                   histogram.add(d);
-                                   if (largest.size() < kLargest || std::fabs(d) > largest.top().abs) {
-                                     largest.push({std::fabs(d), index + i, x.re, y.re});
-                                     if (largest.size() > kLargest) largest.pop();
-                                   }
-                                 }
-                                 return true;
-                               });
+  diff::detail::stream_element_pairs(values_a, values_b, options.queue_bytes,
+                                     [&](const char* pa, const char* pb, std::uint64_t n, std::uint64_t index) {
+                                       for (std::uint64_t i = 0; i < n; ++i, pa += size_a, pb += size_b) {
+                                         const Number x = decode_a(pa), y = decode_b(pb);
+                                         if (x.kind == Number::Kind::complex || y.kind == Number::Kind::complex) {
+                                           complex = true;  // no histogram: stop reading
+                                           return false;
+                                         }
+                                         result.side_a.add(x.re);
+                                         result.side_b.add(y.re);
+                                         // Integers subtract exactly first: two int64 near 2^63 differ by small
+                                         // amounts.
+                                         const double d =
+                                             x.kind == Number::Kind::integer && y.kind == Number::Kind::integer
+                                                 ? static_cast<double>(x.integer - y.integer)
+                                                 : x.re - y.re;
+                                         if (!std::isfinite(d) || d == 0) continue;
+                                         histogram.add(d);
+                                         if (largest.size() < kLargest || std::fabs(d) > largest.top().abs) {
+                                           largest.push({std::fabs(d), index + i, x.re, y.re});
+                                           if (largest.size() > kLargest) largest.pop();
+                                         }
+                                       }
+                                       return true;
+                                     });
   if (complex) return result;
   result.compared = true;
   result.histogram = histogram.result();
@@ -161,24 +163,24 @@ void differences_table(std::string& out, const DiffReport& report,
       "<th>max rel diff</th></tr>\n";
   for (const Difference& d : report.differences) {
     out += "<tr><th class=\"p\">";
-    append_escaped(out, (d.scope == DiffScope::object ? "" : std::string(diff_scope_name(d.scope)) + ":") +
-                            (d.path.empty() ? "/" : d.path));
+    report::append_escaped(out, (d.scope == DiffScope::object ? "" : std::string(diff_scope_name(d.scope)) + ":") +
+                                    (d.path.empty() ? "/" : d.path));
     out += "</th><td>";
-    append_escaped(out, diff_kind_name(d.kind));
+    report::append_escaped(out, diff_kind_name(d.kind));
     out += "</td><td>";
     const auto found = d.values && d.scope == DiffScope::object ? arrays.find(d.path) : arrays.end();
     const ArrayDifferences* array = found == arrays.end() ? nullptr : &found->second;
-    append_escaped(out, report::shorten(side_cell(d, d.a, array, true), 80));
+    report::append_escaped(out, report::shorten(side_cell(d, d.a, array, true), 80));
     out += "</td><td>";
-    append_escaped(out, report::shorten(side_cell(d, d.b, array, false), 80));
+    report::append_escaped(out, report::shorten(side_cell(d, d.b, array, false), 80));
     out += "</td><td>";
     if (d.values)
-      append_escaped(out, std::to_string(d.values->differing) + " of " + std::to_string(d.values->compared) + " " +
-                              d.values->unit);
+      report::append_escaped(out, std::to_string(d.values->differing) + " of " + std::to_string(d.values->compared) +
+                                      " " + d.values->unit);
     out += "</td><td>";
-    append_escaped(out, d.values ? largest_difference_cell(*d.values) : "-");
+    report::append_escaped(out, d.values ? largest_difference_cell(*d.values) : "-");
     out += "</td><td>";
-    append_escaped(out, d.values && d.values->max_rel ? to_json(Json(*d.values->max_rel)) : "-");
+    report::append_escaped(out, d.values && d.values->max_rel ? to_json(Json(*d.values->max_rel)) : "-");
     out += "</td></tr>\n";
   }
   out += "</table>";
@@ -209,7 +211,7 @@ void changed_subtrees(std::string& out, const DiffReport& report) {
 void array_section(std::string& out, const Difference& d, const ArrayDifferences& diffs) {
   const std::string label = d.path.empty() ? "/" : d.path;
   out += "<section><h3 class=\"p\">";
-  append_escaped(out, label);
+  report::append_escaped(out, label);
   out += "</h3>";
   if (!diffs.compared) {
     out += "<p>Values are not both real numbers: no histogram.</p></section>\n";
@@ -236,9 +238,9 @@ std::string comparison_page(const ZanjFile& a, const ZanjFile& b, const DiffOpti
   const std::size_t n = report.differences.size();
   out += report.equal() ? "ok\">equal" : "bad\">" + std::to_string(n) + (n == 1 ? " difference" : " differences");
   out += "</p><dl><dt>a</dt><dd class=\"p\">";
-  append_escaped(out, a.name());
+  report::append_escaped(out, a.name());
   out += "</dd><dt>b</dt><dd class=\"p\">";
-  append_escaped(out, b.name());
+  report::append_escaped(out, b.name());
   out += "</dd><dt>nodes compared</dt><dd>" + std::to_string(report.nodes_compared) +
          "</dd><dt>elements compared</dt><dd>" + std::to_string(report.elements_compared) + "</dd></dl></section>\n";
   if (!report.equal()) {

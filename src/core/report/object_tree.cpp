@@ -254,7 +254,7 @@ class TreeWriter {
     try {
       if (a.external() && taken_) profile = taken_(a.member);
       if (!profile) profile = profile_array(file_.archive(), a, v.path(), options);
-    } catch (const NumpyRefusalError&) {  // boundary: not this one; no array at all stops it, as in hash and stats
+    } catch (const array::NumpyRefusalError&) {  // boundary: not this one; no array stops it (as hash, stats)
       throw;
     } catch (const Error& e) {  // boundary: one unreadable array: say so there, show the rest
       problem = e.what();

@@ -13,19 +13,19 @@ namespace zanj {
 void save_page(const std::string& path, std::string_view page) { save_page(path, page, OutputOptions{}); }
 
 OutputObject save_page(const std::string& path, std::string_view page, const OutputOptions& options) {
-  const std::unique_ptr<ByteSink> sink = open_output(path, options);
+  const std::unique_ptr<io::ByteSink> sink = source::open_output(path, options);
   sink->write(page);
   return sink->commit();
 }
 
 std::uint64_t save_streamed_page(const std::string& path, const std::function<void(const PageWriter&)>& produce,
                                  const OutputOptions& options) {
-  std::unique_ptr<ByteSink> sink;
+  std::unique_ptr<io::ByteSink> sink;
   produce([&](std::string_view text) {
-    if (!sink) sink = open_output(path, options);
+    if (!sink) sink = source::open_output(path, options);
     sink->write(text);
   });
-  if (!sink) sink = open_output(path, options);  // an empty page is still a file
+  if (!sink) sink = source::open_output(path, options);  // an empty page is still a file
   sink->commit();
   return sink->size();
 }

@@ -114,8 +114,8 @@ struct VerifiedValues::Member {
   ProfileOptions options;
   struct Work {
     std::string head, carry;
-    std::optional<NpyHeader> header;
-    std::optional<ProfileBuilder> builder;
+    std::optional<array::NpyHeader> header;
+    std::optional<summary::ProfileBuilder> builder;
     std::uint64_t bytes = 0, data_bytes = 0;  // data bytes received, and expected
   };
   std::unique_ptr<Work> work;
@@ -151,15 +151,15 @@ struct VerifiedValues::Member {
     if (!w.header) {
       w.head.append(chunk);
       if (w.head.size() < 12) return;
-      const Result<std::uint64_t> size = read_npy_header_size(w.head);
+      const base::Result<std::uint64_t> size = array::read_npy_header_size(w.head);
       if (size && w.head.size() < *size) return;
-      Result<NpyHeader> read = read_npy_header(w.head);  // fails as the size did, if it did
+      base::Result<array::NpyHeader> read = array::read_npy_header(w.head);  // fails as the size did, if it did
       if (!read) return fail();
       w.header = std::move(*read);
-      const Dtype& dtype = w.header->dtype;
-      const Result<std::uint64_t> data_bytes = w.header->checked_data_bytes();
+      const array::Dtype& dtype = w.header->dtype;
+      const base::Result<std::uint64_t> data_bytes = w.header->checked_data_bytes();
       if (w.header->fortran_order || dtype.needs_byteswap() || dtype.itemsize == 0 || !(shape == w.header->shape) ||
-          !is_numeric(dtype) || !data_bytes)
+          !array::is_numeric(dtype) || !data_bytes)
         return fail();
       w.data_bytes = *data_bytes;
       w.builder.emplace(dtype, shape.vector(), options);

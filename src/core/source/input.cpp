@@ -19,7 +19,7 @@ namespace {
 
 constexpr std::size_t kSpoolChunk = 1 << 20;  // bytes copied per read while spooling
 
-std::unique_ptr<ByteSource> open_stdin() {
+std::unique_ptr<io::ByteSource> open_stdin() {
   const std::string name(kStdinName);
   struct stat st {};
   if (::fstat(STDIN_FILENO, &st) != 0) throw Error(InArchive{name}, std::strerror(errno), Exit::usage);
@@ -30,9 +30,9 @@ std::unique_ptr<ByteSource> open_stdin() {
   if (S_ISREG(st.st_mode) && ::lseek(STDIN_FILENO, 0, SEEK_CUR) == 0) {
     UniqueFd fd(::fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0));
     if (!fd) throw Error(InArchive{name}, std::strerror(errno), Exit::usage);
-    return std::make_unique<FileSource>(std::move(fd), name);
+    return std::make_unique<io::FileSource>(std::move(fd), name);
   }
-  return spool_to_temporary_file(STDIN_FILENO, name);
+  return source::spool_to_temporary_file(STDIN_FILENO, name);
 }
 
 }  // namespace
@@ -41,7 +41,7 @@ bool is_stdin_path(std::string_view path) { return path == "-"; }
 
 std::string input_display_name(const std::string& path) {
   if (is_stdin_path(path)) return std::string(kStdinName);
-  return is_remote_url(path) ? without_credentials(path) : path;  // a URL's password is never shown
+  return is_remote_url(path) ? remote::without_credentials(path) : path;  // a URL's password is never shown
 }
 
 std::string input_problem(const std::string& path) {
@@ -53,9 +53,9 @@ std::string input_problem(const std::string& path) {
   return "";
 }
 
-std::unique_ptr<ByteSource> open_input(const std::string& path, const RemoteOptions& remote) {
+std::unique_ptr<io::ByteSource> source::open_input(const std::string& path, const RemoteOptions& remote) {
   if (is_stdin_path(path)) return open_stdin();
-  if (const auto url = parse_remote_url(path)) return std::make_unique<RemoteSource>(*url, remote);
+  if (const auto url = remote::parse_remote_url(path)) return std::make_unique<remote::RemoteSource>(*url, remote);
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && S_ISFIFO(st.st_mode)) {
     // A pipe with a name (`zanj info <(curl ...)` passes /dev/fd/63) cannot seek either.
@@ -64,17 +64,17 @@ std::unique_ptr<ByteSource> open_input(const std::string& path, const RemoteOpti
     UniqueFd fifo(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
     if (!fifo) throw Error(path + ": " + std::strerror(errno), Exit::usage);
     ::fcntl(fifo.get(), F_SETFL, ::fcntl(fifo.get(), F_GETFL) & ~O_NONBLOCK);
-    return spool_to_temporary_file(fifo.get(), path);
+    return source::spool_to_temporary_file(fifo.get(), path);
   }
   // The same message whether a command checked its FILE arguments up front or not.
   if (const std::string problem = input_problem(path); !problem.empty())
     throw Error(path + ": " + problem, Exit::usage);
-  return std::make_unique<FileSource>(path);
+  return std::make_unique<io::FileSource>(path);
 }
 
-std::unique_ptr<ByteSource> spool_to_temporary_file(int fd, const std::string& name) {
+std::unique_ptr<io::ByteSource> source::spool_to_temporary_file(int fd, const std::string& name) {
   try {
-    auto spool = std::make_unique<SpoolFile>();
+    auto spool = std::make_unique<io::SpoolFile>();
     std::vector<char> chunk(kSpoolChunk);
     for (;;) {
       const ssize_t got = ::read(fd, chunk.data(), chunk.size());

@@ -7,23 +7,23 @@
 #include "remote/url.hpp"
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::source {
 
-bool is_output_url(const std::string& path) { return parse_remote_url(path).has_value(); }
+bool is_output_url(const std::string& path) { return remote::parse_remote_url(path).has_value(); }
 
-std::unique_ptr<ByteSink> open_output(const std::string& path, const OutputOptions& options) {
-  if (const std::optional<RemoteUrl> url = parse_remote_url(path)) {
+std::unique_ptr<io::ByteSink> open_output(const std::string& path, const OutputOptions& options) {
+  if (const std::optional<remote::RemoteUrl> url = remote::parse_remote_url(path)) {
     switch (url->scheme) {
-      case RemoteUrl::Scheme::s3:
-        return std::make_unique<S3Upload>(*url, options);
-      case RemoteUrl::Scheme::gs:
-        return std::make_unique<GcsUpload>(*url, options);
-      case RemoteUrl::Scheme::http:
-      case RemoteUrl::Scheme::https:
-        return std::make_unique<PutUpload>(*url, options);
+      case remote::RemoteUrl::Scheme::s3:
+        return std::make_unique<remote::S3Upload>(*url, options);
+      case remote::RemoteUrl::Scheme::gs:
+        return std::make_unique<remote::GcsUpload>(*url, options);
+      case remote::RemoteUrl::Scheme::http:
+      case remote::RemoteUrl::Scheme::https:
+        return std::make_unique<remote::PutUpload>(*url, options);
     }
   }
-  return std::make_unique<FileSink>(path, options.no_clobber ? Replace::no : Replace::yes);
+  return std::make_unique<io::FileSink>(path, options.no_clobber ? Replace::no : Replace::yes);
 }
 
-}  // namespace zanj
+}  // namespace zanj::source

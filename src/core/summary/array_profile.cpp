@@ -9,18 +9,18 @@
 
 namespace zanj {
 
-ProfileBuilder::ProfileBuilder(const Dtype& dtype, const std::vector<std::uint64_t>& shape,
-                               const ProfileOptions& options)
-    : real_(is_numeric(dtype) && dtype.kind != DtypeKind::complex),
+summary::ProfileBuilder::ProfileBuilder(const array::Dtype& dtype, const std::vector<std::uint64_t>& shape,
+                                        const ProfileOptions& options)
+    : real_(array::is_numeric(dtype) && dtype.kind != array::DtypeKind::complex),
       kind_(dtype.kind),
-      decode_(number_decoder(dtype)),
+      decode_(array::number_decoder(dtype)),
       size_(dtype.itemsize),
       heatmap_(shape, real_ ? options.heatmap_side : 0) {
   if (options.bins > 0) histogram_.emplace(options.bins);
 }
 
 template <class Real>
-void ProfileBuilder::add_reals(const char* data, std::size_t bytes) {
+void summary::ProfileBuilder::add_reals(const char* data, std::size_t bytes) {
   for (const char *p = data, *end = data + bytes; p + sizeof(Real) <= end; p += sizeof(Real)) {
     Real value;
     std::memcpy(&value, p, sizeof value);
@@ -33,10 +33,10 @@ void ProfileBuilder::add_reals(const char* data, std::size_t bytes) {
   }
 }
 
-void ProfileBuilder::add(const char* data, std::size_t bytes) {
+void summary::ProfileBuilder::add(const char* data, std::size_t bytes) {
   // float32 and float64, most of any checkpoint: the same steps without a Number per value.
-  if (kind_ == DtypeKind::floating && size_ == 4) return add_reals<float>(data, bytes);
-  if (kind_ == DtypeKind::floating && size_ == 8) return add_reals<double>(data, bytes);
+  if (kind_ == array::DtypeKind::floating && size_ == 4) return add_reals<float>(data, bytes);
+  if (kind_ == array::DtypeKind::floating && size_ == 8) return add_reals<double>(data, bytes);
   const char* end = data + bytes;
   for (const char* p = data; p + size_ <= end; p += size_) {
     if (!decode_) {
@@ -53,7 +53,7 @@ void ProfileBuilder::add(const char* data, std::size_t bytes) {
   }
 }
 
-ArrayProfile ProfileBuilder::result() const {
+ArrayProfile summary::ProfileBuilder::result() const {
   ArrayProfile profile;
   profile.stats = stats_.result(real_);
   if (histogram_) profile.histogram = histogram_->result();
@@ -65,7 +65,7 @@ ArrayProfile ProfileBuilder::result() const {
 ArrayProfile profile_array(const Archive& archive, const ArrayNode& node, std::string_view path,
                            const ProfileOptions& options) {
   const ArrayValues values(archive, node, path);
-  ProfileBuilder builder(reader_of(values).dtype(), values.shape(), options);
+  summary::ProfileBuilder builder(array::reader_of(values).dtype(), values.shape(), options);
   if (builder.item_size() == 0) {  // zero-width strings: nothing to read, only to count
     for (std::uint64_t i = 0, n = select_all(values.shape()).count(); i < n; ++i) builder.add_empty();
     return builder.result();

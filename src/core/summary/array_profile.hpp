@@ -12,13 +12,13 @@
 #include "summary/stats_accumulator.hpp"
 #include "zanj/summary.hpp"
 
-namespace zanj {
+namespace zanj::summary {
 
 class ProfileBuilder {
  public:
   /// Elements of `dtype` (little-endian, C order) of an array of `shape`. options.bins == 0:
   /// no histogram; options.heatmap_side == 0: no thumbnail.
-  ProfileBuilder(const Dtype& dtype, const std::vector<std::uint64_t>& shape, const ProfileOptions& options);
+  ProfileBuilder(const array::Dtype& dtype, const std::vector<std::uint64_t>& shape, const ProfileOptions& options);
   /// Whole elements: `bytes` is a multiple of the item size.
   void add(const char* data, std::size_t bytes);
   /// One element of a dtype of no bytes (zero-width strings).
@@ -31,8 +31,8 @@ class ProfileBuilder {
   void add_reals(const char* data, std::size_t bytes);
 
   bool real_;
-  DtypeKind kind_;
-  NumberDecoder decode_;
+  array::DtypeKind kind_;
+  array::NumberDecoder decode_;
   std::size_t size_;
   StatsAccumulator stats_;
   std::optional<HistogramAccumulator> histogram_;
@@ -40,4 +40,4 @@ class ProfileBuilder {
   std::uint64_t zeros_ = 0;
 };
 
-}  // namespace zanj
+}  // namespace zanj::summary

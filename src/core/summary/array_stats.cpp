@@ -8,7 +8,7 @@
 
 namespace zanj {
 
-void StatsAccumulator::flush() {
+void summary::StatsAccumulator::flush() {
   const std::size_t n = held_;
   held_ = 0;
   if (n == 0) return;
@@ -65,21 +65,21 @@ void StatsAccumulator::flush() {
   merged_ += n;
 }
 
-void StatsAccumulator::add_nonfinite(double v) {
+void summary::StatsAccumulator::add_nonfinite(double v) {
   if (std::isnan(v))
     ++nan_;
   else
     ++(v > 0 ? pos_inf_ : neg_inf_);
 }
 
-void StatsAccumulator::add_integer(Int128 v) {
+void summary::StatsAccumulator::add_integer(Int128 v) {
   ++count_;
   if (!min_ || v < min_->integer) min_ = Number::from_integer(v);
   if (!max_ || v > max_->integer) max_ = Number::from_integer(v);
   add_finite(static_cast<double>(v));
 }
 
-void StatsAccumulator::add_complex(double re, double im) {
+void summary::StatsAccumulator::add_complex(double re, double im) {
   ++count_;
   if (std::isnan(re) || std::isnan(im)) {
     ++nan_;
@@ -90,7 +90,7 @@ void StatsAccumulator::add_complex(double re, double im) {
   }
 }
 
-void StatsAccumulator::add(const Number& n) {
+void summary::StatsAccumulator::add(const Number& n) {
   switch (n.kind) {
     case Number::Kind::integer:
       add_integer(n.integer);
@@ -104,9 +104,9 @@ void StatsAccumulator::add(const Number& n) {
   }
 }
 
-ArrayStats StatsAccumulator::result(bool numeric) const {
+ArrayStats summary::StatsAccumulator::result(bool numeric) const {
   if (held_ > 0) {  // the values not merged yet: on a copy, so that more can still be added
-    StatsAccumulator merged = *this;
+    summary::StatsAccumulator merged = *this;
     merged.flush();
     return merged.result(numeric);
   }
@@ -135,10 +135,10 @@ ArrayStats StatsAccumulator::result(bool numeric) const {
 
 ArrayStats array_stats(const Archive& archive, const ArrayNode& node, std::string_view path) {
   const ArrayValues values(archive, node, path);
-  const Dtype& dtype = reader_of(values).dtype();
-  const bool real = is_numeric(dtype) && dtype.kind != DtypeKind::complex;
-  StatsAccumulator acc;
-  const NumberDecoder decode = number_decoder(dtype);
+  const array::Dtype& dtype = array::reader_of(values).dtype();
+  const bool real = array::is_numeric(dtype) && dtype.kind != array::DtypeKind::complex;
+  summary::StatsAccumulator acc;
+  const array::NumberDecoder decode = array::number_decoder(dtype);
   const std::size_t size = dtype.itemsize;
   if (size == 0) {  // zero-width strings: nothing to read, only to count
     for (std::uint64_t i = 0, n = select_all(values.shape()).count(); i < n; ++i) acc.add_other();

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <limits>
 
-namespace zanj {
+namespace zanj::summary {
 namespace {
 // First index of cell `cell + 1` when `length` indices are split into `cells` cells.
 std::uint64_t edge(std::size_t cell, std::uint64_t length, std::size_t cells) {
@@ -53,4 +53,4 @@ Heatmap HeatmapAccumulator::result() const {
   return h;
 }
 
-}  // namespace zanj
+}  // namespace zanj::summary

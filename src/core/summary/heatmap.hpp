@@ -10,7 +10,7 @@
 
 #include "zanj/summary.hpp"
 
-namespace zanj {
+namespace zanj::summary {
 
 class HeatmapAccumulator {
  public:
@@ -41,4 +41,4 @@ class HeatmapAccumulator {
   std::size_t row_cell_ = 0, col_cell_ = 0;
 };
 
-}  // namespace zanj
+}  // namespace zanj::summary

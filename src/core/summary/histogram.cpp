@@ -5,14 +5,15 @@
 
 namespace zanj {
 
-HistogramAccumulator::HistogramAccumulator(std::size_t bins) : counts_(std::max<std::size_t>(2, bins + bins % 2)) {}
+summary::HistogramAccumulator::HistogramAccumulator(std::size_t bins)
+    : counts_(std::max<std::size_t>(2, bins + bins % 2)) {}
 
-void HistogramAccumulator::hold(double v) {
+void summary::HistogramAccumulator::hold(double v) {
   seed_.push_back(v);
   if (seed_.size() == kSeedValues) start();
 }
 
-void HistogramAccumulator::start() {
+void summary::HistogramAccumulator::start() {
   const auto [lo, hi] = std::minmax_element(seed_.begin(), seed_.end());
   const long double span = static_cast<long double>(*hi) - *lo;
   const long double n = static_cast<long double>(counts_.size());
@@ -26,14 +27,14 @@ void HistogramAccumulator::start() {
   for (double v : seed) place(v);
 }
 
-void HistogramAccumulator::cache() {
+void summary::HistogramAccumulator::cache() {
   fast_lo_ = static_cast<double>(lo_);
   fast_hi_ = static_cast<double>(lo_ + width_ * static_cast<long double>(counts_.size()));
   fast_scale_ = static_cast<double>(1 / width_);
   fast_n_ = static_cast<double>(counts_.size());
 }
 
-void HistogramAccumulator::widen_to(double v) {
+void summary::HistogramAccumulator::widen_to(double v) {
   const std::size_t n = counts_.size(), half = n / 2;
   while (v < lo_ || v >= lo_ + width_ * static_cast<long double>(n)) {
     const bool down = v < lo_;
@@ -46,10 +47,10 @@ void HistogramAccumulator::widen_to(double v) {
   cache();
 }
 
-Histogram HistogramAccumulator::result() const {
+Histogram summary::HistogramAccumulator::result() const {
   if (!started_) {  // fewer than kSeedValues values: place them on a copy
     if (seed_.empty()) return {};
-    HistogramAccumulator copy(counts_.size());
+    summary::HistogramAccumulator copy(counts_.size());
     copy.seed_ = seed_;
     copy.min_ = min_;
     copy.max_ = max_;

@@ -19,7 +19,7 @@
 
 #include "zanj/summary.hpp"
 
-namespace zanj {
+namespace zanj::summary {
 
 class HistogramAccumulator {
  public:
@@ -60,4 +60,4 @@ class HistogramAccumulator {
   double min_ = std::numeric_limits<double>::infinity(), max_ = -std::numeric_limits<double>::infinity();
 };
 
-}  // namespace zanj
+}  // namespace zanj::summary

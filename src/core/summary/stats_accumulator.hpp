@@ -10,7 +10,7 @@
 #include "zanj/array.hpp"
 #include "array/value_compare.hpp"
 
-namespace zanj {
+namespace zanj::summary {
 
 /// Takes values one at a time (mean and variance, a compensated sum). The finite values are
 /// gathered in blocks of kBlock; a full block is summed in order into the compensated sum
@@ -68,4 +68,4 @@ class StatsAccumulator {
   double block_[kBlock] = {};
 };
 
-}  // namespace zanj
+}  // namespace zanj::summary

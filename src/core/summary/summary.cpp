@@ -30,7 +30,7 @@ std::optional<std::string> iso8601_utc(double seconds) {
 }
 
 std::optional<std::uint64_t> array_value_bytes(const std::string& dtype, const std::vector<std::uint64_t>& shape) {
-  const Result<Dtype> parsed = read_dtype_name(dtype);
+  const base::Result<array::Dtype> parsed = array::read_dtype_name(dtype);
   if (!parsed) return std::nullopt;
   std::uint64_t n = parsed->itemsize;
   for (auto d : shape)
@@ -186,7 +186,7 @@ SummaryWithCard summarize_with_card(const ZanjFile& file, std::size_t largest, u
   {
     // Declared after what its task writes: if summarize throws, the pool's destructor waits
     // for the card's walk before anything it uses goes.
-    ThreadPool beside(1);
+    base::ThreadPool beside(1);
     beside.submit([&] {
       try {
         out.card = model_card(file);

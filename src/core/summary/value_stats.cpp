@@ -16,13 +16,13 @@ namespace {
 /// One list's or one column's values: numbers (bools as 0 and 1, as in a bool array) are
 /// accumulated; anything else (a string, null, a container) is only counted.
 struct ValueCounter {
-  StatsAccumulator accumulator;
+  summary::StatsAccumulator accumulator;
   bool any_number = false;
 
   void add(JsonView v) {
     if (v.is_bool()) {
       accumulator.add_integer(v.as_bool() ? 1 : 0);
-    } else if (const auto n = json_number(v)) {
+    } else if (const auto n = array::json_number(v)) {
       accumulator.add(*n);
     } else {
       accumulator.add_other();
@@ -47,9 +47,9 @@ void for_each_item(const ZanjFile& file, const Node& node, const std::string& pa
   const ZipEntry* entry = file.archive().find(node.member());
   if (!entry)
     throw Error(InArchive{file.name()}, InMember{node.member(), true},
-                "member '" + printable_name(node.member()) + "' referenced at '" + path + "' is missing");
-  for_each_jsonl_value(file.archive(), *entry, [&](std::uint64_t, const Json& item) {
-    take(view_of(item));
+                "member '" + zip::printable_name(node.member()) + "' referenced at '" + path + "' is missing");
+  array::for_each_jsonl_value(file.archive(), *entry, [&](std::uint64_t, const Json& item) {
+    take(json::view_of(item));
     return true;
   });
 }

@@ -23,7 +23,7 @@
 namespace zanj {
 namespace {
 
-using Role = MemberPlan::Role;
+using Role = verify::MemberPlan::Role;
 
 /// A read failure is recorded per member; should a pass still stop early, each restart skips
 /// the members already seen. Bounded so that a hostile archive cannot make us loop.
@@ -60,13 +60,14 @@ void add_counts(VerifyCounts& c, const VerifyCounts& d) {
 struct GroupFindings {
   VerifyCounts counts;
   std::map<std::size_t, VerifyReport> problems;
-  std::vector<RowClaim> row_claims;                           ///< of reference nodes in .jsonl lines
-  std::map<std::string, RowTarget, std::less<>> row_targets;  ///< members those nodes refer to
+  std::vector<verify::RowClaim> row_claims;                           ///< of reference nodes in .jsonl lines
+  std::map<std::string, verify::RowTarget, std::less<>> row_targets;  ///< members those nodes refer to
 };
 
 /// Inflate one group's members through their value checks; findings go to `found`.
-void read_group(const Archive& archive, const std::vector<const ZipEntry*>& group, const std::vector<MemberPlan>& plans,
-                const VerifyOptions& options, GroupFindings& found, SharedProgress& progress) {
+void read_group(const Archive& archive, const std::vector<const ZipEntry*>& group,
+                const std::vector<verify::MemberPlan>& plans, const VerifyOptions& options, GroupFindings& found,
+                SharedProgress& progress) {
   const ResourceLimits& limits = options.limits;
   const auto& entries = archive.entries();
   const auto index_of = [&](const ZipEntry& e) { return static_cast<std::size_t>(&e - entries.data()); };
@@ -76,7 +77,7 @@ void read_group(const Archive& archive, const std::vector<const ZipEntry*>& grou
     member.checked = {};
     if (member.errors.empty() && member.warnings.empty() && member.code_counts.empty()) return;
     const auto [at, fresh] = found.problems.try_emplace(index, std::move(member));
-    if (!fresh) merge_report(at->second, member);
+    if (!fresh) verify::merge_report(at->second, member);
   };
   std::vector<const ZipEntry*> pending = group;
   std::string gave_up;  // why the last pass stopped early
@@ -84,10 +85,10 @@ void read_group(const Archive& archive, const std::vector<const ZipEntry*>& grou
     std::unordered_set<const ZipEntry*> seen;
     std::vector<const ZipEntry*> missing;
     try {
-      missing = read_each_found(archive, pending, [&](const ZipEntry& e, const Archive::MemberReader& read) {
+      missing = zip::read_each_found(archive, pending, [&](const ZipEntry& e, const Archive::MemberReader& read) {
         seen.insert(&e);
         VerifyReport slot;
-        MemberValueCheck check(e, plans[index_of(e)], limits);
+        verify::MemberValueCheck check(e, plans[index_of(e)], limits);
         const auto also = options.member_data ? options.member_data(e.python_name) : nullptr;
         try {
           read([&](std::string_view chunk) {
@@ -97,7 +98,7 @@ void read_group(const Archive& archive, const std::vector<const ZipEntry*>& grou
             return true;
           });
         } catch (const Error& err) {  // boundary: an unreadable member is a problem
-          add_read_failure(slot, e, err, archive.name());
+          verify::add_read_failure(slot, e, err, archive.name());
           keep(index_of(e), std::move(slot));
           return;
         }
@@ -122,21 +123,22 @@ void read_group(const Archive& archive, const std::vector<const ZipEntry*>& grou
     }
     for (const ZipEntry* e : missing) {
       VerifyReport slot;
-      add_problem(slot, Code::entry_unreadable, e->name, "", "the ZIP reader does not present this entry");
+      verify::add_problem(slot, verify::Code::entry_unreadable, e->name, "",
+                          "the ZIP reader does not present this entry");
       keep(index_of(*e), std::move(slot));
     }
     pending.clear();
   }
   for (const ZipEntry* e : pending) {
     VerifyReport slot;
-    add_problem(slot, Code::entry_unreadable, e->name, "",
-                "not checked: the ZIP reader stopped before this member (" + gave_up + ")");
+    verify::add_problem(slot, verify::Code::entry_unreadable, e->name, "",
+                        "not checked: the ZIP reader stopped before this member (" + gave_up + ")");
     keep(index_of(*e), std::move(slot));
   }
 }
 
 /// Every inflatable member not read already (the JSON members were), once.
-void check_member_data(const Archive& archive, const std::vector<MemberPlan>& plans,
+void check_member_data(const Archive& archive, const std::vector<verify::MemberPlan>& plans,
                        const std::vector<bool>& inflatable, const VerifyOptions& options, VerifyReport& report) {
   const auto& entries = archive.entries();
   std::vector<const ZipEntry*> todo;
@@ -147,14 +149,14 @@ void check_member_data(const Archive& archive, const std::vector<MemberPlan>& pl
       total += entries[i].uncompressed_size;  // inflatable: their sum is within --max-total-bytes
     }
   SharedProgress progress(options.progress, total);
-  const unsigned threads = options.threads ? options.threads : available_cpus();
-  const auto groups = split_for_threads(std::move(todo), threads, 1);
+  const unsigned threads = options.threads ? options.threads : base::available_cpus();
+  const auto groups = zip::split_for_threads(std::move(todo), threads, 1);
   std::vector<GroupFindings> found(groups.size());
   {
     // The calling thread reads the first group; an exception from another (e.g. out of
     // memory) is rethrown here by wait(), and the pool's destructor waits for the rest
     // should the first group throw.
-    std::optional<ThreadPool> pool;
+    std::optional<base::ThreadPool> pool;
     if (groups.size() > 1) pool.emplace(static_cast<unsigned>(groups.size() - 1));
     for (std::size_t g = 1; g < groups.size(); ++g)
       pool->submit([&, g] { read_group(archive, groups[g], plans, options, found[g], progress); });
@@ -169,27 +171,28 @@ void check_member_data(const Archive& archive, const std::vector<MemberPlan>& pl
     add_counts(counts.checked, g.counts);
   }
   std::sort(problems.begin(), problems.end());
-  for (const auto& [index, part] : problems) merge_report(report, *part);
-  merge_report(report, counts);
+  for (const auto& [index, part] : problems) verify::merge_report(report, *part);
+  verify::merge_report(report, counts);
   // The claims of reference nodes in .jsonl lines, against the members they name, wherever
   // each was read; sorted, so that the report does not depend on how the members were split.
-  std::vector<RowClaim> claims;
-  std::map<std::string, RowTarget, std::less<>> targets;
+  std::vector<verify::RowClaim> claims;
+  std::map<std::string, verify::RowTarget, std::less<>> targets;
   for (GroupFindings& g : found) {
     claims.insert(claims.end(), std::make_move_iterator(g.row_claims.begin()),
                   std::make_move_iterator(g.row_claims.end()));
     targets.merge(g.row_targets);
   }
-  std::sort(claims.begin(), claims.end(), [](const RowClaim& a, const RowClaim& b) {
+  std::sort(claims.begin(), claims.end(), [](const verify::RowClaim& a, const verify::RowClaim& b) {
     return std::tie(a.path, a.member) < std::tie(b.path, b.member);
   });
-  check_row_claims(claims, targets, report);
+  verify::check_row_claims(claims, targets, report);
 }
 
 /// What `zanj extract --salvage` would recover from an archive whose directory cannot be read:
 /// the members its local headers lead to, complete (their CRC-32 is checked only when read).
-std::string salvage_note(const ByteSource& source, const ResourceLimits& limits) {
-  const LocalScan scan = scan_local_headers(source, LocalScanLimits{limits.max_entries, limits.max_ratio});
+std::string salvage_note(const io::ByteSource& source, const ResourceLimits& limits) {
+  const zip::LocalScan scan =
+      zip::scan_local_headers(source, zip::LocalScanLimits{limits.max_entries, limits.max_ratio});
   if (scan.entries.empty()) return "";  // nothing to recover: chance signatures in a file that is no ZIP
   return "; zanj extract --salvage would recover " + std::to_string(scan.entries.size()) + " complete member" +
          (scan.entries.size() == 1 ? "" : "s") + " of the " + std::to_string(scan.entries.size() + scan.lost.size()) +
@@ -198,15 +201,15 @@ std::string salvage_note(const ByteSource& source, const ResourceLimits& limits)
 
 /// The checks of an opened archive: its ZIP structure, both documents (`documents` may give
 /// them parsed already) and every member's data.
-void verify_opened(const Archive& archive, ZanjDocuments& documents, const VerifyOptions& options,
+void verify_opened(const Archive& archive, verify::ZanjDocuments& documents, const VerifyOptions& options,
                    VerifyReport& report) {
   report.checked.members = archive.entries().size();
   // No ratio refusal: a member of any ratio is streamed, bounded by its declared size, which
   // check_sizes held to --max-member-bytes (check_entry warns above --max-ratio).
-  const ZipStructure zip =
-      check_zip_structure(archive_source(archive), archive_directory(archive), options.limits, report);
+  const verify::ZipStructure zip = verify::check_zip_structure(zip::archive_source(archive),
+                                                               zip::archive_directory(archive), options.limits, report);
   // `documents` outlives the plans, which point into it.
-  const auto plans = check_zanj_consistency(archive, zip.inflatable, options.limits, documents, report);
+  const auto plans = verify::check_zanj_consistency(archive, zip.inflatable, options.limits, documents, report);
   // A .jsonl line is parsed while both documents are loaded, by up to --jobs threads at once:
   // each line gets half of what the documents left of --max-json-values (as in diff), so the
   // verdict does not depend on -j (a larger -j may hold more lines at once).
@@ -217,32 +220,33 @@ void verify_opened(const Archive& archive, ZanjDocuments& documents, const Verif
   data_options.limits.max_json_values =
       (options.limits.max_json_values - std::min(options.limits.max_json_values, held)) / 2;
   check_member_data(archive, plans, zip.inflatable, data_options, report);
-  archive_source(archive).rethrow_failure();  // a URL that failed is no verdict on the archive
-  finish_report(report);
+  zip::archive_source(archive).rethrow_failure();  // a URL that failed is no verdict on the archive
+  verify::finish_report(report);
   report.transfer = archive.transfer();
 }
 
-VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string& name, const VerifyOptions& options) {
+VerifyReport verify_source(std::unique_ptr<io::ByteSource> source, const std::string& name,
+                           const VerifyOptions& options) {
   VerifyReport report;
   report.file = name;
-  ZipDirectory directory;
-  const auto unreadable = [&](Code code, const Error& e) {
+  zip::ZipDirectory directory;
+  const auto unreadable = [&](verify::Code code, const Error& e) {
     source->rethrow_failure();  // a URL that failed is no verdict on the archive
-    add_problem(report, code, "", "", e.what() + salvage_note(*source, options.limits));
-    finish_report(report);
+    verify::add_problem(report, code, "", "", e.what() + salvage_note(*source, options.limits));
+    verify::finish_report(report);
     report.transfer = source->transfer();
     return report;
   };
   try {
-    directory = read_zip_directory(*source, ZipLimits{options.limits.max_entries});
-  } catch (const DirectoryError& e) {  // boundary: an unreadable directory is a problem
-    return unreadable(directory_fault_code(e.fault()), e);
+    directory = zip::read_zip_directory(*source, zip::ZipLimits{options.limits.max_entries});
+  } catch (const zip::DirectoryError& e) {  // boundary: an unreadable directory is a problem
+    return unreadable(verify::directory_fault_code(e.fault()), e);
   } catch (const Error& e) {             // boundary: so is one whose bytes end too soon
     if (e.exit() == Exit::usage) throw;  // the file could not be read at all
-    return unreadable(Code::eocd_inconsistent, e);
+    return unreadable(verify::Code::eocd_inconsistent, e);
   }
-  const Archive archive = open_archive(std::move(source), name, std::move(directory), options.limits);
-  ZanjDocuments documents;
+  const Archive archive = zip::open_archive(std::move(source), name, std::move(directory), options.limits);
+  verify::ZanjDocuments documents;
   verify_opened(archive, documents, options, report);
   return report;
 }
@@ -250,7 +254,7 @@ VerifyReport verify_source(std::unique_ptr<ByteSource> source, const std::string
 }  // namespace
 
 VerifyReport verify_file(const std::string& path, const VerifyOptions& options) {
-  return verify_source(open_input(path, options.remote), input_display_name(path), options);
+  return verify_source(source::open_input(path, options.remote), input_display_name(path), options);
 }
 
 VerifyReport verify_zanj_file(const ZanjFile& file, const VerifyOptions& options) {
@@ -260,23 +264,24 @@ VerifyReport verify_zanj_file(const ZanjFile& file, const VerifyOptions& options
   // The directory was read without verify's entry limit: held to it here, as verify_file's
   // reading would.
   if (const std::uint64_t count = archive.entries().size(); count > options.limits.max_entries) {
-    add_problem(report, Code::too_many_entries, "", "",
-                "archive claims " + std::to_string(count) + " entries, more than the limit of " +
-                    std::to_string(options.limits.max_entries) + salvage_note(archive_source(archive), options.limits));
-    finish_report(report);
+    verify::add_problem(report, verify::Code::too_many_entries, "", "",
+                        "archive claims " + std::to_string(count) + " entries, more than the limit of " +
+                            std::to_string(options.limits.max_entries) +
+                            salvage_note(zip::archive_source(archive), options.limits));
+    verify::finish_report(report);
     report.transfer = archive.transfer();
     return report;
   }
   const auto& opened = PrivateAccess::impl(file);
-  ZanjDocuments documents;
-  documents.given_main = ParsedMember{&opened.root, &opened.root_notes};
-  if (opened.meta) documents.given_meta = ParsedMember{&*opened.meta, &opened.meta_notes};
+  verify::ZanjDocuments documents;
+  documents.given_main = verify::ParsedMember{&opened.root, &opened.root_notes};
+  if (opened.meta) documents.given_meta = verify::ParsedMember{&*opened.meta, &opened.meta_notes};
   verify_opened(archive, documents, options, report);
   return report;
 }
 
 VerifyReport verify_bytes(std::string bytes, const std::string& name, const VerifyOptions& options) {
-  return verify_source(std::make_unique<MemorySource>(std::move(bytes)), name, options);
+  return verify_source(std::make_unique<io::MemorySource>(std::move(bytes)), name, options);
 }
 
 }  // namespace zanj

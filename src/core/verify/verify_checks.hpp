@@ -23,7 +23,7 @@
 #include "zip/zip_directory.hpp"
 #include "json/json_parse.hpp"
 
-namespace zanj {
+namespace zanj::verify {
 
 /// Every problem verify reports. The names (code_name) are the stable codes.
 enum class Code {
@@ -91,7 +91,7 @@ bool code_is_warning(Code code);
 void add_problem(VerifyReport& report, Code code, std::string_view member, std::string_view path,
                  std::string_view message);
 /// The duplicate_key and bom warnings for what parse_json noticed in `member` (`where`: a line).
-void report_json_notes(VerifyReport& report, const JsonParseNotes& notes, std::string_view member,
+void report_json_notes(VerifyReport& report, const json::JsonParseNotes& notes, std::string_view member,
                        std::string_view path, std::string_view where = {});
 
 /// Add the problems of `part` (a thread's or a member's findings) and its counts to `report`.
@@ -106,7 +106,7 @@ void add_read_failure(VerifyReport& report, const ZipEntry& entry, const Error& 
 
 /// The code for the part of the directory read_zip_directory found at fault (no_eocd,
 /// zip64_inconsistent, ...).
-Code directory_fault_code(DirectoryFault fault);
+Code directory_fault_code(zip::DirectoryFault fault);
 
 // ---- ZIP structure (verify_zip.cpp) ----------------------------------------------------
 
@@ -118,8 +118,8 @@ struct ZipStructure {
 };
 
 /// Check the directory against the local headers and the limits, without inflating anything.
-ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& directory, const ResourceLimits& limits,
-                                 VerifyReport& report);
+ZipStructure check_zip_structure(const io::ByteSource& source, const zip::ZipDirectory& directory,
+                                 const ResourceLimits& limits, VerifyReport& report);
 
 // ---- ZANJ consistency (verify_zanj.cpp) ------------------------------------------------
 
@@ -170,7 +170,7 @@ struct MemberPlan {
 /// A JSON member parsed already (a ZanjFile's), with what its parse noticed.
 struct ParsedMember {
   const JsonDocument* document = nullptr;
-  const JsonParseNotes* notes = nullptr;
+  const json::JsonParseNotes* notes = nullptr;
 };
 
 /// The two JSON members, parsed. `given_*` (in, optional): members parsed already, which are
@@ -197,7 +197,9 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
 /// an object's keys; nullopt when the loader would fail on it (another type, empty, or an item
 /// that is neither a str nor an int -- a bool is an int).
 std::optional<std::vector<Json>> python_path_items(JsonView path);
-inline std::optional<std::vector<Json>> python_path_items(const Json& path) { return python_path_items(view_of(path)); }
+inline std::optional<std::vector<Json>> python_path_items(const Json& path) {
+  return python_path_items(json::view_of(path));
+}
 
 /// An external node that an earlier externals_info entry has given its data (the loader walks
 /// the entries shortest path first and populates each node before walking the next path).
@@ -205,7 +207,7 @@ struct PopulatedNode {
   std::string_view member;  ///< the member whose data it received (a view into the meta)
   bool jsonl = false;       ///< a list of lines (can be walked into), not an array (cannot)
 };
-using PopulatedNodes = std::unordered_map<JsonViewIdentity, PopulatedNode, JsonViewIdentityHash>;
+using PopulatedNodes = std::unordered_map<json::JsonViewIdentity, PopulatedNode, json::JsonViewIdentityHash>;
 
 /// Where the loader's walk of an externals_info path ends.
 struct PathWalk {
@@ -228,10 +230,10 @@ std::optional<std::size_t> list_position(const Json& key, std::size_t size);
 /// Walk `items` from `root` with Python subscripts (docs/format.md, populate_externals). `index`
 /// (optional) makes key lookups in large objects constant time.
 PathWalk walk_python_path(JsonView root, const std::vector<Json>& items, const PopulatedNodes& populated,
-                          KeyIndex* index = nullptr);
+                          object::KeyIndex* index = nullptr);
 inline PathWalk walk_python_path(const Json& root, const std::vector<Json>& items, const PopulatedNodes& populated,
-                                 KeyIndex* index = nullptr) {
-  return walk_python_path(view_of(root), items, populated, index);
+                                 object::KeyIndex* index = nullptr) {
+  return walk_python_path(json::view_of(root), items, populated, index);
 }
 
 // ---- values (verify_values.cpp) --------------------------------------------------------
@@ -248,8 +250,8 @@ struct RowClaim {
 
 /// What the data pass found in a member that rows refer to (MemberPlan::in_rows).
 struct RowTarget {
-  std::optional<NpyHeader> header;     ///< an .npy member whose header was valid
-  std::optional<std::uint64_t> lines;  ///< a .jsonl member whose lines were all read
+  std::optional<array::NpyHeader> header;  ///< an .npy member whose header was valid
+  std::optional<std::uint64_t> lines;      ///< a .jsonl member whose lines were all read
 };
 
 /// Check each claim against its member, as finish_npy and finish_jsonl check the nodes of
@@ -288,13 +290,13 @@ class MemberValueCheck {
   const MemberPlan& plan_;
   const ResourceLimits& limits_;
   std::uint64_t bytes_ = 0;
-  std::optional<NpyHeaderCollector> npy_;
-  std::optional<JsonlLineSplitter> lines_;
+  std::optional<array::NpyHeaderCollector> npy_;
+  std::optional<array::JsonlLineSplitter> lines_;
   std::set<std::string_view> columns_;  ///< plan_.columns, each name once (a table may repeat one)
   /// plan_.line_references by line index (non-negative ones), and which were found.
   std::unordered_multimap<std::uint64_t, std::size_t> references_by_line_;
   std::vector<bool> reference_found_;
-  JsonParseNotes first_notes_;  ///< of the first line with a BOM or a repeated key
+  json::JsonParseNotes first_notes_;  ///< of the first line with a BOM or a repeated key
   std::uint64_t noted_lines_ = 0, first_noted_line_ = 0;
   std::vector<RowClaim> row_claims_;
   bool jsonl_complete_ = false;  ///< every line was read and split
@@ -315,7 +317,7 @@ std::optional<std::string> legacy_loader_refusal(const Node& node);
 void check_inline_arrays(JsonView root, std::string_view member, VerifyReport& report, const PathSegments& start = {});
 inline void check_inline_arrays(const Json& root, std::string_view member, VerifyReport& report,
                                 const PathSegments& start = {}) {
-  check_inline_arrays(view_of(root), member, report, start);
+  check_inline_arrays(json::view_of(root), member, report, start);
 }
 
-}  // namespace zanj
+}  // namespace zanj::verify

@@ -6,7 +6,7 @@
 
 #include "verify/verify_checks.hpp"
 
-namespace zanj {
+namespace zanj::verify {
 namespace {
 
 /// The UTF-8 characters of `text`, one string each (Python iterates a str by code point).
@@ -66,7 +66,7 @@ std::optional<std::vector<Json>> python_path_items(JsonView path) {
 }
 
 PathWalk walk_python_path(JsonView root, const std::vector<Json>& items, const PopulatedNodes& populated,
-                          KeyIndex* index) {
+                          object::KeyIndex* index) {
   PathWalk walk;
   JsonView node = root;
   // Root objects can hold 50,000 keys: every lookup goes through the index when there is one.
@@ -88,7 +88,7 @@ PathWalk walk_python_path(JsonView root, const std::vector<Json>& items, const P
       if (format) {
         if (!format.is_string()) return fail("a format key that is not a string is on the way");
         if (format.as_string().ends_with(":external")) {
-          if (const auto fed = populated.find(view_identity(node)); fed != populated.end()) {
+          if (const auto fed = populated.find(json::view_identity(node)); fed != populated.end()) {
             if (!fed->second.jsonl)
               return fail("the path goes into the array of '" + std::string(fed->second.member) +
                           "', which has no keys");
@@ -124,4 +124,4 @@ PathWalk walk_python_path(JsonView root, const std::vector<Json>& items, const P
   return walk;
 }
 
-}  // namespace zanj
+}  // namespace zanj::verify

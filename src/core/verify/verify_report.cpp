@@ -10,7 +10,7 @@ namespace zanj {
 namespace {
 
 struct CodeRow {
-  Code code;
+  verify::Code code;
   ProblemCodeInfo info;
 };
 
@@ -19,125 +19,131 @@ constexpr bool kError = false, kWarning = true;
 // Documentation order: docs/man/zanj-verify.md lists these codes under PROBLEM CODES (a unit test,
 // tests/unit/cli/test_manual.cpp, keeps the two in step).
 const std::array kCodes{
-    CodeRow{Code::no_eocd, {"no_eocd", kError, "no end of central directory record: not a ZIP file, or truncated"}},
-    CodeRow{Code::eocd_inconsistent,
+    CodeRow{verify::Code::no_eocd,
+            {"no_eocd", kError, "no end of central directory record: not a ZIP file, or truncated"}},
+    CodeRow{verify::Code::eocd_inconsistent,
             {"eocd_inconsistent", kError,
              "end record fields disagree with each other or with the file (entry counts, directory offset and size, "
              "multi-disk)"}},
-    CodeRow{Code::zip64_inconsistent,
+    CodeRow{verify::Code::zip64_inconsistent,
             {"zip64_inconsistent", kError,
              "Zip64 end record, locator or extra field missing, out of range or disagreeing"}},
-    CodeRow{Code::bad_central_directory, {"bad_central_directory", kError, "a central directory entry is malformed"}},
-    CodeRow{Code::bad_local_header,
+    CodeRow{verify::Code::bad_central_directory,
+            {"bad_central_directory", kError, "a central directory entry is malformed"}},
+    CodeRow{verify::Code::bad_local_header,
             {"bad_local_header", kError,
              "a local header is missing or malformed, or its data runs past the end of the file"}},
-    CodeRow{Code::cd_local_mismatch,
+    CodeRow{verify::Code::cd_local_mismatch,
             {"cd_local_mismatch", kError,
              "central directory and local header (or data descriptor) disagree: name, method, flags, CRC-32 or sizes"}},
-    CodeRow{Code::overlapping_entries,
+    CodeRow{verify::Code::overlapping_entries,
             {"overlapping_entries", kError, "two entries share bytes (a zip bomb technique); neither is inflated"}},
-    CodeRow{Code::overlaps_directory,
+    CodeRow{verify::Code::overlaps_directory,
             {"overlaps_directory", kError, "an entry's data runs into the central directory"}},
-    CodeRow{Code::duplicate_name,
+    CodeRow{verify::Code::duplicate_name,
             {"duplicate_name", kError,
              "two entries have the same name (as bytes, or as Python decodes it); data commands refuse the archive"}},
-    CodeRow{Code::ambiguous_name,
+    CodeRow{verify::Code::ambiguous_name,
             {"ambiguous_name", kError,
              "two entries' names differ in bytes but are equal after Unicode canonical normalization (NFD); data "
              "commands refuse the archive"}},
-    CodeRow{Code::ambiguous_end_record,
+    CodeRow{verify::Code::ambiguous_end_record,
             {"ambiguous_end_record", kError,
              "readers would take different central directories: a second end record opens as another archive (Python "
              "reads the last one in the file, other readers the one ending the file), or the directory does not end "
              "where the end record begins (Python then shifts every offset); data commands refuse it"}},
-    CodeRow{Code::encrypted, {"encrypted", kError, "an entry is encrypted"}},
-    CodeRow{Code::not_regular_file,
+    CodeRow{verify::Code::encrypted, {"encrypted", kError, "an entry is encrypted"}},
+    CodeRow{verify::Code::not_regular_file,
             {"not_regular_file", kError, "an entry is a directory, symlink, device, FIFO or socket"}},
-    CodeRow{Code::unsupported_method,
+    CodeRow{verify::Code::unsupported_method,
             {"unsupported_method", kError, "compression other than store, deflate, bzip2, LZMA, xz or zstd"}},
-    CodeRow{Code::unsafe_name,
+    CodeRow{verify::Code::unsafe_name,
             {"unsafe_name", kError,
              "name not UTF-8, with NUL or control characters, absolute, with '..' or '.' segments, backslashes or a "
              "drive letter"}},
-    CodeRow{Code::too_many_entries, {"too_many_entries", kError, "more entries than --max-entries"}},
-    CodeRow{Code::too_large,
+    CodeRow{verify::Code::too_many_entries, {"too_many_entries", kError, "more entries than --max-entries"}},
+    CodeRow{verify::Code::too_large,
             {"too_large", kError,
              "declared sizes over --max-total-bytes (nothing is inflated) or --max-member-bytes (that member is not "
              "inflated), or a JSON member over the JSON limit (--max-json-bytes)"}},
-    CodeRow{Code::ratio_lie,
+    CodeRow{verify::Code::ratio_lie,
             {"ratio_lie", kError,
              "an entry claims more than its method can expand (deflate: 1032:1): its declared size is false; it is not "
              "inflated"}},
-    CodeRow{Code::entry_unreadable, {"entry_unreadable", kError, "the ZIP reader cannot reach or present the entry"}},
-    CodeRow{Code::crc_mismatch,
+    CodeRow{verify::Code::entry_unreadable,
+            {"entry_unreadable", kError, "the ZIP reader cannot reach or present the entry"}},
+    CodeRow{verify::Code::crc_mismatch,
             {"crc_mismatch", kError, "the CRC-32 of a member's bytes differs from the declared one"}},
-    CodeRow{Code::size_lie,
+    CodeRow{verify::Code::size_lie,
             {"size_lie", kError,
              "a member inflates past its declared size, which is therefore false (reading stops there)"}},
-    CodeRow{Code::size_mismatch,
+    CodeRow{verify::Code::size_mismatch,
             {"size_mismatch", kError,
              "a member ends before its declared size, which is therefore false, or a stored one has different sizes"}},
-    CodeRow{Code::data_corrupt, {"data_corrupt", kError, "a member's compressed data cannot be decoded"}},
-    CodeRow{Code::missing_main, {"missing_main", kError, "no __zanj__.json member"}},
-    CodeRow{Code::missing_meta, {"missing_meta", kError, "no __zanj_meta__.json member"}},
-    CodeRow{Code::json_invalid,
+    CodeRow{verify::Code::data_corrupt, {"data_corrupt", kError, "a member's compressed data cannot be decoded"}},
+    CodeRow{verify::Code::missing_main, {"missing_main", kError, "no __zanj__.json member"}},
+    CodeRow{verify::Code::missing_meta, {"missing_meta", kError, "no __zanj_meta__.json member"}},
+    CodeRow{verify::Code::json_invalid,
             {"json_invalid", kError,
              "a JSON member is not valid JSON (NaN and Infinity as Python writes them are accepted)"}},
-    CodeRow{Code::json_too_deep, {"json_too_deep", kError, "JSON nested deeper than --max-json-depth"}},
-    CodeRow{Code::meta_not_object, {"meta_not_object", kError, "__zanj_meta__.json is not a JSON object"}},
-    CodeRow{Code::no_externals_info, {"no_externals_info", kError, "the meta has no externals_info object"}},
-    CodeRow{Code::bad_reference,
+    CodeRow{verify::Code::json_too_deep, {"json_too_deep", kError, "JSON nested deeper than --max-json-depth"}},
+    CodeRow{verify::Code::meta_not_object, {"meta_not_object", kError, "__zanj_meta__.json is not a JSON object"}},
+    CodeRow{verify::Code::no_externals_info, {"no_externals_info", kError, "the meta has no externals_info object"}},
+    CodeRow{verify::Code::bad_reference,
             {"bad_reference", kError,
              "a reference node lacks its $ref, or an external array its shape or dtype, or has a dtype numpy refuses"}},
-    CodeRow{Code::dangling_ref, {"dangling_ref", kError, "a $ref or externals_info entry names no member"}},
-    CodeRow{Code::unreferenced_member,
+    CodeRow{verify::Code::dangling_ref, {"dangling_ref", kError, "a $ref or externals_info entry names no member"}},
+    CodeRow{verify::Code::unreferenced_member,
             {"unreferenced_member", kWarning, "a member nothing refers to (the loader ignores it)"}},
-    CodeRow{Code::externals_info_mismatch,
+    CodeRow{verify::Code::externals_info_mismatch,
             {"externals_info_mismatch", kError,
              "an externals_info entry is missing or malformed, its path cannot be walked as the loader walks it (a "
              "list takes an int, a dict a str key) or does not lead to the reference node whose $ref is the entry's "
              "name, or its item_type is wrong"}},
-    CodeRow{Code::npy_invalid,
+    CodeRow{verify::Code::npy_invalid,
             {"npy_invalid", kError,
              "an .npy member's header is invalid or numpy refuses it (object dtypes, which need pickle; zero itemsize; "
              "a shape over intp)"}},
     CodeRow{
-        Code::npy_mismatch,
+        verify::Code::npy_mismatch,
         {"npy_mismatch", kError, "an .npy header's dtype, shape or element count disagrees with the reference node"}},
-    CodeRow{Code::npy_data_size,
+    CodeRow{verify::Code::npy_data_size,
             {"npy_data_size", kError, "an .npy member's data is shorter than prod(shape) * itemsize bytes"}},
-    CodeRow{Code::jsonl_invalid, {"jsonl_invalid", kError, "a .jsonl line is not valid JSON (or too long)"}},
-    CodeRow{Code::jsonl_row_count, {"jsonl_row_count", kError, "a .jsonl member's line count differs from len(data)"}},
-    CodeRow{Code::table_columns,
+    CodeRow{verify::Code::jsonl_invalid, {"jsonl_invalid", kError, "a .jsonl line is not valid JSON (or too long)"}},
+    CodeRow{verify::Code::jsonl_row_count,
+            {"jsonl_row_count", kError, "a .jsonl member's line count differs from len(data)"}},
+    CodeRow{verify::Code::table_columns,
             {"table_columns", kError, "a table row is not an object whose keys are the table's (distinct) columns"}},
-    CodeRow{Code::inline_array_invalid,
+    CodeRow{verify::Code::inline_array_invalid,
             {"inline_array_invalid", kError,
              "an inline array's data disagrees with its shape or dtype (nesting, hex or base64 length), or numpy "
              "refuses its dtype or shape"}},
-    CodeRow{Code::trailing_data, {"trailing_data", kWarning, "bytes after the end of central directory record"}},
-    CodeRow{Code::unaccounted_bytes,
+    CodeRow{verify::Code::trailing_data,
+            {"trailing_data", kWarning, "bytes after the end of central directory record"}},
+    CodeRow{verify::Code::unaccounted_bytes,
             {"unaccounted_bytes", kWarning, "bytes between entries or before the directory that belong to no entry"}},
-    CodeRow{Code::utf8_flag_missing,
+    CodeRow{verify::Code::utf8_flag_missing,
             {"utf8_flag_missing", kWarning, "a non-ASCII name without the UTF-8 flag (general purpose bit 11)"}},
-    CodeRow{Code::shared_member, {"shared_member", kWarning, "several reference nodes point to the same member"}},
-    CodeRow{Code::npy_trailing_data,
+    CodeRow{verify::Code::shared_member,
+            {"shared_member", kWarning, "several reference nodes point to the same member"}},
+    CodeRow{verify::Code::npy_trailing_data,
             {"npy_trailing_data", kWarning,
              "an .npy member has bytes after the prod(shape) * itemsize its shape needs (numpy ignores them)"}},
-    CodeRow{Code::externals_info_len,
+    CodeRow{verify::Code::externals_info_len,
             {"externals_info_len", kWarning, "an array's externals_info len(data) is not its first dimension"}},
-    CodeRow{Code::duplicate_key,
+    CodeRow{verify::Code::duplicate_key,
             {"duplicate_key", kWarning,
              "a JSON object repeats a key (Python keeps the first position and the last value, as zanj does)"}},
-    CodeRow{Code::bom,
+    CodeRow{verify::Code::bom,
             {"bom", kWarning,
              "a JSON member or .jsonl line starts with a byte-order mark (Python skips it, as zanj does)"}},
-    CodeRow{Code::high_ratio,
+    CodeRow{verify::Code::high_ratio,
             {"high_ratio", kWarning,
              "a bzip2, LZMA, xz or zstd entry declares more than --max-ratio (default 10000:1) plus 1 MiB; a truthful "
              "ratio is valid: it is read in full, never past its declared size"}},
 };
 
-const CodeRow& row(Code code) {
+const CodeRow& row(verify::Code code) {
   for (const CodeRow& r : kCodes)
     if (r.code == code) return r;
   return kCodes.front();  // unreachable: the table lists every code (unit-tested)
@@ -145,8 +151,8 @@ const CodeRow& row(Code code) {
 
 }  // namespace
 
-std::string_view code_name(Code code) { return row(code).info.name; }
-bool code_is_warning(Code code) { return row(code).info.warning; }
+std::string_view verify::code_name(verify::Code code) { return row(code).info.name; }
+bool verify::code_is_warning(verify::Code code) { return row(code).info.warning; }
 
 const std::vector<ProblemCodeInfo>& problem_codes() {
   static const std::vector<ProblemCodeInfo> all = [] {
@@ -179,26 +185,26 @@ void add_named(VerifyReport& report, Problem problem) {
 
 }  // namespace
 
-void report_json_notes(VerifyReport& report, const JsonParseNotes& notes, std::string_view member,
-                       std::string_view path, std::string_view where) {
+void verify::report_json_notes(VerifyReport& report, const json::JsonParseNotes& notes, std::string_view member,
+                               std::string_view path, std::string_view where) {
   const std::string prefix = where.empty() ? std::string() : std::string(where) + ": ";
   if (notes.bom)
-    add_problem(report, Code::bom, member, path,
-                prefix + "starts with a byte-order mark (" + std::string(notes.encoding) + ")");
+    verify::add_problem(report, verify::Code::bom, member, path,
+                        prefix + "starts with a byte-order mark (" + std::string(notes.encoding) + ")");
   if (notes.duplicate_keys)
-    add_problem(report, Code::duplicate_key, member, path,
-                prefix + std::to_string(notes.duplicate_keys) + " repeated key" +
-                    (notes.duplicate_keys == 1 ? "" : "s") + ", the first at '" + join_path(notes.first_duplicate) +
-                    "': the last value is used");
+    verify::add_problem(report, verify::Code::duplicate_key, member, path,
+                        prefix + std::to_string(notes.duplicate_keys) + " repeated key" +
+                            (notes.duplicate_keys == 1 ? "" : "s") + ", the first at '" +
+                            join_path(notes.first_duplicate) + "': the last value is used");
 }
 
-void add_problem(VerifyReport& report, Code code, std::string_view member, std::string_view path,
-                 std::string_view message) {
-  add_named(report, Problem{std::string(code_name(code)), printable_name(member), printable_name(path),
-                            printable_name(message)});
+void verify::add_problem(VerifyReport& report, verify::Code code, std::string_view member, std::string_view path,
+                         std::string_view message) {
+  add_named(report, Problem{std::string(verify::code_name(code)), zip::printable_name(member),
+                            zip::printable_name(path), zip::printable_name(message)});
 }
 
-void merge_report(VerifyReport& report, const VerifyReport& part) {
+void verify::merge_report(VerifyReport& report, const VerifyReport& part) {
   for (const auto* list : {&part.errors, &part.warnings})
     for (const Problem& p : *list) add_named(report, p);
   // Problems the part counted but did not list still count here.
@@ -215,7 +221,7 @@ void merge_report(VerifyReport& report, const VerifyReport& part) {
   c.inline_arrays += d.inline_arrays;
 }
 
-void finish_report(VerifyReport& report) {
+void verify::finish_report(VerifyReport& report) {
   for (const auto& [code, count] : report.code_counts) {
     if (count <= VerifyReport::kMaxListedPerCode) continue;
     Problem p{code, "", "",
@@ -239,45 +245,46 @@ std::vector<ProblemGroup> group_problems(const VerifyReport& report, const std::
   return groups;
 }
 
-void add_read_failure(VerifyReport& report, const ZipEntry& entry, const Error& error, std::string_view archive_name) {
+void verify::add_read_failure(VerifyReport& report, const ZipEntry& entry, const Error& error,
+                              std::string_view archive_name) {
   // The report names the archive; the member's own error need not.
   const std::string message = error.message_in(archive_name);
-  Code code = Code::entry_unreadable;
+  verify::Code code = verify::Code::entry_unreadable;
   if (const auto* data = dynamic_cast<const MemberDataError*>(&error)) {
     switch (data->kind()) {
       case MemberDataError::Kind::undecodable:
-        code = Code::data_corrupt;
+        code = verify::Code::data_corrupt;
         break;
       case MemberDataError::Kind::too_long:
-        code = Code::size_lie;
+        code = verify::Code::size_lie;
         break;
       case MemberDataError::Kind::too_short:
-        code = Code::size_mismatch;
+        code = verify::Code::size_mismatch;
         break;
       case MemberDataError::Kind::crc_mismatch:
-        code = Code::crc_mismatch;
+        code = verify::Code::crc_mismatch;
         break;
     }
   }
   // The member the error names, when it names one (an error of the member's reader may
   // concern another: a row's array); else the member being read.
-  add_problem(report, code, error.member().empty() ? entry.name : error.member(), error.object_path(), message);
+  verify::add_problem(report, code, error.member().empty() ? entry.name : error.member(), error.object_path(), message);
 }
 
-Code directory_fault_code(DirectoryFault fault) {
+verify::Code verify::directory_fault_code(zip::DirectoryFault fault) {
   switch (fault) {
-    case DirectoryFault::no_end_record:
-      return Code::no_eocd;
-    case DirectoryFault::too_many_entries:
-      return Code::too_many_entries;
-    case DirectoryFault::zip64:
-      return Code::zip64_inconsistent;
-    case DirectoryFault::central_directory:
-      return Code::bad_central_directory;
-    case DirectoryFault::end_record:
+    case zip::DirectoryFault::no_end_record:
+      return verify::Code::no_eocd;
+    case zip::DirectoryFault::too_many_entries:
+      return verify::Code::too_many_entries;
+    case zip::DirectoryFault::zip64:
+      return verify::Code::zip64_inconsistent;
+    case zip::DirectoryFault::central_directory:
+      return verify::Code::bad_central_directory;
+    case zip::DirectoryFault::end_record:
       break;
   }
-  return Code::eocd_inconsistent;
+  return verify::Code::eocd_inconsistent;
 }
 
 }  // namespace zanj

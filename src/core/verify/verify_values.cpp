@@ -10,7 +10,7 @@
 #include "verify/verify_checks.hpp"
 #include "json/json_parse.hpp"
 
-namespace zanj {
+namespace zanj::verify {
 namespace {
 
 /// Keys of a table row against the table's columns, in any order. A column name may repeat
@@ -35,11 +35,11 @@ std::optional<std::uint64_t> line_index(const Json& key) {
 
 /// How an array node's dtype, shape or n_elements disagree with an .npy header ("" if they
 /// agree); `where` names the node's document.
-std::string header_difference(const ArrayNode& a, const NpyHeader& h, std::string_view where) {
+std::string header_difference(const ArrayNode& a, const array::NpyHeader& h, std::string_view where) {
   const std::string in = " in " + std::string(where) + ", ";
-  const Result<Dtype> dtype = read_dtype_name(a.dtype);
+  const base::Result<array::Dtype> dtype = array::read_dtype_name(a.dtype);
   if (!dtype) return dtype.why();
-  if (!dtypes_compatible(*dtype, h.dtype))
+  if (!array::dtypes_compatible(*dtype, h.dtype))
     return "dtype '" + a.dtype + "'" + in + "'" + h.dtype.descr() + "' in the header";
   if (a.has_shape && a.shape != h.shape)
     return "shape " + shape_text(a.shape) + in + shape_text(h.shape) + " in the header";
@@ -81,21 +81,21 @@ void MemberValueCheck::feed(std::string_view chunk) {
 
 void MemberValueCheck::feed_npy(std::string_view chunk) {
   if (npy_->header()) return;  // the rest is data: only its length matters
-  const Result<std::size_t> used = npy_->try_feed(chunk);
+  const base::Result<std::size_t> used = npy_->try_feed(chunk);
   if (!used) fail(Code::npy_invalid, used.why());
 }
 
 void MemberValueCheck::feed_jsonl(std::string_view chunk) {
-  const Result<bool> fed = lines_->try_feed(chunk);
+  const base::Result<bool> fed = lines_->try_feed(chunk);
   if (!fed) fail(Code::jsonl_invalid, fed.why());  // a line over the length limit
 }
 
 bool MemberValueCheck::on_line(std::uint64_t index, std::string_view line) {
   ++found_.checked.jsonl_rows;
   const std::string where = "line " + std::to_string(index + 1);
-  JsonParseNotes notes;
-  const Result<JsonDocument, JsonFailure> document =
-      read_json_document(std::string(line), where, JsonLimits{limits_.max_json_depth, limits_.max_json_values}, &notes);
+  json::JsonParseNotes notes;
+  const base::Result<JsonDocument, json::JsonFailure> document = json::read_json_document(
+      std::string(line), where, json::JsonLimits{limits_.max_json_depth, limits_.max_json_values}, &notes);
   if (!document) {
     add_problem(found_, Code::jsonl_invalid, entry_.name, plan_.path, document.why());
     return true;
@@ -200,9 +200,9 @@ void MemberValueCheck::finish(VerifyReport& report) {
 void MemberValueCheck::finish_npy() {
   if (auto problem = npy_->end_problem()) return fail(Code::npy_invalid, *problem);
   ++found_.checked.npy_members;
-  const NpyHeader& h = *npy_->header();
+  const array::NpyHeader& h = *npy_->header();
   // np.load refuses these before reading any data, so nothing else about the member matters.
-  if (auto why = numpy_refusal(h.dtype, h.shape)) return fail(Code::npy_invalid, *why);
+  if (auto why = array::numpy_refusal(h.dtype, h.shape)) return fail(Code::npy_invalid, *why);
   for (const JsonView array : plan_.arrays) {
     const Node node = classify(array);
     if (!node.array) continue;  // planned as an array node: classify decides the same again
@@ -219,7 +219,7 @@ void MemberValueCheck::finish_npy() {
 }
 
 void MemberValueCheck::finish_jsonl() {
-  const Result<bool> finished = lines_->try_finish();
+  const base::Result<bool> finished = lines_->try_finish();
   if (!finished) return fail(Code::jsonl_invalid, finished.why());
   ++found_.checked.jsonl_members;
   jsonl_complete_ = true;
@@ -298,7 +298,7 @@ void check_inline_node(const TreeVisit& v, std::string_view member, VerifyReport
                     "'), as the Python library writes an inline array when external_array_threshold is above "
                     "external_list_threshold; the library fails to load it back (TypeError), though zanj cat, "
                     "diff and stats read its values");
-  else if (const auto problem = check_inline_array(*v.node.array))
+  else if (const auto problem = array::check_inline_array(*v.node.array))
     add_problem(report, Code::inline_array_invalid, member, v.path(), *problem);
 }
 
@@ -309,4 +309,4 @@ void check_inline_arrays(JsonView root, std::string_view member, VerifyReport& r
   });
 }
 
-}  // namespace zanj
+}  // namespace zanj::verify

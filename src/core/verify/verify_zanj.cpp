@@ -17,7 +17,7 @@
 #include "base/thread_pool.hpp"
 #include "object/zanj_file_access.hpp"
 
-namespace zanj {
+namespace zanj::verify {
 namespace {
 
 using Role = MemberPlan::Role;
@@ -34,7 +34,7 @@ struct RefSite {
 /// nor its path (only a problem needs it: a second walk finds it then). `member` is a view
 /// into the document, which outlives the check.
 struct MainRef {
-  JsonViewIdentity identity;
+  json::JsonViewIdentity identity;
   std::string_view member;
 };
 
@@ -55,8 +55,8 @@ std::string where(const RefSite& r) {
 /// Why numpy refuses a reference node's dtype (a zero itemsize). Unknown dtypes are not judged
 /// here: the .npy header check compares them.
 std::optional<std::string> dtype_refusal(const std::string& name) {
-  const Result<Dtype> dtype = read_dtype_name(name);
-  return dtype ? numpy_dtype_refusal(*dtype) : std::nullopt;
+  const base::Result<array::Dtype> dtype = array::read_dtype_name(name);
+  return dtype ? array::numpy_dtype_refusal(*dtype) : std::nullopt;
 }
 
 /// Read and parse one JSON member into `read` (or take the `given` one, parsed already: its
@@ -86,25 +86,25 @@ const JsonDocument* read_document(const Archive& archive, std::string_view name,
     if (given->notes) report_json_notes(report, *given->notes, name, "");
     return given->document;
   }
-  JsonText text;
+  json::JsonText text;
   std::uint64_t decoded = 0;
   try {
-    text = read_json_text(archive, *entry, limits.max_json_bytes, &decoded);
+    text = array::read_json_text(archive, *entry, limits.max_json_bytes, &decoded);
   } catch (const Error& e) {  // boundary: an unreadable member is a problem
     add_read_failure(report, *entry, e, archive.name());
     return nullptr;
   }
   ++report.checked.members_read;
   report.checked.bytes_read += decoded;
-  JsonParseNotes notes;
-  Result<JsonDocument, JsonFailure> parsed =
-      read_json_document(std::move(text), "", JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);
+  json::JsonParseNotes notes;
+  base::Result<JsonDocument, json::JsonFailure> parsed = json::read_json_document(
+      std::move(text), "", json::JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);
   if (!parsed) {  // the document was given no name: the problem says where
-    const std::optional<JsonLimitError::Limit> over = parsed.failure().over;
+    const std::optional<json::JsonLimitError::Limit> over = parsed.failure().over;
     add_problem(report,
-                !over                                   ? Code::json_invalid
-                : *over == JsonLimitError::Limit::depth ? Code::json_too_deep
-                                                        : Code::too_large,
+                !over                                         ? Code::json_invalid
+                : *over == json::JsonLimitError::Limit::depth ? Code::json_too_deep
+                                                              : Code::too_large,
                 name, "", parsed.why());
     return nullptr;
   }
@@ -117,7 +117,7 @@ const JsonDocument* read_document(const Archive& archive, std::string_view name,
 bool read_side_by_side(const Archive& archive, const ResourceLimits& limits) {
   const ZipEntry* main = archive.find(kMainMember);
   const ZipEntry* meta = archive.find(kMetaMember);
-  return main && meta && json_members_side_by_side(*main, *meta, limits.max_json_bytes, limits.max_json_values);
+  return main && meta && object::json_members_side_by_side(*main, *meta, limits.max_json_bytes, limits.max_json_values);
 }
 
 /// One reference node: its member must exist, and becomes part of that member's plan.
@@ -184,7 +184,7 @@ std::vector<MainRef> plan_references(const Archive& archive, JsonView root, std:
     if (inline_arrays) check_inline_node(v, document, report);
     if (!is_reference_kind(v.node)) return true;
     plan_reference(archive, RefSite{document, v.path(), v.node}, plans, references);
-    if (keep) out.push_back(MainRef{view_identity(v.node.json), ref_member(v.node.json)});
+    if (keep) out.push_back(MainRef{json::view_identity(v.node.json), ref_member(v.node.json)});
     return true;
   });
   merge_report(report, references);
@@ -204,7 +204,8 @@ std::string shown_path(const PathWalk& walk) {
 /// nullopt when the loader would fail on this entry.
 std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView main, std::string_view key,
                                               JsonView info, const std::vector<Json>& items, PopulatedNodes& populated,
-                                              KeyIndex& index, std::vector<MemberPlan>& plans, VerifyReport& report) {
+                                              object::KeyIndex& index, std::vector<MemberPlan>& plans,
+                                              VerifyReport& report) {
   const auto mismatch = [&](const std::string& message, const std::string& path = {}) -> std::optional<JsonView> {
     add_problem(report, Code::externals_info_mismatch, key, path, message);
     return std::nullopt;
@@ -253,7 +254,7 @@ std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView m
     return mismatch("externals_info item_type '" + std::string(item_type) + "', the reference node wants '" +
                         std::string(wanted) + "'",
                     path);
-  populated.emplace(view_identity(walk.target), PopulatedNode{key, role == Role::jsonl});
+  populated.emplace(json::view_identity(walk.target), PopulatedNode{key, role == Role::jsonl});
   std::uint64_t len = 0;
   const JsonView len_json = info.find("len(data)");
   if (!len_json || !len_json.get_uint64(len)) return walk.target;
@@ -313,7 +314,7 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
   // The reference nodes some entry leads to: an entry that reaches its node populates it, so
   // `populated` is also the set of nodes reached (no second set of 50,000 identities).
   PopulatedNodes populated;
-  KeyIndex index;  // one path per entry into the same document
+  object::KeyIndex index;  // one path per entry into the same document
   for (const ExternalsEntry& e : entries) {
     const std::string_view key = externals.key(e.position);
     const JsonView info = externals[e.position];
@@ -322,13 +323,13 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
   }
   // The reference loader opens exactly the members externals_info lists, and puts each one's
   // data at the entry's path: a reference node no entry leads to is left without its data.
-  std::unordered_set<JsonViewIdentity, JsonViewIdentityHash> unfed;
+  std::unordered_set<json::JsonViewIdentity, json::JsonViewIdentityHash> unfed;
   for (const MainRef& ref : main_refs)
     if (!ref.member.empty() && !broken.count(ref.member) && !populated.count(ref.identity)) unfed.insert(ref.identity);
   if (unfed.empty()) return;
   // Their paths, for the messages: the same walk as plan_references, so the same order.
   walk_tree(main, {}, [&](const TreeVisit& v) {
-    if (!is_reference_kind(v.node) || !unfed.count(view_identity(v.node.json))) return true;
+    if (!is_reference_kind(v.node) || !unfed.count(json::view_identity(v.node.json))) return true;
     const std::string_view member = ref_member(v.node.json);
     add_problem(report, Code::externals_info_mismatch, member, v.path(),
                 listed.count(member) ? "no externals_info entry leads to this reference node (the reference loader "
@@ -359,7 +360,7 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
     VerifyReport meta_report;
     // The pool is declared after what the task writes: if the main reading throws, the pool's
     // destructor waits for the task first.
-    ThreadPool beside(1);
+    base::ThreadPool beside(1);
     beside.submit([&] { read_meta(limits, meta_report); });
     read_main(limits, report);
     beside.wait();
@@ -414,4 +415,4 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
   return plans;
 }
 
-}  // namespace zanj
+}  // namespace zanj::verify

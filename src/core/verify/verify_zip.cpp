@@ -12,7 +12,7 @@
 #include "zip/member_name.hpp"
 #include "verify/verify_checks.hpp"
 
-namespace zanj {
+namespace zanj::verify {
 namespace {
 
 /// Bytes [begin, end) an entry occupies: local header, data and data descriptor.
@@ -28,7 +28,7 @@ std::string describe_type(const ZipEntry& e) {
 /// decides how the data is read (name, method, flags, sizes): readers that go by local headers
 /// would read another member than the directory says, so such an entry is not inflated (and
 /// Archive::read refuses it too).
-bool compare_local(const ZipEntry& e, const LocalHeader& h, VerifyReport& report) {
+bool compare_local(const ZipEntry& e, const zip::LocalHeader& h, VerifyReport& report) {
   std::vector<std::string> differ;
   bool readable = true;
   const auto check = [&](bool same, const char* what, bool decides_reading) {
@@ -37,7 +37,7 @@ bool compare_local(const ZipEntry& e, const LocalHeader& h, VerifyReport& report
     readable = readable && !decides_reading;
   };
   // With a data descriptor the local CRC-32 and sizes may be zero (written before the data).
-  const bool deferred = (h.flags & kFlagDescriptor) != 0;
+  const bool deferred = (h.flags & zip::kFlagDescriptor) != 0;
   const auto same = [&](std::uint64_t local, std::uint64_t central) {
     return local == central || (deferred && local == 0);
   };
@@ -60,16 +60,16 @@ bool compare_local(const ZipEntry& e, const LocalHeader& h, VerifyReport& report
 }
 
 /// One entry's own checks; its extent when the local header could be read.
-std::optional<MemberExtent> check_entry(const ByteSource& source, const ZipEntry& e, std::size_t index,
-                                        const ResourceLimits& limits, std::vector<bool>& inflatable,
-                                        VerifyReport& report) {
+std::optional<zip::MemberExtent> check_entry(const io::ByteSource& source, const ZipEntry& e, std::size_t index,
+                                             const ResourceLimits& limits, std::vector<bool>& inflatable,
+                                             VerifyReport& report) {
   const auto refuse = [&](Code code, const std::string& message) {
     add_problem(report, code, e.name, "", message);
     inflatable[index] = false;
   };
-  if (e.flags & (kFlagEncrypted | kFlagStrongEncryption)) refuse(Code::encrypted, "entry is encrypted");
+  if (e.flags & (zip::kFlagEncrypted | zip::kFlagStrongEncryption)) refuse(Code::encrypted, "entry is encrypted");
   if (!e.is_regular_file()) refuse(Code::not_regular_file, "entry is " + describe_type(e));
-  if (!method_decodable(e.method))
+  if (!zip::method_decodable(e.method))
     refuse(Code::unsupported_method,
            "compression " + method_name(e.method) + " (zanj reads store, deflate, bzip2, lzma, xz, zstd)");
   if (e.method == static_cast<std::uint16_t>(ZipMethod::store) && e.compressed_size != e.uncompressed_size)
@@ -78,46 +78,46 @@ std::optional<MemberExtent> check_entry(const ByteSource& source, const ZipEntry
   // A ratio the method cannot reach (deflate: 1032:1) is a lie; any other ratio may be true
   // (bzip2 of zeros reaches millions to one): it is streamed, never past the declared size,
   // and only warned about.
-  if (method_decodable(e.method) && declares_excess_ratio(e, UINT64_MAX)) {
-    const std::uint64_t most = method_physical_ratio(e.method);  // 0: none, but nothing comes from no bytes
+  if (zip::method_decodable(e.method) && zip::declares_excess_ratio(e, UINT64_MAX)) {
+    const std::uint64_t most = zip::method_physical_ratio(e.method);  // 0: none, but nothing comes from no bytes
     refuse(Code::ratio_lie, method_name(e.method) + " entry of " + std::to_string(e.compressed_size) +
                                 " bytes claims " + std::to_string(e.uncompressed_size) + " (over " +
                                 (most ? method_name(e.method) + "'s maximum of " + std::to_string(most) + ":1)"
                                       : std::string("what no compressed bytes can hold)")));
-  } else if (method_decodable(e.method) && declares_excess_ratio(e, limits.max_ratio)) {
+  } else if (zip::method_decodable(e.method) && zip::declares_excess_ratio(e, limits.max_ratio)) {
     add_problem(report, Code::high_ratio, e.name, "",
                 method_name(e.method) + " entry of " + std::to_string(e.compressed_size) + " bytes declares " +
                     std::to_string(e.uncompressed_size) + ", over " + std::to_string(limits.max_ratio) +
                     ":1 (--max-ratio); read in full, never past its declared size");
   }
-  const Result<LocalHeader> local = read_local_header_result(source, e);
+  const base::Result<zip::LocalHeader> local = zip::read_local_header_result(source, e);
   if (!local) {
     refuse(Code::bad_local_header, local.why());
     return std::nullopt;
   }
-  const LocalHeader& h = *local;
+  const zip::LocalHeader& h = *local;
   if (!compare_local(e, h, report)) inflatable[index] = false;
   std::uint64_t end = h.data_offset + e.compressed_size;  // read_local_header checked it fits
-  if (h.flags & kFlagDescriptor) {
-    const std::uint64_t length = descriptor_at(source, end, e.crc32, e.compressed_size, e.uncompressed_size);
+  if (h.flags & zip::kFlagDescriptor) {
+    const std::uint64_t length = zip::descriptor_at(source, end, e.crc32, e.compressed_size, e.uncompressed_size);
     if (length == 0)
       add_problem(report, Code::cd_local_mismatch, e.name, "",
                   "data descriptor missing or disagreeing with the central directory");
     end += length;
   }
-  return MemberExtent{e.local_header_offset, end, index};
+  return zip::MemberExtent{e.local_header_offset, end, index};
 }
 
 void check_names(const std::vector<ZipEntry>& entries, VerifyReport& report) {
   for (const ZipEntry& e : entries) {
-    if (const auto why = member_name_problem(e.name)) {
+    if (const auto why = zip::member_name_problem(e.name)) {
       add_problem(report, Code::unsafe_name, e.name, "", "unsafe member name: " + *why);
     } else if (!e.utf8_flag() && std::any_of(e.name.begin(), e.name.end(), [](char c) { return c & 0x80; })) {
       add_problem(report, Code::utf8_flag_missing, e.name, "", "non-ASCII name without the UTF-8 flag");
     }
   }
   // Readers that pick one of several same-named entries pick differently (Python the last).
-  for (const NameClash& clash : name_clashes(entries)) {
+  for (const zip::NameClash& clash : zip::name_clashes(entries)) {
     const ZipEntry& first = entries[clash.entries.front()];
     if (clash.same_name) {
       add_problem(report, Code::duplicate_name, first.name, "",
@@ -126,7 +126,7 @@ void check_names(const std::vector<ZipEntry>& entries, VerifyReport& report) {
     }
     std::string others;
     for (std::size_t k = 1; k < clash.entries.size(); ++k)
-      others += (k > 1 ? ", '" : "'") + printable_name(entries[clash.entries[k]].name) + "'";
+      others += (k > 1 ? ", '" : "'") + zip::printable_name(entries[clash.entries[k]].name) + "'";
     add_problem(report, Code::ambiguous_name, first.name, "", "equal after Unicode normalization (NFD) to " + others);
   }
 }
@@ -155,16 +155,16 @@ void check_sizes(const std::vector<ZipEntry>& entries, const ResourceLimits& lim
 }
 
 /// Entries must not share bytes with each other or with the central directory.
-void check_layout(std::vector<MemberExtent> extents, const ZipDirectory& dir, std::uint64_t file_size,
+void check_layout(std::vector<zip::MemberExtent> extents, const zip::ZipDirectory& dir, std::uint64_t file_size,
                   std::vector<bool>& inflatable, VerifyReport& report) {
   const auto& entries = dir.entries;
-  for (const auto& [later, earlier] : overlapping_members(extents)) {  // sorts extents by offset
+  for (const auto& [later, earlier] : zip::overlapping_members(extents)) {  // sorts extents by offset
     add_problem(report, Code::overlapping_entries, entries[later].name, "",
-                "shares bytes with '" + printable_name(entries[earlier].name) + "'");
+                "shares bytes with '" + zip::printable_name(entries[earlier].name) + "'");
     inflatable[later] = inflatable[earlier] = false;
   }
   std::uint64_t covered = 0, gaps = 0;
-  for (const MemberExtent& x : extents) {
+  for (const zip::MemberExtent& x : extents) {
     if (x.begin > covered) gaps += x.begin - covered;
     if (x.end > dir.cd_offset) {
       add_problem(report, Code::overlaps_directory, entries[x.index].name, "",
@@ -178,19 +178,19 @@ void check_layout(std::vector<MemberExtent> extents, const ZipDirectory& dir, st
     gaps += dir.eocd_offset - (dir.cd_offset + dir.cd_size);
   if (gaps > 0)
     add_problem(report, Code::unaccounted_bytes, "", "", std::to_string(gaps) + " bytes belong to no entry");
-  const std::uint64_t end = dir.eocd_offset + kEndSize + dir.comment.size();
+  const std::uint64_t end = dir.eocd_offset + zip::kEndSize + dir.comment.size();
   if (end < file_size)
     add_problem(report, Code::trailing_data, "", "", std::to_string(file_size - end) + " bytes after the end record");
 }
 
 }  // namespace
 
-ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& directory, const ResourceLimits& limits,
-                                 VerifyReport& report) {
+ZipStructure check_zip_structure(const io::ByteSource& source, const zip::ZipDirectory& directory,
+                                 const ResourceLimits& limits, VerifyReport& report) {
   const auto& entries = directory.entries;
   ZipStructure out;
   out.inflatable.assign(entries.size(), true);
-  std::vector<MemberExtent> extents;
+  std::vector<zip::MemberExtent> extents;
   if (directory.other_end_record)
     add_problem(report, Code::ambiguous_end_record, "", "",
                 "end records at offsets " + std::to_string(directory.eocd_offset) + " (read) and " +
@@ -209,4 +209,4 @@ ZipStructure check_zip_structure(const ByteSource& source, const ZipDirectory& d
   return out;
 }
 
-}  // namespace zanj
+}  // namespace zanj::verify

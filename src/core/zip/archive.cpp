@@ -19,22 +19,23 @@
 namespace zanj {
 
 Archive::Archive(const std::string& path, const OpenOptions& options)
-    : Archive(
-          std::move(open_archive(open_input(path, options.remote), input_display_name(path), options.limits).impl_)) {}
+    : Archive(std::move(
+          zip::open_archive(source::open_input(path, options.remote), input_display_name(path), options.limits)
+              .impl_)) {}
 
 Archive Archive::from_memory(std::string bytes, std::string name, const ResourceLimits& limits) {
-  return open_archive(std::make_unique<MemorySource>(std::move(bytes)), std::move(name), limits);
+  return zip::open_archive(std::make_unique<io::MemorySource>(std::move(bytes)), std::move(name), limits);
 }
 
 Archive::Archive(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
-Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, const ResourceLimits& limits) {
+Archive zip::open_archive(std::unique_ptr<io::ByteSource> source, std::string name, const ResourceLimits& limits) {
   auto impl = std::make_unique<PrivateAccess::Impl<Archive>>();
   impl->source = std::move(source);
   impl->name = std::move(name);
   impl->limits = limits;
   try {
-    impl->directory = read_zip_directory(*impl->source);
+    impl->directory = zip::read_zip_directory(*impl->source);
   } catch (const Error& e) {         // context: the archive joins the message
     throw e.in_archive(impl->name);  // a URL's or a file's own errors name it already
   }
@@ -44,8 +45,8 @@ Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, const
   return PrivateAccess::make<Archive>(std::move(impl));
 }
 
-Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory,
-                     const ResourceLimits& limits) {
+Archive zip::open_archive(std::unique_ptr<io::ByteSource> source, std::string name, zip::ZipDirectory directory,
+                          const ResourceLimits& limits) {
   auto impl = std::make_unique<PrivateAccess::Impl<Archive>>();
   impl->source = std::move(source);
   impl->name = std::move(name);
@@ -68,24 +69,24 @@ void Archive::set_max_ratio(std::uint64_t ratio) { impl_->max_ratio = ratio; }
 std::uint64_t Archive::max_ratio() const { return impl_->max_ratio; }
 const ResourceLimits& Archive::limits() const { return impl_->limits; }
 
-std::uint64_t json_values_left(const Archive& archive) {
+std::uint64_t zip::json_values_left(const Archive& archive) {
   const auto& impl = PrivateAccess::impl(archive);
   const std::uint64_t limit = impl.limits.max_json_values, held = impl.held_json_values;
   return held < limit ? limit - held : 0;
 }
 
-JsonLimits json_line_limits(const Archive& archive) {
-  JsonLimits limits;
+json::JsonLimits zip::json_line_limits(const Archive& archive) {
+  json::JsonLimits limits;
   limits.max_depth = archive.limits().max_json_depth;
-  limits.max_values = json_values_left(archive);
+  limits.max_values = zip::json_values_left(archive);
   return limits;
 }
 
 void Archive::read(const ZipEntry& entry, const ChunkSink& sink) const {
-  MemberStreamOptions options;
+  zip::MemberStreamOptions options;
   options.max_ratio = impl_->max_ratio;
   options.max_member_bytes = impl_->limits.max_member_bytes;
-  stream_member(*impl_->source, entry, impl_->name, options, sink);
+  zip::stream_member(*impl_->source, entry, impl_->name, options, sink);
 }
 
 std::string Archive::read_all(const ZipEntry& entry, std::uint64_t max_bytes) const {
@@ -104,7 +105,7 @@ std::string Archive::read_all(const ZipEntry& entry, std::uint64_t max_bytes) co
 }
 
 std::string Archive::read_prefix(const ZipEntry& entry, std::size_t n) const {
-  return *read_member_prefix(*impl_->source, entry, n, impl_->name);
+  return *zip::read_member_prefix(*impl_->source, entry, n, impl_->name);
 }
 
 void Archive::read_each(const std::vector<const ZipEntry*>& wanted,
@@ -125,7 +126,7 @@ void Archive::read_each(const std::vector<const ZipEntry*>& wanted,
   }
 }
 
-std::vector<const ZipEntry*> read_each_found(
+std::vector<const ZipEntry*> zip::read_each_found(
     const Archive& archive, const std::vector<const ZipEntry*>& wanted,
     const std::function<void(const ZipEntry&, const Archive::MemberReader&)>& on_member) {
   archive.read_each(wanted, on_member);
@@ -139,8 +140,8 @@ std::string archive_library_versions() {
          std::to_string(zstd % 100);
 }
 
-std::vector<std::vector<const ZipEntry*>> split_for_threads(std::vector<const ZipEntry*> members, std::size_t count,
-                                                            std::uint64_t overhead) {
+std::vector<std::vector<const ZipEntry*>> zip::split_for_threads(std::vector<const ZipEntry*> members,
+                                                                 std::size_t count, std::uint64_t overhead) {
   std::sort(members.begin(), members.end(), [](auto a, auto b) { return a->compressed_size > b->compressed_size; });
   std::vector<std::vector<const ZipEntry*>> groups(
       std::clamp<std::size_t>(count, 1, std::max<std::size_t>(members.size(), 1)));

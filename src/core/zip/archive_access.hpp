@@ -17,9 +17,9 @@
 namespace zanj {
 
 struct Archive::Impl {
-  std::unique_ptr<ByteSource> source;
+  std::unique_ptr<io::ByteSource> source;
   std::string name;
-  ZipDirectory directory;
+  zip::ZipDirectory directory;
   std::uint64_t max_ratio = UINT64_MAX;  // none: a truthful ratio is read (set_max_ratio)
   ResourceLimits limits;                 // what it was opened with (Archive::limits)
   /// JSON values its ZanjFile holds loaded (both documents), set once they are parsed: a .jsonl
@@ -27,11 +27,15 @@ struct Archive::Impl {
   std::uint64_t held_json_values = 0;
 };
 
+}  // namespace zanj
+
+namespace zanj::zip {
+
 /// Open bytes from any source; `name` is used in messages. Refuses ambiguity as
 /// Archive(path) does.
-Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, const ResourceLimits& limits = {});
+Archive open_archive(std::unique_ptr<io::ByteSource> source, std::string name, const ResourceLimits& limits = {});
 /// Use a directory already read from `source`. Does not refuse ambiguity (verify reports it).
-Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, ZipDirectory directory,
+Archive open_archive(std::unique_ptr<io::ByteSource> source, std::string name, ZipDirectory directory,
                      const ResourceLimits& limits = {});
 
 /// What a JSON document parsed now from `archive`'s members (a .jsonl line) may hold: its
@@ -40,7 +44,7 @@ Archive open_archive(std::unique_ptr<ByteSource> source, std::string name, ZipDi
 std::uint64_t json_values_left(const Archive& archive);
 /// The limits of a JSON document parsed now from `archive`'s members: its depth limit and
 /// json_values_left.
-JsonLimits json_line_limits(const Archive& archive);
+json::JsonLimits json_line_limits(const Archive& archive);
 
 /// Archive::read_each; returns the wanted members that could not be presented: none, since
 /// each is read from its own central-directory record (kept for verify, written against a
@@ -56,7 +60,7 @@ std::vector<const ZipEntry*> read_each_found(
 std::vector<std::vector<const ZipEntry*>> split_for_threads(std::vector<const ZipEntry*> members, std::size_t count,
                                                             std::uint64_t overhead);
 
-inline const ByteSource& archive_source(const Archive& archive) { return *PrivateAccess::impl(archive).source; }
+inline const io::ByteSource& archive_source(const Archive& archive) { return *PrivateAccess::impl(archive).source; }
 inline const ZipDirectory& archive_directory(const Archive& archive) { return PrivateAccess::impl(archive).directory; }
 
-}  // namespace zanj
+}  // namespace zanj::zip

@@ -8,11 +8,11 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace zanj {
+namespace zanj::zip {
 
 /// `crc` (0 to start) extended by data[0, n).
 inline std::uint32_t crc32_update(std::uint32_t crc, const void* data, std::size_t n) {
   return libdeflate_crc32(crc, data, n);
 }
 
-}  // namespace zanj
+}  // namespace zanj::zip

@@ -8,7 +8,7 @@
 
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::zip {
 namespace {
 
 /// libdeflate compressors are costly to set up: one per thread and level, kept.
@@ -103,7 +103,7 @@ struct DeflateStream::Shared {
   std::condition_variable finished;
 };
 
-DeflateStream::DeflateStream(int level, ThreadPool* pool, Sink sink)
+DeflateStream::DeflateStream(int level, base::ThreadPool* pool, Sink sink)
     : level_(level),
       pool_(pool && pool->threads() > 1 ? pool : nullptr),
       sink_(std::move(sink)),
@@ -173,4 +173,4 @@ void DeflateStream::emit_ready(bool wait_for_one) {
   }
 }
 
-}  // namespace zanj
+}  // namespace zanj::zip

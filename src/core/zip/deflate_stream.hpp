@@ -16,7 +16,7 @@
 
 #include "base/thread_pool.hpp"
 
-namespace zanj {
+namespace zanj::zip {
 
 /// Make a complete raw deflate stream continuable: clear the final-block bit of its last
 /// block and append an empty stored block, so that it ends on a byte boundary and another
@@ -33,7 +33,7 @@ class DeflateStream {
   /// `level` 0-9 (libdeflate's scale, like zlib's: 0 stores, 6 is the default). With `pool`
   /// null (or of one thread) blocks are compressed on the calling thread. `sink` receives the
   /// compressed bytes in order, always on the calling thread.
-  DeflateStream(int level, ThreadPool* pool, Sink sink);
+  DeflateStream(int level, base::ThreadPool* pool, Sink sink);
   ~DeflateStream();
   DeflateStream(const DeflateStream&) = delete;
   DeflateStream& operator=(const DeflateStream&) = delete;
@@ -49,11 +49,11 @@ class DeflateStream {
   void emit_ready(bool wait_for_one);
 
   int level_;
-  ThreadPool* pool_;
+  base::ThreadPool* pool_;
   Sink sink_;
   std::string pending_;  ///< input not yet handed to a block
   std::shared_ptr<Shared> shared_;
   std::deque<std::shared_ptr<Block>> in_flight_;
 };
 
-}  // namespace zanj
+}  // namespace zanj::zip

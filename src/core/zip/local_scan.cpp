@@ -16,7 +16,7 @@
 #include "zip/zip_directory.hpp"
 #include "zip/zip_format.hpp"
 
-namespace zanj {
+namespace zanj::zip {
 namespace {
 
 constexpr std::size_t kBlock = std::size_t{1} << 20;
@@ -28,7 +28,7 @@ std::uint64_t le(const char* bytes, std::size_t width) {
 }
 
 /// Where the next `signature` starts at or after `from`, or nullopt.
-std::optional<std::uint64_t> find_signature(const ByteSource& source, std::uint64_t from, std::uint32_t signature) {
+std::optional<std::uint64_t> find_signature(const io::ByteSource& source, std::uint64_t from, std::uint32_t signature) {
   char sig[4];
   for (int i = 0; i < 4; ++i) sig[i] = static_cast<char>(signature >> (8 * i));
   if (from + 4 > source.size()) return std::nullopt;
@@ -47,7 +47,7 @@ std::optional<std::uint64_t> find_signature(const ByteSource& source, std::uint6
 }
 
 /// Does a ZIP record (or the cut: fewer than 4 bytes left) begin at `at`?
-bool record_or_end_at(const ByteSource& source, std::uint64_t at) {
+bool record_or_end_at(const io::ByteSource& source, std::uint64_t at) {
   if (at > source.size()) return false;
   char bytes[4];
   if (source.size() - at < 4) return true;
@@ -86,12 +86,12 @@ Attempt cut_off(Attempt attempt) {
 
 class Scanner {
  public:
-  Scanner(const ByteSource& source, const LocalScanLimits& limits) : source_(source), limits_(limits) {}
+  Scanner(const io::ByteSource& source, const LocalScanLimits& limits) : source_(source), limits_(limits) {}
 
   Attempt look_at(std::uint64_t at) const {
     ZipEntry probe;
     probe.local_header_offset = at;
-    const Result<LocalHeader> local = read_local_header_result(source_, probe);
+    const base::Result<LocalHeader> local = read_local_header_result(source_, probe);
     if (!local) {
       // Cut short (or malformed) inside its own header: nothing after it can be trusted as
       // this member; go on looking right after the signature.
@@ -234,13 +234,13 @@ class Scanner {
     return Attempt{entry_from(sized, at), std::nullopt, end + length};
   }
 
-  const ByteSource& source_;
+  const io::ByteSource& source_;
   LocalScanLimits limits_;
 };
 
 }  // namespace
 
-std::uint64_t descriptor_at(const ByteSource& source, std::uint64_t at, std::uint32_t crc, std::uint64_t compressed,
+std::uint64_t descriptor_at(const io::ByteSource& source, std::uint64_t at, std::uint32_t crc, std::uint64_t compressed,
                             std::uint64_t uncompressed) {
   char bytes[24] = {};
   const std::size_t got = at < source.size() ? source.read_some(at, bytes, sizeof bytes) : 0;
@@ -255,7 +255,7 @@ std::uint64_t descriptor_at(const ByteSource& source, std::uint64_t at, std::uin
   return 0;
 }
 
-LocalScan scan_local_headers(const ByteSource& source, const LocalScanLimits& limits) {
+LocalScan scan_local_headers(const io::ByteSource& source, const LocalScanLimits& limits) {
   LocalScan out;
   const Scanner scanner(source, limits);
   std::uint64_t at = 0;
@@ -287,4 +287,4 @@ LocalScan scan_local_headers(const ByteSource& source, const LocalScanLimits& li
   return out;
 }
 
-}  // namespace zanj
+}  // namespace zanj::zip

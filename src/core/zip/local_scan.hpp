@@ -12,7 +12,7 @@
 #include "io/byte_source.hpp"
 #include "zanj/archive.hpp"
 
-namespace zanj {
+namespace zanj::zip {
 
 /// A local header whose member cannot be recovered, and why.
 struct LostMember {
@@ -36,10 +36,10 @@ struct LocalScanLimits {
 /// The length of a data descriptor at `at` that agrees with (crc, compressed, uncompressed), in
 /// any of its forms (signature or not, 4- or 8-byte sizes), or 0 when none does: where a
 /// member written with flag bit 3 ends (verify, the scan, copying a member as stored).
-std::uint64_t descriptor_at(const ByteSource& source, std::uint64_t at, std::uint32_t crc, std::uint64_t compressed,
+std::uint64_t descriptor_at(const io::ByteSource& source, std::uint64_t at, std::uint32_t crc, std::uint64_t compressed,
                             std::uint64_t uncompressed);
 
 /// Every local header in `source`, front to back.
-LocalScan scan_local_headers(const ByteSource& source, const LocalScanLimits& limits = {});
+LocalScan scan_local_headers(const io::ByteSource& source, const LocalScanLimits& limits = {});
 
-}  // namespace zanj
+}  // namespace zanj::zip

@@ -18,7 +18,7 @@
 #include "zip/crc32.hpp"
 #include "zip/zip_format.hpp"
 
-namespace zanj {
+namespace zanj::zip {
 namespace {
 
 using Kind = MemberDataError::Kind;
@@ -282,7 +282,7 @@ constexpr std::uint64_t kSmallWhole = 256 << 10;
 /// is taken here: anything else (bad data, longer or shorter than declared, wrong CRC-32)
 /// returns false and the streaming loop reads the member again and says what is wrong, so
 /// every message stays the streaming loop's. Returns true when the member was handed to `sink`.
-bool decode_small_whole(const ByteSource& source, const ZipEntry& entry, const LocalHeader& local,
+bool decode_small_whole(const io::ByteSource& source, const ZipEntry& entry, const LocalHeader& local,
                         const ChunkSink& sink) {
   struct Buffers {
     libdeflate_decompressor* decompressor = nullptr;
@@ -363,7 +363,7 @@ bool declares_excess_ratio(const ZipEntry& e, std::uint64_t max_ratio) {
   return e.uncompressed_size > most;
 }
 
-void stream_member(const ByteSource& source, const ZipEntry& entry, const std::string& archive_name,
+void stream_member(const io::ByteSource& source, const ZipEntry& entry, const std::string& archive_name,
                    const MemberStreamOptions& options, const ChunkSink& sink) {
   // Built only for a message: many small members must not pay a string each.
   const auto who_text = [&] { return "member '" + entry.name + "'"; };
@@ -469,4 +469,4 @@ void stream_member(const ByteSource& source, const ZipEntry& entry, const std::s
                           who_text() + " is corrupt: CRC-32 mismatch");
 }
 
-}  // namespace zanj
+}  // namespace zanj::zip

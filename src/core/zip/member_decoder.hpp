@@ -14,7 +14,7 @@
 #include "io/byte_source.hpp"
 #include "zip/zip_directory.hpp"
 
-namespace zanj {
+namespace zanj::zip {
 
 /// One method's decompressor, fed in pieces.
 class MemberDecoder {
@@ -62,7 +62,7 @@ struct MemberStreamOptions {
 /// Stream `entry`'s bytes to `sink`. Throws Error when the local header is unreadable or
 /// disagrees with the entry, MemberDataError when the data is undecodable, over its ratio,
 /// longer or shorter than declared, or fails its CRC-32. `archive_name` prefixes messages.
-void stream_member(const ByteSource& source, const ZipEntry& entry, const std::string& archive_name,
+void stream_member(const io::ByteSource& source, const ZipEntry& entry, const std::string& archive_name,
                    const MemberStreamOptions& options, const ChunkSink& sink);
 
-}  // namespace zanj
+}  // namespace zanj::zip

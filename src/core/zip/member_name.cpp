@@ -2,11 +2,11 @@
 
 #include <algorithm>
 
-namespace zanj {
+namespace zanj::zip {
 
 std::optional<std::string> member_name_problem(std::string_view name) {
   if (name.empty()) return "empty name";
-  if (!is_valid_utf8(name)) return "name is not valid UTF-8";
+  if (!base::is_valid_utf8(name)) return "name is not valid UTF-8";
   for (unsigned char c : name)
     if (c < 0x20 || c == 0x7f) return "name contains a NUL or control character";
   if (name.find('\\') != std::string_view::npos) return "name contains a backslash";
@@ -25,4 +25,4 @@ std::optional<std::string> member_name_problem(std::string_view name) {
   return std::nullopt;
 }
 
-}  // namespace zanj
+}  // namespace zanj::zip

@@ -7,7 +7,7 @@
 
 #include "base/utf8.hpp"
 
-namespace zanj {
+namespace zanj::zip {
 
 /// Why `name` is unsafe as a relative path below an extraction directory, or nullopt when it
 /// is fine: empty, not UTF-8, NUL or control characters, absolute ("/x"), a drive letter
@@ -19,4 +19,4 @@ std::optional<std::string> member_name_problem(std::string_view name);
 /// The same escape, under the name older callers use.
 inline std::string printable_name(std::string_view name) { return terminal_safe(name); }
 
-}  // namespace zanj
+}  // namespace zanj::zip

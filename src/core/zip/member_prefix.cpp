@@ -2,9 +2,9 @@
 
 #include "zip/member_decoder.hpp"
 
-namespace zanj {
+namespace zanj::zip {
 
-std::optional<std::string> read_member_prefix(const ByteSource& source, const ZipEntry& entry, std::size_t n,
+std::optional<std::string> read_member_prefix(const io::ByteSource& source, const ZipEntry& entry, std::size_t n,
                                               const std::string& archive_name) {
   std::string out;
   if (n == 0) return out;
@@ -18,4 +18,4 @@ std::optional<std::string> read_member_prefix(const ByteSource& source, const Zi
   return out;
 }
 
-}  // namespace zanj
+}  // namespace zanj::zip

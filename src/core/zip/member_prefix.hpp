@@ -9,14 +9,14 @@
 #include "io/byte_source.hpp"
 #include "zip/zip_directory.hpp"
 
-namespace zanj {
+namespace zanj::zip {
 
 /// Up to `n` bytes from the start of `entry`'s data (fewer when the member is shorter). Reads
 /// little more compressed data than those bytes need. Throws MemberDataError (undecodable)
 /// for a corrupt stream, an encrypted member or an unknown method, and Error when the local
 /// header is unreadable or disagrees with the entry; `archive_name` prefixes messages.
 /// (Optional for older callers; it always holds the bytes.)
-std::optional<std::string> read_member_prefix(const ByteSource& source, const ZipEntry& entry, std::size_t n,
+std::optional<std::string> read_member_prefix(const io::ByteSource& source, const ZipEntry& entry, std::size_t n,
                                               const std::string& archive_name);
 
-}  // namespace zanj
+}  // namespace zanj::zip

@@ -39,7 +39,7 @@ std::string quoted(std::string_view name);
 class Cursor {
  public:
   /// `fault`: what running off the end means for the directory; none for a local header's bytes.
-  Cursor(std::string_view bytes, std::optional<DirectoryFault> fault, std::string_view what,
+  Cursor(std::string_view bytes, std::optional<zip::DirectoryFault> fault, std::string_view what,
          std::string_view owner = {}, bool has_owner = false)
       : bytes_(bytes), fault_(fault), what_(what), owner_(owner), has_owner_(has_owner) {}
   std::size_t remaining() const { return bytes_.size() - pos_; }
@@ -58,7 +58,7 @@ class Cursor {
   void need(std::size_t n) const {
     if (n <= remaining()) return;
     std::string message = std::string(what_) + (has_owner_ ? " of " + quoted(owner_) : std::string()) + " is truncated";
-    if (fault_) throw DirectoryError(*fault_, std::move(message));
+    if (fault_) throw zip::DirectoryError(*fault_, std::move(message));
     throw Error(std::move(message));
   }
   std::uint64_t uint(std::size_t n) {
@@ -68,12 +68,12 @@ class Cursor {
   }
   std::string_view bytes_;
   std::size_t pos_ = 0;
-  std::optional<DirectoryFault> fault_;
+  std::optional<zip::DirectoryFault> fault_;
   std::string_view what_, owner_;
   bool has_owner_ = false;
 };
 
-std::string read_bytes(const ByteSource& source, std::uint64_t offset, std::size_t n) {
+std::string read_bytes(const io::ByteSource& source, std::uint64_t offset, std::size_t n) {
   std::string out(n, '\0');
   source.read_at(offset, out.data(), n);
   return out;
@@ -92,7 +92,7 @@ struct EndRecord {
 };
 
 EndRecord parse_end_record(std::string_view tail, std::size_t pos, std::uint64_t tail_start) {
-  Cursor c(tail.substr(pos), DirectoryFault::end_record, "end of central directory record");
+  Cursor c(tail.substr(pos), zip::DirectoryFault::end_record, "end of central directory record");
   EndRecord end;
   end.offset = tail_start + pos;
   c.skip(4);  // signature, already matched
@@ -118,8 +118,8 @@ struct EndCandidates {
 /// tail is up to 64 KiB and searched twice on every open, so it is scanned with memrchr for
 /// the signature's first byte rather than by decoding a 32-bit value at every position.
 std::size_t last_end_signature_before(std::string_view tail, std::size_t end) {
-  const char signature[4] = {static_cast<char>(kEndSig & 0xff), static_cast<char>((kEndSig >> 8) & 0xff),
-                             static_cast<char>((kEndSig >> 16) & 0xff), static_cast<char>(kEndSig >> 24)};
+  const char signature[4] = {static_cast<char>(zip::kEndSig & 0xff), static_cast<char>((zip::kEndSig >> 8) & 0xff),
+                             static_cast<char>((zip::kEndSig >> 16) & 0xff), static_cast<char>(zip::kEndSig >> 24)};
   while (end > 0) {
     const void* hit = memrchr(tail.data(), signature[0], end);
     if (!hit) break;
@@ -130,26 +130,26 @@ std::size_t last_end_signature_before(std::string_view tail, std::size_t end) {
   return std::string_view::npos;
 }
 
-EndCandidates find_end_records(const ByteSource& source) {
+EndCandidates find_end_records(const io::ByteSource& source) {
   const std::uint64_t size = source.size();
-  const std::uint64_t tail_len = std::min(size, kEndSize + kMaxComment + 1);
+  const std::uint64_t tail_len = std::min(size, zip::kEndSize + zip::kMaxComment + 1);
   const std::uint64_t tail_start = size - tail_len;
   const std::string tail = read_bytes(source, tail_start, static_cast<std::size_t>(tail_len));
   const auto ends_file = [&](std::size_t pos) {
-    return pos + kEndSize <= tail.size() && pos + kEndSize + little_endian(tail, pos + 20, 2) == tail.size();
+    return pos + zip::kEndSize <= tail.size() && pos + zip::kEndSize + little_endian(tail, pos + 20, 2) == tail.size();
   };
   // Signatures may start anywhere a whole one fits: before tail.size() - 3.
   const std::size_t search_end = tail.size() >= 4 ? tail.size() - 3 : 0;
   std::optional<std::size_t> chosen;
-  if (tail.size() >= kEndSize && little_endian(tail, tail.size() - kEndSize, 4) == kEndSig &&
-      ends_file(tail.size() - kEndSize))
-    chosen = tail.size() - kEndSize;
+  if (tail.size() >= zip::kEndSize && little_endian(tail, tail.size() - zip::kEndSize, 4) == zip::kEndSig &&
+      ends_file(tail.size() - zip::kEndSize))
+    chosen = tail.size() - zip::kEndSize;
   if (!chosen)
     if (const std::size_t pos = last_end_signature_before(tail, search_end); pos != std::string_view::npos)
       chosen = pos;
-  if (!chosen || *chosen + kEndSize > tail.size())
-    throw DirectoryError(DirectoryFault::no_end_record,
-                         "no end of central directory record (not a ZIP file, or truncated)");
+  if (!chosen || *chosen + zip::kEndSize > tail.size())
+    throw zip::DirectoryError(zip::DirectoryFault::no_end_record,
+                              "no end of central directory record (not a ZIP file, or truncated)");
   EndCandidates out{parse_end_record(tail, *chosen, tail_start), std::nullopt};
   // Another record whose comment ends exactly at the end of the file is what readers that
   // scan for a complete record may take instead.
@@ -166,86 +166,90 @@ EndCandidates find_end_records(const ByteSource& source) {
 /// any other value must agree with the Zip64 record (APPNOTE 4.4.1.4).
 void merge_zip64(std::uint64_t& field, std::uint64_t sentinel, std::uint64_t wide, const char* what) {
   if (field != sentinel && field != wide)
-    throw DirectoryError(DirectoryFault::zip64,
-                         std::string("end of central directory and Zip64 end record disagree about the ") + what);
+    throw zip::DirectoryError(zip::DirectoryFault::zip64,
+                              std::string("end of central directory and Zip64 end record disagree about the ") + what);
   field = wide;
 }
 
 /// If a Zip64 locator directly precedes the end record, read the Zip64 end
 /// record it points to, fold its values into `end` and return its offset.
-std::optional<std::uint64_t> read_zip64_end(const ByteSource& source, EndRecord& end) {
-  if (end.offset < kLocatorSize) return std::nullopt;
-  const std::uint64_t locator_at = end.offset - kLocatorSize;
-  const std::string locator = read_bytes(source, locator_at, kLocatorSize);
-  Cursor loc(locator, DirectoryFault::zip64, "Zip64 end of central directory locator");
-  if (loc.u32() != kZip64LocatorSig) return std::nullopt;
+std::optional<std::uint64_t> read_zip64_end(const io::ByteSource& source, EndRecord& end) {
+  if (end.offset < zip::kLocatorSize) return std::nullopt;
+  const std::uint64_t locator_at = end.offset - zip::kLocatorSize;
+  const std::string locator = read_bytes(source, locator_at, zip::kLocatorSize);
+  Cursor loc(locator, zip::DirectoryFault::zip64, "Zip64 end of central directory locator");
+  if (loc.u32() != zip::kZip64LocatorSig) return std::nullopt;
   const std::uint32_t record_disk = loc.u32();
   std::uint64_t record_at = loc.u64();
   const std::uint32_t disks = loc.u32();
   if (record_disk != 0 || disks > 1)
-    throw DirectoryError(DirectoryFault::end_record, "multi-disk (spanned) ZIP archives are not supported");
-  if (record_at > locator_at || locator_at - record_at < kZip64EndSize)
-    throw DirectoryError(DirectoryFault::zip64, "Zip64 end of central directory record offset is out of range");
+    throw zip::DirectoryError(zip::DirectoryFault::end_record, "multi-disk (spanned) ZIP archives are not supported");
+  if (record_at > locator_at || locator_at - record_at < zip::kZip64EndSize)
+    throw zip::DirectoryError(zip::DirectoryFault::zip64,
+                              "Zip64 end of central directory record offset is out of range");
 
-  std::string record = read_bytes(source, record_at, kZip64EndSize);
+  std::string record = read_bytes(source, record_at, zip::kZip64EndSize);
   // Behind a prefix its offsets do not count (a self-extracting stub), the locator points that
   // many bytes short of the record. Python's zipfile never follows the locator: it reads the
   // record just before it. That record is taken when the locator leads to none and the same
   // prefix explains both: the directory it describes ends, in offsets that do not count the
   // prefix either, exactly where the locator says the record is (writers put it right after).
-  const std::uint64_t adjacent_at = locator_at - kZip64EndSize;
-  if (little_endian(record, 0, 4) != kZip64EndSig && adjacent_at > record_at) {
-    std::string adjacent = read_bytes(source, adjacent_at, kZip64EndSize);
+  const std::uint64_t adjacent_at = locator_at - zip::kZip64EndSize;
+  if (little_endian(record, 0, 4) != zip::kZip64EndSig && adjacent_at > record_at) {
+    std::string adjacent = read_bytes(source, adjacent_at, zip::kZip64EndSize);
     const std::uint64_t cd_size = little_endian(adjacent, 40, 8), cd_offset = little_endian(adjacent, 48, 8);
-    if (little_endian(adjacent, 0, 4) == kZip64EndSig && cd_offset <= record_at && cd_size == record_at - cd_offset) {
+    if (little_endian(adjacent, 0, 4) == zip::kZip64EndSig && cd_offset <= record_at &&
+        cd_size == record_at - cd_offset) {
       record = std::move(adjacent);
       record_at = adjacent_at;
     }
   }
-  Cursor c(record, DirectoryFault::zip64, "Zip64 end of central directory record");
-  if (c.u32() != kZip64EndSig)
-    throw DirectoryError(DirectoryFault::zip64,
-                         "Zip64 locator does not point to a Zip64 end of central directory record");
+  Cursor c(record, zip::DirectoryFault::zip64, "Zip64 end of central directory record");
+  if (c.u32() != zip::kZip64EndSig)
+    throw zip::DirectoryError(zip::DirectoryFault::zip64,
+                              "Zip64 locator does not point to a Zip64 end of central directory record");
   const std::uint64_t record_size = c.u64();  // excludes the signature and this field
-  if (record_size < kZip64EndSize - 12 || record_size > locator_at - record_at - 12)
-    throw DirectoryError(DirectoryFault::zip64, "Zip64 end of central directory record has an impossible size");
+  if (record_size < zip::kZip64EndSize - 12 || record_size > locator_at - record_at - 12)
+    throw zip::DirectoryError(zip::DirectoryFault::zip64,
+                              "Zip64 end of central directory record has an impossible size");
   c.skip(4);  // versions made by / needed
-  merge_zip64(end.disk, kMax16, c.u32(), "disk number");
-  merge_zip64(end.cd_disk, kMax16, c.u32(), "central directory disk");
-  merge_zip64(end.entries_on_disk, kMax16, c.u64(), "entry count on this disk");
-  merge_zip64(end.entries_total, kMax16, c.u64(), "total entry count");
-  merge_zip64(end.cd_size, kMax32, c.u64(), "central directory size");
-  merge_zip64(end.cd_offset, kMax32, c.u64(), "central directory offset");
+  merge_zip64(end.disk, zip::kMax16, c.u32(), "disk number");
+  merge_zip64(end.cd_disk, zip::kMax16, c.u32(), "central directory disk");
+  merge_zip64(end.entries_on_disk, zip::kMax16, c.u64(), "entry count on this disk");
+  merge_zip64(end.entries_total, zip::kMax16, c.u64(), "total entry count");
+  merge_zip64(end.cd_size, zip::kMax32, c.u64(), "central directory size");
+  merge_zip64(end.cd_offset, zip::kMax32, c.u64(), "central directory offset");
   return record_at;
 }
 
 /// `cd_limit`: where the central directory must end at the latest (the
 /// Zip64 end record if present, else the end record).
-void check_end_record(const EndRecord& end, std::uint64_t cd_limit, const ZipLimits& limits) {
+void check_end_record(const EndRecord& end, std::uint64_t cd_limit, const zip::ZipLimits& limits) {
   if (end.disk != 0 || end.cd_disk != 0)
-    throw DirectoryError(DirectoryFault::end_record, "multi-disk (spanned) ZIP archives are not supported");
+    throw zip::DirectoryError(zip::DirectoryFault::end_record, "multi-disk (spanned) ZIP archives are not supported");
   if (end.entries_on_disk != end.entries_total)
-    throw DirectoryError(DirectoryFault::central_directory,
-                         "end of central directory entry counts disagree (" + std::to_string(end.entries_on_disk) +
-                             " on this disk, " + std::to_string(end.entries_total) + " in total)");
+    throw zip::DirectoryError(zip::DirectoryFault::central_directory,
+                              "end of central directory entry counts disagree (" + std::to_string(end.entries_on_disk) +
+                                  " on this disk, " + std::to_string(end.entries_total) + " in total)");
   if (end.entries_total > limits.max_entries)
-    throw DirectoryError(DirectoryFault::too_many_entries, "archive claims " + std::to_string(end.entries_total) +
-                                                               " entries, more than the limit of " +
-                                                               std::to_string(limits.max_entries));
+    throw zip::DirectoryError(zip::DirectoryFault::too_many_entries,
+                              "archive claims " + std::to_string(end.entries_total) +
+                                  " entries, more than the limit of " + std::to_string(limits.max_entries));
   if (end.cd_offset > cd_limit || end.cd_size > cd_limit - end.cd_offset)
-    throw DirectoryError(DirectoryFault::end_record, "central directory (offset " + std::to_string(end.cd_offset) +
-                                                         ", size " + std::to_string(end.cd_size) +
-                                                         ") does not end before the end of central directory record");
+    throw zip::DirectoryError(zip::DirectoryFault::end_record,
+                              "central directory (offset " + std::to_string(end.cd_offset) + ", size " +
+                                  std::to_string(end.cd_size) +
+                                  ") does not end before the end of central directory record");
   // Each entry takes at least 46 bytes: this bounds the count by the file size.
-  if (end.entries_total > end.cd_size / kCentralSize)
-    throw DirectoryError(DirectoryFault::end_record, "archive claims " + std::to_string(end.entries_total) +
-                                                         " entries, but its " + std::to_string(end.cd_size) +
-                                                         "-byte central directory cannot hold them");
+  if (end.entries_total > end.cd_size / zip::kCentralSize)
+    throw zip::DirectoryError(zip::DirectoryFault::end_record, "archive claims " + std::to_string(end.entries_total) +
+                                                                   " entries, but its " + std::to_string(end.cd_size) +
+                                                                   "-byte central directory cannot hold them");
 }
 
 /// The Zip64 extended information block (id 0x0001) of an extra field, if any.
 std::optional<std::string_view> find_zip64_extra(std::string_view extra, std::string_view owner,
-                                                 std::optional<DirectoryFault> fault) {
+                                                 std::optional<zip::DirectoryFault> fault) {
   Cursor c(extra, fault, "extra field", owner, true);
   // Fewer than 4 bytes left cannot hold a block header: some writers pad
   // the extra field with zeros, so ignore such a tail.
@@ -254,11 +258,11 @@ std::optional<std::string_view> find_zip64_extra(std::string_view extra, std::st
     const std::uint16_t len = c.u16();
     if (len > c.remaining()) {
       std::string message = "extra field of " + quoted(owner) + " has a block running past its end";
-      if (fault) throw DirectoryError(*fault, std::move(message));
+      if (fault) throw zip::DirectoryError(*fault, std::move(message));
       throw Error(std::move(message));
     }
     const std::string_view data = c.take(len);
-    if (id == kZip64ExtraId) return data;
+    if (id == zip::kZip64ExtraId) return data;
   }
   return std::nullopt;
 }
@@ -267,24 +271,24 @@ std::optional<std::string_view> find_zip64_extra(std::string_view extra, std::st
 /// counterpart is at its maximum, in this order (APPNOTE 4.5.3). A maximum
 /// without a Zip64 block is kept literally, as Python's zipfile does.
 std::uint64_t resolve_central_zip64(ZipEntry& e, std::string_view block, std::uint16_t disk_start) {
-  Cursor c(block, DirectoryFault::zip64, "Zip64 extra field", e.name, true);
-  if (e.uncompressed_size == kMax32) e.uncompressed_size = c.u64();
-  if (e.compressed_size == kMax32) e.compressed_size = c.u64();
-  if (e.local_header_offset == kMax32) e.local_header_offset = c.u64();
-  return disk_start == kMax16 ? c.u32() : disk_start;
+  Cursor c(block, zip::DirectoryFault::zip64, "Zip64 extra field", e.name, true);
+  if (e.uncompressed_size == zip::kMax32) e.uncompressed_size = c.u64();
+  if (e.compressed_size == zip::kMax32) e.compressed_size = c.u64();
+  if (e.local_header_offset == zip::kMax32) e.local_header_offset = c.u64();
+  return disk_start == zip::kMax16 ? c.u32() : disk_start;
 }
 
 /// The local Zip64 block should hold both sizes (APPNOTE 4.5.3); Python
 /// writes it even for small members, whose fixed fields then hold the real
 /// sizes. A shorter block is read like the central one.
-void resolve_local_zip64(LocalHeader& h, std::string_view block, std::string_view owner) {
+void resolve_local_zip64(zip::LocalHeader& h, std::string_view block, std::string_view owner) {
   Cursor c(block, std::nullopt, "Zip64 extra field of local header", owner, true);
   const bool both = block.size() >= 16;
   const auto take = [&](std::uint64_t& field, std::optional<std::uint64_t>& recorded) {
-    if (!both && field != kMax32) return;
+    if (!both && field != zip::kMax32) return;
     const std::uint64_t wide = c.u64();
     recorded = wide;
-    if (field == kMax32) field = wide;
+    if (field == zip::kMax32) field = wide;
   };
   take(h.uncompressed_size, h.zip64_uncompressed_size);
   take(h.compressed_size, h.zip64_compressed_size);
@@ -292,10 +296,11 @@ void resolve_local_zip64(LocalHeader& h, std::string_view block, std::string_vie
 
 ZipEntry parse_central_entry(Cursor& c, std::uint64_t at, std::uint64_t index) {
   const auto where = [&] { return "central directory entry " + std::to_string(index); };
-  if (c.remaining() < kCentralSize) throw DirectoryError(DirectoryFault::central_directory, where() + " is truncated");
-  if (c.u32() != kCentralSig)
-    throw DirectoryError(DirectoryFault::central_directory,
-                         where() + " has a bad signature (at offset " + std::to_string(at) + ")");
+  if (c.remaining() < zip::kCentralSize)
+    throw zip::DirectoryError(zip::DirectoryFault::central_directory, where() + " is truncated");
+  if (c.u32() != zip::kCentralSig)
+    throw zip::DirectoryError(zip::DirectoryFault::central_directory,
+                              where() + " has a bad signature (at offset " + std::to_string(at) + ")");
   ZipEntry e;
   e.central_offset = at;
   e.version_made_by = c.u16(), e.version_needed = c.u16(), e.flags = c.u16(), e.method = c.u16();
@@ -307,41 +312,43 @@ ZipEntry parse_central_entry(Cursor& c, std::uint64_t at, std::uint64_t index) {
   e.external_attributes = c.u32();
   e.local_header_offset = c.u32();
   if (name_len + extra_len + comment_len > c.remaining())
-    throw DirectoryError(DirectoryFault::central_directory,
-                         where() + ": name, extra field or comment runs past the end of the central directory");
+    throw zip::DirectoryError(zip::DirectoryFault::central_directory,
+                              where() + ": name, extra field or comment runs past the end of the central directory");
   e.name = std::string(c.take(name_len));
   const std::string_view extra = c.take(extra_len);
   c.skip(comment_len);
-  if (const auto block = find_zip64_extra(extra, e.name, DirectoryFault::central_directory)) {
+  if (const auto block = find_zip64_extra(extra, e.name, zip::DirectoryFault::central_directory)) {
     e.has_zip64_extra = true;
     disk_start = resolve_central_zip64(e, *block, static_cast<std::uint16_t>(disk_start));
   }
   if (disk_start != 0)
-    throw DirectoryError(DirectoryFault::central_directory,
-                         "entry " + quoted(e.name) + " starts on another disk (multi-disk archives are not supported)");
+    throw zip::DirectoryError(
+        zip::DirectoryFault::central_directory,
+        "entry " + quoted(e.name) + " starts on another disk (multi-disk archives are not supported)");
   return e;
 }
 
-std::vector<ZipEntry> parse_central_directory(const ByteSource& source, const EndRecord& end) {
+std::vector<ZipEntry> parse_central_directory(const io::ByteSource& source, const EndRecord& end) {
   if (end.cd_size > std::numeric_limits<std::size_t>::max())
-    throw DirectoryError(DirectoryFault::end_record, "central directory too large");
+    throw zip::DirectoryError(zip::DirectoryFault::end_record, "central directory too large");
   const std::string cd = read_bytes(source, end.cd_offset, static_cast<std::size_t>(end.cd_size));
-  Cursor c(cd, DirectoryFault::end_record, "central directory");
+  Cursor c(cd, zip::DirectoryFault::end_record, "central directory");
   std::vector<ZipEntry> entries;
   entries.reserve(static_cast<std::size_t>(end.entries_total));  // bounded by cd_size / 46
   for (std::uint64_t i = 0; i < end.entries_total; ++i) {
     const std::uint64_t at = end.cd_offset + (cd.size() - c.remaining());
     ZipEntry e = parse_central_entry(c, at, i);
     // Local headers precede the central directory.
-    if (end.cd_offset < kLocalSize || e.local_header_offset > end.cd_offset - kLocalSize)
-      throw DirectoryError(DirectoryFault::central_directory,
-                           "local header offset of " + quoted(e.name) + " points into or past the central directory");
+    if (end.cd_offset < zip::kLocalSize || e.local_header_offset > end.cd_offset - zip::kLocalSize)
+      throw zip::DirectoryError(
+          zip::DirectoryFault::central_directory,
+          "local header offset of " + quoted(e.name) + " points into or past the central directory");
     entries.push_back(std::move(e));
   }
   if (c.remaining() != 0)
-    throw DirectoryError(DirectoryFault::end_record, "central directory has " + std::to_string(c.remaining()) +
-                                                         " bytes after its " + std::to_string(end.entries_total) +
-                                                         " entries (wrong entry count?)");
+    throw zip::DirectoryError(zip::DirectoryFault::end_record,
+                              "central directory has " + std::to_string(c.remaining()) + " bytes after its " +
+                                  std::to_string(end.entries_total) + " entries (wrong entry count?)");
   return entries;
 }
 
@@ -373,8 +380,8 @@ namespace {
 constexpr std::uint32_t kTypeMask = 0170000, kTypeRegular = 0100000, kTypeSymlink = 0120000;
 }  // namespace
 
-bool ZipEntry::encrypted() const { return (flags & kFlagEncrypted) != 0; }
-bool ZipEntry::utf8_flag() const { return (flags & kFlagUtf8) != 0; }
+bool ZipEntry::encrypted() const { return (flags & zip::kFlagEncrypted) != 0; }
+bool ZipEntry::utf8_flag() const { return (flags & zip::kFlagUtf8) != 0; }
 bool ZipEntry::is_directory() const { return !name.empty() && name.back() == '/'; }
 std::uint32_t ZipEntry::unix_mode() const {
   return (version_made_by >> 8) == 3 ? external_attributes >> 16 : 0;  // 3 = Unix
@@ -425,13 +432,13 @@ namespace {
 
 /// Python's zipfile: UTF-8 with flag bit 11, code page 437 without (ASCII reads the same).
 std::string python_visible_name(const ZipEntry& e) {
-  if (e.utf8_flag() || is_ascii(e.name)) return e.name;
-  return cp437_to_utf8(e.name);
+  if (e.utf8_flag() || base::is_ascii(e.name)) return e.name;
+  return base::cp437_to_utf8(e.name);
 }
 
 }  // namespace
 
-void ZipDirectory::index_names() {
+void zip::ZipDirectory::index_names() {
   for (ZipEntry& e : entries) e.python_name = python_visible_name(e);
   // A hash table, not a sorted list: building it is linear and a lookup compares one name,
   // where sorting 50,000 names and bisecting for every reference showed in the profile.
@@ -452,7 +459,7 @@ void ZipDirectory::index_names() {
   indexed_ = entries.size();
 }
 
-const ZipEntry* ZipDirectory::find(std::string_view name) const {
+const ZipEntry* zip::ZipDirectory::find(std::string_view name) const {
   if (indexed_ != entries.size()) {  // index missing or stale
     for (const ZipEntry& e : entries)
       if (python_visible_name(e) == name) return &e;
@@ -466,8 +473,8 @@ const ZipEntry* ZipDirectory::find(std::string_view name) const {
   }
 }
 
-std::vector<NameClash> name_clashes(const std::vector<ZipEntry>& entries) {
-  std::vector<NameClash> out;
+std::vector<zip::NameClash> zip::name_clashes(const std::vector<ZipEntry>& entries) {
+  std::vector<zip::NameClash> out;
   std::vector<std::size_t> order(entries.size());
   // Names as Python sees them, and as bytes: each group of equal keys is a clash.
   const auto group = [&](const std::vector<std::string_view>& keys, bool normalized) {
@@ -477,7 +484,7 @@ std::vector<NameClash> name_clashes(const std::vector<ZipEntry>& entries) {
       std::size_t j = i + 1;
       while (j < order.size() && keys[order[j]] == keys[order[i]]) ++j;
       if (j - i > 1) {
-        NameClash clash;
+        zip::NameClash clash;
         clash.entries.assign(order.begin() + static_cast<std::ptrdiff_t>(i),
                              order.begin() + static_cast<std::ptrdiff_t>(j));
         std::sort(clash.entries.begin(), clash.entries.end());
@@ -502,8 +509,8 @@ std::vector<NameClash> name_clashes(const std::vector<ZipEntry>& entries) {
   std::vector<std::string> normalized(entries.size());
   bool any_other = false;
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    if (is_ascii(entries[i].name)) continue;
-    normalized[i] = nfd(python_visible_name(entries[i]));
+    if (base::is_ascii(entries[i].name)) continue;
+    normalized[i] = base::nfd(python_visible_name(entries[i]));
     keys[i] = normalized[i];
     any_other = true;
   }
@@ -511,16 +518,16 @@ std::vector<NameClash> name_clashes(const std::vector<ZipEntry>& entries) {
   return out;
 }
 
-std::optional<std::string> ZipDirectory::ambiguity() const {
+std::optional<std::string> zip::ZipDirectory::ambiguity() const {
   if (other_end_record)
     return "two end of central directory records (at offsets " + std::to_string(eocd_offset) + " and " +
            std::to_string(*other_end_record) + ") describe different archives to different readers";
   if (python_offset_shift != 0)
     return "the central directory does not end where the end record begins (" + std::to_string(python_offset_shift) +
            " bytes apart): Python's zipfile would read it elsewhere";
-  const auto clashes = name_clashes(entries);
+  const auto clashes = zip::name_clashes(entries);
   if (clashes.empty()) return std::nullopt;
-  const NameClash& c = clashes.front();
+  const zip::NameClash& c = clashes.front();
   const ZipEntry& e = entries[c.entries.front()];
   if (c.same_name) return std::to_string(c.entries.size()) + " entries are named " + quoted(e.name);
   // They look the same on a terminal: show their bytes as well.
@@ -552,7 +559,7 @@ struct ZipFault {
 /// caller to whom that fault is an answer (is there a directory here? a local header?) gets it
 /// here as a value.
 template <class Read>
-auto zip_read_result(Read read) -> Result<decltype(read()), ZipFault> {
+auto zip_read_result(Read read) -> base::Result<decltype(read()), ZipFault> {
   try {
     return read();
   } catch (const Error& e) {  // boundary: the readers' unwinding becomes a value, once
@@ -561,7 +568,8 @@ auto zip_read_result(Read read) -> Result<decltype(read()), ZipFault> {
 }
 
 /// The end record's Zip64 values folded in and checked; returns where the directory must end.
-std::uint64_t resolve_end_record(const ByteSource& source, EndRecord& end, const ZipLimits& limits, bool& zip64) {
+std::uint64_t resolve_end_record(const io::ByteSource& source, EndRecord& end, const zip::ZipLimits& limits,
+                                 bool& zip64) {
   std::uint64_t cd_limit = end.offset;
   if (const auto zip64_at = read_zip64_end(source, end)) {
     zip64 = true;
@@ -573,12 +581,12 @@ std::uint64_t resolve_end_record(const ByteSource& source, EndRecord& end, const
 
 /// Would this end record open as a directory? Its fields check out and a central header
 /// (or nothing, for an empty archive) is where it says the directory starts.
-bool opens_as_directory(const ByteSource& source, EndRecord end, const ZipLimits& limits) {
-  const Result<bool, ZipFault> opens = zip_read_result([&] {
+bool opens_as_directory(const io::ByteSource& source, EndRecord end, const zip::ZipLimits& limits) {
+  const base::Result<bool, ZipFault> opens = zip_read_result([&] {
     bool zip64 = false;
     resolve_end_record(source, end, limits, zip64);
     if (end.entries_total == 0) return end.cd_size == 0;
-    return end.cd_size >= 4 && little_endian(read_bytes(source, end.cd_offset, 4), 0, 4) == kCentralSig;
+    return end.cd_size >= 4 && little_endian(read_bytes(source, end.cd_offset, 4), 0, 4) == zip::kCentralSig;
   });
   return opens.ok() && *opens;
 }
@@ -593,18 +601,18 @@ namespace {
 /// offset holds no directory and, moved, the directory parses and every entry finds its local
 /// header signature: otherwise the recorded offsets are simply wrong, and the caller reports
 /// why the recorded directory does not parse.
-std::optional<std::vector<ZipEntry>> directory_behind_prefix(const ByteSource& source, EndRecord end,
+std::optional<std::vector<ZipEntry>> directory_behind_prefix(const io::ByteSource& source, EndRecord end,
                                                              std::uint64_t shift) {
   end.cd_offset += shift;
-  Result<std::optional<std::vector<ZipEntry>>, ZipFault> moved =
+  base::Result<std::optional<std::vector<ZipEntry>>, ZipFault> moved =
       zip_read_result([&]() -> std::optional<std::vector<ZipEntry>> {
         std::vector<ZipEntry> entries = parse_central_directory(source, end);
         char signature[4];
         for (ZipEntry& e : entries) {
           e.local_header_offset += shift;
-          if (e.local_header_offset > end.cd_offset - kLocalSize ||
+          if (e.local_header_offset > end.cd_offset - zip::kLocalSize ||
               source.read_some(e.local_header_offset, signature, 4) != 4 ||
-              little_endian(std::string_view(signature, 4), 0, 4) != kLocalSig)
+              little_endian(std::string_view(signature, 4), 0, 4) != zip::kLocalSig)
             return std::nullopt;
         }
         return entries;
@@ -614,16 +622,16 @@ std::optional<std::vector<ZipEntry>> directory_behind_prefix(const ByteSource& s
 
 }  // namespace
 
-ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limits) {
+zip::ZipDirectory zip::read_zip_directory(const io::ByteSource& source, const zip::ZipLimits& limits) {
   EndCandidates found = find_end_records(source);
   EndRecord& end = found.chosen;
-  ZipDirectory dir;
+  zip::ZipDirectory dir;
   resolve_end_record(source, end, limits, dir.zip64);
-  constexpr std::uint64_t kPythonZip64Records = kZip64EndSize + kLocatorSize;  // what Python assumes
+  constexpr std::uint64_t kPythonZip64Records = kZip64EndSize + zip::kLocatorSize;  // what Python assumes
   const std::uint64_t directory_end = dir.zip64 ? end.offset - std::min(end.offset, kPythonZip64Records) : end.offset;
   std::int64_t shift =
       static_cast<std::int64_t>(directory_end) - static_cast<std::int64_t>(end.cd_offset + end.cd_size);
-  Result<std::vector<ZipEntry>, ZipFault> recorded =
+  base::Result<std::vector<ZipEntry>, ZipFault> recorded =
       zip_read_result([&] { return parse_central_directory(source, end); });
   if (recorded) {
     dir.entries = std::move(*recorded);
@@ -649,30 +657,31 @@ ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limit
 
 // ---- local headers ---------------------------------------------------------
 
-LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry) {
+zip::LocalHeader zip::read_local_header(const io::ByteSource& source, const ZipEntry& entry) {
   const std::uint64_t at = entry.local_header_offset;
   const auto owner = [&] { return "local header of " + quoted(entry.name); };
-  if (at > source.size() || source.size() - at < kLocalSize) throw Error(owner() + " lies past the end of the file");
+  if (at > source.size() || source.size() - at < zip::kLocalSize)
+    throw Error(owner() + " lies past the end of the file");
   // One read for the fixed part and, usually, the name and extra field after it: verify reads
   // every local header, so a second system call per member would show on many small members.
-  char buffer[kLocalSize + 512];
+  char buffer[zip::kLocalSize + 512];
   const std::size_t got = source.read_some(
       at, buffer, static_cast<std::size_t>(std::min<std::uint64_t>(sizeof buffer, source.size() - at)));
-  if (got < kLocalSize) source.read_at(at, buffer, kLocalSize);
-  Cursor c(std::string_view(buffer, kLocalSize), std::nullopt, "local header", entry.name, true);
-  if (c.u32() != kLocalSig) throw Error(owner() + " not found at offset " + std::to_string(at));
-  LocalHeader h;
+  if (got < zip::kLocalSize) source.read_at(at, buffer, zip::kLocalSize);
+  Cursor c(std::string_view(buffer, zip::kLocalSize), std::nullopt, "local header", entry.name, true);
+  if (c.u32() != zip::kLocalSig) throw Error(owner() + " not found at offset " + std::to_string(at));
+  zip::LocalHeader h;
   h.version_needed = c.u16(), h.flags = c.u16(), h.method = c.u16();
   h.dos_time = c.u16(), h.dos_date = c.u16(), h.crc32 = c.u32();
   h.compressed_size = c.u32(), h.uncompressed_size = c.u32();
   const std::size_t name_len = c.u16(), extra_len = c.u16();
 
-  const std::uint64_t variable_at = at + kLocalSize;  // cannot overflow: checked above
+  const std::uint64_t variable_at = at + zip::kLocalSize;  // cannot overflow: checked above
   if (name_len + extra_len > source.size() - variable_at) throw Error(owner() + " runs past the end of the file");
   std::string spilled;  // name and extra field, when they did not fit the first read
   std::string_view variable;
-  if (got >= kLocalSize + name_len + extra_len) {
-    variable = std::string_view(buffer + kLocalSize, name_len + extra_len);
+  if (got >= zip::kLocalSize + name_len + extra_len) {
+    variable = std::string_view(buffer + zip::kLocalSize, name_len + extra_len);
   } else {
     spilled = read_bytes(source, variable_at, name_len + extra_len);
     variable = spilled;
@@ -690,24 +699,27 @@ LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry) {
   return h;
 }
 
-Result<LocalHeader> read_local_header_result(const ByteSource& source, const ZipEntry& entry) {
-  Result<LocalHeader, ZipFault> header = zip_read_result([&] { return read_local_header(source, entry); });
-  if (!header) return Failure{header.why()};
+base::Result<zip::LocalHeader> zip::read_local_header_result(const io::ByteSource& source, const ZipEntry& entry) {
+  base::Result<zip::LocalHeader, ZipFault> header =
+      zip_read_result([&] { return zip::read_local_header(source, entry); });
+  if (!header) return base::Failure{header.why()};
   return std::move(*header);
 }
 
-Result<ZipDirectory> read_zip_directory_result(const ByteSource& source, const ZipLimits& limits) {
-  Result<ZipDirectory, ZipFault> directory = zip_read_result([&] { return read_zip_directory(source, limits); });
-  if (!directory) return Failure{directory.why()};
+base::Result<zip::ZipDirectory> zip::read_zip_directory_result(const io::ByteSource& source,
+                                                               const zip::ZipLimits& limits) {
+  base::Result<zip::ZipDirectory, ZipFault> directory =
+      zip_read_result([&] { return zip::read_zip_directory(source, limits); });
+  if (!directory) return base::Failure{directory.why()};
   return std::move(*directory);
 }
 
-std::vector<std::pair<std::size_t, std::size_t>> overlapping_members(std::vector<MemberExtent>& extents) {
+std::vector<std::pair<std::size_t, std::size_t>> zip::overlapping_members(std::vector<zip::MemberExtent>& extents) {
   std::stable_sort(extents.begin(), extents.end(),
-                   [](const MemberExtent& a, const MemberExtent& b) { return a.begin < b.begin; });
+                   [](const zip::MemberExtent& a, const zip::MemberExtent& b) { return a.begin < b.begin; });
   std::vector<std::pair<std::size_t, std::size_t>> pairs;
-  const MemberExtent* furthest = nullptr;  // of those before, the one reaching furthest
-  for (const MemberExtent& x : extents) {
+  const zip::MemberExtent* furthest = nullptr;  // of those before, the one reaching furthest
+  for (const zip::MemberExtent& x : extents) {
     if (furthest && x.begin < furthest->end) pairs.emplace_back(x.index, furthest->index);
     if (!furthest || x.end > furthest->end) furthest = &x;
   }

@@ -17,7 +17,7 @@
 #include "io/byte_source.hpp"
 #include "zanj/archive.hpp"
 
-namespace zanj {
+namespace zanj::zip {
 
 // ZipMethod, method_name and ZipEntry are public: zanj/archive.hpp.
 
@@ -111,16 +111,16 @@ class DirectoryError : public Error {
 /// with an empty comment is there, else the last signature in the final 64 KiB + 22 bytes.
 /// Throws DirectoryError for any structural problem (a failed read of the source throws as
 /// the source does).
-ZipDirectory read_zip_directory(const ByteSource& source, const ZipLimits& limits = {});
+ZipDirectory read_zip_directory(const io::ByteSource& source, const ZipLimits& limits = {});
 /// The same, or why not (what read_zip_directory throws): for salvage, to which a directory
 /// that does not read is where its work starts.
-Result<ZipDirectory> read_zip_directory_result(const ByteSource& source, const ZipLimits& limits = {});
+base::Result<ZipDirectory> read_zip_directory_result(const io::ByteSource& source, const ZipLimits& limits = {});
 
 /// Parse the local header of `entry`; checks that its data lies within the file.
-LocalHeader read_local_header(const ByteSource& source, const ZipEntry& entry);
+LocalHeader read_local_header(const io::ByteSource& source, const ZipEntry& entry);
 /// The same, or why not (what read_local_header throws, a failed read of the source
 /// included): for callers to whom a damaged header is an answer (verify, salvage, extract).
-Result<LocalHeader> read_local_header_result(const ByteSource& source, const ZipEntry& entry);
+base::Result<LocalHeader> read_local_header_result(const io::ByteSource& source, const ZipEntry& entry);
 
 /// A member's bytes in the file, [its local header, the end of its data), with the index of its
 /// entry: what the overlap check of verify and extract looks at.
@@ -135,4 +135,4 @@ struct MemberExtent {
 /// pair. Sorts `extents` by `begin` (ties in their given order), which callers may rely on.
 std::vector<std::pair<std::size_t, std::size_t>> overlapping_members(std::vector<MemberExtent>& extents);
 
-}  // namespace zanj
+}  // namespace zanj::zip

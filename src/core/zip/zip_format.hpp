@@ -5,7 +5,7 @@
 // purpose: they check these values rather than repeat them.
 #include <cstdint>
 
-namespace zanj {
+namespace zanj::zip {
 
 // Record signatures ("PK" and two bytes, read little-endian).
 inline constexpr std::uint32_t kLocalSig = 0x04034b50;         ///< local file header
@@ -32,4 +32,4 @@ inline constexpr std::uint16_t kFlagDescriptor = 0x0008;  ///< CRC-32 and sizes 
 inline constexpr std::uint16_t kFlagStrongEncryption = 0x0040;
 inline constexpr std::uint16_t kFlagUtf8 = 0x0800;  ///< the name is UTF-8
 
-}  // namespace zanj
+}  // namespace zanj::zip

@@ -16,7 +16,7 @@
 #include "zip/member_name.hpp"
 #include "base/unicode.hpp"
 
-namespace zanj {
+namespace zanj::zip {
 namespace {
 
 // zipfile switches to Zip64 past 2 GiB - 1, not 4 GiB - 1: sizes and offsets are compared
@@ -48,10 +48,10 @@ DosDateTime DosDateTime::from_unix(std::int64_t seconds) {
 
 /// The output, buffered, plus the member being written.
 struct ZipWriter::Impl {
-  ByteSink* sink = nullptr;
+  io::ByteSink* sink = nullptr;
   std::uint64_t offset = 0;  ///< bytes handed to append(), buffered or not
   std::string buffer;
-  std::unique_ptr<ThreadPool> pool;
+  std::unique_ptr<base::ThreadPool> pool;
   // the open member
   std::optional<Entry> member;
   bool member_zip64 = false;
@@ -79,16 +79,16 @@ struct ZipWriter::Impl {
 };
 
 ZipWriter::ZipWriter(int fd, std::string name, const ZipWriterOptions& options)
-    : name_(std::move(name)), options_(options), own_sink_(std::make_unique<FdSink>(fd, name_)) {
+    : name_(std::move(name)), options_(options), own_sink_(std::make_unique<io::FdSink>(fd, name_)) {
   start(*own_sink_);
 }
 
-ZipWriter::ZipWriter(ByteSink& sink, std::string name, const ZipWriterOptions& options)
+ZipWriter::ZipWriter(io::ByteSink& sink, std::string name, const ZipWriterOptions& options)
     : name_(std::move(name)), options_(options) {
   start(sink);
 }
 
-void ZipWriter::start(ByteSink& sink) {
+void ZipWriter::start(io::ByteSink& sink) {
   const ZipWriterOptions& options = options_;
   if (options.method != ZipMethod::store && options.method != ZipMethod::deflate)
     throw Error(
@@ -100,7 +100,7 @@ void ZipWriter::start(ByteSink& sink) {
   impl_->sink = &sink;
   impl_->buffer.reserve(kOutputBuffer);
   if (options.method == ZipMethod::deflate && options.threads > 1)
-    impl_->pool = std::make_unique<ThreadPool>(options.threads);
+    impl_->pool = std::make_unique<base::ThreadPool>(options.threads);
 }
 
 ZipWriter::~ZipWriter() = default;
@@ -110,11 +110,11 @@ std::uint64_t ZipWriter::bytes_written() const { return impl_->offset; }
 void ZipWriter::begin_member(const std::string& name, const ZipMemberOptions& options) {
   if (impl_->finished) throw Error("internal: member added to a finished ZIP");
   if (impl_->member) throw Error("internal: member '" + name + "' begun inside '" + impl_->member->name + "'");
-  if (name.empty() || name.size() > 0xFFFF || !is_valid_utf8(name))
+  if (name.empty() || name.size() > 0xFFFF || !base::is_valid_utf8(name))
     throw Error(InArchive{name_}, "cannot name a member '" + printable_name(name) + "'");
   Entry e;
   e.name = name;
-  e.flags = is_ascii(name) ? 0 : kFlagUtf8;
+  e.flags = base::is_ascii(name) ? 0 : kFlagUtf8;
   if (!impl_->sink->can_patch()) e.flags |= kFlagDescriptor;  // as zipfile on an unseekable stream
   e.time = options.modified.time;
   e.date = options.modified.date;
@@ -218,7 +218,7 @@ void ZipWriter::add_member(const std::string& name, std::string_view data, ZipMe
   end_member();
 }
 
-void ZipWriter::copy_member(const ByteSource& source, const ZipEntry& entry) {
+void ZipWriter::copy_member(const io::ByteSource& source, const ZipEntry& entry) {
   if (impl_->finished) throw Error("internal: member added to a finished ZIP");
   if (impl_->member) throw Error("internal: member '" + entry.name + "' copied inside '" + impl_->member->name + "'");
   const LocalHeader local = read_local_header(source, entry);
@@ -332,4 +332,4 @@ void ZipWriter::finish() {
   impl_->finished = true;
 }
 
-}  // namespace zanj
+}  // namespace zanj::zip

@@ -20,7 +20,7 @@
 #include "io/byte_source.hpp"
 #include "zip/zip_directory.hpp"
 
-namespace zanj {
+namespace zanj::zip {
 
 /// A DOS date and time as ZIP stores them; the default is 1980-01-01 00:00:00, which
 /// zipfile gives members opened by name (the reference's external members).
@@ -47,7 +47,7 @@ class ZipWriter {
  public:
   /// `sink`: an empty output (not owned). `name` is used in messages. Throws Error (usage) for
   /// a method other than store or deflate, or a level outside 0-9.
-  ZipWriter(ByteSink& sink, std::string name, const ZipWriterOptions& options = {});
+  ZipWriter(io::ByteSink& sink, std::string name, const ZipWriterOptions& options = {});
   /// `fd`: an empty regular file open for writing (not owned), written in place.
   ZipWriter(int fd, std::string name, const ZipWriterOptions& options = {});
   ~ZipWriter();
@@ -68,7 +68,7 @@ class ZipWriter {
   /// CRC-32, sizes and attributes at its new offset (`edit` and `set` keep every member but
   /// __zanj__.json this way). Central-directory extras other than Zip64 and entry comments are
   /// not kept. Throws Error when the local header does not read.
-  void copy_member(const ByteSource& source, const ZipEntry& entry);
+  void copy_member(const io::ByteSource& source, const ZipEntry& entry);
   /// Write the central directory and end records. Nothing may be added afterwards.
   void finish();
 
@@ -85,7 +85,7 @@ class ZipWriter {
     std::uint64_t compressed = 0, uncompressed = 0, offset = 0;
   };
   struct Impl;
-  void start(ByteSink& sink);
+  void start(io::ByteSink& sink);
   void patch_local_header(const Entry& e, bool zip64);
   void write_data_descriptor(const Entry& e, bool zip64);
   void write_central_directory();
@@ -93,8 +93,8 @@ class ZipWriter {
   std::string name_;
   ZipWriterOptions options_;
   std::vector<Entry> entries_;
-  std::unique_ptr<FdSink> own_sink_;  // the descriptor constructor's
+  std::unique_ptr<io::FdSink> own_sink_;  // the descriptor constructor's
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace zanj
+}  // namespace zanj::zip

@@ -14,6 +14,7 @@
 #include "object/tree_json.hpp"
 
 using namespace zanj;
+using namespace zanj::array;
 using namespace zanj::test;
 
 namespace {
@@ -38,9 +39,9 @@ std::vector<T> as(const std::string& bytes) {
 
 /// An external array node for `member` (its dtype and shape as the node declares them).
 Json reference_json(const std::string& member, const std::string& dtype, const std::string& shape) {
-  return parse_json(R"({"__muutils_format__": "numpy.ndarray:external", "$ref": ")" + member + R"(", "dtype": ")" +
-                        dtype + R"(", "shape": )" + shape + "}",
-                    "t");
+  return json::parse_json(R"({"__muutils_format__": "numpy.ndarray:external", "$ref": ")" + member +
+                              R"(", "dtype": ")" + dtype + R"(", "shape": )" + shape + "}",
+                          "t");
 }
 }  // namespace
 
@@ -77,14 +78,14 @@ TEST_SUITE("array_values") {
     Archive a = memory_archive({{"c.npy", npy_member(">f8", false, {3, 4}, swapped(bytes_of(values), 8))},
                                 {"f.npy", npy_member(">i4", true, {2, 3}, swapped(bytes_of(fortran), 4))}});
     const Json c = reference_json("c.npy", ">f8", "[3, 4]");
-    const ArrayValues cv(a, *classify(c).array, "c");
+    const ArrayValues cv(a, *object::classify(c).array, "c");
     CHECK(reader_of(cv).stored_dtype().order == ByteOrder::big);
     CHECK(reader_of(cv).dtype().order == ByteOrder::little);
     CHECK(as<double>(all_values(cv, select_all({3, 4}))) == values);
     CHECK(as<double>(all_values(cv, select(parse_slice("[::-1, 1]"), {3, 4}))) == std::vector<double>{9, 5, 1});
     CHECK(as<double>(all_values(cv, select(parse_slice("[1:, 2:]"), {3, 4}))) == std::vector<double>{6, 7, 10, 11});
     const Json f = reference_json("f.npy", ">i4", "[2, 3]");
-    const ArrayValues fv(a, *classify(f).array, "f");
+    const ArrayValues fv(a, *object::classify(f).array, "f");
     CHECK(as<std::int32_t>(all_values(fv, select_all({2, 3}))) == std::vector<std::int32_t>{0, 1, 2, 3, 4, 5});
     CHECK(as<std::int32_t>(all_values(fv, select(parse_slice("[:, 1]"), {2, 3}))) == std::vector<std::int32_t>{1, 4});
   }
@@ -97,7 +98,7 @@ TEST_SUITE("array_values") {
     const Json node = reference_json("u.npy", "<U3", "[100]");
     ArrayReadOptions small;
     small.chunk_bytes = 5;  // smaller than one element: each chunk is one element
-    const ArrayValues v(a, *classify(node).array, "u", small);
+    const ArrayValues v(a, *object::classify(node).array, "u", small);
     std::size_t calls = 0;
     CHECK(all_values(v, select_all({100}), &calls) == data);
     CHECK(calls == 100);
@@ -157,7 +158,7 @@ TEST_SUITE("array_values") {
     Archive a = memory_archive({{"x.npy", npy_member("<f4", false, {4}, bytes_of(four))},
                                 {"short.npy", npy_member("<f4", false, {8}, bytes_of(four))},
                                 {"text.npy", "not an npy member"}});
-    auto open = [&](const Json& j) { return ArrayValues(a, *classify(j).array, "p"); };
+    auto open = [&](const Json& j) { return ArrayValues(a, *object::classify(j).array, "p"); };
     CHECK_NOTHROW(open(reference_json("x.npy", "float32", "[4]")));
     CHECK_THROWS_WITH_AS(open(reference_json("x.npy", "float64", "[4]")), doctest::Contains("holds <f4"), Error);
     CHECK_THROWS_WITH_AS(open(reference_json("x.npy", "float32", "[2, 2]")), doctest::Contains("has shape [4]"), Error);
@@ -165,7 +166,7 @@ TEST_SUITE("array_values") {
                          Error);
     CHECK_THROWS_WITH_AS(open(reference_json("short.npy", "float32", "[8]")), doctest::Contains("too short"), Error);
     CHECK_THROWS_WITH_AS(open(reference_json("text.npy", "float32", "[4]")), doctest::Contains("text.npy"), Error);
-    const Json bad_inline = parse_json(
+    const Json bad_inline = json::parse_json(
         R"({"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [1], "shape": [2], "dtype": "int8"})", "t");
     CHECK_THROWS_WITH_AS(open(bad_inline), doctest::Contains("test.zanj: array 'p': data should be a list of 2"),
                          Error);
@@ -177,7 +178,7 @@ TEST_SUITE("array_values") {
         {{"short.npy", npy_member("<f4", false, {8}, bytes_of(four))}, {"text.npy", "not an npy member"}});
     auto error_of = [&](const Json& j) -> Error {
       try {
-        ArrayValues(a, *classify(j).array, "state_dict/w");
+        ArrayValues(a, *object::classify(j).array, "state_dict/w");
       } catch (const Error& e) {
         return e;
       }

@@ -4,6 +4,7 @@
 #include "zanj/error.hpp"
 
 using namespace zanj;
+using namespace zanj::array;
 using namespace std::string_literals;
 
 TEST_SUITE("byte_codec") {

@@ -8,6 +8,7 @@
 #include "array/float16.hpp"
 
 using namespace zanj;
+using namespace zanj::array;
 
 namespace {
 template <typename T>

@@ -5,6 +5,7 @@
 #include "array/element_types.hpp"
 
 using namespace zanj;
+using namespace zanj::array;
 
 namespace {
 std::string type_of(const char* descr) {

@@ -5,6 +5,7 @@
 #include "array/float16.hpp"
 
 using namespace zanj;
+using namespace zanj::array;
 
 TEST_SUITE("float16") {
   TEST_CASE("bit patterns to values") {

@@ -12,13 +12,14 @@
 #include "object/tree_json.hpp"
 
 using namespace zanj;
+using namespace zanj::array;
 using namespace std::string_literals;
 
 namespace {
 /// Decode an inline node given as the JSON text of its other keys.
 DecodedArray decode(const std::string& format, const std::string& fields) {
-  const Json json = parse_json("{\"__muutils_format__\": \"numpy.ndarray:" + format + "\", " + fields + "}", "t");
-  return decode_inline_array(*classify(json).array);
+  const Json json = json::parse_json("{\"__muutils_format__\": \"numpy.ndarray:" + format + "\", " + fields + "}", "t");
+  return decode_inline_array(*object::classify(json).array);
 }
 template <typename T>
 T at(const DecodedArray& a, std::size_t i) {
@@ -132,16 +133,16 @@ TEST_SUITE("inline_array") {
   }
 
   TEST_CASE("read_inline_array: the values, or what decode_inline_array throws") {
-    const Json good = parse_json(
+    const Json good = json::parse_json(
         R"({"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [1, 2], "shape": [2], "dtype": "int8"})",
         "t");
-    const Result<DecodedArray> decoded = read_inline_array(*classify(good).array);
+    const base::Result<DecodedArray> decoded = read_inline_array(*object::classify(good).array);
     REQUIRE(decoded.ok());
     CHECK(decoded->values == "\x01\x02"s);
-    const Json bad = parse_json(
+    const Json bad = json::parse_json(
         R"({"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [128], "shape": [1], "dtype": "int8"})",
         "t");
-    const Result<DecodedArray> refused = read_inline_array(*classify(bad).array);
+    const base::Result<DecodedArray> refused = read_inline_array(*object::classify(bad).array);
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.why() == "data[0] is 128, not an integer in [-128, 127] (dtype int8)");
   }

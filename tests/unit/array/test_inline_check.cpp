@@ -5,13 +5,14 @@
 #include "object/tree_json.hpp"
 
 using namespace zanj;
+using namespace zanj::array;
 
 namespace {
 
 /// Classify an inline array node written as JSON and check it.
 std::optional<std::string> check(const std::string& json) {
-  const Json doc = parse_json(json, "test");
-  const Node node = classify(doc);
+  const Json doc = json::parse_json(json, "test");
+  const Node node = object::classify(doc);
   REQUIRE(node.array);
   return check_inline_array(*node.array);
 }

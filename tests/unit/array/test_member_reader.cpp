@@ -7,6 +7,7 @@
 #include "array/member_reader.hpp"
 
 using namespace zanj;
+using namespace zanj::array;
 using test::open_corpus;
 
 TEST_SUITE("member_reader") {
@@ -136,12 +137,12 @@ TEST_SUITE("member_reader") {
   TEST_CASE("NpyHeaderCollector: try_feed and end_problem say why instead of throwing") {
     const std::string header = make_npy_header(parse_descr("<i2"), false, {5});
     NpyHeaderCollector collector;
-    const Result<std::size_t> used = collector.try_feed(header + "data");
+    const base::Result<std::size_t> used = collector.try_feed(header + "data");
     REQUIRE(used.ok());
     CHECK(*used == header.size());
     CHECK_FALSE(collector.end_problem());
     NpyHeaderCollector bad;
-    const Result<std::size_t> refused = bad.try_feed("not an npy member at all");
+    const base::Result<std::size_t> refused = bad.try_feed("not an npy member at all");
     REQUIRE_FALSE(refused.ok());
     CHECK(refused.why() == "bad npy header: not a .npy member (bad magic)");
     NpyHeaderCollector short_member;
@@ -160,20 +161,20 @@ TEST_SUITE("member_reader") {
           return true;
         },
         4, "rows", 2);
-    const Result<bool> fed = splitter.try_feed("ab\ncd");
+    const base::Result<bool> fed = splitter.try_feed("ab\ncd");
     REQUIRE(fed.ok());
     CHECK(*fed);
-    const Result<bool> finished = splitter.try_finish();
+    const base::Result<bool> finished = splitter.try_finish();
     REQUIRE(finished.ok());
     CHECK(lines == std::vector<std::string>{"ab", "cd"});
     JsonlLineSplitter long_line([](std::uint64_t, std::string_view) { return true; }, 3, "rows", 10);
-    const Result<bool> too_long = long_line.try_feed("abcd\n");
+    const base::Result<bool> too_long = long_line.try_feed("abcd\n");
     REQUIRE_FALSE(too_long.ok());
     CHECK(too_long.why() == "rows: line 1 is longer than 3 bytes, the limit (raise with --max-jsonl-line-bytes)");
     JsonlLineSplitter few_rows([](std::uint64_t, std::string_view) { return true; }, 10, "rows", 1);
     REQUIRE(few_rows.try_feed("a\n").ok());
     REQUIRE(few_rows.try_feed("b").ok());
-    const Result<bool> too_many = few_rows.try_finish();
+    const base::Result<bool> too_many = few_rows.try_finish();
     REQUIRE_FALSE(too_many.ok());
     CHECK(too_many.why() == "rows: the number of lines exceeds the limit of 1 (raise with --max-jsonl-rows)");
   }

@@ -40,9 +40,9 @@ const std::string real_big_array =  // basic.zanj big_array.npy
 const std::string real_f8_3d =  // dtypes.zanj f8_3d.npy
     "\x93NUMPY\x01\x00v\x00"s + "{'descr': '<f8', 'fortran_order': False, 'shape': (4, 8, 10), }" + spaces(54) + "\n";
 
-zanj::NpyHeader parse(const std::string& bytes) { return zanj::parse_npy_header(bytes); }
+zanj::array::NpyHeader parse(const std::string& bytes) { return zanj::array::parse_npy_header(bytes); }
 
-void check_rejected(const std::string& bytes) { CHECK_THROWS_AS(zanj::parse_npy_header(bytes), zanj::Error); }
+void check_rejected(const std::string& bytes) { CHECK_THROWS_AS(zanj::array::parse_npy_header(bytes), zanj::Error); }
 
 std::string dict_with(std::string_view descr, std::string_view order, std::string_view shape) {
   return "{'descr': " + std::string(descr) + ", 'fortran_order': " + std::string(order) +
@@ -64,7 +64,7 @@ TEST_SUITE("npy") {
       CHECK(h.data_offset == 128);
       CHECK(h.element_count() == 300);
       CHECK(h.data_bytes() == 1200);
-      CHECK(zanj::npy_header_size(real_f4_fortran.substr(0, 12)) == 128);
+      CHECK(zanj::array::npy_header_size(real_f4_fortran.substr(0, 12)) == 128);
     }
     SUBCASE("complex128, 1-d") {
       auto h = parse(real_c16);
@@ -148,16 +148,16 @@ TEST_SUITE("npy") {
         CAPTURE(n);
         check_rejected(good.substr(0, n));
       }
-      CHECK_THROWS_AS(zanj::npy_header_size(good.substr(0, 9)), zanj::Error);
-      CHECK_THROWS_AS(zanj::npy_header_size(wrap("{}", 2).substr(0, 11)), zanj::Error);
+      CHECK_THROWS_AS(zanj::array::npy_header_size(good.substr(0, 9)), zanj::Error);
+      CHECK_THROWS_AS(zanj::array::npy_header_size(wrap("{}", 2).substr(0, 11)), zanj::Error);
     }
     SUBCASE("oversized header") {
       std::string big = wrap(dict_with("'<f4'", "False", "(3,)") + spaces(10000), 2);
-      CHECK_THROWS_AS(zanj::npy_header_size(big), zanj::Error);
+      CHECK_THROWS_AS(zanj::array::npy_header_size(big), zanj::Error);
       check_rejected(big);
-      CHECK(zanj::parse_npy_header(big, zanj::NpyLimits{20000}).shape == Shape{3});
+      CHECK(zanj::array::parse_npy_header(big, zanj::NpyLimits{20000}).shape == Shape{3});
       std::string huge_len = "\x93NUMPY\x02\x00\xff\xff\xff\xff"s;
-      CHECK_THROWS_AS(zanj::npy_header_size(huge_len), zanj::Error);
+      CHECK_THROWS_AS(zanj::array::npy_header_size(huge_len), zanj::Error);
     }
     SUBCASE("missing newline") {
       std::string bad = good;
@@ -227,16 +227,16 @@ TEST_SUITE("npy") {
   }
 
   TEST_CASE("make_npy_header") {
-    using zanj::make_npy_header;
-    using zanj::parse_descr;
+    using zanj::array::make_npy_header;
+    using zanj::array::parse_descr;
     SUBCASE("matches numpy's bytes exactly") {
-      CHECK(make_npy_header(parse_descr("<f4"), false, {32, 16}) == real_big_array);
-      CHECK(make_npy_header(parse_descr("<f4"), true, {20, 15}) == real_f4_fortran);
-      CHECK(make_npy_header(parse_descr("<c16"), false, {300}) == real_c16);
-      CHECK(make_npy_header(parse_descr("<f8"), false, {4, 8, 10}) == real_f8_3d);
+      CHECK(array::make_npy_header(array::parse_descr("<f4"), false, {32, 16}) == real_big_array);
+      CHECK(array::make_npy_header(array::parse_descr("<f4"), true, {20, 15}) == real_f4_fortran);
+      CHECK(array::make_npy_header(array::parse_descr("<c16"), false, {300}) == real_c16);
+      CHECK(array::make_npy_header(array::parse_descr("<f8"), false, {4, 8, 10}) == real_f8_3d);
     }
     SUBCASE("0-d has no growth spaces") {
-      std::string h = make_npy_header(parse_descr("<f8"), false, {});
+      std::string h = array::make_npy_header(array::parse_descr("<f8"), false, {});
       CHECK(h ==
             "\x93NUMPY\x01\x00v\x00"s + "{'descr': '<f8', 'fortran_order': False, 'shape': (), }" + spaces(62) + "\n");
     }
@@ -246,11 +246,11 @@ TEST_SUITE("npy") {
              {Shape{}, Shape{5}, Shape{3, 4}, Shape{0, 18446744073709551615u}, Shape{1, 2, 3, 4, 5, 6, 7, 8}}) {
           for (bool fortran : {false, true}) {
             CAPTURE(descr);
-            std::string bytes = make_npy_header(parse_descr(descr), fortran, shape);
-            auto h = zanj::parse_npy_header(bytes);
+            std::string bytes = array::make_npy_header(array::parse_descr(descr), fortran, shape);
+            auto h = zanj::array::parse_npy_header(bytes);
             CHECK(h.data_offset == bytes.size());
             CHECK(h.data_offset % 64 == 0);
-            CHECK(h.dtype == parse_descr(descr));
+            CHECK(h.dtype == array::parse_descr(descr));
             CHECK(h.fortran_order == fortran);
             CHECK(h.shape == shape);
           }
@@ -260,13 +260,13 @@ TEST_SUITE("npy") {
     SUBCASE("switches to version 2.0 when the dict outgrows 65535 bytes") {
       Shape many(4000, 18446744073709551615u);
       many.push_back(0);
-      std::string bytes = make_npy_header(parse_descr("<f4"), false, many);
+      std::string bytes = array::make_npy_header(array::parse_descr("<f4"), false, many);
       CHECK(bytes[6] == 2);
       CHECK(bytes.size() % 64 == 0);
-      CHECK(zanj::npy_header_size(bytes, zanj::NpyLimits{1 << 20}) == bytes.size());
+      CHECK(zanj::array::npy_header_size(bytes, zanj::NpyLimits{1 << 20}) == bytes.size());
       CHECK(bytes.back() == '\n');
       // numpy itself cannot hold more than 64 dimensions, so neither do we
-      CHECK_THROWS_WITH_AS(zanj::parse_npy_header(bytes, zanj::NpyLimits{1 << 20}),
+      CHECK_THROWS_WITH_AS(zanj::array::parse_npy_header(bytes, zanj::NpyLimits{1 << 20}),
                            doctest::Contains("too many dimensions"), zanj::Error);
     }
   }
@@ -274,32 +274,32 @@ TEST_SUITE("npy") {
 
 TEST_CASE("read_npy_header and read_npy_header_size: the value, or the reason parse_npy_header throws") {
   const std::string good = wrap("{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }");
-  const zanj::Result<std::uint64_t> size = zanj::read_npy_header_size(good);
+  const zanj::base::Result<std::uint64_t> size = zanj::array::read_npy_header_size(good);
   REQUIRE(size.ok());
   CHECK(*size == good.size());
-  const zanj::Result<zanj::NpyHeader> header = zanj::read_npy_header(good);
+  const zanj::base::Result<zanj::array::NpyHeader> header = zanj::array::read_npy_header(good);
   REQUIRE(header.ok());
   CHECK(header->shape == Shape{3, 4});
   CHECK(header->data_offset == good.size());
 
-  const zanj::Result<std::uint64_t> no_magic = zanj::read_npy_header_size("not an npy member");
+  const zanj::base::Result<std::uint64_t> no_magic = zanj::array::read_npy_header_size("not an npy member");
   REQUIRE_FALSE(no_magic.ok());
   CHECK(no_magic.why() == "bad npy header: not a .npy member (bad magic)");
-  const zanj::Result<zanj::NpyHeader> bad_shape =
-      zanj::read_npy_header(wrap("{'descr': '<f4', 'fortran_order': False, 'shape': (3), }"));
+  const zanj::base::Result<zanj::array::NpyHeader> bad_shape =
+      zanj::array::read_npy_header(wrap("{'descr': '<f4', 'fortran_order': False, 'shape': (3), }"));
   REQUIRE_FALSE(bad_shape.ok());
   CHECK(bad_shape.why() == "bad npy header: shape (n) is not a tuple; write (n,)");
-  const zanj::Result<zanj::NpyHeader> bad_descr =
-      zanj::read_npy_header(wrap("{'descr': '<q4', 'fortran_order': False, 'shape': (), }"));
+  const zanj::base::Result<zanj::array::NpyHeader> bad_descr =
+      zanj::array::read_npy_header(wrap("{'descr': '<q4', 'fortran_order': False, 'shape': (), }"));
   REQUIRE_FALSE(bad_descr.ok());
-  CHECK_THROWS_WITH_AS(zanj::parse_descr("<q4"), bad_descr.why().c_str(), zanj::Error);  // the descr's own words
-  CHECK_THROWS_WITH_AS(zanj::parse_npy_header(wrap("{'descr': '<f4', 'fortran_order': False, 'shape': (3), }")),
+  CHECK_THROWS_WITH_AS(zanj::array::parse_descr("<q4"), bad_descr.why().c_str(), zanj::Error);  // the descr's own words
+  CHECK_THROWS_WITH_AS(zanj::array::parse_npy_header(wrap("{'descr': '<f4', 'fortran_order': False, 'shape': (3), }")),
                        "bad npy header: shape (n) is not a tuple; write (n,)", zanj::Error);
 }
 
 TEST_CASE("checked_element_count and checked_data_bytes: the count, or that it overflows") {
-  zanj::NpyHeader h;
-  h.dtype = zanj::parse_descr("<f8");
+  zanj::array::NpyHeader h;
+  h.dtype = zanj::array::parse_descr("<f8");
   h.shape = {3, 4};
   REQUIRE(h.checked_element_count().ok());
   CHECK(*h.checked_element_count() == 12);
@@ -308,11 +308,11 @@ TEST_CASE("checked_element_count and checked_data_bytes: the count, or that it o
   CHECK(*h.checked_element_count() == 0);  // empty whatever the other dimensions
   h.shape = {std::uint64_t{1} << 62};
   CHECK(*h.checked_element_count() == std::uint64_t{1} << 62);
-  const zanj::Result<std::uint64_t> bytes = h.checked_data_bytes();
+  const zanj::base::Result<std::uint64_t> bytes = h.checked_data_bytes();
   REQUIRE_FALSE(bytes.ok());
   CHECK(bytes.why() == "bad npy header: array byte size overflows");
   h.shape = {std::uint64_t{1} << 32, std::uint64_t{1} << 32};
-  const zanj::Result<std::uint64_t> count = h.checked_element_count();
+  const zanj::base::Result<std::uint64_t> count = h.checked_element_count();
   REQUIRE_FALSE(count.ok());
   CHECK(count.why() == "bad npy header: shape element count overflows");
   CHECK_THROWS_WITH_AS(h.element_count(), "bad npy header: shape element count overflows", zanj::Error);

@@ -3,6 +3,7 @@
 #include "array/run_cursor.hpp"
 
 using namespace zanj;
+using namespace zanj::array;
 
 namespace {
 using Indices = std::vector<std::uint64_t>;

@@ -3,6 +3,7 @@
 #include "array/value_bytes.hpp"
 
 using namespace zanj;
+using namespace zanj::array;
 using namespace std::string_literals;
 
 TEST_SUITE("value_bytes") {

@@ -7,6 +7,7 @@
 #include "json/json_parse.hpp"
 
 using namespace zanj;
+using namespace zanj::array;
 
 namespace {
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
@@ -100,14 +101,14 @@ TEST_SUITE("value_compare") {
   }
 
   TEST_CASE("deep JSON closeness") {
-    const Json a = parse_json(R"({"x": [1, 2.0, "s", null], "y": {"z": NaN}})", "a");
-    const Json b = parse_json(R"({"y": {"z": NaN}, "x": [1.0, 2.05, "s", null]})", "b");
+    const Json a = json::parse_json(R"({"x": [1, 2.0, "s", null], "y": {"z": NaN}})", "a");
+    const Json b = json::parse_json(R"({"y": {"z": NaN}, "x": [1.0, 2.05, "s", null]})", "b");
     CHECK_FALSE(json_close(a, b, {}, true));
     CHECK(json_close(a, b, {0, 0.1}, true));
     CHECK_FALSE(json_close(a, b, {0, 0.1}, false));
     CHECK_FALSE(json_close(Json(true), Json(1), {1, 1}, true));
-    CHECK_FALSE(json_close(parse_json("[1]", "x"), parse_json("[1, 2]", "y"), {}, true));
-    CHECK_FALSE(json_close(parse_json(R"({"a": 1})", "x"), parse_json(R"({"b": 1})", "y"), {}, true));
+    CHECK_FALSE(json_close(json::parse_json("[1]", "x"), json::parse_json("[1, 2]", "y"), {}, true));
+    CHECK_FALSE(json_close(json::parse_json(R"({"a": 1})", "x"), json::parse_json(R"({"b": 1})", "y"), {}, true));
   }
 
   TEST_CASE("the tracker counts differences and remembers where the largest are") {

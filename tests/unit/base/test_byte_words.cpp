@@ -7,6 +7,7 @@
 #include "base/byte_words.hpp"
 
 using namespace zanj;
+using namespace zanj::base;
 
 namespace {
 std::uint64_t marks_of(const char* bytes, bool (*test)(unsigned char)) {

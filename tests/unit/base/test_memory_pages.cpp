@@ -18,14 +18,14 @@ TEST_CASE("discard_pages empties the whole pages inside the range and keeps the 
   REQUIRE(mapped != MAP_FAILED);
   char* buffer = static_cast<char*>(mapped);
   std::memset(buffer, 'x', size);
-  discard_pages(buffer + 100, 3 * page - 50);  // [100, 3 pages + 50): pages 1 and 2 whole, 0 and 3 partly
+  base::discard_pages(buffer + 100, 3 * page - 50);  // [100, 3 pages + 50): pages 1 and 2 whole, 0 and 3 partly
   CHECK(buffer[0] == 'x');
   CHECK(buffer[page - 1] == 'x');  // page 0: shared with what comes before
   CHECK(buffer[page] == 0);        // pages 1 and 2: wholly inside
   CHECK(buffer[3 * page - 1] == 0);
   CHECK(buffer[3 * page] == 'x');  // page 3: shared with what comes after
   CHECK(buffer[4 * page - 1] == 'x');
-  discard_pages(buffer + 1, 10);  // inside one page: nothing
+  base::discard_pages(buffer + 1, 10);  // inside one page: nothing
   CHECK(buffer[5] == 'x');
   munmap(mapped, size);
 }

@@ -10,13 +10,13 @@
 namespace zanj {
 
 TEST_CASE("a Result holds a value or a reason, never both") {
-  const Result<int> seven = 7;
+  const base::Result<int> seven = 7;
   REQUIRE(seven.ok());
   CHECK(static_cast<bool>(seven));
   CHECK(*seven == 7);
   CHECK(seven.value_or_throw() == 7);
 
-  const Result<std::string> none = Failure{"no such thing"};
+  const base::Result<std::string> none = base::Failure{"no such thing"};
   CHECK_FALSE(none.ok());
   CHECK_FALSE(static_cast<bool>(none));
   CHECK(none.why() == "no such thing");
@@ -24,7 +24,7 @@ TEST_CASE("a Result holds a value or a reason, never both") {
   CHECK(test::exit_of([&] { (void)none.value_or_throw(); }) == Exit::invalid);
   CHECK(test::exit_of([&] { (void)none.value_or_throw(Exit::usage); }) == Exit::usage);
 
-  const Result<std::string> text = std::string("abc");
+  const base::Result<std::string> text = std::string("abc");
   CHECK(text->size() == 3);
 }
 
@@ -36,15 +36,15 @@ struct TestFault {
 }  // namespace
 
 TEST_CASE("a Result's failure may carry more than the reason") {
-  Result<std::string, TestFault> fine = std::string("abc");
+  base::Result<std::string, TestFault> fine = std::string("abc");
   REQUIRE(fine.ok());
   *fine += "d";
   CHECK(*fine == "abcd");
-  const Result<std::string, TestFault> failed = TestFault{"too deep", 3};
+  const base::Result<std::string, TestFault> failed = TestFault{"too deep", 3};
   REQUIRE_FALSE(failed.ok());
   CHECK(failed.why() == "too deep");
   CHECK(failed.failure().code == 3);
-  const Result<int> plain = Failure{"no"};
+  const base::Result<int> plain = base::Failure{"no"};
   CHECK(plain.failure().why == "no");
 }
 

@@ -11,6 +11,7 @@
 #include "base/thread_pool.hpp"
 
 using namespace zanj;
+using namespace zanj::base;
 
 TEST_SUITE("thread_pool") {
   TEST_CASE("every submitted task runs before wait() returns") {

@@ -3,6 +3,7 @@
 #include "base/unicode.hpp"
 
 using namespace zanj;
+using namespace zanj::base;
 
 TEST_SUITE("unicode") {
   TEST_CASE("NFD decomposes precomposed characters and leaves decomposed ones") {

@@ -3,6 +3,7 @@
 #include "base/utf8.hpp"
 
 using namespace zanj;
+using namespace zanj::base;
 
 TEST_SUITE("utf8") {
   TEST_CASE("UTF-8 validation") {

@@ -139,7 +139,8 @@ TEST_SUITE("diff") {
   TEST_CASE("--strict notices members stored in another order") {
     using zanj::test::TestMember;
     auto build = [](std::vector<TestMember> members) {
-      return ZanjFile(open_archive(std::make_unique<MemorySource>(zanj::test::build_zip(members).bytes), "t.zanj"));
+      return ZanjFile(
+          zip::open_archive(std::make_unique<io::MemorySource>(zanj::test::build_zip(members).bytes), "t.zanj"));
     };
     const ZanjFile a = build({{"__zanj_meta__.json", "{}"}, {"__zanj__.json", "{}"}});
     const ZanjFile b = build({{"__zanj__.json", "{}"}, {"__zanj_meta__.json", "{}"}});

@@ -23,7 +23,7 @@ std::string bytes_of(const std::vector<T>& values) {
 template <typename T>
 std::string npy(const char* descr, std::vector<std::uint64_t> shape, const std::vector<T>& values,
                 bool fortran = false) {
-  return make_npy_header(parse_descr(descr), fortran, shape) + bytes_of(values);
+  return array::make_npy_header(array::parse_descr(descr), fortran, shape) + bytes_of(values);
 }
 
 std::string external(const char* dtype, const char* shape) {
@@ -48,7 +48,7 @@ TEST_SUITE("diff_arrays") {
         make_zanj(external(">f8", "[2, 3]"),
                   {{"w.npy", [] {
                       std::string data = npy("<f8", {2, 3}, std::vector<double>{0, 1, 2, 3, 4, 5});
-                      std::string h = make_npy_header(parse_descr(">f8"), false, {2, 3});
+                      std::string h = array::make_npy_header(array::parse_descr(">f8"), false, {2, 3});
                       std::string body = data.substr(data.size() - 48);
                       for (std::size_t i = 0; i < 48; i += 8)
                         std::reverse(body.begin() + static_cast<long>(i), body.begin() + static_cast<long>(i) + 8);
@@ -131,16 +131,16 @@ TEST_SUITE("diff_arrays") {
     std::string u5(40, '\0'), u7(56, '\0');
     u5[0] = 'a', u5[4] = 'b', u5[20] = 'c';
     u7[0] = 'a', u7[4] = 'b', u7[28] = 'c';
-    const ZanjFile a =
-        make_zanj(external("<U5", "[2]"), {{"w.npy", make_npy_header(parse_descr("<U5"), false, {2}) + u5}});
-    const ZanjFile b =
-        make_zanj(external("<U7", "[2]"), {{"w.npy", make_npy_header(parse_descr("<U7"), false, {2}) + u7}});
+    const ZanjFile a = make_zanj(external("<U5", "[2]"),
+                                 {{"w.npy", array::make_npy_header(array::parse_descr("<U5"), false, {2}) + u5}});
+    const ZanjFile b = make_zanj(external("<U7", "[2]"),
+                                 {{"w.npy", array::make_npy_header(array::parse_descr("<U7"), false, {2}) + u7}});
     const DiffReport r = diff(a, b);
     REQUIRE(r.differences.size() == 1);
     CHECK(r.differences[0].kind == DiffKind::dtype_changed);
     u7[28] = 'd';
-    const ZanjFile c =
-        make_zanj(external("<U7", "[2]"), {{"w.npy", make_npy_header(parse_descr("<U7"), false, {2}) + u7}});
+    const ZanjFile c = make_zanj(external("<U7", "[2]"),
+                                 {{"w.npy", array::make_npy_header(array::parse_descr("<U7"), false, {2}) + u7}});
     CHECK(diff(a, c).differences.at(1).values->differing == 1);
   }
 

@@ -11,6 +11,7 @@
 #include "zanj_builder.hpp"
 
 using namespace zanj;
+using namespace zanj::diff;
 using zanj::test::make_zanj;
 
 namespace {
@@ -20,7 +21,7 @@ std::string npy_f8(std::uint64_t count) {
   std::iota(values.begin(), values.end(), 0.0);
   std::string data(count * sizeof(double), '\0');
   if (count) std::memcpy(data.data(), values.data(), data.size());
-  return make_npy_header(parse_descr("<f8"), false, {count}) + data;
+  return array::make_npy_header(array::parse_descr("<f8"), false, {count}) + data;
 }
 
 std::string external(const char* member, std::uint64_t count) {

@@ -9,6 +9,7 @@
 #include "zanj/safe_files.hpp"
 
 using namespace zanj;
+using namespace zanj::exporter;
 using zanj::test::TempDir;
 
 TEST_SUITE("archive_writer") {

@@ -9,6 +9,7 @@
 #include "zanj_fixture.hpp"
 
 using namespace zanj;
+using namespace zanj::exporter;
 using zanj::test::TempDir;
 namespace fs = std::filesystem;
 
@@ -63,7 +64,7 @@ TEST_SUITE("export") {
     CHECK(npz.entries()[0].method == 0);
     CHECK(npz.read_all(npz.entries()[0], 1 << 20) == zanj::test::fixture_npy());
     const std::string small = npz.read_all(*npz.find("small.npy"), 1 << 20);
-    CHECK(small == make_npy_header(parse_descr("<i2"), false, {2}) + std::string("\x01\x00\x02\x00", 4));
+    CHECK(small == array::make_npy_header(array::parse_descr("<i2"), false, {2}) + std::string("\x01\x00\x02\x00", 4));
   }
 
   TEST_CASE("safetensors: values after the header, metadata holds the object") {

@@ -5,6 +5,7 @@
 #include "zanj_fixture.hpp"
 
 using namespace zanj;
+using namespace zanj::exporter;
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include "zanj_fixture.hpp"
 
 using namespace zanj;
+using namespace zanj::exporter;
 
 TEST_SUITE("npy_stream") {
   TEST_CASE("external arrays verbatim, inline ones with a header, values little-endian") {
@@ -22,7 +23,7 @@ TEST_SUITE("npy_stream") {
     CHECK(arr.value_bytes() == 48);
 
     const ExportedArray small(z.archive(), plan.arrays[1]);
-    const std::string header = make_npy_header(parse_descr("<i2"), false, {2});
+    const std::string header = array::make_npy_header(array::parse_descr("<i2"), false, {2});
     CHECK(small.npy_size() == header.size() + 4);
     std::string values;
     small.stream_values([&](std::string_view c) {

@@ -5,11 +5,12 @@
 #include "zanj/error.hpp"
 
 using namespace zanj;
+using namespace zanj::exporter;
 
 TEST_SUITE("safetensors_writer") {
   /// The dtype of `descr` as array 'x' of a.zanj would be stored.
   std::string dtype_of(const char* descr, bool cast, std::vector<std::uint64_t>& shape) {
-    return safetensors_dtype(parse_descr(descr), cast, shape, InArchive{"a.zanj"}, AtPath{"x"});
+    return safetensors_dtype(array::parse_descr(descr), cast, shape, InArchive{"a.zanj"}, AtPath{"x"});
   }
 
   TEST_CASE("dtype names") {
@@ -46,7 +47,7 @@ TEST_SUITE("safetensors_writer") {
     for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(h[static_cast<std::size_t>(i)]);
     CHECK(n == h.size() - 8);
     CHECK(h.size() % 8 == 0);
-    const Json j = parse_json(h.substr(8), "header");
+    const Json j = json::parse_json(h.substr(8), "header");
     CHECK(j.find("__metadata__")->string_at("format") == "zanj");
     const JsonArray& a = j.find("a")->find("data_offsets")->as_array();
     CHECK(a[0].to_double() == 0);

@@ -8,6 +8,7 @@
 #include "zanj/error.hpp"
 
 using namespace zanj;
+using namespace zanj::exporter;
 using zanj::test::TempDir;
 namespace fs = std::filesystem;
 

@@ -125,7 +125,7 @@ TEST_SUITE("extract") {
   TEST_CASE("directory members become directories") {
     TempDir tmp;
     const std::string zip = zanj::test::build_zip({{"d/", ""}, {"d/e/", ""}, {"d/f", "data"}}).bytes;
-    const Archive a = open_archive(std::make_unique<MemorySource>(zip), "dirs.zip");
+    const Archive a = zip::open_archive(std::make_unique<io::MemorySource>(zip), "dirs.zip");
     const ExtractResult r = extract_all(a, tmp / "out");
     CHECK(r.failed.empty());
     CHECK(tree(tmp / "out") == std::vector<std::string>{"d", "d/e", "d/f"});

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 namespace {
 
 Archive from_bytes(std::string bytes) {
-  return open_archive(std::make_unique<MemorySource>(std::move(bytes)), "test.zip");
+  return zip::open_archive(std::make_unique<io::MemorySource>(std::move(bytes)), "test.zip");
 }
 std::vector<std::string> names(const ExtractPlan& plan) {
   std::vector<std::string> out;
@@ -77,8 +77,9 @@ TEST_SUITE("extract_plan") {
     // Opening for data refuses the duplicate outright; the plan refuses it too, for an archive
     // opened over its directory (as verify does).
     CHECK_THROWS_WITH_AS(from_bytes(bytes), doctest::Contains("2 entries are named 'twice'"), Error);
-    MemorySource probe(bytes);
-    const Archive a = open_archive(std::make_unique<MemorySource>(bytes), "test.zip", read_zip_directory(probe));
+    io::MemorySource probe(bytes);
+    const Archive a =
+        zip::open_archive(std::make_unique<io::MemorySource>(bytes), "test.zip", zip::read_zip_directory(probe));
     const ExtractPlan plan = plan_extract(a, {});
     CHECK(names(plan) == std::vector<std::string>{"a", "dir/", "dir/c"});
     CHECK(reason_for(plan, "link") == "a symbolic link");

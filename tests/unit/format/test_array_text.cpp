@@ -5,6 +5,7 @@
 #include "format/array_text.hpp"
 
 using namespace zanj;
+using namespace zanj::format;
 using namespace zanj::test;
 
 namespace {

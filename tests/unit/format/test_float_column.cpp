@@ -7,6 +7,7 @@
 #include "format/float_column.hpp"
 
 using namespace zanj;
+using namespace zanj::format;
 
 namespace {
 /// Each value as the column writes it, after observing them all.
@@ -32,7 +33,7 @@ TEST_SUITE("float_column") {
     CHECK(column({1, -20, 300}) == Texts{"  1.", "-20.", "300."});
     CHECK(column({1.0 / 3}) == Texts{"0.33333333"});  // at most 8 digits after the point
     CHECK(column({0.1}, FloatPrecision::single) == Texts{"0.1"});
-    CHECK(column({half_to_float(double_to_half(0.1))}, FloatPrecision::half) == Texts{"0.1"});
+    CHECK(column({array::half_to_float(array::double_to_half(0.1))}, FloatPrecision::half) == Texts{"0.1"});
     CHECK(column({0.0, -0.0}) == Texts{" 0.", "-0."});
   }
 

@@ -9,6 +9,7 @@
 #include "format/float_text.hpp"
 
 using namespace zanj;
+using namespace zanj::format;
 
 namespace {
 std::string json_of(double v, FloatPrecision p) {
@@ -21,7 +22,7 @@ double parse(const std::string& text) {
   std::from_chars(text.data(), text.data() + text.size(), v);
   return v;
 }
-double half(double v) { return half_to_float(double_to_half(v)); }
+double half(double v) { return array::half_to_float(array::double_to_half(v)); }
 }  // namespace
 
 TEST_SUITE("float_text") {
@@ -42,10 +43,10 @@ TEST_SUITE("float_text") {
 
   TEST_CASE("every finite half reads back from its JSON text") {
     for (std::uint32_t bits = 0; bits <= 0xffff; ++bits) {
-      const float v = half_to_float(static_cast<std::uint16_t>(bits));
+      const float v = array::half_to_float(static_cast<std::uint16_t>(bits));
       if (!std::isfinite(v)) continue;
       const std::string text = json_of(v, FloatPrecision::half);
-      REQUIRE_MESSAGE(double_to_half(parse(text)) == bits, text);
+      REQUIRE_MESSAGE(array::double_to_half(parse(text)) == bits, text);
       REQUIRE(text.find_first_of(".e") != std::string::npos);  // Python reads it as a float
     }
   }

@@ -11,6 +11,7 @@
 #include "object/tree_json.hpp"
 
 using namespace zanj;
+using namespace zanj::format;
 using namespace zanj::test;
 
 namespace {
@@ -27,7 +28,7 @@ std::string resolved(const ZanjFile& z, const PathSegments& at = {}, int indent 
 TEST_SUITE("resolve") {
   TEST_CASE("references get their data as the last key; everything else is unchanged") {
     const ZanjFile z(corpus("basic.zanj"));
-    const Json doc = parse_json(resolved(z), "resolved");
+    const Json doc = json::parse_json(resolved(z), "resolved");
     const Json* list = doc.find("long_list");
     REQUIRE(list);
     CHECK(list->as_object().back().first == "data");
@@ -39,7 +40,7 @@ TEST_SUITE("resolve") {
     CHECK(big->find("$ref")->as_string() == "big_array.npy");
     CHECK(*doc.find("small_array") == z.root().find("small_array").copy());  // inline arrays stay as they are
     CHECK(*doc.find("tags") == z.root().find("tags").copy());
-    const Json* matrix = follow_path(doc, {"nested", "deeper", "matrix"});
+    const Json* matrix = object::follow_path(doc, {"nested", "deeper", "matrix"});
     CHECK(matrix->find("data")->as_array()[0].as_array()[0].to_double() == 1.0);  // identity matrix
   }
 
@@ -53,8 +54,8 @@ TEST_SUITE("resolve") {
     const std::string pretty = resolved(z, {}, 2);
     CHECK(pretty.find("\n  \"table\": {\n    \"__muutils_format__\"") != std::string::npos);
     CHECK(pretty.find("\n    \"data\": [{\"x\": 1.0") != std::string::npos);
-    CHECK(to_json(parse_json(pretty, "pretty")) == resolved(z));  // the same document
-    CHECK(std::isnan(parse_json(pretty, "p").find("cfg")->find("lr")->as_real()));
+    CHECK(to_json(json::parse_json(pretty, "pretty")) == resolved(z));  // the same document
+    CHECK(std::isnan(json::parse_json(pretty, "p").find("cfg")->find("lr")->as_real()));
   }
 
   TEST_CASE("a missing member stops with an Error") {
@@ -72,11 +73,11 @@ TEST_SUITE("resolve") {
     CHECK(whole.find("__muutils_format__") == std::string::npos);
     CHECK(whole.find(R"("small": [1.0, NaN)") != std::string::npos);
     const ZanjFile dc(corpus("dataclass.zanj"));
-    const Json doc = parse_json(resolved(dc, {}, 2, true), "plain");
+    const Json doc = json::parse_json(resolved(dc, {}, 2, true), "plain");
     CHECK_FALSE(doc.find("__muutils_format__"));
     CHECK(doc.find("name")->as_string() == "exp-1");
     CHECK(doc.find("weights")->as_array().size() == 16);  // an external array's values
     const ZanjFile basic(corpus("basic.zanj"));
-    CHECK(parse_json(resolved(basic, {"long_list"}, 0, true), "list").as_array().size() == 300);
+    CHECK(json::parse_json(resolved(basic, {"long_list"}, 0, true), "list").as_array().size() == 300);
   }
 }

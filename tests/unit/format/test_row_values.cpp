@@ -8,6 +8,7 @@
 #include "object/tree_json.hpp"
 
 using namespace zanj;
+using namespace zanj::format;
 using namespace zanj::test;
 
 namespace {

@@ -6,6 +6,7 @@
 #include "format/element_text.hpp"
 
 using namespace zanj;
+using namespace zanj::format;
 using namespace zanj::test;
 
 namespace {
@@ -15,30 +16,30 @@ std::string print(const InlineArray& a, ValueFormat format, const std::string& s
   const Selection s = a.selection(slice);
   return printed([&](OutputBuffer& out) { print_array(*a.values, s, options, out); });
 }
-std::string json(const std::string& data, const std::string& dtype, const std::string& shape) {
+std::string as_json(const std::string& data, const std::string& dtype, const std::string& shape) {
   return print(InlineArray(data, dtype, shape), ValueFormat::json);
 }
 }  // namespace
 
 TEST_SUITE("value_format") {
   TEST_CASE("JSON of every dtype") {
-    CHECK(json("[true, false]", "bool", "[2]") == "[true, false]\n");
-    CHECK(json("[-128, 127]", "int8", "[2]") == "[-128, 127]\n");
-    CHECK(json("[-32768, 7]", "int16", "[2]") == "[-32768, 7]\n");
-    CHECK(json("[-2147483648]", "int32", "[1]") == "[-2147483648]\n");
-    CHECK(json("[-9223372036854775808]", "int64", "[1]") == "[-9223372036854775808]\n");
-    CHECK(json("[255]", "uint8", "[1]") == "[255]\n");
-    CHECK(json("[65535]", "uint16", "[1]") == "[65535]\n");
-    CHECK(json("[4294967295]", "uint32", "[1]") == "[4294967295]\n");
-    CHECK(json("[18446744073709551615]", "uint64", "[1]") == "[18446744073709551615]\n");
-    CHECK(json("[0.1, 1, 65504, -0.0]", "float16", "[4]") == "[0.1, 1.0, 6.55e+04, -0.0]\n");
-    CHECK(json("[0.1, 1e-45, 3.4028234663852886e38]", "float32", "[3]") == "[0.1, 1e-45, 3.4028235e+38]\n");
-    CHECK(json("[0.1, NaN, Infinity, -Infinity, 1e300]", "float64", "[5]") ==
+    CHECK(as_json("[true, false]", "bool", "[2]") == "[true, false]\n");
+    CHECK(as_json("[-128, 127]", "int8", "[2]") == "[-128, 127]\n");
+    CHECK(as_json("[-32768, 7]", "int16", "[2]") == "[-32768, 7]\n");
+    CHECK(as_json("[-2147483648]", "int32", "[1]") == "[-2147483648]\n");
+    CHECK(as_json("[-9223372036854775808]", "int64", "[1]") == "[-9223372036854775808]\n");
+    CHECK(as_json("[255]", "uint8", "[1]") == "[255]\n");
+    CHECK(as_json("[65535]", "uint16", "[1]") == "[65535]\n");
+    CHECK(as_json("[4294967295]", "uint32", "[1]") == "[4294967295]\n");
+    CHECK(as_json("[18446744073709551615]", "uint64", "[1]") == "[18446744073709551615]\n");
+    CHECK(as_json("[0.1, 1, 65504, -0.0]", "float16", "[4]") == "[0.1, 1.0, 6.55e+04, -0.0]\n");
+    CHECK(as_json("[0.1, 1e-45, 3.4028234663852886e38]", "float32", "[3]") == "[0.1, 1e-45, 3.4028235e+38]\n");
+    CHECK(as_json("[0.1, NaN, Infinity, -Infinity, 1e300]", "float64", "[5]") ==
           "[0.1, NaN, Infinity, -Infinity, 1e+300]\n");
-    CHECK(json("[[0.1, -2], [NaN, 0]]", "complex64", "[2]") == "[[0.1, -2.0], [NaN, 0.0]]\n");
-    CHECK(json("[[0.1, -2]]", "complex128", "[1]") == "[[0.1, -2.0]]\n");
-    CHECK(json(R"(["a\"b", "\u00e9", ""])", "<U3", "[3]") == "[\"a\\\"b\", \"\xc3\xa9\", \"\"]\n");
-    CHECK(json(R"(["ab", "\u00ff"])", "|S2", "[2]") == "[\"ab\", \"\xc3\xbf\"]\n");
+    CHECK(as_json("[[0.1, -2], [NaN, 0]]", "complex64", "[2]") == "[[0.1, -2.0], [NaN, 0.0]]\n");
+    CHECK(as_json("[[0.1, -2]]", "complex128", "[1]") == "[[0.1, -2.0]]\n");
+    CHECK(as_json(R"(["a\"b", "\u00e9", ""])", "<U3", "[3]") == "[\"a\\\"b\", \"\xc3\xa9\", \"\"]\n");
+    CHECK(as_json(R"(["ab", "\u00ff"])", "|S2", "[2]") == "[\"ab\", \"\xc3\xbf\"]\n");
   }
 
   TEST_CASE("JSON nesting follows the selected shape") {
@@ -49,8 +50,8 @@ TEST_SUITE("value_format") {
     CHECK(print(a, ValueFormat::json, "[::-1, :, 0]") == "[[4, 6], [0, 2]]\n");
     CHECK(print(a, ValueFormat::json, "[:, 2:]") == "[[], []]\n");
     CHECK(print(a, ValueFormat::json, "[5:]") == "[]\n");
-    CHECK(json("[]", "float32", "[0, 5]") == "[]\n");
-    CHECK(json("[[], [], []]", "float32", "[3, 0]") == "[[], [], []]\n");
+    CHECK(as_json("[]", "float32", "[0, 5]") == "[]\n");
+    CHECK(as_json("[[], [], []]", "float32", "[3, 0]") == "[[], [], []]\n");
     CHECK(print(InlineArray("7", "int8", "[]", "zero_dim"), ValueFormat::json) == "7\n");
   }
 
@@ -87,25 +88,25 @@ TEST_SUITE("value_format") {
     CHECK(print(a, ValueFormat::raw) == std::string("\x01\x00\x02\x00\x03\x00\x04\x00", 8));
     CHECK(print(a, ValueFormat::raw, "[:, 1]") == std::string("\x02\x00\x04\x00", 4));
     const std::string npy = print(a, ValueFormat::npy, "[::-1]");
-    const NpyHeader h = parse_npy_header(npy);
+    const array::NpyHeader h = array::parse_npy_header(npy);
     CHECK(h.dtype.descr() == "<i2");
     CHECK_FALSE(h.fortran_order);
     CHECK(h.shape == std::vector<std::uint64_t>{2, 2});
     CHECK(h.data_offset % 64 == 0);
     CHECK(npy.substr(h.data_offset) == std::string("\x03\x00\x04\x00\x01\x00\x02\x00", 8));
     const std::string scalar = print(a, ValueFormat::npy, "[0, 0]");
-    CHECK(parse_npy_header(scalar).shape.empty());
-    CHECK(scalar.size() == parse_npy_header(scalar).data_offset + 2);
+    CHECK(array::parse_npy_header(scalar).shape.empty());
+    CHECK(scalar.size() == array::parse_npy_header(scalar).data_offset + 2);
   }
 
   TEST_CASE("single elements and CSV fields") {
     std::string out;
     const char half_one[] = {0x00, 0x3c};
-    append_element_json(out, parse_descr("<f2"), half_one);
+    append_element_json(out, array::parse_descr("<f2"), half_one);
     CHECK(out == "1.0");
     out.clear();
     const char complex[] = {0, 0, (char)0x80, 0x3f, 0, 0, 0, (char)0xc0};
-    append_element_csv(out, parse_descr("<c8"), complex);
+    append_element_csv(out, array::parse_descr("<c8"), complex);
     CHECK(out == "(1.0-2.0j)");
     out.clear();
     append_csv_field(out, "plain");

@@ -12,8 +12,8 @@ using namespace zanj::hash;
 
 namespace {
 std::string encode(const char* json) {
-  const Json value = parse_json(json, "test");
-  return scalar_encoding(view_of(value));
+  const Json value = json::parse_json(json, "test");
+  return scalar_encoding(json::view_of(value));
 }
 std::string bytes(std::initializer_list<int> b) {
   std::string out;
@@ -48,26 +48,26 @@ TEST_SUITE("hash canonical encoding") {
 
   TEST_CASE("every NaN of an array becomes the one quiet NaN of its width") {
     std::string f32 = bytes({0x01, 0x00, 0x80, 0xff, 0, 0, 0x80, 0x3f});  // a negative signalling NaN, then 1.0
-    CHECK(canonicalize_elements(Dtype{DtypeKind::floating, 4, ByteOrder::little}, f32));
+    CHECK(canonicalize_elements(array::Dtype{array::DtypeKind::floating, 4, array::ByteOrder::little}, f32));
     CHECK(f32 == bytes({0, 0, 0xc0, 0x7f, 0, 0, 0x80, 0x3f}));
-    CHECK_FALSE(canonicalize_elements(Dtype{DtypeKind::floating, 4, ByteOrder::little}, f32));
+    CHECK_FALSE(canonicalize_elements(array::Dtype{array::DtypeKind::floating, 4, array::ByteOrder::little}, f32));
     std::string c8 = bytes({0, 0, 0x80, 0x3f, 1, 0, 0xc0, 0x7f});  // 1 + NaN j (a payload)
-    CHECK(canonicalize_elements(Dtype{DtypeKind::complex, 8, ByteOrder::little}, c8));
+    CHECK(canonicalize_elements(array::Dtype{array::DtypeKind::complex, 8, array::ByteOrder::little}, c8));
     CHECK(c8 == bytes({0, 0, 0x80, 0x3f, 0, 0, 0xc0, 0x7f}));
     std::string f16 = bytes({0x01, 0x7c});
-    CHECK(canonicalize_elements(Dtype{DtypeKind::floating, 2, ByteOrder::little}, f16));
+    CHECK(canonicalize_elements(array::Dtype{array::DtypeKind::floating, 2, array::ByteOrder::little}, f16));
     CHECK(f16 == bytes({0x00, 0x7e}));
     std::string inf16 = bytes({0x00, 0x7c});
-    CHECK_FALSE(canonicalize_elements(Dtype{DtypeKind::floating, 2, ByteOrder::little}, inf16));
+    CHECK_FALSE(canonicalize_elements(array::Dtype{array::DtypeKind::floating, 2, array::ByteOrder::little}, inf16));
     std::string ints = bytes({0xff, 0xff, 0xff, 0xff});
-    CHECK_FALSE(canonicalize_elements(Dtype{DtypeKind::signed_int, 4, ByteOrder::little}, ints));
+    CHECK_FALSE(canonicalize_elements(array::Dtype{array::DtypeKind::signed_int, 4, array::ByteOrder::little}, ints));
   }
 
   TEST_CASE("a bool stored as any nonzero byte is the 01 numpy loads") {
     // np.frombuffer(b'\x02\x00\xff\x01', dtype=bool) is [True, False, True, True].
     std::string bools = bytes({0x02, 0x00, 0xff, 0x01});
-    CHECK(canonicalize_elements(Dtype{DtypeKind::boolean, 1, ByteOrder::none}, bools));
+    CHECK(canonicalize_elements(array::Dtype{array::DtypeKind::boolean, 1, array::ByteOrder::none}, bools));
     CHECK(bools == bytes({0x01, 0x00, 0x01, 0x01}));
-    CHECK_FALSE(canonicalize_elements(Dtype{DtypeKind::boolean, 1, ByteOrder::none}, bools));
+    CHECK_FALSE(canonicalize_elements(array::Dtype{array::DtypeKind::boolean, 1, array::ByteOrder::none}, bools));
   }
 }

@@ -8,6 +8,7 @@
 #include "zanj_builder.hpp"
 
 using namespace zanj;
+using namespace zanj::hash;
 using zanj::test::make_zanj;
 
 namespace {

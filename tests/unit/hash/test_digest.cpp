@@ -5,6 +5,7 @@
 #include "zanj/error.hpp"
 
 using namespace zanj;
+using namespace zanj::hash;
 
 TEST_SUITE("hash digest") {
   TEST_CASE("SHA-256 of \"abc\" in pieces, then the same object starts over") {

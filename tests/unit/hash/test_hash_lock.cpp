@@ -11,6 +11,7 @@
 #include "zanj/error.hpp"
 
 using namespace zanj;
+using namespace zanj::hash;
 
 TEST_SUITE("hash lock") {
   TEST_CASE("what --json writes reads back") {
@@ -44,22 +45,23 @@ TEST_SUITE("hash lock") {
   TEST_CASE("read_lock_entry: the digest, or why the object is not one") {
     ContentDigest d{"m.zanj", "sha256", "ab", {"w*"}, {}, {{"w", "dict", "cd"}}};
     const Json good = content_digest_json(d);
-    const Result<ContentDigest> entry = read_lock_entry(view_of(good), "m.lock");
+    const base::Result<ContentDigest> entry = read_lock_entry(json::view_of(good), "m.lock");
     REQUIRE(entry.ok());
     CHECK(entry->file == "m.zanj");
     CHECK(entry->includes == std::vector<std::string>{"w*"});
     REQUIRE(entry->nodes.size() == 1);
     CHECK(entry->nodes[0].kind == "dict");
-    const Json partial = parse_json(R"({"file": "a", "algorithm": "sha256"})", "t");
-    const Result<ContentDigest> no_digest = read_lock_entry(view_of(partial), "m.lock line 2");
+    const Json partial = json::parse_json(R"({"file": "a", "algorithm": "sha256"})", "t");
+    const base::Result<ContentDigest> no_digest = read_lock_entry(json::view_of(partial), "m.lock line 2");
     REQUIRE_FALSE(no_digest.ok());
     CHECK(no_digest.why() == "m.lock line 2: no \"digest\" string");
-    const Json list = parse_json("[1]", "t");
-    const Result<ContentDigest> not_object = read_lock_entry(view_of(list), "m.lock");
+    const Json list = json::parse_json("[1]", "t");
+    const base::Result<ContentDigest> not_object = read_lock_entry(json::view_of(list), "m.lock");
     REQUIRE_FALSE(not_object.ok());
     CHECK(not_object.why() == "m.lock: not a zanj hash --json object");
-    const Json bad_node = parse_json(R"({"file": "a", "algorithm": "s", "digest": "d", "nodes": [{"path": ""}]})", "t");
-    const Result<ContentDigest> no_kind = read_lock_entry(view_of(bad_node), "m.lock");
+    const Json bad_node =
+        json::parse_json(R"({"file": "a", "algorithm": "s", "digest": "d", "nodes": [{"path": ""}]})", "t");
+    const base::Result<ContentDigest> no_kind = read_lock_entry(json::view_of(bad_node), "m.lock");
     REQUIRE_FALSE(no_kind.ok());
     CHECK(no_kind.why() == "m.lock: no \"kind\" string");
   }

@@ -3,6 +3,7 @@
 #include "io/archive_library.hpp"
 
 using namespace zanj;
+using namespace zanj::io;
 
 TEST_SUITE("archive_library") {
   TEST_CASE("libarchive opens at run time and names its version") {
@@ -14,7 +15,7 @@ TEST_SUITE("archive_library") {
   }
 
   TEST_CASE("find_archive_library: the table archive_library() returns") {
-    const Result<const ArchiveLibrary*> found = find_archive_library();
+    const base::Result<const ArchiveLibrary*> found = find_archive_library();
     REQUIRE(found.ok());  // the failure (not installed) is covered by test_version's "not installed" line
     CHECK(*found == &archive_library());
   }

@@ -12,6 +12,7 @@
 #include "zanj/error.hpp"
 
 using namespace zanj;
+using namespace zanj::io;
 
 TEST_SUITE("chunk_puller") {
   TEST_CASE("chunks arrive in order, empty ones included, then the end") {

@@ -7,6 +7,7 @@
 #include "zanj/error.hpp"
 
 using namespace zanj;
+using namespace zanj::io;
 using zanj::test::TempDir;
 
 TEST_SUITE("file_sink") {

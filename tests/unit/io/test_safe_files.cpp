@@ -12,6 +12,7 @@
 #include "io/temp_file.hpp"
 
 using namespace zanj;
+using namespace zanj::io;
 using zanj::test::TempDir;
 namespace fs = std::filesystem;
 

@@ -10,6 +10,7 @@
 #include "io/spool_file.hpp"
 
 using namespace zanj;
+using namespace zanj::io;
 
 namespace {
 std::size_t entries_in(const std::string& dir) {

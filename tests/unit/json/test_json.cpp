@@ -8,6 +8,7 @@
 #include "test_support.hpp"
 
 using namespace zanj;
+using namespace zanj::json;
 
 TEST_SUITE("json") {
   TEST_CASE("plain JSON parses into the model in file order") {
@@ -170,25 +171,25 @@ TEST_SUITE("json shapes") {
   }
 
   TEST_CASE("read_json and read_json_document: the value, or the reason, and whether a limit was passed") {
-    const Result<Json> value = read_json(R"({"a": [1, 2]})", "doc");
+    const base::Result<Json> value = read_json(R"({"a": [1, 2]})", "doc");
     REQUIRE(value.ok());
     CHECK(value->is_object());
-    const Result<Json> invalid = read_json("{", "doc");
+    const base::Result<Json> invalid = read_json("{", "doc");
     REQUIRE_FALSE(invalid.ok());
     CHECK_THROWS_WITH_AS(parse_json("{", "doc"), invalid.why().c_str(), Error);  // the same words
 
-    const Result<JsonDocument, JsonFailure> document = read_json_document(std::string("[1, [2]]"), "doc");
+    const base::Result<JsonDocument, JsonFailure> document = read_json_document(std::string("[1, [2]]"), "doc");
     REQUIRE(document.ok());
     CHECK(document->root().is_array());
-    const Result<JsonDocument, JsonFailure> broken = read_json_document(std::string("[1,"), "doc");
+    const base::Result<JsonDocument, JsonFailure> broken = read_json_document(std::string("[1,"), "doc");
     REQUIRE_FALSE(broken.ok());
     CHECK_FALSE(broken.failure().over);
     CHECK(broken.why().rfind("doc: ", 0) == 0);
-    const Result<JsonDocument, JsonFailure> deep = read_json_document(std::string("[[[1]]]"), "", JsonLimits{2});
+    const base::Result<JsonDocument, JsonFailure> deep = read_json_document(std::string("[[[1]]]"), "", JsonLimits{2});
     REQUIRE_FALSE(deep.ok());
     CHECK(deep.failure().over == JsonLimitError::Limit::depth);
     CHECK(deep.why() == "JSON nesting deeper than 2");
-    const Result<JsonDocument, JsonFailure> many =
+    const base::Result<JsonDocument, JsonFailure> many =
         read_json_document(JsonText{"[1, 2, 3]"}, "", JsonLimits{ResourceLimits{}.max_json_depth, 2});
     REQUIRE_FALSE(many.ok());
     CHECK(many.failure().over == JsonLimitError::Limit::values);

@@ -7,6 +7,7 @@
 #include "json/json_parse.hpp"
 
 using namespace zanj;
+using namespace zanj::json;
 
 // Python 3.11's json.loads(bytes) is the oracle: a dict keeps the first position of a key and
 // its last value.

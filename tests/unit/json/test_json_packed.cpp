@@ -11,6 +11,7 @@
 #include "zanj/json.hpp"
 
 using namespace zanj;
+using namespace zanj::json;
 
 namespace {
 

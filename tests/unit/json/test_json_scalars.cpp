@@ -9,6 +9,7 @@
 #include "test_support.hpp"
 
 using namespace zanj;
+using namespace zanj::json;
 
 // Python 3.11's json.loads(bytes) is the oracle for every case below (docs/format.md).
 using zanj::test::parses_as_json;

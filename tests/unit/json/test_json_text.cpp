@@ -12,6 +12,7 @@
 #include "json/json_text.hpp"
 
 using namespace zanj;
+using namespace zanj::json;
 
 // Python 3.11's json.loads(bytes) is the oracle for every case below (docs/format.md).
 using zanj::test::parses_as_json;

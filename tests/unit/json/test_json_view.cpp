@@ -8,6 +8,7 @@
 #include "zanj/json.hpp"
 
 using namespace zanj;
+using namespace zanj::json;
 
 TEST_SUITE("json_view") {
   TEST_CASE("a view reads a parsed document without copying it") {

@@ -9,12 +9,12 @@ using namespace zanj;
 
 namespace {
 JsonView root() {
-  static const Json j = parse_json(R"({"w": {"__muutils_format__": "numpy.ndarray:external", "$ref": "w.npy",
+  static const Json j = json::parse_json(R"({"w": {"__muutils_format__": "numpy.ndarray:external", "$ref": "w.npy",
     "shape": [3], "dtype": "int8"}, "a[0]": 1, "a/b": {"c": 2}, "list": [1, 2, 3], "empty": {},
     "rows": {"__muutils_format__": "list:external", "$ref": "r.jsonl"},
     "many": {"k0": 0, "k1": 1, "k2": 2, "k3": 3, "k4": 4, "k5": 5, "k6": 6, "k7": 7, "k8": 8, "k9": 9, "k10": 10, "k11": 11}})",
-                                   "t");
-  return view_of(j);
+                                         "t");
+  return json::view_of(j);
 }
 std::string error_of(const std::string& text) {
   try {
@@ -40,7 +40,7 @@ TEST_SUITE("node_lookup") {
     CHECK(t.segments == PathSegments{"a/b", "c"});
     t = parse_node_target(root(), "");
     CHECK(t.segments.empty());
-    CHECK(view_identity(find_node(root(), t, "f")) == view_identity(root()));
+    CHECK(json::view_identity(find_node(root(), t, "f")) == json::view_identity(root()));
     t = parse_node_target(root(), "/list/1");
     CHECK(find_node(root(), t, "f").as_int64() == 2);
     t = parse_node_target(root(), "nope[1]");  // no such node: the bracket is taken as a slice

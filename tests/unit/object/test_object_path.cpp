@@ -5,6 +5,7 @@
 #include "json/json_parse.hpp"
 
 using namespace zanj;
+using namespace zanj::object;
 
 TEST_SUITE("object_path") {
   TEST_CASE("escaping follows JSON Pointer") {
@@ -45,7 +46,7 @@ TEST_SUITE("object_path") {
   }
 
   TEST_CASE("follow_path walks keys and indices") {
-    const Json root = parse_json(R"({"a": {"b/c": [10, {"d": 1}]}})", "t");
+    const Json root = json::parse_json(R"({"a": {"b/c": [10, {"d": 1}]}})", "t");
     CHECK(follow_path(root, {}) == &root);
     CHECK(follow_path(root, split_path("a/b~1c/0"))->as_int64() == 10);
     CHECK(follow_path(root, split_path("a/b~1c/1/d"))->as_int64() == 1);
@@ -59,10 +60,10 @@ TEST_SUITE("object_path") {
 
   TEST_CASE("paths given as JSON lists") {
     PathSegments s;
-    CHECK(path_from_json(parse_json(R"(["a", 3, "b"])", "t"), s));
+    CHECK(path_from_json(json::parse_json(R"(["a", 3, "b"])", "t"), s));
     CHECK(s == PathSegments{"a", "3", "b"});
-    CHECK_FALSE(path_from_json(parse_json(R"(["a", -1])", "t"), s));
-    CHECK_FALSE(path_from_json(parse_json(R"("a")", "t"), s));
+    CHECK_FALSE(path_from_json(json::parse_json(R"(["a", -1])", "t"), s));
+    CHECK_FALSE(path_from_json(json::parse_json(R"("a")", "t"), s));
   }
 
   TEST_CASE("a KeyIndex gives what Json::find gives, in small and large objects") {

@@ -5,6 +5,7 @@
 #include "zanj/summary.hpp"
 
 using namespace zanj;
+using namespace zanj::object;
 using namespace zanj::test;
 
 namespace {

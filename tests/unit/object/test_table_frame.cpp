@@ -9,13 +9,14 @@
 #include "zanj/error.hpp"
 
 using namespace zanj;
+using namespace zanj::object;
 
 namespace {
 /// Each column as "name:dtype", from rows given as JSON lines (what pandas.DataFrame(rows) builds).
 std::vector<std::string> frame(const std::vector<std::string>& rows, const std::vector<std::string>& empty = {}) {
   FrameSchemaBuilder schema;
   std::uint64_t number = 0;
-  for (const auto& row : rows) schema.add_row(parse_json(row, "row"), ++number);
+  for (const auto& row : rows) schema.add_row(json::parse_json(row, "row"), ++number);
   std::vector<std::string> out;
   for (const auto& c : schema.result(empty)) out.push_back(c.name + ":" + std::string(frame_dtype_name(c.dtype)));
   return out;
@@ -55,7 +56,7 @@ TEST_SUITE("table_frame") {
   }
 
   TEST_CASE("cells as the frame holds them") {
-    const Json one = parse_json("1", "cell"), null = parse_json("null", "cell");
+    const Json one = json::parse_json("1", "cell"), null = json::parse_json("null", "cell");
     CHECK(frame_cell(FrameDtype::float64, &one) == Json(1.0));
     CHECK(std::isnan(frame_cell(FrameDtype::float64, &null).as_real()));
     CHECK(std::isnan(frame_cell(FrameDtype::float64, nullptr).as_real()));

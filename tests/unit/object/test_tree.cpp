@@ -5,10 +5,11 @@
 #include "object/tree_json.hpp"
 
 using namespace zanj;
+using namespace zanj::object;
 
 namespace {
 Node classify_text(const char* text, Json& keep) {
-  keep = parse_json(text, "t");
+  keep = json::parse_json(text, "t");
   return classify(keep);
 }
 }  // namespace
@@ -94,7 +95,7 @@ TEST_SUITE("tree") {
     // an empty key is never taken for a format key
     Node empty = classify_text(R"({"": 1, "b": 2})", j);
     CHECK(node_child_count(empty) == 2);
-    CHECK(format_tag(view_of(j)).version == FormatVersion::none);
+    CHECK(format_tag(json::view_of(j)).version == FormatVersion::none);
   }
 
   TEST_CASE("table columns written as per-column statistics (releases before ZANJ 0.6)") {
@@ -194,9 +195,9 @@ TEST_SUITE("tree") {
   }
 
   TEST_CASE("walk visits in document order with escaped paths and can prune") {
-    const Json root = parse_json(R"({"a/b": {"c": [1, 2]}, "arr": {"__muutils_format__": "numpy.ndarray:external",
+    const Json root = json::parse_json(R"({"a/b": {"c": [1, 2]}, "arr": {"__muutils_format__": "numpy.ndarray:external",
                                      "$ref": "arr.npy", "shape": [1], "dtype": "int8"}, "z": [{"k": 1}]})",
-                                 "t");
+                                       "t");
     std::vector<std::string> paths;
     walk_tree(root, {}, [&](const TreeVisit& v) {
       paths.push_back(v.path());
@@ -217,7 +218,7 @@ TEST_SUITE("tree") {
 
   TEST_CASE("paths and segments are made on demand, for any node asked, below a start path") {
     const Json root =
-        parse_json(R"({"a": {"x~": [10, {"y": 1}], "": 2}, "b/c": [[3]], "__muutils_format__": "f"})", "t");
+        json::parse_json(R"({"a": {"x~": [10, {"y": 1}], "": 2}, "b/c": [[3]], "__muutils_format__": "f"})", "t");
     // Every node asked (the reference answer), then only some nodes: what was made for one node
     // must never leak into a later one's path.
     std::vector<std::pair<std::string, PathSegments>> all;
@@ -246,16 +247,16 @@ TEST_SUITE("tree") {
   TEST_CASE("node_child_count counts what node_children lists") {
     for (const char* text : {R"J({"a": 1, "__muutils_format__": "x(SerializableDataclass)", "b": 2})J", "[1, 2, 3]",
                              "{}", R"({"k": {"__muutils_format__": "numpy.ndarray:external"}})", "7"}) {
-      const Json j = parse_json(text, "t");
+      const Json j = json::parse_json(text, "t");
       const Node n = classify(j);
       CHECK(node_child_count(n) == node_children(n).size());
     }
   }
 
   TEST_CASE("is_scalar_list") {
-    CHECK(is_scalar_list(parse_json("[1, \"a\", null]", "t")));
-    CHECK(is_scalar_list(parse_json("[]", "t")));
-    CHECK_FALSE(is_scalar_list(parse_json("[[1]]", "t")));
-    CHECK_FALSE(is_scalar_list(parse_json("{}", "t")));
+    CHECK(is_scalar_list(json::parse_json("[1, \"a\", null]", "t")));
+    CHECK(is_scalar_list(json::parse_json("[]", "t")));
+    CHECK_FALSE(is_scalar_list(json::parse_json("[[1]]", "t")));
+    CHECK_FALSE(is_scalar_list(json::parse_json("{}", "t")));
   }
 }

@@ -87,7 +87,7 @@ TEST_CASE("documents loaded together share one budget: the meta, a second archiv
   const auto each_row = [](const ZanjFile& file) {
     const ZipEntry* rows = file.archive().find("table.jsonl");
     REQUIRE(rows);
-    for_each_jsonl_value(file.archive(), *rows, [](std::uint64_t, const Json&) { return true; });
+    array::for_each_jsonl_value(file.archive(), *rows, [](std::uint64_t, const Json&) { return true; });
   };
   CHECK_THROWS_WITH_AS(each_row(bounded), doctest::Contains("exceeds the limit of 1"), Error);
   options.limits.max_json_values = full.json_values() + 1000;

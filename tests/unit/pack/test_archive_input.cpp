@@ -17,6 +17,7 @@
 #include "zanj/json.hpp"
 
 using namespace zanj;
+using namespace zanj::pack;
 using zanj::test::TempDir;
 
 namespace {
@@ -78,7 +79,7 @@ TEST_SUITE("archive_input") {
   TEST_CASE("one pass: planned from the JSON members, checked against the whole archive") {
     TempDir tmp;
     const auto npy = [](std::uint64_t n) {
-      return make_npy_header(Dtype{}, false, {n}) + std::string(static_cast<std::size_t>(n * 8), '\1');
+      return array::make_npy_header(array::Dtype{}, false, {n}) + std::string(static_cast<std::size_t>(n * 8), '\1');
     };
     const auto object = [](std::uint64_t n) {
       return R"({"a": {"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [)" +
@@ -106,7 +107,7 @@ TEST_SUITE("archive_input") {
 
   TEST_CASE("one pass: the warnings said are those of the plan finally written") {
     TempDir tmp;
-    const std::string npy = make_npy_header(Dtype{}, false, {2}) + std::string(16, '\1');
+    const std::string npy = array::make_npy_header(array::Dtype{}, false, {2}) + std::string(16, '\1');
     const std::string object =
         R"({"a": {"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [2], )"
         R"("dtype": "float64", "n_elements": 2}})";
@@ -121,7 +122,7 @@ TEST_SUITE("archive_input") {
     REQUIRE(summary.notes.size() == 1);
     CHECK(summary.notes[0].find("temporary file") != std::string::npos);
     // The plan was replaced (the array has another shape): its notes are the ones said.
-    const std::string edited = make_npy_header(Dtype{}, false, {3}) + std::string(24, '\1');
+    const std::string edited = array::make_npy_header(array::Dtype{}, false, {3}) + std::string(24, '\1');
     write_gzip_tar(tmp / "edited.tar", {{"__zanj__.json", object}, {"a.npy", edited}, {leftover, "x"}});
     plan = plan_archive(tmp / "edited.tar", settings);
     summary = write_pack(plan, tmp / "out2.zanj", settings);
@@ -136,7 +137,8 @@ TEST_SUITE("archive_input") {
     write_gzip_tar(tmp / "none.tar", {{"a.npy", "x"}, {"b/c.npy", "y"}});
     CHECK_THROWS_WITH_AS(plan_archive(tmp / "none.tar", PackSettings{}), doctest::Contains("no __zanj__.json"), Error);
     // 65 MiB before the JSON: no longer spooled, so planned in two passes (no recheck), and right.
-    const std::string big = make_npy_header(Dtype{}, false, {65u << 17}) + std::string(std::size_t{65} << 20, '\0');
+    const std::string big =
+        array::make_npy_header(array::Dtype{}, false, {65u << 17}) + std::string(std::size_t{65} << 20, '\0');
     const std::string object = R"({"a": {"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [)" +
                                std::to_string(65u << 17) + R"(], "dtype": "float64", "n_elements": )" +
                                std::to_string(65u << 17) + "}}";

@@ -13,7 +13,8 @@
 #include "zanj/error.hpp"
 
 using namespace zanj;
-using namespace zanj::archive_scan;
+using namespace zanj::pack;
+using namespace zanj::pack::archive_scan;
 using zanj::test::TempDir;
 
 namespace {
@@ -76,7 +77,7 @@ TEST_SUITE("archive_scan") {
 
   TEST_CASE("a scan learns .npy headers, line counts and the JSON text; a name twice is refused") {
     TempDir tmp;
-    const std::string npy = make_npy_header(Dtype{}, false, {2}) + std::string(16, '\1');
+    const std::string npy = array::make_npy_header(array::Dtype{}, false, {2}) + std::string(16, '\1');
     test::write_tar(tmp / "x.tar", {{"__zanj__.json", "{}"}, {"a.npy", npy}, {"t.jsonl", "{\"k\": 1}\n[2]\n"}});
     EntryWalker walker(tmp / "x.tar", ResourceLimits{});
     Scan scan(tmp / "x.tar", ResourceLimits{});

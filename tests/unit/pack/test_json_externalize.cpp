@@ -7,6 +7,7 @@
 #include "json/json_parse.hpp"
 
 using namespace zanj;
+using namespace zanj::pack;
 using test::member_names;
 using test::range_json;
 
@@ -20,7 +21,7 @@ struct Externalized {
 
 Externalized externalize(const std::string& text, Thresholds t = {}, JsonArray path = {}) {
   Externalized r;
-  r.value = parse_json(text, "test");
+  r.value = json::parse_json(text, "test");
   externalize_json(r.value, std::move(path), t, r.externals, r.members);
   return r;
 }
@@ -86,7 +87,7 @@ TEST_SUITE("json_externalize") {
         R"j({"__muutils_format__": "numpy.ndarray:array_list_meta", "data": [1, 2, 3, 4], "shape": [4], "dtype": "int64", "n_elements": 4})j";
     const Externalized r = externalize(R"j({"a": )j" + node + "}", Thresholds{256, 2});
     CHECK(r.members.empty());
-    CHECK(to_json(*r.value.find("a")) == to_json(parse_json(node, "node")));
+    CHECK(to_json(*r.value.find("a")) == to_json(json::parse_json(node, "node")));
   }
 
   TEST_CASE("large inline arrays become .npy members, as numpy would save them") {
@@ -98,7 +99,7 @@ TEST_SUITE("json_externalize") {
         R"j({"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [2, 2], "dtype": "int16", "n_elements": 4})j");
     REQUIRE(r.members.size() == 1);
     const std::string& npy = std::get<BytesSource>(r.members[0].source).bytes;
-    const std::string header = make_npy_header(parse_descr("<i2"), false, {2, 2});
+    const std::string header = array::make_npy_header(array::parse_descr("<i2"), false, {2, 2});
     CHECK(npy == header + std::string("\1\0\2\0\3\0\4\0", 8));
     CHECK(r.members[0].size == npy.size());
     CHECK(to_json(*r.externals.externals_info().find("a.npy")) ==
@@ -115,7 +116,7 @@ TEST_SUITE("json_externalize") {
         Thresholds{1, 256});
     const auto bytes = [&](std::size_t i) {
       const std::string& npy = std::get<BytesSource>(r.members[i].source).bytes;
-      return npy.substr(static_cast<std::size_t>(parse_npy_header(npy).data_offset));
+      return npy.substr(static_cast<std::size_t>(array::parse_npy_header(npy).data_offset));
     };
     REQUIRE(r.members.size() == 5);
     CHECK(bytes(0) == std::string("\1\0\2\0\3\0\4\0", 8));

@@ -8,6 +8,7 @@
 #include "zanj/pack.hpp"
 
 using namespace zanj;
+using namespace zanj::pack;
 using zanj::test::TempDir;
 
 TEST_SUITE("open_packed") {

@@ -12,6 +12,7 @@
 #include "pack/pack_plan.hpp"
 
 using namespace zanj;
+using namespace zanj::pack;
 using zanj::test::convert;
 using zanj::test::member;
 using zanj::test::TempDir;
@@ -22,8 +23,8 @@ TEST_SUITE("pack") {
     TempDir tmp;
     zanj::test::write_file(tmp / "file.bin", "from a file");
     PackPlan plan;
-    plan.root = parse_json(R"j({"k": 1})j", "root");
-    plan.meta = parse_json(R"j({"externals_info": {}})j", "meta");
+    plan.root = json::parse_json(R"j({"k": 1})j", "root");
+    plan.meta = json::parse_json(R"j({"externals_info": {}})j", "meta");
     auto npz = std::make_shared<const Archive>(convert("arrays.npz"));
     plan.members.push_back({"copied.npy", ArchiveMemberSource{npz, npz->find("bias.npy")}, 256});
     plan.members.push_back({"file.bin", DiskFileSource{tmp / "file.bin"}, 11});
@@ -47,7 +48,7 @@ TEST_SUITE("pack") {
     CHECK(last.bytes_total == 270);
     CHECK(last.bytes_done >= 270);
     for (const auto& e : out.entries()) {
-      const LocalHeader h = read_local_header(archive_source(out), e);
+      const zip::LocalHeader h = zip::read_local_header(zip::archive_source(out), e);
       const bool external = e.name.rfind("__zanj", 0) != 0;
       CHECK(h.has_zip64_extra == external);     // force_zip64 on the externals only
       CHECK((e.dos_date == 0x21) == external);  // externals dated 1980-01-01, JSON members now
@@ -99,7 +100,7 @@ TEST_SUITE("pack") {
   }
 
   TEST_CASE("JSON members are tab-indented like the reference's") {
-    CHECK(zanj_json_text(parse_json(R"j({"a": [1, {"b": null}], "c": {}})j", "t")) ==
+    CHECK(zanj_json_text(json::parse_json(R"j({"a": [1, {"b": null}], "c": {}})j", "t")) ==
           "{\n\t\"a\": [\n\t\t1,\n\t\t{\n\t\t\t\"b\": null\n\t\t}\n\t],\n\t\"c\": {}\n}");
   }
 }

@@ -7,6 +7,7 @@
 #include "pack/pack_plan.hpp"
 
 using namespace zanj;
+using namespace zanj::pack;
 using zanj::test::convert;
 using zanj::test::member_names;
 using zanj::test::TempDir;
@@ -95,7 +96,7 @@ TEST_SUITE("pack_inputs") {
     TempDir tmp;
     const std::string npy = zanj::test::read_file(convert("single.npy"));
     zanj::test::write_file(tmp / "short.npy", npy.substr(0, npy.size() - 4));
-    std::string objects = make_npy_header(parse_descr("<f8"), false, {2});
+    std::string objects = array::make_npy_header(array::parse_descr("<f8"), false, {2});
     objects.replace(objects.find("<f8"), 3, "|O8");  // pickled objects: never accepted as data
     zanj::test::write_file(tmp / "objects.npy", objects + std::string(16, 'x'));
     zanj::test::write_file(tmp / "bad.json", "{\"a\": ");

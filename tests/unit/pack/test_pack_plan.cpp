@@ -5,6 +5,7 @@
 #include "pack/pack_plan.hpp"
 
 using namespace zanj;
+using namespace zanj::pack;
 
 namespace {
 JsonArray path(std::initializer_list<Json> segments) { return JsonArray(segments); }
@@ -82,17 +83,17 @@ TEST_SUITE("pack_plan") {
 
   TEST_CASE("npy files: header, size check, text files") {
     zanj::test::TempDir tmp;
-    const std::string header = make_npy_header(parse_descr("<f4"), false, {2, 3});
+    const std::string header = array::make_npy_header(array::parse_descr("<f4"), false, {2, 3});
     zanj::test::write_file(tmp / "ok.npy", header + std::string(24, '\0'));
     zanj::test::write_file(tmp / "short.npy", header + std::string(20, '\0'));
     zanj::test::write_file(tmp / "bad.npy", "not an npy file at all");
-    const FileSource ok(tmp / "ok.npy");
-    const NpyHeader h = read_npy_file_header(ok);
+    const io::FileSource ok(tmp / "ok.npy");
+    const array::NpyHeader h = read_npy_file_header(ok);
     CHECK(h.shape == std::vector<std::uint64_t>{2, 3});
     CHECK_NOTHROW(check_npy_size(h, ok.size(), "ok.npy"));
-    CHECK_THROWS_WITH_AS(check_npy_size(h, FileSource(tmp / "short.npy").size(), "short.npy"),
+    CHECK_THROWS_WITH_AS(check_npy_size(h, io::FileSource(tmp / "short.npy").size(), "short.npy"),
                          doctest::Contains("needs"), Error);
-    CHECK_THROWS_WITH_AS(read_npy_file_header(FileSource(tmp / "bad.npy")), doctest::Contains("bad.npy"), Error);
+    CHECK_THROWS_WITH_AS(read_npy_file_header(io::FileSource(tmp / "bad.npy")), doctest::Contains("bad.npy"), Error);
     zanj::test::write_file(tmp / "t.json", "[1, 2]");
     CHECK(read_text_file(tmp / "t.json", 100) == "[1, 2]");
     CHECK_THROWS_WITH_AS(read_text_file(tmp / "t.json", 3), doctest::Contains("over the limit"), Error);

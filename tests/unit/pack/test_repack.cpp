@@ -9,6 +9,7 @@
 #include "pack/repack.hpp"
 
 using namespace zanj;
+using namespace zanj::pack;
 using zanj::test::member_names;
 using zanj::test::TempDir;
 namespace fs = std::filesystem;
@@ -64,7 +65,7 @@ TEST_SUITE("repack") {
     TempDir tmp;
     const std::string dir = extract_corpus(tmp, "basic.zanj");
     zanj::test::write_file(dir + "/big_array.npy",
-                           make_npy_header(parse_descr(">i2"), true, {4, 5}) + std::string(40, '\1'));
+                           array::make_npy_header(array::parse_descr(">i2"), true, {4, 5}) + std::string(40, '\1'));
     const PackPlan plan = plan_repack(dir, {});
     CHECK(!plan.root_text);
     CHECK(

@@ -3,6 +3,7 @@
 #include "pack/safetensors_input.hpp"
 
 using namespace zanj;
+using namespace zanj::pack;
 
 namespace {
 
@@ -14,8 +15,8 @@ std::string safetensors_file(const std::string& header, const std::string& data,
   return out + header + data;
 }
 
-Result<SafetensorsContents> read(const std::string& header, const std::string& data, std::uint64_t declared = 0) {
-  return read_safetensors(MemorySource(safetensors_file(header, data, declared)));
+base::Result<SafetensorsContents> read(const std::string& header, const std::string& data, std::uint64_t declared = 0) {
+  return read_safetensors(io::MemorySource(safetensors_file(header, data, declared)));
 }
 
 }  // namespace
@@ -64,7 +65,7 @@ TEST_SUITE("safetensors_input") {
       REQUIRE_FALSE(r.ok());
       return r.why();
     };
-    CHECK(read_safetensors(MemorySource("abc")).why().find("too short") != std::string::npos);
+    CHECK(read_safetensors(io::MemorySource("abc")).why().find("too short") != std::string::npos);
     CHECK(why("{}", "", 1000).find("past the end") != std::string::npos);
     CHECK(why("{}", "", ~std::uint64_t{0}).find("past the end") != std::string::npos);
     CHECK(why("[]", "").find("start with '{'") != std::string::npos);
@@ -107,14 +108,14 @@ TEST_SUITE("safetensors_input") {
     SafetensorsLimits limits;
     limits.max_header_bytes = 16;
     const std::string header = R"({"__metadata__":{"format":"pt"}})";
-    const auto r = read_safetensors(MemorySource(safetensors_file(header, "")), limits);
+    const auto r = read_safetensors(io::MemorySource(safetensors_file(header, "")), limits);
     REQUIRE_FALSE(r.ok());
     CHECK(r.why().find("more than the 16 allowed") != std::string::npos);
   }
 
   TEST_CASE("sniffing: a length that fits, then '{'") {
-    CHECK(looks_like_safetensors(MemorySource(safetensors_file("{}", ""))));
-    CHECK_FALSE(looks_like_safetensors(MemorySource(safetensors_file("{}", "", 100))));
-    CHECK_FALSE(looks_like_safetensors(MemorySource("{\"a\":   {}}")));
+    CHECK(looks_like_safetensors(io::MemorySource(safetensors_file("{}", ""))));
+    CHECK_FALSE(looks_like_safetensors(io::MemorySource(safetensors_file("{}", "", 100))));
+    CHECK_FALSE(looks_like_safetensors(io::MemorySource("{\"a\":   {}}")));
   }
 }

@@ -6,6 +6,7 @@
 #include "zanj/error.hpp"
 
 using namespace zanj;
+using namespace zanj::pack;
 using zanj::test::TempDir;
 
 namespace {

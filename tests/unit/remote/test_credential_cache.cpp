@@ -11,21 +11,22 @@
 #include "zanj/error.hpp"
 
 using zanj::CredentialCache;
-using zanj::CredentialProvider;
-using zanj::RequestCredentials;
-using zanj::SharedCredentials;
+using zanj::remote::CredentialProvider;
+using zanj::remote::RequestCredentials;
+using zanj::remote::SharedCredentials;
 
 namespace cache_test {
 
 /// A provider whose credentials name how many times the source was resolved.
 struct CountingResolve {
   std::atomic<int> calls{0};
-  SharedCredentials operator()() {
+  remote::SharedCredentials operator()() {
     const int n = ++calls;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // callers meanwhile wait
-    RequestCredentials credentials;
+    remote::RequestCredentials credentials;
     credentials.source = "resolution " + std::to_string(n);
-    return SharedCredentials{std::make_shared<CredentialProvider>(credentials, nullptr, "s3://b/k"), "eu-west-3"};
+    return remote::SharedCredentials{std::make_shared<remote::CredentialProvider>(credentials, nullptr, "s3://b/k"),
+                                     "eu-west-3"};
   }
 };
 
@@ -34,7 +35,7 @@ struct CountingResolve {
 TEST_CASE("a credential cache resolves each kind once, for every thread") {
   const auto cache = zanj::make_credential_cache();
   cache_test::CountingResolve resolve;
-  std::vector<std::shared_ptr<CredentialProvider>> got(8);
+  std::vector<std::shared_ptr<remote::CredentialProvider>> got(8);
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < got.size(); ++i)
     threads.emplace_back([&, i] { got[i] = cache->get("s3", [&] { return resolve(); }).provider; });
@@ -56,19 +57,19 @@ TEST_CASE("a failed resolution is not kept, and options without a cache resolve 
   CHECK(cache->get("gs", [&] { return resolve(); }).provider->current()->source == "resolution 1");
 
   zanj::RemoteOptions options;  // no cache: nothing shared
-  CHECK(zanj::shared_credentials(options, "s3", [&] { return resolve(); }).provider->current()->source ==
+  CHECK(zanj::remote::shared_credentials(options, "s3", [&] { return resolve(); }).provider->current()->source ==
         "resolution 2");
-  CHECK(zanj::shared_credentials(options, "s3", [&] { return resolve(); }).provider->current()->source ==
+  CHECK(zanj::remote::shared_credentials(options, "s3", [&] { return resolve(); }).provider->current()->source ==
         "resolution 3");
   options.credential_cache = cache;  // copies of the options share it
   const zanj::RemoteOptions copy = options;
-  const auto first = zanj::shared_credentials(options, "s3", [&] { return resolve(); }).provider;
-  CHECK(zanj::shared_credentials(copy, "s3", [&] { return resolve(); }).provider == first);
+  const auto first = zanj::remote::shared_credentials(options, "s3", [&] { return resolve(); }).provider;
+  CHECK(zanj::remote::shared_credentials(copy, "s3", [&] { return resolve(); }).provider == first);
   CHECK(resolve.calls == 4);
 }
 
 TEST_CASE("s3_access shares the cache's credentials across URLs and keeps each URL's address") {
-  const zanj::Environment environment = [](const char* name) -> const char* {
+  const zanj::remote::Environment environment = [](const char* name) -> const char* {
     const std::string n = name;
     if (n == "AWS_ACCESS_KEY_ID") return "AKID";
     if (n == "AWS_SECRET_ACCESS_KEY") return "SECRET";
@@ -78,10 +79,10 @@ TEST_CASE("s3_access shares the cache's credentials across URLs and keeps each U
   };
   zanj::RemoteOptions options;
   options.credential_cache = zanj::make_credential_cache();
-  const auto a =
-      zanj::s3_access(*zanj::parse_remote_url("s3://bucket/a.zanj"), "s3://bucket/a.zanj", environment, options);
-  const auto b =
-      zanj::s3_access(*zanj::parse_remote_url("s3://other/b.zanj"), "s3://other/b.zanj", environment, options);
+  const auto a = zanj::remote::s3_access(*zanj::remote::parse_remote_url("s3://bucket/a.zanj"), "s3://bucket/a.zanj",
+                                         environment, options);
+  const auto b = zanj::remote::s3_access(*zanj::remote::parse_remote_url("s3://other/b.zanj"), "s3://other/b.zanj",
+                                         environment, options);
   CHECK(a.credentials == b.credentials);
   CHECK(a.url == "https://bucket.s3.eu-west-3.amazonaws.com/a.zanj");
   CHECK(b.url == "https://other.s3.eu-west-3.amazonaws.com/b.zanj");

@@ -10,12 +10,12 @@
 #include "test_support.hpp"
 #include "zanj/error.hpp"
 
-using zanj::aws_credentials;
+using zanj::remote::aws_credentials;
 
 namespace {
 
 /// No network: IMDS is off, and nothing else that asks a server is set unless a test sets it.
-zanj::Environment offline_table(std::map<std::string, std::string> values) {
+zanj::remote::Environment offline_table(std::map<std::string, std::string> values) {
   values.emplace("AWS_EC2_METADATA_DISABLED", "true");
   return zanj::test::environment_table(std::move(values));
 }
@@ -27,11 +27,11 @@ void write(const std::string& path, const std::string& text) { std::ofstream(pat
 TEST_CASE("the environment's keys come first, with the session token") {
   zanj::test::TempDir tmp;
   write(tmp / "credentials", "[default]\naws_access_key_id = FILEKEY\naws_secret_access_key = FILESECRET\n");
-  const auto c = aws_credentials(offline_table({{"AWS_ACCESS_KEY_ID", "AKID"},
-                                                {"AWS_SECRET_ACCESS_KEY", "SECRET"},
-                                                {"AWS_SESSION_TOKEN", "TOKEN"},
-                                                {"AWS_SHARED_CREDENTIALS_FILE", tmp / "credentials"}}),
-                                 {});
+  const auto c = remote::aws_credentials(offline_table({{"AWS_ACCESS_KEY_ID", "AKID"},
+                                                        {"AWS_SECRET_ACCESS_KEY", "SECRET"},
+                                                        {"AWS_SESSION_TOKEN", "TOKEN"},
+                                                        {"AWS_SHARED_CREDENTIALS_FILE", tmp / "credentials"}}),
+                                         {});
   CHECK(c.access_key_id == "AKID");
   CHECK(c.secret_access_key == "SECRET");
   CHECK(c.session_token == "TOKEN");
@@ -46,13 +46,13 @@ TEST_CASE("the shared files: the profile's keys, the config's region, comments a
   write(tmp / "config", "[default]\nregion = us-west-2\n[profile work]\nregion = eu-central-1\n");
   const std::map<std::string, std::string> files{{"AWS_SHARED_CREDENTIALS_FILE", tmp / "credentials"},
                                                  {"AWS_CONFIG_FILE", tmp / "config"}};
-  const auto d = aws_credentials(offline_table(files), {});
+  const auto d = remote::aws_credentials(offline_table(files), {});
   CHECK(d.access_key_id == "D");
   CHECK(d.region == "us-west-2");
   CHECK(d.source == "profile default of the shared files");
   auto with_profile = files;
   with_profile.emplace("AWS_PROFILE", "work");
-  const auto w = aws_credentials(offline_table(with_profile), {});
+  const auto w = remote::aws_credentials(offline_table(with_profile), {});
   CHECK(w.access_key_id == "W");
   CHECK(w.secret_access_key == "WS");
   CHECK(w.session_token == "WT");
@@ -60,7 +60,7 @@ TEST_CASE("the shared files: the profile's keys, the config's region, comments a
   // Found under HOME as ~/.aws/credentials.
   std::filesystem::create_directories(tmp / "home/.aws");
   std::filesystem::copy_file(tmp / "credentials", tmp / "home/.aws/credentials");
-  CHECK(aws_credentials(offline_table({{"HOME", tmp / "home"}}), {}).access_key_id == "D");
+  CHECK(remote::aws_credentials(offline_table({{"HOME", tmp / "home"}}), {}).access_key_id == "D");
 }
 
 TEST_CASE("a named profile that is missing, or one zanj cannot use, is an error; none at all is anonymous") {
@@ -71,12 +71,13 @@ TEST_CASE("a named profile that is missing, or one zanj cannot use, is an error;
                                                  {"AWS_CONFIG_FILE", tmp / "config"}};
   auto missing = files;
   missing.emplace("AWS_PROFILE", "nobody");
-  CHECK_THROWS_WITH_AS(aws_credentials(offline_table(missing), {}), doctest::Contains("no such profile"), zanj::Error);
+  CHECK_THROWS_WITH_AS(remote::aws_credentials(offline_table(missing), {}), doctest::Contains("no such profile"),
+                       zanj::Error);
   auto sso = files;
   sso.emplace("AWS_PROFILE", "sso");
-  CHECK_THROWS_WITH_AS(aws_credentials(offline_table(sso), {}), doctest::Contains("sso_session is not supported"),
-                       zanj::Error);
-  const auto none = aws_credentials(
+  CHECK_THROWS_WITH_AS(remote::aws_credentials(offline_table(sso), {}),
+                       doctest::Contains("sso_session is not supported"), zanj::Error);
+  const auto none = remote::aws_credentials(
       offline_table({{"AWS_SHARED_CREDENTIALS_FILE", tmp / "nowhere"}, {"AWS_CONFIG_FILE", tmp / "nowhere"}}), {});
   CHECK(none.access_key_id.empty());
   CHECK(none.source == "anonymous");
@@ -85,11 +86,11 @@ TEST_CASE("a named profile that is missing, or one zanj cannot use, is an error;
 }
 
 TEST_CASE("asking the instance metadata again names the source once, with why it gave nothing") {
-  zanj::AwsCredentials previous;
-  previous.kind = zanj::AwsSource::instance_metadata;
+  zanj::remote::AwsCredentials previous;
+  previous.kind = zanj::remote::AwsSource::instance_metadata;
   previous.source = "IMDSv2 (http://127.0.0.1:9)";
   try {
-    zanj::aws_credentials_again(previous, offline_table({}), {});
+    zanj::remote::aws_credentials_again(previous, offline_table({}), {});
     FAIL("a disabled IMDS gave credentials");
   } catch (const zanj::Error& e) {
     const std::string message = e.what();

@@ -5,8 +5,8 @@
 #include "remote/curl_library.hpp"
 
 TEST_CASE("libcurl is opened at run time, once, with every function zanj calls") {
-  const zanj::CurlLibrary& curl = zanj::curl_library();
-  CHECK(&curl == &zanj::curl_library());
+  const zanj::remote::CurlLibrary& curl = zanj::remote::curl_library();
+  CHECK(&curl == &zanj::remote::curl_library());
   REQUIRE(static_cast<bool>(curl.version_info));
   const curl_version_info_data* version = curl.version_info(CURLVERSION_NOW);
   REQUIRE(version != nullptr);

@@ -14,7 +14,7 @@
 
 namespace curl_setup_test {
 
-std::vector<std::string> lines(const zanj::CurlHeaders& headers) {
+std::vector<std::string> lines(const zanj::remote::CurlHeaders& headers) {
   std::vector<std::string> out;
   for (const curl_slist* item = headers.list(); item != nullptr; item = item->next) out.emplace_back(item->data);
   return out;
@@ -22,12 +22,12 @@ std::vector<std::string> lines(const zanj::CurlHeaders& headers) {
 
 /// `setup` performed with `options` on a fresh handle: libcurl's result, and its reason in
 /// the error buffer set_up_curl gives it.
-std::pair<CURLcode, std::string> perform(zanj::CurlSetup setup, const zanj::RemoteOptions& options) {
-  const zanj::CurlLibrary& curl = zanj::curl_library();
+std::pair<CURLcode, std::string> perform(zanj::remote::CurlSetup setup, const zanj::RemoteOptions& options) {
+  const zanj::remote::CurlLibrary& curl = zanj::remote::curl_library();
   std::unique_ptr<CURL, decltype(curl.easy_cleanup)> handle(curl.easy_init(), curl.easy_cleanup);
   char error[CURL_ERROR_SIZE] = {};
   setup.error = error;
-  zanj::set_up_curl(handle.get(), setup, options);
+  zanj::remote::set_up_curl(handle.get(), setup, options);
   const CURLcode code = curl.easy_perform(handle.get());
   return {code, error};
 }
@@ -55,7 +55,7 @@ struct SilentPort {
 }  // namespace curl_setup_test
 
 TEST_CASE("a curl header list keeps its lines in order") {
-  zanj::CurlHeaders headers;
+  zanj::remote::CurlHeaders headers;
   CHECK(headers.list() == nullptr);
   headers.add("x-amz-security-token: T");
   headers.add("Expect:");
@@ -64,7 +64,7 @@ TEST_CASE("a curl header list keeps its lines in order") {
 
 TEST_CASE("set_up_curl allows http and https only, and fills the error buffer") {
   const std::string url = "file:///etc/hostname";
-  zanj::CurlSetup setup;
+  zanj::remote::CurlSetup setup;
   setup.url = &url;
   const auto [code, reason] = curl_setup_test::perform(setup, zanj::RemoteOptions{});
   CHECK(code == CURLE_UNSUPPORTED_PROTOCOL);
@@ -74,7 +74,7 @@ TEST_CASE("set_up_curl allows http and https only, and fills the error buffer") 
 TEST_CASE("set_up_curl gives a passed deadline to the request, which ends at once") {
   const curl_setup_test::SilentPort silent;
   const std::string url = "http://127.0.0.1:" + std::to_string(silent.port) + "/";
-  zanj::CurlSetup setup;
+  zanj::remote::CurlSetup setup;
   setup.url = &url;
   zanj::RemoteOptions options;
   options.connect_timeout = 30;
@@ -84,5 +84,5 @@ TEST_CASE("set_up_curl gives a passed deadline to the request, which ends at onc
   const auto [code, reason] = curl_setup_test::perform(setup, options);
   CHECK(code == CURLE_OPERATION_TIMEDOUT);
   CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(5));
-  CHECK(zanj::seconds_left(options) < 0);
+  CHECK(zanj::remote::seconds_left(options) < 0);
 }

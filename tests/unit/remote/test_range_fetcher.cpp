@@ -12,9 +12,9 @@
 
 using namespace std::chrono_literals;
 
-using zanj::FetchTarget;
-using zanj::RangeFetcher;
 using zanj::RemoteOptions;
+using zanj::remote::FetchTarget;
+using zanj::remote::RangeFetcher;
 using zanj::test::HttpFixture;
 
 namespace {
@@ -124,8 +124,8 @@ TEST_CASE("range reads: credentials near their expiry are refreshed before the r
   });
   self = &server;
   auto provider = source.provider();
-  zanj::RangeFetcher fetcher(zanj::FetchTarget{server.url(), server.url(), {}, provider},
-                             zanj::test::quick_remote_options());
+  zanj::remote::RangeFetcher fetcher(zanj::remote::FetchTarget{server.url(), server.url(), {}, provider},
+                                     zanj::test::quick_remote_options());
   CHECK(fetcher.open(1000, {}).size == 5000);
   source.now += 58min;  // two minutes left
   std::string out(10, '\0');
@@ -151,8 +151,8 @@ TEST_CASE("range reads: a 403, or S3's 400 ExpiredToken, refreshes temporary cre
   });
   self = &server;
   auto provider = source.provider();
-  zanj::RangeFetcher fetcher(zanj::FetchTarget{server.url(), server.url(), {}, provider},
-                             zanj::test::quick_remote_options());
+  zanj::remote::RangeFetcher fetcher(zanj::remote::FetchTarget{server.url(), server.url(), {}, provider},
+                                     zanj::test::quick_remote_options());
   CHECK(fetcher.open(1000, {}).size == 5000);  // 403 with token-0, then token-1
   CHECK(provider->refreshes() == 1);
   std::string out(10, '\0');
@@ -167,8 +167,8 @@ TEST_CASE("range reads: a refusal that a refresh does not cure fails once, namin
   zanj::test::HttpFixture server(
       body(), [](const std::string&, int, const std::string&) { return zanj::test::http_response("403 Forbidden"); });
   auto provider = source.provider();
-  zanj::RangeFetcher fetcher(zanj::FetchTarget{server.url(), "s3://b/k", {}, provider},
-                             zanj::test::quick_remote_options());
+  zanj::remote::RangeFetcher fetcher(zanj::remote::FetchTarget{server.url(), "s3://b/k", {}, provider},
+                                     zanj::test::quick_remote_options());
   CHECK_THROWS_WITH_AS(fetcher.open(1000, {}),
                        "s3://b/k: HTTP 403 Forbidden (credentials tried: A: not set; used: the test source)",
                        zanj::Error);

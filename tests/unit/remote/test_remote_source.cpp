@@ -9,14 +9,14 @@
 #include "test_support.hpp"
 #include "zanj/error.hpp"
 
-using zanj::RemoteSource;
+using zanj::remote::RemoteSource;
 using zanj::test::HttpFixture;
 
 TEST_CASE("a URL reads like a file, from several threads") {
   std::string body;
   for (int i = 0; i < 200'000; ++i) body += static_cast<char>(i % 251);
   HttpFixture server(body, {}, 64);
-  const RemoteSource source(*zanj::parse_remote_url(server.url()), zanj::RemoteOptions{});
+  const RemoteSource source(*zanj::remote::parse_remote_url(server.url()), zanj::RemoteOptions{});
   CHECK(source.size() == body.size());
   std::vector<std::thread> threads;
   std::vector<int> right(4, 0);
@@ -44,7 +44,7 @@ TEST_CASE("an unreachable URL is a usage error that shows no password") {
   options.retries = 0;
   const std::string url = "http://alice:s3cret@127.0.0.1:" + std::to_string(port) + "/a.zanj";
   try {
-    RemoteSource source(*zanj::parse_remote_url(url), options);
+    RemoteSource source(*zanj::remote::parse_remote_url(url), options);
     FAIL("opened a closed port");
   } catch (const zanj::Error& e) {
     CHECK(e.exit() == zanj::Exit::usage);

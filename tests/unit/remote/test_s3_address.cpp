@@ -13,12 +13,12 @@
 
 using namespace std::chrono_literals;
 
-using zanj::s3_address;
+using zanj::remote::s3_address;
 using zanj::test::environment_table;
 
 namespace {
 
-zanj::RemoteUrl s3(const std::string& text) { return *zanj::parse_remote_url(text); }
+zanj::remote::RemoteUrl s3(const std::string& text) { return *zanj::remote::parse_remote_url(text); }
 
 }  // namespace
 
@@ -59,8 +59,8 @@ TEST_CASE("an endpoint override is addressed path-style; ZANJ_S3_ENDPOINT first"
 }
 
 TEST_CASE("keys are percent-encoded except unreserved bytes and '/'") {
-  CHECK(zanj::s3_encode_key("a b/c+d~e_f.g-h") == "a%20b/c%2Bd~e_f.g-h");
-  CHECK(zanj::s3_encode_key("100%") == "100%25");
+  CHECK(zanj::remote::s3_encode_key("a b/c+d~e_f.g-h") == "a%20b/c%2Bd~e_f.g-h");
+  CHECK(zanj::remote::s3_encode_key("100%") == "100%25");
 }
 
 TEST_CASE("s3_access: container credentials signed with, refreshed from the container endpoint before they expire") {
@@ -70,7 +70,8 @@ TEST_CASE("s3_access: container credentials signed with, refreshed from the cont
         "200 OK", R"({"AccessKeyId": "AKID", "SecretAccessKey": "SECRET", "Token": "session-)" + std::to_string(n) +
                       R"(", "Expiration": "2026-11-27T1)" + std::to_string(n + 1) + R"(:00:00Z"})");
   });
-  zanj::CredentialTime now = zanj::CredentialTime(std::chrono::sys_days(std::chrono::year(2026) / 11 / 27)) + 10h;
+  zanj::remote::CredentialTime now =
+      zanj::remote::CredentialTime(std::chrono::sys_days(std::chrono::year(2026) / 11 / 27)) + 10h;
   const auto environment =
       zanj::test::environment_table({{"AWS_CONTAINER_CREDENTIALS_FULL_URI", endpoint.url("/creds")},
                                      {"AWS_SHARED_CREDENTIALS_FILE", "/nonexistent/credentials"},
@@ -80,8 +81,8 @@ TEST_CASE("s3_access: container credentials signed with, refreshed from the cont
   std::vector<std::string> log;
   zanj::RemoteOptions options = zanj::test::quick_remote_options();
   options.log = [&](const std::string& line) { log.push_back(line); };
-  const zanj::S3Access access =
-      zanj::s3_access(*zanj::parse_remote_url("s3://b/k"), "s3://b/k", environment, options, [&] { return now; });
+  const zanj::remote::S3Access access = zanj::remote::s3_access(*zanj::remote::parse_remote_url("s3://b/k"), "s3://b/k",
+                                                                environment, options, [&] { return now; });
   CHECK(access.url == "https://b.s3.eu-west-3.amazonaws.com/k");
   auto c = access.credentials->current();
   CHECK(c->sigv4 == "aws:amz:eu-west-3:s3");
@@ -91,7 +92,7 @@ TEST_CASE("s3_access: container credentials signed with, refreshed from the cont
   now += 56min;  // four minutes left
   c = access.credentials->current();
   CHECK(c->headers.back() == "x-amz-security-token: session-1");
-  CHECK(c->expires == zanj::CredentialTime(std::chrono::sys_days(std::chrono::year(2026) / 11 / 27)) + 12h);
+  CHECK(c->expires == zanj::remote::CredentialTime(std::chrono::sys_days(std::chrono::year(2026) / 11 / 27)) + 12h);
   CHECK(endpoint.requests().size() == 2);
   CHECK(log.back() ==
         "s3://b/k: credentials refreshed (they were about to expire) from the container endpoint; "

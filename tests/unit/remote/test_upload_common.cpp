@@ -4,6 +4,7 @@
 #include "zanj/error.hpp"
 
 using namespace zanj;
+using namespace zanj::remote;
 
 TEST_SUITE("upload_common") {
   TEST_CASE("fields of S3's XML replies, entities undone") {

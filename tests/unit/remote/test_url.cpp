@@ -6,8 +6,8 @@
 #include "zanj/error.hpp"
 
 using zanj::Exit;
-using zanj::parse_remote_url;
-using zanj::RemoteUrl;
+using zanj::remote::parse_remote_url;
+using zanj::remote::RemoteUrl;
 using zanj::test::exit_of;
 
 TEST_CASE("URLs are told from file names by their scheme, in any case") {
@@ -26,8 +26,8 @@ TEST_CASE("user:password never reaches the display name") {
   CHECK(url->scheme == RemoteUrl::Scheme::https);
   CHECK(url->text == "https://alice:s3cret@example.org:8443/x/a.zanj?v=1");
   CHECK(url->display == "https://example.org:8443/x/a.zanj?v=\xE2\x80\xA6");
-  CHECK(zanj::without_credentials("http://u@h/p@q") == "http://h/p@q");  // '@' in the path stays
-  CHECK(zanj::without_credentials("plain.zanj") == "plain.zanj");
+  CHECK(zanj::remote::without_credentials("http://u@h/p@q") == "http://h/p@q");  // '@' in the path stays
+  CHECK(zanj::remote::without_credentials("plain.zanj") == "plain.zanj");
 }
 
 TEST_CASE("s3 URLs name a bucket and a key") {
@@ -41,10 +41,10 @@ TEST_CASE("s3 URLs name a bucket and a key") {
 }
 
 TEST_CASE("query values never reach the display name; s3 and gs keys keep their '?'") {
-  CHECK(zanj::without_credentials("https://h/m.zanj?X-Amz-Signature=abc123&X-Amz-Expires=60&flag&e=#frag") ==
+  CHECK(zanj::remote::without_credentials("https://h/m.zanj?X-Amz-Signature=abc123&X-Amz-Expires=60&flag&e=#frag") ==
         "https://h/m.zanj?X-Amz-Signature=\xE2\x80\xA6&X-Amz-Expires=\xE2\x80\xA6&flag&e=#frag");
-  CHECK(zanj::without_credentials("http://u:p@h/x?token=t0k") == "http://h/x?token=\xE2\x80\xA6");
-  CHECK(zanj::without_credentials("s3://b/what?x=1") == "s3://b/what?x=1");
+  CHECK(zanj::remote::without_credentials("http://u:p@h/x?token=t0k") == "http://h/x?token=\xE2\x80\xA6");
+  CHECK(zanj::remote::without_credentials("s3://b/what?x=1") == "s3://b/what?x=1");
   const auto url = parse_remote_url("https://h/m.zanj?sig=s3cret");
   REQUIRE(url);
   CHECK(url->text == "https://h/m.zanj?sig=s3cret");  // what libcurl fetches

@@ -5,6 +5,7 @@
 #include "zanj/summary.hpp"
 
 using namespace zanj;
+using namespace zanj::report;
 
 namespace {
 ZanjFile with_values(const std::string& values) {

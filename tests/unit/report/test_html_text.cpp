@@ -6,23 +6,24 @@ using namespace zanj::report;
 
 TEST_SUITE("html_text") {
   TEST_CASE("markup characters become references") {
-    CHECK(escape_html("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;");
-    CHECK(escape_html("a\"b'c&d") == "a&quot;b&#39;c&amp;d");
+    CHECK(report::escape_html("<script>alert(1)</script>") == "&lt;script&gt;alert(1)&lt;/script&gt;");
+    CHECK(report::escape_html("a\"b'c&d") == "a&quot;b&#39;c&amp;d");
   }
   TEST_CASE("UTF-8 kept; invalid bytes and controls replaced") {
-    CHECK(escape_html("\xD7\xA9\xD7\x9C\xE2\x80\x8B") == "\xD7\xA9\xD7\x9C\xE2\x80\x8B");  // Hebrew, zero-width space
-    CHECK(escape_html("a\xFF"
-                      "b") ==
+    CHECK(report::escape_html("\xD7\xA9\xD7\x9C\xE2\x80\x8B") ==
+          "\xD7\xA9\xD7\x9C\xE2\x80\x8B");  // Hebrew, zero-width space
+    CHECK(report::escape_html("a\xFF"
+                              "b") ==
           "a\xEF\xBF\xBD"
           "b");
-    CHECK(escape_html("\xC0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong NUL
-    CHECK(escape_html(std::string("x\0y\x1b", 4)) == "x\xEF\xBF\xBDy\xEF\xBF\xBD");
-    CHECK(escape_html("\xC2\x85") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // C1 control NEL
+    CHECK(report::escape_html("\xC0\x80") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong NUL
+    CHECK(report::escape_html(std::string("x\0y\x1b", 4)) == "x\xEF\xBF\xBDy\xEF\xBF\xBD");
+    CHECK(report::escape_html("\xC2\x85") == "\xEF\xBF\xBD\xEF\xBF\xBD");  // C1 control NEL
   }
   TEST_CASE("sizes and numbers") {
-    CHECK(byte_size_text(312) == "312 B");
-    CHECK(byte_size_text(2048) == "2.0 KiB");
-    CHECK(number_text6(std::nullopt) == "-");
-    CHECK(number_text6(1.0 / 3) == "0.333333");
+    CHECK(report::byte_size_text(312) == "312 B");
+    CHECK(report::byte_size_text(2048) == "2.0 KiB");
+    CHECK(report::number_text6(std::nullopt) == "-");
+    CHECK(report::number_text6(1.0 / 3) == "0.333333");
   }
 }

@@ -4,6 +4,7 @@
 #include "zanj_builder.hpp"
 
 using namespace zanj;
+using namespace zanj::report;
 
 TEST_SUITE("object_tree") {
   TEST_CASE("nested lists closed in order; hostile keys are text; arrays profiled and flagged") {

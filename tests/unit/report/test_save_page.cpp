@@ -10,6 +10,7 @@
 #include "zanj/summary.hpp"
 
 using namespace zanj;
+using namespace zanj::report;
 
 TEST_SUITE("save_page") {
   TEST_CASE("written whole, replacing an older page; no temporary file left") {

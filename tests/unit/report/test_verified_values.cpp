@@ -6,6 +6,7 @@
 #include "report/verified_values.hpp"
 
 using namespace zanj;
+using namespace zanj::report;
 
 namespace {
 ArrayNode node_of(std::vector<std::uint64_t> shape) {
@@ -17,8 +18,8 @@ ArrayNode node_of(std::vector<std::uint64_t> shape) {
 }
 
 std::string npy(const std::vector<double>& values, std::vector<std::uint64_t> shape, bool fortran = false) {
-  Dtype dtype;
-  std::string bytes = make_npy_header(dtype, fortran, shape);
+  array::Dtype dtype;
+  std::string bytes = array::make_npy_header(dtype, fortran, shape);
   bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
   return bytes;
 }

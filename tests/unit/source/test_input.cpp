@@ -18,6 +18,7 @@
 #include "source/input.hpp"
 
 using namespace zanj;
+using namespace zanj::source;
 using test::corpus;
 using test::exit_of;
 using test::read_file;
@@ -63,7 +64,7 @@ std::string pattern(std::size_t size) {
 }
 
 /// Everything a source holds, read back through read_some in odd-sized steps.
-std::string read_back(const ByteSource& source) {
+std::string read_back(const io::ByteSource& source) {
   std::string out;
   char buffer[70001];
   for (;;) {

@@ -12,6 +12,7 @@
 #include "object/zanj_file_access.hpp"
 
 using namespace zanj;
+using namespace zanj::summary;
 
 namespace {
 ArrayStats corpus_stats(const char* archive, const char* path) {

@@ -6,6 +6,7 @@
 #include "summary/heatmap.hpp"
 
 using namespace zanj;
+using namespace zanj::summary;
 
 TEST_SUITE("heatmap") {
   TEST_CASE("small 2-D arrays keep every value") {

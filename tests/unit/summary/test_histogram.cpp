@@ -3,6 +3,7 @@
 #include "summary/histogram.hpp"
 
 using namespace zanj;
+using namespace zanj::summary;
 
 TEST_SUITE("histogram") {
   TEST_CASE("few values: every one counted, range around them") {

@@ -5,6 +5,7 @@
 #include "zanj_builder.hpp"
 
 using namespace zanj;
+using namespace zanj::summary;
 using test::make_zanj;
 
 namespace {

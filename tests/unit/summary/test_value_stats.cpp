@@ -4,6 +4,7 @@
 #include "zanj/summary.hpp"
 
 using namespace zanj;
+using namespace zanj::summary;
 using namespace zanj::test;
 
 namespace {

@@ -14,6 +14,7 @@
 #include "zanj_fixture.hpp"
 
 using namespace zanj;
+using namespace zanj::verify;
 using test::corpus;
 using test::fixture_zip;
 using test::FixtureParts;

@@ -5,6 +5,7 @@
 #include "zanj/verify.hpp"
 
 using namespace zanj;
+using namespace zanj::verify;
 
 namespace {
 

@@ -5,11 +5,12 @@
 #include "json/json_parse.hpp"
 
 using namespace zanj;
+using namespace zanj::verify;
 
 namespace {
 
 std::optional<std::vector<Json>> items(const std::string& path_json) {
-  return python_path_items(parse_json(path_json, "path"));
+  return python_path_items(json::parse_json(path_json, "path"));
 }
 
 /// Walk `path_json` (a JSON list) from `doc`; the node's text, or "fails: <why>".
@@ -39,7 +40,7 @@ TEST_SUITE("verify_path_walk") {
   }
 
   TEST_CASE("subscripts: a list takes an int (bool included, negative from the end), a dict a str") {
-    const Json doc = parse_json(R"({"l": [10, 11, 12], "7": "seven", "d": {"x": 1}})", "doc");
+    const Json doc = json::parse_json(R"({"l": [10, 11, 12], "7": "seven", "d": {"x": 1}})", "doc");
     CHECK(walk(doc, R"(["l", 1])") == "11");
     CHECK(walk(doc, R"(["l", true])") == "11");
     CHECK(walk(doc, R"(["l", false])") == "10");
@@ -59,15 +60,15 @@ TEST_SUITE("verify_path_walk") {
   }
 
   TEST_CASE("an external node on the way is entered through its data") {
-    const Json doc = parse_json(R"({"lst": {"__muutils_format__": "list:external", "$ref": "lst.jsonl"},
+    const Json doc = json::parse_json(R"({"lst": {"__muutils_format__": "list:external", "$ref": "lst.jsonl"},
                                     "arr": {"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy"},
                                     "odd": {"__muutils_format__": "list:external", "data": [5, 6]},
                                     "bad": {"__muutils_format__": 3, "x": 1}})",
-                                "doc");
+                                      "doc");
     CHECK(walk(doc, R"(["lst", 1])").starts_with("fails"));  // nothing loaded it: no data
     PopulatedNodes populated;
-    populated.emplace(view_identity(view_of(doc.find("lst"))), PopulatedNode{"lst.jsonl", true});
-    populated.emplace(view_identity(view_of(doc.find("arr"))), PopulatedNode{"a.npy", false});
+    populated.emplace(json::view_identity(json::view_of(doc.find("lst"))), PopulatedNode{"lst.jsonl", true});
+    populated.emplace(json::view_identity(json::view_of(doc.find("arr"))), PopulatedNode{"a.npy", false});
     CHECK(walk(doc, R"(["lst", 1, "x"])", populated) == "through lst.jsonl at lst");
     CHECK(walk(doc, R"(["arr", 0])", populated).starts_with("fails"));  // an ndarray has no keys
     CHECK(walk(doc, R"(["odd", -1])") == "6");                          // data on disk

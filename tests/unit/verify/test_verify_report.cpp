@@ -10,6 +10,7 @@
 #include "zip_builder.hpp"
 
 using namespace zanj;
+using namespace zanj::verify;
 using test::build_zip;
 using test::patch;
 using test::TestMember;
@@ -19,10 +20,10 @@ namespace {
 constexpr Code kLastCode = Code::high_ratio;
 
 /// The code read_zip_directory's error for these bytes maps to.
-std::string code_for(const std::string& bytes, const ZipLimits& limits = {}) {
+std::string code_for(const std::string& bytes, const zip::ZipLimits& limits = {}) {
   try {
-    read_zip_directory(MemorySource(bytes), limits);
-  } catch (const DirectoryError& e) {
+    zip::read_zip_directory(io::MemorySource(bytes), limits);
+  } catch (const zip::DirectoryError& e) {
     return std::string(code_name(directory_fault_code(e.fault())));
   } catch (const Error&) {
     return std::string(code_name(Code::eocd_inconsistent));  // as verify_source takes a short read
@@ -139,7 +140,7 @@ TEST_SUITE("verify_report") {
     const auto zip = build_zip({{"a.txt", "hello"}, {"b.txt", "world"}});
     CHECK(code_for(zip.bytes) == "no error");
     CHECK(code_for(zip.bytes.substr(0, zip.bytes.size() / 2)) == "no_eocd");
-    CHECK(code_for(zip.bytes, ZipLimits{1}) == "too_many_entries");
+    CHECK(code_for(zip.bytes, zip::ZipLimits{1}) == "too_many_entries");
     auto count = zip.bytes;
     patch(count, zip.end_offset + 8, 1, 2);
     patch(count, zip.end_offset + 10, 1, 2);

@@ -10,6 +10,7 @@
 #include "json/json_view_access.hpp"
 
 using namespace zanj;
+using namespace zanj::verify;
 using Role = MemberPlan::Role;
 
 namespace {
@@ -23,7 +24,7 @@ JsonView array_node(const char* dtype, std::vector<std::uint64_t> shape,
   JsonObject node{
       {"__muutils_format__", "numpy.ndarray:external"}, {"$ref", "m"}, {"dtype", dtype}, {"shape", std::move(dims)}};
   if (n_elements) node.emplace_back("n_elements", *n_elements);
-  return view_of(nodes.emplace_back(std::move(node)));
+  return json::view_of(nodes.emplace_back(std::move(node)));
 }
 
 /// Feed `bytes` in chunks of `chunk` bytes (1 finds every split-boundary bug) and finish.
@@ -87,10 +88,11 @@ TEST_SUITE("verify_values") {
     CHECK(run_check(npy_plan("<U0"), test::fixture_npy("<U0"), 64) == Codes{"npy_invalid"});
     CHECK(run_check(npy_plan("|S0", {4}), test::fixture_npy("|S0", {4}), 64) == Codes{"npy_invalid"});
     constexpr std::uint64_t k2p62 = std::uint64_t{1} << 62;
-    CHECK(run_check(npy_plan("uint8", {k2p62, 0, 4}), make_npy_header(parse_descr("|u1"), false, {k2p62, 0, 4}), 64) ==
-          Codes{"npy_invalid"});
+    CHECK(run_check(npy_plan("uint8", {k2p62, 0, 4}),
+                    array::make_npy_header(array::parse_descr("|u1"), false, {k2p62, 0, 4}),
+                    64) == Codes{"npy_invalid"});
     CHECK(run_check(npy_plan("float64", {1000000000000000000, 0}),
-                    make_npy_header(parse_descr("<f8"), false, {1000000000000000000, 0}), 64)
+                    array::make_npy_header(array::parse_descr("<f8"), false, {1000000000000000000, 0}), 64)
               .empty());
   }
 
@@ -140,7 +142,7 @@ TEST_SUITE("verify_values") {
   TEST_CASE("jsonl: a node an externals_info path reaches inside the lines has that member's $ref") {
     MemberPlan plan = jsonl_plan(3);
     const auto ref = [](std::string path) {
-      return MemberPlan::LineReference{parse_json(path, "path").as_array(), "a.npy", "lst"};
+      return MemberPlan::LineReference{json::parse_json(path, "path").as_array(), "a.npy", "lst"};
     };
     const std::string node = R"({"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy"})";
     plan.lines().line_references = {ref("[1]"), ref("[true]"), ref("[-1]")};  // a negative index is not judged
@@ -158,7 +160,7 @@ TEST_SUITE("verify_values") {
   TEST_CASE("rows: a reference node's claims, checked against the member it names") {
     MemberPlan plan = jsonl_plan(2);
     const auto ref = [](std::string path, std::string member, bool npy) {
-      return MemberPlan::LineReference{parse_json(path, "path").as_array(), member, "lst", npy};
+      return MemberPlan::LineReference{json::parse_json(path, "path").as_array(), member, "lst", npy};
     };
     plan.lines().line_references = {ref("[0, \"arr\"]", "a.npy", true), ref("[1, \"sub\"]", "s.jsonl", false)};
     const std::string lines =
@@ -180,7 +182,7 @@ TEST_SUITE("verify_values") {
     CHECK(claims[1].rows == 4u);
     CHECK(check.row_target().lines == 2u);  // this member's own line count, for claims on it
 
-    const auto codes_for = [&](const NpyHeader& header, std::uint64_t lines_in_sub) {
+    const auto codes_for = [&](const array::NpyHeader& header, std::uint64_t lines_in_sub) {
       std::map<std::string, RowTarget, std::less<>> targets;
       targets["a.npy"].header = header;
       targets["s.jsonl"].lines = lines_in_sub;
@@ -190,15 +192,15 @@ TEST_SUITE("verify_values") {
       for (const Problem& p : report.errors) codes.push_back(p.code + " " + p.member);
       return codes;
     };
-    NpyHeader header;
-    header.dtype = parse_dtype_name("float32");
+    array::NpyHeader header;
+    header.dtype = array::parse_dtype_name("float32");
     header.shape = {2, 3};
     CHECK(codes_for(header, 4).empty());
     CHECK(codes_for(header, 5) == std::vector<std::string>{"jsonl_row_count s.jsonl"});
     header.shape = {3, 2};
     CHECK(codes_for(header, 4) == std::vector<std::string>{"npy_mismatch a.npy"});
     header.shape = {2, 3};
-    header.dtype = parse_dtype_name("float64");
+    header.dtype = array::parse_dtype_name("float64");
     CHECK(codes_for(header, 4) == std::vector<std::string>{"npy_mismatch a.npy"});
     // A member with nothing to check against (missing or invalid, reported elsewhere): no claim judged.
     VerifyReport none;
@@ -227,10 +229,10 @@ TEST_SUITE("verify_values") {
   }
 
   TEST_CASE("inline arrays in a document, with their paths") {
-    const Json doc = parse_json(R"({"a": {"b": {"__muutils_format__": "numpy.ndarray:array_list_meta",
+    const Json doc = json::parse_json(R"({"a": {"b": {"__muutils_format__": "numpy.ndarray:array_list_meta",
         "data": [1, 2, 3], "shape": [2], "dtype": "int8"}},
       "ok": {"__muutils_format__": "torch.Tensor:zero_dim", "data": 1.5, "shape": [], "dtype": "torch.float32"}})",
-                                "doc");
+                                      "doc");
     VerifyReport report;
     check_inline_arrays(doc, "__zanj__.json", report);
     CHECK(report.checked.inline_arrays == 2);

@@ -12,6 +12,7 @@
 #include "object/zanj_file_access.hpp"
 
 using namespace zanj;
+using namespace zanj::verify;
 using Role = MemberPlan::Role;
 using test::fixture_main;
 using test::fixture_meta;
@@ -37,7 +38,7 @@ Consistency consistency(const Archive& archive) {
 Consistency consistency(const FixtureParts& parts, std::vector<test::TestMember> extra = {}) {
   auto members = test::fixture_members(parts);
   members.insert(members.end(), extra.begin(), extra.end());
-  return consistency(open_archive(std::make_unique<MemorySource>(test::build_zip(members).bytes), "f"));
+  return consistency(zip::open_archive(std::make_unique<io::MemorySource>(test::build_zip(members).bytes), "f"));
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
@@ -79,8 +80,9 @@ TEST_SUITE("verify_zanj") {
   TEST_CASE("missing and broken documents") {
     auto members = test::fixture_members();
     members.erase(members.begin() + 1);
-    CHECK(consistency(open_archive(std::make_unique<MemorySource>(test::build_zip(members).bytes), "f")).codes ==
-          std::vector<std::string>{"missing_main"});
+    CHECK(
+        consistency(zip::open_archive(std::make_unique<io::MemorySource>(test::build_zip(members).bytes), "f")).codes ==
+        std::vector<std::string>{"missing_main"});
     FixtureParts p;
     p.main = "{\"a\": [1, }";
     CHECK(consistency(p).codes == std::vector<std::string>{"json_invalid"});

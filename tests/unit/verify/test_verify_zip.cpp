@@ -9,6 +9,7 @@
 #include "zip_builder.hpp"
 
 using namespace zanj;
+using namespace zanj::verify;
 using test::build_zip;
 using test::BuiltZip;
 using test::patch;
@@ -28,8 +29,8 @@ struct Checked {
 };
 
 Checked check(const std::string& bytes, const ResourceLimits& limits = {}) {
-  MemorySource source(bytes);
-  const ZipDirectory dir = read_zip_directory(source);
+  io::MemorySource source(bytes);
+  const zip::ZipDirectory dir = zip::read_zip_directory(source);
   Checked out;
   out.structure = check_zip_structure(source, dir, limits, out.report);
   return out;
@@ -196,8 +197,8 @@ TEST_SUITE("verify_zip") {
     gap.bytes.insert(gap.end_offset, "gap!");
     const Checked g = check(gap.bytes);
     CHECK(zip_codes(g.report) == std::vector<std::string>{"ambiguous_end_record", "unaccounted_bytes"});
-    MemorySource source(gap.bytes);
-    CHECK(read_zip_directory(source).python_offset_shift == 4);
+    io::MemorySource source(gap.bytes);
+    CHECK(zip::read_zip_directory(source).python_offset_shift == 4);
   }
 
   TEST_CASE("limits: one member or the total over the limit") {

@@ -8,6 +8,7 @@
 #include "zip/archive_access.hpp"
 
 using namespace zanj;
+using namespace zanj::zip;
 using test::corpus;
 using test::read_file;
 
@@ -105,7 +106,7 @@ TEST_SUITE("archive") {
 
   TEST_CASE("archives open from memory exactly as from disk") {
     Archive from_disk(corpus("basic.zanj"));
-    Archive from_memory = open_archive(std::make_unique<MemorySource>(read_file(corpus("basic.zanj"))), "mem");
+    Archive from_memory = open_archive(std::make_unique<io::MemorySource>(read_file(corpus("basic.zanj"))), "mem");
     REQUIRE(from_memory.entries().size() == from_disk.entries().size());
     const ZipEntry* e = from_memory.find("__zanj__.json");
     REQUIRE(e);
@@ -113,7 +114,7 @@ TEST_SUITE("archive") {
   }
 
   TEST_CASE("not a ZIP, truncated, missing file") {
-    CHECK_THROWS_WITH_AS(open_archive(std::make_unique<MemorySource>(std::string(100, 'x')), "junk"),
+    CHECK_THROWS_WITH_AS(open_archive(std::make_unique<io::MemorySource>(std::string(100, 'x')), "junk"),
                          doctest::Contains("junk:"), Error);
     CHECK_THROWS_AS(Archive(corpus("malformed/truncated.zanj")), Error);
     try {
@@ -162,9 +163,10 @@ TEST_SUITE("archive") {
   }
 
   TEST_CASE("an archive over a directory read beforehand") {
-    MemorySource probe(read_file(corpus("stored.zanj")));
+    io::MemorySource probe(read_file(corpus("stored.zanj")));
     ZipDirectory dir = read_zip_directory(probe);
-    Archive a = open_archive(std::make_unique<MemorySource>(read_file(corpus("stored.zanj"))), "mem", std::move(dir));
+    Archive a =
+        open_archive(std::make_unique<io::MemorySource>(read_file(corpus("stored.zanj"))), "mem", std::move(dir));
     REQUIRE(a.find("data.npy"));
     CHECK(a.read_all(*a.find("data.npy"), 1 << 20).size() == 8128);
   }
@@ -174,7 +176,7 @@ TEST_SUITE("archive") {
     auto zip = test::build_zip({{name, "payload"}});
     test::patch(zip.bytes, zip.local_offsets[0] + 6, 0x800, 2);
     test::patch(zip.bytes, zip.central_offsets[0] + 8, 0x800, 2);
-    Archive a = open_archive(std::make_unique<MemorySource>(zip.bytes), "utf8");
+    Archive a = open_archive(std::make_unique<io::MemorySource>(zip.bytes), "utf8");
     REQUIRE(a.find(name));
     CHECK(a.read_all(*a.find(name), 100) == "payload");
   }

@@ -7,6 +7,7 @@
 #include "zanj/error.hpp"
 
 using namespace zanj;
+using namespace zanj::zip;
 
 namespace {
 
@@ -59,7 +60,7 @@ std::string sample(std::size_t n, unsigned seed = 7) {
   return s;
 }
 
-std::string compress(const std::string& data, int level, ThreadPool* pool, std::size_t piece = 70000) {
+std::string compress(const std::string& data, int level, base::ThreadPool* pool, std::size_t piece = 70000) {
   std::string out;
   DeflateStream ds(level, pool, [&](std::string_view c) { out.append(c); });
   for (std::size_t at = 0; at < data.size(); at += piece) ds.write(std::string_view(data).substr(at, piece));
@@ -94,7 +95,7 @@ TEST_SUITE("deflate_stream") {
   }
 
   TEST_CASE("every size round-trips, with and without a pool, at every level") {
-    ThreadPool pool(2);
+    base::ThreadPool pool(2);
     for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, DeflateStream::kBlockSize,
                           DeflateStream::kBlockSize + 1, DeflateStream::kBlockSize * 3 + 12345}) {
       const std::string data = sample(n, static_cast<unsigned>(n));
@@ -106,7 +107,7 @@ TEST_SUITE("deflate_stream") {
   }
 
   TEST_CASE("the result does not depend on threads or on how the input is cut") {
-    ThreadPool pool(3);
+    base::ThreadPool pool(3);
     const std::string data = sample(DeflateStream::kBlockSize * 4 + 777);
     const std::string one = compress(data, 6, nullptr, 1 << 20);
     CHECK(compress(data, 6, &pool, 4099) == one);
@@ -119,7 +120,7 @@ TEST_SUITE("deflate_stream") {
   }
 
   TEST_CASE("random (incompressible) data round-trips in parallel") {
-    ThreadPool pool(2);
+    base::ThreadPool pool(2);
     std::mt19937 rng(1);
     std::string data(DeflateStream::kBlockSize * 3 + 17, '\0');
     for (char& c : data) c = static_cast<char>(rng());
@@ -132,7 +133,7 @@ TEST_SUITE("deflate_stream") {
   }
 
   TEST_CASE("an exception from the sink propagates and leaves no work running") {
-    ThreadPool pool(2);
+    base::ThreadPool pool(2);
     const std::string data = sample(DeflateStream::kBlockSize * 6);
     bool threw = false;
     try {
@@ -145,5 +146,5 @@ TEST_SUITE("deflate_stream") {
     CHECK(threw);
   }
 
-  TEST_CASE("available_cpus is at least one") { CHECK(available_cpus() >= 1); }
+  TEST_CASE("available_cpus is at least one") { CHECK(base::available_cpus() >= 1); }
 }

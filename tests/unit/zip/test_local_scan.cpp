@@ -10,12 +10,13 @@
 #include "zip_builder.hpp"
 
 using namespace zanj;
+using namespace zanj::zip;
 using test::build_zip;
 using test::TestMember;
 
 namespace {
 
-LocalScan scan(const std::string& bytes) { return scan_local_headers(MemorySource(bytes)); }
+LocalScan scan(const std::string& bytes) { return scan_local_headers(io::MemorySource(bytes)); }
 
 std::vector<TestMember> three_members() {
   return {{"a.txt", "hello"}, {"dir/b.bin", std::string(300, 'x'), true}, {"c.json", "{\"PK\\u0003\\u0004\": 1}"}};
@@ -26,7 +27,7 @@ std::vector<TestMember> three_members() {
 TEST_CASE("an intact archive: every member found, as its central directory says") {
   const auto zip = build_zip(three_members());
   const LocalScan found = scan(zip.bytes);
-  const ZipDirectory dir = read_zip_directory(MemorySource(zip.bytes));
+  const ZipDirectory dir = read_zip_directory(io::MemorySource(zip.bytes));
   REQUIRE(found.entries.size() == 3);
   CHECK(found.lost.empty());
   for (std::size_t i = 0; i < 3; ++i) {
@@ -74,7 +75,7 @@ TEST_CASE("nothing to find, and a limit on headers") {
   CHECK(scan("").entries.empty());
   CHECK(scan(std::string(1000, 'z')).lost.empty());
   const auto zip = build_zip(three_members());
-  const LocalScan limited = scan_local_headers(MemorySource(zip.bytes), LocalScanLimits{2, 10'000});
+  const LocalScan limited = scan_local_headers(io::MemorySource(zip.bytes), LocalScanLimits{2, 10'000});
   CHECK(limited.entries.size() == 2);
   REQUIRE(limited.lost.size() == 1);
   CHECK(limited.lost[0].reason.find("limit") != std::string::npos);

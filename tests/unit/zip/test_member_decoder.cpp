@@ -8,6 +8,7 @@
 #include "zip/archive_access.hpp"
 
 using namespace zanj;
+using namespace zanj::zip;
 using namespace zanj::test;
 
 namespace {
@@ -22,7 +23,7 @@ std::string mixed_bytes(std::size_t n) {
 }
 
 Archive open_bytes(std::string bytes, const ResourceLimits& limits = {}) {
-  return open_archive(std::make_unique<MemorySource>(std::move(bytes)), "t.zip", limits);
+  return open_archive(std::make_unique<io::MemorySource>(std::move(bytes)), "t.zip", limits);
 }
 
 std::string read_chunked(const Archive& a, const ZipEntry& e, std::size_t* chunks = nullptr) {

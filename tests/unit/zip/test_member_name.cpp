@@ -3,6 +3,7 @@
 #include "zip/member_name.hpp"
 
 using namespace zanj;
+using namespace zanj::zip;
 
 TEST_SUITE("member_name") {
   TEST_CASE("ordinary ZANJ names are fine") {

@@ -9,6 +9,7 @@
 #include "zip/archive_access.hpp"
 
 using namespace zanj;
+using namespace zanj::zip;
 using test::open_corpus;
 
 TEST_SUITE("member_prefix") {
@@ -51,7 +52,7 @@ TEST_SUITE("member_prefix") {
     std::string bytes(archive_source(a).size(), '\0');
     archive_source(a).read_at(0, bytes.data(), bytes.size());
     bytes[local.data_offset] = static_cast<char>(0xFF);  // block type 3: reserved, invalid
-    const MemorySource broken(std::move(bytes));
+    const io::MemorySource broken(std::move(bytes));
     try {
       read_member_prefix(broken, *deflated, 64, "broken.zanj");
       FAIL("no error");

@@ -13,6 +13,7 @@
 #include "zip_builder.hpp"
 
 using namespace zanj;
+using namespace zanj::zip;
 using test::build_zip;
 using test::corpus;
 using test::patch;
@@ -21,10 +22,10 @@ using test::ZipOptions;
 
 namespace {
 
-ZipDirectory read_corpus(const std::string& name) { return read_zip_directory(FileSource(corpus(name))); }
+ZipDirectory read_corpus(const std::string& name) { return read_zip_directory(io::FileSource(corpus(name))); }
 
 ZipDirectory read_bytes(const std::string& bytes, const ZipLimits& limits = {}) {
-  return read_zip_directory(MemorySource(bytes), limits);
+  return read_zip_directory(io::MemorySource(bytes), limits);
 }
 
 std::vector<TestMember> two_members() { return {{"a.txt", "hello"}, {"dir/b.bin", std::string(300, 'x')}}; }
@@ -148,7 +149,7 @@ TEST_CASE("basic.zanj: layout written by Python's zipfile") {
   CHECK(dir.entries[1].mtime_iso8601() == "2026-11-20T23:25:22");
   CHECK(dir.entries[1].mtime_unix() == 1795217122);
 
-  const FileSource src(corpus("basic.zanj"));
+  const io::FileSource src(corpus("basic.zanj"));
   const LocalHeader local = read_local_header(src, *big);
   CHECK(local.has_zip64_extra);
   CHECK(local.name == "big_array.npy");
@@ -165,7 +166,7 @@ TEST_CASE("local headers of every corpus archive agree with the central director
                            "malformed/missing_external.zanj", "malformed/no_main.zanj", "malformed/no_meta.zanj",
                            "malformed/npy_shape_mismatch.zanj", "malformed/zip_slip.zanj"}) {
     CAPTURE(name);
-    const FileSource src(corpus(name));
+    const io::FileSource src(corpus(name));
     const ZipDirectory dir = read_zip_directory(src);
     for (const ZipEntry& e : dir.entries) {
       const LocalHeader h = read_local_header(src, e);
@@ -188,7 +189,7 @@ TEST_CASE("local headers of every corpus archive agree with the central director
 }
 
 TEST_CASE("stored.zanj: method 0 and data_offset points at the member's bytes") {
-  const FileSource src(corpus("stored.zanj"));
+  const io::FileSource src(corpus("stored.zanj"));
   const ZipDirectory dir = read_zip_directory(src);
   REQUIRE(dir.entries.size() == 4);
   for (const ZipEntry& e : dir.entries) {
@@ -209,7 +210,7 @@ TEST_CASE("malformed corpus: truncated fails, hostile names come through verbati
 TEST_CASE("built archive with a comment, a long one too") {
   for (const std::string& comment : {std::string("made by a test"), std::string(65535, 'c')}) {
     const auto zip = build_zip(two_members(), ZipOptions{comment});
-    const MemorySource src(zip.bytes);
+    const io::MemorySource src(zip.bytes);
     const ZipDirectory dir = read_zip_directory(src);
     CHECK(dir.comment == comment);
     CHECK(dir.eocd_offset == zip.end_offset);
@@ -227,7 +228,7 @@ TEST_CASE("a prefix the offsets do not count (a self-extracting stub) moves ever
     CAPTURE(zip64_end);
     const auto plain = build_zip(two_members(), ZipOptions{std::string(1000, 'c'), zip64_end});
     const std::string stub = "#!/bin/sh\nexit 0\n" + std::string(500, '\0');
-    const MemorySource src(stub + plain.bytes);
+    const io::MemorySource src(stub + plain.bytes);
     const ZipDirectory dir = read_zip_directory(src);
     CHECK(dir.prefix_bytes == stub.size());
     CHECK(dir.python_offset_shift == 0);
@@ -366,7 +367,7 @@ TEST_CASE("Zip64: end records and extras replace the 32-bit fields") {
     options.zip64_end = true;
     options.sentinel_end = sentinel;
     const auto zip = build_zip(members, options);
-    const MemorySource src(zip.bytes);
+    const io::MemorySource src(zip.bytes);
     const ZipDirectory dir = read_zip_directory(src);
     CHECK(dir.zip64);
     CHECK(dir.cd_offset == zip.cd_offset);
@@ -431,13 +432,13 @@ TEST_CASE("lying and broken end records are refused") {
   // A local header offset that points at the wrong bytes.
   ZipDirectory dir = read_bytes(good.bytes);
   dir.entries[1].local_header_offset = 1;
-  CHECK_THROWS_WITH_AS(read_local_header(MemorySource(good.bytes), dir.entries[1]),
+  CHECK_THROWS_WITH_AS(read_local_header(io::MemorySource(good.bytes), dir.entries[1]),
                        doctest::Contains("local header of 'dir/b.bin' not found"), Error);
   dir.entries[1].name = "bad\nname";  // control bytes are escaped in messages
-  CHECK_THROWS_WITH_AS(read_local_header(MemorySource(good.bytes), dir.entries[1]), doctest::Contains("'bad\\x0Aname'"),
-                       Error);
+  CHECK_THROWS_WITH_AS(read_local_header(io::MemorySource(good.bytes), dir.entries[1]),
+                       doctest::Contains("'bad\\x0Aname'"), Error);
   dir.entries[1].local_header_offset = good.bytes.size() - 10;
-  CHECK_THROWS_AS(read_local_header(MemorySource(good.bytes), dir.entries[1]), Error);
+  CHECK_THROWS_AS(read_local_header(io::MemorySource(good.bytes), dir.entries[1]), Error);
 }
 
 TEST_CASE("entries: names, modes, times, duplicate lookup") {
@@ -473,7 +474,7 @@ TEST_CASE("no crash on truncated or corrupted input") {
   std::mt19937 rng(1234);
   const auto try_parse = [](const std::string& bytes) {
     try {
-      const MemorySource src(bytes);
+      const io::MemorySource src(bytes);
       for (const ZipEntry& e : read_zip_directory(src).entries) (void)read_local_header(src, e);
     } catch (const Error&) {
     }
@@ -488,29 +489,29 @@ TEST_CASE("no crash on truncated or corrupted input") {
 
 TEST_CASE("read_local_header_result: the header, or the reason read_local_header throws") {
   const auto zip = build_zip(two_members());
-  const MemorySource src(zip.bytes);
+  const io::MemorySource src(zip.bytes);
   const ZipDirectory dir = read_zip_directory(src);
-  const Result<LocalHeader> h = read_local_header_result(src, dir.entries[0]);
+  const base::Result<LocalHeader> h = read_local_header_result(src, dir.entries[0]);
   REQUIRE(h.ok());
   CHECK(h->data_offset == read_local_header(src, dir.entries[0]).data_offset);
   ZipEntry moved = dir.entries[0];
   moved.local_header_offset += 1;  // no signature there
-  const Result<LocalHeader> missing = read_local_header_result(src, moved);
+  const base::Result<LocalHeader> missing = read_local_header_result(src, moved);
   REQUIRE_FALSE(missing.ok());
   CHECK(missing.why() ==
         "local header of '" + moved.name + "' not found at offset " + std::to_string(moved.local_header_offset));
   moved.local_header_offset = zip.bytes.size();
-  const Result<LocalHeader> past = read_local_header_result(src, moved);
+  const base::Result<LocalHeader> past = read_local_header_result(src, moved);
   REQUIRE_FALSE(past.ok());
   CHECK(past.why() == "local header of '" + moved.name + "' lies past the end of the file");
 }
 
 TEST_CASE("read_zip_directory_result: the directory, or the reason read_zip_directory throws") {
   const auto zip = build_zip(two_members());
-  const Result<ZipDirectory> dir = read_zip_directory_result(MemorySource(zip.bytes));
+  const base::Result<ZipDirectory> dir = read_zip_directory_result(io::MemorySource(zip.bytes));
   REQUIRE(dir.ok());
   CHECK(dir->entries.size() == 2);
-  const Result<ZipDirectory> none = read_zip_directory_result(MemorySource("not a zip file at all"));
+  const base::Result<ZipDirectory> none = read_zip_directory_result(io::MemorySource("not a zip file at all"));
   REQUIRE_FALSE(none.ok());
   CHECK(none.why() == "no end of central directory record (not a ZIP file, or truncated)");
 }

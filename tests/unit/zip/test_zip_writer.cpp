@@ -11,6 +11,7 @@
 #include "zip/archive_access.hpp"
 
 using namespace zanj;
+using namespace zanj::zip;
 using zanj::test::member;
 using zanj::test::TempDir;
 
@@ -38,7 +39,7 @@ std::string write_zip(const TempDir& dir, const ZipWriterOptions& options, Fill 
 }
 
 /// An output that cannot seek, kept in memory: what an upload looks like to the writer.
-class MemorySink final : public ByteSink {
+class MemorySink final : public io::ByteSink {
  public:
   void write(std::string_view bytes) override {
     bytes_ += bytes;
