@@ -224,7 +224,7 @@ void write_report_page(const ZanjFile& file, const ReportOptions& options, const
   // hand over.
   std::optional<VerifyReport> verify;
   // Freed once the tree has taken its profiles: the sections above the tree then reuse its
-  // memory (12 MiB on 50,000 members) rather than add to it.
+  // memory (5 MiB on 50,000 members) rather than add to it.
   auto verified = std::make_unique<report::VerifiedValues>();
   if (options.verify) {
     report::expect_external_arrays(file, options.profile, *verified);

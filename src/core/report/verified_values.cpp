@@ -1,8 +1,9 @@
 #include "report/verified_values.hpp"
 
 #include <algorithm>
-#include <array>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "array/npy_header.hpp"
 #include "summary/array_profile.hpp"
@@ -10,108 +11,22 @@
 
 namespace zanj::report {
 
-/// What the tree shows of an array drawn without figures (its statistics on its line): an
-/// ArrayProfile less its histogram and heatmap, in 112 bytes instead of about 350 plus a
-/// heap block. A report of 50,000 small arrays holds 50,000 of these until the tree is written
-/// (about 12 MiB of the peak).
-class VerifiedStats {
- public:
-  explicit VerifiedStats(const ArrayProfile& p)
-      : count_(p.stats.count),
-        nan_(p.stats.nan),
-        pos_inf_(p.stats.pos_inf),
-        neg_inf_(p.stats.neg_inf),
-        finite_(p.stats.finite),
-        zeros_(p.zeros),
-        min_(pack(p.stats.min)),
-        max_(pack(p.stats.max)),
-        sum_(p.stats.sum.value_or(0)),
-        mean_(p.stats.mean.value_or(0)),
-        std_(p.stats.std.value_or(0)),
-        numeric_(p.stats.numeric),
-        has_(static_cast<unsigned char>((p.stats.min ? 1 : 0) | (p.stats.max ? 2 : 0) | (p.stats.sum ? 4 : 0) |
-                                        (p.stats.mean ? 8 : 0) | (p.stats.std ? 16 : 0) |
-                                        (is_integer(p.stats.min) ? 32 : 0) | (is_integer(p.stats.max) ? 64 : 0))) {}
-
-  ArrayProfile profile() const {
-    ArrayProfile p;
-    ArrayStats& s = p.stats;
-    s.count = count_;
-    s.numeric = numeric_;
-    s.nan = nan_;
-    s.pos_inf = pos_inf_;
-    s.neg_inf = neg_inf_;
-    s.finite = finite_;
-    if (has_ & 1) s.min = unpack(min_, has_ & 32);
-    if (has_ & 2) s.max = unpack(max_, has_ & 64);
-    if (has_ & 4) s.sum = sum_;
-    if (has_ & 8) s.mean = mean_;
-    if (has_ & 16) s.std = std_;
-    p.zeros = zeros_;
-    return p;
-  }
-
- private:
-  /// A real or integer Number in 16 bytes: the integer, or the double's bits (complex arrays
-  /// have no min or max).
-  static Int128 pack(const std::optional<Number>& n) {
-    if (!n || n->kind == Number::Kind::integer) return n ? n->integer : 0;
-    Int128 bits = 0;
-    std::memcpy(&bits, &n->re, sizeof n->re);
-    return bits;
-  }
-  static Number unpack(Int128 bits, bool integer) {
-    if (integer) return Number::from_integer(bits);
-    double re = 0;
-    std::memcpy(&re, &bits, sizeof re);
-    return Number::from_real(re);
-  }
-  static bool is_integer(const std::optional<Number>& n) { return n && n->kind == Number::Kind::integer; }
-
-  std::uint64_t count_, nan_, pos_inf_, neg_inf_, finite_, zeros_;
-  Int128 min_, max_;
-  double sum_, mean_, std_;
-  bool numeric_;
-  unsigned char has_;  // which optionals are set; 32, 64: min, max are integers
-};
-static_assert(sizeof(VerifiedStats) <= 112);
-
-/// An expected shape: up to four dimensions in place (a heap block each was 32 bytes a
-/// member), more in a vector.
-class ExpectedShape {
- public:
-  explicit ExpectedShape(const std::vector<std::uint64_t>& shape) : rank_(shape.size()) {
-    if (rank_ <= kInline)
-      std::copy(shape.begin(), shape.end(), dims_.begin());
-    else
-      more_ = std::make_unique<std::vector<std::uint64_t>>(shape);
-  }
-  bool operator==(const std::vector<std::uint64_t>& shape) const {
-    if (more_) return *more_ == shape;
-    return shape.size() == rank_ && std::equal(shape.begin(), shape.end(), dims_.begin());
-  }
-  std::vector<std::uint64_t> vector() const {
-    return more_ ? *more_ : std::vector<std::uint64_t>(dims_.begin(), dims_.begin() + static_cast<long>(rank_));
-  }
-
- private:
-  static constexpr std::size_t kInline = 4;
-  std::size_t rank_;
-  std::array<std::uint64_t, kInline> dims_{};
-  std::unique_ptr<std::vector<std::uint64_t>> more_;
-};
-
-/// One expected member. Its reading state (`Work`: the header gathered first, then the
-/// elements, an element split between two chunks waiting in `carry`) exists only while verify
-/// reads it; once every byte has come, only the finished profile is kept. A report of 50,000
-/// small members then holds 50,000 small profiles, not 50,000 profile builders.
+/// One expected member, in 104 bytes (a report of 50,000 small arrays holds 50,000 of them from
+/// before verify plans its members until the tree is written). Its reading state (`Work`: the
+/// header gathered first, then the elements, an element split between two chunks waiting in
+/// `carry`) exists only while verify reads it. Once every byte has come, an array drawn with
+/// figures keeps its whole profile (`figures`, at most the 1,000 largest arrays); the others keep
+/// only what the tree shows on their line (object_tree.cpp: `array_item` and `array_flags`):
+/// count, NaN, infinities, all zero, minimum, maximum, mean and std, not the sum or the count of
+/// finite values.
 struct VerifiedValues::Member {
-  Member(std::string_view member, const std::vector<std::uint64_t>& expected, const ProfileOptions& profile)
-      : name(member), shape(expected), options(profile) {}
+  Member(std::string_view member, std::size_t dims, std::uint32_t expected_rank, const ProfileOptions& options)
+      : name(member), dims_at(dims), rank(expected_rank) {
+    if (options.bins > 0 || options.heatmap_side > 0) figures = std::make_unique<Figures>(Figures{options, {}});
+  }
 
   std::string_view name;  // the ZipEntry's python_name
-  ExpectedShape shape;
-  ProfileOptions options;
+  std::size_t dims_at;    // its expected shape: VerifiedValues::dims_[dims_at, dims_at + rank)
   struct Work {
     std::string head, carry;
     std::optional<array::NpyHeader> header;
@@ -119,20 +34,34 @@ struct VerifiedValues::Member {
     std::uint64_t bytes = 0, data_bytes = 0;  // data bytes received, and expected
   };
   std::unique_ptr<Work> work;
-  // Every byte arrived, no more than the header says: the whole profile of an array drawn with
-  // figures, only its statistics (in place) for the others.
-  std::unique_ptr<ArrayProfile> result;
-  std::optional<VerifiedStats> stats;
+  struct Figures {
+    ProfileOptions options;
+    std::optional<ArrayProfile> result;  // every byte arrived, no more than the header says
+  };
+  std::unique_ptr<Figures> figures;  // only for an array drawn with figures
+  // The line's statistics; min_ and max_ are a double's bits or a 64-bit integer (line_ says
+  // which, and which are set). Complex arrays have no minimum or maximum.
+  std::uint64_t count = 0, nan = 0, inf = 0;
+  std::uint64_t min_ = 0, max_ = 0;
+  double mean = 0, std_dev = 0;
+  std::uint32_t rank;
   bool usable = true;
   bool shared = false;  // expected for two arrays: each reads its own
   bool taken = false;
+  std::uint8_t line_ = 0;  // kLine and what else is set
 
-  bool done() const { return result || stats; }
+  // line_'s bits: kLine once the statistics are in; a minimum or maximum is kReal, kSigned or
+  // kUnsigned (shifted by kMinShift or kMaxShift).
+  static constexpr std::uint8_t kLine = 1, kMean = 2, kStd = 4, kAllZero = 8;
+  static constexpr std::uint8_t kReal = 1, kSigned = 2, kUnsigned = 3, kMinShift = 4, kMaxShift = 6;
+
+  bool done() const { return figures ? figures->result.has_value() : (line_ & kLine) != 0; }
+  ProfileOptions options() const { return figures ? figures->options : ProfileOptions{0, 0}; }
 
   void restart() {
     work = std::make_unique<Work>();
-    result.reset();
-    stats.reset();
+    if (figures) figures->result.reset();
+    line_ = 0;
     usable = true;
   }
 
@@ -141,7 +70,76 @@ struct VerifiedValues::Member {
     work.reset();
   }
 
-  void feed(std::string_view chunk) {
+  /// A minimum or maximum as its kind and 8 bytes; false for an integer outside 64 bits or a
+  /// complex number (no numpy dtype the reader takes gives one).
+  static bool pack(const std::optional<Number>& n, std::uint8_t& kind, std::uint64_t& bits) {
+    kind = 0;
+    bits = 0;
+    if (!n) return true;
+    if (n->kind == Number::Kind::real) {
+      std::memcpy(&bits, &n->re, sizeof bits);
+      kind = kReal;
+      return true;
+    }
+    if (n->kind != Number::Kind::integer) return false;
+    if (n->integer >= std::numeric_limits<std::int64_t>::min() &&
+        n->integer <= std::numeric_limits<std::int64_t>::max()) {
+      bits = static_cast<std::uint64_t>(static_cast<std::int64_t>(n->integer));
+      kind = kSigned;
+      return true;
+    }
+    if (n->integer < 0 || n->integer > std::numeric_limits<std::uint64_t>::max()) return false;
+    bits = static_cast<std::uint64_t>(n->integer);
+    kind = kUnsigned;
+    return true;
+  }
+  static std::optional<Number> unpack(std::uint8_t kind, std::uint64_t bits) {
+    switch (kind) {
+      case kReal: {
+        double re = 0;
+        std::memcpy(&re, &bits, sizeof re);
+        return Number::from_real(re);
+      }
+      case kSigned:
+        return Number::from_integer(static_cast<std::int64_t>(bits));
+      case kUnsigned:
+        return Number::from_integer(bits);
+      default:
+        return std::nullopt;
+    }
+  }
+
+  /// Keeps the line's statistics of `p`; false when they do not fit.
+  bool keep_line(const ArrayProfile& p) {
+    const ArrayStats& s = p.stats;
+    std::uint8_t min_kind = 0, max_kind = 0;
+    if (!pack(s.min, min_kind, min_) || !pack(s.max, max_kind, max_)) return false;
+    count = s.count;
+    nan = s.nan;
+    inf = s.pos_inf + s.neg_inf;
+    mean = s.mean.value_or(0);
+    std_dev = s.std.value_or(0);
+    line_ = static_cast<std::uint8_t>(kLine | (s.mean ? kMean : 0) | (s.std ? kStd : 0) |
+                                      (p.all_zero() ? kAllZero : 0) | min_kind << kMinShift | max_kind << kMaxShift);
+    return true;
+  }
+
+  /// The line's statistics as a profile (infinities counted as positive ones).
+  ArrayProfile line_profile() const {
+    ArrayProfile p;
+    ArrayStats& s = p.stats;
+    s.count = count;
+    s.nan = nan;
+    s.pos_inf = inf;
+    s.min = unpack((line_ >> kMinShift) & 3, min_);
+    s.max = unpack((line_ >> kMaxShift) & 3, max_);
+    if (line_ & kMean) s.mean = mean;
+    if (line_ & kStd) s.std = std_dev;
+    p.zeros = (line_ & kAllZero) ? count : 0;
+    return p;
+  }
+
+  void feed(std::string_view chunk, const std::uint64_t* dims) {
     if (!usable) return;
     if (done() || !work) {  // bytes past the end the header gives
       if (!chunk.empty()) fail();
@@ -158,11 +156,12 @@ struct VerifiedValues::Member {
       w.header = std::move(*read);
       const array::Dtype& dtype = w.header->dtype;
       const base::Result<std::uint64_t> data_bytes = w.header->checked_data_bytes();
-      if (w.header->fortran_order || dtype.needs_byteswap() || dtype.itemsize == 0 || !(shape == w.header->shape) ||
-          !array::is_numeric(dtype) || !data_bytes)
+      const std::vector<std::uint64_t>& shape = w.header->shape;
+      if (w.header->fortran_order || dtype.needs_byteswap() || dtype.itemsize == 0 || shape.size() != rank ||
+          !std::equal(shape.begin(), shape.end(), dims) || !array::is_numeric(dtype) || !data_bytes)
         return fail();
       w.data_bytes = *data_bytes;
-      w.builder.emplace(dtype, shape.vector(), options);
+      w.builder.emplace(dtype, shape, options());
       chunk = std::string_view(w.head).substr(w.header->data_offset);
     }
     w.bytes += chunk.size();
@@ -181,29 +180,35 @@ struct VerifiedValues::Member {
     w.carry.assign(chunk.substr(whole));
     if (!w.head.empty()) w.head = std::string();  // the header's bytes are no longer needed
     if (w.bytes == w.data_bytes && w.carry.empty()) {
-      if (options.bins > 0 || options.heatmap_side > 0)
-        result = std::make_unique<ArrayProfile>(w.builder->result());
-      else
-        stats.emplace(w.builder->result());
+      if (figures)
+        figures->result = w.builder->result();
+      else if (!keep_line(w.builder->result()))
+        return fail();
       work.reset();
     }
   }
 };
-
-VerifiedValues::VerifiedValues() = default;
+VerifiedValues::VerifiedValues() { static_assert(sizeof(Member) <= 104); }
 VerifiedValues::~VerifiedValues() = default;
 
-void VerifiedValues::reserve(std::size_t members) { members_.reserve(members); }
+void VerifiedValues::reserve(std::size_t members) {
+  members_.reserve(members);
+  dims_.reserve(members);  // most arrays have one dimension; more only grow it
+}
 
 void VerifiedValues::expect(std::string_view member, const ArrayNode& node, const ProfileOptions& options) {
-  members_.emplace_back(member, node.shape, options);
+  if (node.shape.size() > std::numeric_limits<std::uint32_t>::max()) return;  // left to the tree
+  members_.emplace_back(member, dims_.size(), static_cast<std::uint32_t>(node.shape.size()), options);
+  dims_.insert(dims_.end(), node.shape.begin(), node.shape.end());
   sorted_ = false;
 }
 
 VerifiedValues::Member* VerifiedValues::find(std::string_view member) {
   const auto by_name = [](const Member& a, const Member& b) { return a.name < b.name; };
   if (!sorted_) {
-    std::stable_sort(members_.begin(), members_.end(), by_name);
+    // In place (a stable sort's buffer was a second copy of the records at the start of
+    // verify's data pass): the order of a name's records does not matter, all are shared.
+    std::sort(members_.begin(), members_.end(), by_name);
     for (std::size_t i = 1; i < members_.size(); ++i)
       if (members_[i].name == members_[i - 1].name) members_[i].shared = members_[i - 1].shared = true;
     sorted_ = true;
@@ -221,16 +226,18 @@ std::function<void(std::string_view)> VerifiedValues::sink(const std::string& me
     if (!m) return nullptr;
   }
   m->restart();  // a member is read by one thread at a time; a retried read starts again
-  return [m](std::string_view chunk) { m->feed(chunk); };
+  const std::uint64_t* const dims = dims_.data() + m->dims_at;  // dims_ no longer grows
+  return [m, dims](std::string_view chunk) { m->feed(chunk, dims); };
 }
 
 std::optional<ArrayProfile> VerifiedValues::take(const std::string& member, bool broken) {
   const std::lock_guard lock(mutex_);
   Member* const m = find(member);
   if (!m || m->taken || broken || !m->usable || !m->done()) return std::nullopt;
-  ArrayProfile profile = m->result ? std::move(*m->result) : m->stats->profile();
   m->taken = true;  // a second take finds none, as before
-  m->result.reset();
+  if (!m->figures) return m->line_profile();
+  ArrayProfile profile = std::move(*m->figures->result);
+  m->figures->result.reset();
   return profile;
 }
 

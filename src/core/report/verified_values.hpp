@@ -4,6 +4,7 @@
 // from those same bytes, so a report costs about one verify. A member is only taken when its
 // header is plain (C order, little-endian, a number dtype) and every byte arrived; anything
 // else (and members verify finds broken) is left for the tree to read itself.
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -33,7 +34,9 @@ class VerifiedValues {
   /// For VerifyOptions::member_data (any thread): the sink of an expected member, else empty.
   std::function<void(std::string_view)> sink(const std::string& member);
   /// After verify: the profile of a member that arrived whole; nullopt otherwise (or when
-  /// `broken`, verify having found a problem with it).
+  /// `broken`, verify having found a problem with it). For an array planned without figures
+  /// (bins and heatmap_side 0) it holds only what the tree shows on the array's line: count,
+  /// NaN, infinities (all in pos_inf), min, max, mean, std, and zeros only as all_zero() says.
   std::optional<ArrayProfile> take(const std::string& member, bool broken);
 
  private:
@@ -43,8 +46,9 @@ class VerifiedValues {
   Member* find(std::string_view member);
   std::mutex mutex_;
   // One record per member in a vector sorted by name (after the last expect), not a map node
-  // and three heap blocks each: 50,000 members held 320 bytes each.
+  // and three heap blocks each: 50,000 members held 320 bytes each, now 104.
   std::vector<Member> members_;
+  std::vector<std::uint64_t> dims_;  // the members' expected shapes, one after another
   bool sorted_ = true;
 };
 

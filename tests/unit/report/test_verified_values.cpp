@@ -1,6 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <complex>
+#include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "array/npy_header.hpp"
 #include "report/verified_values.hpp"
@@ -22,6 +26,20 @@ std::string npy(const std::vector<double>& values, std::vector<std::uint64_t> sh
   std::string bytes = array::make_npy_header(dtype, fortran, shape);
   bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
   return bytes;
+}
+template <class T>
+std::string npy_of(const char* dtype, const std::vector<T>& values, const std::vector<std::uint64_t>& shape) {
+  std::string bytes = array::make_npy_header(array::parse_dtype_name(dtype), false, shape);
+  bytes.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(T));
+  return bytes;
+}
+
+void check_same(const std::optional<Number>& line, const std::optional<Number>& whole) {
+  REQUIRE(line.has_value() == whole.has_value());
+  if (!whole) return;
+  CHECK(line->kind == whole->kind);
+  CHECK(line->integer == whole->integer);
+  CHECK(line->re == whole->re);
 }
 }  // namespace
 
@@ -54,6 +72,9 @@ TEST_SUITE("verified_values") {
     feed("short.npy", npy({1, 2, 3, 4}, {2, 2}).substr(0, 140));
     feed("fortran.npy", npy({1, 2, 3, 4}, {2, 2}, true));
     feed("shape.npy", npy({1, 2, 3, 4}, {4}));
+    verified.expect("dims.npy", node_of({2, 2}), ProfileOptions{0, 0});
+    feed("dims.npy", npy({1, 2, 3, 4}, {1, 4}));  // the same rank, other dimensions
+    CHECK_FALSE(verified.take("dims.npy", false));
     verified.expect("long.npy", node_of({2, 2}), ProfileOptions{});
     feed("long.npy", npy({1, 2, 3, 4, 5}, {2, 2}));  // a value past the end the header gives
     CHECK_FALSE(verified.take("long.npy", false));
@@ -83,5 +104,59 @@ TEST_SUITE("verified_values") {
     CHECK(stats->stats.count == 4);
     CHECK(*stats->stats.mean == 0.5);
     CHECK(stats->histogram.total() == 0);
+  }
+
+  TEST_CASE("statistics only: what the tree's line shows, as the whole profile has it") {
+    const double inf = std::numeric_limits<double>::infinity();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    struct Case {
+      const char* name;
+      std::string bytes;
+      std::vector<std::uint64_t> shape;
+    };
+    const std::vector<Case> cases = {
+        {"i8.npy",
+         npy_of<std::int64_t>(
+             "int64", {std::numeric_limits<std::int64_t>::min(), 3, std::numeric_limits<std::int64_t>::max()}, {3}),
+         {3}},
+        {"u8.npy", npy_of<std::uint64_t>("uint64", {7, std::numeric_limits<std::uint64_t>::max(), 9}, {3}), {3}},
+        {"f8.npy", npy_of<double>("float64", {nan, -inf, inf, 0.5, -2, nan}, {2, 3}), {2, 3}},
+        {"zero.npy", npy_of<float>("float32", {0, 0}, {2}), {2}},
+        {"nan.npy", npy_of<double>("float64", {nan}, {1}), {1}},  // no finite value: no minimum, no mean
+        {"c16.npy", npy_of<std::complex<double>>("complex128", {{1, 2}, {0, 0}}, {2}), {2}},
+        {"scalar.npy", npy_of<std::int8_t>("int8", {-5}, {}), {}},
+    };
+    report::VerifiedValues line, whole;
+    for (const Case& c : cases) {
+      line.expect(c.name, node_of(c.shape), ProfileOptions{0, 0});
+      whole.expect(c.name, node_of(c.shape), ProfileOptions{});
+    }
+    for (const Case& c : cases) {
+      line.sink(c.name)(c.bytes);
+      whole.sink(c.name)(c.bytes);
+    }
+    for (const Case& c : cases) {
+      CAPTURE(c.name);
+      const auto l = line.take(c.name, false);
+      const auto w = whole.take(c.name, false);
+      REQUIRE(l);
+      REQUIRE(w);
+      CHECK(l->stats.count == w->stats.count);
+      CHECK(l->stats.nan == w->stats.nan);
+      CHECK(l->stats.pos_inf + l->stats.neg_inf == w->stats.pos_inf + w->stats.neg_inf);
+      check_same(l->stats.min, w->stats.min);
+      check_same(l->stats.max, w->stats.max);
+      CHECK(l->stats.mean == w->stats.mean);
+      CHECK(l->stats.std == w->stats.std);
+      CHECK(l->all_zero() == w->all_zero());
+      const std::string_view name = c.name;
+      if (name == "i8.npy") CHECK(l->stats.min->integer == std::numeric_limits<std::int64_t>::min());
+      if (name == "u8.npy") CHECK(l->stats.max->integer == Int128{std::numeric_limits<std::uint64_t>::max()});
+      if (name == "f8.npy") CHECK((l->stats.nan == 2 && l->stats.pos_inf == 2 && l->stats.min->re == -2.0));
+      if (name == "zero.npy") CHECK(l->all_zero());
+      if (name == "nan.npy" || name == "c16.npy") CHECK_FALSE(l->stats.min);
+    }
+    const auto u8 = whole.take("u8.npy", false);
+    CHECK_FALSE(u8);  // taken already
   }
 }
