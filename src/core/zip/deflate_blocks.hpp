@@ -2,8 +2,8 @@
 // Where the blocks of a raw deflate stream (RFC 1951) lie, found without inflating it: block
 // headers are parsed and Huffman symbols decoded only to step over them (no output, no window,
 // no copies of matches), stored blocks skipped by their length. DeflateStream needs the start
-// of the last block of each compressed piece; inflating the piece again to find it cost as
-// much CPU as a fifth of the compression itself.
+// of the last block of each compressed piece; inflating the piece again to find it cost a
+// quarter as much CPU as compressing it (bench/RESULTS.md).
 #include <cstdint>
 #include <string_view>
 
