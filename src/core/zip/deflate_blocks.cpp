@@ -9,7 +9,7 @@
 
 #include "zanj/error.hpp"
 
-namespace zanj {
+namespace zanj::zip {
 // The walker's parts, in a namespace of their own: the unity build compiles this file with the
 // rest of zip/, whose files use names such as Kind and entry.
 namespace deflate_walk {
@@ -404,4 +404,4 @@ DeflateBlockEnds find_deflate_block_ends(std::string_view stream) {
   }
 }
 
-}  // namespace zanj
+}  // namespace zanj::zip

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-namespace zanj {
+namespace zanj::zip {
 
 /// Bit positions in a deflate stream, counted from the low bit of its first byte.
 struct DeflateBlockEnds {
@@ -21,4 +21,4 @@ struct DeflateBlockEnds {
 /// is decoded), which makes no difference to where the blocks are.
 DeflateBlockEnds find_deflate_block_ends(std::string_view stream);
 
-}  // namespace zanj
+}  // namespace zanj::zip

@@ -12,6 +12,7 @@
 #include "zip/deflate_blocks.hpp"
 
 using namespace zanj;
+using namespace zanj::zip;
 
 namespace {
 
