@@ -17,25 +17,25 @@ struct Expected {
   std::string descr;  // little-endian (or '|') type string
   std::string name;   // numpy name
   std::string big;    // big-endian type string, "" if order is moot
-  array::Dtype dtype;
+  Dtype dtype;
 };
 
 const std::vector<Expected>& all_numbers() {
   static const std::vector<Expected> table{
-      {"|b1", "bool", "", {array::DtypeKind::boolean, 1, array::ByteOrder::none}},
-      {"|i1", "int8", "", {array::DtypeKind::signed_int, 1, array::ByteOrder::none}},
-      {"<i2", "int16", ">i2", {array::DtypeKind::signed_int, 2, array::ByteOrder::little}},
-      {"<i4", "int32", ">i4", {array::DtypeKind::signed_int, 4, array::ByteOrder::little}},
-      {"<i8", "int64", ">i8", {array::DtypeKind::signed_int, 8, array::ByteOrder::little}},
-      {"|u1", "uint8", "", {array::DtypeKind::unsigned_int, 1, array::ByteOrder::none}},
-      {"<u2", "uint16", ">u2", {array::DtypeKind::unsigned_int, 2, array::ByteOrder::little}},
-      {"<u4", "uint32", ">u4", {array::DtypeKind::unsigned_int, 4, array::ByteOrder::little}},
-      {"<u8", "uint64", ">u8", {array::DtypeKind::unsigned_int, 8, array::ByteOrder::little}},
-      {"<f2", "float16", ">f2", {array::DtypeKind::floating, 2, array::ByteOrder::little}},
-      {"<f4", "float32", ">f4", {array::DtypeKind::floating, 4, array::ByteOrder::little}},
-      {"<f8", "float64", ">f8", {array::DtypeKind::floating, 8, array::ByteOrder::little}},
-      {"<c8", "complex64", ">c8", {array::DtypeKind::complex, 8, array::ByteOrder::little}},
-      {"<c16", "complex128", ">c16", {array::DtypeKind::complex, 16, array::ByteOrder::little}},
+      {"|b1", "bool", "", {DtypeKind::boolean, 1, ByteOrder::none}},
+      {"|i1", "int8", "", {DtypeKind::signed_int, 1, ByteOrder::none}},
+      {"<i2", "int16", ">i2", {DtypeKind::signed_int, 2, ByteOrder::little}},
+      {"<i4", "int32", ">i4", {DtypeKind::signed_int, 4, ByteOrder::little}},
+      {"<i8", "int64", ">i8", {DtypeKind::signed_int, 8, ByteOrder::little}},
+      {"|u1", "uint8", "", {DtypeKind::unsigned_int, 1, ByteOrder::none}},
+      {"<u2", "uint16", ">u2", {DtypeKind::unsigned_int, 2, ByteOrder::little}},
+      {"<u4", "uint32", ">u4", {DtypeKind::unsigned_int, 4, ByteOrder::little}},
+      {"<u8", "uint64", ">u8", {DtypeKind::unsigned_int, 8, ByteOrder::little}},
+      {"<f2", "float16", ">f2", {DtypeKind::floating, 2, ByteOrder::little}},
+      {"<f4", "float32", ">f4", {DtypeKind::floating, 4, ByteOrder::little}},
+      {"<f8", "float64", ">f8", {DtypeKind::floating, 8, ByteOrder::little}},
+      {"<c8", "complex64", ">c8", {DtypeKind::complex, 8, ByteOrder::little}},
+      {"<c16", "complex128", ">c16", {DtypeKind::complex, 16, ByteOrder::little}},
   };
   return table;
 }
@@ -53,8 +53,8 @@ TEST_SUITE("dtype") {
       CHECK(zanj::array::parse_dtype_name(e.descr) == e.dtype);
       CHECK_FALSE(e.dtype.needs_byteswap());
       if (e.big.empty()) continue;
-      array::Dtype big = zanj::array::parse_descr(e.big);
-      CHECK(big.order == array::ByteOrder::big);
+      Dtype big = zanj::array::parse_descr(e.big);
+      CHECK(big.order == ByteOrder::big);
       CHECK(big.descr() == e.big);
       CHECK(big.numpy_name() == e.big);  // numpy prints non-native order as the string
       CHECK(zanj::array::parse_dtype_name(e.big) == big);
@@ -64,36 +64,36 @@ TEST_SUITE("dtype") {
 
   TEST_CASE("byte order spellings") {
     SUBCASE("'=' and '|' and no prefix mean native little-endian") {
-      array::Dtype f4{array::DtypeKind::floating, 4, array::ByteOrder::little};
+      Dtype f4{DtypeKind::floating, 4, ByteOrder::little};
       CHECK(zanj::array::parse_descr("=f4") == f4);
       CHECK(zanj::array::parse_descr("|f4") == f4);
       CHECK(zanj::array::parse_descr("f4") == f4);
     }
     SUBCASE("single-byte types normalize to none whatever the prefix") {
-      CHECK(zanj::array::parse_descr(">i1").order == array::ByteOrder::none);
-      CHECK(zanj::array::parse_descr("<u1").order == array::ByteOrder::none);
+      CHECK(zanj::array::parse_descr(">i1").order == ByteOrder::none);
+      CHECK(zanj::array::parse_descr("<u1").order == ByteOrder::none);
       CHECK(zanj::array::parse_descr(">b1").descr() == "|b1");
-      CHECK(zanj::array::parse_descr("<S3").order == array::ByteOrder::none);
+      CHECK(zanj::array::parse_descr("<S3").order == ByteOrder::none);
     }
   }
 
   TEST_CASE("strings") {
     SUBCASE("unicode counts characters, itemsize is bytes") {
-      array::Dtype u = zanj::array::parse_descr("<U7");
-      CHECK(u == array::Dtype{array::DtypeKind::unicode, 28, array::ByteOrder::little});
+      Dtype u = zanj::array::parse_descr("<U7");
+      CHECK(u == Dtype{DtypeKind::unicode, 28, ByteOrder::little});
       CHECK(u.descr() == "<U7");
       CHECK(u.numpy_name() == "<U7");
       CHECK(u.swap_unit() == 4);
       CHECK_FALSE(u.needs_byteswap());
-      array::Dtype ub = zanj::array::parse_dtype_name(">U2");
+      Dtype ub = zanj::array::parse_dtype_name(">U2");
       CHECK(ub.itemsize == 8);
       CHECK(ub.numpy_name() == ">U2");
       CHECK(ub.needs_byteswap());
-      CHECK(zanj::array::parse_descr("|U1").order == array::ByteOrder::little);
+      CHECK(zanj::array::parse_descr("|U1").order == ByteOrder::little);
     }
     SUBCASE("bytes, and 'a' as the old spelling of S") {
-      array::Dtype s = zanj::array::parse_descr("|S3");
-      CHECK(s == array::Dtype{array::DtypeKind::bytes, 3, array::ByteOrder::none});
+      Dtype s = zanj::array::parse_descr("|S3");
+      CHECK(s == Dtype{DtypeKind::bytes, 3, ByteOrder::none});
       CHECK(s.numpy_name() == "|S3");
       CHECK(zanj::array::parse_descr("|a3") == s);
       CHECK(zanj::array::parse_dtype_name("|S4").itemsize == 4);
@@ -156,17 +156,17 @@ TEST_SUITE("dtype") {
         CAPTURE(bad);
         CHECK_THROWS_WITH_AS(zanj::array::parse_dtype_name(bad), doctest::Contains(bad), zanj::Error);
         // The same answer as a value, for callers that branch on it (verify, diff, stats).
-        const zanj::base::Result<array::Dtype> read = zanj::array::read_dtype_name(bad);
+        const zanj::base::Result<Dtype> read = zanj::array::read_dtype_name(bad);
         REQUIRE_FALSE(read.ok());
         CHECK(read.why().find(std::string("'") + bad + "'") != std::string::npos);
       }
-      const zanj::base::Result<array::Dtype> descr = zanj::array::read_descr("|O8");
+      const zanj::base::Result<Dtype> descr = zanj::array::read_descr("|O8");
       REQUIRE_FALSE(descr);
       CHECK(descr.why() == "unsupported npy dtype '|O8': object, void and datetime types are not supported");
-      const zanj::base::Result<array::Dtype> good = zanj::array::read_dtype_name(">f8");
+      const zanj::base::Result<Dtype> good = zanj::array::read_dtype_name(">f8");
       REQUIRE(good);
       CHECK(good->itemsize == 8);
-      CHECK(good->order == array::ByteOrder::big);
+      CHECK(good->order == ByteOrder::big);
     }
     SUBCASE("type strings through parse_dtype_name are checked too") {
       CHECK_THROWS_AS(zanj::array::parse_dtype_name("|O"), zanj::Error);
@@ -178,38 +178,36 @@ TEST_SUITE("dtype") {
     using zanj::array::dtypes_compatible;
     using zanj::array::parse_descr;
     using zanj::array::parse_dtype_name;
-    CHECK(array::dtypes_compatible(array::parse_dtype_name("float32"), array::parse_descr("<f4")));
-    CHECK(array::dtypes_compatible(array::parse_dtype_name("torch.int64"), array::parse_descr("<i8")));
-    CHECK(array::dtypes_compatible(array::parse_dtype_name(">f8"), array::parse_descr(">f8")));
-    CHECK(array::dtypes_compatible(array::parse_dtype_name("bool"), array::parse_descr("|b1")));
-    CHECK(array::dtypes_compatible(array::parse_dtype_name("int8"), array::parse_descr("|i1")));
-    CHECK(array::dtypes_compatible(array::parse_dtype_name("|S4"), array::parse_descr("|S4")));
-    CHECK(array::dtypes_compatible(array::parse_dtype_name("<U7"), array::parse_descr("<U7")));
+    CHECK(dtypes_compatible(parse_dtype_name("float32"), parse_descr("<f4")));
+    CHECK(dtypes_compatible(parse_dtype_name("torch.int64"), parse_descr("<i8")));
+    CHECK(dtypes_compatible(parse_dtype_name(">f8"), parse_descr(">f8")));
+    CHECK(dtypes_compatible(parse_dtype_name("bool"), parse_descr("|b1")));
+    CHECK(dtypes_compatible(parse_dtype_name("int8"), parse_descr("|i1")));
+    CHECK(dtypes_compatible(parse_dtype_name("|S4"), parse_descr("|S4")));
+    CHECK(dtypes_compatible(parse_dtype_name("<U7"), parse_descr("<U7")));
     // 1-byte types ignore order, even when built by hand with a different one
-    CHECK(array::dtypes_compatible(array::Dtype{array::DtypeKind::signed_int, 1, array::ByteOrder::little},
-                                   array::parse_descr("|i1")));
-    CHECK(array::dtypes_compatible(array::Dtype{array::DtypeKind::floating, 4, array::ByteOrder::none},
-                                   array::parse_descr("<f4")));
+    CHECK(dtypes_compatible(Dtype{DtypeKind::signed_int, 1, ByteOrder::little}, parse_descr("|i1")));
+    CHECK(dtypes_compatible(Dtype{DtypeKind::floating, 4, ByteOrder::none}, parse_descr("<f4")));
 
-    CHECK_FALSE(array::dtypes_compatible(array::parse_dtype_name("float64"), array::parse_descr(">f8")));
-    CHECK_FALSE(array::dtypes_compatible(array::parse_dtype_name("float32"), array::parse_descr("<f8")));
-    CHECK_FALSE(array::dtypes_compatible(array::parse_dtype_name("int32"), array::parse_descr("<u4")));
-    CHECK_FALSE(array::dtypes_compatible(array::parse_dtype_name("int64"), array::parse_descr("<f8")));
-    CHECK_FALSE(array::dtypes_compatible(array::parse_dtype_name("complex64"), array::parse_descr("<f8")));
-    CHECK_FALSE(array::dtypes_compatible(array::parse_dtype_name("<U7"), array::parse_descr(">U7")));
-    CHECK_FALSE(array::dtypes_compatible(array::parse_dtype_name("<U7"), array::parse_descr("<U6")));
-    CHECK_FALSE(array::dtypes_compatible(array::parse_dtype_name("|S4"), array::parse_descr("<U1")));
+    CHECK_FALSE(dtypes_compatible(parse_dtype_name("float64"), parse_descr(">f8")));
+    CHECK_FALSE(dtypes_compatible(parse_dtype_name("float32"), parse_descr("<f8")));
+    CHECK_FALSE(dtypes_compatible(parse_dtype_name("int32"), parse_descr("<u4")));
+    CHECK_FALSE(dtypes_compatible(parse_dtype_name("int64"), parse_descr("<f8")));
+    CHECK_FALSE(dtypes_compatible(parse_dtype_name("complex64"), parse_descr("<f8")));
+    CHECK_FALSE(dtypes_compatible(parse_dtype_name("<U7"), parse_descr(">U7")));
+    CHECK_FALSE(dtypes_compatible(parse_dtype_name("<U7"), parse_descr("<U6")));
+    CHECK_FALSE(dtypes_compatible(parse_dtype_name("|S4"), parse_descr("<U1")));
   }
 
   TEST_CASE("numpy_dtype_name: one spelling whichever library stored the array") {
-    CHECK(array::numpy_dtype_name("torch.float32") == "float32");
-    CHECK(array::numpy_dtype_name("float32") == "float32");
-    CHECK(array::numpy_dtype_name("torch.long") == "int64");
-    CHECK(array::numpy_dtype_name("torch.bool") == "bool");
-    CHECK(array::numpy_dtype_name("<f8") == "float64");
-    CHECK(array::numpy_dtype_name(">f8") == ">f8");                  // byte order kept, as numpy prints it
-    CHECK(array::numpy_dtype_name("torch.bfloat16") == "bfloat16");  // no numpy type: the name alone
-    CHECK(array::numpy_dtype_name("object") == "object");
-    CHECK(array::numpy_dtype_name("") == "");
+    CHECK(zanj::array::numpy_dtype_name("torch.float32") == "float32");
+    CHECK(zanj::array::numpy_dtype_name("float32") == "float32");
+    CHECK(zanj::array::numpy_dtype_name("torch.long") == "int64");
+    CHECK(zanj::array::numpy_dtype_name("torch.bool") == "bool");
+    CHECK(zanj::array::numpy_dtype_name("<f8") == "float64");
+    CHECK(zanj::array::numpy_dtype_name(">f8") == ">f8");                  // byte order kept, as numpy prints it
+    CHECK(zanj::array::numpy_dtype_name("torch.bfloat16") == "bfloat16");  // no numpy type: the name alone
+    CHECK(zanj::array::numpy_dtype_name("object") == "object");
+    CHECK(zanj::array::numpy_dtype_name("") == "");
   }
 }

@@ -230,13 +230,13 @@ TEST_SUITE("npy") {
     using zanj::array::make_npy_header;
     using zanj::array::parse_descr;
     SUBCASE("matches numpy's bytes exactly") {
-      CHECK(array::make_npy_header(array::parse_descr("<f4"), false, {32, 16}) == real_big_array);
-      CHECK(array::make_npy_header(array::parse_descr("<f4"), true, {20, 15}) == real_f4_fortran);
-      CHECK(array::make_npy_header(array::parse_descr("<c16"), false, {300}) == real_c16);
-      CHECK(array::make_npy_header(array::parse_descr("<f8"), false, {4, 8, 10}) == real_f8_3d);
+      CHECK(make_npy_header(parse_descr("<f4"), false, {32, 16}) == real_big_array);
+      CHECK(make_npy_header(parse_descr("<f4"), true, {20, 15}) == real_f4_fortran);
+      CHECK(make_npy_header(parse_descr("<c16"), false, {300}) == real_c16);
+      CHECK(make_npy_header(parse_descr("<f8"), false, {4, 8, 10}) == real_f8_3d);
     }
     SUBCASE("0-d has no growth spaces") {
-      std::string h = array::make_npy_header(array::parse_descr("<f8"), false, {});
+      std::string h = make_npy_header(parse_descr("<f8"), false, {});
       CHECK(h ==
             "\x93NUMPY\x01\x00v\x00"s + "{'descr': '<f8', 'fortran_order': False, 'shape': (), }" + spaces(62) + "\n");
     }
@@ -246,11 +246,11 @@ TEST_SUITE("npy") {
              {Shape{}, Shape{5}, Shape{3, 4}, Shape{0, 18446744073709551615u}, Shape{1, 2, 3, 4, 5, 6, 7, 8}}) {
           for (bool fortran : {false, true}) {
             CAPTURE(descr);
-            std::string bytes = array::make_npy_header(array::parse_descr(descr), fortran, shape);
+            std::string bytes = make_npy_header(parse_descr(descr), fortran, shape);
             auto h = zanj::array::parse_npy_header(bytes);
             CHECK(h.data_offset == bytes.size());
             CHECK(h.data_offset % 64 == 0);
-            CHECK(h.dtype == array::parse_descr(descr));
+            CHECK(h.dtype == parse_descr(descr));
             CHECK(h.fortran_order == fortran);
             CHECK(h.shape == shape);
           }
@@ -260,7 +260,7 @@ TEST_SUITE("npy") {
     SUBCASE("switches to version 2.0 when the dict outgrows 65535 bytes") {
       Shape many(4000, 18446744073709551615u);
       many.push_back(0);
-      std::string bytes = array::make_npy_header(array::parse_descr("<f4"), false, many);
+      std::string bytes = make_npy_header(parse_descr("<f4"), false, many);
       CHECK(bytes[6] == 2);
       CHECK(bytes.size() % 64 == 0);
       CHECK(zanj::array::npy_header_size(bytes, zanj::NpyLimits{1 << 20}) == bytes.size());

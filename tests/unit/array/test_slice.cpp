@@ -4,7 +4,6 @@
 #include "zanj/array.hpp"
 
 using namespace zanj;
-using namespace zanj::array;
 
 namespace {
 using Indices = std::vector<std::uint64_t>;

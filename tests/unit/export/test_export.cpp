@@ -9,7 +9,6 @@
 #include "zanj_fixture.hpp"
 
 using namespace zanj;
-using namespace zanj::exporter;
 using zanj::test::TempDir;
 namespace fs = std::filesystem;
 

@@ -6,7 +6,6 @@
 #include "zanj/format.hpp"
 
 using namespace zanj;
-using namespace zanj::format;
 
 TEST_SUITE("output_buffer") {
   TEST_CASE("buffers until full, passes large blocks straight through") {

@@ -11,7 +11,6 @@
 #include "object/tree_json.hpp"
 
 using namespace zanj;
-using namespace zanj::format;
 using namespace zanj::test;
 
 namespace {

@@ -8,7 +8,6 @@
 #include "object/tree_json.hpp"
 
 using namespace zanj;
-using namespace zanj::format;
 using namespace zanj::test;
 
 namespace {

@@ -4,7 +4,6 @@
 #include "zanj/hash.hpp"
 
 using namespace zanj;
-using namespace zanj::hash;
 
 TEST_SUITE("hash compare") {
   const std::vector<NodeDigest> pinned{

@@ -17,7 +17,7 @@ using zanj::test::exit_of;
 using zanj::test::TempDir;
 
 TEST_CASE("MemorySource reads exactly and refuses reads past the end") {
-  const io::MemorySource src("hello world");
+  const MemorySource src("hello world");
   CHECK(src.size() == 11);
   std::string buf(5, '\0');
   src.read_at(6, buf.data(), 5);
@@ -29,14 +29,14 @@ TEST_CASE("MemorySource reads exactly and refuses reads past the end") {
 }
 
 TEST_CASE("MemorySource read_some returns what is there") {
-  const io::MemorySource src("abcdef");
+  const MemorySource src("abcdef");
   char buf[8] = {};
   CHECK(src.read_some(4, buf, 8) == 2);
   CHECK(std::string(buf, 2) == "ef");
   CHECK(src.read_some(6, buf, 8) == 0);
   CHECK(src.read_some(100, buf, 8) == 0);
   CHECK(src.read_some(std::numeric_limits<std::uint64_t>::max(), buf, 8) == 0);
-  const io::MemorySource empty("");
+  const MemorySource empty("");
   CHECK(empty.size() == 0);
   CHECK(empty.read_some(0, buf, 1) == 0);
 }
@@ -46,7 +46,7 @@ TEST_CASE("FileSource reads a regular file") {
   for (int i = 0; i < 100000; ++i) content.push_back(static_cast<char>(i * 7));
   const TempDir tmp;
   zanj::test::write_file(tmp / "file.bin", content);
-  const io::FileSource src(tmp / "file.bin");
+  const FileSource src(tmp / "file.bin");
   CHECK(src.size() == content.size());
   std::string buf(1000, '\0');
   src.read_at(50000, buf.data(), buf.size());
@@ -59,10 +59,10 @@ TEST_CASE("FileSource reads a regular file") {
 
 TEST_CASE("FileSource refuses missing paths and non-regular files with a usage error") {
   const std::string missing = "/nonexistent/zanj/file.zanj";
-  CHECK_THROWS_WITH_AS(io::FileSource{missing}, doctest::Contains((missing + ": ").c_str()), Error);
-  CHECK(exit_of([&] { io::FileSource{missing}; }) == Exit::usage);
+  CHECK_THROWS_WITH_AS(FileSource{missing}, doctest::Contains((missing + ": ").c_str()), Error);
+  CHECK(exit_of([&] { FileSource{missing}; }) == Exit::usage);
   const std::string dir = std::filesystem::temp_directory_path().string();
-  CHECK_THROWS_WITH_AS(io::FileSource{dir}, doctest::Contains("not a regular file"), Error);
-  CHECK(exit_of([&] { io::FileSource{dir}; }) == Exit::usage);
-  CHECK(exit_of([] { io::FileSource{"/dev/null"}; }) == Exit::usage);
+  CHECK_THROWS_WITH_AS(FileSource{dir}, doctest::Contains("not a regular file"), Error);
+  CHECK(exit_of([&] { FileSource{dir}; }) == Exit::usage);
+  CHECK(exit_of([] { FileSource{"/dev/null"}; }) == Exit::usage);
 }

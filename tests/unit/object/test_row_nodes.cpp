@@ -5,7 +5,6 @@
 #include "zanj/summary.hpp"
 
 using namespace zanj;
-using namespace zanj::object;
 using namespace zanj::test;
 
 namespace {

@@ -87,7 +87,7 @@ TEST_CASE("documents loaded together share one budget: the meta, a second archiv
   const auto each_row = [](const ZanjFile& file) {
     const ZipEntry* rows = file.archive().find("table.jsonl");
     REQUIRE(rows);
-    array::for_each_jsonl_value(file.archive(), *rows, [](std::uint64_t, const Json&) { return true; });
+    zanj::array::for_each_jsonl_value(file.archive(), *rows, [](std::uint64_t, const Json&) { return true; });
   };
   CHECK_THROWS_WITH_AS(each_row(bounded), doctest::Contains("exceeds the limit of 1"), Error);
   options.limits.max_json_values = full.json_values() + 1000;
@@ -110,7 +110,7 @@ std::string big_json(std::size_t n, const std::string& tail = "") {
 
 TEST_CASE("large object and meta (parsed side by side on two CPUs) read as one at a time would") {
   const std::string root = big_json(100000), meta = big_json(110000);
-  const ZanjFile z = test::make_zanj(root, {}, meta);
+  const zanj::ZanjFile z = zanj::test::make_zanj(root, {}, meta);
   CHECK(z.problems().empty());
   CHECK(z.root().size() == 100000);
   REQUIRE(static_cast<bool>(z.meta()));
@@ -121,9 +121,10 @@ TEST_CASE("large object and meta (parsed side by side on two CPUs) read as one a
   CHECK(z.json_bytes() == root.size() + meta.size());
 
   // A broken large meta is a problem, as a small one is; a broken large object is the error.
-  const ZanjFile broken = test::make_zanj(root, {}, big_json(110000, ", nope"));
+  const zanj::ZanjFile broken = zanj::test::make_zanj(root, {}, big_json(110000, ", nope"));
   CHECK_FALSE(static_cast<bool>(broken.meta()));
   REQUIRE(broken.problems().size() == 1);
   CHECK(broken.problems()[0].find("invalid JSON") != std::string::npos);
-  CHECK_THROWS_WITH_AS(test::make_zanj(big_json(100000, ", nope"), {}, meta), doctest::Contains("invalid JSON"), Error);
+  CHECK_THROWS_WITH_AS(zanj::test::make_zanj(big_json(100000, ", nope"), {}, meta), doctest::Contains("invalid JSON"),
+                       zanj::Error);
 }

@@ -8,7 +8,6 @@
 #include "zanj/pack.hpp"
 
 using namespace zanj;
-using namespace zanj::pack;
 using zanj::test::TempDir;
 
 TEST_SUITE("open_packed") {

@@ -22,7 +22,7 @@ struct FakeFile {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> fetched;  // offset, length
   std::vector<unsigned> times_fetched = std::vector<unsigned>(size, 0);
 
-  remote::BlockCache::Fetch fetch() {
+  BlockCache::Fetch fetch() {
     return [this](std::uint64_t offset, char* out, std::size_t n) {
       REQUIRE(offset + n <= size);
       for (std::size_t i = 0; i < n; ++i) out[i] = static_cast<char>((offset + i) % 251);
@@ -48,7 +48,7 @@ struct FakeFile {
   }
 };
 
-std::string read(remote::BlockCache& cache, std::uint64_t offset, std::size_t n) {
+std::string read(BlockCache& cache, std::uint64_t offset, std::size_t n) {
   std::string out(n, '\0');
   cache.read(offset, out.data(), n);
   return out;
@@ -58,7 +58,7 @@ std::string read(remote::BlockCache& cache, std::uint64_t offset, std::size_t n)
 
 TEST_CASE("a miss is fetched as one aligned range and then served from memory") {
   FakeFile file(100'000);
-  remote::BlockCache cache(file.size, file.fetch());
+  BlockCache cache(file.size, file.fetch());
   CHECK(file.correct(5000, read(cache, 5000, 100)));
   REQUIRE(file.fetched.size() == 1);
   CHECK(file.fetched[0] == std::pair<std::uint64_t, std::uint64_t>(4096, 4096));
@@ -68,7 +68,7 @@ TEST_CASE("a miss is fetched as one aligned range and then served from memory") 
 
 TEST_CASE("gaps between held pieces are filled without fetching a byte twice") {
   FakeFile file(1 << 20);
-  remote::BlockCache cache(file.size, file.fetch());
+  BlockCache cache(file.size, file.fetch());
   cache.insert(file.size - 16384, std::string(16384, '\0'));  // what the first request brought
   read(cache, 0, 10);
   read(cache, 20000, 10);
@@ -81,10 +81,10 @@ TEST_CASE("gaps between held pieces are filled without fetching a byte twice") {
 
 TEST_CASE("a sequential reader gets growing read-ahead, and memory stays bounded") {
   FakeFile file(64 << 20);
-  remote::BlockCache::Settings settings;
+  BlockCache::Settings settings;
   settings.max_held = 4 << 20;
   settings.max_read_ahead = 1 << 20;
-  remote::BlockCache cache(file.size, file.fetch(), settings);
+  BlockCache cache(file.size, file.fetch(), settings);
   for (std::uint64_t at = 0; at < file.size; at += 65536) {
     CHECK(file.correct(at, read(cache, at, 65536)));
     CHECK(cache.held() <= settings.max_held + settings.max_read_ahead);
@@ -96,7 +96,7 @@ TEST_CASE("a sequential reader gets growing read-ahead, and memory stays bounded
 
 TEST_CASE("will_need fetches a range in one request") {
   FakeFile file(1 << 20);
-  remote::BlockCache cache(file.size, file.fetch());
+  BlockCache cache(file.size, file.fetch());
   cache.will_need(1000, 50'000);
   CHECK(file.fetched.size() == 1);
   CHECK(file.correct(30'000, read(cache, 30'000, 20'000)));
@@ -107,7 +107,7 @@ TEST_CASE("will_need fetches a range in one request") {
 
 TEST_CASE("reads from several threads see the right bytes and share fetches") {
   FakeFile file(8 << 20);
-  remote::BlockCache cache(file.size, file.fetch());
+  BlockCache cache(file.size, file.fetch());
   std::atomic<bool> wrong{false};
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t)
@@ -125,7 +125,7 @@ TEST_CASE("reads from several threads see the right bytes and share fetches") {
 
 TEST_CASE("a failed fetch reaches the reader and leaves nothing behind") {
   bool fail = true;
-  remote::BlockCache cache(100'000, [&](std::uint64_t, char* out, std::size_t n) {
+  BlockCache cache(100'000, [&](std::uint64_t, char* out, std::size_t n) {
     if (fail) throw std::runtime_error("reset");
     std::memset(out, 'x', n);
   });
@@ -138,11 +138,11 @@ TEST_CASE("a failed fetch reaches the reader and leaves nothing behind") {
 
 TEST_CASE("read-ahead stops at bytes fetched before, held or not") {
   FakeFile file(4 << 20);
-  remote::BlockCache::Settings settings;
+  BlockCache::Settings settings;
   settings.stream_after = 16 << 10;
   settings.max_read_ahead = 64 << 10;
   settings.max_held = 128 << 10;
-  remote::BlockCache cache(file.size, file.fetch(), settings);
+  BlockCache cache(file.size, file.fetch(), settings);
   read(cache, 200 << 10, 16 << 10);  // another reader was there first
   for (std::uint64_t at = 0; at < (400 << 10); at += 8 << 10) CHECK(file.correct(at, read(cache, at, 8 << 10)));
   CHECK(file.most_fetched() == 1);

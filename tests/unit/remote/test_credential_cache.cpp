@@ -20,13 +20,12 @@ namespace cache_test {
 /// A provider whose credentials name how many times the source was resolved.
 struct CountingResolve {
   std::atomic<int> calls{0};
-  remote::SharedCredentials operator()() {
+  SharedCredentials operator()() {
     const int n = ++calls;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));  // callers meanwhile wait
-    remote::RequestCredentials credentials;
+    RequestCredentials credentials;
     credentials.source = "resolution " + std::to_string(n);
-    return remote::SharedCredentials{std::make_shared<remote::CredentialProvider>(credentials, nullptr, "s3://b/k"),
-                                     "eu-west-3"};
+    return SharedCredentials{std::make_shared<CredentialProvider>(credentials, nullptr, "s3://b/k"), "eu-west-3"};
   }
 };
 
@@ -35,7 +34,7 @@ struct CountingResolve {
 TEST_CASE("a credential cache resolves each kind once, for every thread") {
   const auto cache = zanj::make_credential_cache();
   cache_test::CountingResolve resolve;
-  std::vector<std::shared_ptr<remote::CredentialProvider>> got(8);
+  std::vector<std::shared_ptr<CredentialProvider>> got(8);
   std::vector<std::thread> threads;
   for (std::size_t i = 0; i < got.size(); ++i)
     threads.emplace_back([&, i] { got[i] = cache->get("s3", [&] { return resolve(); }).provider; });

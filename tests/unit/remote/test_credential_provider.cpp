@@ -20,11 +20,11 @@ namespace provider_test {
 
 /// A clock the test moves by hand, read by the provider from any thread.
 struct TestClock {
-  std::atomic<remote::CredentialTime::rep> ticks{
-      remote::CredentialTime(std::chrono::sys_days(std::chrono::year(2026) / 11 / 27)).time_since_epoch().count()};
-  remote::CredentialTime now() const { return remote::CredentialTime(remote::CredentialTime::duration(ticks.load())); }
+  std::atomic<CredentialTime::rep> ticks{
+      CredentialTime(std::chrono::sys_days(std::chrono::year(2026) / 11 / 27)).time_since_epoch().count()};
+  CredentialTime now() const { return CredentialTime(CredentialTime::duration(ticks.load())); }
   void advance(std::chrono::milliseconds by) {
-    ticks += std::chrono::duration_cast<remote::CredentialTime::duration>(by).count();
+    ticks += std::chrono::duration_cast<CredentialTime::duration>(by).count();
   }
   zanj::remote::CredentialClock function() {
     return [this] { return now(); };
@@ -38,10 +38,10 @@ struct CountingSource {
   std::atomic<int> calls{0};
   std::chrono::milliseconds delay{0};  // how long each answer takes (concurrent callers wait)
 
-  remote::RequestCredentials next() {
+  RequestCredentials next() {
     const int n = calls++;
     if (delay.count() > 0) std::this_thread::sleep_for(delay);
-    remote::RequestCredentials c;
+    RequestCredentials c;
     c.headers = {"Authorization: Bearer token-" + std::to_string(n)};
     c.expires = clock.now() + lifetime;
     c.temporary = true;
@@ -50,7 +50,7 @@ struct CountingSource {
   }
 };
 
-std::string token(const std::shared_ptr<const remote::RequestCredentials>& c) { return c->headers.at(0); }
+std::string token(const std::shared_ptr<const RequestCredentials>& c) { return c->headers.at(0); }
 
 // (the tests too are in provider_test: these files are compiled in batches, a unity build)
 
@@ -58,7 +58,7 @@ TEST_CASE("fresh credentials are reused; near their expiry they are refreshed fr
   TestClock clock;
   CountingSource source{clock, 1h};
   std::vector<std::string> log;
-  remote::CredentialProvider provider(
+  CredentialProvider provider(
       source.next(), [&] { return source.next(); }, "s3://b/k", [&](const std::string& line) { log.push_back(line); },
       clock.function());
   CHECK(token(provider.current()) == "Authorization: Bearer token-0");
@@ -79,13 +79,12 @@ TEST_CASE("fresh credentials are reused; near their expiry they are refreshed fr
 }
 
 TEST_CASE("short-lived credentials are refreshed at three quarters of their lifetime") {
-  CHECK(zanj::remote::refresh_margin(remote::CredentialTime{}, remote::CredentialTime{} + 1h) == 5min);
-  CHECK(zanj::remote::refresh_margin(remote::CredentialTime{}, remote::CredentialTime{} + 8s) == 2s);
-  CHECK(zanj::remote::refresh_margin(remote::CredentialTime{} + 1s, remote::CredentialTime{}) ==
-        0s);  // already expired: no margin
+  CHECK(zanj::remote::refresh_margin(CredentialTime{}, CredentialTime{} + 1h) == 5min);
+  CHECK(zanj::remote::refresh_margin(CredentialTime{}, CredentialTime{} + 8s) == 2s);
+  CHECK(zanj::remote::refresh_margin(CredentialTime{} + 1s, CredentialTime{}) == 0s);  // already expired: no margin
   TestClock clock;
   CountingSource source{clock, 8s};
-  remote::CredentialProvider provider(
+  CredentialProvider provider(
       source.next(), [&] { return source.next(); }, "gs://b/o", {}, clock.function());
   clock.advance(5900ms);
   CHECK(token(provider.current()) == "Authorization: Bearer token-0");
@@ -96,10 +95,10 @@ TEST_CASE("short-lived credentials are refreshed at three quarters of their life
 TEST_CASE("credentials that do not expire, or a source that cannot refresh, are never asked for again") {
   TestClock clock;
   int calls = 0;
-  remote::RequestCredentials keys;
+  RequestCredentials keys;
   keys.sigv4 = "aws:amz:us-east-1:s3";
   keys.source = "the environment (AWS_ACCESS_KEY_ID)";
-  remote::CredentialProvider forever(
+  CredentialProvider forever(
       keys, [&] { return ++calls, keys; }, "s3://b/k", {}, clock.function());
   clock.advance(std::chrono::hours(24 * 365));
   CHECK(forever.current()->sigv4 == "aws:amz:us-east-1:s3");
@@ -111,7 +110,7 @@ TEST_CASE("concurrent callers near expiry refresh once and all get the new crede
   TestClock clock;
   CountingSource source{clock, 1h};
   source.delay = 50ms;  // the refresh takes a while: the other threads arrive during it
-  remote::CredentialProvider provider(
+  CredentialProvider provider(
       source.next(), [&] { return source.next(); }, "s3://b/k", {}, clock.function());
   clock.advance(58min);
   std::vector<std::thread> threads;
@@ -125,7 +124,7 @@ TEST_CASE("concurrent callers near expiry refresh once and all get the new crede
 TEST_CASE("a rejection forces one refresh; a second thread rejected with the same credentials gets the new ones") {
   TestClock clock;
   CountingSource source{clock, 1h};
-  remote::CredentialProvider provider(
+  CredentialProvider provider(
       source.next(), [&] { return source.next(); }, "s3://b/k", {}, clock.function());
   const auto rejected = provider.current();
   const auto fresh = provider.after_rejection(rejected, "HTTP 403 Forbidden");
@@ -140,7 +139,7 @@ TEST_CASE("a failed refresh keeps credentials that still hold, and is an error o
   CountingSource source{clock, 1h};
   bool down = true;
   std::vector<std::string> log;
-  remote::CredentialProvider provider(
+  CredentialProvider provider(
       source.next(),
       [&] {
         if (down) throw zanj::Error("IMDS did not answer", zanj::Exit::usage);
@@ -171,7 +170,7 @@ TEST_CASE("rejections: 401, 403, and S3's ExpiredToken in a 400") {
 
 TEST_CASE("expiry times: AWS's ISO 8601 Expiration") {
   using std::chrono::sys_days;
-  const remote::CredentialTime base = sys_days(std::chrono::year(2026) / 11 / 27);
+  const CredentialTime base = sys_days(std::chrono::year(2026) / 11 / 27);
   CHECK(zanj::remote::parse_utc_time("2026-11-27T10:35:00Z") == base + 10h + 35min);
   CHECK(zanj::remote::parse_utc_time("2026-11-27T10:35:00.250Z") == base + 10h + 35min + 250ms);
   CHECK(zanj::remote::parse_utc_time("2026-11-27T10:35:00+00:00") == base + 10h + 35min);
@@ -184,7 +183,7 @@ TEST_CASE("expiry times: AWS's ISO 8601 Expiration") {
 }
 
 TEST_CASE("expiry from each source's answer: STS's XML, container and IMDS JSON, OAuth and metadata JSON") {
-  const remote::CredentialTime expected = std::chrono::sys_days(std::chrono::year(2026) / 11 / 27) + 11h;
+  const CredentialTime expected = std::chrono::sys_days(std::chrono::year(2026) / 11 / 27) + 11h;
   const auto sts = zanj::remote::aws_sts_answer(
       "<AssumeRoleWithWebIdentityResponse><AssumeRoleWithWebIdentityResult><Credentials>"
       "<AccessKeyId>AKID</AccessKeyId><SecretAccessKey>SECRET</SecretAccessKey><SessionToken>TOKEN</SessionToken>"

@@ -27,11 +27,11 @@ void write(const std::string& path, const std::string& text) { std::ofstream(pat
 TEST_CASE("the environment's keys come first, with the session token") {
   zanj::test::TempDir tmp;
   write(tmp / "credentials", "[default]\naws_access_key_id = FILEKEY\naws_secret_access_key = FILESECRET\n");
-  const auto c = remote::aws_credentials(offline_table({{"AWS_ACCESS_KEY_ID", "AKID"},
-                                                        {"AWS_SECRET_ACCESS_KEY", "SECRET"},
-                                                        {"AWS_SESSION_TOKEN", "TOKEN"},
-                                                        {"AWS_SHARED_CREDENTIALS_FILE", tmp / "credentials"}}),
-                                         {});
+  const auto c = aws_credentials(offline_table({{"AWS_ACCESS_KEY_ID", "AKID"},
+                                                {"AWS_SECRET_ACCESS_KEY", "SECRET"},
+                                                {"AWS_SESSION_TOKEN", "TOKEN"},
+                                                {"AWS_SHARED_CREDENTIALS_FILE", tmp / "credentials"}}),
+                                 {});
   CHECK(c.access_key_id == "AKID");
   CHECK(c.secret_access_key == "SECRET");
   CHECK(c.session_token == "TOKEN");
@@ -46,13 +46,13 @@ TEST_CASE("the shared files: the profile's keys, the config's region, comments a
   write(tmp / "config", "[default]\nregion = us-west-2\n[profile work]\nregion = eu-central-1\n");
   const std::map<std::string, std::string> files{{"AWS_SHARED_CREDENTIALS_FILE", tmp / "credentials"},
                                                  {"AWS_CONFIG_FILE", tmp / "config"}};
-  const auto d = remote::aws_credentials(offline_table(files), {});
+  const auto d = aws_credentials(offline_table(files), {});
   CHECK(d.access_key_id == "D");
   CHECK(d.region == "us-west-2");
   CHECK(d.source == "profile default of the shared files");
   auto with_profile = files;
   with_profile.emplace("AWS_PROFILE", "work");
-  const auto w = remote::aws_credentials(offline_table(with_profile), {});
+  const auto w = aws_credentials(offline_table(with_profile), {});
   CHECK(w.access_key_id == "W");
   CHECK(w.secret_access_key == "WS");
   CHECK(w.session_token == "WT");
@@ -60,7 +60,7 @@ TEST_CASE("the shared files: the profile's keys, the config's region, comments a
   // Found under HOME as ~/.aws/credentials.
   std::filesystem::create_directories(tmp / "home/.aws");
   std::filesystem::copy_file(tmp / "credentials", tmp / "home/.aws/credentials");
-  CHECK(remote::aws_credentials(offline_table({{"HOME", tmp / "home"}}), {}).access_key_id == "D");
+  CHECK(aws_credentials(offline_table({{"HOME", tmp / "home"}}), {}).access_key_id == "D");
 }
 
 TEST_CASE("a named profile that is missing, or one zanj cannot use, is an error; none at all is anonymous") {
@@ -71,13 +71,12 @@ TEST_CASE("a named profile that is missing, or one zanj cannot use, is an error;
                                                  {"AWS_CONFIG_FILE", tmp / "config"}};
   auto missing = files;
   missing.emplace("AWS_PROFILE", "nobody");
-  CHECK_THROWS_WITH_AS(remote::aws_credentials(offline_table(missing), {}), doctest::Contains("no such profile"),
-                       zanj::Error);
+  CHECK_THROWS_WITH_AS(aws_credentials(offline_table(missing), {}), doctest::Contains("no such profile"), zanj::Error);
   auto sso = files;
   sso.emplace("AWS_PROFILE", "sso");
-  CHECK_THROWS_WITH_AS(remote::aws_credentials(offline_table(sso), {}),
-                       doctest::Contains("sso_session is not supported"), zanj::Error);
-  const auto none = remote::aws_credentials(
+  CHECK_THROWS_WITH_AS(aws_credentials(offline_table(sso), {}), doctest::Contains("sso_session is not supported"),
+                       zanj::Error);
+  const auto none = aws_credentials(
       offline_table({{"AWS_SHARED_CREDENTIALS_FILE", tmp / "nowhere"}, {"AWS_CONFIG_FILE", tmp / "nowhere"}}), {});
   CHECK(none.access_key_id.empty());
   CHECK(none.source == "anonymous");

@@ -5,7 +5,6 @@
 #include "zanj/summary.hpp"
 
 using namespace zanj;
-using namespace zanj::report;
 
 namespace {
 ZanjFile with_values(const std::string& values) {

@@ -7,9 +7,9 @@ using namespace zanj::report;
 TEST_SUITE("page_frame") {
   TEST_CASE("a whole document: escaped title, dark mode, no URL but the SVG namespace") {
     std::string page;
-    report::open_page(page, "<t>", "<h>");
-    report::tree_search_box(page);
-    report::close_page(page);
+    zanj::report::open_page(page, "<t>", "<h>");
+    zanj::report::tree_search_box(page);
+    zanj::report::close_page(page);
     CHECK(page.starts_with("<!DOCTYPE html>"));
     CHECK(page.find("<title>&lt;t&gt;</title>") != std::string::npos);
     CHECK(page.find("<h1>&lt;h&gt;</h1>") != std::string::npos);

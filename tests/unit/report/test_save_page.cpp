@@ -10,7 +10,6 @@
 #include "zanj/summary.hpp"
 
 using namespace zanj;
-using namespace zanj::report;
 
 TEST_SUITE("save_page") {
   TEST_CASE("written whole, replacing an older page; no temporary file left") {

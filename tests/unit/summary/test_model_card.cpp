@@ -5,7 +5,6 @@
 #include "zanj_builder.hpp"
 
 using namespace zanj;
-using namespace zanj::summary;
 using test::make_zanj;
 
 namespace {

@@ -9,7 +9,6 @@
 #include "zanj/array.hpp"
 
 using namespace zanj;
-using namespace zanj::summary;
 using test::corpus;
 
 TEST_SUITE("summary") {

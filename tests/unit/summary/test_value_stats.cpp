@@ -4,7 +4,6 @@
 #include "zanj/summary.hpp"
 
 using namespace zanj;
-using namespace zanj::summary;
 using namespace zanj::test;
 
 namespace {

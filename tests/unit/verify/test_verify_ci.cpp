@@ -5,7 +5,6 @@
 #include "zanj/verify.hpp"
 
 using namespace zanj;
-using namespace zanj::verify;
 
 namespace {
 
