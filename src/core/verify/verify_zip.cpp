@@ -29,11 +29,11 @@ std::string describe_type(const ZipEntry& e) {
 /// would read another member than the directory says, so such an entry is not inflated (and
 /// Archive::read refuses it too).
 bool compare_local(const ZipEntry& e, const zip::LocalHeader& h, VerifyReport& report) {
-  std::vector<std::string> differ;
+  std::string differ;  // the fields that disagree, joined by ", "
   bool readable = true;
   const auto check = [&](bool same, const char* what, bool decides_reading) {
     if (same) return;
-    differ.emplace_back(what);
+    differ += differ.empty() ? what : std::string(", ") + what;
     readable = readable && !decides_reading;
   };
   // With a data descriptor the local CRC-32 and sizes may be zero (written before the data).
@@ -51,11 +51,8 @@ bool compare_local(const ZipEntry& e, const zip::LocalHeader& h, VerifyReport& r
   check(same(h.uncompressed_size, e.uncompressed_size) &&
             same(h.zip64_uncompressed_size.value_or(e.uncompressed_size), e.uncompressed_size),
         "uncompressed size", true);
-  if (!differ.empty()) {
-    std::string what;
-    for (const auto& d : differ) what += (what.empty() ? "" : ", ") + d;
-    add_problem(report, Code::cd_local_mismatch, e.name, "", "central directory and local header disagree: " + what);
-  }
+  if (!differ.empty())
+    add_problem(report, Code::cd_local_mismatch, e.name, "", "central directory and local header disagree: " + differ);
   return readable;
 }
 

@@ -136,7 +136,7 @@ std::string mixed_data(std::mt19937& rng, std::size_t max_size = 60000) {
         break;
       default:  // a few symbols with skewed frequencies: short and long codes
         for (std::size_t i = 0; i < n; ++i) {
-          const unsigned r = rng();
+          const auto r = static_cast<unsigned>(rng());
           s += static_cast<char>(r % 2 ? 'a' : r % 4 ? 'b' : static_cast<char>(r >> 8));
         }
         break;
