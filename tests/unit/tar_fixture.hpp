@@ -1,13 +1,16 @@
 #pragma once
 // Tars for the pack tests, written through export's ArchiveWriter (libarchive): pax format,
-// compressed by `filter` ("" for none, "gzip", ...), the files in the order given.
+// compressed by `filter` ("" for none, "gzip", ...), the files in the order given; and the bytes
+// a reader of their members streams, gathered.
 #include <fcntl.h>
 
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "export/archive_writer.hpp"
+#include "zanj/archive.hpp"
 #include "zanj/safe_files.hpp"
 
 namespace zanj::test {
@@ -23,6 +26,16 @@ inline void write_tar(const std::string& path, const std::vector<std::pair<std::
     w.end();
   }
   w.close();
+}
+
+/// Everything `read` streams into the sink it is given, in one string.
+inline std::string collect_chunks(const std::function<void(const ChunkSink&)>& read) {
+  std::string out;
+  read([&](std::string_view chunk) {
+    out += chunk;
+    return true;
+  });
+  return out;
 }
 
 }  // namespace zanj::test

@@ -30,12 +30,8 @@ void write_gzip_tar(const std::string& path, const std::vector<std::pair<std::st
 /// Member `name` of `tree`'s archive, as writing reads it.
 std::string read_member(PackTree& tree, const std::string& name) {
   const MemberSource source = tree.source(name);
-  std::string out;
-  std::get<SequentialMemberSource>(source).archive->read(name, [&](std::string_view chunk) {
-    out += chunk;
-    return true;
-  });
-  return out;
+  return test::collect_chunks(
+      [&](const ChunkSink& sink) { std::get<SequentialMemberSource>(source).archive->read(name, sink); });
 }
 
 }  // namespace

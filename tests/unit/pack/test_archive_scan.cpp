@@ -17,19 +17,6 @@ using namespace zanj::pack;
 using namespace zanj::pack::archive_scan;
 using zanj::test::TempDir;
 
-namespace {
-
-std::string collect_chunks(const std::function<void(const ChunkSink&)>& read) {
-  std::string out;
-  read([&](std::string_view chunk) {
-    out += chunk;
-    return true;
-  });
-  return out;
-}
-
-}  // namespace
-
 TEST_SUITE("archive_scan") {
   TEST_CASE("the walker hands out each entry, its name cleaned, its data on request") {
     TempDir tmp;
@@ -39,7 +26,7 @@ TEST_SUITE("archive_scan") {
     REQUIRE(e);
     CHECK(e->name == "a.npy");
     CHECK(e->size == std::optional<std::uint64_t>{3});
-    CHECK(collect_chunks([&](const ChunkSink& sink) { walker.read(sink); }) == "abc");
+    CHECK(test::collect_chunks([&](const ChunkSink& sink) { walker.read(sink); }) == "abc");
     e = walker.next();  // the data of one not read is skipped
     REQUIRE(e);
     CHECK(e->name == "b/c.jsonl");
@@ -70,9 +57,9 @@ TEST_SUITE("archive_scan") {
     });
     CHECK(spool.bytes() == 10);
     CHECK(spool.has("b"));
-    CHECK(collect_chunks([&](const ChunkSink& sink) { spool.read("b", sink); }) == "world");
+    CHECK(test::collect_chunks([&](const ChunkSink& sink) { spool.read("b", sink); }) == "world");
     CHECK_FALSE(spool.has("b"));
-    CHECK(collect_chunks([&](const ChunkSink& sink) { spool.read("a", sink); }) == "hello");
+    CHECK(test::collect_chunks([&](const ChunkSink& sink) { spool.read("a", sink); }) == "hello");
   }
 
   TEST_CASE("a scan learns .npy headers, line counts and the JSON text; a name twice is refused") {
