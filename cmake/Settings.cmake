@@ -37,6 +37,14 @@ add_library(zanj_executable_settings INTERFACE)
 target_link_options(zanj_executable_settings INTERFACE -Wl,-O1,--as-needed)
 if(NOT ZANJ_SANITIZE)
   target_link_options(zanj_executable_settings INTERFACE -static-libstdc++ -static-libgcc)
+else()
+  # Under the sanitizers the executable is linked at a fixed address (-no-pie). UBSan's source
+  # locations and ASan's global descriptors make a 22 MB .data with about 785,000 relative
+  # relocations, which a position-independent zanj applied on every start: 10,100 page faults
+  # and 68 ms for `zanj info` of a small archive, against 4,800 and 35 ms without them (perf
+  # stat). The end-to-end suite starts zanj for every case it checks: test_verify.py took 95 s
+  # instead of 141 s.
+  target_link_options(zanj_executable_settings INTERFACE -no-pie)
 endif()
 
 # ccache, when installed, makes rebuilds and the several build trees of scripts/test (normal,

@@ -1,7 +1,8 @@
 #pragma once
 // The whole program as CLI11 sees it: its description, its global options and its commands.
-// main parses with it; the manual's pages and the shell completions read the same model, so a
-// command or an option exists once, here and in its command's setup function.
+// run_command_line (command_line.hpp) parses with it; the manual's pages and the shell
+// completions read the same model, so a command or an option exists once, here and in its
+// command's setup function.
 #include <CLI/CLI.hpp>
 #include <span>
 #include <string_view>
