@@ -34,6 +34,28 @@ class HistogramAccumulator {
     if (!started_) return hold(v);
     place(v);
   }
+  /// `n` finite values in order, with their extremes (stats_accumulator.hpp): the same bins as
+  /// add() on each in turn. A run inside the range (every one, once the range fits the values)
+  /// is placed without the per-value test for widening, and its bins clamped by min and max
+  /// rather than by branches.
+  void add_finite(const double* v, std::size_t n, double lowest, double highest) {
+    min_ = std::min(min_, lowest);
+    max_ = std::max(max_, highest);
+    for (; n > 0 && !started_; ++v, --n) hold(*v);
+    if (n == 0) return;
+    if (lowest < fast_lo_ || highest >= fast_hi_) {
+      for (std::size_t i = 0; i < n; ++i) place(v[i]);
+      return;
+    }
+    const double lo = fast_lo_, scale = fast_scale_, top = fast_n_ - 1;
+    std::uint64_t* counts = counts_.data();
+    for (std::size_t i = 0; i < n; ++i) {
+      double at = (v[i] - lo) * scale;
+      at = at > 0 ? at : 0;  // as place(): at most 0 is bin 0, at or past the last bin is the last
+      at = at < top ? at : top;
+      ++counts[static_cast<std::int64_t>(at)];  // signed: one instruction, at is in [0, top]
+    }
+  }
   /// The bins so far: counts.size() bins over [lo, hi]; no bins when nothing was added.
   Histogram result() const;
 
