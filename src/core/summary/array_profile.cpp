@@ -38,18 +38,24 @@ void summary::ProfileBuilder::add_run(const char* data) {
   static_assert(sizeof(Bits) == sizeof(Real) && std::numeric_limits<Real>::is_iec559);
   constexpr Bits kExponent = static_cast<Bits>(sizeof(Real) == 4 ? 0x7f800000u : 0x7ff0000000000000u);
   constexpr Bits kTop = Bits{1} << (8 * sizeof(Bits) - 1), kLowestExponentBit = kExponent & (~kExponent + 1);
-  Bits raw[kRun];
-  std::memcpy(raw, data, sizeof raw);
+  // Read in place, a value at a time through memcpy (unaligned loads, no copy of the run).
+  const auto bits = [data](std::size_t i) {
+    Bits b;
+    std::memcpy(&b, data + i * sizeof b, sizeof b);
+    return b;
+  };
   // An exponent of all ones (NaN, infinity) carries into the top bit when its lowest bit is added.
   Bits nonfinite = 0;
-  for (std::size_t i = 0; i < kRun; ++i) nonfinite |= (raw[i] & kExponent) + kLowestExponentBit;
+  for (std::size_t i = 0; i < kRun; ++i) nonfinite |= (bits(i) & kExponent) + kLowestExponentBit;
   if ((nonfinite & kTop) != 0) return add_values<Real>(data, kRun);
-  Real reals[kRun];
-  std::memcpy(reals, data, sizeof reals);
   double values[kRun];
-  for (std::size_t i = 0; i < kRun; ++i) values[i] = reals[i];
+  for (std::size_t i = 0; i < kRun; ++i) {
+    Real value;
+    std::memcpy(&value, data + i * sizeof value, sizeof value);
+    values[i] = value;
+  }
   Bits zeros = 0;  // 0 and -0: no bit set but the sign
-  for (std::size_t i = 0; i < kRun; ++i) zeros += static_cast<Bits>((raw[i] & ~kTop) == 0);
+  for (std::size_t i = 0; i < kRun; ++i) zeros += static_cast<Bits>((bits(i) & ~kTop) == 0);
   zeros_ += zeros;
   // A float32 is never wide: its finite magnitudes lie in [1.4e-45, 3.5e38].
   bool wide = false;
@@ -58,7 +64,7 @@ void summary::ProfileBuilder::add_run(const char* data) {
   const Extremes e = extremes_of(values);
   stats_.add_finite_reals(values, kRun, e, wide);
   heatmap_.add_finite(values, kRun);
-  if (histogram_) histogram_->add_finite(values, kRun, e.min, e.max);
+  if (histogram_) histogram_->add_finite(values, e.min, e.max);
 }
 
 template <class Real>

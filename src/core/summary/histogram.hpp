@@ -24,6 +24,7 @@ namespace zanj::summary {
 class HistogramAccumulator {
  public:
   static constexpr std::size_t kSeedValues = 1024;
+  static constexpr std::size_t kMostPackedBins = 1u << 30;  // add_finite's bins fit an int32
   /// `bins` equal bins (at least 2, even).
   explicit HistogramAccumulator(std::size_t bins = 256);
   /// A finite value (callers count NaN and infinities themselves). Inline, and without long
@@ -34,27 +35,28 @@ class HistogramAccumulator {
     if (!started_) return hold(v);
     place(v);
   }
-  /// `n` finite values in order, with their extremes (stats_accumulator.hpp): the same bins as
-  /// add() on each in turn. A run inside the range (every one, once the range fits the values)
-  /// is placed without the per-value test for widening, and its bins clamped by min and max
-  /// rather than by branches.
-  void add_finite(const double* v, std::size_t n, double lowest, double highest) {
-    min_ = std::min(min_, lowest);
-    max_ = std::max(max_, highest);
-    for (; n > 0 && !started_; ++v, --n) hold(*v);
-    if (n == 0) return;
-    if (lowest < fast_lo_ || highest >= fast_hi_) {
-      for (std::size_t i = 0; i < n; ++i) place(v[i]);
+  /// N finite values in order, with their extremes (stats_accumulator.hpp): the same bins as
+  /// add() on each in turn. Once the range is fixed and holds the run's extremes (every run,
+  /// once the range fits the values), no value can widen it: the bins are worked out in one
+  /// packed loop, each clamped with selects as place() clamps it with branches, then counted.
+  template <std::size_t N>
+  void add_finite(const double (&v)[N], double lowest, double highest) {
+    if (!started_ || lowest < fast_lo_ || highest >= fast_hi_ || counts_.size() > kMostPackedBins) {
+      for (const double x : v) add(x);
       return;
     }
+    min_ = std::min(min_, lowest);
+    max_ = std::max(max_, highest);
     const double lo = fast_lo_, scale = fast_scale_, top = fast_n_ - 1;
-    std::uint64_t* counts = counts_.data();
-    for (std::size_t i = 0; i < n; ++i) {
+    std::int32_t bins[N];
+    for (std::size_t i = 0; i < N; ++i) {
       double at = (v[i] - lo) * scale;
-      at = at > 0 ? at : 0;  // as place(): at most 0 is bin 0, at or past the last bin is the last
+      at = at > 0 ? at : 0;  // at most 0 is bin 0, at or past the last bin is the last
       at = at < top ? at : top;
-      ++counts[static_cast<std::int64_t>(at)];  // signed: one instruction, at is in [0, top]
+      bins[i] = static_cast<std::int32_t>(at);
     }
+    std::uint64_t* counts = counts_.data();
+    for (const std::int32_t bin : bins) ++counts[bin];
   }
   /// The bins so far: counts.size() bins over [lo, hi]; no bins when nothing was added.
   Histogram result() const;
