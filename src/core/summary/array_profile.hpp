@@ -29,6 +29,11 @@ class ProfileBuilder {
  private:
   template <class Real>
   void add_reals(const char* data, std::size_t bytes);
+  static constexpr std::size_t kRun = 256;  // values add_run takes at once
+  template <class Real>
+  void add_run(const char* data);  // kRun of them
+  template <class Real>
+  void add_values(const char* data, std::size_t count);  // one at a time
 
   bool real_;
   array::DtypeKind kind_;

@@ -13,12 +13,28 @@ void summary::StatsAccumulator::flush() {
   held_ = 0;
   if (n == 0) return;
   // Neumaier's compensated sum, value by value in arrival order; once the sum overflows it
-  // stays infinite, as numpy's does.
+  // stays infinite, as numpy's does. A finite value added to an infinite sum leaves it
+  // infinite, so a sum still finite after the block was finite at every step: the block is
+  // summed without the per-value check (and with selects, not a branch, for the larger of the
+  // two terms), and summed again with it only when the sum overflowed in it.
   double sum = sum_, compensation = compensation_;  // in registers: block_ could alias the members
-  for (std::size_t i = 0; i < n; ++i) {
-    const double v = block_[i], t = sum + v;
-    if (std::isfinite(t)) compensation += std::fabs(sum) >= std::fabs(v) ? (sum - t) + v : (v - t) + sum;
-    sum = t;
+  if (std::isfinite(sum)) {
+    for (std::size_t i = 0; i < n; ++i) {
+      const double v = block_[i], t = sum + v;
+      const bool sum_larger = std::fabs(sum) >= std::fabs(v);
+      const double larger = sum_larger ? sum : v, smaller = sum_larger ? v : sum;
+      compensation += (larger - t) + smaller;
+      sum = t;
+    }
+  }
+  if (!std::isfinite(sum)) {
+    sum = sum_;
+    compensation = compensation_;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double v = block_[i], t = sum + v;
+      if (std::isfinite(t)) compensation += std::fabs(sum) >= std::fabs(v) ? (sum - t) + v : (v - t) + sum;
+      sum = t;
+    }
   }
   sum_ = sum;
   compensation_ = compensation;
@@ -35,25 +51,36 @@ void summary::StatsAccumulator::flush() {
   // value lies in [kSmallest, kLargest] or is 0, so nothing overflows, and the corrected
   // two-pass form (M2 = sum d^2 - (sum d)^2 / n, d about the first-pass mean) loses almost
   // nothing to cancellation.
-  double s[4] = {0, 0, 0, 0};
+  // (Partial sums in named locals: as arrays they were kept in memory.)
+  const double* x = block_;
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   std::size_t i = 0;
-  for (; i + 4 <= n; i += 4)
-    for (std::size_t k = 0; k < 4; ++k) s[k] += block_[i + k];
-  for (; i < n; ++i) s[0] += block_[i];
-  const double count = static_cast<double>(n), first = ((s[0] + s[1]) + (s[2] + s[3])) / count;
-  double d[4] = {0, 0, 0, 0}, q[4] = {0, 0, 0, 0};
-  for (i = 0; i + 4 <= n; i += 4)
-    for (std::size_t k = 0; k < 4; ++k) {
-      const double e = block_[i + k] - first;
-      d[k] += e;
-      q[k] += e * e;
-    }
-  for (; i < n; ++i) {
-    const double e = block_[i] - first;
-    d[0] += e;
-    q[0] += e * e;
+  for (; i + 4 <= n; i += 4) {
+    s0 += x[i];
+    s1 += x[i + 1];
+    s2 += x[i + 2];
+    s3 += x[i + 3];
   }
-  const double dsum = (d[0] + d[1]) + (d[2] + d[3]), qsum = (q[0] + q[1]) + (q[2] + q[3]);
+  for (; i < n; ++i) s0 += x[i];
+  const double count = static_cast<double>(n), first = ((s0 + s1) + (s2 + s3)) / count;
+  double d0 = 0, d1 = 0, d2 = 0, d3 = 0, q0 = 0, q1 = 0, q2 = 0, q3 = 0;
+  for (i = 0; i + 4 <= n; i += 4) {
+    const double e0 = x[i] - first, e1 = x[i + 1] - first, e2 = x[i + 2] - first, e3 = x[i + 3] - first;
+    d0 += e0;
+    d1 += e1;
+    d2 += e2;
+    d3 += e3;
+    q0 += e0 * e0;
+    q1 += e1 * e1;
+    q2 += e2 * e2;
+    q3 += e3 * e3;
+  }
+  for (; i < n; ++i) {
+    const double e = x[i] - first;
+    d0 += e;
+    q0 += e * e;
+  }
+  const double dsum = (d0 + d1) + (d2 + d3), qsum = (q0 + q1) + (q2 + q3);
   const long double block_mean = static_cast<long double>(first) + static_cast<long double>(dsum) / count;
   const long double block_m2 =
       std::max(0.0L, static_cast<long double>(qsum) - static_cast<long double>(dsum) * dsum / count);

@@ -27,17 +27,50 @@ HeatmapAccumulator::HeatmapAccumulator(const std::vector<std::uint64_t>& shape, 
   sum_.assign(rows_ * cols_, 0);
   count_.assign(rows_ * cols_, 0);
   next_row_edge_ = edge(0, source_rows_, rows_);
-  next_col_edge_ = edge(0, source_cols_, cols_);
+  col_edges_.resize(cols_);
+  for (std::size_t c = 0; c < cols_; ++c) col_edges_[c] = edge(c, source_cols_, cols_);
+  next_col_edge_ = col_edges_[0];
 }
 
 void HeatmapAccumulator::advance() {
-  if (++col_ == next_col_edge_ && col_ < source_cols_) next_col_edge_ = edge(++col_cell_, source_cols_, cols_);
+  if (++col_ == next_col_edge_ && col_ < source_cols_) next_col_edge_ = col_edges_[++col_cell_];
   if (col_ < source_cols_) return;
+  next_row();
+}
+
+void HeatmapAccumulator::next_row() {
   col_ = 0;
   col_cell_ = 0;
-  next_col_edge_ = edge(0, source_cols_, cols_);
+  next_col_edge_ = col_edges_[0];
   if (++row_ == next_row_edge_ && row_ < source_rows_) next_row_edge_ = edge(++row_cell_, source_rows_, rows_);
   if (row_ == source_rows_) active_ = false;  // every value seen
+}
+
+void HeatmapAccumulator::add_finite(const double* v, std::size_t n) {
+  while (n > 0 && active_) {
+    // To the end of the row or of the values; the position in locals, since a store to count_
+    // could alias the members.
+    const auto take = static_cast<std::size_t>(std::min<std::uint64_t>(n, source_cols_ - col_));
+    n -= take;
+    std::uint64_t col = col_, col_edge = next_col_edge_;
+    std::size_t col_cell = col_cell_;
+    double* sums = sum_.data() + row_cell_ * cols_;
+    std::uint64_t* counts = count_.data() + row_cell_ * cols_;
+    for (const double* end = v + take; v < end;) {
+      const auto run = static_cast<std::size_t>(std::min<std::uint64_t>(end - v, col_edge - col));
+      double sum = sums[col_cell];
+      for (std::size_t i = 0; i < run; ++i) sum += v[i];
+      sums[col_cell] = sum;
+      counts[col_cell] += run;
+      v += run;
+      col += run;
+      if (col == col_edge && col < source_cols_) col_edge = col_edges_[++col_cell];
+    }
+    col_ = col;
+    next_col_edge_ = col_edge;
+    col_cell_ = col_cell;
+    if (col_ == source_cols_) next_row();
+  }
 }
 
 Heatmap HeatmapAccumulator::result() const {

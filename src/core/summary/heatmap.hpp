@@ -25,10 +25,14 @@ class HeatmapAccumulator {
     }
     advance();
   }
+  /// The next `n` values in C order, all finite: row by row, each cell's run of them summed in
+  /// a register, in the same order as add() one at a time.
+  void add_finite(const double* v, std::size_t n);
   Heatmap result() const;
 
  private:
   void advance();
+  void next_row();  // past the end of a row
 
   std::uint64_t source_rows_ = 0, source_cols_ = 0;
   std::size_t rows_ = 0, cols_ = 0;
@@ -39,6 +43,7 @@ class HeatmapAccumulator {
   // rather than divided out per value.
   std::uint64_t row_ = 0, col_ = 0, next_row_edge_ = 0, next_col_edge_ = 0;
   std::size_t row_cell_ = 0, col_cell_ = 0;
+  std::vector<std::uint64_t> col_edges_;  // edge of each column cell, worked out once, not once a row
 };
 
 }  // namespace zanj::summary

@@ -24,6 +24,7 @@ namespace zanj::summary {
 class HistogramAccumulator {
  public:
   static constexpr std::size_t kSeedValues = 1024;
+  static constexpr std::size_t kMostPackedBins = 1u << 30;  // add_finite's bins fit an int32
   /// `bins` equal bins (at least 2, even).
   explicit HistogramAccumulator(std::size_t bins = 256);
   /// A finite value (callers count NaN and infinities themselves). Inline, and without long
@@ -33,6 +34,29 @@ class HistogramAccumulator {
     max_ = std::max(max_, v);
     if (!started_) return hold(v);
     place(v);
+  }
+  /// N finite values in order, with their extremes (stats_accumulator.hpp): the same bins as
+  /// add() on each in turn. Once the range is fixed and holds the run's extremes (every run,
+  /// once the range fits the values), no value can widen it: the bins are worked out in one
+  /// packed loop, each clamped with selects as place() clamps it with branches, then counted.
+  template <std::size_t N>
+  void add_finite(const double (&v)[N], double lowest, double highest) {
+    if (!started_ || lowest < fast_lo_ || highest >= fast_hi_ || counts_.size() > kMostPackedBins) {
+      for (const double x : v) add(x);
+      return;
+    }
+    min_ = std::min(min_, lowest);
+    max_ = std::max(max_, highest);
+    const double lo = fast_lo_, scale = fast_scale_, top = fast_n_ - 1;
+    std::int32_t bins[N];
+    for (std::size_t i = 0; i < N; ++i) {
+      double at = (v[i] - lo) * scale;
+      at = at > 0 ? at : 0;  // at most 0 is bin 0, at or past the last bin is the last
+      at = at < top ? at : top;
+      bins[i] = static_cast<std::int32_t>(at);
+    }
+    std::uint64_t* counts = counts_.data();
+    for (const std::int32_t bin : bins) ++counts[bin];
   }
   /// The bins so far: counts.size() bins over [lo, hi]; no bins when nothing was added.
   Histogram result() const;

@@ -1,6 +1,7 @@
 #pragma once
 // What array_stats (zanj/array.hpp) keeps while the values stream past: one value at a time,
 // constant memory.
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +12,43 @@
 #include "array/value_compare.hpp"
 
 namespace zanj::summary {
+
+/// The smallest and largest of some finite values, each the first of its equals in order: what
+/// `if (v < min) min = v` one value at a time keeps (-0 and 0 compare equal but print apart).
+struct Extremes {
+  double min, max;
+};
+
+/// Of N > 0 finite values: four lanes of compares and selects (packed min and max, no branch
+/// per value), then one scan for the first zero when an extreme is a zero, the only equal
+/// values whose bits differ. N is a constant so that -O2 packs the loop.
+template <std::size_t N>
+inline Extremes extremes_of(const double (&v)[N]) {
+  static_assert(N > 0 && N % 4 == 0);
+  double lo0 = v[0], lo1 = v[0], lo2 = v[0], lo3 = v[0], hi0 = v[0], hi1 = v[0], hi2 = v[0], hi3 = v[0];
+  for (std::size_t i = 0; i < N; i += 4) {
+    lo0 = v[i] < lo0 ? v[i] : lo0;
+    lo1 = v[i + 1] < lo1 ? v[i + 1] : lo1;
+    lo2 = v[i + 2] < lo2 ? v[i + 2] : lo2;
+    lo3 = v[i + 3] < lo3 ? v[i + 3] : lo3;
+    hi0 = hi0 < v[i] ? v[i] : hi0;
+    hi1 = hi1 < v[i + 1] ? v[i + 1] : hi1;
+    hi2 = hi2 < v[i + 2] ? v[i + 2] : hi2;
+    hi3 = hi3 < v[i + 3] ? v[i + 3] : hi3;
+  }
+  lo0 = lo1 < lo0 ? lo1 : lo0;
+  lo2 = lo3 < lo2 ? lo3 : lo2;
+  hi0 = hi0 < hi1 ? hi1 : hi0;
+  hi2 = hi2 < hi3 ? hi3 : hi2;
+  Extremes e{lo2 < lo0 ? lo2 : lo0, hi0 < hi2 ? hi2 : hi0};
+  if (e.min == 0 || e.max == 0) {
+    std::size_t i = 0;
+    while (v[i] != 0) ++i;
+    if (e.min == 0) e.min = v[i];
+    if (e.max == 0) e.max = v[i];
+  }
+  return e;
+}
 
 /// Takes values one at a time (mean and variance, a compensated sum). The finite values are
 /// gathered in blocks of kBlock; a full block is summed in order into the compensated sum
@@ -35,6 +73,29 @@ class StatsAccumulator {
     if (v > real_max_) real_max_ = v;
     add_finite(v);
   }
+  /// Whether add_real would take the long double update for the block holding `v` (finite).
+  static bool is_wide(double v) {
+    const double a = std::fabs(v);
+    return (a < kSmallest && v != 0) || a > kLargest;
+  }
+  /// `n` > 0 finite values with their extremes_of: the same totals as add_real on each in turn.
+  /// `maybe_wide`: false when none of them is_wide.
+  void add_finite_reals(const double* v, std::size_t n, Extremes e, bool maybe_wide) {
+    count_ += n;
+    finite_ += n;
+    any_real_ = true;
+    if (e.min < real_min_) real_min_ = e.min;
+    if (e.max > real_max_) real_max_ = e.max;
+    while (n > 0) {  // into the block, up to where it is full
+      const std::size_t take = std::min(n, kBlock - held_);
+      for (std::size_t i = 0; maybe_wide && i < take; ++i) wide_ |= is_wide(v[i]);
+      std::copy(v, v + take, block_ + held_);
+      held_ += take;
+      v += take;
+      n -= take;
+      if (held_ == kBlock) flush();
+    }
+  }
   void add_integer(Int128 v);
   void add_complex(double re, double im);  ///< counted, and checked for NaN and infinities
   void add_other() { ++count_; }           ///< strings and bytes: counted only
@@ -48,8 +109,7 @@ class StatsAccumulator {
 
   void add_finite(double v) {
     ++finite_;
-    const double a = std::fabs(v);
-    wide_ |= (a < kSmallest && v != 0) || a > kLargest;
+    wide_ |= is_wide(v);
     block_[held_++] = v;
     if (held_ == kBlock) flush();
   }
