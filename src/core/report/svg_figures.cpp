@@ -75,7 +75,12 @@ std::string heatmap_svg(const Heatmap& heatmap, std::string_view title) {
         const double v = heatmap.cells[r * heatmap.cols + col];
         if (!std::isfinite(v)) return kLevelCount;
         if (hi <= lo) return kLevelCount / 2;
-        return std::min(kLevelCount - 1, static_cast<int>((v - lo) / (hi - lo) * kLevelCount));
+        // Cells of -1e308 and 1e308 are 2e308 apart, which overflows to infinity and made the
+        // fraction NaN (and the level an index out of range). Then the halves are compared:
+        // halving is exact there, and their difference cannot overflow.
+        const double span = hi - lo;
+        const double fraction = std::isfinite(span) ? (v - lo) / span : (v / 2 - lo / 2) / (hi / 2 - lo / 2);
+        return std::min(kLevelCount - 1, static_cast<int>(fraction * kLevelCount));
       };
       const int l = level(c);
       std::size_t run = 1;

@@ -26,6 +26,18 @@ TEST_SUITE("svg_figures") {
     CHECK(svg.find("#e8175d") != std::string::npos);
     CHECK(heatmap_svg(Heatmap{}, "t").empty());
   }
+  TEST_CASE("heatmap whose cells span more than the largest double: the lowest and highest colours") {
+    // -1e308 to 1e308: the span overflows to infinity, which once made every level NaN.
+    Heatmap h;
+    h.rows = 1;
+    h.cols = 3;
+    h.cells = {-1e308, 0, 1e308};
+    const std::string svg = heatmap_svg(h, "t");
+    CHECK(svg.find("<path fill=\"#30123b\" d=\"M0 0h1v1h-1z\"/>") != std::string::npos);  // the lowest level
+    CHECK(svg.find("<path fill=\"#1bcfd4\" d=\"M1 0h1v1h-1z\"/>") != std::string::npos);  // the middle
+    CHECK(svg.find("<path fill=\"#f9ba38\" d=\"M2 0h1v1h-1z\"/>") != std::string::npos);  // the highest
+    CHECK(svg.find("#e8175d") == std::string::npos);  // no cell is taken for a non-finite one
+  }
   TEST_CASE("heatmap of a tall array: a readable aspect, and a caption that says what a cell holds") {
     Heatmap h;
     h.rows = 128;
