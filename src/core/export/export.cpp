@@ -13,7 +13,6 @@
 #include "export/safetensors_writer.hpp"
 #include "export/staged_directory.hpp"
 #include "io/file_sink.hpp"
-#include "pack/pack_plan.hpp"
 #include "remote/url.hpp"
 #include "source/output_sink.hpp"
 #include "zanj/error.hpp"
