@@ -13,7 +13,6 @@
 #include "export/safetensors_writer.hpp"
 #include "export/staged_directory.hpp"
 #include "io/file_sink.hpp"
-#include "pack/pack_plan.hpp"
 #include "remote/url.hpp"
 #include "source/output_sink.hpp"
 #include "zanj/error.hpp"
@@ -106,16 +105,27 @@ void put_file(LayoutSink& sink, const std::string& name, std::string_view bytes,
   progress.add(0);
 }
 
-/// One .npy file per array, named by its keys.
-std::uint64_t write_arrays(const exporter::ExportPlan& plan, LayoutSink& sink, ProgressCounter& progress,
-                           const std::vector<exporter::ExportedArray>& arrays) {
+/// What checking an array (opening it before the output is created) leaves for writing it:
+/// a few bytes, so that an export holds one opened array at a time, not every one.
+struct CheckedArray {
+  const ZipEntry* member = nullptr;  ///< an external array's: its .npy, copied as stored
+  std::uint64_t npy_size = 0;
+};
+
+/// One .npy file per array, named by its keys. An inline array is opened again here.
+std::uint64_t write_arrays(const ZanjFile& file, const exporter::ExportPlan& plan, LayoutSink& sink,
+                           ProgressCounter& progress, const std::vector<CheckedArray>& arrays) {
+  const auto put = [&](std::string_view chunk) {
+    sink.write(chunk);
+    progress.add(chunk.size());
+    return true;
+  };
   for (std::size_t i = 0; i < arrays.size(); ++i) {
-    sink.begin(plan.arrays[i].name + ".npy", arrays[i].npy_size());
-    arrays[i].stream_npy([&](std::string_view chunk) {
-      sink.write(chunk);
-      progress.add(chunk.size());
-      return true;
-    });
+    sink.begin(plan.arrays[i].name + ".npy", arrays[i].npy_size);
+    if (arrays[i].member)
+      file.archive().read(*arrays[i].member, put);
+    else
+      exporter::ExportedArray(file.archive(), plan.arrays[i]).stream_npy(put);
     sink.end();
   }
   return arrays.size();
@@ -124,15 +134,15 @@ std::uint64_t write_arrays(const exporter::ExportPlan& plan, LayoutSink& sink, P
 /// The folder layout: __zanj__.json, __zanj_meta__.json, one .npy per array, the other
 /// members the object refers to, copied.
 std::uint64_t write_layout(const ZanjFile& file, const exporter::ExportPlan& plan, LayoutSink& sink,
-                           ProgressCounter& progress, const std::vector<exporter::ExportedArray>& arrays) {
+                           ProgressCounter& progress, const std::vector<CheckedArray>& arrays) {
   std::uint64_t files = 0;
-  put_file(sink, std::string(kMainMember), pack::zanj_json_text(plan.object), progress);
+  put_file(sink, std::string(kMainMember), exporter::object_text(plan, JsonStyle{1, '\t'}), progress);
   ++files;
   if (file.meta()) {
     put_file(sink, std::string(kMetaMember), to_json(file.meta(), JsonStyle{1, '\t'}), progress);
     ++files;
   }
-  files += write_arrays(plan, sink, progress, arrays);
+  files += write_arrays(file, plan, sink, progress, arrays);
   for (const std::string& member : plan.members) {
     const ZipEntry* entry = file.archive().find(member);
     if (!entry) throw Error(InArchive{file.name()}, "no member '" + terminal_safe(member) + "'", Exit::invalid);
@@ -161,29 +171,39 @@ std::vector<std::string> layout_names(const exporter::ExportPlan& plan, bool wit
   return names;
 }
 
-ExportSummary write_safetensors(const ZanjFile& file, const exporter::ExportPlan& plan,
-                                const std::vector<exporter::ExportedArray>& arrays, const std::string& out,
+ExportSummary write_safetensors(const ZanjFile& file, const exporter::ExportPlan& plan, const std::string& out,
                                 const ExportSettings& settings,
                                 const std::function<void(const ExportProgress&)>& callback) {
+  // Every array is opened (and external headers checked, dtypes found) before the output is
+  // created; each is opened again to be written.
   std::vector<exporter::SafetensorsTensor> tensors;
+  std::vector<array::Dtype> dtypes;
+  tensors.reserve(plan.arrays.size());
+  dtypes.reserve(plan.arrays.size());
   std::uint64_t total = 0;
-  for (std::size_t i = 0; i < arrays.size(); ++i) {
-    std::vector<std::uint64_t> shape = arrays[i].shape();
-    std::string dtype = exporter::safetensors_dtype(arrays[i].dtype(), settings.cast, shape, InArchive{file.name()},
-                                                    AtPath{plan.arrays[i].path});
-    tensors.push_back({plan.arrays[i].name, std::move(dtype), std::move(shape), arrays[i].value_bytes()});
-    total += arrays[i].value_bytes();
+  for (const exporter::ExportArray& a : plan.arrays) {
+    const exporter::ExportedArray array(file.archive(), a);
+    tensors.push_back({a.name, "", array.shape(), array.value_bytes()});
+    dtypes.push_back(array.dtype());
+    total += array.value_bytes();
   }
-  std::vector<std::pair<std::string, std::string>> metadata{{"format", "zanj"},
-                                                            {std::string(kMainMember), to_json(plan.object)}};
-  if (file.meta()) metadata.emplace_back(std::string(kMetaMember), to_json(file.meta()));
+  for (std::size_t i = 0; i < tensors.size(); ++i)
+    tensors[i].dtype = exporter::safetensors_dtype(dtypes[i], settings.cast, tensors[i].shape, InArchive{file.name()},
+                                                   AtPath{plan.arrays[i].path});
+  dtypes = {};
+  exporter::SafetensorsMetadata metadata;
+  metadata.emplace_back("format", [](OutputBuffer& text) { text.write("zanj"); });
+  metadata.emplace_back(std::string(kMainMember), [&](OutputBuffer& text) { exporter::write_object(plan, text); });
+  if (file.meta())
+    metadata.emplace_back(std::string(kMetaMember), [&](OutputBuffer& text) { write_json(text, file.meta()); });
   const std::unique_ptr<io::ByteSink> temp = source::open_output(out, settings.output);
-  const std::string header = exporter::safetensors_header(tensors, metadata);
-  temp->write(header);
+  const std::uint64_t header_bytes =
+      exporter::write_safetensors_header(tensors, metadata, [&](std::string_view piece) { temp->write(piece); });
+  tensors = {};
   ProgressCounter progress(callback, total);
   std::string buffer;
-  for (const exporter::ExportedArray& a : arrays) {
-    a.stream_values([&](std::string_view chunk) {
+  for (const exporter::ExportArray& a : plan.arrays) {
+    exporter::ExportedArray(file.archive(), a).stream_values([&](std::string_view chunk) {
       // Small chunks are gathered: one write per MiB rather than one per value run.
       if (buffer.size() + chunk.size() > (std::size_t{1} << 20)) {
         temp->write(buffer);
@@ -198,7 +218,7 @@ ExportSummary write_safetensors(const ZanjFile& file, const exporter::ExportPlan
     });
   }
   temp->write(buffer);
-  return {arrays.size(), arrays.size(), header.size() + total, temp->commit()};
+  return {plan.arrays.size(), plan.arrays.size(), header_bytes + total, temp->commit()};
 }
 
 /// Tar-family names, as extensions and as --format names: libarchive's format and filter.
@@ -264,24 +284,27 @@ ExportSummary export_object(const ZanjFile& file, std::string_view path, const s
                             const std::function<void(const ExportProgress&)>& progress) {
   const bool safetensors = settings.format == ExportFormat::safetensors;
   const exporter::ExportPlan plan = exporter::plan_export(file, path, safetensors ? "" : ".npy");
+  if (safetensors) return write_safetensors(file, plan, out, settings, progress);
   // Every array is opened (and external headers checked) before the output is created.
-  std::vector<exporter::ExportedArray> arrays;
+  std::vector<CheckedArray> arrays;
   arrays.reserve(plan.arrays.size());
-  for (const exporter::ExportArray& a : plan.arrays) arrays.emplace_back(file.archive(), a);
-  if (safetensors) return write_safetensors(file, plan, arrays, out, settings, progress);
+  for (const exporter::ExportArray& a : plan.arrays) {
+    const exporter::ExportedArray array(file.archive(), a);
+    arrays.push_back({array.member(), array.npy_size()});
+  }
 
   const bool layout = settings.format == ExportFormat::directory || settings.format == ExportFormat::archive;
   const std::vector<std::string> names = layout_names(plan, layout);
   if (layout) exporter::check_file_names(names);
   std::uint64_t total = 0;
-  for (const exporter::ExportedArray& a : arrays) total += a.npy_size();
+  for (const CheckedArray& a : arrays) total += a.npy_size;
   ProgressCounter counter(progress, total);
   ExportSummary summary;
   summary.arrays = arrays.size();
   if (settings.format == ExportFormat::npz) {
     const std::unique_ptr<io::ByteSink> output = source::open_output(out, settings.output);
     NpzSink sink(*output, out);
-    summary.files = write_arrays(plan, sink, counter, arrays);
+    summary.files = write_arrays(file, plan, sink, counter, arrays);
     sink.zip().finish();
     summary.output_bytes = sink.zip().bytes_written();
     summary.object = output->commit();

@@ -9,13 +9,16 @@
 namespace zanj::exporter {
 
 ExportedArray::ExportedArray(const Archive& archive, const ExportArray& array)
-    : archive_(archive), values_(archive, array.node, array.path) {
+    : ExportedArray(archive, array, *classify(array.json).array) {}
+
+ExportedArray::ExportedArray(const Archive& archive, const ExportArray& array, const ArrayNode& node)
+    : archive_(archive), values_(archive, node, array.path) {
   const auto& reader = array::reader_of(values_);
   if (reader.external()) {
-    entry_ = archive.find(array.node.member);
+    entry_ = archive.find(node.member);
     if (!entry_)
-      throw Error(InArchive{archive.name()}, AtPath{array.path}, "no member '" + array.node.member + "'", Exit::invalid)
-          .in_member(InMember{array.node.member, true});
+      throw Error(InArchive{archive.name()}, AtPath{array.path}, "no member '" + node.member + "'", Exit::invalid)
+          .in_member(InMember{node.member, true});
   } else {
     header_ = array::make_npy_header(reader.stored_dtype(), false, reader.shape());
   }

@@ -15,7 +15,11 @@ namespace zanj::exporter {
 class ExportedArray {
  public:
   /// Opens the array (ArrayValues: an external member's header is checked against its node).
+  /// An inline array's values are decoded and held: open one at a time.
   ExportedArray(const Archive& archive, const ExportArray& array);
+
+  /// An external array's member, whose bytes are its .npy file; null for an inline array.
+  const ZipEntry* member() const { return entry_; }
 
   std::uint64_t npy_size() const;
   void stream_npy(const ChunkSink& sink) const;
@@ -27,6 +31,8 @@ class ExportedArray {
   void stream_values(const ValueSink& sink) const;
 
  private:
+  ExportedArray(const Archive& archive, const ExportArray& array, const ArrayNode& node);
+
   const Archive& archive_;
   ArrayValues values_;
   const ZipEntry* entry_ = nullptr;  ///< external arrays

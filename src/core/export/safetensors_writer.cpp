@@ -1,6 +1,7 @@
 #include "export/safetensors_writer.hpp"
 
 #include "zanj/error.hpp"
+#include "zanj/format.hpp"
 #include "zanj/json.hpp"
 
 namespace zanj::exporter {
@@ -35,27 +36,82 @@ std::string safetensors_dtype(const array::Dtype& dtype, bool cast, std::vector<
               Exit::invalid);
 }
 
-std::string safetensors_header(const std::vector<SafetensorsTensor>& tensors,
-                               const std::vector<std::pair<std::string, std::string>>& metadata) {
-  JsonObject header;
+namespace {
+
+/// The header's JSON text, unpadded: what to_json writes for {"__metadata__": {key: text, ...},
+/// name: {"dtype", "shape", "data_offsets"}, ...}.
+void write_header_text(const std::vector<SafetensorsTensor>& tensors, const SafetensorsMetadata& metadata,
+                       OutputBuffer& out) {
+  std::string& text = out.text();  // OutputBuffer appends to and flushes this same string
+  text += '{';
+  bool first = true;
+  const auto key = [&](std::string_view name) {
+    if (!first) text += ", ";
+    first = false;
+    write_json_string(text, name);
+    text += ": ";
+  };
   if (!metadata.empty()) {
-    JsonObject meta;
-    for (const auto& [key, value] : metadata) meta.emplace_back(key, value);
-    header.emplace_back("__metadata__", Json(std::move(meta)));
+    key("__metadata__");
+    text += '{';
+    std::string escaped;
+    for (std::size_t i = 0; i < metadata.size(); ++i) {
+      if (i) text += ", ";
+      write_json_string(text, metadata[i].first);
+      text += ": \"";
+      // The value's text arrives in pieces that end between whole JSON items, never inside a
+      // character: escaped piece by piece it reads as write_json_string of it whole.
+      OutputBuffer value([&](std::string_view piece) {
+        escaped.clear();
+        write_json_string(escaped, piece);
+        out.write(std::string_view(escaped).substr(1, escaped.size() - 2));
+      });
+      metadata[i].second(value);
+      value.flush();
+      text += '"';
+    }
+    text += '}';
   }
   std::uint64_t offset = 0;
   for (const SafetensorsTensor& t : tensors) {
-    header.emplace_back(t.name,
-                        Json(JsonObject{{"dtype", t.dtype},
-                                        {"shape", shape_json(t.shape)},
-                                        {"data_offsets", Json(JsonArray{Json(offset), Json(offset + t.bytes)})}}));
+    key(t.name);
+    write_json(text, Json(JsonObject{{"dtype", t.dtype},
+                                     {"shape", shape_json(t.shape)},
+                                     {"data_offsets", Json(JsonArray{Json(offset), Json(offset + t.bytes)})}}));
     offset += t.bytes;
+    out.flush_if_full();
   }
-  std::string text = to_json(Json(std::move(header)));
-  text.append((8 - text.size() % 8) % 8, ' ');  // the data starts 8-byte aligned
-  std::string out(8, '\0');
-  for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = static_cast<char>((text.size() >> (8 * i)) & 0xFF);
-  return out + text;
+  text += '}';
+}
+
+}  // namespace
+
+std::uint64_t write_safetensors_header(const std::vector<SafetensorsTensor>& tensors,
+                                       const SafetensorsMetadata& metadata,
+                                       const std::function<void(std::string_view)>& write) {
+  std::uint64_t size = 0;
+  OutputBuffer count([&](std::string_view piece) { size += piece.size(); });
+  write_header_text(tensors, metadata, count);
+  count.flush();
+  const std::uint64_t padding = (8 - size % 8) % 8;  // the data starts 8-byte aligned
+  std::string prefix(8, '\0');
+  for (int i = 0; i < 8; ++i)
+    prefix[static_cast<std::size_t>(i)] = static_cast<char>(((size + padding) >> (8 * i)) & 0xFF);
+  write(prefix);
+  OutputBuffer out(write);
+  write_header_text(tensors, metadata, out);
+  out.text().append(static_cast<std::size_t>(padding), ' ');
+  out.flush();
+  return 8 + size + padding;
+}
+
+std::string safetensors_header(const std::vector<SafetensorsTensor>& tensors,
+                               const std::vector<std::pair<std::string, std::string>>& metadata) {
+  SafetensorsMetadata texts;
+  for (const auto& [key, value] : metadata) texts.emplace_back(key, [&value](OutputBuffer& out) { out.write(value); });
+  std::string header;
+  write_safetensors_header(tensors, texts, [&](std::string_view piece) { header.append(piece); });
+  return header;
 }
 
 }  // namespace zanj::exporter

@@ -10,6 +10,7 @@
 #include "zanj/format.hpp"
 #include "json/json_parse.hpp"
 #include "json/json_view_access.hpp"
+#include "json/json_writer.hpp"
 
 namespace zanj {
 
@@ -208,10 +209,29 @@ void write_items(std::string& out, const char (&brackets)[3], std::size_t count,
   out += brackets[1];
 }
 
+void write_value(std::string& out, JsonView v, const JsonStyle& style, int level, OutputBuffer* sink,
+                 const json::JsonRewriter* rewrite = nullptr);
+
+/// write_value of a container's item, or of what `rewrite` puts in its place.
+void write_rewritten(std::string& out, JsonView v, const JsonStyle& style, int level, OutputBuffer* sink,
+                     const json::JsonRewriter& rewrite, std::optional<std::string_view> key) {
+  const json::JsonRewrite r = rewrite(v, key);
+  switch (r.action) {
+    case json::JsonRewrite::Action::descend:
+      return write_value(out, v, style, level, sink, &rewrite);
+    case json::JsonRewrite::Action::keep:
+      return write_value(out, v, style, level, sink);
+    case json::JsonRewrite::Action::replace:
+      return write_value(out, json::view_of(r.replacement), style, level, sink);
+  }
+}
+
 // `sink`, when given, owns `out` (its text()) and may pass it on between elements, so a large
 // document streams out instead of being held as text beside its tree. One writer for both
-// kinds of value: a Json goes through its view.
-void write_value(std::string& out, JsonView v, const JsonStyle& style, int level, OutputBuffer* sink) {
+// kinds of value: a Json goes through its view. With `rewrite`, the items of `v` (not `v`
+// itself, already asked about) go through it.
+void write_value(std::string& out, JsonView v, const JsonStyle& style, int level, OutputBuffer* sink,
+                 const json::JsonRewriter* rewrite) {
   using T = Json::Type;
   switch (v.type()) {
     case T::null:
@@ -241,14 +261,22 @@ void write_value(std::string& out, JsonView v, const JsonStyle& style, int level
       write_json_string(out, v.as_string());
       break;
     case T::array:
-      write_items(out, "[]", v.size(), style, level, sink,
-                  [&](std::size_t i) { write_value(out, v[i], style, level + 1, sink); });
+      write_items(out, "[]", v.size(), style, level, sink, [&](std::size_t i) {
+        if (rewrite)
+          write_rewritten(out, v[i], style, level + 1, sink, *rewrite, std::nullopt);
+        else
+          write_value(out, v[i], style, level + 1, sink);
+      });
       break;
     case T::object:
       write_items(out, "{}", v.size(), style, level, sink, [&](std::size_t i) {
-        write_json_string(out, v.key(i));
+        const std::string_view key = v.key(i);
+        write_json_string(out, key);
         out += ": ";
-        write_value(out, v[i], style, level + 1, sink);
+        if (rewrite)
+          write_rewritten(out, v[i], style, level + 1, sink, *rewrite, key);
+        else
+          write_value(out, v[i], style, level + 1, sink);
       });
       break;
   }
@@ -272,6 +300,11 @@ std::string to_json(JsonView value, const JsonStyle& style) {
 }
 void write_json(OutputBuffer& out, JsonView value, const JsonStyle& style) {
   write_value(out.text(), value, style, 0, &out);
+}
+
+void json::write_json_rewritten(OutputBuffer& out, JsonView value, const JsonStyle& style,
+                                const JsonRewriter& rewrite) {
+  write_rewritten(out.text(), value, style, 0, &out, rewrite, std::nullopt);
 }
 
 std::uint64_t json::count_json_values(const Json& value) {

@@ -94,12 +94,16 @@ class ArchiveTree final : public PackTree {
     return out;
   }
 
+  /// Hands the text over: plan_repack asks for each JSON member once, and a copy beside the
+  /// scan's would be megabytes more while the plan is made.
   std::string text(const std::string& file, std::uint64_t max_bytes) override {
-    const FileFacts& facts = files_.at(file);
+    FileFacts& facts = files_.at(file);
     if (facts.size > max_bytes || !facts.text)
       throw Error(shown(file) + ": " + std::to_string(facts.size) + " bytes, over the limit of " +
                   std::to_string(max_bytes));
-    return *facts.text;
+    std::string text = std::move(*facts.text);
+    facts.text.reset();
+    return text;
   }
 
   std::optional<array::NpyHeader> npy_header(const std::string& file, const NpyLimits&) override {
@@ -111,6 +115,7 @@ class ArchiveTree final : public PackTree {
 
   std::optional<JsonlStats> jsonl_stats(const std::string& file, const ResourceLimits& limits) override {
     const FileFacts& facts = files_.at(file);
+    if (facts.npy) throw Error(shown(file) + ": an .npy file, not JSON lines");
     if (facts.jsonl_error) throw *facts.jsonl_error;
     JsonlStats stats;
     stats.lines = facts.lines;
@@ -144,18 +149,34 @@ Scan scan_all(const std::string& archive, const ResourceLimits& limits) {
   return scan;
 }
 
-/// Whether two plans write the same archive (but for the meta's timestamp).
-bool same_archive(const PackPlan& a, const PackPlan& b) {
+/// Whether two plans write the same archive (but for the meta's timestamp). `b`'s timestamp is
+/// set to `a`'s for the comparison and put back: a copy of a meta with an entry per member
+/// would be as large as the plan.
+bool same_archive(const PackPlan& a, PackPlan& b) {
   if (a.method != b.method || a.members.size() != b.members.size()) return false;
   for (std::size_t i = 0; i < a.members.size(); ++i)
     if (a.members[i].name != b.members[i].name) return false;
-  const auto root_text = [](const PackPlan& p) { return p.root_text ? *p.root_text : zanj_json_text(p.root); };
-  if (root_text(a) != root_text(b)) return false;
-  Json meta = b.meta;
-  if (const Json* stamp = a.meta.find("timestamp"); stamp && meta.is_object())
-    for (auto& [key, value] : meta.as_object())
-      if (key == "timestamp") value = *stamp;
-  return zanj_json_text(meta) == zanj_json_text(a.meta);
+  const auto same_text = [](const std::optional<std::string>& text_a, const Json& json_a,
+                            const std::optional<std::string>& text_b, const Json& json_b) {
+    if (text_a && text_b) return *text_a == *text_b;
+    return (text_a ? *text_a : zanj_json_text(json_a)) == (text_b ? *text_b : zanj_json_text(json_b));
+  };
+  if (!same_text(a.root_text, a.root, b.root_text, b.root)) return false;
+  Json* stamp = nullptr;
+  if (const Json* theirs = a.meta.find("timestamp"); theirs && b.meta.is_object())
+    for (auto& [key, value] : b.meta.as_object())
+      if (key == "timestamp") {
+        stamp = &value;
+        break;
+      }
+  Json kept;
+  if (stamp) {
+    kept = std::move(*stamp);
+    *stamp = *a.meta.find("timestamp");
+  }
+  const bool same = zanj_json_text(b.meta) == zanj_json_text(a.meta);
+  if (stamp) *stamp = std::move(kept);
+  return same;
 }
 
 /// The members of every reference in `json`, and the keys of its externals_info.

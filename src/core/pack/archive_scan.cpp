@@ -162,14 +162,14 @@ void FactsReader::as_npy(std::string_view chunk, bool end) {
       npy_.feed(chunk);
     }
     if (npy_.header()) {
-      facts_.npy = *npy_.header();
-      facts_.jsonl_error = Error(what_ + ": an .npy file, not JSON lines");
+      facts_.npy = *npy_.header();  // so no JSON lines (ArchiveTree::jsonl_stats says so)
+      facts_.jsonl_error.reset();
       lines_open_ = false;
     } else if (end) {
-      facts_.npy_error = Error(what_ + ": not an .npy file");
+      facts_.npy_error = std::make_shared<const Error>(what_ + ": not an .npy file");
     }
   } catch (const Error& err) {  // context: the file joins the message
-    facts_.npy_error = Error(what_ + ": " + err.what());
+    facts_.npy_error = std::make_shared<const Error>(what_ + ": " + err.what());
   }
   npy_open_ = npy_open_ && !end && !facts_.npy && !facts_.npy_error;
 }
@@ -183,7 +183,7 @@ void FactsReader::as_lines(std::string_view chunk, bool end) {
       lines_.feed(chunk);
     }
   } catch (const Error& err) {  // context: the splitter's errors name the file
-    facts_.jsonl_error = err;
+    facts_.jsonl_error = std::make_shared<const Error>(err);
   }
   lines_open_ = lines_open_ && !end && !facts_.jsonl_error;
 }
@@ -222,6 +222,7 @@ std::uint64_t Scan::learn(EntryWalker& walker, const CheckedEntry& e, FileFacts&
   if (!copy && (e.name == kMainMember || e.name == kMetaMember)) {
     if (e.size && *e.size > limits_.max_json_bytes) return *e.size;
     std::string text;
+    if (e.size) text.reserve(static_cast<std::size_t>(*e.size));  // kept: no slack of doubling
     const std::uint64_t size = walker.read([&](std::string_view chunk) {
       if (text.size() + chunk.size() > limits_.max_json_bytes) return false;
       text += chunk;

@@ -89,15 +89,17 @@ class MemberSpool {
   std::map<std::string, Range> ranges_;
 };
 
-/// What a pass keeps of one regular file.
+/// What a pass keeps of one regular file: kept for every file of the archive, so small (an
+/// Error is hundreds of bytes, held only where one was met; an .npy is no JSON lines without
+/// one saying so).
 struct FileFacts {
   std::uint64_t size = 0;
   std::optional<std::string> text;  ///< __zanj__.json and __zanj_meta__.json, within max_json_bytes
   std::optional<array::NpyHeader> npy;
-  std::optional<Error> npy_error;  ///< why it is no .npy
+  std::shared_ptr<const Error> npy_error;  ///< why it is no .npy
   std::uint64_t lines = 0;
   std::optional<std::string> first_line;
-  std::optional<Error> jsonl_error;  ///< why it is no JSON lines
+  std::shared_ptr<const Error> jsonl_error;  ///< why it is no JSON lines, unless it is an .npy
 };
 
 /// Looks at a file's bytes as they pass, as an .npy (its header) and as JSON lines (its line

@@ -79,7 +79,7 @@ struct PlanCheck {
 };
 
 struct PackPlan {
-  Json root;                             ///< __zanj__.json
+  Json root;                             ///< __zanj__.json (null when root_text is set by a repack)
   std::optional<std::string> root_text;  ///< exact bytes to store instead of `root` (unchanged input)
   Json meta;                             ///< __zanj_meta__.json
   std::vector<PlannedMember> members;    ///< external members, in the order they are written

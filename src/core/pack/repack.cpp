@@ -16,6 +16,7 @@
 #include "zanj/archive.hpp"
 #include "json/json_parse.hpp"
 #include "pack/json_externalize.hpp"
+#include "json/json_document.hpp"
 #include "json/json_view_access.hpp"
 
 namespace zanj::pack {
@@ -48,37 +49,23 @@ std::map<std::string, std::uint64_t> list_files(const std::string& dir, std::vec
   return files;
 }
 
-/// A reference node of the object, with its path as the meta writes it: keys as strings,
-/// list indices as numbers.
-struct ObjectReference {
-  Json* json;
-  Node node;
-  PathSegments segments;
-  JsonArray path;
-};
-
-/// Every reference node under `root`, in document order. One walk: the kinds of the nodes on
-/// the way down say which segments are list indices.
-std::vector<ObjectReference> object_references(Json& root) {
-  std::vector<ObjectReference> out;
-  std::vector<NodeKind> kinds;  // of the nodes from the root down to the one visited
-  object::walk_tree(root, {}, [&](const TreeVisit& v) {
-    kinds.resize(v.depth);
-    kinds.push_back(v.node.kind);
-    if (!v.node.is_reference() && !(v.node.array && v.node.array->external())) return true;
-    JsonArray path;
-    for (std::size_t i = 0; i < v.segments().size(); ++i) {
-      if (kinds[i] == NodeKind::list) {
-        path.emplace_back(static_cast<std::uint64_t>(std::stoull(v.segments()[i])));
-      } else {
-        path.emplace_back(v.segments()[i]);
-      }
-    }
-    // `root` is ours to change: the walker only hands out const views of it.
-    out.push_back({const_cast<Json*>(json::json_ptr(v.node.json)), v.node, v.segments(), std::move(path)});
-    return true;
-  });
-  return out;
+/// A copy of `value` with the values `edited` holds (by view_identity) in their place.
+using EditedNodes = std::unordered_map<json::JsonViewIdentity, Json, json::JsonViewIdentityHash>;
+Json copy_edited(JsonView value, const EditedNodes& edited) {
+  if (const auto it = edited.find(json::view_identity(value)); it != edited.end()) return it->second;
+  if (value.is_object()) {
+    JsonObject out;
+    out.reserve(value.size());
+    for (auto [key, child] : value.members()) out.emplace_back(std::string(key), copy_edited(child, edited));
+    return Json(std::move(out));
+  }
+  if (value.is_array()) {
+    JsonArray out;
+    out.reserve(value.size());
+    for (std::size_t i = 0; i < value.size(); ++i) out.push_back(copy_edited(value[i], edited));
+    return Json(std::move(out));
+  }
+  return value.copy();
 }
 
 /// Set `key` to `value`; true when that changed anything (NaN counts as unchanged NaN).
@@ -91,6 +78,16 @@ bool set_key(JsonObject& object, const std::string& key, Json value) {
     }
   object.emplace_back(key, std::move(value));
   return true;
+}
+
+/// Set `key` to `value`, without comparing (a large value whose change does not matter).
+void put_key(JsonObject& object, const std::string& key, Json value) {
+  for (auto& [k, v] : object)
+    if (k == key) {
+      v = std::move(value);
+      return;
+    }
+  object.emplace_back(key, std::move(value));
 }
 
 /// Bring an external array node in line with its (maybe edited) .npy header; true if changed.
@@ -159,20 +156,26 @@ class Repacker {
     files_ = tree_.files(plan_.notes);
     const json::JsonLimits json_limits{settings_.limits.max_json_depth};
     std::string main_text = tree_.text(main_name_, settings_.limits.max_json_bytes);
-    plan_.root = json::parse_json(main_text, path_of(main_name_), json_limits);
+    // The object is read as a document (16 bytes a value), not as a tree of Json (40 to 110):
+    // only the reference nodes that change are copied, and a tree is built only then.
+    const JsonDocument root = json::parse_document(std::string(main_text), path_of(main_name_), json_limits);
+    // The meta too: its externals_info (an entry per member) is rebuilt, so a tree of the old
+    // one would be as large as the new for nothing. The tree written is built at the end.
     if (files_.count(meta_name_))
-      meta_ =
-          json::parse_json(tree_.text(meta_name_, settings_.limits.max_json_bytes), path_of(meta_name_), json_limits);
-    if (const Json* old = meta_ ? meta_->find("externals_info") : nullptr; old && old->is_object())
-      for (auto& [member, entry] : const_cast<Json*>(old)->as_object()) old_info_.emplace(member, &entry);
+      meta_ = json::parse_document(tree_.text(meta_name_, settings_.limits.max_json_bytes), path_of(meta_name_),
+                                   json_limits);
+    if (const JsonView old = old_externals_info())
+      for (auto [member, entry] : old.members()) old_info_.emplace(member, entry);
 
-    bool root_changed = false;
-    for (ObjectReference& ref : object_references(plan_.root)) root_changed |= place_reference(ref);
+    place_references(root.root());
     keep_nested_entries();
     place_meta_references();
     for (const auto& [name, size] : files_)
       if (placed_.insert(name).second) plan_.members.push_back({name, tree_.source(name), size});
-    if (!root_changed) plan_.root_text = std::move(main_text);
+    if (edited_.empty())
+      plan_.root_text = std::move(main_text);
+    else
+      plan_.root = copy_edited(root.root(), edited_);
     choose_method();
     finish_meta();
     return std::move(plan_);
@@ -182,47 +185,71 @@ class Repacker {
   /// How messages name a file of the tree.
   std::string path_of(const std::string& member) const { return dir_ + "/" + member; }
 
-  /// Check one reference of the object against its file, update the node from it, record
-  /// its externals_info entry and place its member. True when the node changed.
-  bool place_reference(ObjectReference& ref) {
-    const std::string& member = ref.node.member();
+  /// Every reference node of the object, in document order, with its path as the meta writes
+  /// it: keys as strings, list indices as numbers (the kinds of the nodes on the way down say
+  /// which segments are list indices).
+  void place_references(JsonView root) {
+    std::vector<NodeKind> kinds;  // of the nodes from the root down to the one visited
+    walk_tree(root, {}, [&](const TreeVisit& v) {
+      kinds.resize(v.depth);
+      kinds.push_back(v.node.kind);
+      if (!v.node.is_reference() && !(v.node.array && v.node.array->external())) return true;
+      JsonArray path;
+      for (std::size_t i = 0; i < v.segments().size(); ++i) {
+        if (kinds[i] == NodeKind::list) {
+          path.emplace_back(static_cast<std::uint64_t>(std::stoull(v.segments()[i])));
+        } else {
+          path.emplace_back(v.segments()[i]);
+        }
+      }
+      place_reference(v.node, v.segments(), std::move(path));
+      return true;
+    });
+  }
+
+  /// Check one reference of the object against its file, update the node from it (a copy, in
+  /// edited_, when that changes it), record its externals_info entry and place its member.
+  void place_reference(const Node& ref, const PathSegments& segments, JsonArray ref_path) {
+    const std::string& member = ref.member();
     if (!files_.count(member))
-      throw Error(dir_ + ": the reference at '" + join_path(ref.segments) + "' names '" + zip::printable_name(member) +
+      throw Error(dir_ + ": the reference at '" + join_path(segments) + "' names '" + zip::printable_name(member) +
                   "', which is not in the directory");
-    JsonObject& node = ref.json->as_object();
+    Json copy = ref.json.copy();
+    JsonObject& node = copy.as_object();
     const auto old = old_info_.find(member);
-    JsonObject entry{{"item_type", std::string(externals_item_type(ref.node))}, {"path", Json(std::move(ref.path))}};
-    if (old != old_info_.end() && old->second->is_object())  // its other details move over
-      for (auto& [k, v] : old->second->as_object())
-        if (k != "item_type" && k != "path") entry.emplace_back(k, std::move(v));
+    JsonObject entry{{"item_type", std::string(externals_item_type(ref))}, {"path", Json(std::move(ref_path))}};
+    if (old != old_info_.end() && old->second.is_object())  // its other details move over
+      for (auto [k, v] : old->second.members())
+        if (k != "item_type" && k != "path") entry.emplace_back(std::string(k), v.copy());
     bool changed = false;
-    if (ref.node.array) {
+    if (ref.array) {
       const std::optional<array::NpyHeader> h =
           tree_.npy_header(member, NpyLimits{settings_.limits.max_npy_header_bytes});
-      const std::vector<std::uint64_t>& shape = h ? h->shape : ref.node.array->shape;
-      if (h) changed = update_array_node(node, *ref.node.array, *h);
+      const std::vector<std::uint64_t>& shape = h ? h->shape : ref.array->shape;
+      if (h) changed = update_array_node(node, *ref.array, *h);
       if (!shape.empty()) set_key(entry, "len(data)", shape.front());
     } else if (const std::optional<JsonlStats> found = tree_.jsonl_stats(member, settings_.limits)) {
       // An edited table or list: its length and first row, in the node where the reference puts them.
       const JsonlStats& stats = *found;
       set_key(entry, "len(data)", stats.lines);
       if (stats.first) set_key(entry, "data[0]", *stats.first);
-      if (ref.node.json.find("len(data)")) changed |= set_key(node, "len(data)", stats.lines);
-      if (ref.node.json.find("data[0]") && stats.first) changed |= set_key(node, "data[0]", *stats.first);
+      if (ref.json.find("len(data)")) changed |= set_key(node, "len(data)", stats.lines);
+      if (ref.json.find("data[0]") && stats.first) changed |= set_key(node, "data[0]", *stats.first);
     }
+    if (changed) edited_.emplace(json::view_identity(ref.json), std::move(copy));
     if (!info_index_.count(member)) {
       info_index_.emplace(member, info_.size());
       info_.emplace_back(member, Json(std::move(entry)));
     }
     if (placed_.insert(member).second) plan_.members.push_back({member, tree_.source(member), files_.at(member)});
-    return changed;
   }
 
   /// Entries of the old externals_info not referenced from the object (externals nested in a
   /// .jsonl member) stay while their file does; then the reference's order, by path length.
   void keep_nested_entries() {
-    if (const Json* old = meta_ ? meta_->find("externals_info") : nullptr; old && old->is_object())
-      for (auto& [member, entry] : const_cast<Json*>(old)->as_object()) {  // in its order; moved from
+    if (const JsonView old = old_externals_info())
+      for (auto [key, entry] : old.members()) {  // in its order
+        const std::string member(key);
         if (info_index_.count(member)) continue;
         if (!files_.count(member)) {
           plan_.notes.push_back("dropped the externals_info entry for '" + zip::printable_name(member) +
@@ -230,7 +257,7 @@ class Repacker {
           continue;
         }
         info_index_.emplace(member, info_.size());
-        info_.emplace_back(member, std::move(entry));
+        info_.emplace_back(member, entry.copy());
       }
     const auto depth = [](const Json& entry) {
       const Json* p = entry.find("path");
@@ -243,7 +270,7 @@ class Repacker {
   /// Members referenced from the meta (handler code stored apart) come after the object's.
   void place_meta_references() {
     if (!meta_) return;
-    for (const Reference& ref : object::collect_references(*meta_)) {
+    for (const Reference& ref : collect_references(meta_->root())) {
       const std::string& member = ref.node.member();
       if (!files_.count(member)) {
         plan_.notes.push_back("the meta refers to '" + zip::printable_name(member) +
@@ -259,32 +286,37 @@ class Repacker {
     plan_.method = ZipMethod::deflate;
     if (settings_.method) {
       plan_.method = *settings_.method;
-    } else if (const Json* cfg = meta_ ? meta_->find("zanj_cfg") : nullptr) {
+    } else if (const JsonView cfg = meta_ ? meta_->root().find("zanj_cfg") : JsonView()) {
       std::uint64_t saved = 0;
-      if (const Json* c = cfg->find("compress"); c && c->get_uint64(saved) && saved == 0)
+      if (const JsonView c = cfg.find("compress"); c && c.get_uint64(saved) && saved == 0)
         plan_.method = ZipMethod::store;
     }
   }
 
   void finish_meta() {
     const auto compress = static_cast<std::uint64_t>(plan_.method);
-    if (!meta_ || !meta_->is_object()) {
+    if (!meta_ || !meta_->root().is_object()) {
       plan_.meta = make_meta(
           default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list, static_cast<std::uint16_t>(compress)),
           tool_sysinfo(), Json(std::move(info_)), now_timestamp());
       return;
     }
-    JsonObject& m = meta_->as_object();
-    if (Json* cfg = const_cast<Json*>(meta_->find("zanj_cfg")); cfg && cfg->is_object())
+    // The meta read, as a tree: its externals_info is replaced, so not copied.
+    Json meta{JsonObject{}};
+    JsonObject& m = meta.as_object();
+    for (auto [key, value] : meta_->root().members())
+      m.emplace_back(std::string(key), key == "externals_info" ? Json() : value.copy());
+    meta_.reset();
+    if (Json* cfg = const_cast<Json*>(meta.find("zanj_cfg")); cfg && cfg->is_object())
       set_key(cfg->as_object(), "compress", compress);
-    if (Json* sysinfo = const_cast<Json*>(meta_->find("sysinfo")); sysinfo && sysinfo->is_object()) {
+    if (Json* sysinfo = const_cast<Json*>(meta.find("sysinfo")); sysinfo && sysinfo->is_object()) {
       set_key(sysinfo->as_object(), "zanj_cli", *tool_sysinfo().find("zanj_cli"));
     } else {
       set_key(m, "sysinfo", tool_sysinfo());
     }
-    set_key(m, "externals_info", Json(std::move(info_)));
+    put_key(m, "externals_info", Json(std::move(info_)));
     set_key(m, "timestamp", now_timestamp());
-    plan_.meta = std::move(*meta_);
+    plan_.meta = std::move(meta);
   }
 
   PackTree& tree_;
@@ -293,8 +325,15 @@ class Repacker {
   const std::string main_name_{kMainMember}, meta_name_{kMetaMember};
   PackPlan plan_;
   std::map<std::string, std::uint64_t> files_;
-  std::optional<Json> meta_;
-  std::unordered_map<std::string, Json*> old_info_;  ///< entries of the meta read, moved from as used
+  /// The externals_info of the meta read, when it is an object.
+  JsonView old_externals_info() const {
+    const JsonView old = meta_ ? meta_->root().find("externals_info") : JsonView();
+    return old.is_object() ? old : JsonView();
+  }
+
+  std::optional<JsonDocument> meta_;
+  EditedNodes edited_;                                  ///< reference nodes of the object that their files change
+  std::unordered_map<std::string, JsonView> old_info_;  ///< entries of the meta read
   JsonObject info_;
   std::unordered_map<std::string, std::size_t> info_index_;
   std::set<std::string> placed_{main_name_, meta_name_};

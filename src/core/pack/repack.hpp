@@ -35,7 +35,8 @@ class PackTree {
   /// temporary file left by an interrupted `extract`) get a line in `notes`. Throws Error for
   /// a symbolic link, a special file, an unsafe name.
   virtual std::map<std::string, std::uint64_t> files(std::vector<std::string>& notes) = 0;
-  /// A file's whole text; refused over `max_bytes`.
+  /// A file's whole text; refused over `max_bytes`. Asked once per file (a tree may hand over
+  /// what it held).
   virtual std::string text(const std::string& file, std::uint64_t max_bytes) = 0;
   /// A file's .npy header, checked against its size (check_npy_size); nothing when it is not
   /// known yet (an archive streamed in one pass): the object's node is taken at its word.

@@ -5,7 +5,9 @@
 #include "zanj/error.hpp"
 #include "zanj/json.hpp"
 #include "json/json_parse.hpp"
+#include "json/json_writer.hpp"
 #include "test_support.hpp"
+#include "zanj/format.hpp"
 
 using namespace zanj;
 using namespace zanj::json;
@@ -193,5 +195,37 @@ TEST_SUITE("json shapes") {
         read_json_document(JsonText{"[1, 2, 3]"}, "", JsonLimits{ResourceLimits{}.max_json_depth, 2});
     REQUIRE_FALSE(many.ok());
     CHECK(many.failure().over == JsonLimitError::Limit::values);
+  }
+}
+
+TEST_SUITE("json rewritten") {
+  /// write_json_rewritten of a parsed document, as text.
+  std::string rewritten(const JsonDocument& doc, const JsonStyle& style, const JsonRewriter& rewrite) {
+    std::string text;
+    OutputBuffer out([&](std::string_view piece) { text.append(piece); }, 8);  // flushed between items
+    write_json_rewritten(out, doc.root(), style, rewrite);
+    out.flush();
+    return text;
+  }
+
+  TEST_CASE("the text write_json gives the changed copy, in both styles") {
+    const std::string text = R"({"a": [1, {"b": "x\u00e9", "c": [2.5, null]}], "c": {"d": 1}, "e": []})";
+    const JsonDocument doc = parse_document(text, "t");
+    std::vector<std::string> asked;
+    const JsonRewriter rewrite = [&](JsonView value, std::optional<std::string_view> key) {
+      asked.push_back(key ? std::string(*key) : "-");
+      if (key == "c" && value.is_array()) return JsonRewrite{JsonRewrite::Action::replace, Json("gone")};
+      if (key == "c") return JsonRewrite{JsonRewrite::Action::keep, {}};
+      return JsonRewrite{};
+    };
+    const Json copy = parse_json(R"({"a": [1, {"b": "x\u00e9", "c": "gone"}], "c": {"d": 1}, "e": []})", "t");
+    for (const JsonStyle style : {JsonStyle{}, JsonStyle{1, '\t'}}) {
+      asked.clear();
+      CHECK(rewritten(doc, style, rewrite) == to_json(copy, style));
+      // The root, then items in document order; nothing inside a kept or replaced value.
+      CHECK(asked == std::vector<std::string>{"-", "a", "-", "-", "b", "c", "c", "e"});
+    }
+    const JsonRewriter none = [](JsonView, std::optional<std::string_view>) { return JsonRewrite{}; };
+    CHECK(rewritten(doc, JsonStyle{}, none) == to_json(doc.root()));
   }
 }
