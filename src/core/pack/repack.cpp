@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 #include "array/dtype.hpp"
 #include "zanj/error.hpp"
@@ -153,29 +155,50 @@ class Repacker {
   PackPlan run() {
     if (!tree_.has_main())
       throw Error(dir_ + ": no __zanj__.json (not a directory made by `zanj extract`)", Exit::usage);
-    files_ = tree_.files(plan_.notes);
+    // One list of the files, by name, with what is known of each: a name in several sets or
+    // maps costs a node and a copy each (megabytes with 50,000 members).
+    {
+      const std::map<std::string, std::uint64_t> files = tree_.files(plan_.notes);
+      files_.reserve(files.size());
+      for (const auto& [name, size] : files) files_.push_back({name, size});
+    }
+    for (const std::string* placed : {&main_name_, &meta_name_})
+      if (FileEntry* f = file(*placed)) f->placed = true;
     const json::JsonLimits json_limits{settings_.limits.max_json_depth};
     std::string main_text = tree_.text(main_name_, settings_.limits.max_json_bytes);
     // The object is read as a document (16 bytes a value), not as a tree of Json (40 to 110):
     // only the reference nodes that change are copied, and a tree is built only then.
-    const JsonDocument root = json::parse_document(std::string(main_text), path_of(main_name_), json_limits);
+    std::optional<JsonDocument> root = json::parse_document(std::string(main_text), path_of(main_name_), json_limits);
     // The meta too: its externals_info (an entry per member) is rebuilt, so a tree of the old
     // one would be as large as the new for nothing. The tree written is built at the end.
-    if (files_.count(meta_name_))
+    if (file(meta_name_))
       meta_ = json::parse_document(tree_.text(meta_name_, settings_.limits.max_json_bytes), path_of(meta_name_),
                                    json_limits);
-    if (const JsonView old = old_externals_info())
-      for (auto [member, entry] : old.members()) old_info_.emplace(member, entry);
+    if (const JsonView old = old_externals_info()) {
+      old_info_.reserve(old.size());
+      for (auto [member, entry] : old.members()) old_info_.emplace_back(member, entry);
+      // The first of equal keys wins, as a map's emplace would keep it.
+      std::stable_sort(old_info_.begin(), old_info_.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+    }
+    plan_.members.reserve(files_.size());
+    info_.reserve(files_.size());
 
-    place_references(root.root());
+    place_references(root->root());
+    // Each lookup table and the object's document go as soon as their step is done: with
+    // 50,000 members each holds megabytes that finish_meta, the peak, need not carry.
+    old_info_ = {};
     keep_nested_entries();
     place_meta_references();
-    for (const auto& [name, size] : files_)
-      if (placed_.insert(name).second) plan_.members.push_back({name, tree_.source(name), size});
+    for (FileEntry& f : files_)
+      if (!std::exchange(f.placed, true)) plan_.members.push_back({f.name, tree_.source(f.name), f.size});
+    files_ = {};
     if (edited_.empty())
       plan_.root_text = std::move(main_text);
     else
-      plan_.root = copy_edited(root.root(), edited_);
+      plan_.root = copy_edited(root->root(), edited_);
+    edited_ = {};
+    root.reset();
     choose_method();
     finish_meta();
     return std::move(plan_);
@@ -211,14 +234,16 @@ class Repacker {
   /// edited_, when that changes it), record its externals_info entry and place its member.
   void place_reference(const Node& ref, const PathSegments& segments, JsonArray ref_path) {
     const std::string& member = ref.member();
-    if (!files_.count(member))
+    FileEntry* const file_entry = file(member);
+    if (!file_entry)
       throw Error(dir_ + ": the reference at '" + join_path(segments) + "' names '" + zip::printable_name(member) +
                   "', which is not in the directory");
     Json copy = ref.json.copy();
     JsonObject& node = copy.as_object();
-    const auto old = old_info_.find(member);
+    const auto old = std::lower_bound(old_info_.begin(), old_info_.end(), member,
+                                      [](const auto& a, const std::string& b) { return a.first < b; });
     JsonObject entry{{"item_type", std::string(externals_item_type(ref))}, {"path", Json(std::move(ref_path))}};
-    if (old != old_info_.end() && old->second.is_object())  // its other details move over
+    if (old != old_info_.end() && old->first == member && old->second.is_object())  // its other details move over
       for (auto [k, v] : old->second.members())
         if (k != "item_type" && k != "path") entry.emplace_back(std::string(k), v.copy());
     bool changed = false;
@@ -237,11 +262,9 @@ class Repacker {
       if (ref.json.find("data[0]") && stats.first) changed |= set_key(node, "data[0]", *stats.first);
     }
     if (changed) edited_.emplace(json::view_identity(ref.json), std::move(copy));
-    if (!info_index_.count(member)) {
-      info_index_.emplace(member, info_.size());
-      info_.emplace_back(member, Json(std::move(entry)));
-    }
-    if (placed_.insert(member).second) plan_.members.push_back({member, tree_.source(member), files_.at(member)});
+    if (!std::exchange(file_entry->has_info, true)) info_.emplace_back(member, Json(std::move(entry)));
+    if (!std::exchange(file_entry->placed, true))
+      plan_.members.push_back({member, tree_.source(member), file_entry->size});
   }
 
   /// Entries of the old externals_info not referenced from the object (externals nested in a
@@ -250,13 +273,14 @@ class Repacker {
     if (const JsonView old = old_externals_info())
       for (auto [key, entry] : old.members()) {  // in its order
         const std::string member(key);
-        if (info_index_.count(member)) continue;
-        if (!files_.count(member)) {
+        FileEntry* const f = file(member);
+        if (f && f->has_info) continue;
+        if (!f) {
           plan_.notes.push_back("dropped the externals_info entry for '" + zip::printable_name(member) +
                                 "': no such file");
           continue;
         }
-        info_index_.emplace(member, info_.size());
+        f->has_info = true;
         info_.emplace_back(member, entry.copy());
       }
     const auto depth = [](const Json& entry) {
@@ -272,11 +296,12 @@ class Repacker {
     if (!meta_) return;
     for (const Reference& ref : collect_references(meta_->root())) {
       const std::string& member = ref.node.member();
-      if (!files_.count(member)) {
+      FileEntry* const f = file(member);
+      if (!f) {
         plan_.notes.push_back("the meta refers to '" + zip::printable_name(member) +
                               "', which is not in the directory");
-      } else if (placed_.insert(member).second) {
-        plan_.members.push_back({member, tree_.source(member), files_.at(member)});
+      } else if (!std::exchange(f->placed, true)) {
+        plan_.members.push_back({member, tree_.source(member), f->size});
       }
     }
   }
@@ -324,7 +349,18 @@ class Repacker {
   const PackSettings& settings_;
   const std::string main_name_{kMainMember}, meta_name_{kMetaMember};
   PackPlan plan_;
-  std::map<std::string, std::uint64_t> files_;
+  struct FileEntry {
+    std::string name;
+    std::uint64_t size = 0;
+    bool placed = false;    ///< in plan_.members already (or the object or meta, written apart)
+    bool has_info = false;  ///< in info_ already
+  };
+  std::vector<FileEntry> files_;  ///< every file of the tree, by name
+  FileEntry* file(std::string_view name) {
+    const auto it = std::lower_bound(files_.begin(), files_.end(), name,
+                                     [](const FileEntry& f, std::string_view n) { return f.name < n; });
+    return it != files_.end() && it->name == name ? &*it : nullptr;
+  }
   /// The externals_info of the meta read, when it is an object.
   JsonView old_externals_info() const {
     const JsonView old = meta_ ? meta_->root().find("externals_info") : JsonView();
@@ -332,11 +368,9 @@ class Repacker {
   }
 
   std::optional<JsonDocument> meta_;
-  EditedNodes edited_;                                  ///< reference nodes of the object that their files change
-  std::unordered_map<std::string, JsonView> old_info_;  ///< entries of the meta read
+  EditedNodes edited_;  ///< reference nodes of the object that their files change
+  std::vector<std::pair<std::string_view, JsonView>> old_info_;  ///< entries of the meta read, by member
   JsonObject info_;
-  std::unordered_map<std::string, std::size_t> info_index_;
-  std::set<std::string> placed_{main_name_, meta_name_};
 };
 
 }  // namespace
