@@ -105,15 +105,4 @@ std::uint64_t write_safetensors_header(const std::vector<SafetensorsTensor>& ten
   return 8 + size + padding;
 }
 
-std::string safetensors_header(const std::vector<SafetensorsTensor>& tensors,
-                               const std::vector<std::pair<std::string, std::string>>& metadata) {
-  SafetensorsMetadata texts;
-  // Not a structured binding: clang 14 (the fuzz build's, clang-tidy's) cannot capture one.
-  for (const auto& entry : metadata)
-    texts.emplace_back(entry.first, [&value = entry.second](OutputBuffer& out) { out.write(value); });
-  std::string header;
-  write_safetensors_header(tensors, texts, [&](std::string_view piece) { header.append(piece); });
-  return header;
-}
-
 }  // namespace zanj::exporter

@@ -44,8 +44,4 @@ std::uint64_t write_safetensors_header(const std::vector<SafetensorsTensor>& ten
                                        const SafetensorsMetadata& metadata,
                                        const std::function<void(std::string_view)>& write);
 
-/// Length prefix plus the padded JSON header, as text.
-std::string safetensors_header(const std::vector<SafetensorsTensor>& tensors,
-                               const std::vector<std::pair<std::string, std::string>>& metadata);
-
 }  // namespace zanj::exporter

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "array/array_reader.hpp"
 #include "array/element_numbers.hpp"
@@ -17,24 +18,23 @@ void summary::StatsAccumulator::flush() {
   // infinite, so a sum still finite after the block was finite at every step: the block is
   // summed without the per-value check (and with selects, not a branch, for the larger of the
   // two terms), and summed again with it only when the sum overflowed in it.
-  double sum = sum_, compensation = compensation_;  // in registers: block_ could alias the members
-  if (std::isfinite(sum)) {
+  // One loop for both: `checked` (a constant, so the fast loop has no test) leaves a step whose
+  // sum overflowed uncompensated.
+  const auto sum_block = [this, n](auto checked, double& sum, double& compensation) {
     for (std::size_t i = 0; i < n; ++i) {
       const double v = block_[i], t = sum + v;
       const bool sum_larger = std::fabs(sum) >= std::fabs(v);
       const double larger = sum_larger ? sum : v, smaller = sum_larger ? v : sum;
-      compensation += (larger - t) + smaller;
+      if (!checked || std::isfinite(t)) compensation += (larger - t) + smaller;
       sum = t;
     }
-  }
+  };
+  double sum = sum_, compensation = compensation_;  // in registers: block_ could alias the members
+  if (std::isfinite(sum)) sum_block(std::false_type{}, sum, compensation);
   if (!std::isfinite(sum)) {
     sum = sum_;
     compensation = compensation_;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double v = block_[i], t = sum + v;
-      if (std::isfinite(t)) compensation += std::fabs(sum) >= std::fabs(v) ? (sum - t) + v : (v - t) + sum;
-      sum = t;
-    }
+    sum_block(std::true_type{}, sum, compensation);
   }
   sum_ = sum;
   compensation_ = compensation;

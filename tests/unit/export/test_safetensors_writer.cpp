@@ -3,6 +3,7 @@
 #include "export/safetensors_writer.hpp"
 #include "json/json_parse.hpp"
 #include "zanj/error.hpp"
+#include "zanj/format.hpp"
 
 using namespace zanj;
 using namespace zanj::exporter;
@@ -42,7 +43,11 @@ TEST_SUITE("safetensors_writer") {
   }
 
   TEST_CASE("header: length prefix, 8-byte alignment, contiguous offsets, metadata") {
-    const std::string h = safetensors_header({{"a", "F32", {2}, 8}, {"b/c", "I8", {}, 1}}, {{"format", "zanj"}});
+    std::string h;
+    const SafetensorsMetadata metadata{{"format", [](OutputBuffer& out) { out.write("zanj"); }}};
+    const std::uint64_t written = write_safetensors_header({{"a", "F32", {2}, 8}, {"b/c", "I8", {}, 1}}, metadata,
+                                                           [&](std::string_view piece) { h.append(piece); });
+    CHECK(written == h.size());
     std::uint64_t n = 0;
     for (int i = 7; i >= 0; --i) n = (n << 8) | static_cast<unsigned char>(h[static_cast<std::size_t>(i)]);
     CHECK(n == h.size() - 8);
