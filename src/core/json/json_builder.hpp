@@ -49,7 +49,8 @@ class JsonDocumentBuilder {
   struct RecentString {
     std::uint64_t offset = 0;
     std::uint32_t size = 0;
-    bool used = false;
+    std::uint32_t tag = 0;  ///< 0: unused; else the string's short_hash with kUsed set
+    static constexpr std::uint32_t kUsed = std::uint32_t{1} << 31;
   };
   /// Copy what nodes [first, ...) still view of the document's own text into the arena
   /// (json_members.cpp).
@@ -178,9 +179,13 @@ class JsonDocumentBuilder {
   /// .jsonl line above all, the cache would cost more than the nodes it saves.
   static constexpr std::ptrdiff_t kShareKeysFrom = std::ptrdiff_t{16} << 10;
   static constexpr std::uint32_t kNoKey = UINT32_MAX;
-  std::vector<std::uint32_t> keys_;  ///< key_at's recent keys: a direct-mapped cache of nodes
-  std::size_t copied_nodes_ = 0;     ///< nodes before this have no string in the text
-  std::size_t next_packed_ = 0;      ///< the packed array the walk meets next
+  struct RecentKey {
+    std::uint32_t node;
+    std::uint32_t hash;  ///< short_hash of its text (24 bits)
+  };
+  std::vector<RecentKey> keys_;   ///< key_at's recent keys: a direct-mapped cache of nodes
+  std::size_t copied_nodes_ = 0;  ///< nodes before this have no string in the text
+  std::size_t next_packed_ = 0;   ///< the packed array the walk meets next
 };
 
 }  // namespace zanj::json

@@ -41,6 +41,32 @@ TEST_SUITE("json members") {
     CHECK(in_list.first_duplicate == std::vector<std::string>{"1", "a"});
   }
 
+  TEST_CASE("duplicates in objects of every size, keys shared or not, each found once") {
+    // Sizes around the small objects' pairwise check (16) and the table's index widths; keys
+    // of one length that differ in one byte; the documents over 16 KiB share their keys.
+    for (const int n : {2, 16, 17, 31, 32, 33, 1000, 70000}) {
+      for (const bool padded : {false, true}) {
+        std::string text = "{";
+        for (int i = 0; i < n; ++i) text += "\"key" + std::to_string(100000 + i) + "\": " + std::to_string(i) + ", ";
+        // Duplicates of the first, the middle and the last key, the last one twice.
+        for (const int d : {0, n / 2, n - 1, n - 1})
+          text += "\"key" + std::to_string(100000 + d) + "\": \"again " + std::to_string(d) + "\", ";
+        text += "\"end\": 0}";
+        if (padded) text = "[" + text + ", \"" + std::string(20000, 'x') + "\"]";
+        JsonParseNotes notes;
+        const Json j = parse_json(text, "t", {}, &notes);
+        const auto& o = (padded ? j.as_array()[0] : j).as_object();
+        INFO("n = ", n, padded ? ", shared keys" : "");
+        REQUIRE(o.size() == static_cast<std::size_t>(n) + 1);
+        CHECK(notes.duplicate_keys == 4);
+        for (const int d : {0, n / 2, n - 1})
+          CHECK(o[static_cast<std::size_t>(d)].second.as_string() == "again " + std::to_string(d));
+        CHECK(o[1 % static_cast<std::size_t>(n)].second.is_number() == (n > 2));
+        CHECK(o.back().first == "end");
+      }
+    }
+  }
+
   TEST_CASE("a document that owns its text keeps one copy of each repeated key, and frees the text") {
     std::string text = "[";
     for (int i = 0; i < 1000; ++i)

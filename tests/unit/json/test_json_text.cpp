@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
 #include <string>
 #include <utility>
 
@@ -80,6 +81,58 @@ TEST_SUITE("json text") {
     using namespace std::string_literals;
     const std::string wide = "\xFF\xFE{\x00 \x00}\x00"s;  // UTF-16 passes as it is, for the parser
     CHECK(streamed(wide, 3) == wide);
+  }
+
+  /// The minifier's rule, one byte at a time: whitespace outside strings goes, but a run
+  /// between two scalar bytes leaves one space.
+  std::string minified_by_rule(std::string_view text) {
+    const auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
+    const auto scalar = [](char c) {
+      return static_cast<unsigned char>(c) > ' ' && std::string_view("[]{},:\"").find(c) == std::string_view::npos;
+    };
+    std::string out;
+    bool in_string = false, escaped = false;
+    for (std::size_t i = 0; i < text.size();) {
+      const char c = text[i];
+      if (in_string) {
+        out += c;
+        in_string = escaped || c != '"';
+        escaped = !escaped && c == '\\';
+        ++i;
+      } else if (space(c)) {
+        std::size_t j = i;
+        while (j < text.size() && space(text[j])) ++j;
+        if (!out.empty() && scalar(out.back()) && j < text.size() && scalar(text[j])) out += ' ';
+        i = j;
+      } else {
+        in_string = c == '"';
+        out += c;
+        ++i;
+      }
+    }
+    return out;
+  }
+
+  TEST_CASE("minify agrees with its rule on random texts, whole and streamed") {
+    // Long runs of each kind (whitespace, string bytes, tokens) cross the 16-byte blocks the
+    // minifier reads at once, and the chunks it is given.
+    std::mt19937 random(20261127);
+    const auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random); };
+    const std::string_view pieces[] = {" ", "\t\t\t", "\n", "\r\n", "\"",     "\\",   "\\\"", "[",        "]", "{",
+                                       "}", ",",      ":",  "1",    "-2.5e3", "true", "x",    "\xC3\xA9", "\f"};
+    for (int round = 0; round < 400; ++round) {
+      std::string text = "{";  // never a first byte that reads as UTF-16 or UTF-32
+      const std::size_t parts = pick(60);
+      for (std::size_t k = 0; k < parts; ++k) {
+        const std::string_view piece = pieces[pick(std::size(pieces))];
+        const std::size_t repeat = pick(4) == 0 ? 1 + pick(40) : 1;
+        for (std::size_t r = 0; r < repeat; ++r) text += piece;
+      }
+      const std::string expected = minified_by_rule(text);
+      CHECK_MESSAGE(minified(text) == expected, text);
+      for (std::size_t step : {std::size_t{1}, std::size_t{5}, std::size_t{16}, std::size_t{17}, 1 + pick(64)})
+        CHECK_MESSAGE(streamed(text, step) == expected, text, " in steps of ", step);
+    }
   }
 
   /// What parse_json says of the text as written, and what the parse of the streamed-minified
