@@ -20,9 +20,10 @@ namespace zanj::array {
 /// no growing copies of a 20 MB text. Reserved pages cost memory only once bytes arrive, so a
 /// size that lies costs nothing, and decoding stops at the declared size.
 /// The text comes minified when it is UTF-8 (json_text.hpp): `decoded`, when given, receives
-/// the bytes decoded.
+/// the bytes decoded. `alone`: nothing else is read beside this member, so a large compressed
+/// one is decoded on a second thread (when the process may use two CPUs) while this one minifies.
 json::JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
-                              std::uint64_t* decoded = nullptr);
+                              std::uint64_t* decoded = nullptr, bool alone = false);
 
 /// Parse the header of an .npy member, decoding only its first bytes.
 /// Throws Error naming the archive and member when it is not a valid .npy header.

@@ -13,6 +13,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/thread_pool.hpp"
 
@@ -27,8 +28,12 @@ class ChunkPuller {
   using Producer = std::function<void(const Sink& sink)>;
 
   /// Starts the producer at once. The queue holds chunks up to `max_queued_bytes` in total,
-  /// and always at least one chunk, however large.
-  explicit ChunkPuller(Producer producer, std::size_t max_queued_bytes = std::size_t{4} << 20);
+  /// and always at least one chunk, however large. With `chunk_bytes` (the largest chunk the
+  /// producer passes), the buffers every chunk is copied into are allocated here, on the
+  /// caller's thread, before the producer starts: what a thread allocates is freed into its own
+  /// malloc arena, where it stays resident and the caller's later allocations cannot use it.
+  explicit ChunkPuller(Producer producer, std::size_t max_queued_bytes = std::size_t{4} << 20,
+                       std::size_t chunk_bytes = 0);
   /// Stops the producer (its sink returns false from then on) and waits for the thread.
   ~ChunkPuller();
   ChunkPuller(const ChunkPuller&) = delete;
@@ -45,6 +50,7 @@ class ChunkPuller {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<std::string> queue_;
+  std::vector<std::string> spare_;  ///< buffers of chunks taken, for the producer to fill again
   std::size_t queued_bytes_ = 0;
   const std::size_t max_queued_bytes_;
   bool finished_ = false;  // the producer returned or threw

@@ -15,12 +15,13 @@ namespace {
 /// Parse one JSON member of `archive`; adds its value count to *values, and what the parse
 /// noticed goes to *notes.
 JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
-                              const json::JsonLimits& limits, std::uint64_t* values, json::JsonParseNotes* notes) {
+                              const json::JsonLimits& limits, std::uint64_t* values, json::JsonParseNotes* notes,
+                              bool alone = false) {
   if (entry.uncompressed_size > max_bytes)
     throw Error(InArchive{archive.name()}, entry.name + ": its size of " + std::to_string(entry.uncompressed_size) +
                                                " bytes exceeds the limit of " + std::to_string(max_bytes) +
                                                " (raise with --max-json-bytes)");
-  json::JsonText text = array::read_json_text(archive, entry, max_bytes);
+  json::JsonText text = array::read_json_text(archive, entry, max_bytes, nullptr, alone);
   try {
     JsonDocument parsed = json::parse_document(std::move(text), entry.name, limits, notes);
     *values += notes->values;
@@ -54,10 +55,10 @@ struct MetaRead {
 };
 
 MetaRead read_meta(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
-                   const json::JsonLimits& limits) {
+                   const json::JsonLimits& limits, bool alone = false) {
   MetaRead read;
   try {
-    read.doc = read_json_member(archive, entry, max_bytes, limits, &read.values, &read.notes);
+    read.doc = read_json_member(archive, entry, max_bytes, limits, &read.values, &read.notes, alone);
   } catch (const Error& e) {  // boundary: an unreadable meta member is a problem, not fatal
     read.problem = e.what();
   }
@@ -99,13 +100,13 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
     z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values, &z.root_notes);
     beside.wait();
   } else {
-    z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values, &z.root_notes);
+    z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values, &z.root_notes, true);
     // Both trees stay loaded, so they share one --max-json-values budget: the meta gets what
     // the main document left (it is small in most archives; the budget is what bounds memory).
     if (meta_entry) {
       json::JsonLimits left = json_limits;
       left.max_values -= z.json_values;
-      meta = read_meta(z.archive, *meta_entry, max_json_bytes - main->uncompressed_size, left);
+      meta = read_meta(z.archive, *meta_entry, max_json_bytes - main->uncompressed_size, left, true);
     }
   }
   z.json_bytes = main->uncompressed_size;

@@ -65,7 +65,7 @@ std::optional<std::string> dtype_refusal(const std::string& name) {
 const JsonDocument* read_document(const Archive& archive, std::string_view name, Code missing,
                                   const std::vector<bool>& inflatable, const ResourceLimits& limits,
                                   const std::optional<ParsedMember>& given, std::optional<JsonDocument>& read,
-                                  std::vector<MemberPlan>& plans, VerifyReport& report) {
+                                  std::vector<MemberPlan>& plans, VerifyReport& report, bool alone) {
   const ZipEntry* entry = archive.find(name);
   if (!entry) {
     add_problem(report, missing, name, "", "no " + std::string(name) + " member");
@@ -89,7 +89,7 @@ const JsonDocument* read_document(const Archive& archive, std::string_view name,
   json::JsonText text;
   std::uint64_t decoded = 0;
   try {
-    text = array::read_json_text(archive, *entry, limits.max_json_bytes, &decoded);
+    text = array::read_json_text(archive, *entry, limits.max_json_bytes, &decoded, alone);
   } catch (const Error& e) {  // boundary: an unreadable member is a problem
     add_read_failure(report, *entry, e, archive.name());
     return nullptr;
@@ -346,13 +346,14 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
                                                const ResourceLimits& limits, ZanjDocuments& documents,
                                                VerifyReport& report) {
   std::vector<MemberPlan> plans(archive.entries().size());
-  const auto read_main = [&](const ResourceLimits& main_limits, VerifyReport& to) {
+  // `alone`: the other document is not being read beside it.
+  const auto read_main = [&](const ResourceLimits& main_limits, VerifyReport& to, bool alone) {
     documents.main = read_document(archive, kMainMember, Code::missing_main, inflatable, main_limits,
-                                   documents.given_main, documents.read_main, plans, to);
+                                   documents.given_main, documents.read_main, plans, to, alone);
   };
-  const auto read_meta = [&](const ResourceLimits& meta_limits, VerifyReport& to) {
+  const auto read_meta = [&](const ResourceLimits& meta_limits, VerifyReport& to, bool alone) {
     documents.meta = read_document(archive, kMetaMember, Code::missing_meta, inflatable, meta_limits,
-                                   documents.given_meta, documents.read_meta, plans, to);
+                                   documents.given_meta, documents.read_meta, plans, to, alone);
   };
   if (!documents.given_main && !documents.given_meta && read_side_by_side(archive, limits)) {
     // Its problems go after the main document's, as the serial reading gives them. `plans`
@@ -361,12 +362,12 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
     // The pool is declared after what the task writes: if the main reading throws, the pool's
     // destructor waits for the task first.
     base::ThreadPool beside(1);
-    beside.submit([&] { read_meta(limits, meta_report); });
-    read_main(limits, report);
+    beside.submit([&] { read_meta(limits, meta_report, false); });
+    read_main(limits, report, false);
     beside.wait();
     merge_report(report, meta_report);
   } else {
-    read_main(limits, report);
+    read_main(limits, report, true);
     // Both documents stay loaded: the meta gets what the main document left of the
     // --max-json-values and --max-json-bytes budgets, as every other command reads them.
     ResourceLimits meta_limits = limits;
@@ -375,7 +376,7 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
       if (const ZipEntry* m = archive.find(kMainMember))
         meta_limits.max_json_bytes -= std::min(limits.max_json_bytes, m->uncompressed_size);
     }
-    read_meta(meta_limits, report);
+    read_meta(meta_limits, report, true);
   }
 
   JsonView externals;

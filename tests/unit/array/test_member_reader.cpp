@@ -1,8 +1,14 @@
 #include <doctest/doctest.h>
 
-#include <cmath>
+#include <fcntl.h>
+#include <unistd.h>
 
+#include <cmath>
+#include <fstream>
+
+#include "temp_dir.hpp"
 #include "test_support.hpp"
+#include "zip/zip_writer.hpp"
 #include "zanj/error.hpp"
 #include "array/member_reader.hpp"
 
@@ -35,6 +41,56 @@ TEST_SUITE("member_reader") {
       CHECK(e.archive() == a.name());
       CHECK(e.reason() == "member 'long_list.jsonl': " + e.detail());
     }
+  }
+
+  TEST_CASE("a large member decoded on a second thread reads as on one, errors included") {
+    // 7 MB of indented JSON: over the size from which the decoding runs beside the minifier.
+    std::string text = "[\n";
+    for (int i = 0; i < 250000; ++i) text += "  {\"k\": " + std::to_string(i) + ", \"s\": \"a  b\"},\n";
+    text += "  0\n]\n";
+    test::TempDir dir;
+    const std::string path = dir / "big.zanj";
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    REQUIRE(fd >= 0);
+    {
+      zip::ZipWriter w(fd, path);
+      w.add_member("__zanj__.json", text);
+      w.finish();
+    }
+    ::close(fd);
+    const auto read = [&](const std::string& file, bool alone, std::uint64_t& decoded) {
+      const Archive a(file);
+      const ZipEntry& e = *a.find("__zanj__.json");
+      REQUIRE(e.method == 8);
+      return read_json_text(a, e, UINT64_MAX, &decoded, alone);
+    };
+    std::uint64_t one = 0, two = 0;
+    const json::JsonText serial = read(path, false, one);
+    const json::JsonText beside = read(path, true, two);
+    CHECK(one == text.size());
+    CHECK(two == one);
+    CHECK(serial.minified);
+    CHECK(serial.bytes.size() + 6 * 250000 <= text.size());  // each line's five spaces and newline gone
+    CHECK(beside.bytes == serial.bytes);
+    CHECK(beside.minified == serial.minified);
+    // A byte changed in the compressed data: the same error both ways, from the decoding thread.
+    std::string bytes = zanj::test::read_file(path);
+    bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 0x55);
+    const std::string broken = dir / "broken.zanj";
+    std::ofstream(broken, std::ios::binary) << bytes;
+    std::string serial_error, beside_error;
+    try {
+      (void)read(broken, false, one);
+    } catch (const Error& e) {
+      serial_error = e.what();
+    }
+    try {
+      (void)read(broken, true, two);
+    } catch (const Error& e) {
+      beside_error = e.what();
+    }
+    CHECK_FALSE(serial_error.empty());
+    CHECK(beside_error == serial_error);
   }
 
   TEST_CASE("jsonl lines stream in order") {

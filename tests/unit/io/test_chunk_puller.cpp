@@ -49,6 +49,23 @@ TEST_SUITE("chunk_puller") {
     CHECK(count == 100);
   }
 
+  TEST_CASE("chunks copied into buffers made beforehand: any size, nothing left of the last") {
+    // Sizes below, at and above the buffers' (64): a reused buffer must hold only its chunk.
+    std::vector<std::string> sent;
+    for (int i = 0; i < 200; ++i)
+      sent.emplace_back(static_cast<std::size_t>((i * 37) % 150), static_cast<char>('a' + i % 26));
+    ChunkPuller puller(
+        [&](const ChunkPuller::Sink& sink) {
+          for (const std::string& s : sent)
+            if (!sink(s)) return;
+        },
+        200, 64);
+    std::vector<std::string> got;
+    std::string chunk;
+    while (puller.next(chunk)) got.push_back(chunk);
+    CHECK(got == sent);
+  }
+
   TEST_CASE("a chunk larger than the budget still passes") {
     ChunkPuller puller([](const ChunkPuller::Sink& sink) { sink(std::string(10000, 'x')); }, 100);
     std::string chunk;
