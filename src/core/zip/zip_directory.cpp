@@ -473,6 +473,27 @@ const ZipEntry* zip::ZipDirectory::find(std::string_view name) const {
   }
 }
 
+namespace {
+/// Whether two of `keys` are equal: an open-addressing table of their indices.
+bool any_equal(const std::vector<std::string_view>& keys) {
+  std::size_t size = 16;
+  while (size < 2 * keys.size()) size *= 2;
+  constexpr std::size_t kFree = SIZE_MAX;
+  std::vector<std::size_t> table(size, kFree);
+  const std::size_t mask = size - 1;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    for (std::size_t slot = std::hash<std::string_view>{}(keys[i]) & mask;; slot = (slot + 1) & mask) {
+      if (table[slot] == kFree) {
+        table[slot] = i;
+        break;
+      }
+      if (keys[table[slot]] == keys[i]) return true;
+    }
+  }
+  return false;
+}
+}  // namespace
+
 std::vector<zip::NameClash> zip::name_clashes(const std::vector<ZipEntry>& entries) {
   std::vector<zip::NameClash> out;
   std::vector<std::size_t> order(entries.size());
@@ -503,7 +524,9 @@ std::vector<zip::NameClash> zip::name_clashes(const std::vector<ZipEntry>& entri
   // Keys are views, not copies: an archive of many members pays no string per member.
   std::vector<std::string_view> keys(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) keys[i] = entries[i].name;
-  group(keys, false);
+  // Nearly every archive has no two equal names: a linear check first, and the sort (8% of
+  // `info` on 50,000 members) only when there is a group to report.
+  if (any_equal(keys)) group(keys, false);
   // An ASCII name is its own Python name and its own NFD, so a group of ASCII names only is
   // byte-identical and was reported above: normalize only the others, and with none, stop.
   std::vector<std::string> normalized(entries.size());
@@ -514,7 +537,7 @@ std::vector<zip::NameClash> zip::name_clashes(const std::vector<ZipEntry>& entri
     keys[i] = normalized[i];
     any_other = true;
   }
-  if (any_other) group(keys, true);
+  if (any_other && any_equal(keys)) group(keys, true);
   return out;
 }
 
