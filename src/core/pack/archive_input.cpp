@@ -7,10 +7,11 @@
 #include <vector>
 
 #include "json/json_parse.hpp"
-#include "object/tree_json.hpp"
+#include "json/json_document.hpp"
 #include "pack/archive_scan.hpp"
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
+#include "zanj/tree.hpp"
 #include "zip/member_name.hpp"
 
 namespace zanj::pack {
@@ -149,41 +150,29 @@ Scan scan_all(const std::string& archive, const ResourceLimits& limits) {
   return scan;
 }
 
-/// Whether two plans write the same archive (but for the meta's timestamp). `b`'s timestamp is
-/// set to `a`'s for the comparison and put back: a copy of a meta with an entry per member
-/// would be as large as the plan.
-bool same_archive(const PackPlan& a, PackPlan& b) {
+/// Whether a JSON member is written the same by two plans, each holding it as text or a tree.
+bool same_json(const std::optional<std::string>& text_a, const Json& json_a, const std::optional<std::string>& text_b,
+               const Json& json_b) {
+  if (text_a && text_b) return *text_a == *text_b;
+  return (text_a ? *text_a : zanj_json_text(json_a)) == (text_b ? *text_b : zanj_json_text(json_b));
+}
+
+/// Whether two plans write the same archive (planned with the same timestamp).
+bool same_archive(const PackPlan& a, const PackPlan& b) {
   if (a.method != b.method || a.members.size() != b.members.size()) return false;
   for (std::size_t i = 0; i < a.members.size(); ++i)
     if (a.members[i].name != b.members[i].name) return false;
-  const auto same_text = [](const std::optional<std::string>& text_a, const Json& json_a,
-                            const std::optional<std::string>& text_b, const Json& json_b) {
-    if (text_a && text_b) return *text_a == *text_b;
-    return (text_a ? *text_a : zanj_json_text(json_a)) == (text_b ? *text_b : zanj_json_text(json_b));
-  };
-  if (!same_text(a.root_text, a.root, b.root_text, b.root)) return false;
-  Json* stamp = nullptr;
-  if (const Json* theirs = a.meta.find("timestamp"); theirs && b.meta.is_object())
-    for (auto& [key, value] : b.meta.as_object())
-      if (key == "timestamp") {
-        stamp = &value;
-        break;
-      }
-  Json kept;
-  if (stamp) {
-    kept = std::move(*stamp);
-    *stamp = *a.meta.find("timestamp");
-  }
-  const bool same = zanj_json_text(b.meta) == zanj_json_text(a.meta);
-  if (stamp) *stamp = std::move(kept);
-  return same;
+  return same_json(a.root_text, a.root, b.root_text, b.root) && same_json(a.meta_text, a.meta, b.meta_text, b.meta);
 }
 
-/// The members of every reference in `json`, and the keys of its externals_info.
-void add_referenced(const Json& json, std::map<std::string, std::uint64_t>& files) {
-  for (const Reference& ref : object::collect_references(json)) files.emplace(ref.node.member(), 0);
-  if (const Json* info = json.find("externals_info"); info && info->is_object())
-    for (const auto& [member, entry] : info->as_object()) files.emplace(member, 0);
+/// The members of every reference in JSON `text`, and the keys of its externals_info. Read as
+/// a document, not a tree: a tree of an object with 50,000 references is over 50 MB.
+void add_referenced(const std::string& text, const std::string& what, const json::JsonLimits& limits,
+                    std::map<std::string, std::uint64_t>& files) {
+  const JsonDocument json = json::parse_document(std::string(text), what, limits);
+  for (const Reference& ref : collect_references(json.root())) files.emplace(ref.node.member(), 0);
+  if (const JsonView info = json.root().find("externals_info"); info.is_object())
+    for (auto [member, entry] : info.members()) files.emplace(std::string(member), 0);
 }
 
 /// Bytes of files an archive holds before its two JSON members that one pass spools: past
@@ -234,14 +223,13 @@ class OnePass final : public SequentialMembers {
       std::map<std::string, std::uint64_t> files;
       for (const auto& [name, facts] : scan_.files()) files.emplace(name, facts.size);  // read so far
       const std::size_t read_so_far = files.size();
-      add_referenced(json::parse_json(*main->second.text, archive_, limits), files);
-      if (meta != scan_.files().end() && meta->second.text)
-        add_referenced(json::parse_json(*meta->second.text, archive_, limits), files);
+      add_referenced(*main->second.text, archive_, limits, files);
+      if (meta != scan_.files().end() && meta->second.text) add_referenced(*meta->second.text, archive_, limits, files);
       // Some sizes are not known yet, so neither is the total (progress shows no share done).
       if (files.size() != read_so_far)
         for (auto& [name, size] : files) size = 0;
       HeadTree tree(archive_, std::move(files), scan_.files(), self);
-      return plan_repack(tree, settings_);
+      return plan_repack(tree, settings_, timestamp_);
     } catch (const Error&) {  // boundary: an early plan is a shortcut; two passes say what is wrong
       return std::nullopt;
     }
@@ -274,7 +262,7 @@ class OnePass final : public SequentialMembers {
     for (; pending_; pending_ = walker_.next()) scan_.take(walker_, *pending_);
     scan_.check_folders();
     ArchiveTree tree(archive_, settings_.limits, scan_);
-    PackPlan real = plan_repack(tree, settings_);
+    PackPlan real = plan_repack(tree, settings_, timestamp_);
     if (!diverged_ && same_archive(written, real)) return {nullptr, real.known_bytes(), std::move(real.notes)};
     return {std::make_shared<const PackPlan>(std::move(real)), 0, {}};
   }
@@ -333,6 +321,8 @@ class OnePass final : public SequentialMembers {
   std::set<std::string> wanted_;         ///< members of the plan not yet read
   MemberSpool spool_;
   bool diverged_ = false;  ///< a member was asked for that the archive did not hold then
+  /// The meta's in both plans, so that same_archive compares their texts.
+  const double timestamp_ = now_timestamp();
 };
 
 }  // namespace

@@ -63,11 +63,12 @@ PackPlan plan_repack(const std::string& dir, const PackSettings& settings);
 ///   is kept byte for byte when nothing changed);
 /// - the meta keeps what it had (zanj_cfg, sysinfo, other keys), with `externals_info`
 ///   rebuilt so every reference has its item_type and path, "zanj_cli" added to sysinfo, the
-///   compress method and timestamp updated; without a meta a fresh one is made;
+///   compress method and timestamp (`timestamp`, else now) updated; without a meta a fresh one
+///   is made. It is planned as text (meta_text), written as each entry is made;
 /// - members are written in the reference's order: the object's references, the meta's
 ///   references, then any other files by name.
 /// Throws Error when __zanj__.json is missing or broken, a reference has no file, an .npy
 /// header is broken, or a name is unsafe.
-PackPlan plan_repack(PackTree& tree, const PackSettings& settings);
+PackPlan plan_repack(PackTree& tree, const PackSettings& settings, std::optional<double> timestamp = {});
 
 }  // namespace zanj::pack
