@@ -166,11 +166,15 @@ bool same_archive(const PackPlan& a, const PackPlan& b) {
 }
 
 /// The members of every reference in JSON `text`, and the keys of its externals_info. Read as
-/// a document, not a tree: a tree of an object with 50,000 references is over 50 MB.
+/// a document, not a tree (a tree of an object with 50,000 references is over 50 MB), and
+/// walked, the references not collected (each one's node and path, megabytes more).
 void add_referenced(const std::string& text, const std::string& what, const json::JsonLimits& limits,
                     std::map<std::string, std::uint64_t>& files) {
   const JsonDocument json = json::parse_document(std::string(text), what, limits);
-  for (const Reference& ref : collect_references(json.root())) files.emplace(ref.node.member(), 0);
+  walk_tree(json.root(), {}, [&](const TreeVisit& v) {
+    if (v.node.is_reference() || (v.node.array && v.node.array->external())) files.emplace(v.node.member(), 0);
+    return true;
+  });
   if (const JsonView info = json.root().find("externals_info"); info.is_object())
     for (auto [member, entry] : info.members()) files.emplace(std::string(member), 0);
 }
