@@ -75,7 +75,8 @@ class ArchiveStream final : public SequentialMembers {
   MemberSpool spool_;
 };
 
-/// The archive as a folder, from a complete Scan; its sources read the archive again.
+/// The archive as a folder, from a complete Scan, whose files and sizes it takes; its sources
+/// read the archive again.
 class ArchiveTree final : public PackTree {
  public:
   ArchiveTree(const std::string& archive, const ResourceLimits& limits, Scan& scan)
@@ -83,7 +84,7 @@ class ArchiveTree final : public PackTree {
         limits_(limits),
         files_(std::move(scan.files())),
         notes_(scan.notes()),
-        stream_(std::make_shared<ArchiveStream>(archive, limits, scan.sizes())) {}
+        stream_(std::make_shared<ArchiveStream>(archive, limits, std::move(scan.sizes()))) {}
 
   const std::string& name() const override { return archive_; }
   bool has_main() const override { return files_.count(std::string(kMainMember)) != 0; }
@@ -280,7 +281,8 @@ class OnePass final : public SequentialMembers {
         : archive_(archive), files_(std::move(files)), seen_(seen), pass_(std::move(pass)) {}
     const std::string& name() const override { return archive_; }
     bool has_main() const override { return true; }
-    std::map<std::string, std::uint64_t> files(std::vector<std::string>&) override { return files_; }
+    /// Handed over: plan_repack asks once.
+    std::map<std::string, std::uint64_t> files(std::vector<std::string>&) override { return std::move(files_); }
     std::string text(const std::string& file, std::uint64_t max_bytes) override {
       const FileFacts& facts = seen_.at(file);
       if (!facts.text || facts.size > max_bytes) throw Error(archive_ + ": '" + file + "' is over the limit");
