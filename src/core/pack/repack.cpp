@@ -84,7 +84,8 @@ bool set_key(JsonObject& object, const std::string& key, Json value) {
 }
 
 /// Member `key` (the first of equal keys), or null.
-Json* find_key(JsonObject& object, std::string_view key) {
+template <typename Object>
+auto find_key(Object& object, std::string_view key) -> decltype(&object.front().second) {
   for (auto& [k, v] : object)
     if (k == key) return &v;
   return nullptr;
@@ -106,6 +107,38 @@ bool update_array_node(JsonObject& node, const ArrayNode& array, const array::Np
     changed |= set_key(node, "dtype", array.torch ? "torch." + h.dtype.numpy_name() : h.dtype.numpy_name());
   changed |= set_key(node, "n_elements", h.element_count());
   return changed;
+}
+
+/// What an .npy must hold for reference node `node` (a copy) to stay as it is: its shape, and
+/// a dtype compatible with the one it names (update_array_node then changes nothing).
+ExpectedFile expected_npy(JsonObject node, const ArrayNode& array) {
+  const base::Result<array::Dtype> dtype = array::read_dtype_name(array.dtype);
+  if (!dtype) return {};
+  array::NpyHeader h;
+  h.dtype = *dtype;
+  h.shape = array.shape;
+  if (!h.checked_element_count() || update_array_node(node, array, h)) return {};
+  ExpectedFile e;
+  e.kind = ExpectedFile::Kind::npy;
+  e.dtype = *dtype;
+  e.shape = array.shape;
+  return e;
+}
+
+/// What JSON lines must hold for a reference's node and externals_info entry to stay as they
+/// are: the entry's len(data) lines, its data[0] first; the node saying the same, by text.
+ExpectedFile expected_lines(const JsonObject& node, const JsonObject& entry) {
+  ExpectedFile e;
+  e.kind = ExpectedFile::Kind::lines;
+  const Json* lines = find_key(entry, "len(data)");
+  if (!lines || !json::view_of(*lines).get_uint64(e.lines) || to_json(*lines) != std::to_string(e.lines)) return {};
+  if (const Json* first = find_key(entry, "data[0]")) {
+    e.has_first = true;
+    e.first = to_json(*first);
+  }
+  if (const Json* n = find_key(node, "len(data)"); n && to_json(*n) != std::to_string(e.lines)) return {};
+  if (const Json* n = find_key(node, "data[0]"); n && (!e.has_first || to_json(*n) != e.first)) return {};
+  return e;
 }
 
 /// Lines of a .jsonl file and its first value (what the reference records as len(data), data[0]).
@@ -156,8 +189,7 @@ class DirectoryTree final : public PackTree {
 
 class Repacker {
  public:
-  Repacker(PackTree& tree, const PackSettings& settings, double timestamp)
-      : tree_(tree), dir_(tree.name()), settings_(settings), timestamp_(timestamp) {}
+  Repacker(PackTree& tree, const PackSettings& settings) : tree_(tree), dir_(tree.name()), settings_(settings) {}
 
   PackPlan run() {
     if (!tree_.has_main())
@@ -263,7 +295,11 @@ class Repacker {
       const std::optional<array::NpyHeader> h =
           tree_.npy_header(member, NpyLimits{settings_.limits.max_npy_header_bytes});
       const std::vector<std::uint64_t>& shape = h ? h->shape : ref.array->shape;
-      if (h) changed = update_array_node(node, *ref.array, *h);
+      if (h) {
+        changed = update_array_node(node, *ref.array, *h);
+      } else {
+        tree_.expect(member, expected_npy(node, *ref.array));
+      }
       if (!shape.empty()) set_key(entry, "len(data)", shape.front());
     } else if (const std::optional<JsonlStats> found = tree_.jsonl_stats(member, settings_.limits)) {
       // An edited table or list: its length and first row, in the node where the reference puts them.
@@ -272,6 +308,8 @@ class Repacker {
       if (stats.first) set_key(entry, "data[0]", *stats.first);
       if (ref.json.find("len(data)")) changed |= set_key(node, "len(data)", stats.lines);
       if (ref.json.find("data[0]") && stats.first) changed |= set_key(node, "data[0]", *stats.first);
+    } else {
+      tree_.expect(member, expected_lines(node, entry));
     }
     if (changed) edited_.emplace(json::view_identity(ref.json), std::move(copy));
     if (!std::exchange(file_entry->has_info, true)) add_info(member, json::view_of(Json(std::move(entry))));
@@ -333,7 +371,7 @@ class Repacker {
     if (!meta_ || !meta_->root().is_object()) {
       JsonObject meta = make_meta(default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list,
                                                    static_cast<std::uint16_t>(compress)),
-                                  tool_sysinfo(), Json(), timestamp_)
+                                  tool_sysinfo(), Json(), now_timestamp())
                             .as_object();
       plan_.meta_text = meta_text(meta, key_index(meta, "externals_info"));
       return;
@@ -351,7 +389,7 @@ class Repacker {
       set_key(meta, "sysinfo", tool_sysinfo());
     }
     const std::size_t info_at = key_index(meta, "externals_info");
-    set_key(meta, "timestamp", timestamp_);
+    set_key(meta, "timestamp", now_timestamp());
     plan_.meta_text = meta_text(meta, info_at);
   }
 
@@ -427,7 +465,6 @@ class Repacker {
   };
   std::vector<InfoEntry> info_;
   std::string info_text_;
-  const double timestamp_;  ///< the meta's
 };
 
 }  // namespace
@@ -436,9 +473,7 @@ bool is_leftover_temp_name(const std::string& base) {
   return !base.empty() && base.front() == '.' && base.find(".zanj-tmp-") != std::string::npos;
 }
 
-PackPlan plan_repack(PackTree& tree, const PackSettings& settings, std::optional<double> timestamp) {
-  return Repacker(tree, settings, timestamp ? *timestamp : now_timestamp()).run();
-}
+PackPlan plan_repack(PackTree& tree, const PackSettings& settings) { return Repacker(tree, settings).run(); }
 
 PackPlan plan_repack(const std::string& dir, const PackSettings& settings) {
   DirectoryTree tree(dir);
