@@ -307,6 +307,10 @@ void json::write_json_rewritten(OutputBuffer& out, JsonView value, const JsonSty
   write_rewritten(out.text(), value, style, 0, &out, rewrite, std::nullopt);
 }
 
+void json::write_json_nested(std::string& out, JsonView value, const JsonStyle& style, int level) {
+  write_value(out, value, style, level, nullptr);
+}
+
 std::uint64_t json::count_json_values(const Json& value) {
   std::uint64_t n = 1;
   if (value.is_array())

@@ -7,10 +7,12 @@
 #include <vector>
 
 #include "json/json_parse.hpp"
-#include "object/tree_json.hpp"
+#include "array/dtype.hpp"
+#include "json/json_document.hpp"
 #include "pack/archive_scan.hpp"
 #include "zanj/error.hpp"
 #include "zanj/format.hpp"
+#include "zanj/tree.hpp"
 #include "zip/member_name.hpp"
 
 namespace zanj::pack {
@@ -74,7 +76,8 @@ class ArchiveStream final : public SequentialMembers {
   MemberSpool spool_;
 };
 
-/// The archive as a folder, from a complete Scan; its sources read the archive again.
+/// The archive as a folder, from a complete Scan, whose files and sizes it takes; its sources
+/// read the archive again.
 class ArchiveTree final : public PackTree {
  public:
   ArchiveTree(const std::string& archive, const ResourceLimits& limits, Scan& scan)
@@ -82,7 +85,7 @@ class ArchiveTree final : public PackTree {
         limits_(limits),
         files_(std::move(scan.files())),
         notes_(scan.notes()),
-        stream_(std::make_shared<ArchiveStream>(archive, limits, scan.sizes())) {}
+        stream_(std::make_shared<ArchiveStream>(archive, limits, std::move(scan.sizes()))) {}
 
   const std::string& name() const override { return archive_; }
   bool has_main() const override { return files_.count(std::string(kMainMember)) != 0; }
@@ -149,41 +152,43 @@ Scan scan_all(const std::string& archive, const ResourceLimits& limits) {
   return scan;
 }
 
-/// Whether two plans write the same archive (but for the meta's timestamp). `b`'s timestamp is
-/// set to `a`'s for the comparison and put back: a copy of a meta with an entry per member
-/// would be as large as the plan.
-bool same_archive(const PackPlan& a, PackPlan& b) {
-  if (a.method != b.method || a.members.size() != b.members.size()) return false;
-  for (std::size_t i = 0; i < a.members.size(); ++i)
-    if (a.members[i].name != b.members[i].name) return false;
-  const auto same_text = [](const std::optional<std::string>& text_a, const Json& json_a,
-                            const std::optional<std::string>& text_b, const Json& json_b) {
-    if (text_a && text_b) return *text_a == *text_b;
-    return (text_a ? *text_a : zanj_json_text(json_a)) == (text_b ? *text_b : zanj_json_text(json_b));
-  };
-  if (!same_text(a.root_text, a.root, b.root_text, b.root)) return false;
-  Json* stamp = nullptr;
-  if (const Json* theirs = a.meta.find("timestamp"); theirs && b.meta.is_object())
-    for (auto& [key, value] : b.meta.as_object())
-      if (key == "timestamp") {
-        stamp = &value;
-        break;
-      }
-  Json kept;
-  if (stamp) {
-    kept = std::move(*stamp);
-    *stamp = *a.meta.find("timestamp");
+/// Whether a file holds what a plan took it to (ExpectedFile): then the plan all of the
+/// archive makes places its reference the same way, throwing nothing (ArchiveTree's npy_header
+/// and jsonl_stats would give what the plan took).
+bool holds_expected(const FileFacts& facts, const ExpectedFile& expected, const ResourceLimits& limits) {
+  switch (expected.kind) {
+    case ExpectedFile::Kind::npy: {
+      if (!facts.npy || facts.npy_error) return false;
+      const array::NpyHeader& h = *facts.npy;
+      const base::Result<std::uint64_t> bytes = h.checked_data_bytes();
+      return bytes && facts.size == h.data_offset + *bytes && h.shape == expected.shape &&
+             array::dtypes_compatible(expected.dtype, h.dtype);
+    }
+    case ExpectedFile::Kind::lines: {
+      if (facts.npy || facts.jsonl_error || facts.lines != expected.lines) return false;
+      if (!facts.first_line) return true;
+      const base::Result<Json> first =
+          json::read_json(*facts.first_line, "line 1", json::JsonLimits{limits.max_json_depth});
+      return expected.has_first && first && to_json(*first) == expected.first;
+    }
+    case ExpectedFile::Kind::unprovable:
+      break;
   }
-  const bool same = zanj_json_text(b.meta) == zanj_json_text(a.meta);
-  if (stamp) *stamp = std::move(kept);
-  return same;
+  return false;
 }
 
-/// The members of every reference in `json`, and the keys of its externals_info.
-void add_referenced(const Json& json, std::map<std::string, std::uint64_t>& files) {
-  for (const Reference& ref : object::collect_references(json)) files.emplace(ref.node.member(), 0);
-  if (const Json* info = json.find("externals_info"); info && info->is_object())
-    for (const auto& [member, entry] : info->as_object()) files.emplace(member, 0);
+/// The members of every reference in JSON `text`, and the keys of its externals_info. Read as
+/// a document, not a tree (a tree of an object with 50,000 references is over 50 MB), and
+/// walked, the references not collected (each one's node and path, megabytes more).
+void add_referenced(const std::string& text, const std::string& what, const json::JsonLimits& limits,
+                    std::map<std::string, std::uint64_t>& files) {
+  const JsonDocument json = json::parse_document(std::string(text), what, limits);
+  walk_tree(json.root(), {}, [&](const TreeVisit& v) {
+    if (v.node.is_reference() || (v.node.array && v.node.array->external())) files.emplace(v.node.member(), 0);
+    return true;
+  });
+  if (const JsonView info = json.root().find("externals_info"); info.is_object())
+    for (auto [member, entry] : info.members()) files.emplace(std::string(member), 0);
 }
 
 /// Bytes of files an archive holds before its two JSON members that one pass spools: past
@@ -197,9 +202,11 @@ constexpr std::uint64_t kMaxSpoolBeforeJson = std::uint64_t{64} << 20;
 /// the archive holds before the two JSON members, and members it holds before their turn, are
 /// spooled (MemberSpool) until then: none when it holds them in the plan's order, as `zanj
 /// export` writes it. Every entry is still checked and learnt as it passes; once the members
-/// are written, the rest of the archive is, and the plan made from all of it must be the one
-/// written, else that plan is written instead (a second pass): an .npy edited since, a file
-/// the plan lacks.
+/// are written, the rest of the archive is, and the plan must prove right: every member found
+/// in its turn, no file it lacks, and each file it took at its word holding what the plan took
+/// it to (ExpectedFile, checked against what was learnt of it; no second plan is made, nor
+/// the documents parsed again). Else the plan all of the archive makes (read again) is written
+/// instead, in another pass: an .npy edited since, a file the plan lacks.
 class OnePass final : public SequentialMembers {
  public:
   OnePass(const std::string& archive, const PackSettings& settings)
@@ -234,9 +241,9 @@ class OnePass final : public SequentialMembers {
       std::map<std::string, std::uint64_t> files;
       for (const auto& [name, facts] : scan_.files()) files.emplace(name, facts.size);  // read so far
       const std::size_t read_so_far = files.size();
-      add_referenced(json::parse_json(*main->second.text, archive_, limits), files);
-      if (meta != scan_.files().end() && meta->second.text)
-        add_referenced(json::parse_json(*meta->second.text, archive_, limits), files);
+      expected_.reserve(files.size());
+      add_referenced(*main->second.text, archive_, limits, files);
+      if (meta != scan_.files().end() && meta->second.text) add_referenced(*meta->second.text, archive_, limits, files);
       // Some sizes are not known yet, so neither is the total (progress shows no share done).
       if (files.size() != read_so_far)
         for (auto& [name, size] : files) size = 0;
@@ -263,20 +270,30 @@ class OnePass final : public SequentialMembers {
       if (wanted_.count(pending_->name)) {
         spool_pending();
       } else {
-        scan_.take(walker_, *pending_);  // a file the plan lacks: it proves the plan wrong
+        scan_.take(walker_, *pending_);
+        lacking_ = true;  // a file the plan lacks: it proves the plan wrong
       }
     }
     diverged_ = true;  // asked for twice, or not in the archive: the plan is wrong, written again
   }
 
-  /// After the members are written: the rest of the archive, and the plan all of it makes.
+  /// After the members are written: the rest of the archive, and whether the plan proved right;
+  /// else the plan all of it makes, from a second read (the JSON members' text went to the
+  /// plan written).
   PlanCheck recheck(const PackPlan& written) {
-    for (; pending_; pending_ = walker_.next()) scan_.take(walker_, *pending_);
+    for (; pending_; advance()) {
+      scan_.take(walker_, *pending_);
+      lacking_ = true;  // every member is written: a file left is one the plan lacks
+    }
     scan_.check_folders();
-    ArchiveTree tree(archive_, settings_.limits, scan_);
-    PackPlan real = plan_repack(tree, settings_);
-    if (!diverged_ && same_archive(written, real)) return {nullptr, real.known_bytes(), std::move(real.notes)};
-    return {std::make_shared<const PackPlan>(std::move(real)), 0, {}};
+    if (proved_right()) {
+      std::uint64_t known = 0;
+      for (const PlannedMember& m : written.members) known += scan_.files().at(m.name).size;
+      return {nullptr, known, scan_.notes()};
+    }
+    scan_ = Scan(archive_, settings_.limits);  // its facts are no longer needed
+    const std::unique_ptr<PackTree> tree = scan_archive(archive_, settings_.limits);
+    return {std::make_shared<const PackPlan>(plan_repack(*tree, settings_)), 0, {}};
   }
 
  private:
@@ -284,15 +301,20 @@ class OnePass final : public SequentialMembers {
   class HeadTree final : public PackTree {
    public:
     HeadTree(const std::string& archive, std::map<std::string, std::uint64_t> files,
-             const std::map<std::string, FileFacts>& seen, std::shared_ptr<OnePass> pass)
+             std::map<std::string, FileFacts>& seen, std::shared_ptr<OnePass> pass)
         : archive_(archive), files_(std::move(files)), seen_(seen), pass_(std::move(pass)) {}
     const std::string& name() const override { return archive_; }
     bool has_main() const override { return true; }
-    std::map<std::string, std::uint64_t> files(std::vector<std::string>&) override { return files_; }
+    /// Handed over: plan_repack asks once.
+    std::map<std::string, std::uint64_t> files(std::vector<std::string>&) override { return std::move(files_); }
+    /// Hands the text over: the plan is checked without it (proved_right), and a plan made
+    /// again reads the archive again.
     std::string text(const std::string& file, std::uint64_t max_bytes) override {
-      const FileFacts& facts = seen_.at(file);
+      FileFacts& facts = seen_.at(file);
       if (!facts.text || facts.size > max_bytes) throw Error(archive_ + ": '" + file + "' is over the limit");
-      return *facts.text;
+      std::string text = std::move(*facts.text);
+      facts.text.reset();
+      return text;
     }
     std::optional<array::NpyHeader> npy_header(const std::string&, const NpyLimits&) override { return std::nullopt; }
     std::optional<JsonlStats> jsonl_stats(const std::string&, const ResourceLimits&) override { return std::nullopt; }
@@ -300,13 +322,29 @@ class OnePass final : public SequentialMembers {
       pass_->want(file);
       return SequentialMemberSource{pass_, file};
     }
+    void expect(const std::string& file, ExpectedFile expected) override {
+      pass_->expected_.emplace_back(file, std::move(expected));
+    }
 
    private:
     const std::string& archive_;
     std::map<std::string, std::uint64_t> files_;
-    const std::map<std::string, FileFacts>& seen_;
+    std::map<std::string, FileFacts>& seen_;
     std::shared_ptr<OnePass> pass_;
   };
+
+  /// The plan made from the head of the archive is the one all of it makes: every member was
+  /// found in its turn, the archive holds no file the plan lacks, and every file the plan took
+  /// at its word holds what it was taken to. With the same file names and the same JSON text,
+  /// plan_repack differs only by what npy_header and jsonl_stats give.
+  bool proved_right() {
+    if (diverged_ || lacking_) return false;
+    for (const auto& [file, expected] : expected_) {
+      const auto facts = scan_.files().find(file);
+      if (facts == scan_.files().end() || !holds_expected(facts->second, expected, settings_.limits)) return false;
+    }
+    return true;
+  }
 
   /// Learn the pending file and keep its bytes until its turn.
   void spool_pending() {
@@ -333,6 +371,9 @@ class OnePass final : public SequentialMembers {
   std::set<std::string> wanted_;         ///< members of the plan not yet read
   MemberSpool spool_;
   bool diverged_ = false;  ///< a member was asked for that the archive did not hold then
+  bool lacking_ = false;   ///< the archive holds a file the plan lacks
+  /// What the plan took the files it knew nothing of to hold, in the object's order.
+  std::vector<std::pair<std::string, ExpectedFile>> expected_;
 };
 
 }  // namespace

@@ -9,8 +9,10 @@
 // member written as the archive reaches it; a file the archive holds before those two, or a
 // member before its turn, is spooled to an unnamed temporary file until then (none is when the
 // archive lists them in the plan's order, as `zanj export` writes it). Once all are written,
-// the rest is read and the plan all of it makes must be the one written (before the archive
-// is finished), else that one is written instead in a second pass (an .npy edited since).
+// the rest is read and the plan must prove right (before the archive is finished): no file it
+// lacks, and each file it took at its word (an .npy's shape and dtype, a .jsonl's length and
+// first line, as the object and meta say) holding that. Else the plan the whole archive makes
+// (read again) is written instead, in another pass (an .npy edited since).
 //
 // Two passes (scan_archive), for the plan written again: the first keeps what planning needs and nothing more
 // (each file's size, the text of the two JSON members, each .npy header, each text file's line

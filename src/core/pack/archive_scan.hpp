@@ -142,7 +142,7 @@ class Scan {
 
   bool has(const std::string& name) const { return sizes_.count(name) != 0; }
   std::map<std::string, FileFacts>& files() { return files_; }
-  const std::map<std::string, std::uint64_t>& sizes() const { return sizes_; }
+  std::map<std::string, std::uint64_t>& sizes() { return sizes_; }
   const std::vector<std::string>& notes() const { return notes_; }
 
  private:

@@ -141,7 +141,8 @@ std::variant<PackSummary, std::shared_ptr<const pack::PackPlan>> try_write_pack_
                                 settings.threads ? settings.threads : base::available_cpus()};
   zip::ZipWriter zip(sink, name, options);
   const zip::ZipMemberOptions json_member{false, 0, zip::DosDateTime::from_unix(std::time(nullptr))};
-  zip.add_member(std::string(kMetaMember), pack::zanj_json_text(plan.meta), json_member);
+  zip.add_member(std::string(kMetaMember), plan.meta_text ? *plan.meta_text : pack::zanj_json_text(plan.meta),
+                 json_member);
   zip.add_member(std::string(kMainMember), plan.root_text ? *plan.root_text : pack::zanj_json_text(plan.root),
                  json_member);
   MemberWriter members(zip, plan, progress);

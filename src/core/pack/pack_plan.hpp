@@ -81,7 +81,8 @@ struct PlanCheck {
 struct PackPlan {
   Json root;                             ///< __zanj__.json (null when root_text is set by a repack)
   std::optional<std::string> root_text;  ///< exact bytes to store instead of `root` (unchanged input)
-  Json meta;                             ///< __zanj_meta__.json
+  Json meta;                             ///< __zanj_meta__.json (null when meta_text is set by a repack)
+  std::optional<std::string> meta_text;  ///< its bytes instead of `meta`, written as they were planned
   std::vector<PlannedMember> members;    ///< external members, in the order they are written
   /// Things worth a warning that did not stop the plan. Empty for a plan with a recheck: what
   /// is worth saying is known only once all of the input is read (PlanCheck::notes).

@@ -20,6 +20,7 @@
 #include "pack/json_externalize.hpp"
 #include "json/json_document.hpp"
 #include "json/json_view_access.hpp"
+#include "json/json_writer.hpp"
 
 namespace zanj::pack {
 namespace {
@@ -82,14 +83,20 @@ bool set_key(JsonObject& object, const std::string& key, Json value) {
   return true;
 }
 
-/// Set `key` to `value`, without comparing (a large value whose change does not matter).
-void put_key(JsonObject& object, const std::string& key, Json value) {
+/// Member `key` (the first of equal keys), or null.
+template <typename Object>
+auto find_key(Object& object, std::string_view key) -> decltype(&object.front().second) {
   for (auto& [k, v] : object)
-    if (k == key) {
-      v = std::move(value);
-      return;
-    }
-  object.emplace_back(key, std::move(value));
+    if (k == key) return &v;
+  return nullptr;
+}
+
+/// The index of member `key` (the first of equal keys), added (null) when absent.
+std::size_t key_index(JsonObject& object, const std::string& key) {
+  for (std::size_t i = 0; i < object.size(); ++i)
+    if (object[i].first == key) return i;
+  object.emplace_back(key, Json());
+  return object.size() - 1;
 }
 
 /// Bring an external array node in line with its (maybe edited) .npy header; true if changed.
@@ -100,6 +107,38 @@ bool update_array_node(JsonObject& node, const ArrayNode& array, const array::Np
     changed |= set_key(node, "dtype", array.torch ? "torch." + h.dtype.numpy_name() : h.dtype.numpy_name());
   changed |= set_key(node, "n_elements", h.element_count());
   return changed;
+}
+
+/// What an .npy must hold for reference node `node` (a copy) to stay as it is: its shape, and
+/// a dtype compatible with the one it names (update_array_node then changes nothing).
+ExpectedFile expected_npy(JsonObject node, const ArrayNode& array) {
+  const base::Result<array::Dtype> dtype = array::read_dtype_name(array.dtype);
+  if (!dtype) return {};
+  array::NpyHeader h;
+  h.dtype = *dtype;
+  h.shape = array.shape;
+  if (!h.checked_element_count() || update_array_node(node, array, h)) return {};
+  ExpectedFile e;
+  e.kind = ExpectedFile::Kind::npy;
+  e.dtype = *dtype;
+  e.shape = array.shape;
+  return e;
+}
+
+/// What JSON lines must hold for a reference's node and externals_info entry to stay as they
+/// are: the entry's len(data) lines, its data[0] first; the node saying the same, by text.
+ExpectedFile expected_lines(const JsonObject& node, const JsonObject& entry) {
+  ExpectedFile e;
+  e.kind = ExpectedFile::Kind::lines;
+  const Json* lines = find_key(entry, "len(data)");
+  if (!lines || !json::view_of(*lines).get_uint64(e.lines) || to_json(*lines) != std::to_string(e.lines)) return {};
+  if (const Json* first = find_key(entry, "data[0]")) {
+    e.has_first = true;
+    e.first = to_json(*first);
+  }
+  if (const Json* n = find_key(node, "len(data)"); n && to_json(*n) != std::to_string(e.lines)) return {};
+  if (const Json* n = find_key(node, "data[0]"); n && (!e.has_first || to_json(*n) != e.first)) return {};
+  return e;
 }
 
 /// Lines of a .jsonl file and its first value (what the reference records as len(data), data[0]).
@@ -170,10 +209,14 @@ class Repacker {
     // only the reference nodes that change are copied, and a tree is built only then.
     std::optional<JsonDocument> root = json::parse_document(std::string(main_text), path_of(main_name_), json_limits);
     // The meta too: its externals_info (an entry per member) is rebuilt, so a tree of the old
-    // one would be as large as the new for nothing. The tree written is built at the end.
-    if (file(meta_name_))
-      meta_ = json::parse_document(tree_.text(meta_name_, settings_.limits.max_json_bytes), path_of(meta_name_),
-                                   json_limits);
+    // one would be as large as the new for nothing. The new one is written as text, an entry
+    // at a time (add_info).
+    std::size_t meta_bytes = 0;
+    if (file(meta_name_)) {
+      std::string text = tree_.text(meta_name_, settings_.limits.max_json_bytes);
+      meta_bytes = text.size();
+      meta_ = json::parse_document(std::move(text), path_of(meta_name_), json_limits);
+    }
     if (const JsonView old = old_externals_info()) {
       old_info_.reserve(old.size());
       for (auto [member, entry] : old.members()) old_info_.emplace_back(member, entry);
@@ -183,6 +226,7 @@ class Repacker {
     }
     plan_.members.reserve(files_.size());
     info_.reserve(files_.size());
+    info_text_.reserve(meta_bytes);  // about the size of the entries it held
 
     place_references(root->root());
     // Each lookup table and the object's document go as soon as their step is done: with
@@ -251,7 +295,11 @@ class Repacker {
       const std::optional<array::NpyHeader> h =
           tree_.npy_header(member, NpyLimits{settings_.limits.max_npy_header_bytes});
       const std::vector<std::uint64_t>& shape = h ? h->shape : ref.array->shape;
-      if (h) changed = update_array_node(node, *ref.array, *h);
+      if (h) {
+        changed = update_array_node(node, *ref.array, *h);
+      } else {
+        tree_.expect(member, expected_npy(node, *ref.array));
+      }
       if (!shape.empty()) set_key(entry, "len(data)", shape.front());
     } else if (const std::optional<JsonlStats> found = tree_.jsonl_stats(member, settings_.limits)) {
       // An edited table or list: its length and first row, in the node where the reference puts them.
@@ -260,9 +308,11 @@ class Repacker {
       if (stats.first) set_key(entry, "data[0]", *stats.first);
       if (ref.json.find("len(data)")) changed |= set_key(node, "len(data)", stats.lines);
       if (ref.json.find("data[0]") && stats.first) changed |= set_key(node, "data[0]", *stats.first);
+    } else {
+      tree_.expect(member, expected_lines(node, entry));
     }
     if (changed) edited_.emplace(json::view_identity(ref.json), std::move(copy));
-    if (!std::exchange(file_entry->has_info, true)) info_.emplace_back(member, Json(std::move(entry)));
+    if (!std::exchange(file_entry->has_info, true)) add_info(member, json::view_of(Json(std::move(entry))));
     if (!std::exchange(file_entry->placed, true))
       plan_.members.push_back({member, tree_.source(member), file_entry->size});
   }
@@ -281,14 +331,10 @@ class Repacker {
           continue;
         }
         f->has_info = true;
-        info_.emplace_back(member, entry.copy());
+        add_info(member, entry);
       }
-    const auto depth = [](const Json& entry) {
-      const Json* p = entry.find("path");
-      return p && p->is_array() ? p->as_array().size() : 0;
-    };
     std::stable_sort(info_.begin(), info_.end(),
-                     [&](const auto& a, const auto& b) { return depth(a.second) < depth(b.second); });
+                     [](const InfoEntry& a, const InfoEntry& b) { return a.depth < b.depth; });
   }
 
   /// Members referenced from the meta (handler code stored apart) come after the object's.
@@ -318,30 +364,60 @@ class Repacker {
     }
   }
 
+  /// The meta, as text: the one read with the compress method, "zanj_cli" in sysinfo, the new
+  /// externals_info and the timestamp put in; a fresh one without it.
   void finish_meta() {
     const auto compress = static_cast<std::uint64_t>(plan_.method);
     if (!meta_ || !meta_->root().is_object()) {
-      plan_.meta = make_meta(
-          default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list, static_cast<std::uint16_t>(compress)),
-          tool_sysinfo(), Json(std::move(info_)), now_timestamp());
+      JsonObject meta = make_meta(default_zanj_cfg(settings_.thresholds.array, settings_.thresholds.list,
+                                                   static_cast<std::uint16_t>(compress)),
+                                  tool_sysinfo(), Json(), now_timestamp())
+                            .as_object();
+      plan_.meta_text = meta_text(meta, key_index(meta, "externals_info"));
       return;
     }
-    // The meta read, as a tree: its externals_info is replaced, so not copied.
-    Json meta{JsonObject{}};
-    JsonObject& m = meta.as_object();
+    // The meta read, as a tree but for its externals_info, which is replaced.
+    JsonObject meta;
     for (auto [key, value] : meta_->root().members())
-      m.emplace_back(std::string(key), key == "externals_info" ? Json() : value.copy());
+      meta.emplace_back(std::string(key), key == "externals_info" ? Json() : value.copy());
     meta_.reset();
-    if (Json* cfg = const_cast<Json*>(meta.find("zanj_cfg")); cfg && cfg->is_object())
+    if (Json* cfg = find_key(meta, "zanj_cfg"); cfg && cfg->is_object())
       set_key(cfg->as_object(), "compress", compress);
-    if (Json* sysinfo = const_cast<Json*>(meta.find("sysinfo")); sysinfo && sysinfo->is_object()) {
+    if (Json* sysinfo = find_key(meta, "sysinfo"); sysinfo && sysinfo->is_object()) {
       set_key(sysinfo->as_object(), "zanj_cli", *tool_sysinfo().find("zanj_cli"));
     } else {
-      set_key(m, "sysinfo", tool_sysinfo());
+      set_key(meta, "sysinfo", tool_sysinfo());
     }
-    put_key(m, "externals_info", Json(std::move(info_)));
-    set_key(m, "timestamp", now_timestamp());
-    plan_.meta = std::move(meta);
+    const std::size_t info_at = key_index(meta, "externals_info");
+    set_key(meta, "timestamp", now_timestamp());
+    plan_.meta_text = meta_text(meta, info_at);
+  }
+
+  /// `meta` as zanj_json_text writes it (the layout of write_json's indenting style), with the
+  /// entries of info_ as member `info_at`'s value.
+  std::string meta_text(const JsonObject& meta, std::size_t info_at) {
+    std::string out;
+    out.reserve(info_text_.size() + 3 * info_.size() + 4096);
+    out += '{';
+    for (std::size_t i = 0; i < meta.size(); ++i) {
+      out += i ? ",\n\t" : "\n\t";
+      write_json_string(out, meta[i].first);
+      out += ": ";
+      if (i != info_at) {
+        json::write_json_nested(out, json::view_of(meta[i].second), kMetaStyle, 1);
+        continue;
+      }
+      out += '{';
+      for (std::size_t k = 0; k < info_.size(); ++k) {
+        out += k ? ",\n\t\t" : "\n\t\t";
+        out.append(info_text_, info_[k].offset, info_[k].size);
+      }
+      out += info_.empty() ? "}" : "\n\t}";
+    }
+    out += "\n}";  // never empty: it holds externals_info
+    info_text_ = {};
+    info_ = {};
+    return out;
   }
 
   PackTree& tree_;
@@ -367,10 +443,28 @@ class Repacker {
     return old.is_object() ? old : JsonView();
   }
 
+  /// Add member `member`'s entry to the new externals_info, written as text at once: a tree
+  /// of each would be hundreds of bytes a member, held until the meta is written.
+  void add_info(std::string_view member, JsonView entry) {
+    const std::size_t offset = info_text_.size();
+    write_json_string(info_text_, member);
+    info_text_ += ": ";
+    json::write_json_nested(info_text_, entry, kMetaStyle, 2);
+    const JsonView path = entry.find("path");
+    info_.push_back({offset, info_text_.size() - offset, path.is_array() ? path.size() : 0});
+  }
+
+  static constexpr JsonStyle kMetaStyle{1, '\t'};  ///< zanj_json_text's
   std::optional<JsonDocument> meta_;
   EditedNodes edited_;  ///< reference nodes of the object that their files change
   std::vector<std::pair<std::string_view, JsonView>> old_info_;  ///< entries of the meta read, by member
-  JsonObject info_;
+  /// The new externals_info: each entry's text (`"member": {...}`, indented as in the meta)
+  /// in info_text_, in the order they were made; ordered by their paths' lengths at the end.
+  struct InfoEntry {
+    std::size_t offset = 0, size = 0, depth = 0;
+  };
+  std::vector<InfoEntry> info_;
+  std::string info_text_;
 };
 
 }  // namespace

@@ -22,6 +22,23 @@ struct JsonlStats {
   std::optional<Json> first;
 };
 
+/// What a plan took a reference's file to hold when its tree knew nothing of it yet (an
+/// archive streamed in one pass): the plan all of the tree makes places that reference the same
+/// way if the file holds it (archive_input.cpp checks once the file is read).
+struct ExpectedFile {
+  enum class Kind : std::uint8_t {
+    unprovable,  ///< no file would leave the node as it is (an odd node): the plan is made again
+    npy,         ///< an .npy of `shape`, its dtype compatible with `dtype` (what the node names)
+    lines,       ///< `lines` JSON lines, the first (when there is one) written as `first`
+  };
+  Kind kind = Kind::unprovable;
+  bool has_first = false;  ///< the entry has a data[0], `first`
+  array::Dtype dtype;
+  std::vector<std::uint64_t> shape;
+  std::uint64_t lines = 0;
+  std::string first;  ///< compact JSON text
+};
+
 /// The files plan_repack packs: a folder on disk, or an archive read as one. Every method
 /// names the file in the Errors it throws.
 class PackTree {
@@ -46,6 +63,9 @@ class PackTree {
   virtual std::optional<JsonlStats> jsonl_stats(const std::string& file, const ResourceLimits& limits) = 0;
   /// Where writing reads the file's bytes from.
   virtual MemberSource source(const std::string& file) = 0;
+  /// Told, for each reference whose file npy_header or jsonl_stats knew nothing of, what the
+  /// plan took the file to hold.
+  virtual void expect(const std::string& /*file*/, ExpectedFile /*expected*/) {}
 };
 
 /// True for a file's base name that an interrupted `extract` leaves behind (".NAME.zanj-tmp-...").
@@ -63,7 +83,8 @@ PackPlan plan_repack(const std::string& dir, const PackSettings& settings);
 ///   is kept byte for byte when nothing changed);
 /// - the meta keeps what it had (zanj_cfg, sysinfo, other keys), with `externals_info`
 ///   rebuilt so every reference has its item_type and path, "zanj_cli" added to sysinfo, the
-///   compress method and timestamp updated; without a meta a fresh one is made;
+///   compress method and timestamp updated; without a meta a fresh one is made. It is planned
+///   as text (meta_text), each entry written as it is made;
 /// - members are written in the reference's order: the object's references, the meta's
 ///   references, then any other files by name.
 /// Throws Error when __zanj__.json is missing or broken, a reference has no file, an .npy

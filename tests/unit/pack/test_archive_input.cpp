@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "array/npy_header.hpp"
+#include "io/file_sink.hpp"
 #include "pack/archive_input.hpp"
 #include "pack/pack_plan.hpp"
 #include "tar_fixture.hpp"
@@ -99,6 +100,49 @@ TEST_SUITE("archive_input") {
     // The member before the JSON: spooled until its turn.
     write_gzip_tar(tmp / "late.tar", {{"a.npy", npy(2)}, {"__zanj__.json", object(2)}});
     CHECK(pack(tmp / "late.tar") == "[2]");
+  }
+
+  TEST_CASE("one pass: the plan proves right, without a second plan, unless a file says otherwise") {
+    TempDir tmp;
+    const std::string npy = array::make_npy_header(array::Dtype{}, false, {2}) + std::string(16, '\1');
+    const std::string object =
+        R"({"a": {"__muutils_format__": "numpy.ndarray:external", "$ref": "a.npy", "shape": [2], )"
+        R"("dtype": "float64", "n_elements": 2}, "l": {"__muutils_format__": "list:external", "$ref": "l.jsonl"}})";
+    const std::string meta =
+        R"j({"externals_info": {"l.jsonl": {"item_type": "jsonl", "path": ["l"], "len(data)": 2, "data[0]": [1, 2]}}})j";
+    // write_pack_to cannot start over: it refuses a plan that its recheck replaces.
+    const auto proved = [&](const std::vector<std::pair<std::string, std::string>>& files) {
+      write_gzip_tar(tmp / "x.tar", files);
+      PackSettings settings;
+      const PackPlan plan = plan_archive(tmp / "x.tar", settings);
+      REQUIRE(plan.recheck);
+      io::FileSink sink(tmp / "out.zanj", Replace::yes);
+      try {
+        write_pack_to(plan, sink, "out.zanj", settings);
+        return true;
+      } catch (const Error& e) {  // the plan was replaced
+        CHECK(std::string(e.what()).find("the plan changed") != std::string::npos);
+        return false;
+      }
+    };
+    const std::vector<std::pair<std::string, std::string>> fits{
+        {"__zanj__.json", object}, {"__zanj_meta__.json", meta}, {"a.npy", npy}, {"l.jsonl", "[1, 2]\n3\n"}};
+    CHECK(proved(fits));
+    auto changed = fits;
+    changed[2].second = array::make_npy_header(array::Dtype{}, false, {1, 2}) + std::string(16, '\1');
+    CHECK_FALSE(proved(changed));  // another shape
+    changed = fits;
+    changed[3].second = "[1, 2]\n3\n4\n";
+    CHECK_FALSE(proved(changed));  // another length
+    changed = fits;
+    changed[3].second = "[1,2]\n3\n";
+    CHECK(proved(changed));  // the same first value, written otherwise
+    changed = fits;
+    changed[3].second = "[2, 1]\n3\n";
+    CHECK_FALSE(proved(changed));  // another first value
+    changed = fits;
+    changed.emplace_back("extra.txt", "x");
+    CHECK_FALSE(proved(changed));  // a file the plan lacks
   }
 
   TEST_CASE("one pass: the warnings said are those of the plan finally written") {
