@@ -470,7 +470,7 @@ PackPlan plan_archive(const std::string& archive, const PackSettings& settings) 
     // The plan's working memory (the two documents, the lookup tables) is freed now, but glibc
     // keeps its pages (about 25 MiB of 71 on 50,000 members) in holes that writing's buffers
     // do not fit: handed back here, what writing allocates adds less to the peak (on a
-    // 50,000-member tar, 77.6 -> 75.3 MiB; the write's RSS now stays under the plan's, 71).
+    // 50,000-member tar, 77.6 -> 75.3 MiB).
     // One walk of the free lists per pack.
 #if defined(__GLIBC__)
     malloc_trim(0);
