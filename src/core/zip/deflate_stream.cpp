@@ -33,7 +33,7 @@ libdeflate_compressor* compressor_for(int level) {
 /// a buffer kept by the thread (as the compressor is) and copied out: a buffer of the bound
 /// made for each block (a megabyte, the size of the block, for a few kilobytes of output)
 /// was memory touched anew for each one in flight, and in a worker's malloc arena, which
-/// nothing else reuses (8 MiB more while pack wrote a 7 MB meta, the peak of a 50,000-member tar).
+/// nothing else reuses (4 MiB of the peak of pack on a 50,000-member tar, which writes a 7 MB meta).
 std::string compress_whole(std::string_view input, int level) {
   libdeflate_compressor* c = compressor_for(level);
   thread_local std::unique_ptr<char[]> scratch;
