@@ -370,7 +370,7 @@ class OnePass final : public SequentialMembers {
       pass_->want(file);
       return SequentialMemberSource{pass_, file};
     }
-    void expect(const std::string& file, ExpectedFile expected) override {
+    void expect(const std::string& file, const ExpectedFile& expected) override {
       pass_->expected_.push_back(pass_->pools_.keep(file, expected));
     }
 
