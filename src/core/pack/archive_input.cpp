@@ -1,8 +1,15 @@
 #include "pack/archive_input.hpp"
 
+#if defined(__GLIBC__)
+#include <malloc.h>  // malloc_trim
+#endif
+
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -152,16 +159,51 @@ Scan scan_all(const std::string& archive, const ResourceLimits& limits) {
   return scan;
 }
 
+/// An ExpectedFile kept compactly, for each of thousands of files: its shape and first value in
+/// pools the pass keeps (ExpectedPools), not a vector and a string each (144 bytes a file, 7 MiB
+/// of the plan's peak on 50,000).
+struct Expectation {
+  std::string file;
+  ExpectedFile::Kind kind = ExpectedFile::Kind::unprovable;
+  bool has_first = false;
+  array::Dtype dtype;
+  std::uint32_t shape_at = 0, rank = 0;
+  std::uint64_t lines = 0;
+  std::size_t first_at = 0, first_size = 0;
+};
+/// The shapes and first values of the Expectations of one pass, one after another.
+struct ExpectedPools {
+  std::vector<std::uint64_t> shapes;
+  std::string firsts;
+  Expectation keep(const std::string& file, const ExpectedFile& e) {
+    Expectation x{file,
+                  e.kind,
+                  e.has_first,
+                  e.dtype,
+                  static_cast<std::uint32_t>(shapes.size()),
+                  static_cast<std::uint32_t>(e.shape.size()),
+                  e.lines,
+                  firsts.size(),
+                  e.first.size()};
+    shapes.insert(shapes.end(), e.shape.begin(), e.shape.end());
+    firsts += e.first;
+    return x;
+  }
+};
+
 /// Whether a file holds what a plan took it to (ExpectedFile): then the plan all of the
 /// archive makes places its reference the same way, throwing nothing (ArchiveTree's npy_header
 /// and jsonl_stats would give what the plan took).
-bool holds_expected(const FileFacts& facts, const ExpectedFile& expected, const ResourceLimits& limits) {
+bool holds_expected(const FileFacts& facts, const Expectation& expected, const ExpectedPools& pools,
+                    const ResourceLimits& limits) {
   switch (expected.kind) {
     case ExpectedFile::Kind::npy: {
       if (!facts.npy || facts.npy_error) return false;
       const array::NpyHeader& h = *facts.npy;
       const base::Result<std::uint64_t> bytes = h.checked_data_bytes();
-      return bytes && facts.size == h.data_offset + *bytes && h.shape == expected.shape &&
+      const auto shape = pools.shapes.begin() + expected.shape_at;
+      return bytes && facts.size == h.data_offset + *bytes &&
+             std::equal(h.shape.begin(), h.shape.end(), shape, shape + expected.rank) &&
              array::dtypes_compatible(expected.dtype, h.dtype);
     }
     case ExpectedFile::Kind::lines: {
@@ -169,7 +211,8 @@ bool holds_expected(const FileFacts& facts, const ExpectedFile& expected, const 
       if (!facts.first_line) return true;
       const base::Result<Json> first =
           json::read_json(*facts.first_line, "line 1", json::JsonLimits{limits.max_json_depth});
-      return expected.has_first && first && to_json(*first) == expected.first;
+      return expected.has_first && first &&
+             to_json(*first) == std::string_view(pools.firsts).substr(expected.first_at, expected.first_size);
     }
     case ExpectedFile::Kind::unprovable:
       break;
@@ -248,7 +291,11 @@ class OnePass final : public SequentialMembers {
       if (files.size() != read_so_far)
         for (auto& [name, size] : files) size = 0;
       HeadTree tree(archive_, std::move(files), scan_.files(), self);
-      return plan_repack(tree, settings_);
+      PackPlan plan = plan_repack(tree, settings_);
+      std::stable_sort(expected_.begin(), expected_.end(),
+                       [](const Expectation& a, const Expectation& b) { return a.file < b.file; });
+      planned_ = true;
+      return plan;
     } catch (const Error&) {  // boundary: an early plan is a shortcut; two passes say what is wrong
       return std::nullopt;
     }
@@ -263,6 +310,7 @@ class OnePass final : public SequentialMembers {
     for (; pending_; advance()) {
       if (pending_->name == name) {
         scan_.take(walker_, *pending_, &sink);
+        settle(name);
         wanted_.erase(name);
         advance();
         return;
@@ -288,7 +336,7 @@ class OnePass final : public SequentialMembers {
     scan_.check_folders();
     if (proved_right()) {
       std::uint64_t known = 0;
-      for (const PlannedMember& m : written.members) known += scan_.files().at(m.name).size;
+      for (const PlannedMember& m : written.members) known += scan_.sizes().at(m.name);
       return {nullptr, known, scan_.notes()};
     }
     scan_ = Scan(archive_, settings_.limits);  // its facts are no longer needed
@@ -322,8 +370,8 @@ class OnePass final : public SequentialMembers {
       pass_->want(file);
       return SequentialMemberSource{pass_, file};
     }
-    void expect(const std::string& file, ExpectedFile expected) override {
-      pass_->expected_.emplace_back(file, std::move(expected));
+    void expect(const std::string& file, const ExpectedFile& expected) override {
+      pass_->expected_.push_back(pass_->pools_.keep(file, expected));
     }
 
    private:
@@ -338,18 +386,38 @@ class OnePass final : public SequentialMembers {
   /// at its word holds what it was taken to. With the same file names and the same JSON text,
   /// plan_repack differs only by what npy_header and jsonl_stats give.
   bool proved_right() {
-    if (diverged_ || lacking_) return false;
-    for (const auto& [file, expected] : expected_) {
-      const auto facts = scan_.files().find(file);
-      if (facts == scan_.files().end() || !holds_expected(facts->second, expected, settings_.limits)) return false;
+    if (diverged_ || lacking_ || unproved_) return false;
+    for (const Expectation& expected : expected_) {
+      const auto facts = scan_.files().find(expected.file);  // learnt before the plan, else settled
+      if (facts != scan_.files().end() && !holds_expected(facts->second, expected, pools_, settings_.limits))
+        return false;
     }
     return true;
   }
+
+  /// Once the plan is made: check what it took `file`, just learnt, to hold, then forget what
+  /// was learnt of it (kept for each of thousands of files to the end, it was megabytes). A
+  /// file it expects that the archive lacks is a member never found (diverged_).
+  void settle(const std::string& file) {
+    if (!planned_) return;
+    const auto facts = scan_.files().find(file);
+    if (facts == scan_.files().end()) return;
+    const auto [first, last] = std::equal_range(expected_.begin(), expected_.end(), file, ByFile{});
+    for (auto it = first; it != last; ++it)
+      if (!holds_expected(facts->second, *it, pools_, settings_.limits)) unproved_ = true;
+    scan_.forget(file);
+  }
+  /// Orders expected_ by file name, for equal_range.
+  struct ByFile {
+    bool operator()(const Expectation& a, const std::string& b) const { return a.file < b; }
+    bool operator()(const std::string& a, const Expectation& b) const { return a < b.file; }
+  };
 
   /// Learn the pending file and keep its bytes until its turn.
   void spool_pending() {
     const CheckedEntry e = *pending_;
     spool_.add(e.name, [&](const ChunkSink& to) { scan_.take(walker_, e, &to); });
+    settle(e.name);
     wanted_.erase(e.name);
   }
 
@@ -372,8 +440,11 @@ class OnePass final : public SequentialMembers {
   MemberSpool spool_;
   bool diverged_ = false;  ///< a member was asked for that the archive did not hold then
   bool lacking_ = false;   ///< the archive holds a file the plan lacks
-  /// What the plan took the files it knew nothing of to hold, in the object's order.
-  std::vector<std::pair<std::string, ExpectedFile>> expected_;
+  bool planned_ = false;   ///< the plan is made: files learnt since are settled
+  bool unproved_ = false;  ///< a file settled does not hold what the plan took it to
+  /// What the plan took the files it knew nothing of to hold, by file once the plan is made.
+  std::vector<Expectation> expected_;
+  ExpectedPools pools_;
 };
 
 }  // namespace
@@ -396,6 +467,14 @@ PackPlan plan_archive(const std::string& archive, const PackSettings& settings) 
     // What the head of the archive says is not worth a warning yet: the recheck's plan's notes are.
     plan->notes.clear();
     plan->recheck = [pass](const PackPlan& written) { return pass->recheck(written); };
+    // The plan's working memory (the two documents, the lookup tables) is freed now, but glibc
+    // keeps its pages (about 25 MiB of 71 on 50,000 members) in holes that writing's buffers
+    // do not fit: handed back here, what writing allocates adds less to the peak (on a
+    // 50,000-member tar, 77.6 -> 75.3 MiB).
+    // One walk of the free lists per pack.
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
     return std::move(*plan);
   }
   const std::unique_ptr<PackTree> tree = scan_archive(archive, settings.limits);

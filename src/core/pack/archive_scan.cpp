@@ -188,14 +188,23 @@ void FactsReader::as_lines(std::string_view chunk, bool end) {
   lines_open_ = lines_open_ && !end && !facts_.jsonl_error;
 }
 
+namespace {
+
+/// A file an interrupted `extract` left (is_leftover_temp_name of its base name): learnt, not packed.
+bool is_leftover(const std::string& name) {
+  const std::size_t slash = name.rfind('/');
+  return is_leftover_temp_name(slash == std::string::npos ? name : name.substr(slash + 1));
+}
+
+}  // namespace
+
 void Scan::take(EntryWalker& walker, const CheckedEntry& e, const ChunkSink* copy) {
   if (e.directory) {
     folders_.insert(e.name);
     return;
   }
   if (sizes_.count(e.name)) throw Error(e.shown + " appears twice; nothing packed", Exit::invalid);
-  const std::size_t slash = e.name.rfind('/');
-  if (is_leftover_temp_name(slash == std::string::npos ? e.name : e.name.substr(slash + 1))) {
+  if (is_leftover(e.name)) {
     notes_.push_back("skipped '" + zip::printable_name(e.name) + "', a temporary file left by an interrupted run");
     sizes_[e.name] = e.size ? *e.size : walker.read([](std::string_view) { return true; });
     return;
@@ -209,11 +218,15 @@ void Scan::check_folders() const {
     throw Error(archive_ + ": '" + zip::printable_name(name) + "' is both a file and a folder; nothing packed",
                 Exit::invalid);
   };
-  for (const auto& [name, facts] : files_)
+  // The files as sizes_ has them, less the skipped ones: the facts of some may be forgotten.
+  const auto is_file = [&](const std::string& name) { return sizes_.count(name) && !is_leftover(name); };
+  for (const auto& [name, size] : sizes_) {
+    if (is_leftover(name)) continue;
     for (std::size_t slash = name.find('/'); slash != std::string::npos; slash = name.find('/', slash + 1))
-      if (files_.count(name.substr(0, slash))) refuse(name.substr(0, slash));
+      if (is_file(name.substr(0, slash))) refuse(name.substr(0, slash));
+  }
   for (const std::string& folder : folders_)
-    if (files_.count(folder)) refuse(folder);
+    if (is_file(folder)) refuse(folder);
 }
 
 std::string Scan::shown(const std::string& file) const { return archive_ + ": '" + zip::printable_name(file) + "'"; }

@@ -141,6 +141,9 @@ class Scan {
   void check_folders() const;
 
   bool has(const std::string& name) const { return sizes_.count(name) != 0; }
+  /// Drop what was learnt of `file` but its size (a pass that has used it keeps no more of each
+  /// of thousands of files); files() no longer has it.
+  void forget(const std::string& file) { files_.erase(file); }
   std::map<std::string, FileFacts>& files() { return files_; }
   std::map<std::string, std::uint64_t>& sizes() { return sizes_; }
   const std::vector<std::string>& notes() const { return notes_; }

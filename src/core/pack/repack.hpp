@@ -65,7 +65,7 @@ class PackTree {
   virtual MemberSource source(const std::string& file) = 0;
   /// Told, for each reference whose file npy_header or jsonl_stats knew nothing of, what the
   /// plan took the file to hold.
-  virtual void expect(const std::string& /*file*/, ExpectedFile /*expected*/) {}
+  virtual void expect(const std::string& /*file*/, const ExpectedFile& /*expected*/) {}
 };
 
 /// True for a file's base name that an interrupted `extract` leaves behind (".NAME.zanj-tmp-...").

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <memory>
 
 #include "zanj/error.hpp"
 #include "zip/deflate_blocks.hpp"
@@ -28,14 +29,23 @@ libdeflate_compressor* compressor_for(int level) {
   return cache.compressor;
 }
 
-/// One complete raw deflate stream of `input`.
+/// One complete raw deflate stream of `input`, in a string of its size. It is compressed into
+/// a buffer kept by the thread (as the compressor is) and copied out: a buffer of the bound
+/// made for each block (a megabyte, the size of the block, for a few kilobytes of output)
+/// was memory touched anew for each one in flight, and in a worker's malloc arena, which
+/// nothing else reuses (4 MiB of the peak of pack on a 50,000-member tar, which writes a 7 MB meta).
 std::string compress_whole(std::string_view input, int level) {
   libdeflate_compressor* c = compressor_for(level);
-  std::string out(libdeflate_deflate_compress_bound(c, input.size()), '\0');
-  const std::size_t n = libdeflate_deflate_compress(c, input.data(), input.size(), out.data(), out.size());
+  thread_local std::unique_ptr<char[]> scratch;
+  thread_local std::size_t scratch_size = 0;
+  const std::size_t bound = libdeflate_deflate_compress_bound(c, input.size());
+  if (scratch_size < bound) {
+    scratch = std::make_unique_for_overwrite<char[]>(bound);
+    scratch_size = bound;
+  }
+  const std::size_t n = libdeflate_deflate_compress(c, input.data(), input.size(), scratch.get(), bound);
   if (n == 0) throw Error("deflate: output larger than its bound");  // cannot happen with the bound
-  out.resize(n);
-  return out;
+  return std::string(scratch.get(), n);
 }
 
 }  // namespace
