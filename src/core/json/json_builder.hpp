@@ -136,6 +136,9 @@ class JsonDocumentBuilder {
   /// The string whose bytes start after the opening quote at `first`: a view of the text, or
   /// its decoded bytes in the arena. Returns the node; `end` gets the byte past the quote.
   std::uint32_t string_at(const char* first, const char*& end);
+  /// The first quote, backslash or control byte in [p, end), or end: where a string's run of
+  /// bytes that are their own text stops.
+  static const char* string_run_end(const char* p, const char* end);
   /// The same for an object's key: the node of the same key met lately, when there is one
   /// (json_members.cpp).
   std::uint32_t key_at(const char* first);

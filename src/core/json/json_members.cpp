@@ -7,7 +7,6 @@
 #include <cstring>
 #include <functional>
 
-#include "base/byte_words.hpp"
 #include "json/json_builder.hpp"
 
 namespace zanj::json {
@@ -50,20 +49,8 @@ std::uint32_t JsonDocumentBuilder::key_at(const char* first) {
   }
   // Most keys are short and plain: up to the quote, with no escape or control byte, they are
   // their own text, looked up before any node is made.
-  const char* p = first;
   const char* const stop = std::min(end_, first + kLongestSharedKey + 1);
-  // Eight bytes at a time (a byte at a time was 125 instructions a key in a 50,000-array
-  // document), then the last few.
-  namespace words = base::words;
-  for (; p + 8 <= stop; p += 8) {
-    const std::uint64_t w = words::load(p);
-    const std::uint64_t marks = words::bytes_equal(w, '"') | words::bytes_equal(w, '\\') | words::bytes_below(w, 0x20);
-    if (marks) {
-      p += words::first_marked(marks);
-      break;
-    }
-  }
-  while (p < stop && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20) ++p;
+  const char* const p = string_run_end(first, stop);
   if (p == stop || *p != '"') {
     const char* end = nullptr;
     return string_at(first, end);  // long, escaped or not a string at all: a node of its own

@@ -200,28 +200,30 @@ std::uint32_t JsonDocumentBuilder::scalar(const char* first, const char* last) {
   return i;
 }
 
+const char* JsonDocumentBuilder::string_run_end(const char* p, const char* end) {
+  // Eight bytes a step, then the last few.
+  while (end - p >= 8) {
+    const std::uint64_t w = base::words::load(p);
+    const std::uint64_t stops =
+        base::words::bytes_equal(w, '"') | base::words::bytes_equal(w, '\\') | base::words::bytes_below(w, 0x20);
+    if (stops) return p + base::words::first_marked(stops);
+    p += 8;
+  }
+  while (p < end) {
+    const auto c = static_cast<unsigned char>(*p);
+    if (c == '"' || c == '\\' || c < 0x20) break;
+    ++p;
+  }
+  return p;
+}
+
 std::uint32_t JsonDocumentBuilder::string_at(const char* first, const char*& end) {
   const char* p = first;
   std::string* out = nullptr;  // the arena, once an escape was met
   std::size_t arena_start = 0;
   for (;;) {
     const char* run = p;
-    // Eight bytes a step to the first quote, backslash or control character.
-    while (end_ - p >= 8) {
-      const std::uint64_t w = base::words::load(p);
-      const std::uint64_t stops =
-          base::words::bytes_equal(w, '"') | base::words::bytes_equal(w, '\\') | base::words::bytes_below(w, 0x20);
-      if (stops) {
-        p += base::words::first_marked(stops);
-        break;
-      }
-      p += 8;
-    }
-    while (p < end_) {
-      const auto c = static_cast<unsigned char>(*p);
-      if (c == '"' || c == '\\' || c < 0x20) break;
-      ++p;
-    }
+    p = string_run_end(p, end_);
     if (out) out->append(run, p);
     if (p >= end_) error("unterminated string", first - 1);
     if (*p == '"') break;

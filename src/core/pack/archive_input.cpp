@@ -294,6 +294,9 @@ class OnePass final : public SequentialMembers {
       PackPlan plan = plan_repack(tree, settings_);
       std::stable_sort(expected_.begin(), expected_.end(),
                        [](const Expectation& a, const Expectation& b) { return a.file < b.file; });
+      // Files learnt before the plan are checked now (what is learnt of a file never changes);
+      // each file learnt after it, as it is (settle).
+      for (const auto& [name, facts] : scan_.files()) check_expected(name, facts);
       planned_ = true;
       return plan;
     } catch (const Error&) {  // boundary: an early plan is a shortcut; two passes say what is wrong
@@ -385,26 +388,23 @@ class OnePass final : public SequentialMembers {
   /// found in its turn, the archive holds no file the plan lacks, and every file the plan took
   /// at its word holds what it was taken to. With the same file names and the same JSON text,
   /// plan_repack differs only by what npy_header and jsonl_stats give.
-  bool proved_right() {
-    if (diverged_ || lacking_ || unproved_) return false;
-    for (const Expectation& expected : expected_) {
-      const auto facts = scan_.files().find(expected.file);  // learnt before the plan, else settled
-      if (facts != scan_.files().end() && !holds_expected(facts->second, expected, pools_, settings_.limits))
-        return false;
-    }
-    return true;
+  bool proved_right() const { return !diverged_ && !lacking_ && !unproved_; }
+
+  /// Whether `file` holds what the plan took it to: unproved_ when not.
+  void check_expected(const std::string& file, const FileFacts& facts) {
+    const auto [first, last] = std::equal_range(expected_.begin(), expected_.end(), file, ByFile{});
+    for (auto it = first; it != last; ++it)
+      if (!holds_expected(facts, *it, pools_, settings_.limits)) unproved_ = true;
   }
 
-  /// Once the plan is made: check what it took `file`, just learnt, to hold, then forget what
-  /// was learnt of it (kept for each of thousands of files to the end, it was megabytes). A
-  /// file it expects that the archive lacks is a member never found (diverged_).
+  /// Once the plan is made: check `file`, just learnt, then forget what was learnt of it (kept
+  /// for each of thousands of files to the end, it was megabytes). A file the plan expects that
+  /// the archive lacks is a member never found (diverged_).
   void settle(const std::string& file) {
     if (!planned_) return;
     const auto facts = scan_.files().find(file);
     if (facts == scan_.files().end()) return;
-    const auto [first, last] = std::equal_range(expected_.begin(), expected_.end(), file, ByFile{});
-    for (auto it = first; it != last; ++it)
-      if (!holds_expected(facts->second, *it, pools_, settings_.limits)) unproved_ = true;
+    check_expected(file, facts->second);
     scan_.forget(file);
   }
   /// Orders expected_ by file name, for equal_range.

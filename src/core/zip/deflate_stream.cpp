@@ -12,40 +12,42 @@
 namespace zanj::zip {
 namespace {
 
-/// libdeflate compressors are costly to set up: one per thread and level, kept.
-libdeflate_compressor* compressor_for(int level) {
-  struct Cache {
-    int level = -1;
-    libdeflate_compressor* compressor = nullptr;
-    ~Cache() { libdeflate_free_compressor(compressor); }
-  };
-  thread_local Cache cache;
-  if (cache.level != level) {
-    libdeflate_free_compressor(cache.compressor);
-    cache.compressor = libdeflate_alloc_compressor(level);
-    cache.level = cache.compressor ? level : -1;
-    if (!cache.compressor) throw Error("deflate: cannot set up level " + std::to_string(level));
+/// What a thread keeps for compressing: libdeflate compressors are costly to set up (one per
+/// thread and level), and each block is compressed into a buffer kept with it and copied out
+/// at its size. A buffer of the bound made for each block (a megabyte, the size of the block,
+/// for a few kilobytes of output) was memory touched anew for each one in flight, and in a
+/// worker's malloc arena, which nothing else reuses (4 MiB of the peak of pack on a
+/// 50,000-member tar, which writes a 7 MB meta).
+struct ThreadDeflater {
+  int level = -1;
+  libdeflate_compressor* compressor = nullptr;
+  std::unique_ptr<char[]> scratch;
+  std::size_t scratch_size = 0;
+  ~ThreadDeflater() { libdeflate_free_compressor(compressor); }
+};
+
+ThreadDeflater& deflater_for(int level) {
+  thread_local ThreadDeflater deflater;
+  if (deflater.level != level) {
+    libdeflate_free_compressor(deflater.compressor);
+    deflater.compressor = libdeflate_alloc_compressor(level);
+    deflater.level = deflater.compressor ? level : -1;
+    if (!deflater.compressor) throw Error("deflate: cannot set up level " + std::to_string(level));
   }
-  return cache.compressor;
+  return deflater;
 }
 
-/// One complete raw deflate stream of `input`, in a string of its size. It is compressed into
-/// a buffer kept by the thread (as the compressor is) and copied out: a buffer of the bound
-/// made for each block (a megabyte, the size of the block, for a few kilobytes of output)
-/// was memory touched anew for each one in flight, and in a worker's malloc arena, which
-/// nothing else reuses (4 MiB of the peak of pack on a 50,000-member tar, which writes a 7 MB meta).
+/// One complete raw deflate stream of `input`, in a string of its size.
 std::string compress_whole(std::string_view input, int level) {
-  libdeflate_compressor* c = compressor_for(level);
-  thread_local std::unique_ptr<char[]> scratch;
-  thread_local std::size_t scratch_size = 0;
-  const std::size_t bound = libdeflate_deflate_compress_bound(c, input.size());
-  if (scratch_size < bound) {
-    scratch = std::make_unique_for_overwrite<char[]>(bound);
-    scratch_size = bound;
+  ThreadDeflater& d = deflater_for(level);
+  const std::size_t bound = libdeflate_deflate_compress_bound(d.compressor, input.size());
+  if (d.scratch_size < bound) {
+    d.scratch = std::make_unique_for_overwrite<char[]>(bound);
+    d.scratch_size = bound;
   }
-  const std::size_t n = libdeflate_deflate_compress(c, input.data(), input.size(), scratch.get(), bound);
+  const std::size_t n = libdeflate_deflate_compress(d.compressor, input.data(), input.size(), d.scratch.get(), bound);
   if (n == 0) throw Error("deflate: output larger than its bound");  // cannot happen with the bound
-  return std::string(scratch.get(), n);
+  return std::string(d.scratch.get(), n);
 }
 
 }  // namespace
