@@ -145,9 +145,31 @@ ArrayNode make_array(JsonView json, ArrayEncoding encoding, bool torch) {
   ArrayNode a;
   a.encoding = encoding;
   a.torch = torch;
-  a.dtype = std::string(json.string_at("dtype"));
-  if (const JsonView shape = json.find("shape"); shape.is_array()) {
+  // The node's fields found in one pass over its keys, each where it is first met (as find()
+  // gives it): verify classifies each of 50,000 array nodes three times, and a find() per
+  // field read every key four times.
+  JsonView dtype, shape, n_elements, ref, data;
+  const auto first = [](JsonView& field, JsonView value) {
+    if (!field) field = value;
+  };
+  const std::size_t n = json.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string_view key = json.key(i);
+    if (key == "dtype")
+      first(dtype, json[i]);
+    else if (key == "shape")
+      first(shape, json[i]);
+    else if (key == "n_elements")
+      first(n_elements, json[i]);
+    else if (key == kRefKey)
+      first(ref, json[i]);
+    else if (key == "data")
+      first(data, json[i]);
+  }
+  if (dtype.is_string()) a.dtype = std::string(dtype.as_string());
+  if (shape.is_array()) {
     a.has_shape = true;
+    a.shape.reserve(shape.size());
     for (const JsonView d : shape) {
       std::uint64_t v = 0;
       if (!d.get_uint64(v)) {
@@ -158,11 +180,11 @@ ArrayNode make_array(JsonView json, ArrayEncoding encoding, bool torch) {
     }
     if (!a.has_shape) a.shape.clear();
   }
-  a.n_elements = uint_at(json, "n_elements");
+  if (std::uint64_t v = 0; n_elements && n_elements.get_uint64(v)) a.n_elements = v;
   if (encoding == ArrayEncoding::external) {
-    a.member = std::string(json.string_at(kRefKey));
+    if (ref.is_string()) a.member = std::string(ref.as_string());
   } else {
-    a.data = json.find("data");
+    a.data = data;
   }
   return a;
 }
