@@ -220,6 +220,9 @@ struct ZanjLimits {
   /// JSON values (elements, members, roots) of both documents; nullopt: the archive's
   /// limits().max_json_values (--max-json-values).
   std::optional<std::uint64_t> max_json_values;
+  /// Threads a large document is parsed on when nothing else is read beside it; 0: the CPUs
+  /// this process may use.
+  unsigned threads = 0;
 };
 
 /// A .zanj archive: the ZIP archive plus its parsed object (__zanj__.json) and metadata

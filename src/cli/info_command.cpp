@@ -173,7 +173,9 @@ int run_info(const InfoOptions& opt) {
       files.size(), split.archives_at_once,
       [&](std::size_t i) {
         try {
-          const ZanjFile z = open_zanj(files[i]);
+          ZanjLimits limits;
+          limits.threads = split.threads_each;
+          const ZanjFile z = open_zanj(files[i], limits);
           const SummaryWithCard found = summarize_with_card(z, opt.largest, split.threads_each);
           if (opt.json) {
             Json summary = summary_json(files[i], z, found.summary, found.card, opt);

@@ -4,7 +4,9 @@
 // Python's meaning, json_members.cpp settles duplicate keys and the document's own text.
 // Private to json/.
 #include <cstdint>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,9 +34,10 @@ class JsonDocumentBuilder {
  public:
   using Node = JsonDocument::Node;
 
-  /// `text` is the document's minified text.
+  /// `text` is the document's minified text. `reserve`: the node and child arrays are reserved
+  /// at once for the most the text can hold (a part walked apart grows its own instead).
   JsonDocumentBuilder(JsonDocument& doc, std::string_view text, std::string_view what, const JsonLimits& limits,
-                      JsonParseNotes& notes);
+                      JsonParseNotes& notes, bool reserve = true);
 
   /// Parse `bytes` into a document of its own: `owned` is the caller's string to take (the
   /// strings are then copied out and the text freed); null, the bytes are copied and the text
@@ -86,6 +89,9 @@ class JsonDocumentBuilder {
     std::string opening, closing;
     std::uint32_t continued = 0;
     std::uint64_t closes = 0;
+    /// The fewest containers open anywhere in it: `continued` when it closes none of those it
+    /// continues, and so only adds to the innermost (it can then be walked apart).
+    std::uint32_t lowest = 0;
   };
   /// What the walk of a minified text needs to know first: its packed arrays' places and the
   /// fragments to walk (none: the whole at once).
@@ -102,11 +108,24 @@ class JsonDocumentBuilder {
 
   /// The walk met an array at `at`: its node when it is the next packed array, else nothing.
   std::optional<std::uint32_t> packed_array(const char* at);
-  bool expects_packed() const { return next_packed_ < packed_places_.size(); }
+  bool expects_packed() const { return next_packed_ < places_.size(); }
 
   /// The document: text[0, size) is the minified text builder was made with, readable (not
   /// parsed) up to `capacity` as simdjson wants (json_parse.cpp).
   void parse_document(char* text, std::size_t size, std::size_t capacity);
+
+  /// simdjson's parser: one for each thread that walks text (json_parse.cpp).
+  struct TextParser;
+  struct TextParserDeleter {
+    void operator()(TextParser* parser) const noexcept;
+  };
+  using TextParserPtr = std::unique_ptr<TextParser, TextParserDeleter>;
+  static TextParserPtr make_text_parser();
+  /// simdjson over text[0, size) (readable up to `capacity`), a whole document or a fragment,
+  /// and the walk of it into this builder: its first `continued` containers are the builder's
+  /// open ones, opened again, and only its first `closes` closes are the text's own.
+  void walk_text(TextParser& parser, char* text, std::size_t size, std::size_t capacity, std::uint32_t continued,
+                 std::uint64_t closes);
 
   // ---- used by the walk (json_parse.cpp) -------------------------------------------------
   /// A container being filled: its children's entries gather on `pending_`, from `first` on.
@@ -160,7 +179,24 @@ class JsonDocumentBuilder {
   }
 
   std::vector<Fragment> fragments_;  ///< plan_text's, for parse_document
+  // ---- the fragments' walk (json_fragment_walk.cpp) ---------------------------------------
   void parse_fragments(char* text, const std::vector<Fragment>& fragments);
+  /// A fragment walked into this builder, as the serial walk does each in turn.
+  void walk_here(TextParser& parser, char* text, const Fragment& fragment, bool last, std::string& buffer);
+  /// What a fragment walked apart from the builder adds to it (WalkedPart in
+  /// json_fragment_walk.cpp): nodes of a document of its own, entries of the innermost
+  /// container it continues, and the containers it leaves open.
+  struct WalkedPart;
+  /// Walks fragment `f` apart into `part`; false when what it met (a duplicate key, whose note
+  /// names a path the part does not know) is for the builder's own walk to meet.
+  bool walk_apart(TextParser& parser, const char* text, const Fragment& f, WalkedPart& part) const;
+  /// Joins a part walked apart to the document; false (nothing joined) when the builder's own
+  /// walk must take the fragment (the value limit reached).
+  bool join_part(const Fragment& f, WalkedPart& part);
+  void parse_fragments_beside(char* text, const std::vector<Fragment>& fragments, const std::vector<bool>& apart,
+                              unsigned helpers);
+  /// After fragment `f` is in the document: its strings copied out and its text given back.
+  void release_fragment(char* text, const Fragment& f);
 
   const char* begin_;  ///< the text simdjson parses now
   const char* end_;
@@ -172,6 +208,12 @@ class JsonDocumentBuilder {
   std::vector<Frame> stack_;            ///< the open containers, innermost last
   std::vector<std::uint32_t> pending_;  ///< entries of the open containers, innermost last
   std::vector<PackedPlace> packed_places_;
+  std::span<const PackedPlace> places_;  ///< packed_places_, or a part's builder's: the document's
+  /// A part's builder: where its text stands in the document's (packed places are the document's).
+  std::uint64_t part_at_ = 0;
+  /// A part's builder: the containers open around its own (its first Frame stands for the
+  /// innermost), which count towards limits.max_depth.
+  std::size_t depth_base_ = 0;
   /// The document keeps no text once parsed (build's `owned`): each fragment's strings are
   /// copied out as soon as it is walked, and its text given back (parse_fragments).
   bool release_as_parsed_ = false;

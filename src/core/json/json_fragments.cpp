@@ -13,6 +13,7 @@
 // next value or key (never at `[,`, `,]` or `,,`, which an added bracket would make valid),
 // and a document whose brackets do not pair, or with anything after its root, is not cut: the
 // walk of the whole refuses it as always.
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -88,6 +89,7 @@ JsonDocumentBuilder::TextPlan JsonDocumentBuilder::plan_text(std::string& whole,
   const std::size_t size = whole.size() - start;
   const std::size_t fragment_bytes = limits.fragment_bytes;
   const bool cutting = fragment_bytes != 0 && size > fragment_bytes;
+  const bool level_cuts = limits.threads > 1;
   // Nothing to cut and no array to pack (most .jsonl lines): no pass at all.
   TextPlan plan;
   // NOLINTNEXTLINE(bugprone-not-null-terminated-result): a search of `size` bytes, not a copy
@@ -119,6 +121,7 @@ JsonDocumentBuilder::TextPlan JsonDocumentBuilder::plan_text(std::string& whole,
           break;
         }
         open.pop_back();
+        next.lowest = std::min(next.lowest, static_cast<std::uint32_t>(open.size()));
         std::optional<std::uint32_t> elements;
         if (pack && flat != std::string::npos && span_bytes + (i - flat) < UINT32_MAX)
           elements = bare_elements(text, flat, i, limits.packed_min_elements, doc);
@@ -137,11 +140,17 @@ JsonDocumentBuilder::TextPlan JsonDocumentBuilder::plan_text(std::string& whole,
           sound = false;
           break;
         }
+        // Walked on several threads, a fragment is cut where it is least deep since it began (no
+        // shallower than the root's members), so that the next one only adds to a container it
+        // continues and can be walked apart (json_fragment_walk.cpp); past twice the target, at
+        // any comma, so that no fragment grows large.
+        if (level_cuts && open.size() > std::max<std::size_t>(next.lowest, 1) && i < target + fragment_bytes) break;
         if (flat == std::string::npos && i + 1 < size && ends_a_value(text[i - 1]) && starts_a_value(text[i + 1])) {
           next.last = i;
           next.closing = closing(open);
           cuts.push_back(std::move(next));
-          next = Fragment{i + 1, 0, reopening(open), "", static_cast<std::uint32_t>(open.size()), 0};
+          const auto depth = static_cast<std::uint32_t>(open.size());
+          next = Fragment{i + 1, 0, reopening(open), "", depth, 0, depth};
           target = i + 1 + fragment_bytes;
         }
     }

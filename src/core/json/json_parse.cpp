@@ -196,32 +196,38 @@ class Walk {
   std::uint64_t closes_;      ///< closes still to come that are the text's own
 };
 
-/// simdjson over text[0, size) (readable up to `capacity`), a whole document or a fragment of
-/// one, and the walk of it (`continued` and `closes` as Walk takes them).
-void walk_text(JsonDocumentBuilder& b, od::parser& parser, char* text, std::size_t size, std::size_t capacity,
-               std::uint32_t continued, std::uint64_t closes, std::size_t max_depth) {
+}  // namespace
+
+struct JsonDocumentBuilder::TextParser {
+  od::parser parser;
+};
+void JsonDocumentBuilder::TextParserDeleter::operator()(TextParser* parser) const noexcept { delete parser; }
+JsonDocumentBuilder::TextParserPtr JsonDocumentBuilder::make_text_parser() { return TextParserPtr(new TextParser); }
+
+void JsonDocumentBuilder::walk_text(TextParser& text_parser, char* text, std::size_t size, std::size_t capacity,
+                                    std::uint32_t continued, std::uint64_t closes) {
   const auto check = [&](simdjson::error_code code) {
-    if (code == simdjson::DEPTH_ERROR) b.too_deep();
-    if (code != simdjson::SUCCESS) b.error(describe(code));
+    if (code == simdjson::DEPTH_ERROR) too_deep();
+    if (code != simdjson::SUCCESS) error(describe(code));
   };
+  od::parser& parser = text_parser.parser;
   const std::vector<std::uint32_t> masked = mask_encoded_surrogates(text, size);
   // Our own depth check speaks first (open_container); simdjson's only backs it up.
-  if (parser.capacity() < size) check(parser.allocate(size, max_depth + 2));
+  if (parser.capacity() < size) check(parser.allocate(size, limits_.max_depth + 2));
   od::document document;
   check(parser.iterate(simdjson::padded_string_view(text, size, capacity)).get(document));
   unmask_encoded_surrogates(text, masked);  // stage 1 has validated the text: strings keep their surrogates
   od::value root;
   check(document.get_value().get(root));
-  Walk(b, continued, closes).root(root);
+  Walk(*this, continued, closes).root(root);
   const char* rest = nullptr;  // a location unless the walk ended at the end of the text
-  if (document.current_location().get(rest) == simdjson::SUCCESS) b.error("extra data", rest);
+  if (document.current_location().get(rest) == simdjson::SUCCESS) error("extra data", rest);
 }
 
-}  // namespace
-
 JsonDocumentBuilder::JsonDocumentBuilder(JsonDocument& doc, std::string_view text, std::string_view what,
-                                         const JsonLimits& limits, JsonParseNotes& notes)
+                                         const JsonLimits& limits, JsonParseNotes& notes, bool reserve)
     : begin_(text.data()), end_(text.data() + text.size()), what_(what), limits_(limits), notes_(notes), doc_(doc) {
+  if (!reserve) return;
   // Every value but the last takes at least two bytes of minified text (itself and a comma or
   // bracket), and a key is never more than one per value: an upper bound, which the value limit
   // also caps. Reserved whole, the arrays cost memory only for the pages the document uses
@@ -262,13 +268,13 @@ std::uint32_t JsonDocumentBuilder::add_node(Json::Type type) {
 }
 
 void JsonDocumentBuilder::open_container(bool object) {
-  if (stack_.size() >= limits_.max_depth) too_deep();
+  if (stack_.size() + depth_base_ >= limits_.max_depth) too_deep();
   stack_.push_back(Frame{add_node(object ? Json::Type::object : Json::Type::array), object, pending_.size()});
 }
 
 std::optional<std::uint32_t> JsonDocumentBuilder::packed_array(const char* at) {
-  const PackedPlace& place = packed_places_[next_packed_];
-  if (offset_of(at) != place.at) return std::nullopt;
+  const PackedPlace& place = places_[next_packed_];
+  if (offset_of(at) + part_at_ != place.at) return std::nullopt;
   const std::uint32_t i = add_node(Json::Type::array);
   node(i).packed = true;
   node(i).offset = next_packed_++;
@@ -279,6 +285,9 @@ std::optional<std::uint32_t> JsonDocumentBuilder::packed_array(const char* at) {
 
 std::uint32_t JsonDocumentBuilder::close_container() {
   const Frame f = stack_.back();
+  // A part walked apart closes none of what it continues (json_fragment_walk.cpp): if its plan
+  // were wrong, the builder's own walk takes the fragment.
+  if (f.node == kNoKey) error("a part closed a container it continues");
   if (f.object) resolve_duplicates();
   Node& n = node(f.node);
   n.offset = doc_.children_.size();
@@ -312,38 +321,12 @@ void JsonDocumentBuilder::parse_document(char* text, std::size_t size, std::size
   } else if (!fragments_.empty()) {
     parse_fragments(text, fragments_);
   } else {
-    od::parser parser;
-    walk_text(*this, parser, text, size, capacity, 0, UINT64_MAX, limits_.max_depth);
+    walk_text(*make_text_parser(), text, size, capacity, 0, UINT64_MAX);
   }
   // Each packed array is met where its `[]` stands; one not met means the walk did not
   // read the text it stood in, and its elements would be lost, not misread.
-  if (next_packed_ != packed_places_.size()) error("a part of the document was not read");
+  if (next_packed_ != places_.size()) error("a part of the document was not read");
   doc_.values_ = notes_.values;
-}
-
-void JsonDocumentBuilder::parse_fragments(char* text, const std::vector<Fragment>& fragments) {
-  od::parser parser;
-  std::string buffer;  // one fragment at a time, with its opening and closing, padded for simdjson
-  for (std::size_t k = 0; k < fragments.size(); ++k) {
-    const Fragment& f = fragments[k];
-    const std::size_t size = f.opening.size() + (f.last - f.first) + f.closing.size();
-    if (buffer.capacity() < size + simdjson::SIMDJSON_PADDING) buffer.reserve(size + simdjson::SIMDJSON_PADDING);
-    buffer.assign(f.opening).append(text + f.first, f.last - f.first).append(f.closing);
-    begin_ = buffer.data();
-    end_ = begin_ + size;
-    shift_ = f.first - f.opening.size();
-    const bool last = k + 1 == fragments.size();
-    walk_text(*this, parser, buffer.data(), size, buffer.capacity(), f.continued, last ? UINT64_MAX : f.closes,
-              limits_.max_depth);
-    if (release_as_parsed_) {
-      // What the nodes so far view of text[0, f.last) goes to the arena, and those pages back to
-      // the system: the text is not read there again (it is freed once the parse ends), and a
-      // large document's text no longer stays resident beside all of its nodes.
-      copy_strings_out(doc_, copied_nodes_, recent_);
-      copied_nodes_ = doc_.nodes_.size();
-      base::discard_pages(text, f.last);
-    }
-  }
 }
 
 JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* owned, Minified minified,
@@ -382,7 +365,9 @@ JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* own
       minified != Minified::no && !wide ? text.size() - start : minify_json(text.data() + start, text.size() - start);
   text.resize(start + size);
   // A document kept (not copied into a Json at once) holds its long arrays of numbers as text.
-  TextPlan plan = plan_text(text, start, limits, owned && limits.packed_min_elements, doc);
+  JsonLimits cut = limits;
+  if (limits.threads > 1) cut.fragment_bytes = std::min<std::size_t>(cut.fragment_bytes, std::size_t{32} << 10);
+  TextPlan plan = plan_text(text, start, cut, owned && limits.packed_min_elements, doc);
   size = text.size() - start;
   // At least commas + 1 values: a list of millions is refused before simdjson indexes it.
   if (has_commas_outside_strings(std::string_view(text).substr(start), limits.max_values))
@@ -392,6 +377,7 @@ JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* own
   doc.text_start_ = start;
   JsonDocumentBuilder builder(doc, std::string_view(text).substr(start), what, limits, n);
   builder.packed_places_ = std::move(plan.packed);
+  builder.places_ = builder.packed_places_;
   builder.fragments_ = std::move(plan.fragments);
   builder.release_as_parsed_ = owned != nullptr;
   builder.parse_document(text.data() + start, size, text.capacity() - start);

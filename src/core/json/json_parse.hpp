@@ -52,6 +52,9 @@ struct JsonLimits {
   /// simdjson's index of it (4 bytes per structural character) stays small
   /// (json_fragments.cpp); 0: whole.
   std::size_t fragment_bytes = std::size_t{256} << 10;
+  /// Threads the fragments are walked on, the caller's among them (json_fragment_walk.cpp):
+  /// 1, the caller's alone.
+  unsigned threads = 1;
 };
 
 /// What Python's json accepts silently but is worth a warning: filled by parse_json when asked.
@@ -61,6 +64,7 @@ struct JsonParseNotes {
   std::uint64_t duplicate_keys = 0;          ///< keys repeating an earlier key of the same object
   std::vector<std::string> first_duplicate;  ///< path segments to the first repeated key
   std::uint64_t values = 0;                  ///< values in the document (root, elements and members)
+  std::uint64_t parts_joined = 0;            ///< fragments walked on other threads (json_fragment_walk.cpp)
 };
 
 /// Parse a complete JSON document from bytes, as Python's json.loads(bytes) does: the

@@ -209,7 +209,9 @@ void verify_opened(const Archive& archive, verify::ZanjDocuments& documents, con
   const verify::ZipStructure zip = verify::check_zip_structure(zip::archive_source(archive),
                                                                zip::archive_directory(archive), options.limits, report);
   // `documents` outlives the plans, which point into it.
-  const auto plans = verify::check_zanj_consistency(archive, zip.inflatable, options.limits, documents, report);
+  const unsigned threads = options.threads ? options.threads : base::available_cpus();
+  const auto plans =
+      verify::check_zanj_consistency(archive, zip.inflatable, options.limits, threads, documents, report);
   // A .jsonl line is parsed while both documents are loaded, by up to --jobs threads at once:
   // each line gets half of what the documents left of --max-json-values (as in diff), so the
   // verdict does not depend on -j (a larger -j may hold more lines at once).

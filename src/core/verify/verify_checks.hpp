@@ -186,9 +186,9 @@ struct ZanjDocuments {
 
 /// Read and check both JSON members (those not given), every reference and externals_info.
 /// Returns one plan per directory entry. JSON members that are not `inflatable` are not read
-/// (nor used when given).
+/// (nor used when given). A document read while the other is not is parsed on `threads`.
 std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std::vector<bool>& inflatable,
-                                               const ResourceLimits& limits, ZanjDocuments& documents,
+                                               const ResourceLimits& limits, unsigned threads, ZanjDocuments& documents,
                                                VerifyReport& report);
 
 // ---- externals_info paths (verify_path_walk.cpp) ----------------------------------------

@@ -65,7 +65,7 @@ std::optional<std::string> dtype_refusal(const std::string& name) {
 const JsonDocument* read_document(const Archive& archive, std::string_view name, Code missing,
                                   const std::vector<bool>& inflatable, const ResourceLimits& limits,
                                   const std::optional<ParsedMember>& given, std::optional<JsonDocument>& read,
-                                  std::vector<MemberPlan>& plans, VerifyReport& report, bool alone) {
+                                  std::vector<MemberPlan>& plans, VerifyReport& report, bool alone, unsigned threads) {
   const ZipEntry* entry = archive.find(name);
   if (!entry) {
     add_problem(report, missing, name, "", "no " + std::string(name) + " member");
@@ -97,8 +97,10 @@ const JsonDocument* read_document(const Archive& archive, std::string_view name,
   ++report.checked.members_read;
   report.checked.bytes_read += decoded;
   json::JsonParseNotes notes;
-  base::Result<JsonDocument, json::JsonFailure> parsed = json::read_json_document(
-      std::move(text), "", json::JsonLimits{limits.max_json_depth, limits.max_json_values}, &notes);
+  json::JsonLimits parse_limits{limits.max_json_depth, limits.max_json_values};
+  if (alone) parse_limits.threads = threads;  // nothing is read beside it
+  base::Result<JsonDocument, json::JsonFailure> parsed =
+      json::read_json_document(std::move(text), "", parse_limits, &notes);
   if (!parsed) {  // the document was given no name: the problem says where
     const std::optional<json::JsonLimitError::Limit> over = parsed.failure().over;
     add_problem(report,
@@ -343,17 +345,17 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
 }  // namespace
 
 std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std::vector<bool>& inflatable,
-                                               const ResourceLimits& limits, ZanjDocuments& documents,
+                                               const ResourceLimits& limits, unsigned threads, ZanjDocuments& documents,
                                                VerifyReport& report) {
   std::vector<MemberPlan> plans(archive.entries().size());
-  // `alone`: the other document is not being read beside it.
+  // `alone`: the other document is not being read beside it (it is then parsed on `threads`).
   const auto read_main = [&](const ResourceLimits& main_limits, VerifyReport& to, bool alone) {
     documents.main = read_document(archive, kMainMember, Code::missing_main, inflatable, main_limits,
-                                   documents.given_main, documents.read_main, plans, to, alone);
+                                   documents.given_main, documents.read_main, plans, to, alone, threads);
   };
   const auto read_meta = [&](const ResourceLimits& meta_limits, VerifyReport& to, bool alone) {
     documents.meta = read_document(archive, kMetaMember, Code::missing_meta, inflatable, meta_limits,
-                                   documents.given_meta, documents.read_meta, plans, to, alone);
+                                   documents.given_meta, documents.read_meta, plans, to, alone, threads);
   };
   if (!documents.given_main && !documents.given_meta && read_side_by_side(archive, limits)) {
     // Its problems go after the main document's, as the serial reading gives them. `plans`

@@ -29,7 +29,8 @@ struct Consistency {
 
 Consistency consistency(const Archive& archive) {
   Consistency r;
-  r.plans = check_zanj_consistency(archive, std::vector<bool>(archive.entries().size(), true), {}, *r.docs, r.report);
+  r.plans =
+      check_zanj_consistency(archive, std::vector<bool>(archive.entries().size(), true), {}, 1, *r.docs, r.report);
   for (const auto* list : {&r.report.errors, &r.report.warnings})
     for (const Problem& p : *list) r.codes.push_back(p.code);
   return r;
