@@ -137,7 +137,7 @@ class ArchiveTree final : public PackTree {
 
   MemberSource source(const std::string& file) override {
     stream_->want(file);
-    return SequentialMemberSource{stream_, file};
+    return SequentialMemberSource{stream_};
   }
 
  private:
@@ -371,7 +371,7 @@ class OnePass final : public SequentialMembers {
     std::optional<JsonlStats> jsonl_stats(const std::string&, const ResourceLimits&) override { return std::nullopt; }
     MemberSource source(const std::string& file) override {
       pass_->want(file);
-      return SequentialMemberSource{pass_, file};
+      return SequentialMemberSource{pass_};
     }
     void expect(const std::string& file, const ExpectedFile& expected) override {
       pass_->expected_.push_back(pass_->pools_.keep(file, expected));
