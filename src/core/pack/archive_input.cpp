@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -81,6 +82,60 @@ class ArchiveStream final : public SequentialMembers {
   std::set<std::string> wanted_;                ///< members not yet read
   std::optional<EntryWalker> walker_;
   MemberSpool spool_;
+};
+
+/// Names to be taken out one by one, the set fixed when it is made: one string of the names,
+/// sorted, found by their offsets (a std::set of 50,000 member names was 4 MiB, held through
+/// the write).
+class NameSet {
+ public:
+  NameSet() = default;
+  explicit NameSet(std::vector<std::string_view> names) {
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    std::size_t bytes = 0;
+    for (std::string_view name : names) bytes += name.size();
+    text_.reserve(bytes);
+    starts_.reserve(names.size() + 1);
+    for (std::string_view name : names) {
+      starts_.push_back(text_.size());
+      text_ += name;
+    }
+    starts_.push_back(text_.size());
+    taken_.assign(names.size(), false);
+  }
+
+  bool has(std::string_view name) const {
+    const std::size_t i = find(name);
+    return i != kNone && !taken_[i];
+  }
+  /// Take `name` out, if it is in.
+  void take(std::string_view name) {
+    if (const std::size_t i = find(name); i != kNone) taken_[i] = true;
+  }
+
+ private:
+  static constexpr std::size_t kNone = ~std::size_t{0};
+  std::string_view at(std::size_t i) const {
+    return std::string_view(text_).substr(starts_[i], starts_[i + 1] - starts_[i]);
+  }
+  std::size_t find(std::string_view name) const {
+    std::size_t first = 0, count = taken_.size();
+    while (count > 0) {  // the first name not less than `name`
+      const std::size_t half = count / 2;
+      if (at(first + half) < name) {
+        first += half + 1;
+        count -= half + 1;
+      } else {
+        count = half;
+      }
+    }
+    return first < taken_.size() && at(first) == name ? first : kNone;
+  }
+
+  std::string text_;
+  std::vector<std::size_t> starts_;  ///< where each name starts in text_, and its end
+  std::vector<bool> taken_;
 };
 
 /// The archive as a folder, from a complete Scan, whose files and sizes it takes; its sources
@@ -292,6 +347,11 @@ class OnePass final : public SequentialMembers {
         for (auto& [name, size] : files) size = 0;
       HeadTree tree(archive_, std::move(files), scan_.files(), self);
       PackPlan plan = plan_repack(tree, settings_);
+      // Made now, not as the plan places each member: the plan's peak need not hold it too.
+      std::vector<std::string_view> members;
+      members.reserve(plan.members.size());
+      for (const PlannedMember& m : plan.members) members.push_back(m.name);
+      wanted_ = NameSet(std::move(members));
       std::stable_sort(expected_.begin(), expected_.end(),
                        [](const Expectation& a, const Expectation& b) { return a.file < b.file; });
       // Files learnt before the plan are checked now (what is learnt of a file never changes);
@@ -304,9 +364,6 @@ class OnePass final : public SequentialMembers {
     }
   }
 
-  /// `name` will be asked for (a member of the plan).
-  void want(const std::string& name) { wanted_.insert(name); }
-
   void read(const std::string& name, const ChunkSink& sink) override {
     if (diverged_) return;
     if (spool_.has(name)) return spool_.read(name, sink);
@@ -314,11 +371,11 @@ class OnePass final : public SequentialMembers {
       if (pending_->name == name) {
         scan_.take(walker_, *pending_, &sink);
         settle(name);
-        wanted_.erase(name);
+        wanted_.take(name);
         advance();
         return;
       }
-      if (wanted_.count(pending_->name)) {
+      if (wanted_.has(pending_->name)) {
         spool_pending();
       } else {
         scan_.take(walker_, *pending_);
@@ -369,10 +426,8 @@ class OnePass final : public SequentialMembers {
     }
     std::optional<array::NpyHeader> npy_header(const std::string&, const NpyLimits&) override { return std::nullopt; }
     std::optional<JsonlStats> jsonl_stats(const std::string&, const ResourceLimits&) override { return std::nullopt; }
-    MemberSource source(const std::string& file) override {
-      pass_->want(file);
-      return SequentialMemberSource{pass_};
-    }
+    /// Every member of the plan is one: the pass learns which once the plan is made.
+    MemberSource source(const std::string&) override { return SequentialMemberSource{pass_}; }
     void expect(const std::string& file, const ExpectedFile& expected) override {
       pass_->expected_.push_back(pass_->pools_.keep(file, expected));
     }
@@ -418,7 +473,7 @@ class OnePass final : public SequentialMembers {
     const CheckedEntry e = *pending_;
     spool_.add(e.name, [&](const ChunkSink& to) { scan_.take(walker_, e, &to); });
     settle(e.name);
-    wanted_.erase(e.name);
+    wanted_.take(e.name);
   }
 
   /// Move past folders, the JSON members and skipped files (learnt) to the next other file.
@@ -436,7 +491,7 @@ class OnePass final : public SequentialMembers {
   EntryWalker walker_;
   Scan scan_;
   std::optional<CheckedEntry> pending_;  ///< the next file to write, its data not read yet
-  std::set<std::string> wanted_;         ///< members of the plan not yet read
+  NameSet wanted_;                       ///< members of the plan not yet read, once it is made
   MemberSpool spool_;
   bool diverged_ = false;  ///< a member was asked for that the archive did not hold then
   bool lacking_ = false;   ///< the archive holds a file the plan lacks
