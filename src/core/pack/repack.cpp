@@ -1,6 +1,10 @@
 // Packing an extracted (and maybe edited) directory back into an equivalent archive.
 #include "pack/repack.hpp"
 
+#if defined(__GLIBC__)
+#include <malloc.h>  // malloc_trim
+#endif
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -226,6 +230,13 @@ class Repacker {
       old_info_.reserve(by_key.size());
       for (const auto& [key, i] : by_key) old_info_.push_back(i);
     }
+    // Parsing the two documents left megabytes of its working memory (text copies, builders)
+    // free but resident in glibc's heap, where what placing allocates next does not all fit:
+    // handed back first, they are not counted again on top of it (the plan's peak on a
+    // 50,000-member tar.zst 65.2 -> 62.9 MiB). One walk of the free lists per plan.
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
     plan_.members.reserve(files_.size());
     info_.reserve(files_.size());
     info_text_.reserve(meta_bytes);  // about the size of the entries it held
