@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -83,6 +84,60 @@ class ArchiveStream final : public SequentialMembers {
   MemberSpool spool_;
 };
 
+/// Names to be taken out one by one, the set fixed when it is made: one string of the names,
+/// sorted, found by their offsets (a std::set of 50,000 member names was 4 MiB, held through
+/// the write).
+class NameSet {
+ public:
+  NameSet() = default;
+  explicit NameSet(std::vector<std::string_view> names) {
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+    std::size_t bytes = 0;
+    for (std::string_view name : names) bytes += name.size();
+    text_.reserve(bytes);
+    starts_.reserve(names.size() + 1);
+    for (std::string_view name : names) {
+      starts_.push_back(text_.size());
+      text_ += name;
+    }
+    starts_.push_back(text_.size());
+    taken_.assign(names.size(), false);
+  }
+
+  bool has(std::string_view name) const {
+    const std::size_t i = find(name);
+    return i != kNone && !taken_[i];
+  }
+  /// Take `name` out, if it is in.
+  void take(std::string_view name) {
+    if (const std::size_t i = find(name); i != kNone) taken_[i] = true;
+  }
+
+ private:
+  static constexpr std::size_t kNone = ~std::size_t{0};
+  std::string_view at(std::size_t i) const {
+    return std::string_view(text_).substr(starts_[i], starts_[i + 1] - starts_[i]);
+  }
+  std::size_t find(std::string_view name) const {
+    std::size_t first = 0, count = taken_.size();
+    while (count > 0) {  // the first name not less than `name`
+      const std::size_t half = count / 2;
+      if (at(first + half) < name) {
+        first += half + 1;
+        count -= half + 1;
+      } else {
+        count = half;
+      }
+    }
+    return first < taken_.size() && at(first) == name ? first : kNone;
+  }
+
+  std::string text_;
+  std::vector<std::size_t> starts_;  ///< where each name starts in text_, and its end
+  std::vector<bool> taken_;
+};
+
 /// The archive as a folder, from a complete Scan, whose files and sizes it takes; its sources
 /// read the archive again.
 class ArchiveTree final : public PackTree {
@@ -137,7 +192,7 @@ class ArchiveTree final : public PackTree {
 
   MemberSource source(const std::string& file) override {
     stream_->want(file);
-    return SequentialMemberSource{stream_, file};
+    return SequentialMemberSource{stream_};
   }
 
  private:
@@ -159,66 +214,96 @@ Scan scan_all(const std::string& archive, const ResourceLimits& limits) {
   return scan;
 }
 
-/// An ExpectedFile kept compactly, for each of thousands of files: its shape and first value in
-/// pools the pass keeps (ExpectedPools), not a vector and a string each (144 bytes a file, 7 MiB
-/// of the plan's peak on 50,000).
-struct Expectation {
-  std::string file;
-  ExpectedFile::Kind kind = ExpectedFile::Kind::unprovable;
-  bool has_first = false;
-  array::Dtype dtype;
-  std::uint32_t shape_at = 0, rank = 0;
-  std::uint64_t lines = 0;
-  std::size_t first_at = 0, first_size = 0;
-};
-/// The shapes and first values of the Expectations of one pass, one after another.
-struct ExpectedPools {
-  std::vector<std::uint64_t> shapes;
-  std::string firsts;
-  Expectation keep(const std::string& file, const ExpectedFile& e) {
-    Expectation x{file,
-                  e.kind,
-                  e.has_first,
-                  e.dtype,
-                  static_cast<std::uint32_t>(shapes.size()),
-                  static_cast<std::uint32_t>(e.shape.size()),
-                  e.lines,
-                  firsts.size(),
-                  e.first.size()};
-    shapes.insert(shapes.end(), e.shape.begin(), e.shape.end());
-    firsts += e.first;
-    return x;
+/// What a plan took the files it knew nothing of to hold (ExpectedFile), one record a
+/// reference, kept compactly for each of thousands of files: the names, shapes and first
+/// values one after another in pools, the JSON lines' counts apart from the .npy's dtypes (a
+/// name, a vector and a string each were 144 bytes a file, then a name and both kinds' fields
+/// 80, 4 MiB of the plan's peak on 50,000; now 40 and the name's bytes).
+class Expectations {
+ public:
+  void reserve(std::size_t files) { records_.reserve(files); }
+  void add(std::string_view file, const ExpectedFile& e) {
+    Record r;
+    r.name_at = names_.size();
+    r.name_size = file.size();
+    r.kind = e.kind;
+    r.dtype = e.dtype;
+    names_ += file;
+    if (e.kind == ExpectedFile::Kind::lines) {
+      r.at = static_cast<std::uint32_t>(lines_.size());
+      lines_.push_back({e.lines, firsts_.size(), e.first.size(), e.has_first});
+      firsts_ += e.first;
+    } else {
+      r.at = static_cast<std::uint32_t>(shapes_.size());
+      r.rank = static_cast<std::uint32_t>(e.shape.size());
+      shapes_.insert(shapes_.end(), e.shape.begin(), e.shape.end());
+    }
+    records_.push_back(r);
   }
-};
+  /// Orders them by file, for held(); once all are added.
+  void sort() {
+    std::stable_sort(records_.begin(), records_.end(),
+                     [&](const Record& a, const Record& b) { return name(a) < name(b); });
+  }
+  /// Whether what was learnt of `file` holds what every expectation of it says: then the plan
+  /// all of the archive makes places its references the same way, throwing nothing
+  /// (ArchiveTree's npy_header and jsonl_stats would give what the plan took).
+  bool held(std::string_view file, const FileFacts& facts, const ResourceLimits& limits) const {
+    auto it = std::lower_bound(records_.begin(), records_.end(), file,
+                               [&](const Record& r, std::string_view f) { return name(r) < f; });
+    for (; it != records_.end() && name(*it) == file; ++it)
+      if (!holds(facts, *it, limits)) return false;
+    return true;
+  }
 
-/// Whether a file holds what a plan took it to (ExpectedFile): then the plan all of the
-/// archive makes places its reference the same way, throwing nothing (ArchiveTree's npy_header
-/// and jsonl_stats would give what the plan took).
-bool holds_expected(const FileFacts& facts, const Expectation& expected, const ExpectedPools& pools,
-                    const ResourceLimits& limits) {
-  switch (expected.kind) {
-    case ExpectedFile::Kind::npy: {
-      if (!facts.npy || facts.npy_error) return false;
-      const array::NpyHeader& h = *facts.npy;
-      const base::Result<std::uint64_t> bytes = h.checked_data_bytes();
-      const auto shape = pools.shapes.begin() + expected.shape_at;
-      return bytes && facts.size == h.data_offset + *bytes &&
-             std::equal(h.shape.begin(), h.shape.end(), shape, shape + expected.rank) &&
-             array::dtypes_compatible(expected.dtype, h.dtype);
+ private:
+  struct Record {
+    std::size_t name_at = 0;  ///< its file's name in names_
+    std::size_t name_size = 0;
+    std::uint32_t at = 0;    ///< npy: its shape in shapes_; lines: its entry in lines_
+    std::uint32_t rank = 0;  ///< npy
+    ExpectedFile::Kind kind = ExpectedFile::Kind::unprovable;
+    array::Dtype dtype;  ///< npy
+  };
+  struct Lines {
+    std::uint64_t lines = 0;
+    std::size_t first_at = 0, first_size = 0;  ///< data[0]'s text in firsts_
+    bool has_first = false;
+  };
+
+  std::string_view name(const Record& r) const { return std::string_view(names_).substr(r.name_at, r.name_size); }
+
+  bool holds(const FileFacts& facts, const Record& expected, const ResourceLimits& limits) const {
+    switch (expected.kind) {
+      case ExpectedFile::Kind::npy: {
+        if (!facts.npy || facts.npy_error) return false;
+        const array::NpyHeader& h = *facts.npy;
+        const base::Result<std::uint64_t> bytes = h.checked_data_bytes();
+        const auto shape = shapes_.begin() + expected.at;
+        return bytes && facts.size == h.data_offset + *bytes &&
+               std::equal(h.shape.begin(), h.shape.end(), shape, shape + expected.rank) &&
+               array::dtypes_compatible(expected.dtype, h.dtype);
+      }
+      case ExpectedFile::Kind::lines: {
+        const Lines& e = lines_[expected.at];
+        if (facts.npy || facts.jsonl_error || facts.lines != e.lines) return false;
+        if (!facts.first_line) return true;
+        const base::Result<Json> first =
+            json::read_json(*facts.first_line, "line 1", json::JsonLimits{limits.max_json_depth});
+        return e.has_first && first && to_json(*first) == std::string_view(firsts_).substr(e.first_at, e.first_size);
+      }
+      case ExpectedFile::Kind::unprovable:
+        break;
     }
-    case ExpectedFile::Kind::lines: {
-      if (facts.npy || facts.jsonl_error || facts.lines != expected.lines) return false;
-      if (!facts.first_line) return true;
-      const base::Result<Json> first =
-          json::read_json(*facts.first_line, "line 1", json::JsonLimits{limits.max_json_depth});
-      return expected.has_first && first &&
-             to_json(*first) == std::string_view(pools.firsts).substr(expected.first_at, expected.first_size);
-    }
-    case ExpectedFile::Kind::unprovable:
-      break;
+    return false;
   }
-  return false;
-}
+
+  std::vector<Record> records_;
+  std::string names_;
+  std::vector<std::uint64_t> shapes_;
+  std::vector<Lines> lines_;
+  std::string firsts_;
+};
 
 /// The members of every reference in JSON `text`, and the keys of its externals_info. Read as
 /// a document, not a tree (a tree of an object with 50,000 references is over 50 MB), and
@@ -292,8 +377,12 @@ class OnePass final : public SequentialMembers {
         for (auto& [name, size] : files) size = 0;
       HeadTree tree(archive_, std::move(files), scan_.files(), self);
       PackPlan plan = plan_repack(tree, settings_);
-      std::stable_sort(expected_.begin(), expected_.end(),
-                       [](const Expectation& a, const Expectation& b) { return a.file < b.file; });
+      // Made now, not as the plan places each member: the plan's peak need not hold it too.
+      std::vector<std::string_view> members;
+      members.reserve(plan.members.size());
+      for (const PlannedMember& m : plan.members) members.push_back(m.name);
+      wanted_ = NameSet(std::move(members));
+      expected_.sort();
       // Files learnt before the plan are checked now (what is learnt of a file never changes);
       // each file learnt after it, as it is (settle).
       for (const auto& [name, facts] : scan_.files()) check_expected(name, facts);
@@ -304,9 +393,6 @@ class OnePass final : public SequentialMembers {
     }
   }
 
-  /// `name` will be asked for (a member of the plan).
-  void want(const std::string& name) { wanted_.insert(name); }
-
   void read(const std::string& name, const ChunkSink& sink) override {
     if (diverged_) return;
     if (spool_.has(name)) return spool_.read(name, sink);
@@ -314,11 +400,11 @@ class OnePass final : public SequentialMembers {
       if (pending_->name == name) {
         scan_.take(walker_, *pending_, &sink);
         settle(name);
-        wanted_.erase(name);
+        wanted_.take(name);
         advance();
         return;
       }
-      if (wanted_.count(pending_->name)) {
+      if (wanted_.has(pending_->name)) {
         spool_pending();
       } else {
         scan_.take(walker_, *pending_);
@@ -369,12 +455,10 @@ class OnePass final : public SequentialMembers {
     }
     std::optional<array::NpyHeader> npy_header(const std::string&, const NpyLimits&) override { return std::nullopt; }
     std::optional<JsonlStats> jsonl_stats(const std::string&, const ResourceLimits&) override { return std::nullopt; }
-    MemberSource source(const std::string& file) override {
-      pass_->want(file);
-      return SequentialMemberSource{pass_, file};
-    }
+    /// Every member of the plan is one: the pass learns which once the plan is made.
+    MemberSource source(const std::string&) override { return SequentialMemberSource{pass_}; }
     void expect(const std::string& file, const ExpectedFile& expected) override {
-      pass_->expected_.push_back(pass_->pools_.keep(file, expected));
+      pass_->expected_.add(file, expected);
     }
 
    private:
@@ -392,9 +476,7 @@ class OnePass final : public SequentialMembers {
 
   /// Whether `file` holds what the plan took it to: unproved_ when not.
   void check_expected(const std::string& file, const FileFacts& facts) {
-    const auto [first, last] = std::equal_range(expected_.begin(), expected_.end(), file, ByFile{});
-    for (auto it = first; it != last; ++it)
-      if (!holds_expected(facts, *it, pools_, settings_.limits)) unproved_ = true;
+    if (!expected_.held(file, facts, settings_.limits)) unproved_ = true;
   }
 
   /// Once the plan is made: check `file`, just learnt, then forget what was learnt of it (kept
@@ -407,18 +489,13 @@ class OnePass final : public SequentialMembers {
     check_expected(file, facts->second);
     scan_.forget(file);
   }
-  /// Orders expected_ by file name, for equal_range.
-  struct ByFile {
-    bool operator()(const Expectation& a, const std::string& b) const { return a.file < b; }
-    bool operator()(const std::string& a, const Expectation& b) const { return a < b.file; }
-  };
 
   /// Learn the pending file and keep its bytes until its turn.
   void spool_pending() {
     const CheckedEntry e = *pending_;
     spool_.add(e.name, [&](const ChunkSink& to) { scan_.take(walker_, e, &to); });
     settle(e.name);
-    wanted_.erase(e.name);
+    wanted_.take(e.name);
   }
 
   /// Move past folders, the JSON members and skipped files (learnt) to the next other file.
@@ -436,15 +513,14 @@ class OnePass final : public SequentialMembers {
   EntryWalker walker_;
   Scan scan_;
   std::optional<CheckedEntry> pending_;  ///< the next file to write, its data not read yet
-  std::set<std::string> wanted_;         ///< members of the plan not yet read
+  NameSet wanted_;                       ///< members of the plan not yet read, once it is made
   MemberSpool spool_;
   bool diverged_ = false;  ///< a member was asked for that the archive did not hold then
   bool lacking_ = false;   ///< the archive holds a file the plan lacks
   bool planned_ = false;   ///< the plan is made: files learnt since are settled
   bool unproved_ = false;  ///< a file settled does not hold what the plan took it to
   /// What the plan took the files it knew nothing of to hold, by file once the plan is made.
-  std::vector<Expectation> expected_;
-  ExpectedPools pools_;
+  Expectations expected_;
 };
 
 }  // namespace

@@ -40,11 +40,11 @@ class MemberWriter {
     begin(m);
     if (const auto* file = std::get_if<pack::DiskFileSource>(&m.source)) {
       copy_file(file->path);
-    } else if (const auto* slice = std::get_if<pack::FileSliceSource>(&m.source)) {
-      put(slice->header);
-      copy_range(*slice);
+    } else if (const auto* slice = std::get_if<std::shared_ptr<const pack::FileSliceSource>>(&m.source)) {
+      put((*slice)->header);
+      copy_range(**slice);
     } else if (const auto* entry = std::get_if<pack::SequentialMemberSource>(&m.source)) {
-      entry->archive->read(entry->name, [&](std::string_view chunk) {
+      entry->archive->read(m.name, [&](std::string_view chunk) {
         put(chunk);
         return true;
       });

@@ -48,10 +48,9 @@ class SequentialMembers {
   /// Stream member `name`'s bytes to `sink`. Throws Error when it cannot.
   virtual void read(const std::string& name, const ChunkSink& sink) = 0;
 };
-/// A member of such an archive, streamed.
+/// A member of such an archive, streamed: the one its PlannedMember names.
 struct SequentialMemberSource {
   std::shared_ptr<SequentialMembers> archive;
-  std::string name;
 };
 /// A `.jsonl` member: one compact JSON value per line, each ended by "\n".
 struct JsonLinesSource {
@@ -61,8 +60,11 @@ struct JsonLinesSource {
 struct BytesSource {
   std::string bytes;
 };
-using MemberSource = std::variant<ArchiveMemberSource, DiskFileSource, FileSliceSource, SequentialMemberSource,
-                                  JsonLinesSource, BytesSource>;
+/// Where a member's bytes come from. A plan holds one for each of up to tens of thousands of
+/// members, so every alternative is kept to 32 bytes: a FileSliceSource (96) is held by pointer.
+using MemberSource = std::variant<ArchiveMemberSource, DiskFileSource, std::shared_ptr<const FileSliceSource>,
+                                  SequentialMemberSource, JsonLinesSource, BytesSource>;
+static_assert(sizeof(MemberSource) <= 40, "an alternative of MemberSource grew past 32 bytes: hold it by pointer");
 
 struct PlannedMember {
   std::string name;

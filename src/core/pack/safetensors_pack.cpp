@@ -34,7 +34,8 @@ PlannedMember tensor_member(const TensorBytes& in, const SafetensorsEntry& t, co
                             const array::NpyHeader& h) {
   std::string header = array::make_npy_header(h.dtype, false, h.shape);
   const std::uint64_t size = header.size() + t.bytes;
-  return {member, FileSliceSource{in.path, std::move(header), t.offset, t.bytes, in.source}, size};
+  return {member, std::make_shared<const FileSliceSource>(in.path, std::move(header), t.offset, t.bytes, in.source),
+          size};
 }
 
 array::NpyHeader tensor_header(const SafetensorsEntry& t) {

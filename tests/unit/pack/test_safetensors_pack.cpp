@@ -33,11 +33,12 @@ TEST_SUITE("safetensors_pack") {
     CHECK(plan.root.as_object()[0].first == "a");  // the order of the data
     REQUIRE(members.size() == 2);
     CHECK(members[0].name == "a.npy");
-    const auto* slice = std::get_if<FileSliceSource>(&members[1].source);
-    REQUIRE(slice != nullptr);
-    CHECK(slice->offset == 8 + header.size() + 4);
-    CHECK(slice->bytes == 2);
-    CHECK(members[1].size == slice->header.size() + 2);
+    const auto* source = std::get_if<std::shared_ptr<const FileSliceSource>>(&members[1].source);
+    REQUIRE(source != nullptr);
+    const FileSliceSource& slice = **source;
+    CHECK(slice.offset == 8 + header.size() + 4);
+    CHECK(slice.bytes == 2);
+    CHECK(members[1].size == slice.header.size() + 2);
     CHECK_FALSE(plan.zanj_cfg);
   }
 
