@@ -43,8 +43,7 @@ void JsonDocumentBuilder::release_fragment(char* text, const Fragment& f) {
   base::discard_pages(text, f.last);
 }
 
-void JsonDocumentBuilder::walk_here(TextParser& parser, char* text, const Fragment& f, bool last,
-                                    std::string& buffer) {
+void JsonDocumentBuilder::walk_here(TextParser& parser, char* text, const Fragment& f, bool last, std::string& buffer) {
   // The fragment with its opening and closing, padded for simdjson.
   const std::size_t size = f.opening.size() + (f.last - f.first) + f.closing.size();
   if (buffer.capacity() < size + simdjson::SIMDJSON_PADDING) buffer.reserve(size + simdjson::SIMDJSON_PADDING);
@@ -56,8 +55,7 @@ void JsonDocumentBuilder::walk_here(TextParser& parser, char* text, const Fragme
   release_fragment(text, f);
 }
 
-bool JsonDocumentBuilder::walk_apart(TextParser& parser, const char* text, const Fragment& f,
-                                     WalkedPart& part) const {
+bool JsonDocumentBuilder::walk_apart(TextParser& parser, const char* text, const Fragment& f, WalkedPart& part) const {
   const std::size_t size = f.opening.size() + (f.last - f.first) + f.closing.size();
   std::string& buffer = part.doc.owned_text_;
   buffer.reserve(size + simdjson::SIMDJSON_PADDING);
@@ -204,9 +202,10 @@ void JsonDocumentBuilder::parse_fragments_beside(char* text, const std::vector<F
   };
   // Walks part j apart (without the lock) and hands it over.
   const auto walk_one = [&](TextParser& parser, std::size_t j) {
-    auto part = std::make_unique<WalkedPart>();
+    std::unique_ptr<WalkedPart> part;
     bool done = false;
-    try {
+    try {  // whatever it throws, the part is handed over (failed): the builder waits for it
+      part = std::make_unique<WalkedPart>();
       done = walk_apart(parser, text, fragments[j], *part);
     } catch (const std::exception&) {  // boundary: the builder walks it again itself and says what is wrong
       done = false;
