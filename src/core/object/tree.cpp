@@ -348,8 +348,10 @@ class TreeWalker {
       case NodeKind::dataclass:
       case NodeKind::other: {
         const std::size_t n = json.size();
+        // Only a format-keyed node has a key to pass over: a plain dict's keys are not read.
+        const bool tagged = !node.format_key.empty();
         for (std::size_t i = 0; i < n; ++i)
-          if (!is_format_key(node, json.key(i))) descend(json, i, json[i]);
+          if (!tagged || !is_format_key(node, json.key(i))) descend(json, i, json[i]);
         break;
       }
       default:

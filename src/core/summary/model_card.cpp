@@ -159,10 +159,12 @@ std::optional<ModelCard> model_card(const ZanjFile& file) {
     // list of its keys as strings for each cost more than the rest of this visit.
     const bool has_members =
         v.node.kind == NodeKind::dict || v.node.kind == NodeKind::dataclass || v.node.kind == NodeKind::other;
-    for (const auto [key, value] : v.node.json.members()) {
-      if (!has_members) break;
+    const JsonView json = v.node.json;
+    const std::size_t members = has_members ? json.size() : 0;
+    for (std::size_t i = 0; i < members; ++i) {
+      const std::string_view key = json.key(i);  // its value only once the key is one
       if (!is_state_dict_key(key) || (!v.node.format_key.empty() && key == v.node.format_key)) continue;
-      const Node state_dict = classify(value);
+      const Node state_dict = classify(json[i]);
       if (!holds_array(state_dict)) continue;
       card.emplace();
       card->path = v.path();
