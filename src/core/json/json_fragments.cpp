@@ -14,47 +14,40 @@
 // and a document whose brackets do not pair, or with anything after its root, is not cut: the
 // walk of the whole refuses it as always.
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
+#include <string_view>
 
-#include "base/byte_words.hpp"
 #include "json/json_builder.hpp"
 
 namespace zanj::json {
 namespace {
 
-/// The first of `"`, `[`, `]`, `{`, `}` (and `,` when `commas`) in text[i, n), or n.
+/// What stops plan_text's scan: kBracket for `"`, `[`, `]`, `{`, `}`; kComma for `,`.
+enum : unsigned char { kBracket = 1, kComma = 2 };
+constexpr auto kStops = [] {
+  std::array<unsigned char, 256> t{};
+  for (const unsigned char c : std::string_view("\"[]{}")) t[c] = kBracket;
+  t[','] = kComma;
+  return t;
+}();
+
+/// The first of `"`, `[`, `]`, `{`, `}` (and `,` when `commas`) in text[i, n), or n. A byte at a
+/// time through a table: minified JSON stops every few bytes (`{"id":7,"loss":0.5}`), where
+/// testing eight bytes at once for six values cost more than it skipped.
 std::size_t next_stop(const char* text, std::size_t i, std::size_t n, bool commas) {
-  const auto stop = [commas](char c) {
-    return c == '"' || c == '[' || c == ']' || c == '{' || c == '}' || (commas && c == ',');
-  };
-  for (; i + 8 <= n; i += 8) {
-    const std::uint64_t w = base::words::load(text + i);
-    std::uint64_t stops = base::words::bytes_equal(w, '"') | base::words::bytes_equal(w, '[') |
-                          base::words::bytes_equal(w, ']') | base::words::bytes_equal(w, '{') |
-                          base::words::bytes_equal(w, '}');
-    if (commas) stops |= base::words::bytes_equal(w, ',');
-    if (stops) return i + base::words::first_marked(stops);
-  }
+  const unsigned char wanted = commas ? kBracket | kComma : kBracket;
   for (; i < n; ++i)
-    if (stop(text[i])) return i;
+    if (kStops[static_cast<unsigned char>(text[i])] & wanted) return i;
   return n;
 }
 
 /// Past the closing quote of the string whose opening quote is text[i], or n when unterminated.
 std::size_t past_string(const char* text, std::size_t i, std::size_t n) {
-  for (++i; i < n;) {
-    if (i + 8 <= n) {
-      const std::uint64_t w = base::words::load(text + i);
-      const std::uint64_t stops = base::words::bytes_equal(w, '"') | base::words::bytes_equal(w, '\\');
-      if (!stops) {
-        i += 8;
-        continue;
-      }
-      i += base::words::first_marked(stops);
-    }
+  for (++i; i < n; ++i) {
     if (text[i] == '"') return i + 1;
-    i += text[i] == '\\' ? 2 : 1;
+    if (text[i] == '\\') ++i;
   }
   return n;
 }
