@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "json_fragment_fixture.hpp"
 #include "json/json_document.hpp"
 #include "json/json_parse.hpp"
 #include "zanj/error.hpp"
@@ -15,30 +16,10 @@ using namespace zanj::json;
 
 namespace {
 
-/// The document parsed in fragments of `bytes` (0: whole) on `threads` threads, packing arrays
-/// of `packed` bare scalars; what it prints and what the parse noted (values, duplicate keys
-/// and the path to the first), or why it was refused.
+/// The document read in fragments (json_fragment_fixture.hpp).
 std::string read(const std::string& text, std::size_t bytes, std::uint32_t packed = 0, unsigned threads = 1,
                  JsonLimits limits = {}, std::uint64_t* parts_joined = nullptr) {
-  limits.fragment_bytes = bytes;
-  limits.packed_min_elements = packed;
-  limits.threads = threads;
-  JsonParseNotes notes;
-  struct Count {
-    const JsonParseNotes& notes;
-    std::uint64_t* to;
-    ~Count() {
-      if (to) *to += notes.parts_joined;
-    }
-  } const count{notes, parts_joined};
-  try {
-    std::string out = to_json(parse_document(text, "t", limits, &notes).root());
-    out += " values " + std::to_string(notes.values) + " duplicates " + std::to_string(notes.duplicate_keys);
-    for (const std::string& segment : notes.first_duplicate) out += " /" + segment;
-    return out;
-  } catch (const Error& e) {
-    return std::string("refused: ") + e.what();
-  }
+  return test::read_in_fragments(text, bytes, packed, threads, limits, parts_joined);
 }
 
 /// Every cut of `text` reads as the whole does, on one thread or several; returns how many
@@ -141,64 +122,5 @@ TEST_SUITE("json_fragments") {
     // A record: its object, two values and four child entries (68 bytes); a node per key
     // would make it 100.
     CHECK(doc.bytes() < 4000 * 80);
-  }
-}
-
-TEST_SUITE("json_fragment_walk") {
-  /// A list of 3,000 records, `middle` in place of record 1,500's value of "s".
-  std::string records(const std::string& middle = "\"x,]}\"") {
-    std::string text = "{\"head\":1,\"rows\":[";
-    for (int i = 0; i < 3000; ++i) {
-      if (i) text += ',';
-      text += "{\"id\":" + std::to_string(i) + ",\"w\":[1.5,-2,3],\"s\":" + (i == 1500 ? middle : "\"x,]}\"") + "}";
-    }
-    return text + "],\"tail\":{\"t\":[1,2]}}";
-  }
-
-  TEST_CASE("parts walked on other threads build the document the serial walk builds") {
-    const std::string text = records();
-    const std::string serial = read(text, 2048, 2);
-    REQUIRE(serial.starts_with("{\"head\": 1"));
-    for (const unsigned threads : {2u, 4u}) {
-      std::uint64_t joined = 0;
-      CHECK(read(text, 2048, 2, threads, {}, &joined) == serial);
-      CHECK(joined > 20);  // about 50 fragments: nearly all but the first and last are parts
-    }
-    // A value longer than two fragments is cut inside (past twice the target): the part before
-    // leaves its containers open, the object's key among them, for the builder to close.
-    std::string strings = "{\"m\":[";
-    for (int i = 0; i < 2000; ++i) strings += i ? ",\"xy\"" : "\"xy\"";
-    const std::string long_value = records(strings + "],\"n\":0}");
-    const std::string long_serial = read(long_value, 2048, 2);
-    REQUIRE(long_serial.find("\"n\": 0") != std::string::npos);
-    CHECK(read(long_value, 2048, 2, 3) == long_serial);
-    // Kept as text (no copy of the strings into the arena) it is the same document too.
-    JsonLimits limits;
-    limits.fragment_bytes = 2048;
-    limits.threads = 3;
-    const Json kept = parse_json(text, "t", limits);
-    CHECK(to_json(kept) == to_json(parse_document(text, "t").root()));
-  }
-
-  TEST_CASE("what a part meets is said as the serial walk says it") {
-    JsonLimits shallow;
-    shallow.max_depth = 6;
-    JsonLimits few;
-    few.max_values = 9000;  // reached about a third of the way through the records
-    for (const auto& [middle, limits] : std::vector<std::pair<std::string, JsonLimits>>{
-             {"[1,,2]", {}},                             // invalid in a part
-             {"\"a\":1", {}},                            // a string where a key's value ends
-             {"{\"k\":1,\"k\":2,\"m\":{\"k\":3}}", {}},  // a duplicate key: its note names the path
-             {"[[[[[1]]]]]", shallow},                   // too deep
-             {"\"x\"", few},                             // over the value limit
-         }) {
-      CAPTURE(middle);
-      const std::string text = records(middle);
-      const std::string serial = read(text, 2048, 2, 1, limits);
-      for (const unsigned threads : {2u, 4u}) {
-        CAPTURE(threads);
-        CHECK(read(text, 2048, 2, threads, limits) == serial);
-      }
-    }
   }
 }
