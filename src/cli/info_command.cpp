@@ -216,7 +216,7 @@ Command setup_info(CLI::App& parent) {
   app->add_option("--largest", opt->largest, "List the N largest arrays (default 5; 0 lists none)")
       ->type_name("N")
       ->check(CLI::Range(0, 1000000));
-  add_jobs_option(app, opt->jobs, "reading archives, one archive each");
+  add_jobs_option(app, opt->jobs, "reading archives, one archive each, and parsing a large document");
   add_shard_option(app, opt->shard);
   return {app, [opt] { return run_info(*opt); }};
 }

@@ -185,7 +185,7 @@ Command setup_verify(CLI::App& parent) {
   app->add_flag("--strict", opt->strict, "Warnings make a file invalid too (exit 1)");
   app->add_option("--junit", opt->junit, "Also write a JUnit XML report to FILE (one test case per archive)")
       ->type_name("FILE");
-  add_jobs_option(app, opt->jobs, "reading archives and inflating members");
+  add_jobs_option(app, opt->jobs, "reading archives, inflating members and parsing a large document");
   add_shard_option(app, opt->shard);
   app->add_option("--max-total-bytes", opt->limits.max_total_bytes,
                   "Refuse to inflate archives whose members declare more bytes in total")
