@@ -34,7 +34,9 @@ PlannedMember tensor_member(const TensorBytes& in, const SafetensorsEntry& t, co
                             const array::NpyHeader& h) {
   std::string header = array::make_npy_header(h.dtype, false, h.shape);
   const std::uint64_t size = header.size() + t.bytes;
-  return {member, std::make_shared<const FileSliceSource>(in.path, std::move(header), t.offset, t.bytes, in.source),
+  return {member,
+          std::make_shared<const FileSliceSource>(
+              FileSliceSource{in.path, std::move(header), t.offset, t.bytes, in.source}),
           size};
 }
 
