@@ -33,6 +33,19 @@ struct JsonDocumentBuilder::WalkedPart {
   std::size_t packed_first = 0, packed_end = 0;  ///< the document's packed arrays it met
 };
 
+namespace {
+
+/// Fragment `f` of `text` as a document of its own in `buffer`, with its opening and closing,
+/// padded for simdjson; returns its size.
+std::size_t fragment_text(const char* text, const JsonDocumentBuilder::Fragment& f, std::string& buffer) {
+  const std::size_t size = f.opening.size() + (f.last - f.first) + f.closing.size();
+  if (buffer.capacity() < size + simdjson::SIMDJSON_PADDING) buffer.reserve(size + simdjson::SIMDJSON_PADDING);
+  buffer.assign(f.opening).append(text + f.first, f.last - f.first).append(f.closing);
+  return size;
+}
+
+}  // namespace
+
 void JsonDocumentBuilder::release_fragment(char* text, const Fragment& f) {
   if (!release_as_parsed_) return;
   // What the nodes so far view of text[0, f.last) goes to the arena, and those pages back to
@@ -44,10 +57,7 @@ void JsonDocumentBuilder::release_fragment(char* text, const Fragment& f) {
 }
 
 void JsonDocumentBuilder::walk_here(TextParser& parser, char* text, const Fragment& f, bool last, std::string& buffer) {
-  // The fragment with its opening and closing, padded for simdjson.
-  const std::size_t size = f.opening.size() + (f.last - f.first) + f.closing.size();
-  if (buffer.capacity() < size + simdjson::SIMDJSON_PADDING) buffer.reserve(size + simdjson::SIMDJSON_PADDING);
-  buffer.assign(f.opening).append(text + f.first, f.last - f.first).append(f.closing);
+  const std::size_t size = fragment_text(text, f, buffer);
   begin_ = buffer.data();
   end_ = begin_ + size;
   shift_ = f.first - f.opening.size();
@@ -56,10 +66,8 @@ void JsonDocumentBuilder::walk_here(TextParser& parser, char* text, const Fragme
 }
 
 bool JsonDocumentBuilder::walk_apart(TextParser& parser, const char* text, const Fragment& f, WalkedPart& part) const {
-  const std::size_t size = f.opening.size() + (f.last - f.first) + f.closing.size();
   std::string& buffer = part.doc.owned_text_;
-  buffer.reserve(size + simdjson::SIMDJSON_PADDING);
-  buffer.assign(f.opening).append(text + f.first, f.last - f.first).append(f.closing);
+  const std::size_t size = fragment_text(text, f, buffer);
   JsonParseNotes notes;
   JsonDocumentBuilder b(part.doc, buffer, what_, limits_, notes, false);
   b.places_ = places_;
