@@ -10,7 +10,7 @@
 namespace zanj {
 
 JobSplit split_jobs(unsigned jobs, std::size_t archives) {
-  const unsigned budget = jobs ? jobs : base::available_cpus();
+  const unsigned budget = base::threads_or_cpus(jobs);
   if (archives <= 1) return {1, budget};
   const unsigned at_once = static_cast<unsigned>(std::min<std::size_t>(budget, archives));
   return {at_once, std::max(1u, budget / at_once)};

@@ -53,6 +53,9 @@ class ThreadPool {
 /// (cpu.max of its cgroup and every ancestor, rounded up) where one is set. The default number
 /// of threads of every command that has --jobs (verify, pack, hash, ...).
 unsigned available_cpus();
+/// The threads an API option asks for: `given`, or available_cpus() for 0 (what every
+/// `threads` option of the API means by 0).
+inline unsigned threads_or_cpus(unsigned given) { return given ? given : available_cpus(); }
 /// The CPUs a cgroup v2 cpu.max line ("QUOTA PERIOD", or "max PERIOD") allows, rounded up; 0
 /// for no limit or a line it cannot read.
 unsigned cgroup_cpu_limit(std::string_view cpu_max);

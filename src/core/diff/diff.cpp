@@ -310,7 +310,7 @@ DiffReport diff_archives(const ZanjFile& a, const ZanjFile& b, const DiffOptions
   DiffReport report;
   {
     diff::detail::TreeDiffer objects(a, b, options, report, DiffScope::object);
-    const unsigned threads = options.threads ? options.threads : base::available_cpus();
+    const unsigned threads = base::threads_or_cpus(options.threads);
     if (threads > 1 && !options.stop_at_first && !options.structure_only) {
       // A first walk notes the pairs of arrays; their values are compared on the threads; the
       // second walk takes the results where the first met the arrays, so the report is the

@@ -180,8 +180,7 @@ ExtractResult extract_members(const Archive& archive, const ExtractPlan& plan, i
 
 ExtractResult write_extract(const Archive& archive, const ExtractPlan& plan, int root, Replace replace,
                             const std::function<void(const ExtractProgress&)>& progress, unsigned threads) {
-  ExtractResult result =
-      extract_members(archive, plan, root, replace, threads ? threads : base::available_cpus(), progress);
+  ExtractResult result = extract_members(archive, plan, root, replace, base::threads_or_cpus(threads), progress);
   zip::archive_source(archive).rethrow_failure();  // a URL that failed: exit 2, not members "refused"
   return result;
 }

@@ -443,7 +443,7 @@ bool hash_selects(const HashOptions& options, std::string_view path) {
 }
 
 ContentDigest hash_archive(const ZanjFile& file, const HashOptions& options) {
-  const unsigned threads = options.threads ? options.threads : base::available_cpus();
+  const unsigned threads = base::threads_or_cpus(options.threads);
   std::optional<ContentHasher> walked;
   if (threads > 1) {
     ContentHasher collector(file, options, MemberWork::collect);

@@ -101,7 +101,7 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
     beside.wait();
   } else {
     // Nothing is read beside each document: its fragments are walked on several threads.
-    json_limits.threads = limits.threads ? limits.threads : base::available_cpus();
+    json_limits.threads = base::threads_or_cpus(limits.threads);
     z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values, &z.root_notes, true);
     // Both trees stay loaded, so they share one --max-json-values budget: the meta gets what
     // the main document left (it is small in most archives; the budget is what bounds memory).

@@ -137,8 +137,7 @@ namespace {
 std::variant<PackSummary, std::shared_ptr<const pack::PackPlan>> try_write_pack_to(
     const pack::PackPlan& plan, io::ByteSink& sink, const std::string& name, const PackSettings& settings,
     const std::function<void(const PackProgress&)>& progress) {
-  zip::ZipWriterOptions options{plan.method, settings.level,
-                                settings.threads ? settings.threads : base::available_cpus()};
+  zip::ZipWriterOptions options{plan.method, settings.level, base::threads_or_cpus(settings.threads)};
   zip::ZipWriter zip(sink, name, options);
   const zip::ZipMemberOptions json_member{false, 0, zip::DosDateTime::from_unix(std::time(nullptr))};
   zip.add_member(std::string(kMetaMember), plan.meta_text ? *plan.meta_text : pack::zanj_json_text(plan.meta),

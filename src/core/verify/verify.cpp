@@ -149,7 +149,7 @@ void check_member_data(const Archive& archive, const std::vector<verify::MemberP
       total += entries[i].uncompressed_size;  // inflatable: their sum is within --max-total-bytes
     }
   SharedProgress progress(options.progress, total);
-  const unsigned threads = options.threads ? options.threads : base::available_cpus();
+  const unsigned threads = base::threads_or_cpus(options.threads);
   const auto groups = zip::split_for_threads(std::move(todo), threads, 1);
   std::vector<GroupFindings> found(groups.size());
   {
@@ -209,7 +209,7 @@ void verify_opened(const Archive& archive, verify::ZanjDocuments& documents, con
   const verify::ZipStructure zip = verify::check_zip_structure(zip::archive_source(archive),
                                                                zip::archive_directory(archive), options.limits, report);
   // `documents` outlives the plans, which point into it.
-  const unsigned threads = options.threads ? options.threads : base::available_cpus();
+  const unsigned threads = base::threads_or_cpus(options.threads);
   const auto plans =
       verify::check_zanj_consistency(archive, zip.inflatable, options.limits, threads, documents, report);
   // A .jsonl line is parsed while both documents are loaded, by up to --jobs threads at once:
