@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -85,6 +86,56 @@ std::size_t MemorySource::read_some(std::uint64_t offset, void* buffer, std::siz
 void MemorySource::read_at(std::uint64_t offset, void* buffer, std::size_t n) const {
   if (!fits(offset, n, bytes_.size())) throw_past_end(offset, n, bytes_.size());
   if (n != 0) std::memcpy(buffer, bytes_.data() + offset, n);
+}
+
+// ---- ReadWindow ------------------------------------------------------------
+
+ReadWindow::ReadWindow(const ByteSource& source, std::size_t window)
+    : source_(source), capacity_(std::max<std::size_t>(window, 2)) {}
+
+bool ReadWindow::hold(std::uint64_t offset, std::size_t n) const {
+  if (n > capacity_ / 2) return false;  // a large read gains nothing from a copy
+  if (offset >= begin_ && offset - begin_ <= held_ && n <= held_ - (offset - begin_)) return true;
+  // Read ahead as far as the pass has gone forward: doubled while each miss runs over the
+  // window's end or lands just past it, back to the least after a jump, so that pieces read out
+  // of order (a directory listed in another order than the data) cost a page each, not a window.
+  const std::uint64_t end = begin_ + held_;
+  const bool forward = held_ > 0 && offset >= begin_ && (offset < end || offset - end <= held_);
+  ahead_ = forward ? std::min(ahead_ * 2, capacity_) : std::min(kLeastAhead, capacity_);
+  if (!window_) window_ = std::make_unique_for_overwrite<char[]>(capacity_);
+  const std::size_t want = available(offset, std::max(ahead_, n), source_.size());
+  std::size_t got = 0;
+  while (got < want) {  // read_some may return fewer bytes than asked
+    ++source_reads_;
+    const std::size_t step = source_.read_some(offset + got, window_.get() + got, want - got);
+    if (step == 0) break;  // the file shrank: what is left is the source's to report
+    got += step;
+  }
+  begin_ = offset, held_ = got;
+  return n <= held_;
+}
+
+std::size_t ReadWindow::read_some(std::uint64_t offset, void* buffer, std::size_t n) const {
+  n = available(offset, n, source_.size());
+  if (n == 0) return 0;
+  if (!hold(offset, std::min(n, capacity_ / 2))) {
+    ++source_reads_;
+    return source_.read_some(offset, buffer, n);
+  }
+  // What the window holds from offset on: at least min(n, capacity / 2) bytes.
+  const std::size_t from = static_cast<std::size_t>(offset - begin_);
+  n = std::min(n, held_ - from);
+  std::memcpy(buffer, window_.get() + from, n);
+  return n;
+}
+
+void ReadWindow::read_at(std::uint64_t offset, void* buffer, std::size_t n) const {
+  if (n == 0 || !fits(offset, n, source_.size()) || !hold(offset, n)) {
+    ++source_reads_;
+    source_.read_at(offset, buffer, n);  // throws what the source says of a read past its end
+    return;
+  }
+  std::memcpy(buffer, window_.get() + (offset - begin_), n);
 }
 
 }  // namespace zanj::io

@@ -1,6 +1,7 @@
 #include "object/tree_json.hpp"
 
 #include <charconv>
+#include <mutex>
 
 #include "zanj/error.hpp"
 #include "base/utf8.hpp"
@@ -122,13 +123,23 @@ bool parse_index(std::string_view s, std::size_t& index) {
 
 JsonView object::KeyIndex::find(JsonView object, std::string_view key) {
   if (!object.is_object() || object.size() < kIndexFrom) return object.find(key);
-  auto [it, created] = indexes_.try_emplace(json::view_identity(object));
-  if (created) {
-    it->second.reserve(object.size());
-    for (const auto [k, v] : object.members()) it->second.try_emplace(k, v);  // first of equal keys
+  const json::JsonViewIdentity identity = json::view_identity(object);
+  const std::unordered_map<std::string_view, JsonView>* keys = nullptr;
+  {
+    const std::shared_lock read(mutex_);
+    if (const auto it = indexes_.find(identity); it != indexes_.end()) keys = &it->second;
   }
-  const auto hit = it->second.find(key);
-  return hit == it->second.end() ? JsonView() : hit->second;
+  if (!keys) {
+    const std::unique_lock write(mutex_);
+    auto [it, created] = indexes_.try_emplace(identity);
+    if (created) {  // another thread may have made it while this one waited
+      it->second.reserve(object.size());
+      for (const auto [k, v] : object.members()) it->second.try_emplace(k, v);  // first of equal keys
+    }
+    keys = &it->second;
+  }
+  const auto hit = keys->find(key);
+  return hit == keys->end() ? JsonView() : hit->second;
 }
 
 const Json* object::follow_path(const Json& root, const PathSegments& segments, std::size_t* found,

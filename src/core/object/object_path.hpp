@@ -1,6 +1,7 @@
 #pragma once
 // Object paths (zanj/tree.hpp) followed through a parsed document's Json tree, fast for many
 // paths into one document; and paths written as JSON lists (externals_info).
+#include <shared_mutex>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -16,6 +17,8 @@ namespace zanj::object {
 /// following 50,000 paths into a root of 50,000 arrays would compare keys a billion times; an
 /// object with many keys is indexed by its first lookup here, and later ones hash. Holds
 /// views into the document it is used on: keep that alive and unchanged while this lives.
+/// Threads may share one (verify walks externals_info's paths on several): an object's index
+/// is built once, under a lock, and only read after.
 class KeyIndex {
  public:
   /// object.find(key), the first of equal keys as JsonView::find gives it.
@@ -26,6 +29,9 @@ class KeyIndex {
 
  private:
   static constexpr std::size_t kIndexFrom = 64;  // fewer keys: a scan is as fast
+  /// Guards `indexes_` itself; an inner map, once made, is never changed (and the outer map's
+  /// nodes do not move when it grows), so it is read without the lock.
+  std::shared_mutex mutex_;
   std::unordered_map<json::JsonViewIdentity, std::unordered_map<std::string_view, JsonView>, json::JsonViewIdentityHash>
       indexes_;
 };

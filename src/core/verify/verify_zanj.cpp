@@ -3,6 +3,10 @@
 // referenced, and every externals_info entry leading to its reference node with the right
 // item_type. What each member must contain is returned as a plan for the data pass.
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <optional>
 #include <utility>
 #include <set>
 #include <unordered_set>
@@ -193,6 +197,31 @@ std::vector<MainRef> plan_references(const Archive& archive, JsonView root, std:
   return out;
 }
 
+/// A reference node of a document, found by a walk on another thread and planned after.
+struct FoundReference {
+  std::string path;
+  Node node;
+};
+
+/// The reference nodes of `root`, in document order (the meta's: it seldom has any, but its
+/// walk visits every externals_info entry, so it is made beside the main document's).
+std::vector<FoundReference> find_references(JsonView root) {
+  std::vector<FoundReference> found;
+  walk_tree(root, {}, [&](const TreeVisit& v) {
+    if (is_reference_kind(v.node)) found.push_back(FoundReference{v.path(), v.node});
+    return true;
+  });
+  return found;
+}
+
+/// Plan references found by find_references, as plan_references plans them.
+void plan_found_references(const Archive& archive, const std::vector<FoundReference>& found, std::string_view document,
+                           std::vector<MemberPlan>& plans, VerifyReport& report) {
+  VerifyReport references;
+  for (const FoundReference& f : found) plan_reference(archive, RefSite{document, f.path, f.node}, plans, references);
+  merge_report(report, references);
+}
+
 /// How the loader's walk of one externals_info entry is shown in messages.
 std::string shown_path(const PathWalk& walk) {
   PathSegments segments = walk.segments;
@@ -201,79 +230,138 @@ std::string shown_path(const PathWalk& walk) {
   return join_path(segments);
 }
 
+/// A problem of one externals_info entry, found while it is resolved (perhaps on another thread)
+/// and added to the report when the entry is applied, in the entries' order.
+struct PendingProblem {
+  Code code;
+  std::string path;
+  std::string message;
+};
+
+/// What the loader's walk of one externals_info entry finds, worked out without changing
+/// anything: entries whose paths are equally long cannot affect each other's walks (a walk
+/// looks for populated nodes only above its last key, and an entry populates the node at the
+/// end of its path), so they are resolved side by side and applied in order after.
+struct ResolvedEntry {
+  enum class Outcome : std::uint8_t { fails, through, target };
+  Outcome outcome = Outcome::fails;
+  std::vector<PendingProblem> problems;  ///< in the order the loader's walk meets them
+  const ZipEntry* entry = nullptr;       ///< the member the key names
+  PathWalk walk;                         ///< through: the list and the rest; target: the node
+  std::string path;                      ///< as shown in messages and plans
+  bool npy_item = true;                  ///< externals_info item_type: "npy" (else "jsonl")
+  Role role = Role::other;               ///< target: what the node refers to
+  std::optional<std::uint64_t> rows;     ///< target of a .jsonl: len(data)
+};
+
 /// One externals_info entry, walked as the loader walks it: it must lead to the reference node
-/// naming it. Returns that node (nullptr when it lies inside a .jsonl member's lines), or
-/// nullopt when the loader would fail on this entry.
-std::optional<JsonView> check_externals_entry(const Archive& archive, JsonView main, std::string_view key,
-                                              JsonView info, const std::vector<Json>& items, PopulatedNodes& populated,
-                                              object::KeyIndex& index, std::vector<MemberPlan>& plans,
-                                              VerifyReport& report) {
-  const auto mismatch = [&](const std::string& message, const std::string& path = {}) -> std::optional<JsonView> {
-    add_problem(report, Code::externals_info_mismatch, key, path, message);
-    return std::nullopt;
+/// naming it. Reads the documents, `populated` and the archive, changes none of them.
+ResolvedEntry resolve_externals_entry(const Archive& archive, JsonView main, std::string_view key, JsonView info,
+                                      const PopulatedNodes& populated, object::KeyIndex& index) {
+  ResolvedEntry r;
+  const auto mismatch = [&](std::string message, std::string path = {}) {
+    r.problems.push_back(PendingProblem{Code::externals_info_mismatch, std::move(path), std::move(message)});
   };
   const std::string_view item_type = info.string_at("item_type");
   // muutils 0.2.x called an .npy member's item_type "ndarray" (held to its node below).
-  if (item_type != "npy" && item_type != "jsonl" && item_type != "ndarray")  // the loader has no load function for it
-    return mismatch("externals_info item_type '" + std::string(item_type) + "' is neither npy nor jsonl");
-  const bool npy_item = item_type != "jsonl";
-  const PathWalk walk = walk_python_path(main, items, populated, &index);
-  const std::string path = shown_path(walk);
-  const ZipEntry* entry = archive.find(key);
-  if (!entry) {
-    add_problem(report, Code::dangling_ref, key, path, "externals_info entry names no member");
-    return std::nullopt;
+  if (item_type != "npy" && item_type != "jsonl" && item_type != "ndarray") {  // the loader has no load function for it
+    mismatch("externals_info item_type '" + std::string(item_type) + "' is neither npy nor jsonl");
+    return r;
   }
-  MemberPlan& plan = plans[static_cast<std::size_t>(entry - archive.entries().data())];
-  if (!walk.through.empty()) {
-    // The reference node sits in a line of an external list's .jsonl (a long list of large
-    // arrays): the loader finds it there, so the data pass checks it as that member streams by.
-    if (plan.role == Role::other) {
-      plan.role = npy_item ? Role::npy : Role::jsonl;
-      plan.path = path;
-    }
-    plan.in_rows = true;
-    if (const ZipEntry* list = archive.find(walk.through))
-      plans[static_cast<std::size_t>(list - archive.entries().data())].lines().line_references.push_back(
-          MemberPlan::LineReference{walk.rest, std::string(key), path, npy_item});
-    return JsonView();
+  r.npy_item = item_type != "jsonl";
+  const std::vector<Json> items = *python_path_items(info.find("path"));  // the first pass checked it
+  r.walk = walk_python_path(main, items, populated, &index);
+  r.path = shown_path(r.walk);
+  r.entry = archive.find(key);
+  if (!r.entry) {
+    r.problems.push_back(PendingProblem{Code::dangling_ref, r.path, "externals_info entry names no member"});
+    return r;
+  }
+  if (!r.walk.through.empty()) {
+    r.outcome = ResolvedEntry::Outcome::through;
+    return r;
   }
   const auto raw = [&] { return to_json(info.find("path")); };  // for messages only
-  if (!walk.target) return mismatch("the loader cannot follow externals_info path " + raw() + ": " + walk.failure);
-  const JsonView ref = walk.target.find(kRefKey);
-  if (!ref || !ref.is_string() || ref.as_string() != key)
-    return mismatch("externals_info path " + raw() +
-                        " leads to a node whose $ref is not this member's name (the "
-                        "loader asserts it is)",
-                    path);
-  const Node node = classify(walk.target);
-  if (!is_reference_kind(node))
-    return mismatch("externals_info path " + raw() + " leads to a node that is not an external array, list or table",
-                    path);
-  const Role role = role_of(node);
+  if (!r.walk.target) {
+    mismatch("the loader cannot follow externals_info path " + raw() + ": " + r.walk.failure);
+    return r;
+  }
+  const JsonView ref = r.walk.target.find(kRefKey);
+  if (!ref || !ref.is_string() || ref.as_string() != key) {
+    mismatch("externals_info path " + raw() +
+                 " leads to a node whose $ref is not this member's name (the "
+                 "loader asserts it is)",
+             r.path);
+    return r;
+  }
+  const Node node = classify(r.walk.target);
+  if (!is_reference_kind(node)) {
+    mismatch("externals_info path " + raw() + " leads to a node that is not an external array, list or table", r.path);
+    return r;
+  }
+  r.role = role_of(node);
   const std::string_view wanted = externals_item_type(node);  // each generation's own name
-  if (item_type != wanted)
-    return mismatch("externals_info item_type '" + std::string(item_type) + "', the reference node wants '" +
-                        std::string(wanted) + "'",
-                    path);
-  populated.emplace(json::view_identity(walk.target), PopulatedNode{key, role == Role::jsonl});
+  if (item_type != wanted) {
+    mismatch("externals_info item_type '" + std::string(item_type) + "', the reference node wants '" +
+                 std::string(wanted) + "'",
+             r.path);
+    return r;
+  }
+  r.outcome = ResolvedEntry::Outcome::target;
   std::uint64_t len = 0;
   const JsonView len_json = info.find("len(data)");
-  if (!len_json || !len_json.get_uint64(len)) return walk.target;
-  if (role == Role::npy) {
-    if (node.array->has_shape && !node.array->shape.empty() && node.array->shape.front() != len)
-      add_problem(report, Code::externals_info_len, key, path,
-                  "externals_info len(data) " + std::to_string(len) + " is not the first dimension " +
-                      std::to_string(node.array->shape.front()));
-  } else if (const MemberPlan::Lines& lines = std::as_const(plan).lines(); !lines.rows) {
-    plan.lines().rows = len;
+  if (!len_json || !len_json.get_uint64(len)) return r;
+  if (r.role != Role::npy) {
+    r.rows = len;
+  } else if (node.array->has_shape && !node.array->shape.empty() && node.array->shape.front() != len) {
+    r.problems.push_back(PendingProblem{Code::externals_info_len, r.path,
+                                        "externals_info len(data) " + std::to_string(len) +
+                                            " is not the first dimension " +
+                                            std::to_string(node.array->shape.front())});
+  }
+  return r;
+}
+
+/// A resolved entry's problems reported and its findings made part of the plans, as the loader
+/// would go on: the node it reaches is populated. Returns false when the loader fails on it.
+bool apply_externals_entry(const Archive& archive, std::string_view key, ResolvedEntry& r, PopulatedNodes& populated,
+                           std::vector<MemberPlan>& plans, VerifyReport& report) {
+  for (const PendingProblem& p : r.problems) add_problem(report, p.code, key, p.path, p.message);
+  const auto plan_of = [&](const ZipEntry& e) -> MemberPlan& {
+    return plans[static_cast<std::size_t>(&e - archive.entries().data())];
+  };
+  switch (r.outcome) {
+    case ResolvedEntry::Outcome::fails:
+      return false;
+    case ResolvedEntry::Outcome::through: {
+      // The reference node sits in a line of an external list's .jsonl (a long list of large
+      // arrays): the loader finds it there, so the data pass checks it as that member streams by.
+      MemberPlan& plan = plan_of(*r.entry);
+      if (plan.role == Role::other) {
+        plan.role = r.npy_item ? Role::npy : Role::jsonl;
+        plan.path = r.path;
+      }
+      plan.in_rows = true;
+      if (const ZipEntry* list = archive.find(r.walk.through))
+        plan_of(*list).lines().line_references.push_back(
+            MemberPlan::LineReference{std::move(r.walk.rest), std::string(key), std::move(r.path), r.npy_item});
+      return true;
+    }
+    case ResolvedEntry::Outcome::target:
+      break;
+  }
+  populated.emplace(json::view_identity(r.walk.target), PopulatedNode{key, r.role == Role::jsonl});
+  if (!r.rows) return true;
+  MemberPlan& plan = plan_of(*r.entry);
+  if (const MemberPlan::Lines& lines = std::as_const(plan).lines(); !lines.rows) {
+    plan.lines().rows = r.rows;
     plan.lines().rows_from = "externals_info len(data)";
-  } else if (*lines.rows != len) {
-    add_problem(report, Code::jsonl_row_count, key, path,
-                "externals_info len(data) " + std::to_string(len) + " disagrees with " + lines.rows_from + " (" +
+  } else if (*lines.rows != *r.rows) {
+    add_problem(report, Code::jsonl_row_count, key, r.path,
+                "externals_info len(data) " + std::to_string(*r.rows) + " disagrees with " + lines.rows_from + " (" +
                     std::to_string(*lines.rows) + ")");
   }
-  return walk.target;
+  return true;
 }
 
 /// An externals_info entry whose path the loader can walk: its position among externals_info's
@@ -284,10 +372,47 @@ struct ExternalsEntry {
   std::uint32_t length;
 };
 
+/// fn(i) for every i in [0, count), on the calling thread and the pool's workers (none without a
+/// pool), in blocks taken in turn: which thread takes which block changes nothing fn writes.
+void for_each_index(base::ThreadPool* pool, std::size_t count, const std::function<void(std::size_t)>& fn) {
+  constexpr std::size_t kBlock = 64;
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t from; (from = next.fetch_add(kBlock)) < count;)
+      for (std::size_t i = from; i < std::min(count, from + kBlock); ++i) fn(i);
+  };
+  const unsigned helpers = pool && count > kBlock ? pool->threads() : 0;
+  for (unsigned t = 0; t < helpers; ++t) pool->submit(work);
+  std::exception_ptr failed;
+  try {
+    work();
+  } catch (...) {  // cleanup: the helpers use `next` and `fn`: waited for, then rethrown
+    failed = std::current_exception();
+  }
+  if (helpers) pool->wait();
+  if (failed) std::rethrow_exception(failed);
+}
+
 void check_externals_info(const Archive& archive, JsonView main, JsonView externals,
-                          const std::vector<MainRef>& main_refs, std::vector<MemberPlan>& plans, VerifyReport& report) {
+                          const std::vector<MainRef>& main_refs, std::vector<MemberPlan>& plans, unsigned threads,
+                          VerifyReport& report) {
+  // On 50,000 entries the walks were the longest serial step of verify: they are made on up to
+  // `threads` threads, the plans and the report changed on this one.
+  std::optional<base::ThreadPool> pool;
+  if (threads > 1 && externals.size() > 256) pool.emplace(threads - 1);
+  base::ThreadPool* helpers = pool ? &*pool : nullptr;
+  // Each entry's path length, 0 for one the loader cannot take (looked at side by side first:
+  // only the problems are reported in order).
+  std::vector<std::uint32_t> lengths(externals.size());
+  for_each_index(helpers, externals.size(), [&](std::size_t i) {
+    const JsonView info = externals[i];
+    if (!info.is_object()) return;
+    if (const JsonView path = info.find("path"); path)
+      if (const auto items = python_path_items(path)) lengths[i] = static_cast<std::uint32_t>(items->size());
+  });
   // Keys (views into the meta, alive while this runs); keys of bad entries. Only looked up.
   std::unordered_set<std::string_view> listed, broken;
+  listed.reserve(externals.size());
   std::vector<ExternalsEntry> entries;
   std::uint32_t position = 0;  // externals_info is a document's object: under 2^32 members
   for (const auto [key_view, info] : externals.members()) {
@@ -296,18 +421,19 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
     // A repeated key: one value is kept, the first, as JsonView::find gives it (no index of
     // the object needed: the first time a key is listed is that value).
     if (!listed.insert(key).second) continue;
-    std::optional<std::vector<Json>> items;
+    const std::uint32_t length = lengths[position - 1];
     if (!info.is_object()) {
       add_problem(report, Code::externals_info_mismatch, key, "", "externals_info entry is not an object");
-    } else if (const JsonView path = info.find("path"); !path || !(items = python_path_items(path))) {
+    } else if (length == 0) {
       add_problem(report, Code::externals_info_mismatch, key, "",
                   "externals_info path is not a non-empty list of str and int keys");
     }
-    if (items)
-      entries.push_back(ExternalsEntry{position - 1, static_cast<std::uint32_t>(items->size())});
+    if (length)
+      entries.push_back(ExternalsEntry{position - 1, length});
     else
       broken.insert(key_view);
   }
+  std::vector<std::uint32_t>().swap(lengths);
   // The loader walks the shortest paths first, each entry's node given its data before the next
   // walk, so that a longer path can go on through an external list's lines.
   const auto shorter = [](const ExternalsEntry& a, const ExternalsEntry& b) { return a.length < b.length; };
@@ -316,13 +442,28 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
   // The reference nodes some entry leads to: an entry that reaches its node populates it, so
   // `populated` is also the set of nodes reached (no second set of 50,000 identities).
   PopulatedNodes populated;
+  populated.reserve(entries.size());
   object::KeyIndex index;  // one path per entry into the same document
-  for (const ExternalsEntry& e : entries) {
-    const std::string_view key = externals.key(e.position);
-    const JsonView info = externals[e.position];
-    const std::vector<Json> items = *python_path_items(info.find("path"));  // it gave them once
-    if (!check_externals_entry(archive, main, key, info, items, populated, index, plans, report)) broken.insert(key);
+  // Resolved a batch at a time (a resolved entry holds its walk: batches bound what is held),
+  // a batch never mixing path lengths.
+  constexpr std::size_t kBatch = 4096;
+  std::vector<ResolvedEntry> resolved;
+  for (std::size_t from = 0; from < entries.size();) {
+    std::size_t to = from + 1;
+    while (to < entries.size() && to - from < kBatch && entries[to].length == entries[from].length) ++to;
+    resolved.assign(to - from, ResolvedEntry{});
+    for_each_index(helpers, to - from, [&](std::size_t k) {
+      const ExternalsEntry& e = entries[from + k];
+      resolved[k] =
+          resolve_externals_entry(archive, main, externals.key(e.position), externals[e.position], populated, index);
+    });
+    for (std::size_t k = 0; k < resolved.size(); ++k) {
+      const std::string_view key = externals.key(entries[from + k].position);
+      if (!apply_externals_entry(archive, key, resolved[k], populated, plans, report)) broken.insert(key);
+    }
+    from = to;
   }
+  resolved = {};
   // The reference loader opens exactly the members externals_info lists, and puts each one's
   // data at the entry's path: a reference node no entry leads to is left without its data.
   std::unordered_set<json::JsonViewIdentity, json::JsonViewIdentityHash> unfed;
@@ -396,13 +537,28 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
   // Reference nodes are planned as the walk finds them (the inline arrays' problems first, as
   // they always came), not gathered first: only what the externals_info check needs is kept.
   std::vector<MainRef> main_refs;
-  if (documents.main) {
-    main_refs = plan_references(archive, main, kMainMember, plans, report, true, true);
+  std::vector<FoundReference> meta_refs;
+  {
+    // The meta's reference nodes are found on a second thread while the main document's are
+    // planned; they are planned after, in the order a walk of one after the other gives.
+    std::optional<base::ThreadPool> beside;
+    if (documents.meta && documents.main && threads > 1) {
+      beside.emplace(1);
+      beside->submit([&] { meta_refs = find_references(meta); });
+    } else if (documents.meta && !documents.main) {
+      meta_refs = find_references(meta);
+    }
+    if (documents.main) main_refs = plan_references(archive, main, kMainMember, plans, report, true, true);
+    if (beside)
+      beside->wait();
+    else if (documents.meta && documents.main)
+      meta_refs = find_references(meta);
   }
-  if (documents.meta) plan_references(archive, meta, kMetaMember, plans, report, false, false);
+  if (documents.meta) plan_found_references(archive, meta_refs, kMetaMember, plans, report);
+  std::vector<FoundReference>().swap(meta_refs);
   std::unordered_set<std::string_view> listed;  // views into the meta
   if (externals && documents.main) {
-    check_externals_info(archive, main, externals, main_refs, plans, report);
+    check_externals_info(archive, main, externals, main_refs, plans, threads, report);
     for (const auto [key, value] : externals.members()) listed.insert(key);
   }
   // Without both documents, what is referenced is unknown: do not call members stray.

@@ -10,6 +10,7 @@
 #include <zstd.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "zanj/error.hpp"
 #include "source/input.hpp"
@@ -116,12 +117,20 @@ void Archive::read_each(const std::vector<const ZipEntry*>& wanted,
     return x->local_header_offset < y->local_header_offset;
   });
   order.erase(std::unique(order.begin(), order.end()), order.end());
+  // Read forward through one window: a local header and a small member's data are then copies,
+  // not two system calls each (on 50,000 small members those calls were a sixth of verify).
+  const io::ByteSource& source = *impl_->source;
+  std::optional<io::ReadWindow> window;
+  if (order.size() > 1 && io::ahead_pays_off(source)) window.emplace(source);
+  zip::MemberStreamOptions options;
+  options.max_ratio = impl_->max_ratio;
+  options.max_member_bytes = impl_->limits.max_member_bytes;
   for (const ZipEntry* entry : order) {
     bool used = false;
     on_member(*entry, [&](const ChunkSink& sink) {
       if (used) throw Error("internal: member '" + entry->name + "' streamed twice");
       used = true;
-      read(*entry, sink);
+      zip::stream_member(window ? *window : source, *entry, impl_->name, options, sink);
     });
   }
 }

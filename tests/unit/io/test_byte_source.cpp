@@ -66,3 +66,51 @@ TEST_CASE("FileSource refuses missing paths and non-regular files with a usage e
   CHECK(exit_of([&] { FileSource{dir}; }) == Exit::usage);
   CHECK(exit_of([] { FileSource{"/dev/null"}; }) == Exit::usage);
 }
+
+TEST_CASE("ReadWindow serves small forward reads from one read ahead, and large or bad ones from the source") {
+  std::string content;
+  for (int i = 0; i < 300000; ++i) content.push_back(static_cast<char>(i * 13 + i / 7));
+  const MemorySource src(content);
+  const zanj::io::ReadWindow window(src, 64 << 10);
+  CHECK(window.size() == content.size());
+  // 2,000 pieces of 100 bytes, forward, with gaps: each the source's bytes.
+  std::string buf(100, '\0');
+  bool same = true;
+  for (std::uint64_t at = 0; at + 100 <= 300000; at += 150) {
+    window.read_at(at, buf.data(), buf.size());
+    same = same && buf == content.substr(at, 100);
+  }
+  CHECK(same);
+  // The window grows from a page to 64 KiB: a few dozen reads of the source, not 2,000.
+  CHECK(window.source_reads() < 40);
+  // read_some: what is there, from the window or the source.
+  CHECK(window.read_some(content.size() - 10, buf.data(), 100) == 10);
+  CHECK(buf.substr(0, 10) == content.substr(content.size() - 10));
+  CHECK(window.read_some(content.size(), buf.data(), 100) == 0);
+  // Backwards, and a read larger than half the window: still the source's bytes.
+  window.read_at(5, buf.data(), 100);
+  CHECK(buf == content.substr(5, 100));
+  std::string large(40000, '\0');
+  const std::uint64_t before = window.source_reads();
+  window.read_at(1000, large.data(), large.size());
+  CHECK(large == content.substr(1000, 40000));
+  CHECK(window.source_reads() == before + 1);
+  // Past the end: the source's own error.
+  CHECK_THROWS_WITH_AS(window.read_at(content.size() - 10, buf.data(), 11), doctest::Contains("unexpected end of file"),
+                       Error);
+  window.read_at(content.size(), nullptr, 0);
+}
+
+TEST_CASE("ReadWindow reads pieces out of order a page at a time") {
+  std::string content(1 << 20, 'x');
+  for (std::size_t i = 0; i < content.size(); i += 4096) content[i] = static_cast<char>('a' + i / 4096 % 26);
+  const MemorySource src(content);
+  const zanj::io::ReadWindow window(src);
+  char c = 0;
+  // Backwards through the file: every read a miss, each refilling a page, not the whole window.
+  for (std::size_t page = 255; page > 0; --page) {
+    window.read_at(page * 4096, &c, 1);
+    CHECK(c == content[page * 4096]);
+  }
+  CHECK(window.source_reads() == 255);
+}

@@ -1,5 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <thread>
+#include <vector>
+
 #include "zanj/error.hpp"
 #include "object/tree_json.hpp"
 #include "json/json_parse.hpp"
@@ -82,5 +85,29 @@ TEST_SUITE("object_path") {
     CHECK(index.find(*root.find("big"), "k999") == root.find("big")->find("k999"));
     CHECK(index.find(*root.find("big"), "nope") == nullptr);
     CHECK(index.find(Json(3), "k0") == nullptr);  // not an object
+  }
+
+  TEST_CASE("a KeyIndex shared by threads gives each what Json::find gives") {
+    // Several large objects, each indexed by whichever thread looks into it first.
+    JsonObject root_members;
+    for (int o = 0; o < 4; ++o) {
+      JsonObject big;
+      for (int i = 0; i < 500; ++i) big.emplace_back("k" + std::to_string(i), Json(o * 1000 + i));
+      root_members.emplace_back("o" + std::to_string(o), Json(std::move(big)));
+    }
+    const Json root(std::move(root_members));
+    KeyIndex index;
+    std::vector<int> wrong(4, 0);
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+      threads.emplace_back([&, t] {
+        for (int n = 0; n < 2000; ++n) {
+          const Json& object = *root.find("o" + std::to_string((n + t) % 4));
+          const std::string key = "k" + std::to_string((n * 7 + t) % 520);  // some past the last key
+          if (index.find(object, key) != object.find(key)) ++wrong[static_cast<std::size_t>(t)];
+        }
+      });
+    for (std::thread& t : threads) t.join();
+    CHECK(wrong == std::vector<int>(4, 0));
   }
 }

@@ -27,10 +27,10 @@ struct Consistency {
   std::vector<std::string> codes;
 };
 
-Consistency consistency(const Archive& archive) {
+Consistency consistency(const Archive& archive, unsigned threads = 1) {
   Consistency r;
-  r.plans =
-      check_zanj_consistency(archive, std::vector<bool>(archive.entries().size(), true), {}, 1, *r.docs, r.report);
+  r.plans = check_zanj_consistency(archive, std::vector<bool>(archive.entries().size(), true), {}, threads, *r.docs,
+                                   r.report);
   for (const auto* list : {&r.report.errors, &r.report.warnings})
     for (const Problem& p : *list) r.codes.push_back(p.code);
   return r;
@@ -182,5 +182,77 @@ TEST_SUITE("verify_zanj") {
                  "\"name\": \"x\", \"again\": {\"__muutils_format__\": \"list:external\", \"$ref\": \"arr.npy\"},");
     const Consistency r = consistency(p);
     CHECK(std::count(r.codes.begin(), r.codes.end(), "bad_reference") == 1);
+  }
+
+  TEST_CASE("externals_info entries walked on several threads give the serial verdict, word for word") {
+    // 640 external arrays, over the count that is walked on several threads; one entry in 40 of
+    // each fault, a reference in the meta, and two-key paths into an external list's lines.
+    constexpr int kArrays = 640;
+    std::string main = "{\"lst\": {\"__muutils_format__\": \"list:external\", \"$ref\": \"lst.jsonl\"}";
+    std::string meta =
+        "{\"m\": {\"__muutils_format__\": \"numpy.ndarray:external\", \"$ref\": \"a1.npy\", "
+        "\"shape\": [2, 3], \"dtype\": \"float32\", \"n_elements\": 6}, \"externals_info\": {"
+        "\"lst.jsonl\": {\"item_type\": \"jsonl\", \"path\": [\"lst\"], \"len(data)\": 3}";
+    std::string lines;
+    std::vector<test::TestMember> members;
+    for (int i = 0; i < kArrays; ++i) {
+      const std::string key = "a" + std::to_string(i), member = key + ".npy";
+      main += ", \"" + key + "\": {\"__muutils_format__\": \"numpy.ndarray:external\", \"$ref\": \"" + member +
+              "\", \"shape\": [2, 3], \"dtype\": \"float32\", \"n_elements\": 6}";
+      members.push_back({member, test::fixture_npy("<f4", {2, 3}), true});
+      std::string item_type = "npy", path = "[\"" + key + "\"]", len = "2";
+      switch (i % 40) {
+        case 3:
+          item_type = "jsonl";
+          break;  // the node wants npy
+        case 7:
+          len = "5";
+          break;  // not the first dimension
+        case 11:
+          path = "[\"nope\"]";
+          break;  // no such key
+        case 13:
+          path = "[\"a0\"]";
+          break;  // a node whose $ref is another member
+        case 17:
+          continue;  // a reference node without an entry
+        case 19:
+          path = "[\"lst\", 1]";
+          break;  // a line of the list, which is no node of a1's
+        default:
+          break;
+      }
+      meta += ", \"" + member + "\": {\"item_type\": \"" + item_type + "\", \"path\": " + path +
+              ", \"len(data)\": " + len + "}";
+    }
+    meta += ", \"ghost.npy\": {\"item_type\": \"npy\", \"path\": [\"a5\"]}}}";
+    main += "}";
+    lines =
+        "0\n{\"__muutils_format__\": \"numpy.ndarray:external\", \"$ref\": \"a19.npy\", \"shape\": [2, 3], "
+        "\"dtype\": \"float32\", \"n_elements\": 6}\n2\n";
+    members.insert(members.begin(), {{"__zanj_meta__.json", meta}, {"__zanj__.json", main}, {"lst.jsonl", lines}});
+    const std::string bytes = test::build_zip(members).bytes;
+    const auto open = [&] { return zip::open_archive(std::make_unique<io::MemorySource>(bytes), "many"); };
+    const Archive one = open(), three = open();
+    const Consistency serial = consistency(one, 1), side_by_side = consistency(three, 3);
+    const auto count = [&](const std::string& code) {
+      return std::count(serial.codes.begin(), serial.codes.end(), code);
+    };
+    // Each fault found (so the comparison below compares findings, not two empty reports).
+    CHECK(count("externals_info_len") == kArrays / 40);
+    CHECK(count("externals_info_mismatch") >= 4 * kArrays / 40);
+    CHECK(count("dangling_ref") == 1);
+    CHECK(count("shared_member") == 1);  // the meta's node shares a1.npy
+    CHECK(serial.report.errors == side_by_side.report.errors);
+    CHECK(serial.report.warnings == side_by_side.report.warnings);
+    REQUIRE(serial.plans.size() == side_by_side.plans.size());
+    for (std::size_t i = 0; i < serial.plans.size(); ++i) {
+      CAPTURE(i);
+      CHECK(serial.plans[i].role == side_by_side.plans[i].role);
+      CHECK(serial.plans[i].path == side_by_side.plans[i].path);
+      CHECK(serial.plans[i].in_rows == side_by_side.plans[i].in_rows);
+      CHECK(serial.plans[i].arrays.size() == side_by_side.plans[i].arrays.size());
+      CHECK(serial.plans[i].lines().line_references.size() == side_by_side.plans[i].lines().line_references.size());
+    }
   }
 }
