@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <charconv>
 #include <fstream>
@@ -39,6 +40,31 @@ void ThreadPool::wait() {
   std::unique_lock lock(mutex_);
   idle_.wait(lock, [this] { return unfinished_ == 0; });
   if (error_) std::rethrow_exception(std::exchange(error_, nullptr));
+}
+
+void for_each_index(ThreadPool* pool, std::size_t count, std::size_t block,
+                    const std::function<void(std::size_t)>& fn) {
+  block = std::max<std::size_t>(block, 1);
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    try {
+      for (std::size_t from; (from = next.fetch_add(block)) < count;)
+        for (std::size_t i = from; i < std::min(count, from + block); ++i) fn(i);
+    } catch (...) {  // cleanup: the other threads take no further blocks
+      next.store(count);
+      throw;
+    }
+  };
+  const unsigned helpers = pool && count > block ? pool->threads() : 0;
+  for (unsigned t = 0; t < helpers; ++t) pool->submit(work);
+  std::exception_ptr failed;
+  try {
+    work();
+  } catch (...) {  // cleanup: the helpers use `next` and `fn`: waited for, then rethrown
+    failed = std::current_exception();
+  }
+  if (helpers) pool->wait();
+  if (failed) std::rethrow_exception(failed);
 }
 
 void ThreadPool::work() {

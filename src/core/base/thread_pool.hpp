@@ -49,6 +49,14 @@ class ThreadPool {
   std::vector<std::thread> workers_;  // last: they start once everything above is ready
 };
 
+/// fn(i) for every i in [0, count), on the calling thread and on `pool`'s workers (on the
+/// calling thread alone without a pool, or for count <= block), in blocks of `block` indices
+/// taken in turn: which thread takes which block must change nothing that fn writes (each i
+/// writes its own slot). Returns once every call has returned; after an exception no thread
+/// takes another block, and the first is rethrown then. The pool must have no other tasks
+/// waiting on it.
+void for_each_index(ThreadPool* pool, std::size_t count, std::size_t block, const std::function<void(std::size_t)>& fn);
+
 /// CPUs this process may use, at least 1: its affinity mask, capped by the cgroup v2 CPU quota
 /// (cpu.max of its cgroup and every ancestor, rounded up) where one is set. The default number
 /// of threads of every command that has --jobs (verify, pack, hash, ...).

@@ -206,10 +206,10 @@ void verify_opened(const Archive& archive, verify::ZanjDocuments& documents, con
   report.checked.members = archive.entries().size();
   // No ratio refusal: a member of any ratio is streamed, bounded by its declared size, which
   // check_sizes held to --max-member-bytes (check_entry warns above --max-ratio).
-  const verify::ZipStructure zip = verify::check_zip_structure(zip::archive_source(archive),
-                                                               zip::archive_directory(archive), options.limits, report);
-  // `documents` outlives the plans, which point into it.
   const unsigned threads = base::threads_or_cpus(options.threads);
+  const verify::ZipStructure zip = verify::check_zip_structure(
+      zip::archive_source(archive), zip::archive_directory(archive), options.limits, threads, report);
+  // `documents` outlives the plans, which point into it.
   const auto plans =
       verify::check_zanj_consistency(archive, zip.inflatable, options.limits, threads, documents, report);
   // A .jsonl line is parsed while both documents are loaded, by up to --jobs threads at once:

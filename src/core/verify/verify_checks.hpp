@@ -118,8 +118,10 @@ struct ZipStructure {
 };
 
 /// Check the directory against the local headers and the limits, without inflating anything.
+/// The local headers of many entries are read on up to `threads` threads; the report is the
+/// same with any number.
 ZipStructure check_zip_structure(const io::ByteSource& source, const zip::ZipDirectory& directory,
-                                 const ResourceLimits& limits, VerifyReport& report);
+                                 const ResourceLimits& limits, unsigned threads, VerifyReport& report);
 
 // ---- ZANJ consistency (verify_zanj.cpp) ------------------------------------------------
 

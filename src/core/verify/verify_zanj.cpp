@@ -3,9 +3,6 @@
 // referenced, and every externals_info entry leading to its reference node with the right
 // item_type. What each member must contain is returned as a plan for the data pass.
 #include <algorithm>
-#include <atomic>
-#include <exception>
-#include <functional>
 #include <optional>
 #include <utility>
 #include <set>
@@ -372,39 +369,19 @@ struct ExternalsEntry {
   std::uint32_t length;
 };
 
-/// fn(i) for every i in [0, count), on the calling thread and the pool's workers (none without a
-/// pool), in blocks taken in turn: which thread takes which block changes nothing fn writes.
-void for_each_index(base::ThreadPool* pool, std::size_t count, const std::function<void(std::size_t)>& fn) {
-  constexpr std::size_t kBlock = 64;
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t from; (from = next.fetch_add(kBlock)) < count;)
-      for (std::size_t i = from; i < std::min(count, from + kBlock); ++i) fn(i);
-  };
-  const unsigned helpers = pool && count > kBlock ? pool->threads() : 0;
-  for (unsigned t = 0; t < helpers; ++t) pool->submit(work);
-  std::exception_ptr failed;
-  try {
-    work();
-  } catch (...) {  // cleanup: the helpers use `next` and `fn`: waited for, then rethrown
-    failed = std::current_exception();
-  }
-  if (helpers) pool->wait();
-  if (failed) std::rethrow_exception(failed);
-}
-
 void check_externals_info(const Archive& archive, JsonView main, JsonView externals,
                           const std::vector<MainRef>& main_refs, std::vector<MemberPlan>& plans, unsigned threads,
                           VerifyReport& report) {
   // On 50,000 entries the walks were the longest serial step of verify: they are made on up to
   // `threads` threads, the plans and the report changed on this one.
+  constexpr std::size_t kWalkBlock = 64;  // entries a thread takes at a time
   std::optional<base::ThreadPool> pool;
-  if (threads > 1 && externals.size() > 256) pool.emplace(threads - 1);
+  if (threads > 1 && externals.size() > 4 * kWalkBlock) pool.emplace(threads - 1);
   base::ThreadPool* helpers = pool ? &*pool : nullptr;
   // Each entry's path length, 0 for one the loader cannot take (looked at side by side first:
   // only the problems are reported in order).
   std::vector<std::uint32_t> lengths(externals.size());
-  for_each_index(helpers, externals.size(), [&](std::size_t i) {
+  base::for_each_index(helpers, externals.size(), kWalkBlock, [&](std::size_t i) {
     const JsonView info = externals[i];
     if (!info.is_object()) return;
     if (const JsonView path = info.find("path"); path)
@@ -452,7 +429,7 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
     std::size_t to = from + 1;
     while (to < entries.size() && to - from < kBatch && entries[to].length == entries[from].length) ++to;
     resolved.assign(to - from, ResolvedEntry{});
-    for_each_index(helpers, to - from, [&](std::size_t k) {
+    base::for_each_index(helpers, to - from, kWalkBlock, [&](std::size_t k) {
       const ExternalsEntry& e = entries[from + k];
       resolved[k] =
           resolve_externals_entry(archive, main, externals.key(e.position), externals[e.position], populated, index);

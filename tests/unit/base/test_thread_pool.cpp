@@ -94,4 +94,34 @@ TEST_SUITE("thread_pool") {
     CHECK(cgroup_cpu_limit("lots 100000") == 0);
     CHECK(cgroup_cpu_limit("100000 0") == 0);
   }
+
+  TEST_CASE("for_each_index calls fn once for every index, on the pool's threads and the caller's") {
+    ThreadPool pool(3);
+    for (const std::size_t count : {std::size_t{0}, std::size_t{5}, std::size_t{1000}}) {
+      CAPTURE(count);
+      std::vector<std::atomic<int>> calls(count);
+      for_each_index(&pool, count, 7, [&](std::size_t i) { ++calls[i]; });
+      CHECK(std::all_of(calls.begin(), calls.end(), [](const std::atomic<int>& c) { return c == 1; }));
+    }
+    std::vector<int> alone(100, 0);
+    for_each_index(nullptr, alone.size(), 16, [&](std::size_t i) { alone[i] = static_cast<int>(i); });
+    CHECK(alone[99] == 99);
+  }
+
+  TEST_CASE("for_each_index rethrows a failure once every thread has stopped") {
+    ThreadPool pool(2);
+    std::atomic<int> done{0};
+    CHECK_THROWS_WITH(for_each_index(&pool, 10000, 1,
+                                     [&](std::size_t i) {
+                                       if (i == 5000) throw std::runtime_error("five thousand");
+                                       ++done;
+                                     }),
+                      "five thousand");
+    const int after = done;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    CHECK(done == after);  // nothing still running
+    CHECK(after < 10000);
+    pool.submit([] {});  // the pool is still usable
+    pool.wait();
+  }
 }
