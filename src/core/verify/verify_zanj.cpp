@@ -369,9 +369,12 @@ struct ExternalsEntry {
   std::uint32_t length;
 };
 
-void check_externals_info(const Archive& archive, JsonView main, JsonView externals,
-                          const std::vector<MainRef>& main_refs, std::vector<MemberPlan>& plans, unsigned threads,
-                          VerifyReport& report) {
+/// Every externals_info entry walked as the loader walks it. Returns its keys (views into the
+/// meta), which name the members the loader opens.
+std::unordered_set<std::string_view> check_externals_info(const Archive& archive, JsonView main, JsonView externals,
+                                                          const std::vector<MainRef>& main_refs,
+                                                          std::vector<MemberPlan>& plans, unsigned threads,
+                                                          VerifyReport& report) {
   // On 50,000 entries the walks were the longest serial step of verify: they are made on up to
   // `threads` threads, the plans and the report changed on this one.
   constexpr std::size_t kWalkBlock = 64;  // entries a thread takes at a time
@@ -446,7 +449,7 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
   std::unordered_set<json::JsonViewIdentity, json::JsonViewIdentityHash> unfed;
   for (const MainRef& ref : main_refs)
     if (!ref.member.empty() && !broken.count(ref.member) && !populated.count(ref.identity)) unfed.insert(ref.identity);
-  if (unfed.empty()) return;
+  if (unfed.empty()) return listed;
   // Their paths, for the messages: the same walk as plan_references, so the same order.
   walk_tree(main, {}, [&](const TreeVisit& v) {
     if (!is_reference_kind(v.node) || !unfed.count(json::view_identity(v.node.json))) return true;
@@ -458,6 +461,7 @@ void check_externals_info(const Archive& archive, JsonView main, JsonView extern
                                        "load it)");
     return true;
   });
+  return listed;
 }
 
 }  // namespace
@@ -534,10 +538,8 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
   if (documents.meta) plan_found_references(archive, meta_refs, kMetaMember, plans, report);
   std::vector<FoundReference>().swap(meta_refs);
   std::unordered_set<std::string_view> listed;  // views into the meta
-  if (externals && documents.main) {
-    check_externals_info(archive, main, externals, main_refs, plans, threads, report);
-    for (const auto [key, value] : externals.members()) listed.insert(key);
-  }
+  if (externals && documents.main)
+    listed = check_externals_info(archive, main, externals, main_refs, plans, threads, report);
   // Without both documents, what is referenced is unknown: do not call members stray.
   if (!documents.main || !documents.meta) return plans;
   const auto& entries = archive.entries();
