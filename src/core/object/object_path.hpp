@@ -29,11 +29,16 @@ class KeyIndex {
 
  private:
   static constexpr std::size_t kIndexFrom = 64;  // fewer keys: a scan is as fast
-  /// Guards `indexes_` itself; an inner map, once made, is never changed (and the outer map's
+  /// One large object's keys: each key's position (the first of equal keys), and whether any
+  /// key repeats (then no position is guessed).
+  struct Keys {
+    std::unordered_map<std::string_view, std::size_t> position;
+    bool unique = true;
+  };
+  /// Guards `indexes_` itself; an inner index, once made, is never changed (and the outer map's
   /// nodes do not move when it grows), so it is read without the lock.
   std::shared_mutex mutex_;
-  std::unordered_map<json::JsonViewIdentity, std::unordered_map<std::string_view, JsonView>, json::JsonViewIdentityHash>
-      indexes_;
+  std::unordered_map<json::JsonViewIdentity, Keys, json::JsonViewIdentityHash> indexes_;
 };
 
 /// Follow `segments` from `root`: keys in objects, decimal indices in arrays.

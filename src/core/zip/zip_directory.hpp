@@ -83,6 +83,7 @@ struct ZipDirectory {
   static constexpr std::size_t kNoEntry = static_cast<std::size_t>(-1);
   std::vector<std::size_t> by_name_;
   std::size_t indexed_ = kNoEntry;  ///< entries.size() when the index was built
+  bool unique_names_ = false;       ///< no two entries share a python_name (find may guess)
 };
 
 /// The part of a ZIP's structure that kept its directory from being read, decided where the

@@ -82,6 +82,11 @@ TEST_SUITE("object_path") {
       CHECK(with == without);
     }
     CHECK(follow_path(root, split_path("big/k7/v"), nullptr, &index)->as_int64() == 7);
+    // After k6 the guess is the next key; the first k7, also after the last key (k999).
+    CHECK(index.find(*root.find("big"), "k6") == root.find("big")->find("k6"));
+    CHECK(index.find(*root.find("big"), "k7")->find("v")->as_int64() == 7);
+    CHECK(index.find(*root.find("big"), "k999") == root.find("big")->find("k999"));
+    CHECK(index.find(*root.find("big"), "k7")->find("v")->as_int64() == 7);
     CHECK(index.find(*root.find("big"), "k999") == root.find("big")->find("k999"));
     CHECK(index.find(*root.find("big"), "nope") == nullptr);
     CHECK(index.find(Json(3), "k0") == nullptr);  // not an object
@@ -97,6 +102,14 @@ TEST_SUITE("object_path") {
     }
     const Json root(std::move(root_members));
     KeyIndex index;
+    // In order (each find guessing the next key), and across two objects in turn.
+    bool in_order = true;
+    for (int i = 0; i < 500; ++i) {
+      const std::string key = "k" + std::to_string(i);
+      in_order = in_order && index.find(*root.find("o0"), key)->as_int64() == i;
+      in_order = in_order && index.find(*root.find("o1"), key)->as_int64() == 1000 + i;
+    }
+    CHECK(in_order);
     std::vector<int> wrong(4, 0);
     std::vector<std::thread> threads;
     for (int t = 0; t < 4; ++t)

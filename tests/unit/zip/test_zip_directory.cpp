@@ -451,6 +451,9 @@ TEST_CASE("entries: names, modes, times, duplicate lookup") {
   const ZipDirectory dir = read_bytes(build_zip(members).bytes);
   REQUIRE(dir.entries.size() == 4);
   CHECK(dir.find("dup") == &dir.entries[0]);
+  // A find in storage order guesses the next entry; never a later entry of a repeated name.
+  CHECK(dir.find("link") == &dir.entries[2]);
+  CHECK(dir.find("dup") == &dir.entries[0]);
   CHECK(dir.entries[0].mtime_iso8601() == "2026-11-20T12:34:56");
   CHECK(dir.entries[1].is_directory());
   CHECK_FALSE(dir.entries[1].is_regular_file());
@@ -530,4 +533,22 @@ TEST_CASE("overlapping_members pairs each member sharing bytes with the one befo
   // Two entries naming one local header (the classic overlapping-entries bomb).
   std::vector<MemberExtent> same{{0, 500, 0}, {0, 500, 1}};
   CHECK(overlapping_members(same) == Pairs{{1, 0}});
+}
+
+TEST_CASE("find in storage order, out of it, and across directories gives each name's entry") {
+  std::vector<TestMember> members;
+  for (int i = 0; i < 300; ++i) members.push_back({"m" + std::to_string(i), std::to_string(i)});
+  const ZipDirectory one = read_bytes(build_zip(members).bytes);
+  members.erase(members.begin() + 100);  // the other directory: a name missing, the rest shifted
+  const ZipDirectory other = read_bytes(build_zip(members).bytes);
+  bool right = true;
+  for (int i = 0; i < 300; ++i) {  // forward (the guess), then every third backwards, alternating directories
+    const std::string name = "m" + std::to_string(i), back = "m" + std::to_string(299 - (i * 3) % 300);
+    right = right && one.find(name) == &one.entries[static_cast<std::size_t>(i)];
+    const ZipEntry* e = other.find(name);
+    right = right && (i == 100 ? e == nullptr : e != nullptr && e->name == name);
+    right = right && one.find(back)->name == back;
+  }
+  CHECK(right);
+  CHECK(one.find("m300") == nullptr);
 }
