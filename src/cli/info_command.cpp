@@ -1,5 +1,7 @@
 #include "info_command.hpp"
 
+#include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -100,6 +102,49 @@ std::string cfg_line(const Json& cfg) {
   return out;
 }
 
+/// The members, a line each: sizes, method, time, name. Column widths come from the numbers in
+/// one pass and each line is written once in a second, not five strings made twice a member
+/// and measured (on 50,000 members that listing was a sixth of info's time). The name is the
+/// last column: nothing is padded after it, so its width is never needed.
+std::string member_listing(const std::vector<ZipEntry>& entries) {
+  const std::vector<std::string> header{dim("size"), dim("packed"), dim("method"), dim("modified (local)"),
+                                        dim("name")};
+  TableWidths widths;
+  widths.measure(header);
+  const auto digits = [](std::uint64_t v) {
+    std::size_t n = 1;
+    for (; v >= 10; v /= 10) ++n;
+    return n;
+  };
+  std::size_t size = 0, packed = 0, method = 0, time = 0;
+  for (const ZipEntry& e : entries) {
+    size = std::max(size, digits(e.uncompressed_size));
+    packed = std::max(packed, digits(e.compressed_size));
+    method = std::max(method, method_name(e.method).size());
+    if (time == 0) time = e.mtime_iso8601().size();  // one width: every DOS time has four-digit years
+  }
+  widths.measure({std::string(size, '0'), std::string(packed, '0'), std::string(method, 'x'), std::string(time, '0')});
+  std::string out = "  members\n";
+  widths.append_line(out, header, "    ");
+  const auto cell = [&](std::string_view text, std::size_t column) {
+    out += text;
+    out.append(widths.width[column] - text.size() + 2, ' ');
+  };
+  char number[24];
+  for (const ZipEntry& e : entries) {
+    const std::size_t start = out.size();
+    out += "    ";
+    cell(std::string_view(number, std::to_chars(number, number + sizeof number, e.uncompressed_size).ptr - number), 0);
+    cell(std::string_view(number, std::to_chars(number, number + sizeof number, e.compressed_size).ptr - number), 1);
+    cell(method_name(e.method), 2);
+    cell(e.mtime_iso8601(), 3);
+    out += terminal_safe(e.name);
+    while (out.size() > start && out.back() == ' ') out.pop_back();
+    out += '\n';
+  }
+  return out;
+}
+
 std::string summary_text(const std::string& file, const ZanjFile& z, const Summary& s,
                          const std::optional<ModelCard>& card, const InfoOptions& opt) {
   std::vector<std::vector<std::string>> rows;
@@ -135,24 +180,7 @@ std::string summary_text(const std::string& file, const ZanjFile& z, const Summa
                     human_bytes(s.compressed_bytes) + " (" + human_bytes(s.uncompressed_bytes) + " unpacked)\n";
   out += format_table(rows, "  ");
   if (card) out += model_card_text(*card);
-  if (!opt.no_members) {
-    // Two passes over the entries (widths, then lines) instead of a table of every row: an
-    // archive of many members would hold five strings per member until the end.
-    const std::vector<std::string> header{dim("size"), dim("packed"), dim("method"), dim("modified (local)"),
-                                          dim("name")};
-    std::vector<std::string> cells(header.size());
-    const auto fill = [&](const ZipEntry& e) -> const std::vector<std::string>& {
-      cells[0] = std::to_string(e.uncompressed_size), cells[1] = std::to_string(e.compressed_size);
-      cells[2] = method_name(e.method), cells[3] = e.mtime_iso8601(), cells[4] = terminal_safe(e.name);
-      return cells;
-    };
-    TableWidths widths;
-    widths.measure(header);
-    for (const auto& e : z.archive().entries()) widths.measure(fill(e));
-    out += "  members\n";
-    widths.append_line(out, header, "    ");
-    for (const auto& e : z.archive().entries()) widths.append_line(out, fill(e), "    ");
-  }
+  if (!opt.no_members) out += member_listing(z.archive().entries());
   if (opt.handlers && z.meta())
     if (const JsonView cfg = z.meta().find("zanj_cfg")) out += "  zanj_cfg\n" + to_json(cfg, JsonStyle{2}) + "\n";
   return out;
