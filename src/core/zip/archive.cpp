@@ -83,11 +83,18 @@ json::JsonLimits zip::json_line_limits(const Archive& archive) {
   return limits;
 }
 
-void Archive::read(const ZipEntry& entry, const ChunkSink& sink) const {
+namespace {
+/// How a whole member of this archive is streamed: its ratio refusal and member limit.
+zip::MemberStreamOptions whole_member_options(const PrivateAccess::Impl<Archive>& impl) {
   zip::MemberStreamOptions options;
-  options.max_ratio = impl_->max_ratio;
-  options.max_member_bytes = impl_->limits.max_member_bytes;
-  zip::stream_member(*impl_->source, entry, impl_->name, options, sink);
+  options.max_ratio = impl.max_ratio;
+  options.max_member_bytes = impl.limits.max_member_bytes;
+  return options;
+}
+}  // namespace
+
+void Archive::read(const ZipEntry& entry, const ChunkSink& sink) const {
+  zip::stream_member(*impl_->source, entry, impl_->name, whole_member_options(*impl_), sink);
 }
 
 std::string Archive::read_all(const ZipEntry& entry, std::uint64_t max_bytes) const {
@@ -122,9 +129,7 @@ void Archive::read_each(const std::vector<const ZipEntry*>& wanted,
   const io::ByteSource& source = *impl_->source;
   std::optional<io::ReadWindow> window;
   if (order.size() > 1 && io::ahead_pays_off(source)) window.emplace(source);
-  zip::MemberStreamOptions options;
-  options.max_ratio = impl_->max_ratio;
-  options.max_member_bytes = impl_->limits.max_member_bytes;
+  const zip::MemberStreamOptions options = whole_member_options(*impl_);
   for (const ZipEntry* entry : order) {
     bool used = false;
     on_member(*entry, [&](const ChunkSink& sink) {
