@@ -213,8 +213,9 @@ struct ModelCard {
 std::optional<ModelCard> model_card(const ZanjFile& file);
 
 /// summarize(file, largest) and model_card(file), what `info` shows: each walks the whole
-/// tree, so with `threads` >= 2 and a large tree they walk it on two threads at once. The
-/// results are the same; when both throw, summarize's error is the one thrown.
+/// tree, so with `threads` >= 2 and a large tree they walk it on two threads at once, or,
+/// where no string of the document could start a card, the summary's walk alone takes the
+/// `threads`. The results are the same; when both throw, summarize's error is the one thrown.
 struct SummaryWithCard {
   Summary summary;
   std::optional<ModelCard> card;

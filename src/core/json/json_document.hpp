@@ -64,6 +64,11 @@ class JsonDocument {
   std::uint64_t values() const { return values_; }
   /// Bytes in use (the text, the arena, the nodes and the child lists).
   std::size_t bytes() const;
+  /// False only when no string of the document (no key, no value) holds `needle`: once the
+  /// text is freed every string is in the arena, with big integers' digits (packed arrays
+  /// hold no strings), so one search there answers for the whole document. While the text is
+  /// held (escaped strings in it would not match), true.
+  bool strings_may_hold(std::string_view needle) const;
 
  private:
   friend class json::JsonDocumentBuilder;

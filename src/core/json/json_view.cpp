@@ -3,6 +3,7 @@
 // representation changes, only this file (and json_view_access.hpp) follow.
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <variant>
 
 #include "base/private_access.hpp"
@@ -40,6 +41,18 @@ std::size_t JsonDocument::bytes() const {
   return owned_text_.size() + arena_.size() + nodes_.size() * sizeof(DocumentNode) +
          children_.size() * sizeof(std::uint32_t) + spans_.size() + packed_.size() * sizeof(Packed) +
          checkpoints_.size() * sizeof(std::uint32_t);
+}
+
+bool JsonDocument::strings_may_hold(std::string_view needle) const {
+  // glibc's memmem skips ahead by the needle's length; string_view::find stops at every byte
+  // equal to the needle's first.
+  return !owned_text_.empty() || needle.empty() ||
+         ::memmem(arena_.data(), arena_.size(), needle.data(), needle.size()) != nullptr;
+}
+
+bool json::strings_may_hold(JsonView view, std::string_view needle) {
+  const JsonDocument* doc = PrivateAccess::document(view);
+  return !doc || doc->strings_may_hold(needle);
 }
 
 JsonView::Type JsonView::type() const noexcept { return doc_ ? shown(*this).type() : value(json_).type(); }

@@ -5,6 +5,7 @@
 // on both.
 #include <cstdint>
 #include <functional>
+#include <string_view>
 #include <utility>
 
 #include "base/private_access.hpp"
@@ -37,6 +38,11 @@ inline bool json_type_is_number(Json::Type t) noexcept {
   return t == Json::Type::integer || t == Json::Type::unsigned_integer || t == Json::Type::big_integer ||
          t == Json::Type::real;
 }
+
+/// False only when no string of the document `view` shows (no key, no value, under the root
+/// or not) holds `needle`, found without a walk: a walk looking for such a key can then be
+/// skipped. A view of a Json value answers true.
+bool strings_may_hold(JsonView view, std::string_view needle);
 
 struct JsonViewIdentityHash {
   std::size_t operator()(const JsonViewIdentity& id) const noexcept {

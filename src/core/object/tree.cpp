@@ -335,22 +335,24 @@ class TreeWalker {
 
   void walk(JsonView json) {
     const Node node = classify(json);
-    if (!visitor_(TreeVisit{node, levels_.size(), this})) return;
+    if (visitor_(TreeVisit{node, levels_.size(), this})) walk_children(node, 0, json.size());
+  }
+
+  /// The subtrees of `node`'s children [first, last) (its elements' or members' indices).
+  void walk_children(const Node& node, std::size_t first, std::size_t last) {
     // The children are visited as node_children() lists them, without building that list: a
     // list of millions of elements would cost tens of MiB of index strings and pointers.
+    const JsonView json = node.json;
     switch (node.kind) {
-      case NodeKind::list: {
-        const std::size_t n = json.size();
-        for (std::size_t i = 0; i < n; ++i) descend(json, i, json[i]);
+      case NodeKind::list:
+        for (std::size_t i = first; i < last; ++i) descend(json, i, json[i]);
         break;
-      }
       case NodeKind::dict:
       case NodeKind::dataclass:
       case NodeKind::other: {
-        const std::size_t n = json.size();
         // Only a format-keyed node has a key to pass over: a plain dict's keys are not read.
         const bool tagged = !node.format_key.empty();
-        for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t i = first; i < last; ++i)
           if (!tagged || !is_format_key(node, json.key(i))) descend(json, i, json[i]);
         break;
       }
@@ -425,6 +427,12 @@ const std::vector<std::string>& TreeVisit::segments() const { return walker->seg
 void walk_tree(JsonView start, const std::vector<std::string>& start_segments,
                const std::function<bool(const TreeVisit&)>& visitor) {
   TreeWalker(start_segments, visitor).walk(start);
+}
+
+void object::walk_tree_children(const Node& start, std::size_t first, std::size_t last,
+                                const std::function<bool(const TreeVisit&)>& visitor) {
+  static const std::vector<std::string> kFromTheStart;
+  TreeWalker(kFromTheStart, visitor).walk_children(start, first, std::min(last, start.json.size()));
 }
 
 std::vector<Reference> collect_references(JsonView root) {

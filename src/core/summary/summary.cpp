@@ -10,6 +10,8 @@
 
 #include "array/dtype.hpp"
 #include "base/thread_pool.hpp"
+#include "object/tree_json.hpp"
+#include "summary/model_card.hpp"
 #include "zanj/error.hpp"
 #include "zanj/tree.hpp"
 
@@ -111,9 +113,107 @@ void read_meta(JsonView meta, Summary& s) {
   if (const JsonView cfg = meta.find("zanj_cfg")) s.zanj_cfg = config_without_code(cfg, s.handlers);
 }
 
-}  // namespace
+/// What the walk counts, for one run of the tree's nodes: a whole walk, or (on threads) one
+/// run of the root's children, added to the others' in document order.
+class ArrayTally {
+ public:
+  /// Keeps the `largest` biggest arrays, cutting its list back to them when it holds `cut_at`.
+  ArrayTally(std::size_t largest, std::size_t cut_at) : largest_(largest), cut_at_(std::max(2 * largest, cut_at)) {}
 
-Summary summarize(const ZanjFile& file, std::size_t largest) {
+  /// The walk's visitor: counts the node, and descends into every node that has children.
+  bool visit(const TreeVisit& v) {
+    const Node& n = v.node;
+    legacy_format_ |= n.version == FormatVersion::legacy;
+    current_format_ |= n.version == FormatVersion::current;
+    if (n.is_reference()) ++externals_;
+    if (n.table) ++tables_;
+    if (n.list) ++external_lists_;
+    if (!n.array) return true;
+    ++arrays_;
+    ++(n.array->external() ? external_arrays_ : inline_arrays_);
+    const std::uint64_t bytes = array_value_bytes(n.array->dtype, n.array->shape).value_or(0);
+    array_bytes_ += bytes;
+    add_elements(n.array->element_count());
+    if (floor_ && bytes <= *floor_) return true;
+    largest_arrays_.push_back(ArraySummary{v.path(), n.array->numpy_dtype(), std::string(n.array->library()),
+                                           n.array->shape, bytes, n.array->external() ? "external" : "inline",
+                                           n.array->member});
+    if (largest_arrays_.size() >= cut_at_) cut();
+    return true;
+  }
+
+  /// Adds what `later` counted (a run after this one's, in document order).
+  void add(ArrayTally&& later) {
+    legacy_format_ |= later.legacy_format_;
+    current_format_ |= later.current_format_;
+    externals_ += later.externals_;
+    tables_ += later.tables_;
+    external_lists_ += later.external_lists_;
+    arrays_ += later.arrays_;
+    external_arrays_ += later.external_arrays_;
+    inline_arrays_ += later.inline_arrays_;
+    array_bytes_ += later.array_bytes_;
+    if (!later.elements_) elements_ = std::nullopt;
+    add_elements(later.elements_);
+    // Each run's list is its own biggest, earliest first among equals: the biggest of the
+    // runs' lists, one after another, are the biggest of the whole walk's.
+    for (ArraySummary& a : later.largest_arrays_) largest_arrays_.push_back(std::move(a));
+    if (largest_arrays_.size() >= cut_at_) cut();
+  }
+
+  void fill(Summary& s) {
+    s.legacy_format = legacy_format_;
+    s.current_format = current_format_;
+    s.externals = externals_;
+    s.tables = tables_;
+    s.external_lists = external_lists_;
+    s.arrays = arrays_;
+    s.external_arrays = external_arrays_;
+    s.inline_arrays = inline_arrays_;
+    s.array_bytes = array_bytes_;
+    s.array_elements = elements_;
+    std::stable_sort(largest_arrays_.begin(), largest_arrays_.end(), by_size);
+    if (largest_arrays_.size() > largest_) largest_arrays_.resize(largest_);
+    s.largest_arrays = std::move(largest_arrays_);
+  }
+
+ private:
+  static bool by_size(const ArraySummary& x, const ArraySummary& y) { return x.bytes > y.bytes; }
+
+  void add_elements(const std::optional<std::uint64_t>& elements) {
+    std::uint64_t total = 0;
+    if (!elements_ || !elements || __builtin_add_overflow(*elements_, *elements, &total))
+      elements_ = std::nullopt;
+    else
+      elements_ = total;
+  }
+
+  // Only the `largest` biggest arrays are kept: the list is cut back to them whenever it
+  // doubles, so a tree of a million tiny arrays holds a few thousand summaries, not a million.
+  // Stable sorting keeps the earlier of equal sizes, so the result is the full sort's prefix.
+  // After a cut, an array no bigger than the smallest kept one ranks after all the kept ones
+  // and can never come back: it is not even summarized (many equal arrays are the common case).
+  void cut() {
+    std::stable_sort(largest_arrays_.begin(), largest_arrays_.end(), by_size);
+    largest_arrays_.resize(largest_);
+    floor_ = largest_arrays_.empty() ? UINT64_MAX : largest_arrays_.back().bytes;
+  }
+
+  std::size_t largest_, cut_at_;
+  bool legacy_format_ = false, current_format_ = false;
+  std::uint64_t externals_ = 0, tables_ = 0, external_lists_ = 0;
+  std::uint64_t arrays_ = 0, external_arrays_ = 0, inline_arrays_ = 0, array_bytes_ = 0;
+  std::optional<std::uint64_t> elements_ = 0;
+  std::vector<ArraySummary> largest_arrays_;
+  std::optional<std::uint64_t> floor_;  ///< size of the smallest array kept at the last cut
+};
+
+/// Runs of the root's children per thread: enough that a run of large subtrees does not keep
+/// one thread busy after the others are done.
+constexpr std::size_t kRunsPerThread = 8;
+
+/// summarize, its tree walked on `pool` and this thread (this one alone without a pool).
+Summary summarize_on(const ZanjFile& file, std::size_t largest, base::ThreadPool* pool) {
   Summary s;
   const auto& entries = file.archive().entries();
   s.members = entries.size();
@@ -129,49 +229,36 @@ Summary summarize(const ZanjFile& file, std::size_t largest) {
   s.root_type = root.format.empty() ? std::string(kind_name(root.kind)) : root.format;
   if (file.root().is_object() || file.root().is_array()) s.root_length = file.root().size();
 
-  // Only the `largest` biggest arrays are kept: the list is cut back to them whenever it
-  // doubles, so a tree of a million tiny arrays holds a few thousand summaries, not a million.
-  // Stable sorting keeps the earlier of equal sizes, so the result is the full sort's prefix.
-  // After a cut, an array no bigger than the smallest kept one ranks after all the kept ones
-  // and can never come back: it is not even summarized (many equal arrays are the common case).
-  std::vector<ArraySummary> arrays;
-  std::optional<std::uint64_t> floor;  // size of the smallest array kept at the last cut
-  const auto by_size = [](const ArraySummary& x, const ArraySummary& y) { return x.bytes > y.bytes; };
-  const std::size_t cut_at = std::max<std::size_t>(2 * largest, 1024);
+  ArrayTally tally(largest, 1024);
+  const auto visit = [&](const TreeVisit& v) { return tally.visit(v); };
+  if (!pool) {
+    walk_tree(file.root(), {}, visit);
+    tally.fill(s);
+    return s;
+  }
+  // The root is visited here; its children's subtrees in runs, each counted apart, and the
+  // runs' counts added in document order: the whole walk's counts and list.
+  bool descend = false;
   walk_tree(file.root(), {}, [&](const TreeVisit& v) {
-    const Node& n = v.node;
-    s.legacy_format |= n.version == FormatVersion::legacy;
-    s.current_format |= n.version == FormatVersion::current;
-    if (n.is_reference()) ++s.externals;
-    if (n.table) ++s.tables;
-    if (n.list) ++s.external_lists;
-    if (n.array) {
-      ++s.arrays;
-      ++(n.array->external() ? s.external_arrays : s.inline_arrays);
-      const std::uint64_t bytes = array_value_bytes(n.array->dtype, n.array->shape).value_or(0);
-      s.array_bytes += bytes;
-      const std::optional<std::uint64_t> elements = n.array->element_count();
-      std::uint64_t total = 0;
-      if (!s.array_elements || !elements || __builtin_add_overflow(*s.array_elements, *elements, &total))
-        s.array_elements = std::nullopt;
-      else
-        s.array_elements = total;
-      if (floor && bytes <= *floor) return true;
-      arrays.push_back(ArraySummary{v.path(), n.array->numpy_dtype(), std::string(n.array->library()), n.array->shape,
-                                    bytes, n.array->external() ? "external" : "inline", n.array->member});
-      if (arrays.size() >= cut_at) {
-        std::stable_sort(arrays.begin(), arrays.end(), by_size);
-        arrays.resize(largest);
-        floor = arrays.empty() ? UINT64_MAX : arrays.back().bytes;
-      }
-    }
-    return true;
+    descend = tally.visit(v);
+    return false;
   });
-  std::stable_sort(arrays.begin(), arrays.end(), by_size);
-  if (arrays.size() > largest) arrays.resize(largest);
-  s.largest_arrays = std::move(arrays);
+  const std::size_t children = descend ? file.root().size() : 0;
+  const std::size_t runs = std::min<std::size_t>(children, (pool->threads() + 1) * kRunsPerThread);
+  // A run's list is cut sooner: all of them are held at once.
+  std::vector<ArrayTally> run_tallies(runs, ArrayTally(largest, 64));
+  base::for_each_index(pool, runs, 1, [&](std::size_t r) {
+    object::walk_tree_children(root, children * r / runs, children * (r + 1) / runs,
+                               [&](const TreeVisit& v) { return run_tallies[r].visit(v); });
+  });
+  for (ArrayTally& run : run_tallies) tally.add(std::move(run));
+  tally.fill(s);
   return s;
 }
+
+}  // namespace
+
+Summary summarize(const ZanjFile& file, std::size_t largest) { return summarize_on(file, largest, nullptr); }
 
 SummaryWithCard summarize_with_card(const ZanjFile& file, std::size_t largest, unsigned threads) {
   // Below this many values both walks take a few milliseconds: not worth a thread.
@@ -180,6 +267,13 @@ SummaryWithCard summarize_with_card(const ZanjFile& file, std::size_t largest, u
   if (threads < 2 || file.json_values() < kWorthAThread) {
     out.summary = summarize(file, largest);
     out.card = model_card(file);
+    return out;
+  }
+  if (!summary::may_hold_model_card(file)) {
+    // No card to look for (model_card would return at once): the summary's walk takes every
+    // thread.
+    base::ThreadPool pool(threads - 1);
+    out.summary = summarize_on(file, largest, &pool);
     return out;
   }
   std::exception_ptr card_error;

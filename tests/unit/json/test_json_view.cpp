@@ -11,6 +11,26 @@ using namespace zanj;
 using namespace zanj::json;
 
 TEST_SUITE("json_view") {
+  TEST_CASE("strings_may_hold: false only when no key or string of the document holds the text") {
+    const std::string text = R"({"model": {"optimizer_state_dict": 1}, "v": ["a\u0073b", 7, [1, 2, 3]],
+                                 "keys": {"x": "y"}, "n": 123456789012345678901234567890})";
+    const JsonDocument doc = parse_document(text, "t");
+    const JsonView root = doc.root();
+    CHECK(strings_may_hold(root, "state_dict"));  // in a key, below the root
+    CHECK(strings_may_hold(root.find("model"), "state_dict"));
+    CHECK(strings_may_hold(root, "asb"));  // a value, as decoded (written with an escape)
+    CHECK(strings_may_hold(root, "keys"));
+    CHECK_FALSE(strings_may_hold(root, "a\\u0073b"));  // the escape as written is no string's text
+    CHECK_FALSE(strings_may_hold(root, "dict_state"));
+    CHECK(strings_may_hold(root, "123456"));    // a big integer's digits share the arena: a harmless yes
+    CHECK_FALSE(strings_may_hold(root, "7,"));  // a number's text is no string
+    CHECK_FALSE(strings_may_hold(root, "1, 2"));
+    // A view of a Json, and a document still holding its text, answer true.
+    const Json built = parse_json(text, "t");
+    CHECK(strings_may_hold(view_of(built), "dict_state"));
+    CHECK(strings_may_hold(JsonView(), "anything"));
+  }
+
   TEST_CASE("a view reads a parsed document without copying it") {
     const Json doc =
         parse_json(R"({"s": "text", "n": -3, "u": 18446744073709551615, "big": 123456789012345678901234567890,

@@ -216,6 +216,45 @@ TEST_SUITE("tree") {
     CHECK(refs[0].node.member() == "arr.npy");
   }
 
+  TEST_CASE("a walk cut into runs of the start's children visits what the whole walk does") {
+    const Json dict = json::parse_json(R"({"a/b": {"c": [1, 2]}, "arr": {"__muutils_format__": "numpy.ndarray:external",
+                                     "$ref": "arr.npy", "shape": [1], "dtype": "int8"}, "z": [{"k": 1}], "q": 3})",
+                                       "t");
+    const Json tagged = json::parse_json(
+        R"J({"x": [1, {"y": 2}], "__muutils_format__": "Cfg(SerializableDataclass)", "w": {"v": 1}})J", "t");
+    const Json list = json::parse_json(R"([{"a": 1}, [2, [3]], 4, {"b~": {}}])", "t");
+    for (const Json* root : {&dict, &tagged, &list}) {
+      std::vector<std::pair<std::string, std::size_t>> whole, runs;
+      walk_tree(*root, {}, [&](const TreeVisit& v) {
+        if (v.depth > 0) whole.emplace_back(v.path(), v.depth);
+        return true;
+      });
+      const Node start = classify(*root);
+      const std::size_t n = start.json.size();
+      for (std::size_t cut = 0; cut <= n; ++cut) {
+        runs.clear();
+        const auto visit = [&](const TreeVisit& v) {
+          runs.emplace_back(v.path(), v.depth);
+          return true;
+        };
+        walk_tree_children(start, 0, cut, visit);
+        walk_tree_children(start, cut, n + 5, visit);  // past the end: up to the last child
+        CHECK(runs == whole);
+      }
+    }
+    std::vector<std::string> pruned;
+    walk_tree_children(classify(dict), 1, 3, [&](const TreeVisit& v) {
+      pruned.push_back(v.path());
+      return v.path() != "z";
+    });
+    CHECK(pruned == std::vector<std::string>{"arr", "z"});
+    const Node leaf = classify(*dict.find("arr"));
+    walk_tree_children(leaf, 0, 10, [&](const TreeVisit&) {
+      FAIL("an array's node has no children to walk");
+      return true;
+    });
+  }
+
   TEST_CASE("paths and segments are made on demand, for any node asked, below a start path") {
     const Json root =
         json::parse_json(R"({"a": {"x~": [10, {"y": 1}], "": 2}, "b/c": [[3]], "__muutils_format__": "f"})", "t");

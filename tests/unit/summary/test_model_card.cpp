@@ -132,4 +132,63 @@ TEST_SUITE("model_card") {
       CHECK(found->card->total.parameters == card->total.parameters);
     }
   }
+
+  TEST_CASE("summarize_with_card: no key that could start a card, so the summary's walk takes every thread") {
+    // Over 65,536 values, and no string holding "state_dict": the root's children are walked
+    // in runs on the threads. Arrays of equal and of growing sizes, external and inline, one
+    // without a shape, a table and an external list among them, in every run.
+    std::string root = "{";
+    for (int i = 0; i < 9000; ++i) {
+      const std::string n = std::to_string(i);
+      root += "\"r" + n + R"J(": {"a": 1, "b": "x", "w": )J" + tensor("float32", i % 7 == 0 ? i : 4);
+      if (i % 1000 == 5) root += R"J(, "t": {"__muutils_format__": "pandas.DataFrame:external", "$ref": "t.jsonl"})J";
+      if (i % 1000 == 6) root += R"J(, "l": {"__muutils_format__": "list:external", "$ref": "l.jsonl"})J";
+      if (i == 4321)
+        root += R"J(, "s": {"__muutils_format__": "torch.Tensor:external", "$ref": "s.npy", "dtype": "int8"})J";
+      root += "}, ";
+    }
+    root += R"J("last": )J" + tensor("float64", 63000) + "}";
+    const ZanjFile z = make_zanj(root);
+    REQUIRE(z.json_values() >= (1u << 16));
+    CHECK_FALSE(model_card(z));
+    const Summary alone = summarize(z, 5);
+    CHECK(alone.arrays == 9002);
+    CHECK(alone.tables == 9);
+    CHECK(alone.external_lists == 9);
+    CHECK_FALSE(alone.array_elements);  // the array without a shape
+    REQUIRE(alone.largest_arrays.size() == 5);
+    CHECK(alone.largest_arrays[0].path == "last");
+    CHECK(alone.largest_arrays[1].path == "r8995/w");
+    for (unsigned threads : {2u, 3u, 16u}) {
+      CAPTURE(threads);
+      const SummaryWithCard found = summarize_with_card(z, 5, threads);
+      CHECK_FALSE(found.card);
+      const Summary& s = found.summary;
+      CHECK(s.arrays == alone.arrays);
+      CHECK(s.external_arrays == alone.external_arrays);
+      CHECK(s.inline_arrays == alone.inline_arrays);
+      CHECK(s.array_bytes == alone.array_bytes);
+      CHECK(s.array_elements == alone.array_elements);
+      CHECK(s.externals == alone.externals);
+      CHECK(s.tables == alone.tables);
+      CHECK(s.external_lists == alone.external_lists);
+      CHECK(s.current_format == alone.current_format);
+      CHECK(s.root_length == alone.root_length);
+      REQUIRE(s.largest_arrays.size() == alone.largest_arrays.size());
+      for (std::size_t i = 0; i < alone.largest_arrays.size(); ++i) {
+        CHECK(s.largest_arrays[i].path == alone.largest_arrays[i].path);
+        CHECK(s.largest_arrays[i].bytes == alone.largest_arrays[i].bytes);
+      }
+    }
+    // Past the 1,286 arrays of distinct sizes, 1,714 of the 16-byte ones: the earliest in
+    // document order, from several runs.
+    const SummaryWithCard ties = summarize_with_card(z, 3000, 2);
+    const Summary ties_alone = summarize(z, 3000);
+    REQUIRE(ties_alone.largest_arrays.size() == 3000);
+    CHECK(ties_alone.largest_arrays[2999].bytes == 16);
+    CHECK(ties_alone.largest_arrays[2999].path == "r1999/w");
+    REQUIRE(ties.summary.largest_arrays.size() == 3000);
+    for (std::size_t i = 0; i < 3000; ++i)
+      CHECK(ties.summary.largest_arrays[i].path == ties_alone.largest_arrays[i].path);
+  }
 }
