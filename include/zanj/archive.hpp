@@ -234,6 +234,12 @@ class ZanjFile {
   /// here (meta() is invalid and problems() says why): what can be shown should still be shown.
   explicit ZanjFile(const std::string& path, const OpenOptions& options = {});
   explicit ZanjFile(Archive archive, const ZanjLimits& limits = {});
+  /// Work on the archive's directory alone (`info`'s member listing), done while the
+  /// documents are parsed: when the two are parsed side by side, on the meta's thread once the
+  /// meta (the shorter, in most archives) is parsed; else after both. It has finished, or its
+  /// exception is thrown, before the constructor returns.
+  using DirectoryWork = std::function<void(const Archive&)>;
+  ZanjFile(Archive archive, const ZanjLimits& limits, const DirectoryWork& while_parsing);
   ~ZanjFile();
   ZanjFile(ZanjFile&&) noexcept;
   ZanjFile& operator=(ZanjFile&&) noexcept;

@@ -157,11 +157,13 @@ void log_opened(const ZanjFile& z, const std::string& file) {
 
 }  // namespace
 
-ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits) {
-  ZanjFile z(Archive(file, open_options()), limits);
+ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits, const ZanjFile::DirectoryWork& while_parsing) {
+  ZanjFile z(Archive(file, open_options()), limits, while_parsing);
   log_opened(z, file);
   return z;
 }
+
+ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits) { return open_zanj(file, limits, nullptr); }
 
 ZanjFile open_object(const std::string& file, const ZanjLimits& limits) {
   OperandKind kind{};

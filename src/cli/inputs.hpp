@@ -44,6 +44,9 @@ CLI::Option* add_jobs_option(CLI::App* app, unsigned& jobs, const std::string& w
 /// Open FILE ("-" for standard input) as a ZANJ archive with open_options(); says at -v where
 /// it came from.
 ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits = {});
+/// The same, doing `while_parsing` on the directory while the documents are parsed
+/// (ZanjFile's constructor).
+ZanjFile open_zanj(const std::string& file, const ZanjLimits& limits, const ZanjFile::DirectoryWork& while_parsing);
 /// The same for diff's and hash's operands, which may also be an .npz or .safetensors file,
 /// read as the object `zanj pack` would make of it (open_as_zanj).
 ZanjFile open_object(const std::string& file, const ZanjLimits& limits = {});

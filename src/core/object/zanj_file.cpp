@@ -79,7 +79,9 @@ bool object::json_members_side_by_side(const ZipEntry& main, const ZipEntry& met
 
 ZanjFile::ZanjFile(const std::string& path, const OpenOptions& options) : ZanjFile(Archive(path, options)) {}
 
-ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
+ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits) : ZanjFile(std::move(opened), limits, nullptr) {}
+
+ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits, const DirectoryWork& while_parsing)
     : impl_(std::make_unique<Impl>(Impl{std::move(opened), {}, {}, {}, 0, 0, {}, {}})) {
   Impl& z = *impl_;
   const ResourceLimits& archive_limits = z.archive.limits();
@@ -97,6 +99,9 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
     base::ThreadPool beside(1);
     beside.submit(
         [&] { meta = read_meta(z.archive, *meta_entry, max_json_bytes - main->uncompressed_size, json_limits); });
+    // Queued behind the meta: the main document is the longer in most archives, and this
+    // thread would otherwise wait for it with nothing to do.
+    if (while_parsing) beside.submit([&] { while_parsing(z.archive); });
     z.root = read_json_member(z.archive, *main, max_json_bytes, json_limits, &z.json_values, &z.root_notes);
     beside.wait();
   } else {
@@ -110,6 +115,7 @@ ZanjFile::ZanjFile(Archive opened, const ZanjLimits& limits)
       left.max_values -= z.json_values;
       meta = read_meta(z.archive, *meta_entry, max_json_bytes - main->uncompressed_size, left, true);
     }
+    if (while_parsing) while_parsing(z.archive);
   }
   z.json_bytes = main->uncompressed_size;
   if (!meta_entry) {

@@ -128,3 +128,44 @@ TEST_CASE("large object and meta (parsed side by side on two CPUs) read as one a
   CHECK_THROWS_WITH_AS(zanj::test::make_zanj(big_json(100000, ", nope"), {}, meta), doctest::Contains("invalid JSON"),
                        zanj::Error);
 }
+
+TEST_CASE("work on the directory while the documents are parsed: once, done before the constructor returns or throws") {
+  const std::string root = big_json(100000), meta = big_json(110000);
+  const std::string broken_root = big_json(100000, ", nope");
+  const auto archive_of = [](const std::string& object, const std::string& meta_text) {
+    return zanj::zip::open_archive(
+        std::make_unique<zanj::io::MemorySource>(
+            zanj::test::build_zip({{"__zanj_meta__.json", meta_text}, {"__zanj__.json", object}, {"x.npy", "data"}})
+                .bytes),
+        "test.zanj");
+  };
+  // Large documents are parsed side by side (the work then runs on the meta's thread), small
+  // ones one after the other (the work after them).
+  for (const std::string* meta_text : {&meta, static_cast<const std::string*>(nullptr)}) {
+    const std::string small_meta = R"({"timestamp": 1.0})";
+    const std::string& m = meta_text ? *meta_text : small_meta;
+    CAPTURE(m.size());
+    int calls = 0;
+    std::size_t seen = 0;
+    const zanj::ZanjFile z(archive_of(root, m), {}, [&](const zanj::Archive& archive) {
+      ++calls;
+      seen = archive.entries().size();
+    });
+    CHECK(calls == 1);
+    CHECK(seen == 3);
+    CHECK(z.root().size() == 100000);
+    // The work's exception is the constructor's.
+    CHECK_THROWS_WITH_AS(
+        zanj::ZanjFile(archive_of(root, m), {}, [](const zanj::Archive&) { throw zanj::Error("listing failed"); }),
+        "listing failed", zanj::Error);
+    // An object that does not parse: the work, reading the directory, still finishes before
+    // the archive goes (AddressSanitizer would see a read of freed entries).
+    std::size_t names = 0;
+    CHECK_THROWS_WITH_AS(zanj::ZanjFile(archive_of(broken_root, m), {},
+                                        [&](const zanj::Archive& archive) {
+                                          for (const zanj::ZipEntry& e : archive.entries()) names += e.name.size();
+                                        }),
+                         doctest::Contains("invalid JSON"), zanj::Error);
+    CHECK(names <= std::string("__zanj_meta__.json__zanj__.jsonx.npy").size());
+  }
+}
