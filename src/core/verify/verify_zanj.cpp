@@ -16,6 +16,7 @@
 #include "json/json_view_access.hpp"
 #include "array/member_reader.hpp"
 #include "base/thread_pool.hpp"
+#include "object/tree_json.hpp"
 #include "object/zanj_file_access.hpp"
 
 namespace zanj::verify {
@@ -174,31 +175,60 @@ std::string plan_reference(const Archive& archive, const RefSite& ref, std::vect
   return path;
 }
 
-/// Every reference node of one document planned, in document order, as the walk finds it;
-/// with `keep`, what check_externals_info needs of each is returned. With `inline_arrays`, the
-/// same walk checks the inline arrays: their problems are listed before the references', as
-/// two walks would list them (the references' go to a part merged after the walk).
-std::vector<MainRef> plan_references(const Archive& archive, JsonView root, std::string_view document,
-                                     std::vector<MemberPlan>& plans, VerifyReport& report, bool keep,
-                                     bool inline_arrays) {
-  std::vector<MainRef> out;
-  VerifyReport references;
-  walk_tree(root, {}, [&](const TreeVisit& v) {
-    if (inline_arrays) check_inline_node(v, document, report);
-    if (!is_reference_kind(v.node)) return true;
-    plan_reference(archive, RefSite{document, v.path(), v.node}, plans, references);
-    if (keep) out.push_back(MainRef{json::view_identity(v.node.json), ref_member(v.node.json)});
-    return true;
-  });
-  merge_report(report, references);
-  return out;
-}
-
 /// A reference node of a document, found by a walk on another thread and planned after.
 struct FoundReference {
   std::string path;
   Node node;
 };
+
+/// Runs of the root's children per thread in plan_references: enough that a run of large
+/// subtrees does not keep one thread busy after the others are done.
+constexpr std::size_t kRunsPerThread = 8;
+
+/// Every reference node of one document planned, in document order, as the walk finds it;
+/// with `keep`, what check_externals_info needs of each is returned. With `inline_arrays`, the
+/// same walk checks the inline arrays: their problems are listed before the references', as
+/// two walks would list them (the references' go to a part merged after the walk). With
+/// `helpers`, the root's children are walked in runs on them and this thread, each run
+/// checking its inline arrays into a report of its own and finding its reference nodes, and
+/// the runs' reports are merged and their references planned in document order: the report
+/// is the one walk's, word for word.
+std::vector<MainRef> plan_references(const Archive& archive, JsonView root, std::string_view document,
+                                     std::vector<MemberPlan>& plans, VerifyReport& report, bool keep,
+                                     bool inline_arrays, base::ThreadPool* helpers) {
+  std::vector<MainRef> out;
+  VerifyReport references;
+  const auto plan = [&](const std::string& path, const Node& node) {
+    plan_reference(archive, RefSite{document, path, node}, plans, references);
+    if (keep) out.push_back(MainRef{json::view_identity(node.json), ref_member(node.json)});
+  };
+  const Node top = classify(root);
+  walk_tree(root, {}, [&](const TreeVisit& v) {
+    if (inline_arrays) check_inline_node(v, document, report);
+    if (is_reference_kind(v.node)) plan(v.path(), v.node);
+    return v.depth > 0 || helpers == nullptr;  // with helpers, the root's children are walked below
+  });
+  const std::size_t children = helpers ? root.size() : 0;
+  const std::size_t runs = std::min<std::size_t>(children, (helpers ? helpers->threads() + 1 : 1) * kRunsPerThread);
+  struct Run {
+    VerifyReport inline_problems;
+    std::vector<FoundReference> found;
+  };
+  std::vector<Run> run_parts(runs);
+  base::for_each_index(helpers, run_parts.size(), 1, [&](std::size_t r) {
+    Run& run = run_parts[r];
+    object::walk_tree_children(top, children * r / runs, children * (r + 1) / runs, [&](const TreeVisit& v) {
+      if (inline_arrays) check_inline_node(v, document, run.inline_problems);
+      if (is_reference_kind(v.node)) run.found.push_back(FoundReference{v.path(), v.node});
+      return true;
+    });
+  });
+  for (Run& run : run_parts) merge_report(report, run.inline_problems);
+  for (Run& run : run_parts)
+    for (const FoundReference& f : run.found) plan(f.path, f.node);
+  merge_report(report, references);
+  return out;
+}
 
 /// The reference nodes of `root`, in document order (the meta's: it seldom has any, but its
 /// walk visits every externals_info entry, so it is made beside the main document's).
@@ -520,16 +550,22 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
   std::vector<MainRef> main_refs;
   std::vector<FoundReference> meta_refs;
   {
-    // The meta's reference nodes are found on a second thread while the main document's are
-    // planned; they are planned after, in the order a walk of one after the other gives.
+    // A large meta's reference nodes are found on a second thread while the main document's
+    // are planned; they are planned after, in the order a walk of one after the other gives.
+    // A large main document's walk takes the threads left.
+    constexpr std::uint64_t kWorthThreads = std::uint64_t{1} << 16;
     std::optional<base::ThreadPool> beside;
-    if (documents.meta && documents.main && threads > 1) {
+    if (documents.meta && documents.main && threads > 1 && documents.meta->values() >= kWorthThreads) {
       beside.emplace(1);
       beside->submit([&] { meta_refs = find_references(meta); });
     } else if (documents.meta && !documents.main) {
       meta_refs = find_references(meta);
     }
-    if (documents.main) main_refs = plan_references(archive, main, kMainMember, plans, report, true, true);
+    const unsigned helping = threads - std::min(threads, beside ? 2u : 1u);
+    std::optional<base::ThreadPool> helpers;
+    if (documents.main && helping > 0 && documents.main->values() >= kWorthThreads) helpers.emplace(helping);
+    if (documents.main)
+      main_refs = plan_references(archive, main, kMainMember, plans, report, true, true, helpers ? &*helpers : nullptr);
     if (beside)
       beside->wait();
     else if (documents.meta && documents.main)

@@ -255,4 +255,72 @@ TEST_SUITE("verify_zanj") {
       CHECK(serial.plans[i].lines().line_references.size() == side_by_side.plans[i].lines().line_references.size());
     }
   }
+
+  TEST_CASE("a large main document walked in runs on several threads gives the serial verdict, word for word") {
+    // Over the 65,536 values from which the main document's walk takes the threads: 6,000
+    // records, an inline array each, one in 25 of them with a shape its data does not have
+    // (240: past the 100 listed per code), one in 50 with a reference to a member that is not
+    // there, and one in 300 sharing another record's member.
+    constexpr int kRecords = 6000;
+    std::string main = "{";
+    std::string meta = "{\"externals_info\": {";
+    std::vector<test::TestMember> members;
+    for (int i = 0; i < kRecords; ++i) {
+      const std::string key = "r" + std::to_string(i);
+      main += std::string(i ? ", " : "") + "\"" + key + "\": {\"id\": " + std::to_string(i) +
+              ", \"w\": {\"__muutils_format__\": \"numpy.ndarray:array_list_meta\", \"data\": [[1, 2], [3, 4]], "
+              "\"shape\": [2, " +
+              (i % 25 == 4 ? "3" : "2") + "], \"dtype\": \"int64\", \"n_elements\": " + (i % 25 == 4 ? "6" : "4") + "}";
+      if (i % 50 == 7 || i % 300 == 11) {
+        const std::string member = (i % 300 == 11 ? "e7" : "e" + std::to_string(i)) + ".npy";
+        main += ", \"e\": {\"__muutils_format__\": \"numpy.ndarray:external\", \"$ref\": \"" + member +
+                "\", \"shape\": [2, 3], \"dtype\": \"float32\", \"n_elements\": 6}";
+        if (i % 50 == 7 && i % 100 == 7) members.push_back({member, test::fixture_npy("<f4", {2, 3}), true});
+        if (i % 300 != 11)
+          meta += std::string(meta.back() == '{' ? "" : ", ") + "\"" + member +
+                  "\": {\"item_type\": \"npy\", \"path\": [\"" + key + "\", \"e\"], \"len(data)\": 2}";
+      }
+      main += "}";
+    }
+    main += "}";
+    meta += "}}";
+    members.insert(members.begin(), {{"__zanj_meta__.json", meta}, {"__zanj__.json", main}});
+    const std::string bytes = test::build_zip(members).bytes;
+    const auto open = [&] { return zip::open_archive(std::make_unique<io::MemorySource>(bytes), "runs"); };
+    const Archive one = open();
+    const Consistency serial = consistency(one, 1);
+    REQUIRE(serial.docs->main);
+    REQUIRE(serial.docs->main->values() >= (1u << 16));
+    const auto count = [&](const std::string& code) {
+      return std::count(serial.codes.begin(), serial.codes.end(), code);
+    };
+    // Each fault found (so the comparisons below compare findings, not two empty reports).
+    const auto counted = [&](const std::string& code) {
+      for (const auto& [c, n] : serial.report.code_counts)
+        if (c == code) return n;
+      return std::uint64_t{0};
+    };
+    CHECK(count("inline_array_invalid") == 100);  // listed; the rest counted
+    CHECK(counted("inline_array_invalid") == kRecords / 25);
+    CHECK(counted("dangling_ref") >= kRecords / 100);             // the 60 members not there
+    CHECK(counted("shared_member") == kRecords / 300);            // the 20 records sharing e7.npy
+    CHECK(counted("externals_info_mismatch") == kRecords / 300);  // and having no entry
+    CHECK(serial.report.checked.inline_arrays == kRecords);
+    for (unsigned threads : {2u, 3u, 8u}) {
+      CAPTURE(threads);
+      const Archive again = open();
+      const Consistency runs = consistency(again, threads);
+      CHECK(serial.report.errors == runs.report.errors);
+      CHECK(serial.report.warnings == runs.report.warnings);
+      CHECK(serial.report.code_counts == runs.report.code_counts);
+      CHECK(serial.report.checked == runs.report.checked);
+      REQUIRE(serial.plans.size() == runs.plans.size());
+      for (std::size_t i = 0; i < serial.plans.size(); ++i) {
+        CAPTURE(i);
+        CHECK(serial.plans[i].role == runs.plans[i].role);
+        CHECK(serial.plans[i].path == runs.plans[i].path);
+        CHECK(serial.plans[i].arrays.size() == runs.plans[i].arrays.size());
+      }
+    }
+  }
 }
