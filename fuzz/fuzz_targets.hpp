@@ -61,16 +61,17 @@ inline void npy_header(const std::uint8_t* data, std::size_t size) {
 /// `packed` bare scalars or more are held as text, in fragments of `fragment` bytes. Prints the
 /// value, or "" when refused.
 inline std::string parse_streamed(std::string_view text, std::size_t step, std::uint32_t packed, std::size_t fragment) {
+  json::JsonLimits limits{64};
+  limits.packed_min_elements = packed;
+  limits.fragment_bytes = fragment;
   json::JsonMinifier minifier;
+  minifier.plan_for(limits);  // planned as it streams in, as a member reader plans it
   std::string out;
   for (std::size_t at = 0; at < text.size(); at += step) minifier.append(out, text.substr(at, step));
   minifier.finish(out);
   try {
-    json::JsonLimits limits{64};
-    limits.packed_min_elements = packed;
-    limits.fragment_bytes = fragment;
-    const JsonDocument doc =
-        json::parse_document(json::JsonText{std::move(out), minifier.minified(), minifier.bom()}, "fuzz", limits);
+    const JsonDocument doc = json::parse_document(
+        json::JsonText{std::move(out), minifier.minified(), minifier.bom(), minifier.plan()}, "fuzz", limits);
     return to_json(doc.root().copy());
   } catch (const Error&) {
     return "";

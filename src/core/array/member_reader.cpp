@@ -24,13 +24,15 @@ bool decoding_beside_pays(const ZipEntry& entry) {
 }  // namespace
 
 json::JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
-                              std::uint64_t* decoded, bool alone) {
-  if (entry.uncompressed_size > max_bytes) return {archive.read_all(entry, max_bytes), false};  // its error
+                              std::uint64_t* decoded, bool alone, const json::JsonLimits* plan_for) {
+  if (entry.uncompressed_size > max_bytes)
+    return {archive.read_all(entry, max_bytes), false, false, nullptr};  // its error
   // Minified as it is decoded: an indented document never sits whole in memory. Reserved at
   // its full size, the string costs only the pages the minified text fills.
   std::string out;
   out.reserve(static_cast<std::size_t>(entry.uncompressed_size));
   json::JsonMinifier minifier;
+  if (plan_for) minifier.plan_for(*plan_for);
   std::uint64_t bytes = 0;
   const auto take = [&](std::string_view chunk) {
     bytes += chunk.size();
@@ -53,7 +55,7 @@ json::JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std
   }
   minifier.finish(out);
   if (decoded) *decoded = bytes;
-  return {std::move(out), minifier.minified(), minifier.bom()};
+  return {std::move(out), minifier.minified(), minifier.bom(), minifier.plan()};
 }
 namespace {
 constexpr std::size_t kNpyPrefix = 12;  // magic, version and the longest (4-byte) header length

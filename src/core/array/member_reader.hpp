@@ -22,8 +22,11 @@ namespace zanj::array {
 /// The text comes minified when it is UTF-8 (json_text.hpp): `decoded`, when given, receives
 /// the bytes decoded. `alone`: nothing else is read beside this member, so a large compressed
 /// one is decoded on a second thread (when the process may use two CPUs) while this one minifies.
+/// `plan_for`: the limits the text will be parsed with (parse_document), to plan it as it is
+/// minified (JsonText::plan).
 json::JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std::uint64_t max_bytes,
-                              std::uint64_t* decoded = nullptr, bool alone = false);
+                              std::uint64_t* decoded = nullptr, bool alone = false,
+                              const json::JsonLimits* plan_for = nullptr);
 
 /// Parse the header of an .npy member, decoding only its first bytes.
 /// Throws Error naming the archive and member when it is not a valid .npy header.

@@ -16,6 +16,8 @@
 
 namespace zanj::json {
 
+class TextPlanner;
+
 /// A bare scalar token (a number, true, false, null, NaN, Infinity or -Infinity: not a string)
 /// as Python's json.loads reads it (json_scalars.cpp), or where and why it is not one.
 struct BareScalar {
@@ -45,8 +47,9 @@ class JsonDocumentBuilder {
   /// `minified`: whether JsonMinifier already passed over `bytes` as UTF-8, and whether they
   /// began with a byte-order mark (still there).
   enum class Minified { no, yes, yes_after_bom };
+  /// `planned`: the text's plan, begun as the text was read (TextPlanner, below).
   static JsonDocument build(std::string_view bytes, std::string* owned, Minified minified, std::string_view what,
-                            const JsonLimits& limits, JsonParseNotes* notes);
+                            const JsonLimits& limits, JsonParseNotes* notes, TextPlanner* planned = nullptr);
 
   /// A string lately copied out of the text (json_members.cpp), to keep repeats once.
   struct RecentString {
@@ -231,6 +234,44 @@ class JsonDocumentBuilder {
   std::vector<RecentKey> keys_;   ///< key_at's recent keys: a direct-mapped cache of nodes
   std::size_t copied_nodes_ = 0;  ///< nodes before this have no string in the text
   std::size_t next_packed_ = 0;   ///< the packed array the walk meets next
+};
+
+/// plan_text's pass over a text, resumable: fed a text as it grows (a member's minified text
+/// while the member is still being inflated, json_text.hpp), it scans what is final as it
+/// comes, and its plan is ready when the text's last byte is (json_fragments.cpp). The plan is
+/// the one plan_text makes of the whole.
+class TextPlanner {
+ public:
+  /// For parse_document with `limits`; `pack`: the document is kept (its arrays packed).
+  TextPlanner(const JsonLimits& limits, bool pack);
+  /// The limits the plan is made with (a document walked on several threads is cut smaller).
+  static JsonLimits planning_limits(const JsonLimits& limits);
+  /// Whether this plans the text as build(limits, pack) would.
+  bool made_for(const JsonLimits& limits, bool pack) const;
+  /// text[0, size) is the text so far, and none of it will change: the bytes it scanned before
+  /// stay where they are. `last`: nothing more will come.
+  void scan(const char* text, std::size_t size, bool last = false);
+  /// The plan of the whole text whole[start, ...), of which this scanned a first part (or
+  /// none): packs it (the text changes) and places the cuts.
+  JsonDocumentBuilder::TextPlan finish(std::string& whole, std::size_t start, JsonDocument& doc);
+
+ private:
+  using Fragment = JsonDocumentBuilder::Fragment;
+  std::size_t fragment_bytes_;
+  bool level_cuts_, pack_;
+  std::uint32_t min_elements_;
+  std::size_t target_;                             ///< commas count as stops from here on
+  std::size_t resume_ = 0;                         ///< where the next scan starts
+  bool stretch_ = false, stretch_commas_ = false;  ///< the last scan ran out of text in a stretch with(out) commas
+  std::size_t flat_ = std::string::npos;           ///< the '[' of an array with nothing but scalars so far
+  std::size_t span_bytes_ = 0;                     ///< packed arrays' text so far
+  std::size_t root_end_ = std::string::npos;       ///< where the root closed
+  bool sound_ = true;           ///< brackets pair, one root: else nothing is packed or cut (the walk refuses it)
+  std::string open_;            ///< the containers open at resume_, outermost first ('o' object, 'a' array)
+  Fragment next_{};             ///< the fragment being planned
+  std::vector<Fragment> cuts_;  ///< in the text as it is before packing
+  std::vector<JsonDocumentBuilder::Bare> found_;  ///< the arrays to pack
+  JsonDocument scratch_;                          ///< the packed arrays' checkpoints, until finish
 };
 
 }  // namespace zanj::json

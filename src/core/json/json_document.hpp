@@ -23,6 +23,7 @@
 namespace zanj {
 namespace json {
 class JsonDocumentBuilder;  // json_builder.hpp
+class TextPlanner;          // json_builder.hpp
 }  // namespace json
 
 class JsonDocument {
@@ -72,6 +73,7 @@ class JsonDocument {
 
  private:
   friend class json::JsonDocumentBuilder;
+  friend class json::TextPlanner;
   const char* text() const { return owned_text_.data() + text_start_; }
 
   std::string owned_text_;      ///< the (decoded, minified) text, until release_text

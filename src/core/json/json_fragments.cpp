@@ -43,13 +43,14 @@ std::size_t next_stop(const char* text, std::size_t i, std::size_t n, bool comma
   return n;
 }
 
-/// Past the closing quote of the string whose opening quote is text[i], or n when unterminated.
-std::size_t past_string(const char* text, std::size_t i, std::size_t n) {
+/// The closing quote of the string whose opening quote is text[i], or npos when text[i, n)
+/// does not close it.
+std::size_t closing_quote(const char* text, std::size_t i, std::size_t n) {
   for (++i; i < n; ++i) {
-    if (text[i] == '"') return i + 1;
+    if (text[i] == '"') return i;
     if (text[i] == '\\') ++i;
   }
-  return n;
+  return std::string::npos;
 }
 
 /// What opens again the containers `open` ('o' object, 'a' array, outermost first): each but
@@ -74,101 +75,154 @@ bool starts_a_value(char c) { return c != ']' && c != '}' && c != ',' && c != ':
 
 }  // namespace
 
-JsonDocumentBuilder::TextPlan JsonDocumentBuilder::plan_text(std::string& whole, std::size_t start,
-                                                             const JsonLimits& limits, bool pack, JsonDocument& doc) {
+JsonLimits TextPlanner::planning_limits(const JsonLimits& limits) {
+  // Walked on several threads, fragments are cut smaller: each thread's simdjson index and the
+  // parts held until joined then take about what one fragment of the serial size does, and the
+  // peak stays where it was (64 KiB fragments raised it by up to 0.7 MB on a 15 MB document).
+  JsonLimits cut = limits;
+  if (limits.threads > 1) cut.fragment_bytes = std::min<std::size_t>(cut.fragment_bytes, std::size_t{32} << 10);
+  return cut;
+}
+
+TextPlanner::TextPlanner(const JsonLimits& limits, bool pack)
+    : fragment_bytes_(planning_limits(limits).fragment_bytes),
+      level_cuts_(limits.threads > 1),
+      pack_(pack),
+      min_elements_(limits.packed_min_elements),
+      target_(fragment_bytes_ != 0 ? fragment_bytes_ : SIZE_MAX) {}
+
+bool TextPlanner::made_for(const JsonLimits& limits, bool pack) const {
+  return fragment_bytes_ == planning_limits(limits).fragment_bytes && level_cuts_ == (limits.threads > 1) &&
+         pack_ == pack && min_elements_ == limits.packed_min_elements;
+}
+
+void TextPlanner::scan(const char* text, std::size_t size, bool last) {
   // One pass over the text finds both what to pack and where to cut: a cut is never made in
-  // an array that may yet be packed (after '[' with no string, bracket or brace since).
-  const char* const text = whole.data() + start;
-  const std::size_t size = whole.size() - start;
-  const std::size_t fragment_bytes = limits.fragment_bytes;
-  const bool cutting = fragment_bytes != 0 && size > fragment_bytes;
-  const bool level_cuts = limits.threads > 1;
-  // Nothing to cut and no array to pack (most .jsonl lines): no pass at all.
-  TextPlan plan;
-  // NOLINTNEXTLINE(bugprone-not-null-terminated-result): a search of `size` bytes, not a copy
-  if (!cutting && (!pack || !std::memchr(text, '[', size))) return plan;
-  std::vector<Bare> found;
-  std::vector<Fragment> cuts;  // in the text as it is before packing
-  std::string open;            // the containers open at i, outermost first
-  Fragment next{};
-  std::size_t target = cutting ? fragment_bytes : SIZE_MAX, flat = std::string::npos, span_bytes = 0;
-  bool sound = true;  // brackets pair, one root: else nothing is packed or cut (the walk refuses it)
-  for (std::size_t i = 0; sound && (i = next_stop(text, i, size, i >= target)) < size;) {
+  // an array that may yet be packed (after '[' with no string, bracket or brace since). Fed a
+  // text still growing, it stops before what it cannot settle yet (a string not closed, a
+  // comma that is the last byte) and goes on from there when more has come.
+  using Bare = JsonDocumentBuilder::Bare;
+  if (root_end_ != std::string::npos && size > root_end_ + 1) sound_ = false;  // something after the root
+  std::size_t i = resume_;
+  // Commas are stops in a stretch that starts past the target: one that the last scan ran out
+  // of text in goes on as it began.
+  bool carried = stretch_, commas = stretch_commas_;
+  for (; sound_; carried = false) {
+    if (!carried) commas = i >= target_;
+    i = next_stop(text, i, size, commas);
+    if (i >= size) {
+      stretch_ = true;
+      stretch_commas_ = commas;
+      break;
+    }
+    stretch_ = false;
     switch (text[i]) {
-      case '"':
-        flat = std::string::npos;
-        i = past_string(text, i, size);
+      case '"': {
+        flat_ = std::string::npos;
+        const std::size_t close = closing_quote(text, i, size);
+        if (close == std::string::npos && !last) {
+          resume_ = i;  // read again from its quote once it has closed
+          return;
+        }
+        i = close == std::string::npos ? size : close + 1;
         continue;
+      }
       case '[':
-        open += 'a';
-        flat = i;
+        open_ += 'a';
+        flat_ = i;
         break;
       case '{':
-        open += 'o';
-        flat = std::string::npos;
+        open_ += 'o';
+        flat_ = std::string::npos;
         break;
       case ']':
       case '}': {
-        if (open.empty() || open.back() != (text[i] == ']' ? 'a' : 'o')) {
-          sound = false;
+        if (open_.empty() || open_.back() != (text[i] == ']' ? 'a' : 'o')) {
+          sound_ = false;
           break;
         }
-        open.pop_back();
-        next.lowest = std::min(next.lowest, static_cast<std::uint32_t>(open.size()));
+        open_.pop_back();
+        next_.lowest = std::min(next_.lowest, static_cast<std::uint32_t>(open_.size()));
         std::optional<std::uint32_t> elements;
-        if (pack && flat != std::string::npos && span_bytes + (i - flat) < UINT32_MAX)
-          elements = bare_elements(text, flat, i, limits.packed_min_elements, doc);
+        if (pack_ && flat_ != std::string::npos && span_bytes_ + (i - flat_) < UINT32_MAX)
+          elements = JsonDocumentBuilder::bare_elements(text, flat_, i, min_elements_, scratch_);
         if (elements) {  // packed: the walk meets `[]` as one value, no container
-          found.push_back(Bare{flat, i, *elements});
-          span_bytes += i - flat;
+          found_.push_back(Bare{flat_, i, *elements});
+          span_bytes_ += i - flat_;
         } else {
-          ++next.closes;
+          ++next_.closes;
         }
-        flat = std::string::npos;
-        if (open.empty() && i + 1 != size) sound = false;  // something after the root
+        flat_ = std::string::npos;
+        if (open_.empty()) {
+          if (i + 1 < size) sound_ = false;  // something after the root (or after more comes)
+          root_end_ = i;
+        }
         break;
       }
       default:  // a comma, past the target
-        if (open.empty()) {
-          sound = false;
+        if (open_.empty()) {
+          sound_ = false;
           break;
+        }
+        if (!last && i + 1 == size) {
+          resume_ = i;  // what follows it decides whether it is a cut
+          return;
         }
         // Walked on several threads, a fragment is cut where it is least deep since it began (no
         // shallower than the root's members), so that the next one only adds to a container it
         // continues and can be walked apart (json_fragment_walk.cpp); past twice the target, at
         // any comma, so that no fragment grows large.
-        if (level_cuts && open.size() > std::max<std::size_t>(next.lowest, 1) && i < target + fragment_bytes) break;
-        if (flat == std::string::npos && i + 1 < size && ends_a_value(text[i - 1]) && starts_a_value(text[i + 1])) {
-          next.last = i;
-          next.closing = closing(open);
-          cuts.push_back(std::move(next));
-          const auto depth = static_cast<std::uint32_t>(open.size());
-          next = Fragment{i + 1, 0, reopening(open), "", depth, 0, depth};
-          target = i + 1 + fragment_bytes;
+        if (level_cuts_ && open_.size() > std::max<std::size_t>(next_.lowest, 1) && i < target_ + fragment_bytes_)
+          break;
+        if (flat_ == std::string::npos && i + 1 < size && ends_a_value(text[i - 1]) && starts_a_value(text[i + 1])) {
+          next_.last = i;
+          next_.closing = closing(open_);
+          cuts_.push_back(std::move(next_));
+          const auto depth = static_cast<std::uint32_t>(open_.size());
+          next_ = Fragment{i + 1, 0, reopening(open_), "", depth, 0, depth};
+          target_ = i + 1 + fragment_bytes_;
         }
     }
     ++i;
   }
-  if (!sound) {
-    doc.checkpoints_.clear();
-    return plan;
-  }
-  plan.packed = pack_found(whole, start, found, doc);
-  if (cuts.empty() || !open.empty()) return plan;
-  next.last = size;
-  cuts.push_back(std::move(next));
+  resume_ = std::min(i, size);
+}
+
+JsonDocumentBuilder::TextPlan TextPlanner::finish(std::string& whole, std::size_t start, JsonDocument& doc) {
+  const char* const text = whole.data() + start;
+  const std::size_t size = whole.size() - start;
+  scan(text, size, true);
+  JsonDocumentBuilder::TextPlan plan;
+  if (!sound_) return plan;  // brackets that do not pair, or more after the root: the walk refuses it
+  doc.checkpoints_ = std::move(scratch_.checkpoints_);
+  plan.packed = JsonDocumentBuilder::pack_found(whole, start, found_, doc);
+  if (cuts_.empty() || !open_.empty()) return plan;
+  next_.last = size;
+  cuts_.push_back(std::move(next_));
   // Where the cuts stand once the packed arrays' insides have left the text (never inside one).
   std::size_t removed = 0, k = 0;
   const auto moved = [&](std::size_t at) {
-    for (; k < found.size() && found[k].close < at; ++k) removed += found[k].close - found[k].open - 1;
+    for (; k < found_.size() && found_[k].close < at; ++k) removed += found_[k].close - found_[k].open - 1;
     return at - removed;
   };
-  for (Fragment& f : cuts) {
+  for (Fragment& f : cuts_) {
     f.first = moved(f.first);
     f.last = moved(f.last);
   }
-  plan.fragments = std::move(cuts);
+  plan.fragments = std::move(cuts_);
   return plan;
+}
+
+JsonDocumentBuilder::TextPlan JsonDocumentBuilder::plan_text(std::string& whole, std::size_t start,
+                                                             const JsonLimits& limits, bool pack, JsonDocument& doc) {
+  const char* const text = whole.data() + start;
+  const std::size_t size = whole.size() - start;
+  const std::size_t fragment_bytes = TextPlanner::planning_limits(limits).fragment_bytes;
+  const bool cutting = fragment_bytes != 0 && size > fragment_bytes;
+  // Nothing to cut and no array to pack (most .jsonl lines): no pass at all.
+  // NOLINTNEXTLINE(bugprone-not-null-terminated-result): a search of `size` bytes, not a copy
+  if (!cutting && (!pack || !std::memchr(text, '[', size))) return {};
+  return TextPlanner(limits, pack).finish(whole, start, doc);
 }
 
 }  // namespace zanj::json

@@ -330,7 +330,8 @@ void JsonDocumentBuilder::parse_document(char* text, std::size_t size, std::size
 }
 
 JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* owned, Minified minified,
-                                        std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {
+                                        std::string_view what, const JsonLimits& limits, JsonParseNotes* notes,
+                                        TextPlanner* planned) {
   JsonParseNotes local;
   JsonParseNotes& n = notes ? *notes : local;
   n = JsonParseNotes{};
@@ -365,12 +366,11 @@ JsonDocument JsonDocumentBuilder::build(std::string_view bytes, std::string* own
       minified != Minified::no && !wide ? text.size() - start : minify_json(text.data() + start, text.size() - start);
   text.resize(start + size);
   // A document kept (not copied into a Json at once) holds its long arrays of numbers as text.
-  // Walked on several threads, fragments are cut smaller: each thread's simdjson index and the
-  // parts held until joined then take about what one fragment of the serial size does, and the
-  // peak stays where it was (64 KiB fragments raised it by up to 0.7 MB on a 15 MB document).
-  JsonLimits cut = limits;
-  if (limits.threads > 1) cut.fragment_bytes = std::min<std::size_t>(cut.fragment_bytes, std::size_t{32} << 10);
-  TextPlan plan = plan_text(text, start, cut, owned && limits.packed_min_elements, doc);
+  // Its plan may have been made as its text was read (TextPlanner), all but the last bytes.
+  const bool pack = owned && limits.packed_min_elements;
+  TextPlan plan = planned && minified != Minified::no && !wide && planned->made_for(limits, pack)
+                      ? planned->finish(text, start, doc)
+                      : plan_text(text, start, limits, pack, doc);
   size = text.size() - start;
   // At least commas + 1 values: a list of millions is refused before simdjson indexes it.
   if (has_commas_outside_strings(std::string_view(text).substr(start), limits.max_values))
@@ -402,7 +402,7 @@ JsonDocument parse_document(JsonText text, std::string_view what, const JsonLimi
   const std::string_view bytes = text.bytes;
   using Minified = JsonDocumentBuilder::Minified;
   const Minified minified = !text.minified ? Minified::no : text.bom ? Minified::yes_after_bom : Minified::yes;
-  return JsonDocumentBuilder::build(bytes, &text.bytes, minified, what, limits, notes);
+  return JsonDocumentBuilder::build(bytes, &text.bytes, minified, what, limits, notes, text.plan.get());
 }
 
 Json parse_json(std::string_view bytes, std::string_view what, const JsonLimits& limits, JsonParseNotes* notes) {

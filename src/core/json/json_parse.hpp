@@ -2,6 +2,7 @@
 // The JSON parser (json_parse.cpp) and the budget it parses under. Private: the API hands out
 // documents as JsonView (zanj/json.hpp), never the parser or its limits.
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -79,10 +80,14 @@ JsonDocument parse_document(std::string text, std::string_view what, const JsonL
 /// A member's text as read_json_text hands it over (array/member_reader.hpp): `minified` when
 /// JsonMinifier (json_text.hpp) found UTF-8 and minified it as it was decoded, so the parse
 /// need not pass over it again.
+class TextPlanner;  // json_builder.hpp
 struct JsonText {
   std::string bytes;
   bool minified = false;
   bool bom = false;  ///< minified: the text as written started with a UTF-8 byte-order mark
+  /// The plan of the text parse_document makes first, begun as the text was minified
+  /// (JsonMinifier::plan_for); null: made after.
+  std::shared_ptr<TextPlanner> plan;
 };
 JsonDocument parse_document(JsonText text, std::string_view what, const JsonLimits& limits = {},
                             JsonParseNotes* notes = nullptr);

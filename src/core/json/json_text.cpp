@@ -9,6 +9,7 @@
 #include "zanj/error.hpp"
 #include "base/byte_words.hpp"
 #include "base/unicode.hpp"
+#include "json/json_builder.hpp"
 
 namespace zanj::json {
 namespace {
@@ -157,7 +158,17 @@ std::size_t JsonMinifier::minify(char* p, std::size_t o, std::size_t i, std::siz
   return o;
 }
 
+void JsonMinifier::plan_for(const JsonLimits& limits) {
+  planner_ = std::make_shared<TextPlanner>(limits, limits.packed_min_elements != 0);
+}
+
 void JsonMinifier::append(std::string& out, std::string_view chunk) {
+  minify_appended(out, chunk);
+  // Every byte is final but a space kept after a scalar, which the next byte may take back.
+  if (planner_ && utf8_) planner_->scan(out.data() + floor_, out.size() - floor_ - (space_kept_ ? 1 : 0));
+}
+
+void JsonMinifier::minify_appended(std::string& out, std::string_view chunk) {
   const std::size_t start = out.size();
   out.append(chunk);
   if (!utf8_) {

@@ -3,6 +3,7 @@
 // them, minified, with what simdjson would refuse but Python accepts masked. Private to the
 // core: the parser uses all of it, a member reader the minifier (array/member_reader.cpp).
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -38,14 +39,23 @@ class JsonMinifier {
   bool minified() const { return utf8_; }
   /// The text as written began with a UTF-8 byte-order mark (which stays in what append wrote).
   bool bom() const { return utf8_ && floor_ == 3; }
+  /// Also plan the text for parse_document(limits) as it is minified (TextPlanner,
+  /// json_builder.hpp): each appended piece is scanned while it is still in the cache, and on
+  /// a second thread's decoding the plan is made in the time this one waited for it.
+  void plan_for(const JsonLimits& limits);
+  /// That plan, for JsonText::plan (null without plan_for).
+  std::shared_ptr<TextPlanner> plan() const { return planner_; }
 
  private:
+  void minify_appended(std::string& out, std::string_view chunk);
+
   bool decided_ = false;     ///< append: the first four bytes have been seen
   bool utf8_ = false;        ///< append: they showed UTF-8, so what follows is minified
   std::size_t floor_ = 0;    ///< where the JSON starts (past a UTF-8 byte-order mark)
   bool in_string_ = false;   ///< between a string's quotes
   bool escaped_ = false;     ///< after a backslash in a string
   bool space_kept_ = false;  ///< the last byte written is a space kept after a scalar
+  std::shared_ptr<TextPlanner> planner_;
 };
 
 /// The whole text at once: text[0, size) minified in place; returns the new size.

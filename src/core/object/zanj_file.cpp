@@ -21,7 +21,7 @@ JsonDocument read_json_member(const Archive& archive, const ZipEntry& entry, std
     throw Error(InArchive{archive.name()}, entry.name + ": its size of " + std::to_string(entry.uncompressed_size) +
                                                " bytes exceeds the limit of " + std::to_string(max_bytes) +
                                                " (raise with --max-json-bytes)");
-  json::JsonText text = array::read_json_text(archive, entry, max_bytes, nullptr, alone);
+  json::JsonText text = array::read_json_text(archive, entry, max_bytes, nullptr, alone, &limits);
   try {
     JsonDocument parsed = json::parse_document(std::move(text), entry.name, limits, notes);
     *values += notes->values;

@@ -88,10 +88,12 @@ const JsonDocument* read_document(const Archive& archive, std::string_view name,
     if (given->notes) report_json_notes(report, *given->notes, name, "");
     return given->document;
   }
+  json::JsonLimits parse_limits{limits.max_json_depth, limits.max_json_values};
+  if (alone) parse_limits.threads = threads;  // nothing is read beside it
   json::JsonText text;
   std::uint64_t decoded = 0;
   try {
-    text = array::read_json_text(archive, *entry, limits.max_json_bytes, &decoded, alone);
+    text = array::read_json_text(archive, *entry, limits.max_json_bytes, &decoded, alone, &parse_limits);
   } catch (const Error& e) {  // boundary: an unreadable member is a problem
     add_read_failure(report, *entry, e, archive.name());
     return nullptr;
@@ -99,8 +101,6 @@ const JsonDocument* read_document(const Archive& archive, std::string_view name,
   ++report.checked.members_read;
   report.checked.bytes_read += decoded;
   json::JsonParseNotes notes;
-  json::JsonLimits parse_limits{limits.max_json_depth, limits.max_json_values};
-  if (alone) parse_limits.threads = threads;  // nothing is read beside it
   base::Result<JsonDocument, json::JsonFailure> parsed =
       json::read_json_document(std::move(text), "", parse_limits, &notes);
   if (!parsed) {  // the document was given no name: the problem says where

@@ -191,8 +191,8 @@ TEST_SUITE("json shapes") {
     REQUIRE_FALSE(deep.ok());
     CHECK(deep.failure().over == JsonLimitError::Limit::depth);
     CHECK(deep.why() == "JSON nesting deeper than 2");
-    const base::Result<JsonDocument, JsonFailure> many =
-        read_json_document(JsonText{"[1, 2, 3]"}, "", JsonLimits{ResourceLimits{}.max_json_depth, 2});
+    const base::Result<JsonDocument, JsonFailure> many = read_json_document(
+        JsonText{"[1, 2, 3]", false, false, nullptr}, "", JsonLimits{ResourceLimits{}.max_json_depth, 2});
     REQUIRE_FALSE(many.ok());
     CHECK(many.failure().over == JsonLimitError::Limit::values);
   }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "json_fragment_fixture.hpp"
+#include "json/json_builder.hpp"
 #include "json/json_document.hpp"
 #include "json/json_parse.hpp"
 #include "zanj/error.hpp"
@@ -43,6 +44,12 @@ std::uint64_t check_every_cut(const std::string& text) {
       for (const unsigned threads : {2u, 3u}) {
         CAPTURE(threads);
         CHECK(read(text, bytes, packed, threads, {}, &parts_joined) == serial);
+      }
+      // Nor does a plan made as the text streamed in, a few bytes at a time.
+      for (const std::size_t step : {std::size_t{1}, std::size_t{3}, std::size_t{8}}) {
+        CAPTURE(step);
+        CHECK(test::read_streamed(text, step, bytes, packed) == serial);
+        CHECK(test::read_streamed(text, step, bytes, packed, 2) == serial);
       }
     }
   return parts_joined;
@@ -86,11 +93,87 @@ TEST_SUITE("json_fragments") {
              "{\"a\":{\"b\":1},\"c\":{\"d\":2,}}",
              "[1,2,3",
              "{\"a\":[1,2,3],\"b\":[4,5,6]}}",
+             "[1 2,3]",  // a space kept between two scalars, taken back or not as the next byte comes
+             "[1,2 ,3 4]",
+             "{\"a\":1 2,\"b\":[3, 4 ]}",
          }) {
       CAPTURE(text);
       REQUIRE(read(text, 0).starts_with("refused"));
       check_every_cut(text);
     }
+  }
+
+  TEST_CASE("a plan made as the text grows is the plan of the whole") {
+    using Builder = JsonDocumentBuilder;
+    const auto same_plan = [](const Builder::TextPlan& a, const Builder::TextPlan& b, const JsonDocument& da,
+                              const JsonDocument& db) {
+      REQUIRE(a.packed.size() == b.packed.size());
+      for (std::size_t k = 0; k < a.packed.size(); ++k) {
+        CHECK(a.packed[k].at == b.packed[k].at);
+        CHECK(a.packed[k].elements == b.packed[k].elements);
+      }
+      REQUIRE(a.fragments.size() == b.fragments.size());
+      for (std::size_t k = 0; k < a.fragments.size(); ++k) {
+        const Builder::Fragment &x = a.fragments[k], &y = b.fragments[k];
+        CHECK(x.first == y.first);
+        CHECK(x.last == y.last);
+        CHECK(x.opening == y.opening);
+        CHECK(x.closing == y.closing);
+        CHECK(x.continued == y.continued);
+        CHECK(x.closes == y.closes);
+        CHECK(x.lowest == y.lowest);
+      }
+      CHECK(da.bytes() == db.bytes());  // the packed arrays' spans and checkpoints too
+    };
+    std::size_t cut_plans = 0, packed_plans = 0;
+    for (const char* written : {
+             R"({"a":1,"b":[1,2,{"c":"d","e":[[],{},[3,[4,5]]]}],"f":{"g":{"h":"i,j]"}},"k":null})",
+             R"([[1,2],[3,4],{"x":[5,6,7],"y":{"z":[8]}},"s\"]",9,true,[[[["deep",1],2],3],4]])",
+             R"(["a\\",[1,2,3,4],"\\\"]",{"k\\":[5,6,7,8]},"[{,",[9,10,11,12]])",
+             R"({"a":[1,2,3],"b":[4,5,6]}})",
+             R"([1,2]3)",
+             R"([1,2][3])",
+             R"([1,2,3)",
+             R"({"a":[1,2}))",
+             R"("just a string")",
+             R"([[1,2,3,4,5,6],[7,8,9,10,11,12],[13,14,15,16,17,18]])",
+         }) {
+      const std::string text(written);
+      CAPTURE(text);
+      for (std::size_t bytes = 1; bytes <= text.size() + 1; bytes += 2)
+        for (const std::uint32_t packed : {0u, 3u})
+          for (const unsigned threads : {1u, 2u}) {
+            CAPTURE(bytes);
+            CAPTURE(packed);
+            CAPTURE(threads);
+            JsonLimits limits;
+            limits.fragment_bytes = bytes;
+            limits.packed_min_elements = packed;
+            limits.threads = threads;
+            std::string whole = text;
+            JsonDocument whole_doc;
+            const Builder::TextPlan expected = TextPlanner(limits, packed != 0).finish(whole, 0, whole_doc);
+            cut_plans += !expected.fragments.empty();
+            packed_plans += !expected.packed.empty();
+            for (const std::size_t step : {std::size_t{1}, std::size_t{2}, std::size_t{5}}) {
+              CAPTURE(step);
+              TextPlanner grown(limits, packed != 0);
+              REQUIRE(grown.made_for(limits, packed != 0));
+              for (std::size_t size = 0; size < text.size(); size += step) grown.scan(text.data(), size);
+              std::string again = text;
+              JsonDocument doc;
+              const Builder::TextPlan plan = grown.finish(again, 0, doc);
+              same_plan(plan, expected, doc, whole_doc);
+              CHECK(again == whole);  // packed the same way
+            }
+          }
+    }
+    CHECK(cut_plans > 100);  // cuts and packed arrays were planned, not only refusals
+    CHECK(packed_plans > 100);
+    JsonLimits other;
+    other.threads = 2;
+    CHECK_FALSE(TextPlanner(JsonLimits{}, true).made_for(other, true));
+    CHECK_FALSE(TextPlanner(JsonLimits{}, true).made_for(JsonLimits{}, false));
   }
 
   TEST_CASE("a large document is cut: fragments of a megabyte read the same as the whole") {

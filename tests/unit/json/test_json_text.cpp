@@ -144,12 +144,15 @@ TEST_SUITE("json text") {
     } catch (const Error&) {
     }
     JsonMinifier minifier;
+    minifier.plan_for(JsonLimits{});  // planned as it streams, as a member reader does
     std::string out;
     for (std::size_t i = 0; i < text.size(); i += step) minifier.append(out, text.substr(i, step));
     minifier.finish(out);
     try {
       streamed_value =
-          to_json(parse_document(JsonText{std::move(out), minifier.minified(), minifier.bom()}, "t").root().copy());
+          to_json(parse_document(JsonText{std::move(out), minifier.minified(), minifier.bom(), minifier.plan()}, "t")
+                      .root()
+                      .copy());
     } catch (const Error&) {
     }
     return {whole, streamed_value};
