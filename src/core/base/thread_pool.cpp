@@ -44,10 +44,16 @@ void ThreadPool::wait() {
 
 void for_each_index(ThreadPool* pool, std::size_t count, std::size_t block,
                     const std::function<void(std::size_t)>& fn) {
+  for_each_index_per_thread(pool, count, block, [&] { return fn; });
+}
+
+void for_each_index_per_thread(ThreadPool* pool, std::size_t count, std::size_t block,
+                               const std::function<std::function<void(std::size_t)>()>& per_thread) {
   block = std::max<std::size_t>(block, 1);
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     try {
+      const std::function<void(std::size_t)> fn = per_thread();
       for (std::size_t from; (from = next.fetch_add(block)) < count;)
         for (std::size_t i = from; i < std::min(count, from + block); ++i) fn(i);
     } catch (...) {  // cleanup: the other threads take no further blocks

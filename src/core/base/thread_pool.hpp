@@ -56,6 +56,11 @@ class ThreadPool {
 /// takes another block, and the first is rethrown then. The pool must have no other tasks
 /// waiting on it.
 void for_each_index(ThreadPool* pool, std::size_t count, std::size_t block, const std::function<void(std::size_t)>& fn);
+/// The same where each thread's calls need something of their own that no other thread may
+/// use (a hasher): the calling thread and each task put on the pool call `per_thread()` once,
+/// first, then call what it returned, on that same thread.
+void for_each_index_per_thread(ThreadPool* pool, std::size_t count, std::size_t block,
+                               const std::function<std::function<void(std::size_t)>()>& per_thread);
 
 /// CPUs this process may use, at least 1: its affinity mask, capped by the cgroup v2 CPU quota
 /// (cpu.max of its cgroup and every ancestor, rounded up) where one is set. The default number

@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <atomic>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -401,22 +400,11 @@ class ContentHasher {
 std::vector<std::string> member_digests(const ZanjFile& file, const HashOptions& options,
                                         const std::vector<ContentHasher::Deferred>& members, unsigned threads) {
   std::vector<std::string> digests(members.size());
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    ContentHasher hasher(file, options, MemberWork::pooled);
-    for (std::size_t i; (i = next++) < members.size();) digests[i] = hasher.member_digest(members[i]);
-  };
-  {
-    base::ThreadPool pool(threads - 1);
-    for (unsigned t = 1; t < threads; ++t) pool.submit(work);
-    try {
-      work();
-    } catch (...) {           // cleanup: stop the others, then rethrow
-      next = members.size();  // the others stop after their current member
-      throw;                  // the pool's destructor waits for them
-    }
-    pool.wait();
-  }
+  base::ThreadPool pool(threads - 1);
+  base::for_each_index_per_thread(&pool, members.size(), 1, [&] {
+    auto hasher = std::make_shared<ContentHasher>(file, options, MemberWork::pooled);
+    return [&, hasher](std::size_t i) { digests[i] = hasher->member_digest(members[i]); };
+  });
   return digests;
 }
 

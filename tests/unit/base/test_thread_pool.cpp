@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <vector>
@@ -123,5 +126,30 @@ TEST_SUITE("thread_pool") {
     CHECK(after < 10000);
     pool.submit([] {});  // the pool is still usable
     pool.wait();
+  }
+
+  TEST_CASE("for_each_index_per_thread: each taker makes its own state once, first, and only its thread uses it") {
+    ThreadPool pool(3);
+    std::mutex mutex;
+    std::vector<std::thread::id> makers;
+    std::vector<std::atomic<int>> calls(2000);
+    for_each_index_per_thread(&pool, calls.size(), 3, [&] {
+      const std::thread::id me = std::this_thread::get_id();
+      {
+        const std::lock_guard lock(mutex);
+        makers.push_back(me);
+      }
+      auto mine = std::make_shared<std::thread::id>(me);
+      return [&calls, mine](std::size_t i) {
+        CHECK(*mine == std::this_thread::get_id());  // a state made on this thread
+        ++calls[i];
+      };
+    });
+    CHECK(std::all_of(calls.begin(), calls.end(), [](const std::atomic<int>& c) { return c == 1; }));
+    CHECK(makers.size() <= 4);  // once per part the calls were shared into: the caller and 3 tasks
+    CHECK_THROWS_WITH(
+        for_each_index_per_thread(&pool, 100, 1,
+                                  []() -> std::function<void(std::size_t)> { throw std::runtime_error("no state"); }),
+        "no state");
   }
 }
