@@ -199,6 +199,8 @@ std::vector<MemberPlan> check_zanj_consistency(const Archive& archive, const std
 /// an object's keys; nullopt when the loader would fail on it (another type, empty, or an item
 /// that is neither a str nor an int -- a bool is an int).
 std::optional<std::vector<Json>> python_path_items(JsonView path);
+/// How many items python_path_items gives, found without copying them (nullopt as it).
+std::optional<std::size_t> python_path_length(JsonView path);
 inline std::optional<std::vector<Json>> python_path_items(const Json& path) {
   return python_path_items(json::view_of(path));
 }

@@ -48,20 +48,34 @@ std::string describe(const Json& key) {
 
 }  // namespace
 
-std::optional<std::vector<Json>> python_path_items(JsonView path) {
-  std::vector<Json> items;
+std::optional<std::size_t> python_path_length(JsonView path) {
+  std::size_t n = 0;
   if (path.is_array()) {
-    for (const JsonView item : path) items.push_back(item.copy());
+    for (const JsonView item : path)  // every key a str or an int (bool included)
+      if (!item.is_string() && !item.is_bool() && !item.is_integer()) return std::nullopt;
+    n = path.size();
   } else if (path.is_string()) {
-    items = characters(std::string(path.as_string()));  // tuple("ab") is ('a', 'b')
+    n = characters(std::string(path.as_string())).size();  // tuple("ab") is ('a', 'b')
   } else if (path.is_object()) {
-    for (const auto [key, value] : path.members()) items.emplace_back(std::string(key));  // tuple(dict): its keys
+    n = path.size();  // tuple(dict): its keys
   } else {
     return std::nullopt;  // len(5) or tuple(None) raises
   }
-  if (items.empty()) return std::nullopt;  // the loader asserts len(path) > 0
-  for (const Json& item : items)           // and that every key is a str or an int (bool included)
-    if (!item.is_string() && !item.is_bool() && !item.is_integer()) return std::nullopt;
+  if (n == 0) return std::nullopt;  // the loader asserts len(path) > 0
+  return n;
+}
+
+std::optional<std::vector<Json>> python_path_items(JsonView path) {
+  if (!python_path_length(path)) return std::nullopt;
+  std::vector<Json> items;
+  if (path.is_array()) {
+    items.reserve(path.size());
+    for (const JsonView item : path) items.push_back(item.copy());
+  } else if (path.is_string()) {
+    items = characters(std::string(path.as_string()));
+  } else {
+    for (const auto [key, value] : path.members()) items.emplace_back(std::string(key));
+  }
   return items;
 }
 

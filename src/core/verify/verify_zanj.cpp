@@ -418,7 +418,7 @@ std::unordered_set<std::string_view> check_externals_info(const Archive& archive
     const JsonView info = externals[i];
     if (!info.is_object()) return;
     if (const JsonView path = info.find("path"); path)
-      if (const auto items = python_path_items(path)) lengths[i] = static_cast<std::uint32_t>(items->size());
+      if (const auto length = python_path_length(path)) lengths[i] = static_cast<std::uint32_t>(*length);
   });
   // Keys (views into the meta, alive while this runs); keys of bad entries. Only looked up.
   std::unordered_set<std::string_view> listed, broken;

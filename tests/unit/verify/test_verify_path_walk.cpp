@@ -3,6 +3,7 @@
 #include "doctest_printers.hpp"
 #include "verify/verify_checks.hpp"
 #include "json/json_parse.hpp"
+#include "json/json_view_access.hpp"
 
 using namespace zanj;
 using namespace zanj::verify;
@@ -37,6 +38,16 @@ TEST_SUITE("verify_path_walk") {
     CHECK_FALSE(items("[[0]]"));
     CHECK_FALSE(items("5"));                           // len(5) raises
     CHECK(items("[123456789012345678901234567890]"));  // an int, if a useless one
+    // The length alone, found without copying the items, says the same.
+    for (const char* path : {R"(["a", 1, true, -2])", R"("ab")", R"("é")", R"({"k": 1, "j": 2})", "[]", "[1.0]",
+                             "[null]", "[[0]]", "5", "\"\"", "{}", "[123456789012345678901234567890]"}) {
+      CAPTURE(path);
+      const Json parsed = json::parse_json(path, "path");
+      const auto whole = python_path_items(parsed);
+      const auto length = python_path_length(json::view_of(parsed));
+      REQUIRE(whole.has_value() == length.has_value());
+      if (length) CHECK(*length == whole->size());
+    }
   }
 
   TEST_CASE("subscripts: a list takes an int (bool included, negative from the end), a dict a str") {
