@@ -32,7 +32,7 @@ json::JsonText read_json_text(const Archive& archive, const ZipEntry& entry, std
   std::string out;
   out.reserve(static_cast<std::size_t>(entry.uncompressed_size));
   json::JsonMinifier minifier;
-  if (plan_for) minifier.plan_for(*plan_for);
+  if (plan_for) minifier.plan_for(*plan_for, static_cast<std::size_t>(entry.uncompressed_size));
   std::uint64_t bytes = 0;
   const auto take = [&](std::string_view chunk) {
     bytes += chunk.size();

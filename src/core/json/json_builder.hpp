@@ -243,7 +243,8 @@ class JsonDocumentBuilder {
 class TextPlanner {
  public:
   /// For parse_document with `limits`; `pack`: the document is kept (its arrays packed).
-  TextPlanner(const JsonLimits& limits, bool pack);
+  /// `expected_bytes`: about how long the text will be (0: unknown).
+  TextPlanner(const JsonLimits& limits, bool pack, std::size_t expected_bytes = 0);
   /// The limits the plan is made with (a document walked on several threads is cut smaller).
   static JsonLimits planning_limits(const JsonLimits& limits);
   /// Whether this plans the text as build(limits, pack) would.

@@ -158,8 +158,8 @@ std::size_t JsonMinifier::minify(char* p, std::size_t o, std::size_t i, std::siz
   return o;
 }
 
-void JsonMinifier::plan_for(const JsonLimits& limits) {
-  planner_ = std::make_shared<TextPlanner>(limits, limits.packed_min_elements != 0);
+void JsonMinifier::plan_for(const JsonLimits& limits, std::size_t expected_bytes) {
+  planner_ = std::make_shared<TextPlanner>(limits, limits.packed_min_elements != 0, expected_bytes);
 }
 
 void JsonMinifier::append(std::string& out, std::string_view chunk) {

@@ -42,7 +42,8 @@ class JsonMinifier {
   /// Also plan the text for parse_document(limits) as it is minified (TextPlanner,
   /// json_builder.hpp): each appended piece is scanned while it is still in the cache, and on
   /// a second thread's decoding the plan is made in the time this one waited for it.
-  void plan_for(const JsonLimits& limits);
+  /// `expected_bytes`: about how long the text will be (a member's declared size).
+  void plan_for(const JsonLimits& limits, std::size_t expected_bytes = 0);
   /// That plan, for JsonText::plan (null without plan_for).
   std::shared_ptr<TextPlanner> plan() const { return planner_; }
 
