@@ -153,8 +153,7 @@ class ArrayTally {
     external_arrays_ += later.external_arrays_;
     inline_arrays_ += later.inline_arrays_;
     array_bytes_ += later.array_bytes_;
-    if (!later.elements_) elements_ = std::nullopt;
-    add_elements(later.elements_);
+    add_elements(later.elements_);  // nullopt when either is
     // Each run's list is its own biggest, earliest first among equals: the biggest of the
     // runs' lists, one after another, are the biggest of the whole walk's.
     for (ArraySummary& a : later.largest_arrays_) largest_arrays_.push_back(std::move(a));
