@@ -113,67 +113,59 @@ void read_meta(JsonView meta, Summary& s) {
   if (const JsonView cfg = meta.find("zanj_cfg")) s.zanj_cfg = config_without_code(cfg, s.handlers);
 }
 
-/// What the walk counts, for one run of the tree's nodes: a whole walk, or (on threads) one
-/// run of the root's children, added to the others' in document order.
+/// What the walk counts, into a Summary's counts and its largest arrays: for a whole walk, or
+/// (on threads) for one run of the root's children, added to the others' in document order.
 class ArrayTally {
  public:
-  /// Keeps the `largest` biggest arrays, cutting its list back to them when it holds `cut_at`.
-  ArrayTally(std::size_t largest, std::size_t cut_at) : largest_(largest), cut_at_(std::max(2 * largest, cut_at)) {}
+  /// Counts into `s`, keeping its `largest` biggest arrays, cutting the list back to them when
+  /// it holds `cut_at`.
+  ArrayTally(Summary& s, std::size_t largest, std::size_t cut_at)
+      : s_(s), largest_(largest), cut_at_(std::max(2 * largest, cut_at)) {}
 
   /// The walk's visitor: counts the node, and descends into every node that has children.
   bool visit(const TreeVisit& v) {
     const Node& n = v.node;
-    legacy_format_ |= n.version == FormatVersion::legacy;
-    current_format_ |= n.version == FormatVersion::current;
-    if (n.is_reference()) ++externals_;
-    if (n.table) ++tables_;
-    if (n.list) ++external_lists_;
+    s_.legacy_format |= n.version == FormatVersion::legacy;
+    s_.current_format |= n.version == FormatVersion::current;
+    if (n.is_reference()) ++s_.externals;
+    if (n.table) ++s_.tables;
+    if (n.list) ++s_.external_lists;
     if (!n.array) return true;
-    ++arrays_;
-    ++(n.array->external() ? external_arrays_ : inline_arrays_);
+    ++s_.arrays;
+    ++(n.array->external() ? s_.external_arrays : s_.inline_arrays);
     const std::uint64_t bytes = array_value_bytes(n.array->dtype, n.array->shape).value_or(0);
-    array_bytes_ += bytes;
+    s_.array_bytes += bytes;
     add_elements(n.array->element_count());
     if (floor_ && bytes <= *floor_) return true;
-    largest_arrays_.push_back(ArraySummary{v.path(), n.array->numpy_dtype(), std::string(n.array->library()),
-                                           n.array->shape, bytes, n.array->external() ? "external" : "inline",
-                                           n.array->member});
-    if (largest_arrays_.size() >= cut_at_) cut();
+    s_.largest_arrays.push_back(ArraySummary{v.path(), n.array->numpy_dtype(), std::string(n.array->library()),
+                                             n.array->shape, bytes, n.array->external() ? "external" : "inline",
+                                             n.array->member});
+    if (s_.largest_arrays.size() >= cut_at_) cut();
     return true;
   }
 
-  /// Adds what `later` counted (a run after this one's, in document order).
-  void add(ArrayTally&& later) {
-    legacy_format_ |= later.legacy_format_;
-    current_format_ |= later.current_format_;
-    externals_ += later.externals_;
-    tables_ += later.tables_;
-    external_lists_ += later.external_lists_;
-    arrays_ += later.arrays_;
-    external_arrays_ += later.external_arrays_;
-    inline_arrays_ += later.inline_arrays_;
-    array_bytes_ += later.array_bytes_;
-    add_elements(later.elements_);  // nullopt when either is
+  /// Adds what a run after this one's (in document order) counted into `later`.
+  void add(Summary& later) {
+    s_.legacy_format |= later.legacy_format;
+    s_.current_format |= later.current_format;
+    s_.externals += later.externals;
+    s_.tables += later.tables;
+    s_.external_lists += later.external_lists;
+    s_.arrays += later.arrays;
+    s_.external_arrays += later.external_arrays;
+    s_.inline_arrays += later.inline_arrays;
+    s_.array_bytes += later.array_bytes;
+    add_elements(later.array_elements);  // nullopt when either is
     // Each run's list is its own biggest, earliest first among equals: the biggest of the
     // runs' lists, one after another, are the biggest of the whole walk's.
-    for (ArraySummary& a : later.largest_arrays_) largest_arrays_.push_back(std::move(a));
-    if (largest_arrays_.size() >= cut_at_) cut();
+    for (ArraySummary& a : later.largest_arrays) s_.largest_arrays.push_back(std::move(a));
+    if (s_.largest_arrays.size() >= cut_at_) cut();
   }
 
-  void fill(Summary& s) {
-    s.legacy_format = legacy_format_;
-    s.current_format = current_format_;
-    s.externals = externals_;
-    s.tables = tables_;
-    s.external_lists = external_lists_;
-    s.arrays = arrays_;
-    s.external_arrays = external_arrays_;
-    s.inline_arrays = inline_arrays_;
-    s.array_bytes = array_bytes_;
-    s.array_elements = elements_;
-    std::stable_sort(largest_arrays_.begin(), largest_arrays_.end(), by_size);
-    if (largest_arrays_.size() > largest_) largest_arrays_.resize(largest_);
-    s.largest_arrays = std::move(largest_arrays_);
+  /// The list, biggest first, at most `largest` long.
+  void finish() {
+    std::stable_sort(s_.largest_arrays.begin(), s_.largest_arrays.end(), by_size);
+    if (s_.largest_arrays.size() > largest_) s_.largest_arrays.resize(largest_);
   }
 
  private:
@@ -181,10 +173,10 @@ class ArrayTally {
 
   void add_elements(const std::optional<std::uint64_t>& elements) {
     std::uint64_t total = 0;
-    if (!elements_ || !elements || __builtin_add_overflow(*elements_, *elements, &total))
-      elements_ = std::nullopt;
+    if (!s_.array_elements || !elements || __builtin_add_overflow(*s_.array_elements, *elements, &total))
+      s_.array_elements = std::nullopt;
     else
-      elements_ = total;
+      s_.array_elements = total;
   }
 
   // Only the `largest` biggest arrays are kept: the list is cut back to them whenever it
@@ -193,17 +185,12 @@ class ArrayTally {
   // After a cut, an array no bigger than the smallest kept one ranks after all the kept ones
   // and can never come back: it is not even summarized (many equal arrays are the common case).
   void cut() {
-    std::stable_sort(largest_arrays_.begin(), largest_arrays_.end(), by_size);
-    largest_arrays_.resize(largest_);
-    floor_ = largest_arrays_.empty() ? UINT64_MAX : largest_arrays_.back().bytes;
+    finish();
+    floor_ = s_.largest_arrays.empty() ? UINT64_MAX : s_.largest_arrays.back().bytes;
   }
 
+  Summary& s_;
   std::size_t largest_, cut_at_;
-  bool legacy_format_ = false, current_format_ = false;
-  std::uint64_t externals_ = 0, tables_ = 0, external_lists_ = 0;
-  std::uint64_t arrays_ = 0, external_arrays_ = 0, inline_arrays_ = 0, array_bytes_ = 0;
-  std::optional<std::uint64_t> elements_ = 0;
-  std::vector<ArraySummary> largest_arrays_;
   std::optional<std::uint64_t> floor_;  ///< size of the smallest array kept at the last cut
 };
 
@@ -228,11 +215,10 @@ Summary summarize_on(const ZanjFile& file, std::size_t largest, base::ThreadPool
   s.root_type = root.format.empty() ? std::string(kind_name(root.kind)) : root.format;
   if (file.root().is_object() || file.root().is_array()) s.root_length = file.root().size();
 
-  ArrayTally tally(largest, 1024);
-  const auto visit = [&](const TreeVisit& v) { return tally.visit(v); };
+  ArrayTally tally(s, largest, 1024);
   if (!pool) {
-    walk_tree(file.root(), {}, visit);
-    tally.fill(s);
+    walk_tree(file.root(), {}, [&](const TreeVisit& v) { return tally.visit(v); });
+    tally.finish();
     return s;
   }
   // The root is visited here; its children's subtrees in runs, each counted apart, and the
@@ -244,14 +230,14 @@ Summary summarize_on(const ZanjFile& file, std::size_t largest, base::ThreadPool
   });
   const std::size_t children = descend ? file.root().size() : 0;
   const std::size_t runs = std::min<std::size_t>(children, (pool->threads() + 1) * kRunsPerThread);
-  // A run's list is cut sooner: all of them are held at once.
-  std::vector<ArrayTally> run_tallies(runs, ArrayTally(largest, 64));
+  std::vector<Summary> run_counts(runs);
   base::for_each_index(pool, runs, 1, [&](std::size_t r) {
+    ArrayTally run(run_counts[r], largest, 64);  // cut sooner: all the runs' lists are held at once
     object::walk_tree_children(root, children * r / runs, children * (r + 1) / runs,
-                               [&](const TreeVisit& v) { return run_tallies[r].visit(v); });
+                               [&](const TreeVisit& v) { return run.visit(v); });
   });
-  for (ArrayTally& run : run_tallies) tally.add(std::move(run));
-  tally.fill(s);
+  for (Summary& run : run_counts) tally.add(run);
+  tally.finish();
   return s;
 }
 
