@@ -42,6 +42,24 @@ Consistency consistency(const FixtureParts& parts, std::vector<test::TestMember>
   return consistency(zip::open_archive(std::make_unique<io::MemorySource>(test::build_zip(members).bytes), "f"));
 }
 
+/// The same verdict, word for word, and the same plans: what a check made on several threads
+/// must give, against the serial one.
+void check_same_consistency(const Consistency& serial, const Consistency& other) {
+  CHECK(serial.report.errors == other.report.errors);
+  CHECK(serial.report.warnings == other.report.warnings);
+  CHECK(serial.report.code_counts == other.report.code_counts);
+  CHECK(serial.report.checked == other.report.checked);
+  REQUIRE(serial.plans.size() == other.plans.size());
+  for (std::size_t i = 0; i < serial.plans.size(); ++i) {
+    CAPTURE(i);
+    CHECK(serial.plans[i].role == other.plans[i].role);
+    CHECK(serial.plans[i].path == other.plans[i].path);
+    CHECK(serial.plans[i].in_rows == other.plans[i].in_rows);
+    CHECK(serial.plans[i].arrays.size() == other.plans[i].arrays.size());
+    CHECK(serial.plans[i].lines().line_references.size() == other.plans[i].lines().line_references.size());
+  }
+}
+
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
   REQUIRE(at != std::string::npos);
@@ -243,17 +261,7 @@ TEST_SUITE("verify_zanj") {
     CHECK(count("externals_info_mismatch") >= 4 * kArrays / 40);
     CHECK(count("dangling_ref") == 1);
     CHECK(count("shared_member") == 1);  // the meta's node shares a1.npy
-    CHECK(serial.report.errors == side_by_side.report.errors);
-    CHECK(serial.report.warnings == side_by_side.report.warnings);
-    REQUIRE(serial.plans.size() == side_by_side.plans.size());
-    for (std::size_t i = 0; i < serial.plans.size(); ++i) {
-      CAPTURE(i);
-      CHECK(serial.plans[i].role == side_by_side.plans[i].role);
-      CHECK(serial.plans[i].path == side_by_side.plans[i].path);
-      CHECK(serial.plans[i].in_rows == side_by_side.plans[i].in_rows);
-      CHECK(serial.plans[i].arrays.size() == side_by_side.plans[i].arrays.size());
-      CHECK(serial.plans[i].lines().line_references.size() == side_by_side.plans[i].lines().line_references.size());
-    }
+    check_same_consistency(serial, side_by_side);
   }
 
   TEST_CASE("a large main document walked in runs on several threads gives the serial verdict, word for word") {
@@ -309,18 +317,7 @@ TEST_SUITE("verify_zanj") {
     for (unsigned threads : {2u, 3u, 8u}) {
       CAPTURE(threads);
       const Archive again = open();
-      const Consistency runs = consistency(again, threads);
-      CHECK(serial.report.errors == runs.report.errors);
-      CHECK(serial.report.warnings == runs.report.warnings);
-      CHECK(serial.report.code_counts == runs.report.code_counts);
-      CHECK(serial.report.checked == runs.report.checked);
-      REQUIRE(serial.plans.size() == runs.plans.size());
-      for (std::size_t i = 0; i < serial.plans.size(); ++i) {
-        CAPTURE(i);
-        CHECK(serial.plans[i].role == runs.plans[i].role);
-        CHECK(serial.plans[i].path == runs.plans[i].path);
-        CHECK(serial.plans[i].arrays.size() == runs.plans[i].arrays.size());
-      }
+      check_same_consistency(serial, consistency(again, threads));
     }
   }
 }
