@@ -263,6 +263,7 @@ class TextPlanner {
   std::uint32_t min_elements_;
   std::size_t target_;                             ///< commas count as stops from here on
   std::size_t resume_ = 0;                         ///< where the next scan starts
+  std::size_t string_from_ = std::string::npos;    ///< resume_'s string: where to look on for its close
   bool stretch_ = false, stretch_commas_ = false;  ///< the last scan ran out of text in a stretch with(out) commas
   std::size_t flat_ = std::string::npos;           ///< the '[' of an array with nothing but scalars so far
   std::size_t span_bytes_ = 0;                     ///< packed arrays' text so far

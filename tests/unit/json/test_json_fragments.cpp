@@ -176,6 +176,19 @@ TEST_SUITE("json_fragments") {
     CHECK_FALSE(TextPlanner(JsonLimits{}, true).made_for(JsonLimits{}, false));
   }
 
+  TEST_CASE("a long string streamed in small pieces is read once, not again from its quote for each piece") {
+    // 4 MiB of base64-like text in one string (an inline array's data), fed 64 bytes at a
+    // time: read from its quote at every piece, the planner would pass over 130 GB of it.
+    std::string text = R"({"w": {"__muutils_format__": "numpy.ndarray:array_b64_meta", "data": ")";
+    const std::size_t start = text.size();
+    text.resize(start + (std::size_t{4} << 20), 'A');
+    for (std::size_t k = start + 100; k + 1 < text.size(); k += 1000) text[k] = '\\', text[k + 1] = '"';
+    text += R"(", "k": [1, 2]}, "n": 1})";
+    const std::string streamed = test::read_streamed(text, 64, 1024, 0);
+    REQUIRE_FALSE(streamed.starts_with("refused"));
+    CHECK(streamed == read(text, 1024));
+  }
+
   TEST_CASE("a large document is cut: fragments of a megabyte read the same as the whole") {
     std::string text = "{";
     for (int i = 0; i < 60000; ++i) {
