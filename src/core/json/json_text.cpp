@@ -218,6 +218,9 @@ std::uint64_t all_commas(std::string_view text) {
 }  // namespace
 
 bool has_commas_outside_strings(std::string_view text, std::uint64_t count) {
+  // A byte is at most one comma: under the default limit (100M values) no document smaller
+  // than 100 MB is passed over at all (the count was 2-3 ms of a 15 MB document's parse).
+  if (text.size() < count) return false;
   // Every comma, strings included, first: a fast count that settles nearly every document.
   if (all_commas(text) < count) return false;
   std::uint64_t commas = 0;

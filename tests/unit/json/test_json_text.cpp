@@ -184,6 +184,8 @@ TEST_SUITE("json text") {
     CHECK_FALSE(has_commas_outside_strings("[1,2,3]", 3));
     CHECK_FALSE(has_commas_outside_strings("[\",,,,\",\"\\\",,\"]", 2));  // commas in strings, an escaped quote
     CHECK(has_commas_outside_strings("[\",,,,\",\"\\\",,\"]", 1));
+    CHECK(has_commas_outside_strings(",,,", 3));  // as many as the text has bytes
+    CHECK_FALSE(has_commas_outside_strings(",,,", 4));
     // The eight-bytes-at-a-time count: commas at every position of a word, and bytes next to ','.
     std::string mixed;
     for (int i = 0; i < 100; ++i)
