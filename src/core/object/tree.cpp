@@ -435,6 +435,17 @@ void object::walk_tree_children(const Node& start, std::size_t first, std::size_
   TreeWalker(kFromTheStart, visitor).walk_children(start, first, std::min(last, start.json.size()));
 }
 
+std::size_t object::tree_runs(const Node& start, unsigned threads) {
+  constexpr std::size_t kRunsPerThread = 8;
+  return std::min<std::size_t>(start.json.size(), std::size_t{threads} * kRunsPerThread);
+}
+
+void object::walk_tree_run(const Node& start, std::size_t run, std::size_t runs,
+                           const std::function<bool(const TreeVisit&)>& visitor) {
+  const std::size_t children = start.json.size();
+  walk_tree_children(start, children * run / runs, children * (run + 1) / runs, visitor);
+}
+
 std::vector<Reference> collect_references(JsonView root) {
   std::vector<Reference> refs;
   walk_tree(root, {}, [&](const TreeVisit& v) {

@@ -25,5 +25,12 @@ std::vector<Reference> collect_references(const Json& root);
 /// children, each walked on its own thread. `start` itself is not visited.
 void walk_tree_children(const Node& start, std::size_t first, std::size_t last,
                         const std::function<bool(const TreeVisit&)>& visitor);
+/// The runs a walk of `start`'s children is cut into for `threads` threads: several a thread,
+/// so that a run of large subtrees does not keep one busy after the others are done, and never
+/// more than the children.
+std::size_t tree_runs(const Node& start, unsigned threads);
+/// walk_tree_children over run `run` of `runs`: its share of `start`'s children, in order.
+void walk_tree_run(const Node& start, std::size_t run, std::size_t runs,
+                   const std::function<bool(const TreeVisit&)>& visitor);
 
 }  // namespace zanj::object

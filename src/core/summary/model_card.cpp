@@ -159,10 +159,14 @@ bool summary::may_hold_model_card(const ZanjFile& file) {
 }
 
 std::optional<ModelCard> model_card(const ZanjFile& file) {
-  std::optional<ModelCard> card;
   // The walk classifies every node: on 264,000 records of a few arrays each it was longer
   // than the summary's own walk, for a card that no key there could start.
-  if (!summary::may_hold_model_card(file)) return card;
+  if (!summary::may_hold_model_card(file)) return std::nullopt;
+  return summary::walk_for_model_card(file);
+}
+
+std::optional<ModelCard> summary::walk_for_model_card(const ZanjFile& file) {
+  std::optional<ModelCard> card;
   walk_tree(file.root(), {}, [&](const TreeVisit& v) {
     if (card) return false;
     if (!v.node.json.is_object() || v.node.array || v.node.table || v.node.list) return false;

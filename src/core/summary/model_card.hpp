@@ -9,5 +9,7 @@ namespace zanj::summary {
 /// a document none of whose strings holds that text has none, which its strings tell without
 /// a walk of the tree (json/json_view_access.hpp).
 bool may_hold_model_card(const ZanjFile& file);
+/// model_card(file) once may_hold_model_card said yes: the walk alone, not the check again.
+std::optional<ModelCard> walk_for_model_card(const ZanjFile& file);
 
 }  // namespace zanj::summary

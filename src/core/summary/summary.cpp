@@ -194,10 +194,6 @@ class ArrayTally {
   std::optional<std::uint64_t> floor_;  ///< size of the smallest array kept at the last cut
 };
 
-/// Runs of the root's children per thread: enough that a run of large subtrees does not keep
-/// one thread busy after the others are done.
-constexpr std::size_t kRunsPerThread = 8;
-
 /// summarize, its tree walked on `pool` and this thread (this one alone without a pool).
 Summary summarize_on(const ZanjFile& file, std::size_t largest, base::ThreadPool* pool) {
   Summary s;
@@ -228,13 +224,11 @@ Summary summarize_on(const ZanjFile& file, std::size_t largest, base::ThreadPool
     descend = tally.visit(v);
     return false;
   });
-  const std::size_t children = descend ? file.root().size() : 0;
-  const std::size_t runs = std::min<std::size_t>(children, (pool->threads() + 1) * kRunsPerThread);
+  const std::size_t runs = descend ? object::tree_runs(root, pool->threads() + 1) : 0;
   std::vector<Summary> run_counts(runs);
   base::for_each_index(pool, runs, 1, [&](std::size_t r) {
     ArrayTally run(run_counts[r], largest, 64);  // cut sooner: all the runs' lists are held at once
-    object::walk_tree_children(root, children * r / runs, children * (r + 1) / runs,
-                               [&](const TreeVisit& v) { return run.visit(v); });
+    object::walk_tree_run(root, r, runs, [&](const TreeVisit& v) { return run.visit(v); });
   });
   for (Summary& run : run_counts) tally.add(run);
   tally.finish();
@@ -268,7 +262,7 @@ SummaryWithCard summarize_with_card(const ZanjFile& file, std::size_t largest, u
     base::ThreadPool beside(1);
     beside.submit([&] {
       try {
-        out.card = model_card(file);
+        out.card = summary::walk_for_model_card(file);  // may_hold_model_card said yes above
       } catch (...) {  // boundary: thrown below, after summarize's own error would have been
         card_error = std::current_exception();
       }

@@ -181,10 +181,6 @@ struct FoundReference {
   Node node;
 };
 
-/// Runs of the root's children per thread in plan_references: enough that a run of large
-/// subtrees does not keep one thread busy after the others are done.
-constexpr std::size_t kRunsPerThread = 8;
-
 /// Every reference node of one document planned, in document order, as the walk finds it;
 /// with `keep`, what check_externals_info needs of each is returned. With `inline_arrays`, the
 /// same walk checks the inline arrays: their problems are listed before the references', as
@@ -208,8 +204,7 @@ std::vector<MainRef> plan_references(const Archive& archive, JsonView root, std:
     if (is_reference_kind(v.node)) plan(v.path(), v.node);
     return v.depth > 0 || helpers == nullptr;  // with helpers, the root's children are walked below
   });
-  const std::size_t children = helpers ? root.size() : 0;
-  const std::size_t runs = std::min<std::size_t>(children, (helpers ? helpers->threads() + 1 : 1) * kRunsPerThread);
+  const std::size_t runs = helpers ? object::tree_runs(top, helpers->threads() + 1) : 0;
   struct Run {
     VerifyReport inline_problems;
     std::vector<FoundReference> found;
@@ -217,7 +212,7 @@ std::vector<MainRef> plan_references(const Archive& archive, JsonView root, std:
   std::vector<Run> run_parts(runs);
   base::for_each_index(helpers, run_parts.size(), 1, [&](std::size_t r) {
     Run& run = run_parts[r];
-    object::walk_tree_children(top, children * r / runs, children * (r + 1) / runs, [&](const TreeVisit& v) {
+    object::walk_tree_run(top, r, runs, [&](const TreeVisit& v) {
       if (inline_arrays) check_inline_node(v, document, run.inline_problems);
       if (is_reference_kind(v.node)) run.found.push_back(FoundReference{v.path(), v.node});
       return true;
