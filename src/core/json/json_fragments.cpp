@@ -14,47 +14,77 @@
 // and a document whose brackets do not pair, or with anything after its root, is not cut: the
 // walk of the whole refuses it as always.
 #include <algorithm>
-#include <array>
+#include <bit>
+#include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
 
+#include "base/byte_blocks.hpp"
 #include "json/json_builder.hpp"
 
 namespace zanj::json {
 namespace {
 
-/// What stops plan_text's scan: kBracket for `"`, `[`, `]`, `{`, `}`; kComma for `,`.
-enum : unsigned char { kBracket = 1, kComma = 2 };
-constexpr auto kStops = [] {
-  std::array<unsigned char, 256> t{};
-  for (const unsigned char c : std::string_view("\"[]{}")) t[c] = kBracket;
-  t[','] = kComma;
-  return t;
-}();
+/// Where plan_text's scan stops in a text: `"`, `[`, `]`, `{`, `}` (and `,` when it asks), and
+/// in a string its closing quote. Minified JSON stops every few bytes (`{"id":7,"loss":0.5}`),
+/// so a byte-at-a-time loop paid a load and a branch for each byte, and testing eight bytes at
+/// once for six values cost more than it skipped; here the masks of 64 bytes are made at once
+/// (base/byte_blocks.hpp) and each stop among them costs a countr_zero. One finder lives for
+/// one scan: the text may grow between scans, and a block read past its end then was zeros.
+class StopFinder {
+ public:
+  StopFinder(const char* text, std::size_t size) : text_(text), size_(size) {}
 
-/// The first of `"`, `[`, `]`, `{`, `}` (and `,` when `commas`) in text[i, n), or n. A byte at a
-/// time through a table: minified JSON stops every few bytes (`{"id":7,"loss":0.5}`), where
-/// testing eight bytes at once for six values cost more than it skipped.
-std::size_t next_stop(const char* text, std::size_t i, std::size_t n, bool commas) {
-  const unsigned char wanted = commas ? kBracket | kComma : kBracket;
-  for (; i < n; ++i)
-    if (kStops[static_cast<unsigned char>(text[i])] & wanted) return i;
-  return n;
-}
-
-/// The closing quote of a string, looked for from text[from] (a byte inside the string, not
-/// one an escape takes), or npos when text[from, n) does not close it; `*stopped` is then
-/// where to look on from once more text has come (past n when its last byte is a backslash).
-std::size_t closing_quote(const char* text, std::size_t from, std::size_t n, std::size_t* stopped) {
-  std::size_t i = from;
-  for (; i < n; ++i) {
-    if (text[i] == '"') return i;
-    if (text[i] == '\\') ++i;
+  /// The first stop in text[i, size), or size.
+  std::size_t next_stop(std::size_t i, bool commas) {
+    while (i < size_) {
+      const unsigned k = look_at(i);
+      if (const std::uint64_t m = (brackets_ | (commas ? commas_ : 0)) >> k) return i + std::countr_zero(m);
+      i = at_ + base::blocks::kBlockBytes;
+    }
+    return size_;
   }
-  *stopped = i;
-  return std::string::npos;
-}
+
+  /// The closing quote of a string, looked for from text[from] (a byte inside the string, not
+  /// one an escape takes), or npos when text[from, size) does not close it; `*stopped` is then
+  /// where to look on from once more text has come (past size when its last byte is a backslash).
+  std::size_t closing_quote(std::size_t from, std::size_t* stopped) {
+    std::size_t i = from;
+    while (i < size_) {
+      const unsigned k = look_at(i);
+      const std::uint64_t m = (quotes_ | backslashes_) >> k;
+      if (m == 0) {
+        i = std::min(at_ + base::blocks::kBlockBytes, size_);
+        continue;
+      }
+      const std::size_t j = i + std::countr_zero(m);
+      if ((quotes_ >> (j - at_)) & 1) return j;
+      i = j + 2;  // a backslash and the byte it escapes
+    }
+    *stopped = i;
+    return std::string::npos;
+  }
+
+ private:
+  /// Reads the block at i unless i is in the one read last; returns i's place in it.
+  unsigned look_at(std::size_t i) {
+    if (i < at_ || i - at_ >= base::blocks::kBlockBytes) {
+      at_ = i;
+      const base::blocks::Block block = base::blocks::block_at(text_, i, size_);
+      quotes_ = block.any_of('"');
+      backslashes_ = block.any_of('\\');
+      brackets_ = quotes_ | block.any_of('[', ']', '{', '}');
+      commas_ = block.any_of(',');
+    }
+    return static_cast<unsigned>(i - at_);
+  }
+
+  const char* text_;
+  std::size_t size_;
+  std::size_t at_ = std::string::npos;  ///< where the block read last starts
+  std::uint64_t quotes_ = 0, backslashes_ = 0, brackets_ = 0, commas_ = 0;
+};
 
 /// What opens again the containers `open` ('o' object, 'a' array, outermost first): each but
 /// the innermost as the container of a member or element that goes on.
@@ -116,9 +146,10 @@ void TextPlanner::scan(const char* text, std::size_t size, bool last) {
   // Commas are stops in a stretch that starts past the target: one that the last scan ran out
   // of text in goes on as it began.
   bool carried = stretch_, commas = stretch_commas_;
+  StopFinder stops(text, size);
   for (; sound_; carried = false) {
     if (!carried) commas = i >= target_;
-    i = next_stop(text, i, size, commas);
+    i = stops.next_stop(i, commas);
     if (i >= size) {
       stretch_ = true;
       stretch_commas_ = commas;
@@ -133,7 +164,7 @@ void TextPlanner::scan(const char* text, std::size_t size, bool last) {
         // 256 KiB pieces would be read 400 times.
         const std::size_t from = string_from_ != std::string::npos ? string_from_ : i + 1;
         std::size_t stopped = 0;
-        const std::size_t close = closing_quote(text, from, size, &stopped);
+        const std::size_t close = stops.closing_quote(from, &stopped);
         if (close == std::string::npos && !last) {
           resume_ = i;  // this quote again, once the string has closed
           string_from_ = stopped;

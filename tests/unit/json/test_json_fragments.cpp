@@ -2,6 +2,8 @@
 // it must be accepted exactly when the whole is, with the same values.
 #include <doctest/doctest.h>
 
+#include <functional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -174,6 +176,56 @@ TEST_SUITE("json_fragments") {
     other.threads = 2;
     CHECK_FALSE(TextPlanner(JsonLimits{}, true).made_for(other, true));
     CHECK_FALSE(TextPlanner(JsonLimits{}, true).made_for(JsonLimits{}, false));
+  }
+
+  TEST_CASE("random documents over several 64-byte blocks read the same, cut and planned as they stream") {
+    // The scan reads its stops 64 bytes at a time (base/byte_blocks.hpp): strings that cross
+    // blocks, escaped quotes and backslashes at every place in a block, and brackets and commas
+    // inside strings must all be where a byte-at-a-time reading puts them. Without packing and
+    // cuts the whole is read with no plan at all: the reading every plan is held against.
+    std::mt19937 random(20261202);
+    const auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random); };
+    const char* const string_pieces[] = {"a", "\\\"", "\\\\", "[", "]",       "{",
+                                         "}", ",",    ":",    " ", "\\u00e9", "xxxxxxxxxxxxxxxxxxxx"};
+    const auto string = [&] {
+      std::string s = "\"";
+      for (std::size_t k = pick(30); k > 0; --k) s += string_pieces[pick(std::size(string_pieces))];
+      return s + "\"";
+    };
+    std::function<std::string(int)> value = [&](int depth) -> std::string {
+      const std::size_t kind = depth > 3 ? pick(2) : pick(5);
+      if (kind == 0) return std::to_string(pick(100000));
+      if (kind == 1) return string();
+      const bool object = kind == 2;
+      std::string v = object ? "{" : "[";
+      for (std::size_t k = pick(8); k > 0; --k) {
+        if (v.size() > 1) v += pick(3) == 0 ? ", " : ",";
+        if (object) v += string() + ":";
+        v += value(depth + 1);
+      }
+      return v + (object ? "}" : "]");
+    };
+    std::size_t long_texts = 0;
+    for (int round = 0; round < 40; ++round) {
+      const std::string text = "[" + value(1) + "," + value(1) + "," + string() + "]";
+      CAPTURE(text);
+      long_texts += text.size() > 256;
+      const std::string whole = read(text, 0);
+      REQUIRE_FALSE(whole.starts_with("refused"));
+      for (const std::size_t bytes : {std::size_t{1}, std::size_t{9}, std::size_t{64}, std::size_t{65}, 1 + pick(300)})
+        for (const std::uint32_t packed : {0u, 3u}) {
+          CAPTURE(bytes);
+          CAPTURE(packed);
+          const std::string expected = packed == 0 ? whole : read(text, 0, packed);
+          CHECK(read(text, bytes, packed) == expected);
+          CHECK(read(text, bytes, packed, 2) == expected);
+          for (const std::size_t step : {std::size_t{1}, std::size_t{7}, std::size_t{64}, 1 + pick(200)}) {
+            CAPTURE(step);
+            CHECK(test::read_streamed(text, step, bytes, packed) == expected);
+          }
+        }
+    }
+    CHECK(long_texts > 10);
   }
 
   TEST_CASE("a long string streamed in small pieces is read once, not again from its quote for each piece") {

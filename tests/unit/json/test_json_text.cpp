@@ -114,23 +114,28 @@ TEST_SUITE("json text") {
   }
 
   TEST_CASE("minify agrees with its rule on random texts, whole and streamed") {
-    // Long runs of each kind (whitespace, string bytes, tokens) cross the 16-byte blocks the
-    // minifier reads at once, and the chunks it is given.
+    // Long runs of each kind (whitespace, string bytes, tokens) cross the 64-byte blocks the
+    // minifier reads at once by their masks, and the chunks it is given. Every other text has
+    // no backslash, so that its blocks take the masks' way (a block with one goes a byte at a
+    // time), with pieces long enough to fill several blocks.
     std::mt19937 random(20261127);
     const auto pick = [&](std::size_t n) { return std::uniform_int_distribution<std::size_t>(0, n - 1)(random); };
-    const std::string_view pieces[] = {" ", "\t\t\t", "\n", "\r\n", "\"",     "\\",   "\\\"", "[",        "]", "{",
-                                       "}", ",",      ":",  "1",    "-2.5e3", "true", "x",    "\xC3\xA9", "\f"};
-    for (int round = 0; round < 400; ++round) {
+    const std::string_view pieces[] = {" ", "\t\t\t", "\n",     "\r\n", "\"", "[",        "]",  "{",  "}",   ",",
+                                       ":", "1",      "-2.5e3", "true", "x",  "\xC3\xA9", "\f", "\\", "\\\""};
+    const std::size_t without_backslash = std::size(pieces) - 2;
+    for (int round = 0; round < 800; ++round) {
       std::string text = "{";  // never a first byte that reads as UTF-16 or UTF-32
-      const std::size_t parts = pick(60);
+      const std::size_t kinds = round % 2 == 0 ? without_backslash : std::size(pieces);
+      const std::size_t parts = pick(round % 4 < 2 ? 60 : 300);
       for (std::size_t k = 0; k < parts; ++k) {
-        const std::string_view piece = pieces[pick(std::size(pieces))];
+        const std::string_view piece = pieces[pick(kinds)];
         const std::size_t repeat = pick(4) == 0 ? 1 + pick(40) : 1;
         for (std::size_t r = 0; r < repeat; ++r) text += piece;
       }
       const std::string expected = minified_by_rule(text);
       CHECK_MESSAGE(minified(text) == expected, text);
-      for (std::size_t step : {std::size_t{1}, std::size_t{5}, std::size_t{16}, std::size_t{17}, 1 + pick(64)})
+      for (std::size_t step : {std::size_t{1}, std::size_t{5}, std::size_t{16}, std::size_t{17}, std::size_t{64},
+                               std::size_t{65}, 1 + pick(64), 1 + pick(400)})
         CHECK_MESSAGE(streamed(text, step) == expected, text, " in steps of ", step);
     }
   }
