@@ -120,9 +120,12 @@ void Archive::read_each(const std::vector<const ZipEntry*>& wanted,
                         const std::function<void(const ZipEntry&, const MemberReader&)>& on_member) const {
   // Storage order, so a pass over many members reads the file forward.
   std::vector<const ZipEntry*> order = wanted;
-  std::stable_sort(order.begin(), order.end(), [](const ZipEntry* x, const ZipEntry* y) {
+  const auto earlier = [](const ZipEntry* x, const ZipEntry* y) {
     return x->local_header_offset < y->local_header_offset;
-  });
+  };
+  // Most lists come in that order already (a directory's, or split_for_threads' groups): a
+  // merge sort of 50,000 members that were in order took 3% of verify.
+  if (!std::is_sorted(order.begin(), order.end(), earlier)) std::stable_sort(order.begin(), order.end(), earlier);
   order.erase(std::unique(order.begin(), order.end()), order.end());
   // Read forward through one window: a local header and a small member's data are then copies,
   // not two system calls each (on 50,000 small members those calls were a sixth of verify).
