@@ -374,6 +374,7 @@ def page_goal(inp, limit_mib):
 
 
 JSON_RSS_TOOLS = ("zanj info", "zanj ls", "zanj verify", "zanj cat (one leaf)")
+VERIFY_1GIB_GOAL = 0.05 if (os.cpu_count() or 1) >= 16 else 0.2  # issue 24, by the machine's cores
 GOALS = [  # (input, description, check(rows by (input, tool), facts) -> (measured, met) or None)
     ("1GiB", "info <= 1.5x unzip -l", ratio_goal("1GiB", "zanj info", "unzip -l", 1.5)),
     ("1GiB", "verify <= 0.6x unzip -tq", ratio_goal("1GiB", "zanj verify", "unzip -tq", 0.6)),
@@ -406,6 +407,13 @@ GOALS = [  # (input, description, check(rows by (input, tool), facts) -> (measur
      ratio_goal("json", "zanj verify", "python json.loads", 0.35)),
     ("json", "peak RSS of info, ls, verify, cat <= 1.5x the minified member + 16 MiB (issue 24)",
      rss_goal("json", JSON_RSS_TOOLS, lambda f: f.get("json_minified_mib") and 1.5 * f["json_minified_mib"] + 16)),
+    ("10MiB", "info <= 1.0x unzip -l, start-up (issue 24)", ratio_goal("10MiB", "zanj info", "unzip -l", 1.0)),
+    ("many", "hash <= 1.5x verify (issue 24)", ratio_goal("many", "zanj hash", "zanj verify", 1.5)),
+    ("1GiB", "hash <= 1.5x verify (issue 24)", ratio_goal("1GiB", "zanj hash", "zanj verify", 1.5)),
+    ("many", "extract <= 0.5x unzip -q -d (issue 24)", ratio_goal("many", "zanj extract", "unzip -q -d", 0.5)),
+    # The issue sets 0.2x on 2 cores and 0.05x on 16; a machine in between is held to the 2-core goal.
+    ("1GiB", f"verify <= {VERIFY_1GIB_GOAL:g}x unzip -tq on {os.cpu_count()} cores (issue 24)",
+     ratio_goal("1GiB", "zanj verify", "unzip -tq", VERIFY_1GIB_GOAL)),
 ]
 GOALS += issue29_goals("1GiB") + issue29_goals("10MiB", ", small archive")
 GOALS += remote_goals()
