@@ -32,7 +32,8 @@ void check_block(const char* bytes) {
 TEST_CASE("byte blocks: each mask marks exactly the bytes a loop marks") {
   std::mt19937 random(20261202);
   // Bytes drawn mostly from those the masks look for, beside their neighbours in value.
-  const std::string alphabet = std::string("\"\\ \t\n\r[]{}!#ZZ\x7F\x80\xFF\x01\x00", 22);
+  const char kAlphabet[] = "\"\\ \t\n\r[]{}!#ZZ\x7F\x80\xFF\x01\x00";
+  const std::string alphabet(kAlphabet, sizeof kAlphabet - 1);  // the NUL written last included
   char bytes[64];
   for (int round = 0; round < 2000; ++round) {
     for (char& b : bytes) b = round % 3 == 0 ? static_cast<char>(random()) : alphabet[random() % alphabet.size()];
