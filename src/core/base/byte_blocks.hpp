@@ -37,7 +37,7 @@ class WordBlock {
  public:
   /// p[0, 64) must be readable.
   explicit WordBlock(const char* p) {
-    for (unsigned k = 0; k < 8; ++k) w_[k] = words::load(p + 8 * k);
+    for (std::size_t k = 0; k < 8; ++k) w_[k] = words::load(p + 8 * k);
   }
   /// Bit k set where byte k equals one of `cs`.
   template <class... C>
@@ -60,7 +60,7 @@ class WordBlock {
 class VectorBlock {
  public:
   explicit VectorBlock(const char* p) {
-    for (unsigned k = 0; k < 4; ++k) v_[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+    for (std::size_t k = 0; k < 4; ++k) v_[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
   }
   template <class... C>
   std::uint64_t any_of(C... cs) const {
