@@ -1,6 +1,7 @@
 #pragma once
 // Eight bytes at a time in a 64-bit word ("SWAR"), for the scans the JSON text goes through
-// (minify, strings, commas). The build targets any x86-64, so there is no SSE4.2 or POPCNT to
+// (strings, commas; the minifier's and the plan's 64-byte masks, byte_blocks.hpp, where a CPU
+// has no SSE2). The build targets any x86-64, so there is no SSE4.2 or POPCNT to
 // rely on (std::popcount became a libgcc call, 2% of `zanj info`); these tests are exact (a
 // byte's test never carries into its neighbour), and the first marked byte is found with
 // countr_zero, which every x86-64 has (bsf).
